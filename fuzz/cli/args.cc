@@ -1,0 +1,171 @@
+#include "fuzz/cli/args.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+
+namespace lanediff {
+
+absl::StatusOr<uint64_t> ParseUnsigned(absl::string_view text, uint64_t max) {
+  absl::string_view digits = absl::StripAsciiWhitespace(text);
+  int base = 10;
+  if (absl::ConsumePrefix(&digits, "0x") || absl::ConsumePrefix(&digits, "0X")) {
+    base = 16;
+  } else if (absl::ConsumePrefix(&digits, "0b") || absl::ConsumePrefix(&digits, "0B")) {
+    base = 2;
+  }
+  if (digits.empty()) return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not a number"));
+  uint64_t value = 0;
+  for (char c : digits) {
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else d = 99;
+    if (d >= base) return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not a number"));
+    if (value > (UINT64_MAX - d) / base) {
+      return absl::OutOfRangeError(absl::StrCat("'", text, "' is too large"));
+    }
+    value = value * base + d;
+  }
+  if (value > max) {
+    return absl::OutOfRangeError(absl::StrCat("'", text, "' is above the maximum ", max,
+                                              absl::StrFormat(" (0x%x)", max)));
+  }
+  return value;
+}
+
+Args::Args(std::string command, std::string summary)
+    : command_(std::move(command)), summary_(std::move(summary)) {}
+
+void Args::Flag(std::string name, std::string metavar, std::string help, std::string* out) {
+  specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
+                    [out](absl::string_view v) {
+                      *out = std::string(v);
+                      return std::string();
+                    }});
+}
+
+void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t max,
+                uint64_t* out) {
+  specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
+                    [out, max](absl::string_view v) {
+                      auto parsed = ParseUnsigned(v, max);
+                      if (!parsed.ok()) return std::string(parsed.status().message());
+                      *out = *parsed;
+                      return std::string();
+                    }});
+}
+
+void Args::Double(std::string name, std::string metavar, std::string help, double* out) {
+  specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
+                    [out](absl::string_view v) {
+                      if (!absl::SimpleAtod(v, out)) return absl::StrCat("'", v, "' is not a number");
+                      return std::string();
+                    }});
+}
+
+void Args::Bool(std::string name, std::string help, bool* out) {
+  specs_.push_back({std::move(name), "", std::move(help), true, [out](absl::string_view v) {
+                      if (v.empty() || v == "true" || v == "1") *out = true;
+                      else if (v == "false" || v == "0") *out = false;
+                      else return absl::StrCat("'", v, "' is not true or false");
+                      return std::string();
+                    }});
+}
+
+void Args::Repeated(std::string name, std::string metavar, std::string help,
+                    std::vector<std::string>* out) {
+  specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
+                    [out](absl::string_view v) {
+                      out->emplace_back(v);
+                      return std::string();
+                    }});
+}
+
+void Args::Positional(std::string metavar, std::string help, std::vector<std::string>* out) {
+  positional_metavar_ = std::move(metavar);
+  positional_help_ = std::move(help);
+  positional_ = out;
+}
+
+std::string Args::Help() const {
+  std::string out = absl::StrCat("usage: lanediff ", command_, " [flags]");
+  if (positional_) absl::StrAppend(&out, " ", positional_metavar_);
+  absl::StrAppend(&out, "\n\n", summary_, "\n\nflags:\n");
+  for (const Spec& s : specs_) {
+    std::string left = absl::StrCat("  --", s.name, s.metavar.empty() ? "" : " ", s.metavar);
+    absl::StrAppend(&out, absl::StrFormat("%-28s %s\n", left, s.help));
+  }
+  absl::StrAppend(&out, absl::StrFormat("%-28s %s\n", "  --help", "print this text"));
+  if (positional_) {
+    absl::StrAppend(&out, "\n", absl::StrFormat("  %-26s %s\n", positional_metavar_, positional_help_));
+  }
+  if (!epilog_.empty()) absl::StrAppend(&out, "\n", epilog_, "\n");
+  return out;
+}
+
+int Args::Parse(int argc, char** argv) {
+  bool only_positional = false;
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (!only_positional && (arg == "--help" || arg == "-h")) {
+      std::fputs(Help().c_str(), stdout);
+      return 0;
+    }
+    if (!only_positional && arg == "--") {
+      only_positional = true;
+      continue;
+    }
+    if (only_positional || !absl::StartsWith(arg, "--")) {
+      if (!positional_) {
+        std::fprintf(stderr, "lanediff %s: unexpected argument '%s' (see --help)\n",
+                     command_.c_str(), argv[i]);
+        return 2;
+      }
+      positional_->emplace_back(arg);
+      continue;
+    }
+    absl::string_view body = arg.substr(2);
+    absl::string_view name = body, value;
+    bool has_value = false;
+    if (size_t eq = body.find('='); eq != absl::string_view::npos) {
+      name = body.substr(0, eq);
+      value = body.substr(eq + 1);
+      has_value = true;
+    }
+    const Spec* spec = nullptr;
+    for (const Spec& s : specs_) {
+      if (s.name == name) spec = &s;
+    }
+    if (!spec) {
+      std::fprintf(stderr, "lanediff %s: unknown flag --%s (see --help)\n", command_.c_str(),
+                   std::string(name).c_str());
+      return 2;
+    }
+    if (!has_value && !spec->is_bool) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "lanediff %s: --%s needs a value (%s)\n", command_.c_str(),
+                     spec->name.c_str(), spec->metavar.c_str());
+        return 2;
+      }
+      value = argv[++i];
+    }
+    std::string error = spec->set(value);
+    if (!error.empty()) {
+      std::fprintf(stderr, "lanediff %s: --%s: %s\n", command_.c_str(), spec->name.c_str(),
+                   error.c_str());
+      return 2;
+    }
+  }
+  return -1;
+}
+
+}  // namespace lanediff

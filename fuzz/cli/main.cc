@@ -1,0 +1,56 @@
+// lanediff: differential fuzzer for AMD GPU instructions, software model vs silicon.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "fuzz/cli/commands.h"
+#include "model/base/version.h"
+
+namespace lanediff {
+
+std::span<const Command> AllCommands() {
+  static const Command kCommands[] = {
+      {"targets", "list every target and the instructions it has", RunTargetsCommand},
+  };
+  return kCommands;
+}
+
+namespace {
+
+void PrintUsage(FILE* out) {
+  std::fprintf(out,
+               "lanediff %s: hunts disagreements between AMD GPU silicon and a bit-exact model\n"
+               "of its instructions, lane by lane, bit for bit.\n\n"
+               "usage: lanediff COMMAND [flags]      (lanediff COMMAND --help for each)\n\n"
+               "commands:\n",
+               LANEDIFF_VERSION);
+  for (const Command& c : AllCommands()) {
+    std::fprintf(out, "  %-12s %.*s\n", std::string(c.name).c_str(),
+                 static_cast<int>(c.summary.size()), c.summary.data());
+  }
+  std::fprintf(out,
+               "\nexit codes: 0 ok, 1 found something (disagreement, bad input line),\n"
+               "2 usage error, 3 device or environment error.\n");
+}
+
+}  // namespace
+}  // namespace lanediff
+
+int main(int argc, char** argv) {
+  using namespace lanediff;
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+      std::strcmp(argv[1], "help") == 0) {
+    PrintUsage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? kExitUsage : kExitOk;
+  }
+  if (std::strcmp(argv[1], "--version") == 0) {
+    std::printf("lanediff %s\n", LANEDIFF_VERSION);
+    return kExitOk;
+  }
+  for (const Command& c : AllCommands()) {
+    if (c.name == argv[1]) return c.run(argc - 1, argv + 1);
+  }
+  std::fprintf(stderr, "lanediff: unknown command '%s'\n\n", argv[1]);
+  PrintUsage(stderr);
+  return kExitUsage;
+}

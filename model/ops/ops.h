@@ -1,0 +1,112 @@
+// The model: what each instruction writes to VDST, lane by lane, from raw operand bits.
+//
+// One file per instruction (v_cvt_pk_u8_f32.cc, ...) holds a small pure function; this header
+// is the batch API everything else calls. Operands are already resolved to 32-bit values
+// (inline constants, SGPRs and literals expanded by the caller); modifiers are the decoded
+// VOP3 fields. No host float arithmetic, no globals, no I/O.
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(const TargetTraits* t, FindTarget("gfx942"));
+//   OpContext ctx{.target = t, .instr = Instr::v_cvt_sr_fp8_f32};
+//   ctx.mods.opsel = 0b0100;                       // byte 1
+//   LaneBatch lanes;
+//   lanes.Add(0x3fffffff, 0xfffff000, 0, 0);      // src0, src1, src2, vdst_old
+//   std::vector<uint32_t> vdst(lanes.size());
+//   LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(vdst)));
+#ifndef LANEDIFF_MODEL_OPS_OPS_H_
+#define LANEDIFF_MODEL_OPS_OPS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "model/targets/hypotheses.h"
+#include "model/targets/targets.h"
+
+namespace lanediff {
+
+// MODE register fields that matter (SEMANTICS.md §7).
+inline constexpr uint32_t kDefaultMode = 0x000000f0;  // RNE, all denormals on, FP16_OVFL off
+inline constexpr uint32_t kModeRoundF32Mask = 0x3;     // MODE[1:0]
+inline constexpr uint32_t kModeDenormF32InBit = 1u << 4;
+inline constexpr uint32_t kModeFp16OvflBit = 1u << 23;
+
+// The VOP3 modifier fields, as encoded.
+struct Modifiers {
+  uint8_t opsel = 0;  // OPSEL[3:0]
+  uint8_t neg = 0;    // NEG[2:0], bit 0 = src0
+  uint8_t abs = 0;    // ABS[2:0], bit 0 = src0
+  bool clamp = false;
+  uint8_t omod = 0;   // OMOD[1:0]
+  friend bool operator==(const Modifiers&, const Modifiers&) = default;
+};
+
+// Everything uniform across a batch.
+struct OpContext {
+  const TargetTraits* target = nullptr;
+  Instr instr = Instr::v_cvt_pk_u8_f32;
+  Modifiers mods;
+  uint32_t mode = kDefaultMode;
+  Hypotheses hyp;
+};
+
+// Non-owning structure-of-arrays view of a batch's resolved operands.
+struct LaneView {
+  const uint32_t* src0 = nullptr;
+  const uint32_t* src1 = nullptr;
+  const uint32_t* src2 = nullptr;
+  const uint32_t* vdst_old = nullptr;
+  size_t size = 0;
+};
+
+// Owning structure-of-arrays batch.
+class LaneBatch {
+ public:
+  void Add(uint32_t src0, uint32_t src1, uint32_t src2, uint32_t vdst_old) {
+    src0_.push_back(src0);
+    src1_.push_back(src1);
+    src2_.push_back(src2);
+    vdst_old_.push_back(vdst_old);
+  }
+  void Resize(size_t n) {
+    src0_.resize(n);
+    src1_.resize(n);
+    src2_.resize(n);
+    vdst_old_.resize(n);
+  }
+  void Clear() { Resize(0); }
+  size_t size() const { return src0_.size(); }
+  LaneView view() const {
+    return {src0_.data(), src1_.data(), src2_.data(), vdst_old_.data(), src0_.size()};
+  }
+  std::vector<uint32_t>& src0() { return src0_; }
+  std::vector<uint32_t>& src1() { return src1_; }
+  std::vector<uint32_t>& src2() { return src2_; }
+  std::vector<uint32_t>& vdst_old() { return vdst_old_; }
+
+ private:
+  std::vector<uint32_t> src0_, src1_, src2_, vdst_old_;
+};
+
+// Checks that ctx names a target that has ctx.instr and that the modifier fields fit their
+// widths; the error says which.
+absl::Status ValidateContext(const OpContext& ctx);
+
+// The fast model: VDST for every lane. out.size() must equal lanes.size.
+absl::Status Evaluate(const OpContext& ctx, const LaneView& lanes, absl::Span<uint32_t> out);
+
+// The slow exact oracle (exact intermediate, one rounding; model/fp/oracle.h), same contract.
+// Cross-checked against Evaluate in tests and sweeps.
+absl::Status EvaluateOracle(const OpContext& ctx, const LaneView& lanes,
+                            absl::Span<uint32_t> out);
+
+// One lane through the fast model (convenience for tests and tools; ctx must be valid).
+uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
+                      uint32_t vdst_old);
+uint32_t EvaluateLaneOracle(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
+                            uint32_t vdst_old);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_OPS_OPS_H_

@@ -1,0 +1,68 @@
+#include "model/targets/targets.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "model/targets/hypotheses.h"
+
+namespace lanediff {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Expected opcodes: SEMANTICS.md §1 table (C: LLVM 22 llvm-mc).
+TEST(Targets, OpcodesPerGeneration) {
+  struct Row { const char* name; int pk; int fp8; int bf8; };
+  const Row rows[] = {
+      {"gfx908", 477, -1, -1},  {"gfx90a", 477, -1, -1},  {"gfx942", 477, 676, 677},
+      {"gfx950", 477, 676, 677}, {"gfx1010", 350, -1, -1}, {"gfx1030", 350, -1, -1},
+      {"gfx1100", 550, -1, -1}, {"gfx1150", 550, -1, -1}, {"gfx1200", 550, 875, 876},
+      {"gfx1201", 550, 875, 876}, {"gfx1250", 550, 875, 876}, {"gfx1251", 550, 875, 876},
+  };
+  ASSERT_EQ(AllTargets().size(), std::size(rows));
+  for (const Row& r : rows) {
+    auto t = FindTarget(r.name);
+    ASSERT_TRUE(t.ok()) << r.name;
+    EXPECT_EQ((*t)->Opcode(Instr::v_cvt_pk_u8_f32), r.pk) << r.name;
+    EXPECT_EQ((*t)->Opcode(Instr::v_cvt_sr_fp8_f32), r.fp8) << r.name;
+    EXPECT_EQ((*t)->Opcode(Instr::v_cvt_sr_bf8_f32), r.bf8) << r.name;
+  }
+}
+
+TEST(Targets, FormatsFollowHipHeaders) {
+  EXPECT_EQ((*FindTarget("gfx942"))->fp8, Fp8FormatId::e4m3_fnuz);
+  EXPECT_EQ((*FindTarget("gfx942"))->bf8, Fp8FormatId::e5m2_fnuz);
+  EXPECT_EQ((*FindTarget("gfx950"))->fp8, Fp8FormatId::e4m3_ocp);
+  EXPECT_EQ((*FindTarget("gfx1201"))->bf8, Fp8FormatId::e5m2_ocp);
+  EXPECT_TRUE((*FindTarget("gfx1250"))->clamp_selects_ue5m3);
+  EXPECT_FALSE((*FindTarget("gfx1201"))->clamp_selects_ue5m3);
+}
+
+TEST(Targets, UnknownNamesListChoices) {
+  auto t = FindTarget("gfx940");  // not a processor in LLVM 22
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(std::string(t.status().message()), HasSubstr("gfx942"));
+  auto i = ParseInstr("v_cvt_pk_u8");
+  ASSERT_FALSE(i.ok());
+  EXPECT_THAT(std::string(i.status().message()), HasSubstr("v_cvt_pk_u8_f32"));
+}
+
+TEST(Hypotheses, DefaultsAreFirstValues) {
+  Hypotheses h;
+  for (const HypothesisInfo& info : AllHypotheses()) EXPECT_EQ(info.get(h), 0) << info.name;
+  EXPECT_TRUE(NonDefaultHypothesisSettings(h).empty());
+}
+
+TEST(Hypotheses, SetAndReport) {
+  Hypotheses h;
+  ASSERT_TRUE(SetHypothesis("sr_rounding=literal", &h).ok());
+  EXPECT_EQ(h.sr_rounding, SrRounding::literal);
+  EXPECT_THAT(NonDefaultHypothesisSettings(h), ::testing::ElementsAre("sr_rounding=literal"));
+  auto bad_value = SetHypothesis("sr_rounding=rne", &h);
+  EXPECT_THAT(std::string(bad_value.message()), HasSubstr("carry_truncate, literal"));
+  auto bad_name = SetHypothesis("nope=1", &h);
+  EXPECT_THAT(std::string(bad_name.message()), HasSubstr("pk_u8_rounding"));
+  EXPECT_FALSE(SetHypothesis("sr_rounding", &h).ok());
+}
+
+}  // namespace
+}  // namespace lanediff

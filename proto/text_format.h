@@ -1,0 +1,51 @@
+// Text format for lanediff's messages: the corpus format, meant to be read and edited by people.
+//
+// Differences from protobuf's default printer: every fixed32 field (raw operand and result
+// words) prints as 8-digit hex, and a lane's src0 carries its f32 value as a comment:
+//
+//   lanes {
+//     src0: 0x3fc00000  # 1.5
+//     src1: 0x00000002
+//   }
+//
+// Parsing is protobuf's own (hex and decimal both accepted); errors name the source and the
+// 1-based line and column: "corpus/x.textproto:7:3: Message type ... has no field named ...".
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(proto::TestCase tc,
+//                             ParseText<proto::TestCase>(text, "case.textproto"));
+//   std::string again = ToText(tc);
+#ifndef LANEDIFF_PROTO_TEXT_FORMAT_H_
+#define LANEDIFF_PROTO_TEXT_FORMAT_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/message.h"
+#include "proto/lanediff.pb.h"
+
+namespace lanediff {
+
+// Multi-line text with hex words and value comments.
+std::string ToText(const google::protobuf::Message& message);
+
+// Parses `text` into `message` (cleared first). `source` names the input in errors.
+absl::Status ParseTextInto(absl::string_view text, absl::string_view source,
+                           google::protobuf::Message* message);
+
+template <typename T>
+absl::StatusOr<T> ParseText(absl::string_view text, absl::string_view source) {
+  T message;
+  absl::Status status = ParseTextInto(text, source, &message);
+  if (!status.ok()) return status;
+  return message;
+}
+
+// "gfx942 v_cvt_sr_fp8_f32" style name of a proto::Instruction ("INSTRUCTION_UNSPECIFIED"
+// for the zero value).
+std::string InstructionName(proto::Instruction instr);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_PROTO_TEXT_FORMAT_H_
