@@ -1,21 +1,20 @@
 // lanediff: differential fuzzer for AMD GPU instructions, software model vs silicon.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "fuzz/cli/commands.h"
 #include "model/base/version.h"
 
 namespace lanediff {
-
-std::span<const Command> AllCommands() {
-  static const Command kCommands[] = {
-      {"targets", "list every target and the instructions it has", RunTargetsCommand},
-  };
-  return kCommands;
-}
-
 namespace {
+
+std::vector<Command>& Registry() {
+  static auto* commands = new std::vector<Command>;
+  return *commands;
+}
 
 void PrintUsage(FILE* out) {
   std::fprintf(out,
@@ -25,7 +24,7 @@ void PrintUsage(FILE* out) {
                "commands:\n",
                LANEDIFF_VERSION);
   for (const Command& c : AllCommands()) {
-    std::fprintf(out, "  %-12s %.*s\n", std::string(c.name).c_str(),
+    std::fprintf(out, "  %-14s %.*s\n", std::string(c.name).c_str(),
                  static_cast<int>(c.summary.size()), c.summary.data());
   }
   std::fprintf(out,
@@ -34,6 +33,19 @@ void PrintUsage(FILE* out) {
 }
 
 }  // namespace
+
+bool RegisterCommand(const Command& command) {
+  Registry().push_back(command);
+  return true;
+}
+
+std::vector<Command> AllCommands() {
+  std::vector<Command> sorted = Registry();
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Command& a, const Command& b) { return a.order < b.order; });
+  return sorted;
+}
+
 }  // namespace lanediff
 
 int main(int argc, char** argv) {

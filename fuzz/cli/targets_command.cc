@@ -6,8 +6,9 @@
 #include "model/targets/targets.h"
 
 namespace lanediff {
+namespace {
 
-int RunTargetsCommand(int argc, char** argv) {
+int RunTargets(int argc, char** argv) {
   Args args("targets",
             "Print every gfx target lanediff models: generation, VOP3 family, wave sizes,\n"
             "8-bit float formats of the SR instructions and each instruction's opcode.\n"
@@ -29,5 +30,10 @@ int RunTargetsCommand(int argc, char** argv) {
   }
   return kExitOk;
 }
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(10, "targets", "list every target, its instructions and formats; the hypotheses",
+                          RunTargets);
 
 }  // namespace lanediff
