@@ -1,0 +1,373 @@
+#include "fuzz/corpus_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <system_error>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "model/base/status.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+absl::Status Errno(absl::string_view what, const std::string& path, int err) {
+  std::string msg = absl::StrCat(path, ": ", what, ": ", std::strerror(err));
+  if (err == ENOSPC || err == EDQUOT) {
+    msg += " (disk full: the finding was NOT stored)";
+    return absl::ResourceExhaustedError(msg);
+  }
+  if (err == EACCES || err == EPERM || err == EROFS) return absl::PermissionDeniedError(msg);
+  if (err == ENOENT) return absl::NotFoundError(msg);
+  return absl::InternalError(msg);
+}
+
+std::string DirOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string BaseOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+absl::Status MakeDirs(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Errno("cannot create directory", dir, ec.value());
+  return absl::OkStatus();
+}
+
+absl::Status FsyncDir(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Errno("cannot open directory to fsync", dir, errno);
+  int rc = ::fsync(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0 && err != EINVAL) return Errno("fsync of directory failed", dir, err);
+  return absl::OkStatus();
+}
+
+// Holds an exclusive flock on a lock file for its lifetime.
+class FileLock {
+ public:
+  static absl::StatusOr<FileLock> Acquire(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return Errno("cannot open lock file", path, errno);
+    while (::flock(fd, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return Errno("cannot lock", path, err);
+    }
+    return FileLock(fd);
+  }
+  FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  FileLock& operator=(FileLock&&) = delete;
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+  }
+
+ private:
+  explicit FileLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+bool IsTextName(absl::string_view name) {
+  return absl::EndsWith(name, ".textproto") || absl::EndsWith(name, ".txtpb");
+}
+bool IsBinaryName(absl::string_view name) {
+  return absl::EndsWith(name, ".binpb") || absl::EndsWith(name, ".pb");
+}
+
+void LoadOne(const std::string& path, CorpusLoad* out) {
+  absl::StatusOr<std::string> data = ReadFile(path);
+  if (!data.ok()) {
+    out->errors.push_back(std::string(data.status().message()));
+    return;
+  }
+  LoadedFinding lf;
+  lf.path = path;
+  if (IsTextName(BaseOf(path))) {
+    absl::Status st = ParseTextInto(*data, path, &lf.finding);
+    if (!st.ok()) {
+      out->errors.push_back(std::string(st.message()));
+      return;
+    }
+  } else {
+    if (!lf.finding.ParseFromString(*data)) {
+      out->errors.push_back(absl::StrCat(path, ": malformed or truncated binary proto::Finding (",
+                                         data->size(), " bytes)"));
+      return;
+    }
+  }
+  absl::Status valid = ValidateFinding(lf.finding);
+  if (!valid.ok()) {
+    out->errors.push_back(absl::StrCat(path, ": ", valid.message()));
+    return;
+  }
+  out->findings.push_back(std::move(lf));
+}
+
+void Walk(const std::string& path, CorpusLoad* out, int depth) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    out->errors.push_back(std::string(Errno("cannot read", path, errno).message()));
+    return;
+  }
+  if (S_ISREG(st.st_mode)) {
+    LoadOne(path, out);
+    return;
+  }
+  if (!S_ISDIR(st.st_mode)) return;
+  if (depth > 16) {
+    out->errors.push_back(absl::StrCat(path, ": directory nesting deeper than 16, skipped"));
+    return;
+  }
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) {
+    out->errors.push_back(std::string(Errno("cannot list directory", path, errno).message()));
+    return;
+  }
+  std::vector<std::string> names;
+  while (struct dirent* e = ::readdir(dir)) names.emplace_back(e->d_name);
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    if (name.empty() || name[0] == '.') continue;  // ., .., lock and temp files
+    const std::string child = path == "/" ? "/" + name : absl::StrCat(path, "/", name);
+    struct stat cst;
+    if (::stat(child.c_str(), &cst) != 0) {
+      out->errors.push_back(std::string(Errno("cannot read", child, errno).message()));
+      continue;
+    }
+    if (S_ISDIR(cst.st_mode)) {
+      Walk(child, out, depth + 1);
+    } else if (S_ISREG(cst.st_mode) && (IsTextName(name) || IsBinaryName(name))) {
+      LoadOne(child, out);
+    }
+  }
+}
+
+// Removes temp files a killed writer left behind (older than a minute, so a live writer's
+// temp file is never touched).
+void CleanStaleTemps(const std::string& dir) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  const time_t now = ::time(nullptr);
+  while (struct dirent* e = ::readdir(d)) {
+    if (std::strncmp(e->d_name, ".tmp.", 5) != 0) continue;
+    const std::string p = absl::StrCat(dir, "/", e->d_name);
+    struct stat st;
+    if (::stat(p.c_str(), &st) == 0 && now - st.st_mtime > 60) ::unlink(p.c_str());
+  }
+  ::closedir(d);
+}
+
+}  // namespace
+
+std::string NowRfc3339() {
+  const time_t t = ::time(nullptr);
+  struct tm tm;
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Errno("cannot open", path, errno);
+  std::string data;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return Errno("read failed", path, err);
+    }
+    if (n == 0) break;
+    data.append(buf, static_cast<size_t>(n));
+    if (data.size() > (64u << 20)) {
+      ::close(fd);
+      return absl::InvalidArgumentError(absl::StrCat(path, ": larger than 64 MiB, refused"));
+    }
+  }
+  ::close(fd);
+  return data;
+}
+
+absl::Status WriteFileAtomic(const std::string& path, absl::string_view contents) {
+  static std::atomic<uint64_t> counter{0};
+  const std::string dir = DirOf(path);
+  const std::string tmp = absl::StrCat(dir, "/.tmp.", BaseOf(path), ".", ::getpid(), ".",
+                                       counter.fetch_add(1));
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot create temporary file", tmp, errno);
+  auto fail = [&](absl::string_view what, int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return Errno(what, path, err);
+  };
+  size_t done = 0;
+  while (done < contents.size()) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("write failed", errno);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) return fail("fsync failed", errno);
+  if (::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return Errno("close failed", path, err);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return Errno("rename failed", path, err);
+  }
+  return FsyncDir(dir);
+}
+
+bool IsValidSignature(absl::string_view s) {
+  if (s.empty() || s.size() > 200 || s[0] == '.') return false;
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '+' || c == '=' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+absl::Status ValidateFinding(const proto::Finding& f) {
+  if (!IsValidSignature(f.signature())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "field signature: '", f.signature(), "' is not a valid signature ([A-Za-z0-9_.+=-]{1,200})"));
+  }
+  if (f.kind() == proto::Finding::KIND_UNSPECIFIED) {
+    return absl::InvalidArgumentError("field kind: unspecified");
+  }
+  if (!IsValidSignature(f.testcase().target())) {
+    return absl::InvalidArgumentError("field testcase.target: missing or not a gfx name");
+  }
+  if (f.testcase().instr() == proto::INSTRUCTION_UNSPECIFIED ||
+      !proto::Instruction_IsValid(f.testcase().instr())) {
+    return absl::InvalidArgumentError("field testcase.instr: missing or unknown");
+  }
+  if (f.testcase().lanes_size() == 0) {
+    return absl::InvalidArgumentError("field testcase.lanes: no lanes");
+  }
+  if (f.kind() == proto::Finding::DISAGREEMENT &&
+      (f.expected_size() != f.testcase().lanes_size() ||
+       f.observed_size() != f.testcase().lanes_size())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fields expected/observed: ", f.expected_size(), "/", f.observed_size(),
+        " words for ", f.testcase().lanes_size(), " lanes"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<CorpusStore> CorpusStore::Open(std::string root) {
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  LANEDIFF_RETURN_IF_ERROR(MakeDirs(root));
+  if (::access(root.c_str(), W_OK | X_OK) != 0) {
+    return Errno("corpus directory is not writable", root, errno);
+  }
+  return CorpusStore(std::move(root));
+}
+
+std::string CorpusStore::PathFor(const proto::Finding& f) const {
+  return absl::StrCat(root_, "/", f.testcase().target(), "/",
+                      proto::Instruction_Name(f.testcase().instr()), "/", f.signature(),
+                      ".textproto");
+}
+
+absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding) {
+  LANEDIFF_RETURN_IF_ERROR(ValidateFinding(finding));
+  const std::string path = PathFor(finding);
+  const std::string dir = DirOf(path);
+  LANEDIFF_RETURN_IF_ERROR(MakeDirs(dir));
+  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock,
+                            FileLock::Acquire(absl::StrCat(dir, "/.", finding.signature(), ".lock")));
+  CleanStaleTemps(dir);
+  const uint64_t add = std::max<uint64_t>(1, finding.count());
+  const std::string now = NowRfc3339();
+  RecordOutcome out;
+  out.path = path;
+  proto::Finding stored;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    LANEDIFF_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    absl::Status parsed = ParseTextInto(text, path, &stored);
+    if (!parsed.ok()) {
+      return absl::DataLossError(absl::StrCat(
+          "stored finding is malformed, left untouched (move it aside to re-record): ",
+          parsed.message()));
+    }
+    stored.set_count(stored.count() + add);
+    const std::string first = finding.first_seen().empty() ? now : finding.first_seen();
+    const std::string last = finding.last_seen().empty() ? now : finding.last_seen();
+    if (stored.first_seen().empty() || first < stored.first_seen()) stored.set_first_seen(first);
+    if (last > stored.last_seen()) stored.set_last_seen(last);
+  } else if (errno == ENOENT) {
+    out.is_new = true;
+    stored = finding;
+    stored.set_count(add);
+    if (stored.first_seen().empty()) stored.set_first_seen(now);
+    if (stored.last_seen().empty()) stored.set_last_seen(stored.first_seen());
+  } else {
+    return Errno("cannot stat", path, errno);
+  }
+  LANEDIFF_RETURN_IF_ERROR(WriteFileAtomic(path, ToText(stored)));
+  out.count = stored.count();
+  return out;
+}
+
+CorpusLoad LoadCorpus(const std::vector<std::string>& paths) {
+  CorpusLoad out;
+  for (const std::string& p : paths) Walk(p, &out, 0);
+  std::sort(out.findings.begin(), out.findings.end(),
+            [](const LoadedFinding& a, const LoadedFinding& b) { return a.path < b.path; });
+  return out;
+}
+
+absl::StatusOr<MergeStats> MergeCorpora(const std::vector<std::string>& sources,
+                                        const std::string& into) {
+  LANEDIFF_ASSIGN_OR_RETURN(CorpusStore store, CorpusStore::Open(into));
+  MergeStats stats;
+  CorpusLoad load = LoadCorpus(sources);
+  stats.errors = std::move(load.errors);
+  for (const LoadedFinding& lf : load.findings) {
+    // Merging a corpus into itself must not double counts.
+    char a[PATH_MAX], b[PATH_MAX];
+    const std::string dest = store.PathFor(lf.finding);
+    if (::realpath(lf.path.c_str(), a) != nullptr && ::realpath(dest.c_str(), b) != nullptr &&
+        std::strcmp(a, b) == 0) {
+      continue;
+    }
+    LANEDIFF_ASSIGN_OR_RETURN(RecordOutcome r, store.Record(lf.finding));
+    (r.is_new ? stats.added : stats.updated)++;
+  }
+  return stats;
+}
+
+}  // namespace lanediff

@@ -1,0 +1,107 @@
+// The findings corpus: one text proto per signature, never lost, never torn.
+//
+// Layout: <root>/<target>/<instruction>/<signature>.textproto (proto::Finding, text format of
+// proto/text_format.h: hex words). Every write is atomic: a temporary file in the same
+// directory, fsync, rename over the final name, fsync of the directory. Several processes may
+// share one root: a finding's file is updated under an exclusive flock() on a per-signature
+// lock file (<dir>/.<signature>.lock), so "one example per signature, count summed, first_seen
+// kept, last_seen advanced" holds with any number of writers. Readers never see a partial file
+// (rename is atomic); a SIGKILL at any moment leaves at most a stray ".tmp.*" file, which the
+// loader ignores and the next write to that directory cleans up.
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(CorpusStore store, CorpusStore::Open("corpus/findings"));
+//   LANEDIFF_ASSIGN_OR_RETURN(RecordOutcome r, store.Record(finding));   // r.is_new
+//   CorpusLoad load = LoadCorpus({"corpus/findings"});
+//   for (const std::string& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
+#ifndef LANEDIFF_FUZZ_CORPUS_STORE_H_
+#define LANEDIFF_FUZZ_CORPUS_STORE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "proto/lanediff.pb.h"
+
+namespace lanediff {
+
+// Writes `contents` to `path` atomically and durably (temp file in the same directory, fsync,
+// rename, fsync of the directory). ENOSPC, EROFS, EACCES ... come back as a Status naming the
+// path and the system's words; the old file (if any) is left untouched and the temp removed.
+absl::Status WriteFileAtomic(const std::string& path, absl::string_view contents);
+
+// Reads a whole file; the error names the path.
+absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+// True for a signature usable as a file name: [A-Za-z0-9_.+=-], 1..200 chars, not "."-led.
+bool IsValidSignature(absl::string_view signature);
+
+struct RecordOutcome {
+  bool is_new = false;   // no file for this signature existed before
+  std::string path;      // where it is stored
+  uint64_t count = 0;    // the stored count after this record
+};
+
+class CorpusStore {
+ public:
+  // `root` is the findings directory (e.g. <repo>/corpus/findings); created if absent.
+  // Fails cleanly if it cannot be created or written.
+  static absl::StatusOr<CorpusStore> Open(std::string root);
+
+  // Stores `finding` (its signature, testcase.target and testcase.instr choose the path).
+  // New signature: the finding is written with count = max(1, finding.count) and
+  // first_seen = last_seen = finding's (or now). Known signature: the stored example is kept,
+  // count is increased by max(1, finding.count), first_seen is the earlier and last_seen the
+  // later of the two. Durable on return. If the stored file is unreadable or malformed it is
+  // NOT overwritten: the error says so.
+  absl::StatusOr<RecordOutcome> Record(const proto::Finding& finding);
+
+  // Path a finding with this target/instruction/signature is stored at.
+  std::string PathFor(const proto::Finding& finding) const;
+
+  const std::string& root() const { return root_; }
+
+ private:
+  explicit CorpusStore(std::string root) : root_(std::move(root)) {}
+  std::string root_;
+};
+
+struct LoadedFinding {
+  std::string path;
+  proto::Finding finding;
+};
+
+// Everything found under some paths: good findings, and one error line per bad file
+// ("path:line:col: what" for text, "path: what" for binary and I/O problems).
+struct CorpusLoad {
+  std::vector<LoadedFinding> findings;
+  std::vector<std::string> errors;
+};
+
+// Loads files and (recursively) directories: *.textproto / *.txtpb as text, *.binpb / *.pb as
+// binary proto::Finding. Other files and dot-files are skipped. Never modifies anything; a bad
+// file is reported and the rest still load. Results are sorted by path.
+CorpusLoad LoadCorpus(const std::vector<std::string>& paths);
+
+// Checks a loaded finding is usable (signature valid, target and instruction set, one or more
+// lanes, expected/observed lengths match for DISAGREEMENT); the error names the field.
+absl::Status ValidateFinding(const proto::Finding& finding);
+
+struct MergeStats {
+  int added = 0;     // new signatures written to the destination
+  int updated = 0;   // existing signatures whose count/seen times were merged
+  std::vector<std::string> errors;  // bad source files (skipped)
+};
+
+// Joins corpora: every finding under `sources` is Record()ed into `into`.
+absl::StatusOr<MergeStats> MergeCorpora(const std::vector<std::string>& sources,
+                                        const std::string& into);
+
+// Current UTC time, RFC 3339 with seconds ("2026-11-30T03:04:05Z").
+std::string NowRfc3339();
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_FUZZ_CORPUS_STORE_H_
