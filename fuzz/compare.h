@@ -1,0 +1,67 @@
+// The comparator: strict, every bit of every lane. Each relaxation is a named flag, off by
+// default, printed in every summary and stored in every finding (proto Finding.relaxations).
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(Relaxations relax, ParseRelaxations({"nan_payload"}));
+//   std::vector<size_t> bad = DifferingLanes(ctx, lanes.view(), expected, observed, relax);
+//
+// Relaxations:
+//   nan_payload      any NaN equals any NaN in the written byte's output format (the SR
+//                    instructions' fp8/bf8/UE5M3 byte). pk_u8 writes integers: no effect there.
+//   unwritten_bytes  compare only the byte the instruction writes (pk_u8: S1[1:0];
+//                    SR: OPSEL[3:2]); the other three bytes are ignored.
+#ifndef LANEDIFF_FUZZ_COMPARE_H_
+#define LANEDIFF_FUZZ_COMPARE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "model/fp/fp8_format.h"
+#include "model/ops/ops.h"
+
+namespace lanediff {
+
+struct Relaxations {
+  bool nan_payload = false;
+  bool unwritten_bytes = false;
+  bool any() const { return nan_payload || unwritten_bytes; }
+};
+
+// Every relaxation name, for --help.
+std::vector<std::string> AllRelaxationNames();
+
+// Parses names (each may also be a comma list); the error lists the valid names.
+absl::StatusOr<Relaxations> ParseRelaxations(const std::vector<std::string>& names);
+
+// The names in force, in a fixed order (empty = strict).
+std::vector<std::string> RelaxationNames(const Relaxations& r);
+
+// "strict" or "relaxed: nan_payload,unwritten_bytes": for summaries.
+std::string DescribeRelaxations(const Relaxations& r);
+
+// Which byte (0..3) of VDST the instruction writes in this lane.
+int WrittenByte(const OpContext& ctx, uint32_t src1);
+
+// The 8-bit format of the written byte for SR instructions (honours gfx1250 CLAMP → UE5M3 as
+// the target traits say); false for pk_u8.
+bool WrittenFormat(const OpContext& ctx, Fp8FormatId* id);
+
+// True if `byte` is a NaN in format `id`.
+bool IsFp8Nan(Fp8FormatId id, uint8_t byte);
+
+// Whether one lane's words agree under `relax`. `src1` is the lane's resolved S1.
+bool LaneAgrees(const OpContext& ctx, uint32_t src1, uint32_t expected, uint32_t observed,
+                const Relaxations& relax);
+
+// Indices of the lanes that differ (empty = agreement). If the sizes differ, every lane past
+// the shorter is reported as differing.
+std::vector<size_t> DifferingLanes(const OpContext& ctx, const LaneView& lanes,
+                                   absl::Span<const uint32_t> expected,
+                                   absl::Span<const uint32_t> observed, const Relaxations& relax);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_FUZZ_COMPARE_H_
