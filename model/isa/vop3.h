@@ -1,0 +1,94 @@
+// VOP3 instruction words for the instructions lanediff models, on every target family:
+// encoder, decoder, LLVM-syntax printer and parser. Tables: tables.h, operands.h.
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(const TargetTraits* t, FindTarget("gfx942"));
+//   Vop3Instr in{.instr = Instr::v_cvt_sr_fp8_f32, .vdst = 1, .src = {258, 259, 0}};
+//   in.mods.opsel = 0b1100;                                   // byte 3
+//   LANEDIFF_ASSIGN_OR_RETURN(std::vector<uint32_t> words, EncodeVop3(*t, in));
+//   PrintVop3(*t, in) == "v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1]"
+//   LANEDIFF_ASSIGN_OR_RETURN(DecodedVop3 d, DecodeVop3(*t, words));   // d.instr == in
+//   LANEDIFF_ASSIGN_OR_RETURN(Vop3Instr again, ParseAsm(*t, "v_cvt_sr_fp8_f32 v1, v2, v3"));
+//
+// The encoder writes any field value that fits its width, including the bits LLVM's
+// assembler refuses (NEG on src1, OMOD, stray OPSEL bits): the fuzzer must run those.
+// LlvmRefusals() says which of them LLVM would refuse, and why.
+#ifndef LANEDIFF_MODEL_ISA_VOP3_H_
+#define LANEDIFF_MODEL_ISA_VOP3_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "model/ops/ops.h"  // Modifiers (header-only struct)
+#include "model/targets/targets.h"
+
+namespace lanediff {
+
+// One VOP3 instruction, field by field. src[i] are 9-bit operand codes (operands.h):
+// 256 + n for vN, n for sN, 128..208 / 240..248 inline constants, 255 literal (then
+// `literal` holds the trailing dword). For the SR instructions src[2] is the SRC2 field,
+// which LLVM always encodes as 0.
+struct Vop3Instr {
+  Instr instr = Instr::v_cvt_pk_u8_f32;
+  uint8_t vdst = 0;  // VGPR number
+  std::array<uint16_t, 3> src = {256, 256, 256};
+  Modifiers mods;
+  std::optional<uint32_t> literal;
+
+  friend bool operator==(const Vop3Instr&, const Vop3Instr&) = default;
+};
+
+struct DecodedVop3 {
+  Vop3Instr vop3;
+  int words_used = 0;  // 2, or 3 with a literal
+  // Every reason LLVM 22's assembler would refuse this encoding ("NEG[1] set: LLVM accepts
+  // no neg modifier on src1", "OMOD 2 != 0: ..."); empty when llvm-mc can produce it.
+  std::vector<std::string> llvm_refuses;
+};
+
+// 2 words, or 3 when a source is the literal (code 255) on a family that allows one.
+// Errors only for what cannot be encoded: a field value wider than its field, an
+// instruction the target lacks, a literal code without a literal value (or the reverse),
+// a literal on GFX9.
+absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
+                                                 const Vop3Instr& instr);
+
+// Decodes the instruction at the start of `words`. Errors with the reason when the words
+// are not a valid instance of a known instruction on `target`: wrong ENC bits, unknown
+// opcode, unknown operand code, literal not allowed, literal dword missing, constant bus
+// exceeded, too few words.
+absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
+                                       absl::Span<const uint32_t> words);
+
+// The reasons LLVM 22's assembler would refuse `instr` on `target` (empty: accepted).
+// Errors of EncodeVop3/DecodeVop3 are not repeated here.
+std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& instr);
+
+// LLVM syntax for `target`: "v_cvt_pk_u8_f32 v5, -|v1|, 0.5, s3 clamp",
+// "v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,0]" (gfx942/gfx950),
+// "v_cvt_sr_bf8_f32 v1, v2, s3 byte_sel:2" (gfx12/gfx1250). Fields LLVM cannot express are
+// printed in the same style so the text stays exact and parses back: neg/abs on src1/src2
+// (-v2, |v2|, neg(1)), OMOD as mul:2 / mul:4 / div:2, op_sel:[...] for stray OPSEL bits,
+// a non-zero SRC2 of an SR instruction as a fourth operand.
+std::string PrintVop3(const TargetTraits& target, const Vop3Instr& instr);
+
+// Parses the syntax PrintVop3 produces (and the LLVM spellings of the same things:
+// `-1.0` as the inline constant, 0x3f800000 folded to 1.0, lit(...) kept a literal,
+// `src_scc`/`scc`). Errors name the column-free token at fault.
+absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view line);
+
+// "[0x05,0x00,0xdd,0xd1,...]": the words' bytes as llvm-mc -show-encoding prints them.
+std::string FormatEncodingBytes(absl::Span<const uint32_t> words);
+
+// Parses "[0x05,0x00,...]" / "0x05,0x00,..." byte lists or "0xd1dd0005 0x000e0501" /
+// "d1dd0005 000e0501" 32-bit words into words (bytes: little-endian, a multiple of 4).
+absl::StatusOr<std::vector<uint32_t>> ParseEncodingText(absl::string_view text);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_ISA_VOP3_H_
