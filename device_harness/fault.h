@@ -1,0 +1,47 @@
+// Device faults: how a runner says "the device crashed, hung or misbehaved" as opposed to
+// "I refuse this batch" (wrong target, unknown opcode, a replay with no recording).
+//
+// A fault is a Status whose message starts "device fault: " and which carries the payload
+// kDeviceFaultPayload, so callers (the campaign, `lanediff record`) can keep it as a finding
+// with the device's exact words and go on with the next batch.
+//
+//   return DeviceFault(absl::StatusCode::kDeadlineExceeded,
+//                      "sim child pid 42 did not answer within 10 s (hang); killed with SIGKILL");
+//   if (IsDeviceFault(status)) finding.set_fault(std::string(status.message()));
+#ifndef LANEDIFF_DEVICE_HARNESS_FAULT_H_
+#define LANEDIFF_DEVICE_HARNESS_FAULT_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/cord.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+
+namespace lanediff {
+
+inline constexpr absl::string_view kDeviceFaultPayload = "lanediff.device_fault";
+
+// A device fault. `code` is kUnavailable for crashes and bad output, kDeadlineExceeded for
+// hangs; the message gets the "device fault: " prefix unless it already has it.
+inline absl::Status DeviceFault(absl::StatusCode code, absl::string_view what) {
+  absl::Status s(code, absl::StartsWith(what, "device fault: ")
+                           ? std::string(what)
+                           : absl::StrCat("device fault: ", what));
+  s.SetPayload(kDeviceFaultPayload, absl::Cord("1"));
+  return s;
+}
+inline absl::Status DeviceFault(absl::string_view what) {
+  return DeviceFault(absl::StatusCode::kUnavailable, what);
+}
+
+// True for a Status made by DeviceFault (also after it crossed the isolation pipe).
+inline bool IsDeviceFault(const absl::Status& s) {
+  return !s.ok() && (s.GetPayload(kDeviceFaultPayload).has_value() ||
+                     absl::StartsWith(s.message(), "device fault: "));
+}
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_DEVICE_HARNESS_FAULT_H_

@@ -1,0 +1,163 @@
+#include "device_harness/isolation/isolated_runner.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "absl/strings/match.h"
+#include "device_harness/fault.h"
+#include "device_harness/isolation/wire.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+// A test device: answers vdst = src0 + 1, except that a lane with src0 == 0xdead0001 makes it
+// abort(), 0xdead0002 makes it hang, 0xdead0003 makes it raise SIGSEGV, and 0xdead0004
+// makes it _exit(7). These faults are real: the process really dies or stops.
+class TestRunner : public Runner {
+ public:
+  std::string Describe() const override { return "test device"; }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& b) override {
+    DeviceResult r;
+    const LaneView v = b.lanes.view();
+    for (size_t i = 0; i < v.size; ++i) {
+      if (v.src0[i] == 0xdead0001) std::abort();
+      if (v.src0[i] == 0xdead0002) for (;;) ::pause();
+      if (v.src0[i] == 0xdead0003) ::raise(SIGSEGV);
+      if (v.src0[i] == 0xdead0004) _exit(7);
+      if (v.src0[i] == 0xdead0005) return DeviceFault("test device says the lane faulted");
+      r.vdst.push_back(v.src0[i] + 1);
+    }
+    r.provenance.set_runner("test");
+    r.provenance.set_device(std::to_string(::getpid()));
+    return r;
+  }
+};
+
+RunnerFactory TestFactory() {
+  return []() -> absl::StatusOr<std::unique_ptr<Runner>> { return std::make_unique<TestRunner>(); };
+}
+
+DeviceBatch Batch(std::initializer_list<uint32_t> src0) {
+  DeviceBatch b;
+  b.target = *FindTarget("gfx942");
+  b.words = {0xd1dd0005, 0x000e0501};
+  for (uint32_t s : src0) b.lanes.Add(s, 2, 3, 4);
+  return b;
+}
+
+TEST(WireTest, BatchAndResultRoundTrip) {
+  DeviceBatch b = Batch({1, 0x7fc00000, 0xffffffff});
+  b.mode = 0x008000f3;
+  b.sgpr_values = {5, 6, 7};
+  b.instr = Instr::v_cvt_sr_bf8_f32;
+  absl::StatusOr<DeviceBatch> again = DecodeBatch(EncodeBatch(b));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->target, b.target);
+  EXPECT_EQ(again->instr, b.instr);
+  EXPECT_EQ(again->words, b.words);
+  EXPECT_EQ(again->mode, b.mode);
+  EXPECT_EQ(again->sgpr_values, b.sgpr_values);
+  EXPECT_EQ(again->lanes.src0(), b.lanes.src0());
+  EXPECT_EQ(again->lanes.vdst_old(), b.lanes.vdst_old());
+
+  std::string frame = EncodeBatch(b);
+  frame.pop_back();
+  EXPECT_TRUE(absl::StrContains(DecodeBatch(frame).status().message(), "truncated at field 'vdst_old'"));
+
+  absl::StatusOr<absl::StatusOr<DeviceResult>> fault =
+      DecodeResult(EncodeResult(DeviceFault("boom")));
+  ASSERT_TRUE(fault.ok());
+  EXPECT_TRUE(IsDeviceFault(fault->status()));
+  EXPECT_EQ(fault->status().message(), "device fault: boom");
+  absl::StatusOr<absl::StatusOr<DeviceResult>> refusal =
+      DecodeResult(EncodeResult(absl::InvalidArgumentError("no")));
+  ASSERT_TRUE(refusal.ok());
+  EXPECT_FALSE(IsDeviceFault(refusal->status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(refusal->status()));
+}
+
+TEST(IsolatedRunnerTest, AnswersInAChildProcess) {
+  auto r = IsolatedRunner::Start(TestFactory());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)->Describe(), "isolated test device");
+  auto out = (*r)->Run(Batch({1, 2, 41}));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->vdst, (std::vector<uint32_t>{2, 3, 42}));
+  EXPECT_NE(out->provenance.device(), std::to_string(::getpid()));  // ran elsewhere
+  EXPECT_EQ((*r)->children_started(), 1);
+}
+
+struct FaultCase {
+  uint32_t trigger;
+  absl::StatusCode code;
+  const char* words;
+};
+
+class IsolatedFaultTest : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(IsolatedFaultTest, FaultIsReportedAndTheNextBatchWorks) {
+  auto r = IsolatedRunner::Start(TestFactory(), {.timeout = absl::Milliseconds(300)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto first = (*r)->Run(Batch({10}));
+  ASSERT_TRUE(first.ok());
+  const pid_t before = (*r)->child_pid();
+  auto bad = (*r)->Run(Batch({1, GetParam().trigger, 3}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(IsDeviceFault(bad.status())) << bad.status();
+  EXPECT_EQ(bad.status().code(), GetParam().code) << bad.status();
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), GetParam().words)) << bad.status();
+  // The result observed before the fault is still the caller's, and a fresh child answers.
+  EXPECT_EQ(first->vdst, std::vector<uint32_t>{11});
+  auto next = (*r)->Run(Batch({99}));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->vdst, std::vector<uint32_t>{100});
+  EXPECT_EQ((*r)->children_started(), 2);
+  EXPECT_NE((*r)->child_pid(), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Faults, IsolatedFaultTest,
+    ::testing::Values(
+        FaultCase{0xdead0001, absl::StatusCode::kUnavailable, "crash: child pid"},
+        FaultCase{0xdead0001, absl::StatusCode::kUnavailable, "signal 6 (SIGABRT: Aborted)"},
+        FaultCase{0xdead0002, absl::StatusCode::kDeadlineExceeded, "hang: no answer within 300ms (timeout)"},
+        FaultCase{0xdead0003, absl::StatusCode::kUnavailable, "signal 11 (SIGSEGV: Segmentation fault)"},
+        FaultCase{0xdead0004, absl::StatusCode::kUnavailable, "exit status 7"}));
+
+TEST(IsolatedRunnerTest, ARunnerFaultStatusCrossesThePipeAndTheChildLives) {
+  auto r = IsolatedRunner::Start(TestFactory());
+  ASSERT_TRUE(r.ok());
+  auto bad = (*r)->Run(Batch({0xdead0005}));
+  EXPECT_TRUE(IsDeviceFault(bad.status()));
+  EXPECT_EQ(bad.status().message(), "device fault: test device says the lane faulted");
+  EXPECT_TRUE((*r)->Run(Batch({1})).ok());
+  EXPECT_EQ((*r)->children_started(), 1);
+}
+
+TEST(IsolatedRunnerTest, FactoryErrorIsReturnedByStart) {
+  auto r = IsolatedRunner::Start([]() -> absl::StatusOr<std::unique_ptr<Runner>> {
+    return absl::FailedPreconditionError("hipErrorNoDevice (100): no AMD GPU is visible");
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::IsFailedPrecondition(r.status()));
+  EXPECT_EQ(r.status().message(), "hipErrorNoDevice (100): no AMD GPU is visible");
+}
+
+TEST(IsolatedRunnerTest, FactoryThatCrashesIsADeviceFault) {
+  auto r = IsolatedRunner::Start([]() -> absl::StatusOr<std::unique_ptr<Runner>> { std::abort(); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(IsDeviceFault(r.status()));
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "SIGABRT")) << r.status();
+}
+
+TEST(DescribeWaitStatusTest, NamesSignalsAndExitCodes) {
+  EXPECT_EQ(DescribeWaitStatus(9), "signal 9 (SIGKILL: Killed)");  // raw wait status: signal 9
+  EXPECT_EQ(DescribeWaitStatus(3 << 8), "exit status 3");
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -1,0 +1,240 @@
+#include "device_harness/isolation/wire.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "device_harness/fault.h"
+#include "model/base/status.h"
+
+namespace lanediff {
+namespace {
+
+constexpr absl::string_view kBatchMagic = "LDB1";
+constexpr absl::string_view kResultMagic = "LDR1";
+
+void PutU32(std::string* out, uint32_t v) {
+  char b[4] = {static_cast<char>(v), static_cast<char>(v >> 8), static_cast<char>(v >> 16),
+               static_cast<char>(v >> 24)};
+  out->append(b, 4);
+}
+void PutString(std::string* out, absl::string_view s) {
+  PutU32(out, static_cast<uint32_t>(s.size()));
+  out->append(s.data(), s.size());
+}
+void PutWords(std::string* out, const uint32_t* w, size_t n) {
+  for (size_t i = 0; i < n; ++i) PutU32(out, w[i]);
+}
+
+class Reader {
+ public:
+  explicit Reader(absl::string_view data) : data_(data) {}
+  absl::Status Magic(absl::string_view magic) {
+    if (data_.substr(0, magic.size()) != magic) {
+      return absl::DataLossError(absl::StrCat("isolation frame: bad magic, want '", magic, "'"));
+    }
+    data_.remove_prefix(magic.size());
+    return absl::OkStatus();
+  }
+  absl::StatusOr<uint32_t> U32(absl::string_view field) {
+    if (data_.size() < 4) return Short(field);
+    const auto* p = reinterpret_cast<const unsigned char*>(data_.data());
+    uint32_t v = p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24);
+    data_.remove_prefix(4);
+    return v;
+  }
+  absl::StatusOr<std::string> String(absl::string_view field) {
+    LANEDIFF_ASSIGN_OR_RETURN(uint32_t n, U32(field));
+    if (data_.size() < n) return Short(field);
+    std::string s(data_.substr(0, n));
+    data_.remove_prefix(n);
+    return s;
+  }
+  absl::Status Words(absl::string_view field, size_t n, std::vector<uint32_t>* out) {
+    if (data_.size() / 4 < n) return Short(field);
+    out->resize(n);
+    for (size_t i = 0; i < n; ++i) (*out)[i] = *U32(field);
+    return absl::OkStatus();
+  }
+  absl::Status End() {
+    if (!data_.empty()) {
+      return absl::DataLossError(
+          absl::StrCat("isolation frame: ", data_.size(), " trailing bytes"));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Short(absl::string_view field) {
+    return absl::DataLossError(absl::StrCat("isolation frame: truncated at field '", field, "'"));
+  }
+  absl::string_view data_;
+};
+
+}  // namespace
+
+std::string EncodeBatch(const DeviceBatch& batch) {
+  std::string out(kBatchMagic);
+  PutString(&out, batch.target == nullptr ? "" : batch.target->name);
+  PutU32(&out, static_cast<uint32_t>(batch.instr));
+  PutU32(&out, static_cast<uint32_t>(batch.words.size()));
+  PutWords(&out, batch.words.data(), batch.words.size());
+  PutU32(&out, batch.mode);
+  PutWords(&out, batch.sgpr_values.data(), 3);
+  const LaneView v = batch.lanes.view();
+  PutU32(&out, static_cast<uint32_t>(v.size));
+  PutWords(&out, v.src0, v.size);
+  PutWords(&out, v.src1, v.size);
+  PutWords(&out, v.src2, v.size);
+  PutWords(&out, v.vdst_old, v.size);
+  return out;
+}
+
+absl::StatusOr<DeviceBatch> DecodeBatch(absl::string_view payload) {
+  Reader r(payload);
+  DeviceBatch b;
+  LANEDIFF_RETURN_IF_ERROR(r.Magic(kBatchMagic));
+  LANEDIFF_ASSIGN_OR_RETURN(std::string target, r.String("target"));
+  if (!target.empty()) {
+    LANEDIFF_ASSIGN_OR_RETURN(b.target, FindTarget(target));
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(uint32_t instr, r.U32("instr"));
+  if (instr >= static_cast<uint32_t>(kNumInstrs)) {
+    return absl::DataLossError(absl::StrCat("isolation frame: instr ", instr, " out of range"));
+  }
+  b.instr = static_cast<Instr>(instr);
+  LANEDIFF_ASSIGN_OR_RETURN(uint32_t nwords, r.U32("words"));
+  if (nwords > 16) return absl::DataLossError("isolation frame: more than 16 words");
+  LANEDIFF_RETURN_IF_ERROR(r.Words("words", nwords, &b.words));
+  LANEDIFF_ASSIGN_OR_RETURN(b.mode, r.U32("mode"));
+  for (int i = 0; i < 3; ++i) {
+    LANEDIFF_ASSIGN_OR_RETURN(b.sgpr_values[i], r.U32("sgpr_values"));
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(uint32_t n, r.U32("lanes"));
+  LANEDIFF_RETURN_IF_ERROR(r.Words("src0", n, &b.lanes.src0()));
+  LANEDIFF_RETURN_IF_ERROR(r.Words("src1", n, &b.lanes.src1()));
+  LANEDIFF_RETURN_IF_ERROR(r.Words("src2", n, &b.lanes.src2()));
+  LANEDIFF_RETURN_IF_ERROR(r.Words("vdst_old", n, &b.lanes.vdst_old()));
+  LANEDIFF_RETURN_IF_ERROR(r.End());
+  return b;
+}
+
+std::string EncodeResult(const absl::StatusOr<DeviceResult>& result) {
+  std::string out(kResultMagic);
+  PutU32(&out, result.ok() ? 1 : 0);
+  if (result.ok()) {
+    PutU32(&out, static_cast<uint32_t>(result->vdst.size()));
+    PutWords(&out, result->vdst.data(), result->vdst.size());
+    PutString(&out, result->provenance.SerializeAsString());
+  } else {
+    PutU32(&out, static_cast<uint32_t>(result.status().code()));
+    PutString(&out, result.status().message());
+    PutU32(&out, IsDeviceFault(result.status()) ? 1 : 0);
+  }
+  return out;
+}
+
+absl::StatusOr<absl::StatusOr<DeviceResult>> DecodeResult(absl::string_view payload) {
+  Reader r(payload);
+  LANEDIFF_RETURN_IF_ERROR(r.Magic(kResultMagic));
+  LANEDIFF_ASSIGN_OR_RETURN(uint32_t ok, r.U32("ok"));
+  if (ok == 1) {
+    DeviceResult d;
+    LANEDIFF_ASSIGN_OR_RETURN(uint32_t n, r.U32("vdst"));
+    LANEDIFF_RETURN_IF_ERROR(r.Words("vdst", n, &d.vdst));
+    LANEDIFF_ASSIGN_OR_RETURN(std::string prov, r.String("provenance"));
+    if (!d.provenance.ParseFromString(prov)) {
+      return absl::DataLossError("isolation frame: provenance does not parse");
+    }
+    LANEDIFF_RETURN_IF_ERROR(r.End());
+    return absl::StatusOr<DeviceResult>(std::move(d));
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(uint32_t code, r.U32("code"));
+  LANEDIFF_ASSIGN_OR_RETURN(std::string message, r.String("message"));
+  LANEDIFF_ASSIGN_OR_RETURN(uint32_t fault, r.U32("fault"));
+  LANEDIFF_RETURN_IF_ERROR(r.End());
+  if (code == 0 || code > 16) code = static_cast<uint32_t>(absl::StatusCode::kUnknown);
+  const auto status_code = static_cast<absl::StatusCode>(code);
+  if (fault) return absl::StatusOr<DeviceResult>(DeviceFault(status_code, message));
+  return absl::StatusOr<DeviceResult>(absl::Status(status_code, message));
+}
+
+absl::Status WriteFrame(int fd, absl::string_view payload) {
+  if (payload.size() > kMaxFrameBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("isolation frame of ", payload.size(), " bytes exceeds ", kMaxFrameBytes));
+  }
+  std::string buf;
+  buf.reserve(payload.size() + 4);
+  PutU32(&buf, static_cast<uint32_t>(payload.size()));
+  buf.append(payload.data(), payload.size());
+  size_t done = 0;
+  while (done < buf.size()) {
+    ssize_t w = ::write(fd, buf.data() + done, buf.size() - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return absl::UnavailableError(
+          absl::StrCat("writing to the isolation pipe: ", std::strerror(errno)));
+    }
+    done += static_cast<size_t>(w);
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Reads exactly n bytes before `deadline`.
+absl::Status ReadExact(int fd, char* out, size_t n, absl::Time deadline) {
+  size_t done = 0;
+  while (done < n) {
+    if (deadline != absl::InfiniteFuture()) {
+      const absl::Duration left = deadline - absl::Now();
+      if (left <= absl::ZeroDuration()) {
+        return absl::DeadlineExceededError("no answer on the isolation pipe before the deadline");
+      }
+      pollfd p{fd, POLLIN, 0};
+      const int64_t ms = absl::ToInt64Milliseconds(left) + 1;
+      int rc = ::poll(&p, 1, static_cast<int>(ms > 1 << 30 ? 1 << 30 : ms));
+      if (rc < 0) {
+        if (errno == EINTR) continue;
+        return absl::InternalError(absl::StrCat("poll: ", std::strerror(errno)));
+      }
+      if (rc == 0) continue;  // re-check the deadline
+    }
+    ssize_t got = ::read(fd, out + done, n - done);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return absl::UnavailableError(
+          absl::StrCat("reading the isolation pipe: ", std::strerror(errno)));
+    }
+    if (got == 0) {
+      return absl::UnavailableError(
+          done == 0 ? "peer closed the pipe" : "peer closed the pipe in the middle of a frame");
+    }
+    done += static_cast<size_t>(got);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout) {
+  const absl::Time deadline =
+      timeout == absl::InfiniteDuration() ? absl::InfiniteFuture() : absl::Now() + timeout;
+  unsigned char len[4];
+  LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, reinterpret_cast<char*>(len), 4, deadline));
+  const uint32_t n = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<uint32_t>(len[3]) << 24);
+  if (n > kMaxFrameBytes) {
+    return absl::DataLossError(absl::StrCat("isolation frame length ", n, " exceeds the limit"));
+  }
+  std::string payload(n, '\0');
+  LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, payload.data(), n, deadline));
+  return payload;
+}
+
+}  // namespace lanediff
