@@ -1,0 +1,147 @@
+#include "fuzz/report/report.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+int TargetIdx(absl::string_view name) {
+  for (size_t i = 0; i < AllTargets().size(); ++i) {
+    if (AllTargets()[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+proto::SweepResult Shard(uint64_t first, uint64_t last, uint64_t mismatches) {
+  proto::SweepResult s;
+  s.set_target("gfx942");
+  s.set_instr(proto::v_cvt_pk_u8_f32);
+  s.set_setting("mode=0x000000f0");
+  s.set_device("sim");
+  s.set_swept("src0");
+  s.set_first(first);
+  s.set_last(last);
+  s.set_lanes(last - first);
+  s.set_mismatches(mismatches);
+  if (mismatches) {
+    s.mutable_mismatch_by_exponent()->Resize(512, 0);
+    s.set_mismatch_by_exponent(134, mismatches);  // all at 128.0 <= |src0| < 256.0
+    for (uint64_t i = 0; i < mismatches && i < 8; ++i) {
+      s.add_mismatch_examples()->set_src0(static_cast<uint32_t>(first + i));
+      s.add_mismatch_expected(1);
+      s.add_mismatch_observed(2);
+    }
+  }
+  return s;
+}
+
+TEST(Report, ShardsMergeToTheUnshardedResult) {
+  // Four shards of [0, 400), the second and fourth with mismatches, given out of order.
+  proto::RunRecord a, b;
+  *a.add_sweeps() = Shard(300, 400, 5);
+  *a.add_sweeps() = Shard(0, 100, 0);
+  *b.add_sweeps() = Shard(100, 200, 6);
+  *b.add_sweeps() = Shard(200, 300, 0);
+  auto merged = MergeSweeps({a, b});
+  ASSERT_EQ(merged.size(), 1u);
+  const proto::SweepResult& m = merged[0];
+  EXPECT_EQ(m.first(), 0u);
+  EXPECT_EQ(m.last(), 400u);
+  EXPECT_EQ(m.lanes(), 400u);
+  EXPECT_EQ(m.mismatches(), 11u);
+  EXPECT_EQ(m.mismatch_by_exponent(134), 11u);
+  // The first eight examples of the whole range, in range order: 100..105 then 300, 301.
+  ASSERT_EQ(m.mismatch_examples_size(), 8);
+  EXPECT_EQ(m.mismatch_examples(0).src0(), 100u);
+  EXPECT_EQ(m.mismatch_examples(5).src0(), 105u);
+  EXPECT_EQ(m.mismatch_examples(6).src0(), 300u);
+  EXPECT_EQ(m.mismatch_examples(7).src0(), 301u);
+}
+
+TEST(Report, DifferentSettingsStayApart) {
+  proto::RunRecord r;
+  *r.add_sweeps() = Shard(0, 10, 0);
+  proto::SweepResult other = Shard(0, 10, 0);
+  other.set_setting("mode=0x000000f3");
+  *r.add_sweeps() = other;
+  EXPECT_EQ(MergeSweeps({r}).size(), 2u);
+}
+
+TEST(Report, MatrixCells) {
+  ReportData data;
+  proto::RunRecord r;
+  proto::CampaignSummary* silicon = r.add_campaigns();
+  silicon->set_target("gfx1201");
+  silicon->set_instr(proto::v_cvt_sr_fp8_f32);
+  silicon->set_device("hip");
+  silicon->set_on_silicon(true);
+  silicon->set_lanes(1000);
+  proto::CampaignSummary* sim = r.add_campaigns();
+  sim->set_target("gfx942");
+  sim->set_instr(proto::v_cvt_pk_u8_f32);
+  sim->set_device("sim");
+  sim->set_lanes(500);
+  data.runs.push_back(r);
+  proto::Finding f;
+  f.mutable_testcase()->set_target("gfx950");
+  f.mutable_testcase()->set_instr(proto::v_cvt_sr_bf8_f32);
+  data.findings.push_back(f);
+  auto m = BuildMatrix(data);
+  const int pk = 0, fp8 = 1, bf8 = 2;
+  EXPECT_EQ(m[fp8][TargetIdx("gfx1201")].status, CellStatus::kAgreesOnSilicon);
+  EXPECT_EQ(m[pk][TargetIdx("gfx942")].status, CellStatus::kNotRun);  // simulated only
+  EXPECT_THAT(m[pk][TargetIdx("gfx942")].note, HasSubstr("500"));
+  EXPECT_EQ(m[bf8][TargetIdx("gfx950")].status, CellStatus::kDisagrees);
+  EXPECT_EQ(m[fp8][TargetIdx("gfx1100")].status, CellStatus::kNotSupported);  // RDNA3: no SR
+  EXPECT_EQ(m[pk][TargetIdx("gfx1100")].status, CellStatus::kNotRun);
+}
+
+TEST(Report, RenderingsCarryMatrixPlotsAndFindings) {
+  ReportData data;
+  proto::RunRecord r;
+  *r.add_sweeps() = Shard(0, 100, 3);
+  proto::SweepResult seed;
+  seed.set_target("gfx1201");
+  seed.set_instr(proto::v_cvt_sr_fp8_f32);
+  seed.set_swept("seed");
+  seed.set_device("sim");
+  seed.set_lanes(1 << 20);
+  seed.set_round_up_model(1 << 18);
+  seed.set_round_up_device(1 << 19);
+  seed.set_fraction(0.25);
+  *r.add_sweeps() = seed;
+  data.runs.push_back(r);
+  proto::Finding f;
+  f.set_kind(proto::Finding::DISAGREEMENT);
+  f.set_signature("gfx942.v_cvt_pk_u8_f32.tie.x<y>");
+  f.set_assembly("v_cvt_pk_u8_f32 v4, v1, v2, v3");
+  f.set_repro("lanediff replay corpus/findings/gfx942/v_cvt_pk_u8_f32/x.textproto");
+  f.mutable_testcase()->set_target("gfx942");
+  f.mutable_testcase()->set_instr(proto::v_cvt_pk_u8_f32);
+  data.findings.push_back(f);
+
+  const std::string html = RenderHtml(data);
+  EXPECT_THAT(html, HasSubstr("<table id=\"matrix\">"));
+  EXPECT_THAT(html, HasSubstr("<svg id=\"sr-probability\""));
+  EXPECT_THAT(html, HasSubstr("<svg id=\"pk-u8-map\""));
+  EXPECT_THAT(html, HasSubstr("class=\"series\""));  // the seed sweep became a curve
+  EXPECT_THAT(html, HasSubstr("x&lt;y&gt;"));         // escaped signature
+  EXPECT_THAT(html, Not(HasSubstr("http://www.w3.org/1999")));  // nothing to fetch
+  EXPECT_THAT(html, Not(HasSubstr("<script src")));
+
+  const std::string xml = RenderJUnit(data);
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"gfx942\" tests=\"2\" failures=\"2\">"));
+  EXPECT_THAT(xml, HasSubstr("3 of 100 lanes disagree"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"gfx1201\" tests=\"1\" failures=\"0\">"));
+
+  const std::string md = RenderMarkdown(data);
+  EXPECT_THAT(md, HasSubstr("| v_cvt_pk_u8_f32 | not run on silicon"));
+  EXPECT_THAT(md, HasSubstr("repro: `lanediff replay"));
+}
+
+}  // namespace
+}  // namespace lanediff
