@@ -13,8 +13,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # ROCm HIP host runtime (no GPU needed to build and link)
   libamdhip64-dev
-  # tests: python3 for the LLVM differential scripts
-  python3
+  # tests: python3 for the LLVM differential scripts; chromium renders the HTML report
+  python3 chromium
 )
 
 missing=()

@@ -111,7 +111,7 @@ std::vector<proto::SweepResult> MergeSweeps(const std::vector<proto::RunRecord>&
 std::vector<std::vector<MatrixCell>> BuildMatrix(const ReportData& data) {
   auto targets = AllTargets();
   std::vector<std::vector<MatrixCell>> m(kNumInstrs, std::vector<MatrixCell>(targets.size()));
-  struct Tally { uint64_t lanes = 0, silicon_lanes = 0, findings = 0, faults = 0; };
+  struct Tally { uint64_t lanes = 0, silicon_lanes = 0, findings = 0, faults = 0, sweep_mismatches = 0; };
   std::vector<std::vector<Tally>> t(kNumInstrs, std::vector<Tally>(targets.size()));
   auto tally = [&](const std::string& target, proto::Instruction instr) -> Tally* {
     const int ti = TargetIndex(target), ii = InstrIndex(instr);
@@ -132,7 +132,7 @@ std::vector<std::vector<MatrixCell>> BuildMatrix(const ReportData& data) {
     if (Tally* x = tally(s.target(), s.instr())) {
       x->lanes += s.lanes();
       if (s.device() == "hip") x->silicon_lanes += s.lanes();
-      x->findings += s.mismatches() > 0 ? 1 : 0;
+      x->sweep_mismatches += s.mismatches();
       x->faults += s.fault().empty() ? 0 : 1;
     }
   }
@@ -147,9 +147,13 @@ std::vector<std::vector<MatrixCell>> BuildMatrix(const ReportData& data) {
         cell.status = CellStatus::kNotSupported;
         continue;
       }
-      if (x.findings > 0 || x.faults > 0) {
+      if (x.findings > 0 || x.faults > 0 || x.sweep_mismatches > 0) {
         cell.status = CellStatus::kDisagrees;
-        cell.note = absl::StrCat(x.findings, " finding(s)", x.faults ? absl::StrCat(", ", x.faults, " fault(s)") : "");
+        std::vector<std::string> parts;
+        if (x.findings) parts.push_back(absl::StrCat(x.findings, " finding(s)"));
+        if (x.sweep_mismatches) parts.push_back(absl::StrCat(x.sweep_mismatches, " sweep lane(s)"));
+        if (x.faults) parts.push_back(absl::StrCat(x.faults, " fault(s)"));
+        cell.note = absl::StrJoin(parts, ", ");
       } else if (x.silicon_lanes > 0) {
         cell.status = CellStatus::kAgreesOnSilicon;
         cell.note = absl::StrCat(x.silicon_lanes, " lanes");
@@ -344,8 +348,8 @@ std::string PkU8MapSvg(const std::vector<proto::SweepResult>& sweeps) {
     for (int i = 0; i < s.mismatch_by_exponent_size() && i < 512; ++i) counts[i] += s.mismatch_by_exponent(i);
   }
   const uint64_t peak = std::max<uint64_t>(1, *std::max_element(counts.begin(), counts.end()));
-  const int cell = 2, L = 60, T = 20, rowh = 40;
-  const int W = L + 256 * cell + 20, H = T + 2 * rowh + 60;
+  const int cell = 2, L = 90, T = 20, rowh = 40;
+  const int W = L + 256 * cell + 40, H = T + 2 * rowh + 60;
   std::string svg = absl::StrFormat(
       "<svg id=\"pk-u8-map\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
       "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"pk_u8 disagreement map\">\n", W, H, W, H);
@@ -365,14 +369,14 @@ std::string PkU8MapSvg(const std::vector<proto::SweepResult>& sweeps) {
     }
     absl::StrAppend(&svg, "\n");
   }
-  for (int e : {0, 64, 127, 134, 192, 255}) {
+  for (int e : {0, 64, 127, 192, 255}) {
     absl::StrAppend(&svg, absl::StrFormat("<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>",
                                           L + e * cell + 1, T + 2 * rowh + 14, e));
   }
   absl::StrAppend(&svg, absl::StrFormat(
-      "\n<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">f32 biased exponent of src0 "
-      "(127 = 1.0, 134 = 128.0); %d lanes swept, red = disagreements (log scale)</text>\n</svg>\n",
-      L + 128 * cell, T + 2 * rowh + 34, lanes));
+      "\n<text x=\"%d\" y=\"%d\" font-size=\"12\">f32 biased exponent of src0 "
+      "(127 = 1.0, 134 = 128.0); %d lanes swept; red = disagreements (log scale)</text>\n</svg>\n",
+      L, T + 2 * rowh + 34, lanes));
   return svg;
 }
 
