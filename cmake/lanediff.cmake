@@ -62,12 +62,17 @@ endfunction()
 
 # A libFuzzer target, also buildable by OSS-Fuzz/ClusterFuzzLite: when LIB_FUZZING_ENGINE is
 # set in the environment, it is used as the link flag instead of -fsanitize=fuzzer.
+if(LANEDIFF_FUZZERS)
+  add_custom_target(lanediff_fuzzers)  # builds every fuzz target: cmake --build B --target lanediff_fuzzers
+endif()
+
 function(lanediff_fuzzer)
   cmake_parse_arguments(A "" "NAME" "SRCS;DEPS" ${ARGN})
   if(NOT LANEDIFF_FUZZERS)
     return()
   endif()
   add_executable(${A_NAME} ${A_SRCS})
+  add_dependencies(lanediff_fuzzers ${A_NAME})
   _lanediff_common(${A_NAME})
   target_link_libraries(${A_NAME} PRIVATE ${A_DEPS})
   if(DEFINED ENV{LIB_FUZZING_ENGINE})
