@@ -1,0 +1,230 @@
+#include "model/fp/oracle.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace lanediff {
+namespace {
+
+// An exact non-negative number: a 320-bit integer counting units of 2^-160. f32 values span
+// 2^-149 .. 2^128 and the smallest seed unit of any format is 2^-17 * 2^-21 = 2^-38, so every
+// quantity below is represented without rounding.
+constexpr int kFracBits = 160;
+constexpr int kWords = 5;
+struct Wide {
+  std::array<uint64_t, kWords> w{};  // little-endian 64-bit words
+};
+
+// n * 2^exp.
+Wide FromDyadic(uint64_t n, int exp) {
+  Wide r;
+  const int shift = exp + kFracBits;  // >= 0 for every value used here
+  const int word = shift / 64, bit = shift % 64;
+  r.w[word] = n << bit;
+  if (bit != 0 && word + 1 < kWords) r.w[word + 1] = n >> (64 - bit);
+  return r;
+}
+
+int Cmp(const Wide& a, const Wide& b) {
+  for (int i = kWords - 1; i >= 0; --i) {
+    if (a.w[i] != b.w[i]) return a.w[i] < b.w[i] ? -1 : 1;
+  }
+  return 0;
+}
+
+Wide Add(const Wide& a, const Wide& b) {
+  Wide r;
+  unsigned __int128 carry = 0;
+  for (int i = 0; i < kWords; ++i) {
+    const unsigned __int128 s = static_cast<unsigned __int128>(a.w[i]) + b.w[i] + carry;
+    r.w[i] = static_cast<uint64_t>(s);
+    carry = s >> 64;
+  }
+  return r;
+}
+
+Wide Sub(const Wide& a, const Wide& b) {  // a >= b
+  Wide r;
+  uint64_t borrow = 0;
+  for (int i = 0; i < kWords; ++i) {
+    const uint64_t d = a.w[i] - b.w[i] - borrow;
+    borrow = (a.w[i] < b.w[i] || (a.w[i] == b.w[i] && borrow)) ? 1 : 0;
+    r.w[i] = d;
+  }
+  return r;
+}
+
+Wide MulSmall(const Wide& a, uint32_t m) {
+  Wide r;
+  unsigned __int128 carry = 0;
+  for (int i = 0; i < kWords; ++i) {
+    const unsigned __int128 p = static_cast<unsigned __int128>(a.w[i]) * m + carry;
+    r.w[i] = static_cast<uint64_t>(p);
+    carry = p >> 64;
+  }
+  return r;
+}
+
+Wide ShiftRight(const Wide& a, int k) {  // 0 < k < 64; exact for the powers of two used here
+  Wide r;
+  for (int i = 0; i < kWords; ++i) {
+    r.w[i] = a.w[i] >> k;
+    if (i + 1 < kWords) r.w[i] |= a.w[i + 1] << (64 - k);
+  }
+  return r;
+}
+
+// |x| exactly, for a finite f32: by definition, a normal value is (2^23 + fraction) *
+// 2^(exponent - 127 - 23) and a denormal one fraction * 2^(1 - 127 - 23).
+Wide F32Magnitude(uint32_t x) {
+  const uint32_t exponent = (x >> 23) & 0xff;
+  const uint32_t fraction = x & 0x7fffff;
+  if (exponent == 0) return FromDyadic(fraction, 1 - 127 - 23);
+  return FromDyadic((1u << 23) + fraction, static_cast<int>(exponent) - 127 - 23);
+}
+
+// The value of every magnitude code 0 .. max_finite + 1 of a format, from the format's
+// definition (exponent field e, fraction m, M fraction bits, bias B):
+//   e == 0: m * 2^(1 - B - M)      e > 0: (2^M + m) * 2^(e - B - M)
+// Code max_finite + 1 is the first value past the largest finite one (as if the exponent
+// range went on): reaching it means overflow.
+const std::vector<Wide>& ValueTable(const Fp8Format& f) {
+  static const auto* tables = [] {
+    auto* t = new std::array<std::vector<Wide>, kNumFp8Formats>;
+    for (const Fp8Format& fmt : kFp8Formats) {
+      std::vector<Wide>& v = (*t)[static_cast<int>(fmt.id)];
+      const uint32_t mmask = (1u << fmt.man_bits) - 1;
+      for (uint32_t c = 0; c <= fmt.max_finite + 1u; ++c) {
+        const uint32_t e = c >> fmt.man_bits, m = c & mmask;
+        if (e == 0) {
+          v.push_back(FromDyadic(m, 1 - fmt.bias - fmt.man_bits));
+        } else {
+          v.push_back(FromDyadic((1u << fmt.man_bits) + m,
+                                 static_cast<int>(e) - fmt.bias - fmt.man_bits));
+        }
+      }
+    }
+    return t;
+  }();
+  return (*tables)[static_cast<int>(f.id)];
+}
+
+// Largest index c with table[c] <= v (table ascending, table[0] = 0).
+uint32_t FloorIndex(const std::vector<Wide>& table, const Wide& v) {
+  uint32_t lo = 0, hi = static_cast<uint32_t>(table.size());  // answer in [lo, hi)
+  while (hi - lo > 1) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (Cmp(table[mid], v) <= 0) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// The output byte for a rounded magnitude code (or overflow) and the input's sign, and for
+// special inputs: SEMANTICS.md §5, case by case.
+uint32_t EncodeByCases(bool negative, bool overflow, uint32_t code, const Fp8Format& f,
+                       const Fp8Options& o) {
+  const uint32_t sign = negative ? 0x80u : 0u;
+  if (!f.is_signed && negative) return 0x00;  // UE5M3: negatives (and -Inf, overflow) clamp
+  if (overflow) {
+    if (o.saturate_finite) return sign | f.max_finite;
+    if (f.fnuz) return 0x80;
+    return sign | f.inf_out;  // OCP E4M3: sign|0x7F (NaN); E5M2: sign|0x7C (Inf); UE5M3: 0xFE
+  }
+  if (code == 0 && f.fnuz) return 0x00;  // FNUZ has no -0
+  return sign | code;
+}
+
+uint32_t SpecialInput(uint32_t x, const Fp8Format& f, const Fp8Options& o, bool* handled) {
+  const bool negative = (x >> 31) != 0;
+  const uint32_t exponent = (x >> 23) & 0xff, fraction = x & 0x7fffff;
+  *handled = exponent == 0xff;
+  if (!*handled) return 0;
+  if (fraction != 0) {  // NaN, any payload
+    if (f.fnuz || !f.is_signed) return f.nan_out;
+    if (o.nan_sign_preserving) return (negative ? 0x80u : 0u) | (f.nan_out & 0x7fu);
+    return f.nan_out;
+  }
+  // Infinity: like an overflow that FP16_OVFL does not saturate.
+  if (!f.is_signed) return negative ? 0x00 : f.inf_out;
+  if (f.fnuz) return 0x80;
+  return (negative ? 0x80u : 0u) | f.inf_out;
+}
+
+}  // namespace
+
+uint32_t OracleF32ToU8(uint32_t x, RoundMode rm) {
+  const bool negative = (x >> 31) != 0;
+  const uint32_t exponent = (x >> 23) & 0xff, fraction = x & 0x7fffff;
+  if (exponent == 0xff && fraction != 0) return 0;  // NaN
+  if (negative) return 0;                           // rounds to <= 0, clamps to 0
+  if (exponent == 0xff) return 255;                 // +Inf
+  static const auto* integers = [] {
+    auto* t = new std::vector<Wide>;
+    for (uint64_t i = 0; i <= 256; ++i) t->push_back(FromDyadic(i, 0));
+    return t;
+  }();
+  const Wide v = F32Magnitude(x);
+  const uint32_t n = FloorIndex(*integers, v);  // floor(v), or 256 for anything >= 256
+  if (n >= 256) return 255;
+  const Wide frac = Sub(v, (*integers)[n]);
+  const int vs_half = Cmp(frac, FromDyadic(1, -1));
+  const bool exact = Cmp(frac, Wide{}) == 0;
+  uint32_t r = n;
+  switch (rm) {
+    case RoundMode::nearest_even:
+      if (vs_half > 0 || (vs_half == 0 && n % 2 == 1)) r = n + 1;
+      break;
+    case RoundMode::toward_pos:
+      if (!exact) r = n + 1;
+      break;
+    case RoundMode::toward_neg:
+    case RoundMode::toward_zero:
+      break;  // positive: both are floor
+  }
+  return r > 255 ? 255 : r;
+}
+
+uint32_t OracleF32ToFp8Rne(uint32_t x, const Fp8Format& f, const Fp8Options& o) {
+  bool special;
+  const uint32_t s = SpecialInput(x, f, o, &special);
+  if (special) return s;
+  const bool negative = (x >> 31) != 0;
+  const std::vector<Wide>& table = ValueTable(f);
+  const uint32_t past_max = f.max_finite + 1u;
+  const Wide v = F32Magnitude(x);
+  const uint32_t lo = FloorIndex(table, v);
+  if (lo >= past_max) return EncodeByCases(negative, true, 0, f, o);
+  const uint32_t hi = lo + 1;
+  const int c = Cmp(Add(v, v), Add(table[lo], table[hi]));  // 2v vs lo + hi
+  const uint32_t code = c < 0 ? lo : c > 0 ? hi : (lo % 2 == 0 ? lo : hi);
+  return EncodeByCases(negative, code >= past_max, code, f, o);
+}
+
+uint32_t OracleF32ToFp8Sr(uint32_t x, uint32_t seed, const Fp8Format& f,
+                          const Fp8Options& o) {
+  bool special;
+  const uint32_t s = SpecialInput(x, f, o, &special);
+  if (special) return s;
+  const bool negative = (x >> 31) != 0;
+  const std::vector<Wide>& table = ValueTable(f);
+  const uint32_t past_max = f.max_finite + 1u;
+  const Wide v = F32Magnitude(x);
+  const uint32_t lo = FloorIndex(table, v);
+  if (lo >= past_max) return EncodeByCases(negative, true, 0, f, o);
+  const int k = 23 - f.man_bits;  // the seed is a k-bit fraction of one quantum
+  const Wide quantum = Sub(table[lo + 1], table[lo]);
+  const Wide noise = ShiftRight(MulSmall(quantum, seed), k);
+  const uint32_t code = FloorIndex(table, Add(v, noise));  // truncate v + noise
+  return EncodeByCases(negative, code >= past_max, code, f, o);
+}
+
+uint32_t OracleF32ToFp8Literal(uint32_t x, uint32_t seed, const Fp8Format& f,
+                               const Fp8Options& o) {
+  const uint32_t fraction = x & 0x7fffff;
+  const uint32_t wrapped = (fraction + seed) % (1u << 23);
+  return OracleF32ToFp8Rne((x & 0xff800000u) | wrapped, f, o);
+}
+
+}  // namespace lanediff

@@ -1,0 +1,43 @@
+// The slow exact oracle: the same conversions as u8.h and fp8.h, written a different way so
+// that cross-checking the two means something (DESIGN.md rule 7).
+//
+// The fast path works on bit fields with shift tricks. The oracle decodes every value into an
+// exact fixed-point number (a 320-bit integer counting units of 2^-160, enough for every f32
+// and every seed fraction), finds the neighbouring representable outputs by searching the
+// format's value table (each entry decoded from the format's definition), adds the seed's exact
+// fraction of one output quantum, rounds once by definition, and only then encodes specials
+// and signs from a plain case analysis of SEMANTICS.md §3 and §5.
+//
+//   OracleF32ToU8(0x43018000, RoundMode::nearest_even)                 // 130
+//   OracleF32ToFp8Sr(0x3fffffff, 0xfffff, GetFp8Format(Fp8FormatId::e4m3_ocp), {})  // 0x40
+//
+// Inputs are the final operand bits (modifiers and MODE[4] flush already applied), as for the
+// fast functions.
+#ifndef LANEDIFF_MODEL_FP_ORACLE_H_
+#define LANEDIFF_MODEL_FP_ORACLE_H_
+
+#include <cstdint>
+
+#include "model/fp/fp8.h"
+#include "model/fp/fp8_format.h"
+#include "model/fp/u8.h"
+
+namespace lanediff {
+
+uint32_t OracleF32ToU8(uint32_t x, RoundMode rm);
+
+// Round to nearest, ties to the even code.
+uint32_t OracleF32ToFp8Rne(uint32_t x, const Fp8Format& format, const Fp8Options& options);
+
+// Stochastic rounding under sr_rounding=carry_truncate: |x| + seed/2^k of the output quantum
+// at |x| (k = 23 - man_bits), truncated to the representable value at or below.
+uint32_t OracleF32ToFp8Sr(uint32_t x, uint32_t seed, const Fp8Format& format,
+                          const Fp8Options& options);
+
+// sr_rounding=literal: the pseudocode's 23-bit wrapping fraction add, then the RNE oracle.
+uint32_t OracleF32ToFp8Literal(uint32_t x, uint32_t seed, const Fp8Format& format,
+                               const Fp8Options& options);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_FP_ORACLE_H_

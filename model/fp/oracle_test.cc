@@ -1,0 +1,103 @@
+// The fast conversions against the slow exact oracle on a random + edge sample (every format,
+// every option, every rounding reading). Both sides are checked against hand-derived rows in
+// u8_test.cc and fp8_test.cc; here they are checked against each other where no person could
+// write the rows. The exhaustive 2^32 sweep is model/ops/ops_exhaustive_test.cc (label slow).
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "model/fp/fp8.h"
+#include "model/fp/fp8_format.h"
+#include "model/fp/oracle.h"
+#include "model/fp/u8.h"
+
+namespace lanediff {
+namespace {
+
+// f32 values where conversions change behaviour: specials, every exponent with edge fractions,
+// and the neighbourhood of every u8 integer and half and of every 8-bit float value and
+// midpoint of every format.
+std::vector<uint32_t> EdgeValues() {
+  std::vector<uint32_t> v;
+  for (uint32_t e = 0; e < 256; ++e) {
+    for (uint32_t m : {0x000000u, 0x000001u, 0x400000u, 0x3fffffu, 0x400001u, 0x7fffffu,
+                       0x080000u, 0x07ffffu, 0x100000u, 0x0fffffu, 0x200000u, 0x1fffffu}) {
+      v.push_back((e << 23) | m);
+    }
+  }
+  auto around = [&v](uint32_t bits) {
+    for (int d = -2; d <= 2; ++d) v.push_back(bits + static_cast<uint32_t>(d));
+  };
+  for (uint32_t n = 0; n <= 256; ++n) {  // n and n + 0.5 as f32, built from the definition
+    for (uint32_t twice : {2 * n, 2 * n + 1}) {
+      if (twice == 0) continue;
+      const int top = 31 - __builtin_clz(twice);
+      around((static_cast<uint32_t>(127 + top - 1) << 23) | ((twice << (23 - top)) & 0x7fffff));
+    }
+  }
+  for (const Fp8Format& f : kFp8Formats) {  // every code's value and the midpoints (x2 scale)
+    for (uint32_t c = 1; c <= f.max_finite + 2u; ++c) {
+      const uint32_t e = c >> f.man_bits, m = c & ((1u << f.man_bits) - 1);
+      // value = (e ? 2^M + m : m) * 2^(max(e,1) - bias - M); in f32, normalise the integer.
+      const uint32_t sig = e ? (1u << f.man_bits) + m : m;
+      const int exp = static_cast<int>(e ? e : 1) - f.bias - f.man_bits;
+      for (uint32_t s2 : {2 * sig, 2 * sig + 1}) {  // the value and the midpoint above it
+        const int top = 31 - __builtin_clz(s2);
+        around((static_cast<uint32_t>(127 + exp - 1 + top) << 23) |
+               ((s2 << (23 - top)) & 0x7fffff));
+      }
+    }
+  }
+  const size_t n = v.size();
+  for (size_t i = 0; i < n; ++i) v.push_back(v[i] ^ 0x80000000u);
+  return v;
+}
+
+std::vector<uint32_t> Seeds(uint32_t k, std::mt19937& rng) {
+  const uint32_t top = (1u << k) - 1;
+  std::vector<uint32_t> s = {0, 1, top, top - 1, 1u << (k - 1), (1u << (k - 1)) - 1};
+  for (int i = 0; i < 4; ++i) s.push_back(rng() & top);
+  return s;
+}
+
+TEST(OracleCrossCheck, U8) {
+  std::mt19937 rng(1);
+  std::vector<uint32_t> xs = EdgeValues();
+  for (int i = 0; i < 50000; ++i) xs.push_back(rng());
+  for (int rm = 0; rm < 4; ++rm) {
+    for (uint32_t x : xs) {
+      ASSERT_EQ(F32ToU8(x, static_cast<RoundMode>(rm)), OracleF32ToU8(x, static_cast<RoundMode>(rm)))
+          << std::hex << "x=" << x << " rm=" << rm;
+    }
+  }
+}
+
+TEST(OracleCrossCheck, Fp8EveryFormatAndOption) {
+  std::mt19937 rng(2);
+  const std::vector<uint32_t> edges = EdgeValues();
+  for (const Fp8Format& f : kFp8Formats) {
+    const uint32_t k = 23 - f.man_bits;
+    for (int opt = 0; opt < 4; ++opt) {
+      const Fp8Options o{(opt & 1) != 0, (opt & 2) != 0};
+      const Fp8Params p = MakeFp8Params(f, o);
+      std::vector<uint32_t> xs = edges;
+      for (int i = 0; i < 4000; ++i) xs.push_back(rng());
+      for (uint32_t x : xs) {
+        ASSERT_EQ(F32ToFp8Rne(x, p), OracleF32ToFp8Rne(x, f, o))
+            << f.name << " rne x=" << std::hex << x << " opt=" << opt;
+      }
+      for (uint32_t x : xs) {
+        for (uint32_t seed : Seeds(k, rng)) {
+          ASSERT_EQ(F32ToFp8SrCarryTruncate(x, seed, p), OracleF32ToFp8Sr(x, seed, f, o))
+              << f.name << " carry x=" << std::hex << x << " seed=" << seed << " opt=" << opt;
+          ASSERT_EQ(F32ToFp8SrLiteral(x, seed, p), OracleF32ToFp8Literal(x, seed, f, o))
+              << f.name << " literal x=" << std::hex << x << " seed=" << seed << " opt=" << opt;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lanediff
