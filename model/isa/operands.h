@@ -36,8 +36,8 @@ enum class OperandKind : uint8_t {
 };
 
 struct OperandInfo {
-  OperandKind kind;
-  uint16_t code;
+  OperandKind kind = OperandKind::sgpr;
+  uint16_t code = 0;
   int index = 0;        // SGPR / VGPR / ttmp number
   uint32_t value = 0;   // inline constants: the 32-bit value the operand reads
   absl::string_view name;  // special registers and inline floats: LLVM's spelling

@@ -65,6 +65,16 @@ absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
 absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
                                        absl::Span<const uint32_t> words);
 
+// The fields of the instruction at the start of `words`, without checking operand codes,
+// literal rules or the constant bus (checks only the word count, ENC and the opcode). For
+// the simulator and for tools that must show a word DecodeVop3 rejects.
+absl::StatusOr<DecodedVop3> DecodeVop3Fields(const TargetTraits& target,
+                                             absl::Span<const uint32_t> words);
+
+// Source operands an instruction reads: 3 for v_cvt_pk_u8_f32, 2 for the SR instructions
+// (their SRC2 field carries no data; LLVM encodes 0 there).
+int NumSourcesRead(Instr instr);
+
 // The reasons LLVM 22's assembler would refuse `instr` on `target` (empty: accepted).
 // Errors of EncodeVop3/DecodeVop3 are not repeated here.
 std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& instr);

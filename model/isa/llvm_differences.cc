@@ -1,0 +1,147 @@
+#include "model/isa/llvm_differences.h"
+
+#include "model/isa/operands.h"
+#include "model/isa/tables.h"
+#include "model/isa/vop3.h"
+
+namespace lanediff {
+namespace {
+
+// Each entry was observed with llvm-mc-22 (Debian llvm-22) on every target in AllTargets().
+constexpr LlvmDifference kDifferences[] = {
+    {"disasm_drops_src12_neg_abs",
+     "LLVM's disassembler silently drops NEG[1], NEG[2], ABS[1], ABS[2] (prints nothing); on "
+     "gfx12/gfx1250 SR it drops NEG[1]/ABS[1] (NEG[2]/ABS[2]: see disasm_rejects_gfx12_sr_bits)",
+     "the bits are in the word and silicon may honour them (SEMANTICS.md §3 U): we keep them "
+     "and print them as -v2 / |v2| so the text is exact"},
+    {"disasm_drops_pk_u8_opsel",
+     "LLVM's disassembler silently drops OPSEL on v_cvt_pk_u8_f32 (its assembler has no op_sel)",
+     "the bits are in the word; their effect on silicon is U: we print op_sel:[a,b,c,d]"},
+    {"disasm_ignores_sr_src2",
+     "LLVM's disassembler ignores the SRC2 field of v_cvt_sr_fp8/bf8_f32 entirely: any value, "
+     "even codes it rejects elsewhere and 255 (no literal fetched)",
+     "silicon decodes the field; we decode it as an operand, reject codes we do not model and "
+     "SRC2=255 (instruction length unknown), and print a non-zero SRC2 as a fourth operand"},
+    {"disasm_rejects_omod",
+     "LLVM's disassembler calls OMOD != 0 an invalid encoding",
+     "silicon executes the word (the SR pages say 'ignores OMOD'); we decode it and list the "
+     "refusal in DecodedVop3::llvm_refuses"},
+    {"disasm_rejects_sr_clamp",
+     "LLVM's disassembler rejects CLAMP on the SR instructions on GFX9 and gfx12, and on "
+     "v_cvt_sr_bf8_f32 on gfx1250",
+     "silicon executes the word; its effect is U (SEMANTICS.md §5): we decode it"},
+    {"disasm_rejects_gfx12_sr_bits",
+     "on gfx12/gfx1250 LLVM's disassembler rejects OPSEL[1:0] != 0, NEG[2] and ABS[2] on the SR "
+     "instructions",
+     "silicon executes the word; effect U: we decode it"},
+    {"constant_bus_not_checked",
+     "LLVM's disassembler does not check the constant bus: it prints `v_cvt_pk_u8_f32 v5, s1, "
+     "s2, s3` on GFX9",
+     "the constant-bus limit is a hardware rule (1 on GFX9, 2 on GFX10+; LLVM's assembler "
+     "enforces it): we call such words invalid"},
+    {"unmodelled_operands",
+     "LLVM decodes source codes we do not model: 230-231, 235-239, 251, 252, 254 (src_* "
+     "apertures, src_vccz, src_execz, src_lds_direct, ...), on GFX11+ SRC0 233/234/250 (VOP3 "
+     "DPP8/DPP16 forms, a third dword), GFX10+ SRC0 235/251 and gfx1250 254 (more words), and "
+     "125 on GFX9 (printed `null`, which LLVM's own assembler rejects there)",
+     "the device harness cannot give these a defined value; we reject them and do not compare"},
+    {"gfx9_asm_lit_without_dword",
+     "llvm-mc-22's assembler accepts lit(...) on GFX9 VOP3 (`v_cvt_pk_u8_f32 v5, lit(0x3f800000), "
+     "v2, v3` on gfx942) and emits SRC0 = 255 with no literal dword: "
+     "[0x05,0x00,0xdd,0xd1,0xff,0x04,0x0e,0x04]; its own disassembler crashes on that word",
+     "GFX9 VOP3 has no literal: our parser and encoder refuse it (an LLVM bug, reported)"},
+    {"gfx9_literal_crash",
+     "llvm-mc-22 crashes (stack dump in Twine::printOneChild) disassembling a GFX9 VOP3 word with "
+     "a source code 255, e.g. gfx942 [0x05,0x00,0xdd,0xd1,0xff,0x04,0x0e,0x04]",
+     "GFX9 VOP3 has no literal: we reject the word; it is never fed to llvm-mc"},
+};
+
+// Source codes LLVM's disassembler rejects at `pos` (observed; 233/234/250 are VOP3-DPP on
+// GFX11+ SRC0).
+bool LlvmRejectsCode(Family family, int pos, uint16_t code) {
+  if ((code >= 209 && code <= 229) || code == 232 || code == 249) return true;
+  const bool gfx11_plus = family != Family::gfx9 && family != Family::gfx10;
+  if (code == 233 || code == 234 || code == 250) return pos != 0 || !gfx11_plus;
+  return false;
+}
+
+}  // namespace
+
+std::span<const LlvmDifference> KnownLlvmDifferences() { return kDifferences; }
+
+LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
+                                            absl::Span<const uint32_t> words) {
+  LlvmDisasmExpectation e;
+  absl::StatusOr<DecodedVop3> fields = DecodeVop3Fields(target, words);
+  if (!fields.ok()) {
+    // Wrong ENC/opcode or too few words: another instruction, or nothing; not comparable
+    // unless the caller keeps to our opcodes.
+    e.comparable = false;
+    return e;
+  }
+  Vop3Instr in = fields->vop3;
+  const Family fam = target.family;
+  const bool sr = IsSrInstr(in.instr);
+  if (sr) {
+    if (in.src[2] != 0) e.applied.push_back("disasm_ignores_sr_src2");
+    in.src[2] = 0;
+  }
+  const int n = NumSourcesRead(in.instr);
+  bool llvm_rejects = false;
+  for (int i = 0; i < n; ++i) {
+    if (fam == Family::gfx9 && in.src[i] == kLiteralCode) {
+      e.comparable = false;
+      e.applied.push_back("gfx9_literal_crash");
+      return e;
+    }
+    if (DescribeOperand(fam, in.src[i]).ok()) continue;
+    if (LlvmRejectsCode(fam, i, in.src[i])) {
+      llvm_rejects = true;
+    } else {
+      e.comparable = false;
+      e.applied.push_back("unmodelled_operands");
+      return e;
+    }
+  }
+  if (llvm_rejects) {
+    e.valid = false;
+    return e;
+  }
+  // Re-decode as LLVM sees it (SR SRC2 zeroed; its literal, if any, then belongs to SRC0/1).
+  absl::StatusOr<std::vector<uint32_t>> seen = EncodeVop3(target, in);
+  if (!seen.ok()) {
+    e.valid = false;
+    return e;
+  }
+  const int words_used = static_cast<int>(seen->size());
+  if (in.mods.omod != 0) {
+    e.applied.push_back("disasm_rejects_omod");
+    return e;
+  }
+  if (sr && in.mods.clamp && !GetAsmRules(target, in.instr).clamp) {
+    e.applied.push_back("disasm_rejects_sr_clamp");
+    return e;
+  }
+  if (sr && fam != Family::gfx9 &&
+      ((in.mods.opsel & 3) != 0 || (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0)) {
+    e.applied.push_back("disasm_rejects_gfx12_sr_bits");
+    return e;
+  }
+  absl::StatusOr<DecodedVop3> ours = DecodeVop3(target, *seen);
+  if (!ours.ok()) e.applied.push_back("constant_bus_not_checked");
+  if ((in.mods.neg & 6) != 0 || (in.mods.abs & 6) != 0) {
+    e.applied.push_back("disasm_drops_src12_neg_abs");
+    in.mods.neg &= 1;
+    in.mods.abs &= 1;
+  }
+  if (!sr && in.mods.opsel != 0) {
+    e.applied.push_back("disasm_drops_pk_u8_opsel");
+    in.mods.opsel = 0;
+  }
+  e.valid = true;
+  e.words_used = words_used;
+  e.text = PrintVop3(target, in);
+  return e;
+}
+
+}  // namespace lanediff

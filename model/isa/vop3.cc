@@ -1,0 +1,537 @@
+#include "model/isa/vop3.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "model/base/status.h"
+#include "model/isa/operands.h"
+#include "model/isa/tables.h"
+
+namespace lanediff {
+namespace {
+
+absl::Status CheckWidth(absl::string_view field, uint32_t value, const Vop3Field& f) {
+  if (value > f.Max()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " ", value, " exceeds ", f.width, " bits"));
+  }
+  return absl::OkStatus();
+}
+
+bool UsesLiteral(const Vop3Instr& in) {
+  for (int i = 0; i < 3; ++i) {
+    if (in.src[i] == kLiteralCode) return true;
+  }
+  return false;
+}
+
+// Distinct constant-bus reads among the sources the instruction reads (the literal counts
+// once however many sources name it; so does an SGPR read twice). Unknown codes count 0.
+int ConstantBusReads(Family family, const Vop3Instr& in) {
+  std::set<uint16_t> codes;
+  for (int i = 0; i < NumSourcesRead(in.instr); ++i) {
+    absl::StatusOr<OperandInfo> info = DescribeOperand(family, in.src[i]);
+    if (info.ok() && info->constant_bus) codes.insert(in.src[i]);
+  }
+  return static_cast<int>(codes.size());
+}
+
+std::string Bits4(uint32_t v) {
+  return absl::StrFormat("[%d,%d,%d,%d]", v & 1, (v >> 1) & 1, (v >> 2) & 1, (v >> 3) & 1);
+}
+
+}  // namespace
+
+int NumSourcesRead(Instr instr) { return IsSrInstr(instr) ? 2 : 3; }
+
+absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
+                                                 const Vop3Instr& in) {
+  if (!target.Has(in.instr)) {
+    return absl::InvalidArgumentError(absl::StrCat("instruction ", InstrName(in.instr),
+                                                   " does not exist on ", target.name));
+  }
+  const Vop3Layout& l = GetVop3Layout(target.family);
+  static constexpr absl::string_view kSrcNames[3] = {"src0", "src1", "src2"};
+  for (int i = 0; i < 3; ++i) LANEDIFF_RETURN_IF_ERROR(CheckWidth(kSrcNames[i], in.src[i], l.src0));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("opsel", in.mods.opsel, l.opsel));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("neg", in.mods.neg, l.neg));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("abs", in.mods.abs, l.abs));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("omod", in.mods.omod, l.omod));
+  const bool uses_literal = UsesLiteral(in);
+  if (uses_literal && !l.literal_allowed) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a source is code 255 (literal) but ", FamilyName(target.family),
+        " VOP3 has no literal dword (", target.name, ")"));
+  }
+  if (uses_literal && !in.literal.has_value()) {
+    return absl::InvalidArgumentError("a source is code 255 (literal) but no literal value is set");
+  }
+  if (!uses_literal && in.literal.has_value()) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "literal 0x%08x is set but no source is code 255", *in.literal));
+  }
+  std::vector<uint32_t> words(2, 0);
+  absl::Span<uint32_t> w = absl::MakeSpan(words);
+  l.vdst.Set(in.vdst, w);
+  l.abs.Set(in.mods.abs, w);
+  l.opsel.Set(in.mods.opsel, w);
+  l.clamp.Set(in.mods.clamp ? 1 : 0, w);
+  l.op.Set(static_cast<uint32_t>(target.Opcode(in.instr)), w);
+  l.enc.Set(l.enc_value, w);
+  l.src0.Set(in.src[0], w);
+  l.src1.Set(in.src[1], w);
+  l.src2.Set(in.src[2], w);
+  l.omod.Set(in.mods.omod, w);
+  l.neg.Set(in.mods.neg, w);
+  if (uses_literal) words.push_back(*in.literal);
+  return words;
+}
+
+absl::StatusOr<DecodedVop3> DecodeVop3Fields(const TargetTraits& target,
+                                             absl::Span<const uint32_t> words) {
+  if (words.size() < 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("too few words: VOP3 needs 2 dwords, got ", words.size()));
+  }
+  const Vop3Layout& l = GetVop3Layout(target.family);
+  const uint32_t enc = l.enc.Get(words);
+  if (enc != l.enc_value) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "word 0x%08x: ENC[31:26] = 0x%02x is not VOP3 (0x%02x) on %s", words[0], enc,
+        l.enc_value, target.name));
+  }
+  const uint32_t op = l.op.Get(words);
+  DecodedVop3 d;
+  bool found = false;
+  std::vector<std::string> known;
+  for (Instr i : kAllInstrs) {
+    if (!target.Has(i)) continue;
+    known.push_back(absl::StrCat(InstrName(i), "=", target.Opcode(i)));
+    if (static_cast<uint32_t>(target.Opcode(i)) == op) {
+      d.vop3.instr = i;
+      found = true;
+    }
+  }
+  if (!found) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "opcode ", op, " is not an instruction lanediff knows on ", target.name, " (",
+        absl::StrJoin(known, ", "), ")"));
+  }
+  Vop3Instr& in = d.vop3;
+  in.vdst = static_cast<uint8_t>(l.vdst.Get(words));
+  in.mods.abs = static_cast<uint8_t>(l.abs.Get(words));
+  in.mods.opsel = static_cast<uint8_t>(l.opsel.Get(words));
+  in.mods.clamp = l.clamp.Get(words) != 0;
+  in.mods.omod = static_cast<uint8_t>(l.omod.Get(words));
+  in.mods.neg = static_cast<uint8_t>(l.neg.Get(words));
+  in.src = {static_cast<uint16_t>(l.src0.Get(words)), static_cast<uint16_t>(l.src1.Get(words)),
+            static_cast<uint16_t>(l.src2.Get(words))};
+  d.words_used = 2;
+  if (UsesLiteral(in) && l.literal_allowed) {
+    if (words.size() < 3) {
+      return absl::InvalidArgumentError(
+          "a source is code 255 (literal) but the literal dword is missing (2 words given)");
+    }
+    in.literal = words[2];
+    d.words_used = 3;
+  }
+  return d;
+}
+
+absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
+                                       absl::Span<const uint32_t> words) {
+  LANEDIFF_ASSIGN_OR_RETURN(DecodedVop3 d, DecodeVop3Fields(target, words));
+  const Vop3Instr& in = d.vop3;
+  static constexpr absl::string_view kSrcNames[3] = {"SRC0", "SRC1", "SRC2"};
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i]);
+    if (!info.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(InstrName(in.instr), " ", kSrcNames[i], ": ", info.status().message()));
+    }
+    if (i >= NumSourcesRead(in.instr) && info->kind == OperandKind::literal) {
+      // Whether silicon fetches a literal dword for the unused SRC2 of an SR instruction is
+      // unknown; LLVM never encodes one. Refuse rather than guess the instruction length.
+      return absl::InvalidArgumentError(absl::StrCat(
+          InstrName(in.instr), " SRC2 = 255 (literal) in the unused source field: the "
+          "instruction length is unknown"));
+    }
+  }
+  const Vop3Layout& l = GetVop3Layout(target.family);
+  const int bus = ConstantBusReads(target.family, in);
+  if (bus > l.constant_bus_limit) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        InstrName(in.instr), ": constant bus exceeded: ", bus,
+        " distinct SGPR/literal reads, ", FamilyName(target.family), " allows ",
+        l.constant_bus_limit));
+  }
+  d.llvm_refuses = LlvmRefusals(target, in);
+  return d;
+}
+
+std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& in) {
+  std::vector<std::string> out;
+  const AsmRules r = GetAsmRules(target, in.instr);
+  for (int i = 1; i < 3; ++i) {
+    if ((in.mods.neg >> i) & 1) {
+      out.push_back(absl::StrCat("NEG[", i, "] set: LLVM accepts no neg modifier on src", i));
+    }
+    if ((in.mods.abs >> i) & 1) {
+      out.push_back(absl::StrCat("ABS[", i, "] set: LLVM accepts no abs modifier on src", i));
+    }
+  }
+  if (in.mods.omod != 0) {
+    out.push_back(absl::StrCat("OMOD ", in.mods.omod, " != 0: LLVM accepts no output modifier on ",
+                               InstrName(in.instr)));
+  }
+  if (in.mods.clamp && !r.clamp) {
+    out.push_back(absl::StrCat("CLAMP set: LLVM rejects clamp on ", InstrName(in.instr), " on ",
+                               target.name));
+  }
+  switch (r.byte_sel) {
+    case ByteSelSyntax::none:
+      if (in.mods.opsel != 0) {
+        out.push_back(absl::StrCat("OPSEL ", in.mods.opsel, " != 0: LLVM accepts no op_sel on ",
+                                   InstrName(in.instr)));
+      }
+      break;
+    case ByteSelSyntax::op_sel: break;  // all four bits expressible
+    case ByteSelSyntax::byte_sel:
+      if ((in.mods.opsel & 3) != 0) {
+        out.push_back(absl::StrCat("OPSEL[1:0] = ", in.mods.opsel & 3,
+                                   ": byte_sel expresses only OPSEL[3:2] on ", target.name));
+      }
+      break;
+  }
+  if (!r.has_src2_operand && in.src[2] != 0) {
+    out.push_back(absl::StrCat("SRC2 = ", in.src[2], ": LLVM's ", InstrName(in.instr),
+                               " syntax has no third source and always encodes 0"));
+  }
+  if (UsesLiteral(in) && !r.literal) {
+    out.push_back(absl::StrCat("literal: ", target.name, " VOP3 has none"));
+  }
+  const int bus = ConstantBusReads(target.family, in);
+  if (bus > r.constant_bus_limit) {
+    out.push_back(absl::StrCat("constant bus: ", bus, " distinct SGPR/literal reads, LLVM allows ",
+                               r.constant_bus_limit, " on ", target.name));
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (!DescribeOperand(target.family, in.src[i]).ok()) {
+      out.push_back(absl::StrCat("src", i, " code ", in.src[i], " is not an operand LLVM accepts"));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
+  std::string text = OperandText(target.family, in.src[i], in.literal);
+  const bool neg = (in.mods.neg >> i) & 1;
+  const bool abs = (in.mods.abs >> i) & 1;
+  absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i]);
+  const bool is_register = info.ok() && (info->kind == OperandKind::vgpr ||
+                                         info->kind == OperandKind::sgpr ||
+                                         info->kind == OperandKind::special);
+  if (abs) text = absl::StrCat("|", text, "|");
+  if (neg) {
+    // llvm-mc-22 prints NEG on a constant as neg(1.0) (so it is not read as -1.0), on a
+    // register or |x| as a leading minus.
+    text = (abs || is_register) ? absl::StrCat("-", text) : absl::StrCat("neg(", text, ")");
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
+  const AsmRules r = GetAsmRules(target, in.instr);
+  std::string out = absl::StrCat(InstrName(in.instr), " v", in.vdst);
+  // An SR instruction's SRC2 shows only when something is in it (LLVM encodes 0).
+  const bool sr_src2_empty = in.src[2] == 0 && ((in.mods.neg | in.mods.abs) & 4) == 0;
+  const int n = IsSrInstr(in.instr) && sr_src2_empty ? 2 : 3;
+  for (int i = 0; i < n; ++i) absl::StrAppend(&out, ", ", SourceText(target, in, i));
+  // Modifier order as llvm-mc-22 prints it: byte_sel:N before clamp.
+  if (in.mods.opsel != 0) {
+    if (r.byte_sel == ByteSelSyntax::byte_sel) {
+      if ((in.mods.opsel & 3) != 0) absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel & 3));
+      if ((in.mods.opsel >> 2) != 0) absl::StrAppend(&out, " byte_sel:", in.mods.opsel >> 2);
+    } else {
+      absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel));
+    }
+  }
+  if (in.mods.clamp) absl::StrAppend(&out, " clamp");
+  static constexpr absl::string_view kOmod[4] = {"", " mul:2", " mul:4", " div:2"};
+  absl::StrAppend(&out, kOmod[in.mods.omod & 3]);
+  return out;
+}
+
+namespace {
+
+// Splits "a, -|b|, neg(c), d op_sel:[0,0,1,0] clamp" at top-level commas and spaces.
+absl::StatusOr<uint32_t> ParseNumber(absl::string_view t) {
+  bool negative = absl::ConsumePrefix(&t, "-");
+  uint64_t v = 0;
+  bool ok = false;
+  if (absl::ConsumePrefix(&t, "0x") || absl::ConsumePrefix(&t, "0X")) {
+    ok = !t.empty() && t.size() <= 8 && absl::SimpleHexAtoi(t, &v);
+  } else {
+    ok = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(c); }) &&
+         absl::SimpleAtoi(t, &v) && v <= 0xffffffffull;
+  }
+  if (!ok) return absl::InvalidArgumentError(absl::StrCat("'", t, "' is not a number"));
+  uint32_t u = static_cast<uint32_t>(v);
+  return negative ? static_cast<uint32_t>(0u - u) : u;
+}
+
+struct ParsedSource {
+  uint16_t code = 0;
+  bool neg = false, abs = false;
+  std::optional<uint32_t> literal;
+};
+
+absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::string_view text) {
+  ParsedSource s;
+  absl::string_view t = absl::StripAsciiWhitespace(text);
+  const std::string orig(t);
+  if (absl::ConsumePrefix(&t, "neg(")) {
+    if (!absl::ConsumeSuffix(&t, ")")) {
+      return absl::InvalidArgumentError(absl::StrCat("'", orig, "': unbalanced neg("));
+    }
+    s.neg = true;
+  } else if (t.size() > 1 && t[0] == '-' && (t[1] == '|' || std::isalpha(t[1]))) {
+    t.remove_prefix(1);
+    s.neg = true;
+  }
+  if (absl::ConsumePrefix(&t, "|")) {
+    if (!absl::ConsumeSuffix(&t, "|")) {
+      return absl::InvalidArgumentError(absl::StrCat("'", orig, "': unbalanced |"));
+    }
+    s.abs = true;
+  }
+  t = absl::StripAsciiWhitespace(t);
+  if (absl::ConsumePrefix(&t, "lit(")) {
+    if (!absl::ConsumeSuffix(&t, ")")) {
+      return absl::InvalidArgumentError(absl::StrCat("'", orig, "': unbalanced lit("));
+    }
+    LANEDIFF_ASSIGN_OR_RETURN(uint32_t v, ParseNumber(t));
+    s.code = kLiteralCode;
+    s.literal = v;
+    return s;
+  }
+  if (absl::StatusOr<uint16_t> code = ParseOperandName(target.family, t); code.ok()) {
+    s.code = *code;
+    return s;
+  }
+  absl::StatusOr<uint32_t> v = ParseNumber(t);
+  if (!v.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", orig, "' is not a register, inline constant or literal on ",
+                     target.name));
+  }
+  // As llvm-mc does: a number that is an inline constant's value becomes that constant.
+  if (std::optional<uint16_t> code = InlineConstantCode(*v); code.has_value()) {
+    s.code = *code;
+  } else {
+    s.code = kLiteralCode;
+    s.literal = *v;
+  }
+  return s;
+}
+
+}  // namespace
+
+absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view line) {
+  absl::string_view text = line;
+  if (size_t semi = text.find(';'); semi != absl::string_view::npos) text = text.substr(0, semi);
+  if (size_t hash = text.find("//"); hash != absl::string_view::npos) text = text.substr(0, hash);
+  text = absl::StripAsciiWhitespace(text);
+  size_t sp = text.find_first_of(" \t");
+  absl::string_view mnemonic = text.substr(0, sp);
+  absl::string_view rest = sp == absl::string_view::npos ? "" : text.substr(sp);
+  absl::ConsumeSuffix(&mnemonic, "_e64");
+  Vop3Instr in;
+  LANEDIFF_ASSIGN_OR_RETURN(in.instr, ParseInstr(mnemonic));
+  if (!target.Has(in.instr)) {
+    return absl::InvalidArgumentError(absl::StrCat("instruction ", InstrName(in.instr),
+                                                   " does not exist on ", target.name));
+  }
+  // Operands are comma separated; modifiers follow the last operand, space separated.
+  // Split at commas outside brackets.
+  std::vector<std::string> parts;
+  {
+    std::string cur;
+    int depth = 0;
+    for (char c : rest) {
+      if (c == '[' || c == '(') ++depth;
+      if (c == ']' || c == ')') --depth;
+      if (c == ',' && depth == 0) {
+        parts.push_back(cur);
+        cur.clear();
+      } else {
+        cur.push_back(c);
+      }
+    }
+    parts.push_back(cur);
+  }
+  // The last part holds the last operand then the modifiers.
+  std::vector<std::string> mods;
+  {
+    std::vector<std::string> toks =
+        absl::StrSplit(absl::StripAsciiWhitespace(parts.back()), absl::ByAnyChar(" \t"),
+                       absl::SkipEmpty());
+    if (toks.empty()) return absl::InvalidArgumentError(absl::StrCat("'", line, "': no operands"));
+    // Modifier tokens are recognised by name; everything before them is the operand.
+    size_t first_mod = toks.size();
+    for (size_t i = 1; i < toks.size(); ++i) {
+      absl::string_view tk = toks[i];
+      if (tk == "clamp" || absl::StartsWith(tk, "op_sel:") || absl::StartsWith(tk, "byte_sel:") ||
+          absl::StartsWith(tk, "mul:") || absl::StartsWith(tk, "div:")) {
+        first_mod = i;
+        break;
+      }
+    }
+    std::vector<std::string> operand(toks.begin(), toks.begin() + first_mod);
+    parts.back() = absl::StrJoin(operand, " ");
+    mods.assign(toks.begin() + first_mod, toks.end());
+  }
+  const int min_sources = NumSourcesRead(in.instr);
+  if (parts.size() < static_cast<size_t>(1 + min_sources) || parts.size() > 4) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        InstrName(in.instr), " takes vdst and ", min_sources, " sources; got ",
+        parts.size(), " operands in '", line, "'"));
+  }
+  absl::StatusOr<uint16_t> vdst = ParseOperandName(target.family, absl::StripAsciiWhitespace(parts[0]));
+  if (!vdst.ok() || *vdst < kFirstVgprCode) {
+    return absl::InvalidArgumentError(absl::StrCat("vdst '", absl::StripAsciiWhitespace(parts[0]),
+                                                   "' is not a VGPR"));
+  }
+  in.vdst = static_cast<uint8_t>(*vdst - kFirstVgprCode);
+  in.src = {0, 0, 0};
+  for (size_t i = 1; i < parts.size(); ++i) {
+    LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s, ParseSource(target, parts[i]));
+    const int k = static_cast<int>(i - 1);
+    in.src[k] = s.code;
+    if (s.neg) in.mods.neg |= 1 << k;
+    if (s.abs) in.mods.abs |= 1 << k;
+    if (s.literal.has_value()) {
+      if (in.literal.has_value() && *in.literal != *s.literal) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "src%d literal 0x%x differs from an earlier literal 0x%x: VOP3 has one literal dword",
+            k, *s.literal, *in.literal));
+      }
+      in.literal = s.literal;
+    }
+  }
+  const AsmRules r = GetAsmRules(target, in.instr);
+  for (const std::string& m : mods) {
+    absl::string_view mv = m;
+    if (mv == "clamp") {
+      in.mods.clamp = true;
+    } else if (absl::ConsumePrefix(&mv, "op_sel:")) {
+      if (!absl::ConsumePrefix(&mv, "[") || !absl::ConsumeSuffix(&mv, "]")) {
+        return absl::InvalidArgumentError(absl::StrCat("'", m, "': expected op_sel:[a,b,c,d]"));
+      }
+      std::vector<absl::string_view> bits = absl::StrSplit(mv, ',');
+      if (bits.size() > 4) {
+        return absl::InvalidArgumentError(absl::StrCat("'", m, "': at most 4 op_sel bits"));
+      }
+      for (size_t b = 0; b < bits.size(); ++b) {
+        absl::string_view bit = absl::StripAsciiWhitespace(bits[b]);
+        if (bit != "0" && bit != "1") {
+          return absl::InvalidArgumentError(absl::StrCat("'", m, "': op_sel bits are 0 or 1"));
+        }
+        if (bit == "1") in.mods.opsel |= 1 << b;
+      }
+    } else if (absl::ConsumePrefix(&mv, "byte_sel:")) {
+      int n = 0;
+      if (!absl::SimpleAtoi(mv, &n) || n < 0 || n > 3) {
+        return absl::InvalidArgumentError(absl::StrCat("'", m, "': byte_sel is 0..3"));
+      }
+      if (r.byte_sel != ByteSelSyntax::byte_sel) {
+        return absl::InvalidArgumentError(absl::StrCat("'", m, "': byte_sel is ", target.name,
+                                                       "'s syntax only on gfx12/gfx1250 SR"));
+      }
+      in.mods.opsel = static_cast<uint8_t>((in.mods.opsel & 3) | (n << 2));
+    } else if (m == "mul:2") {
+      in.mods.omod = 1;
+    } else if (m == "mul:4") {
+      in.mods.omod = 2;
+    } else if (m == "div:2") {
+      in.mods.omod = 3;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("unknown modifier '", m, "'"));
+    }
+  }
+  return in;
+}
+
+std::string FormatEncodingBytes(absl::Span<const uint32_t> words) {
+  std::vector<std::string> bytes;
+  for (uint32_t w : words) {
+    for (int b = 0; b < 4; ++b) bytes.push_back(absl::StrFormat("0x%02x", (w >> (8 * b)) & 0xff));
+  }
+  return absl::StrCat("[", absl::StrJoin(bytes, ","), "]");
+}
+
+absl::StatusOr<std::vector<uint32_t>> ParseEncodingText(absl::string_view text) {
+  absl::string_view t = absl::StripAsciiWhitespace(text);
+  if (size_t semi = t.find(';'); semi != absl::string_view::npos) {
+    // "... ; encoding: [..]" lines as llvm-mc prints them: take the bracketed list.
+    size_t open = t.find('[', semi);
+    if (open != absl::string_view::npos) t = t.substr(open);
+    else t = t.substr(0, semi);
+  }
+  t = absl::StripAsciiWhitespace(t);
+  const bool bracketed = absl::ConsumePrefix(&t, "[");
+  if (bracketed && !absl::ConsumeSuffix(&t, "]")) {
+    return absl::InvalidArgumentError("unbalanced '[' in byte list");
+  }
+  std::vector<uint32_t> words;
+  if (bracketed || t.find(',') != absl::string_view::npos) {
+    std::vector<uint8_t> bytes;
+    for (absl::string_view b : absl::StrSplit(t, ',')) {
+      b = absl::StripAsciiWhitespace(b);
+      uint64_t v = 0;
+      absl::string_view digits = b;
+      if (!absl::ConsumePrefix(&digits, "0x") && !absl::ConsumePrefix(&digits, "0X")) {
+        return absl::InvalidArgumentError(absl::StrCat("byte '", b, "' is not 0xNN"));
+      }
+      if (digits.empty() || digits.size() > 2 || !absl::SimpleHexAtoi(digits, &v)) {
+        return absl::InvalidArgumentError(absl::StrCat("byte '", b, "' is not 0xNN"));
+      }
+      bytes.push_back(static_cast<uint8_t>(v));
+    }
+    if (bytes.size() % 4 != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(bytes.size(), " bytes is not a whole number of 32-bit words"));
+    }
+    for (size_t i = 0; i < bytes.size(); i += 4) {
+      words.push_back(bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 |
+                      static_cast<uint32_t>(bytes[i + 3]) << 24);
+    }
+  } else {
+    for (absl::string_view w : absl::StrSplit(t, absl::ByAnyChar(" \t"), absl::SkipEmpty())) {
+      absl::string_view digits = w;
+      if (!absl::ConsumePrefix(&digits, "0x")) absl::ConsumePrefix(&digits, "0X");
+      uint64_t v = 0;
+      if (digits.empty() || digits.size() > 8 || !absl::SimpleHexAtoi(digits, &v)) {
+        return absl::InvalidArgumentError(absl::StrCat("word '", w, "' is not a 32-bit hex word"));
+      }
+      words.push_back(static_cast<uint32_t>(v));
+    }
+  }
+  if (words.empty()) return absl::InvalidArgumentError("no words");
+  return words;
+}
+
+}  // namespace lanediff
