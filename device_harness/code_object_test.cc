@@ -1,0 +1,632 @@
+// Tests of the built code objects and the patcher, against independent tools: llvm-mc-22
+// produces the instruction words, llvm-objdump-22 disassembles what the binary embeds, and a
+// hand encoder below builds raw words from the SEMANTICS.md §2 field layout (checked against
+// the golden words there). llvm-objdump silently drops some modifier bits (DESIGN.md), so
+// every check compares the bytes objdump prints, not only its text.
+#include "device_harness/code_object.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+using ::testing::HasSubstr;
+
+// ---------------------------------------------------------------------------------------------
+// Independent helpers.
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr
+};
+
+CommandResult RunCommand(const std::string& cmd) {
+  CommandResult r;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string Tool(absl::string_view name) { return absl::StrCat(LANEDIFF_LLVM_BIN, "/", name); }
+
+std::string WriteTemp(absl::string_view name, absl::Span<const uint8_t> bytes) {
+  const std::string path = absl::StrCat(testing::TempDir(), "/lanediff_co_test_", getpid(), "_", name);
+  std::ofstream f(path, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+// A VOP3 word from its fields (SEMANTICS.md §2): dword0 VDST[7:0] ABS[10:8] OPSEL[14:11]
+// CLAMP[15] OP[25:16] ENC[31:26]; dword1 SRC0[40:32] SRC1[49:41] SRC2[58:50] OMOD[60:59]
+// NEG[63:61].
+struct Fields {
+  uint32_t vdst = 4, abs = 0, opsel = 0, clamp = 0, op = 0, src0 = 257, src1 = 258, src2 = 259,
+           omod = 0, neg = 0;
+};
+std::vector<uint32_t> HandEncode(Family family, const Fields& f) {
+  const uint32_t enc = family == Family::gfx9 ? 0b110100 : 0b110101;
+  return {f.vdst | f.abs << 8 | f.opsel << 11 | f.clamp << 15 | f.op << 16 | enc << 26,
+          f.src0 | f.src1 << 9 | f.src2 << 18 | f.omod << 27 | f.neg << 29};
+}
+
+// One disassembled instruction: address, text, and the dwords objdump printed.
+struct Line {
+  uint64_t address = 0;
+  std::string text;
+  std::vector<uint32_t> words;
+};
+struct Disassembly {
+  std::vector<Line> lines;
+  std::map<std::string, uint64_t> labels;
+};
+
+Disassembly ParseObjdump(const std::string& out) {
+  Disassembly d;
+  for (absl::string_view raw : absl::StrSplit(out, '\n')) {
+    std::string line(absl::StripAsciiWhitespace(raw));
+    // "0000000000001878 <lanediff_patch_site>:"
+    if (absl::EndsWith(line, ">:")) {
+      const size_t lt = line.find(" <");
+      uint64_t addr = 0;
+      if (lt != std::string::npos && absl::SimpleHexAtoi(line.substr(0, lt), &addr)) {
+        d.labels[line.substr(lt + 2, line.size() - lt - 4)] = addr;
+      }
+      continue;
+    }
+    // "v_cvt_pk_u8_f32 v4, v1, v2, v3     // 000000001878: D1DD0004 040E0501"
+    const size_t slash = line.find("// ");
+    if (slash == std::string::npos) continue;
+    std::string rest = line.substr(slash + 3);
+    const size_t colon = rest.find(':');
+    if (colon == std::string::npos) continue;
+    Line l;
+    if (!absl::SimpleHexAtoi(rest.substr(0, colon), &l.address)) continue;
+    l.text = std::string(absl::StripAsciiWhitespace(line.substr(0, slash)));
+    std::string bytes = rest.substr(colon + 1);
+    const size_t lt = bytes.find('<');  // branch targets: "BFA50023 <lanediff_patch_site+0x34>"
+    if (lt != std::string::npos) bytes = bytes.substr(0, lt);
+    for (absl::string_view w : absl::StrSplit(bytes, ' ', absl::SkipWhitespace())) {
+      uint32_t v = 0;
+      if (absl::SimpleHexAtoi(w, &v)) l.words.push_back(v);
+    }
+    d.lines.push_back(l);
+  }
+  return d;
+}
+
+std::string MattrFor(int wave) { return absl::StrCat("--mattr=+wavefrontsize", wave); }
+
+Disassembly Objdump(const CodeObjectView& co, absl::Span<const uint8_t> bytes,
+                    absl::string_view tag) {
+  const std::string path =
+      WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", tag, ".co"), bytes);
+  CommandResult r = RunCommand(absl::StrCat(Tool("llvm-objdump"), " -d ", MattrFor(co.wave_size), " ", path));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  std::remove(path.c_str());
+  return ParseObjdump(r.out);
+}
+
+// llvm-mc's encoding of each line of `text` on `target`.
+std::vector<std::vector<uint32_t>> Assemble(absl::string_view target, int wave,
+                                            const std::vector<std::string>& lines) {
+  std::string src;
+  for (const std::string& l : lines) absl::StrAppend(&src, l, "\n");
+  const std::string path = absl::StrCat(testing::TempDir(), "/lanediff_mc_", getpid(), ".s");
+  std::ofstream(path) << src;
+  CommandResult r = RunCommand(absl::StrCat(Tool("llvm-mc"), " -triple=amdgcn-amd-amdhsa -mcpu=", target,
+                                     " ", MattrFor(wave), " -show-encoding ", path));
+  std::remove(path.c_str());
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  std::vector<std::vector<uint32_t>> out;
+  for (absl::string_view line : absl::StrSplit(r.out, '\n')) {
+    const size_t e = line.find("encoding: [");
+    if (e == absl::string_view::npos) continue;
+    absl::string_view list = line.substr(e + 11);
+    list = list.substr(0, list.find(']'));
+    std::vector<uint8_t> bytes;
+    for (absl::string_view b : absl::StrSplit(list, ',')) {
+      uint32_t v = 0;
+      EXPECT_TRUE(absl::SimpleHexAtoi(absl::StripAsciiWhitespace(b), &v)) << line;
+      bytes.push_back(static_cast<uint8_t>(v));
+    }
+    std::vector<uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), words.size() * 4);
+    out.push_back(words);
+  }
+  EXPECT_EQ(out.size(), lines.size()) << r.out;
+  return out;
+}
+
+const Line* LineAt(const Disassembly& d, uint64_t addr) {
+  for (const Line& l : d.lines) {
+    if (l.address == addr) return &l;
+  }
+  return nullptr;
+}
+
+size_t IndexOf(const Disassembly& d, uint64_t addr) {
+  for (size_t i = 0; i < d.lines.size(); ++i) {
+    if (d.lines[i].address == addr) return i;
+  }
+  return d.lines.size();
+}
+
+// Finds `needles` in order among lines[begin, end); returns the index after the last match,
+// or SIZE_MAX with the first missing needle in *missing.
+size_t FindInOrder(const Disassembly& d, size_t begin, size_t end,
+                   const std::vector<std::string>& needles, std::string* missing) {
+  size_t i = begin;
+  for (const std::string& n : needles) {
+    while (i < end && d.lines[i].text != n) ++i;
+    if (i == end) {
+      *missing = n;
+      return SIZE_MAX;
+    }
+    ++i;
+  }
+  return i;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+TEST(HandEncoderTest, MatchesSemanticsGoldenWords) {
+  // SEMANTICS.md §2: gfx9 `v_cvt_pk_u8_f32 v5, v1, v2, s3` = 05 00 dd d1 01 05 0e 00.
+  Fields f{.vdst = 5, .op = 477, .src0 = 257, .src1 = 258, .src2 = 3};
+  EXPECT_EQ(HandEncode(Family::gfx9, f), (std::vector<uint32_t>{0xd1dd0005, 0x000e0501}));
+  // gfx12 `v_cvt_sr_fp8_f32 v1, v2, v3` = 01 00 6b d7 02 07 02 00.
+  Fields g{.vdst = 1, .op = 875, .src0 = 258, .src1 = 259, .src2 = 0};
+  EXPECT_EQ(HandEncode(Family::gfx12, g), (std::vector<uint32_t>{0xd76b0001, 0x00020702}));
+}
+
+TEST(CodeObjectRegistryTest, EveryTargetAndWaveSizeHasACodeObject) {
+  size_t expected = 0;
+  for (const TargetTraits& t : AllTargets()) {
+    for (int wave : {32, 64}) {
+      const bool supported = wave == 32 ? t.wave32 : t.wave64;
+      absl::StatusOr<CodeObjectView> co = FindCodeObject(t.name, wave);
+      if (!supported) {
+        EXPECT_FALSE(co.ok()) << t.name << " wave" << wave << " is not a wave size of the target";
+        continue;
+      }
+      ++expected;
+      ASSERT_TRUE(co.ok()) << co.status();
+      EXPECT_EQ(co->target, &t);
+      EXPECT_EQ(co->wave_size, wave);
+      EXPECT_GT(co->elf.size(), 1000u);
+    }
+  }
+  EXPECT_EQ(AllCodeObjects().size(), expected);
+  for (const CodeObjectView& co : AllCodeObjects()) EXPECT_NE(co.target, nullptr);
+}
+
+TEST(CodeObjectRegistryTest, ErrorsNameTheProblem) {
+  absl::StatusOr<CodeObjectView> co = FindCodeObject("gfx942", 32);
+  ASSERT_FALSE(co.ok());
+  EXPECT_THAT(co.status().message(), HasSubstr("no wave32 device kernel for gfx942; built: wave64"));
+  EXPECT_THAT(FindCodeObject("gfx1234", 32).status().message(), HasSubstr("unknown target 'gfx1234'"));
+}
+
+TEST(CodeObjectTest, EmbeddedBytesEqualTheBuiltFiles) {
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    const std::string path =
+        absl::StrCat(LANEDIFF_CODE_OBJECT_DIR, "/", co.target->name, "_w", co.wave_size, ".co");
+    std::ifstream f(path, std::ios::binary);
+    ASSERT_TRUE(f) << path;
+    std::string file((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(file.size(), co.elf.size()) << path;
+    EXPECT_TRUE(file.size() == co.elf.size() && std::memcmp(file.data(), co.elf.data(), file.size()) == 0)
+        << path;
+  }
+}
+
+// The placeholder at every patch site is `v_cvt_pk_u8_f32 v4, v1, v2, v3` then `s_nop 0`,
+// with the family's pk_u8 opcode (SEMANTICS.md §1).
+TEST(CodeObjectTest, PatchSiteHoldsThePlaceholder) {
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    SCOPED_TRACE(absl::StrCat(co.target->name, " wave", co.wave_size));
+    absl::StatusOr<PatchSiteWords> w = ReadPatchSite(co.elf);
+    ASSERT_TRUE(w.ok()) << w.status();
+    std::vector<uint32_t> want = HandEncode(
+        co.target->family, Fields{.op = static_cast<uint32_t>(co.target->Opcode(Instr::v_cvt_pk_u8_f32))});
+    EXPECT_EQ((*w)[0], want[0]);
+    EXPECT_EQ((*w)[1], want[1]);
+    EXPECT_EQ((*w)[2], kSNop0);
+  }
+}
+
+// What llvm-objdump-22 shows around the patch site of every embedded code object.
+TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    SCOPED_TRACE(absl::StrCat(co.target->name, " wave", co.wave_size));
+    absl::StatusOr<PatchSite> site = FindPatchSite(co.elf);
+    ASSERT_TRUE(site.ok()) << site.status();
+    Disassembly d = Objdump(co, co.elf, "plain");
+    ASSERT_EQ(d.labels.count("lanediff_kernel"), 1u);
+    ASSERT_EQ(d.labels.count("lanediff_patch_site"), 1u);
+    EXPECT_EQ(d.labels["lanediff_patch_site"], site->address);
+    const size_t at = IndexOf(d, site->address);
+    ASSERT_LT(at, d.lines.size()) << "no instruction starts at the patch site";
+    const size_t kernel = IndexOf(d, d.labels["lanediff_kernel"]);
+    ASSERT_EQ(kernel, 0u);
+
+    const Family fam = co.target->family;
+    const bool gfx9 = fam == Family::gfx9, gfx10 = fam == Family::gfx10;
+    const bool gfx12plus = fam == Family::gfx12 || fam == Family::gfx1250;
+    const std::string mode = gfx12plus ? "HW_REG_WAVE_MODE" : "HW_REG_MODE";
+    const std::string load = gfx9 || gfx10 ? "global_load_dword" : "global_load_b32";
+    const std::string store = gfx9 || gfx10 ? "global_store_dword" : "global_store_b32";
+    const std::string sload8 = gfx9 || gfx10 ? "s_load_dwordx8" : "s_load_b256";
+    const std::string sload4 = gfx9 || gfx10 ? "s_load_dwordx4" : "s_load_b128";
+    const std::string loadwait = gfx12plus ? "s_wait_loadcnt 0x0" : "s_waitcnt vmcnt(0)";
+    const std::string saveexec = co.wave_size == 64 ? "s_and_saveexec_b64 s[24:25], vcc"
+                                                    : "s_and_saveexec_b32 s24, vcc_lo";
+    const std::string cmp = co.wave_size == 64 ? "v_cmp_gt_u32_e32 vcc, s14, v0"
+                                               : "v_cmp_gt_u32_e32 vcc_lo, s14, v0";
+    // Before the site: kernel arguments at the KernelArgs offsets, bounds check, lane loads
+    // into v1..v4 (RegisterConvention), MODE saved and set from s15 (KernelArgs::mode).
+    std::vector<std::string> before = {
+        // GFX10/11 objdump prints a zero offset with no SGPR offset as "null" (SOFFSET=null).
+        sload8 + " s[4:11], s[0:1], " + (fam == Family::gfx10 || fam == Family::gfx11 ? "null" : "0x0"),
+        sload4 + " s[12:15], s[0:1], 0x20",
+        sload4 + " s[20:23], s[0:1], 0x30",
+        cmp,
+        saveexec,
+        load + " v1, v5, s[4:5]",
+        load + " v2, v5, s[6:7]",
+        load + " v3, v5, s[8:9]",
+        load + " v4, v5, s[10:11]",
+        "s_getreg_b32 s26, hwreg(" + mode + ")",
+        "s_setreg_b32 hwreg(" + mode + ", 0, 8), s15",
+        "s_lshr_b32 s27, s15, 23",
+        "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
+        loadwait,
+    };
+    if (fam == Family::gfx1250) before.insert(before.begin(), "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1");
+    std::string missing;
+    EXPECT_NE(FindInOrder(d, 0, at, before, &missing), SIZE_MAX) << "missing before the site: " << missing;
+    // Nothing between the MODE write and the site but waits and s_nop.
+    for (size_t i = 0; i < at; ++i) {
+      if (absl::StartsWith(d.lines[i].text, "s_setreg_b32 hwreg(" + mode + ", 23, 1)")) {
+        for (size_t j = i + 1; j < at; ++j) {
+          EXPECT_TRUE(absl::StartsWith(d.lines[j].text, "s_nop") ||
+                      absl::StartsWith(d.lines[j].text, "s_wait"))
+              << d.lines[j].text;
+        }
+      }
+    }
+    // At the site: the placeholder (8 bytes) and s_nop 0, bytes as printed.
+    EXPECT_EQ(d.lines[at].text, "v_cvt_pk_u8_f32 v4, v1, v2, v3");
+    absl::StatusOr<PatchSiteWords> w = ReadPatchSite(co.elf);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(d.lines[at].words, (std::vector<uint32_t>{(*w)[0], (*w)[1]}));
+    ASSERT_LT(at + 1, d.lines.size());
+    EXPECT_EQ(d.lines[at + 1].address, site->address + 8);
+    EXPECT_EQ(d.lines[at + 1].text, "s_nop 0");
+    EXPECT_EQ(d.lines[at + 1].words, (std::vector<uint32_t>{kSNop0}));
+    // After: MODE restored from s26, v4 stored to out (s[12:13]), end.
+    std::vector<std::string> after = {
+        "s_setreg_b32 hwreg(" + mode + ", 0, 8), s26",
+        "s_lshr_b32 s27, s26, 23",
+        "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
+        store + " v5, v4, s[12:13]",
+        "s_endpgm",
+    };
+    EXPECT_NE(FindInOrder(d, at + 2, d.lines.size(), after, &missing), SIZE_MAX)
+        << "missing after the site: " << missing;
+    // v4 is written by nothing between the site and the store.
+    for (size_t i = at + 2; i < d.lines.size() && !absl::StartsWith(d.lines[i].text, store); ++i) {
+      EXPECT_FALSE(absl::StartsWith(d.lines[i].text, "v_")) << d.lines[i].text;
+    }
+  }
+}
+
+// The kernel descriptor and metadata as llvm-objdump / llvm-readelf decode them.
+TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    SCOPED_TRACE(absl::StrCat(co.target->name, " wave", co.wave_size));
+    const Family fam = co.target->family;
+    const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_kd.co"), co.elf);
+    CommandResult kd = RunCommand(absl::StrCat(Tool("llvm-objdump"), " -D --disassemble-symbols=lanediff_kernel.kd ", path));
+    EXPECT_EQ(kd.exit_code, 0) << kd.out;
+    EXPECT_THAT(kd.out, HasSubstr(".amdhsa_kernarg_size 64"));
+    EXPECT_THAT(kd.out, HasSubstr(".amdhsa_user_sgpr_kernarg_segment_ptr 1"));
+    EXPECT_THAT(kd.out, HasSubstr(".amdhsa_user_sgpr_dispatch_ptr 0"));
+    EXPECT_THAT(kd.out, HasSubstr(".amdhsa_user_sgpr_queue_ptr 0"));
+    EXPECT_THAT(kd.out, HasSubstr(".amdhsa_system_sgpr_workgroup_id_x 1"));
+    // No scratch, spelled per generation (wavefront-offset SGPR on GFX9/10, a flag on GFX11+,
+    // neither with architected flat scratch on gfx942/gfx950).
+    EXPECT_THAT(kd.out, HasSubstr(".amdhsa_private_segment_fixed_size 0"));
+    EXPECT_THAT(kd.out, testing::Not(HasSubstr("private_segment_wavefront_offset 1")));
+    EXPECT_THAT(kd.out, testing::Not(HasSubstr("enable_private_segment 1")));
+    EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_denorm_mode_32 3"));
+    EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_round_mode_32 0"));
+    if (co.target->family != Family::gfx9) {
+      EXPECT_THAT(kd.out, HasSubstr(absl::StrCat(".amdhsa_wavefront_size32 ", co.wave_size == 32 ? 1 : 0)));
+    }
+    CommandResult notes = RunCommand(absl::StrCat(Tool("llvm-readelf"), " --notes -h ", path));
+    EXPECT_EQ(notes.exit_code, 0) << notes.out;
+    // Code-object version pinned to 5: EI_ABIVERSION 3 is ELFABIVERSION_AMDGPU_HSA_V5.
+    EXPECT_THAT(notes.out, testing::ContainsRegex("ABI Version: +3\n"));
+    EXPECT_THAT(notes.out, HasSubstr("OS/ABI:                            AMDGPU - HSA"));
+    // e_flags name the processor; XNACK / SRAMECC, where the target has them, are "any"
+    // (printed without +/-), so one code object loads whatever the device's setting.
+    EXPECT_THAT(notes.out, testing::ContainsRegex(absl::StrCat("Flags: +0x[0-9a-f]+, ", co.target->name, "(, xnack)?(, sramecc)?\n")));
+    EXPECT_THAT(notes.out, HasSubstr(absl::StrCat("amdhsa.target:   amdgcn-amd-amdhsa--", co.target->name)));
+    EXPECT_THAT(notes.out, HasSubstr(absl::StrCat(".wavefront_size: ", co.wave_size)));
+    EXPECT_THAT(notes.out, HasSubstr(".kernarg_segment_size: 64"));
+    EXPECT_THAT(notes.out, HasSubstr(".symbol:         lanediff_kernel.kd"));
+    // Argument offsets as KernelArgs lays them out.
+    for (auto [name, off] : std::vector<std::pair<std::string, size_t>>{
+             {"src0", offsetof(KernelArgs, src0)}, {"src1", offsetof(KernelArgs, src1)},
+             {"src2", offsetof(KernelArgs, src2)}, {"vdst_old", offsetof(KernelArgs, vdst_old)},
+             {"out", offsetof(KernelArgs, out)}, {"n", offsetof(KernelArgs, n)},
+             {"mode", offsetof(KernelArgs, mode)}, {"sgpr0", offsetof(KernelArgs, sgpr)},
+             {"sgpr1", offsetof(KernelArgs, sgpr) + 4}, {"sgpr2", offsetof(KernelArgs, sgpr) + 8}}) {
+      EXPECT_THAT(notes.out, testing::ContainsRegex(absl::StrCat(
+                                 "\\.name: +", name, "\n +\\.offset: +", off, "\n")))
+          << name;
+    }
+    std::remove(path.c_str());
+  }
+}
+
+// Patched words read back from the ELF, for every instruction of every target, every value of
+// each modifier field, SGPR / inline-constant / literal sources and random field mixes; every
+// byte outside the 12-byte site unchanged.
+TEST(PatchTest, PatchedWordsReadBackExactly) {
+  std::mt19937 rng(12345);
+  size_t checked = 0;
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    absl::StatusOr<PatchSite> site = FindPatchSite(co.elf);
+    ASSERT_TRUE(site.ok());
+    const Family fam = co.target->family;
+    for (Instr instr : kAllInstrs) {
+      if (!co.target->Has(instr)) continue;
+      std::vector<std::pair<Fields, std::optional<uint32_t>>> cases;
+      const Fields base{.op = static_cast<uint32_t>(co.target->Opcode(instr))};
+      for (uint32_t v = 0; v < 16; ++v) { Fields f = base; f.opsel = v; cases.push_back({f, {}}); }
+      for (uint32_t v = 0; v < 8; ++v) { Fields f = base; f.neg = v; cases.push_back({f, {}}); }
+      for (uint32_t v = 0; v < 8; ++v) { Fields f = base; f.abs = v; cases.push_back({f, {}}); }
+      for (uint32_t v = 0; v < 4; ++v) { Fields f = base; f.omod = v; cases.push_back({f, {}}); }
+      { Fields f = base; f.clamp = 1; cases.push_back({f, {}}); }
+      // SGPR (s20..s22), inline constants (0, 64, -1, -16, 0.5, -4.0, 1/(2pi)), VGPR v1..v3.
+      for (uint32_t code : {20u, 21u, 22u, 128u, 192u, 193u, 208u, 240u, 247u, 248u, 257u, 258u, 259u}) {
+        for (int slot = 0; slot < 3; ++slot) {
+          Fields f = base;
+          (slot == 0 ? f.src0 : slot == 1 ? f.src1 : f.src2) = code;
+          cases.push_back({f, {}});
+        }
+      }
+      if (fam != Family::gfx9) {
+        for (int slot = 0; slot < 3; ++slot) {
+          for (uint32_t lit : {0u, 0x3fc00000u, 0xffffffffu, 0xbf800000u}) {
+            Fields f = base;
+            (slot == 0 ? f.src0 : slot == 1 ? f.src1 : f.src2) = 255;
+            cases.push_back({f, lit});
+          }
+        }
+      }
+      for (int i = 0; i < 64; ++i) {
+        Fields f = base;
+        f.opsel = rng() & 15; f.neg = rng() & 7; f.abs = rng() & 7; f.clamp = rng() & 1;
+        f.omod = rng() & 3;
+        f.src0 = rng() % 256 == 255 ? 257 : rng() & 0x1ff;
+        if (f.src0 == 255) f.src0 = 256;
+        f.src1 = 257 + rng() % 3;
+        f.src2 = 20 + rng() % 3;
+        cases.push_back({f, {}});
+      }
+      for (const auto& [f, lit] : cases) {
+        std::vector<uint32_t> words = HandEncode(fam, f);
+        if (lit) words.push_back(*lit);
+        absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(co, words);
+        ASSERT_TRUE(patched.ok()) << co.target->name << ": " << patched.status();
+        absl::StatusOr<PatchSiteWords> back = ReadPatchSite(*patched);
+        ASSERT_TRUE(back.ok());
+        EXPECT_EQ((*back)[0], words[0]);
+        EXPECT_EQ((*back)[1], words[1]);
+        EXPECT_EQ((*back)[2], lit ? *lit : kSNop0);
+        ASSERT_EQ(patched->size(), co.elf.size());
+        EXPECT_EQ(std::memcmp(patched->data(), co.elf.data(), site->file_offset), 0);
+        const size_t tail = site->file_offset + kPatchSiteBytes;
+        EXPECT_EQ(std::memcmp(patched->data() + tail, co.elf.data() + tail, co.elf.size() - tail), 0);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 5000u);
+}
+
+// llvm-mc's words for each target, spliced in and disassembled by llvm-objdump: the
+// instruction decodes at the site with exactly the bytes llvm-mc produced, and the next
+// instruction starts right after it (s_nop 0 after an 8-byte word, the kernel's s_nop 7
+// after a 12-byte one).
+TEST(PatchTest, LlvmMcWordsDecodeAtTheSite) {
+  for (const TargetTraits& t : AllTargets()) {
+    SCOPED_TRACE(t.name);
+    const int wave = t.DefaultWaveSize();
+    absl::StatusOr<CodeObjectView> co = FindCodeObject(t.name, wave);
+    ASSERT_TRUE(co.ok());
+    absl::StatusOr<PatchSite> site = FindPatchSite(co->elf);
+    ASSERT_TRUE(site.ok());
+    const bool gfx9 = t.family == Family::gfx9;
+    // Modifier mixes LLVM 22 accepts (SEMANTICS.md §2 table).
+    std::vector<std::string> text = {
+        "v_cvt_pk_u8_f32 v4, v1, v2, v3",
+        "v_cvt_pk_u8_f32 v4, -|v1|, v2, v3 clamp",
+        "v_cvt_pk_u8_f32 v4, -v1, 2, s20",
+        "v_cvt_pk_u8_f32 v4, 0.5, v2, v3",
+        "v_cvt_pk_u8_f32 v4, s20, v2, v3",
+        "v_cvt_pk_u8_f32 v4, |v1|, 3, -1",
+    };
+    if (!gfx9) {
+      text.push_back("v_cvt_pk_u8_f32 v4, 0x4b000000, v2, v3");
+      text.push_back("v_cvt_pk_u8_f32 v4, v1, v2, 0x12345678");
+      text.push_back("v_cvt_pk_u8_f32 v4, s20, s21, v3");
+    }
+    if (t.Has(Instr::v_cvt_sr_fp8_f32)) {
+      if (gfx9) {
+        text.push_back("v_cvt_sr_fp8_f32 v4, v1, v2");
+        text.push_back("v_cvt_sr_fp8_f32 v4, -|v1|, v2 op_sel:[0,0,1,1]");
+        text.push_back("v_cvt_sr_bf8_f32 v4, v1, s20 op_sel:[0,0,1,0]");
+      } else {
+        text.push_back("v_cvt_sr_fp8_f32 v4, v1, v2 byte_sel:3");
+        text.push_back("v_cvt_sr_bf8_f32 v4, -v1, s21 byte_sel:1");
+        text.push_back("v_cvt_sr_fp8_f32 v4, 0x3fffffff, v2");
+        text.push_back("v_cvt_sr_bf8_f32 v4, s20, 0xfffff000 byte_sel:2");
+        if (t.clamp_selects_ue5m3) text.push_back("v_cvt_sr_fp8_f32 v4, v1, v2 clamp");
+      }
+    }
+    std::vector<std::vector<uint32_t>> words = Assemble(t.name, wave, text);
+    ASSERT_EQ(words.size(), text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+      SCOPED_TRACE(text[i]);
+      absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(*co, words[i]);
+      ASSERT_TRUE(patched.ok()) << patched.status();
+      Disassembly d = Objdump(*co, *patched, absl::StrCat("mc", i));
+      const Line* at = LineAt(d, site->address);
+      ASSERT_NE(at, nullptr);
+      EXPECT_EQ(at->words, words[i]);
+      // The text objdump prints, normalised: llvm-mc echoes the same canonical syntax.
+      EXPECT_TRUE(absl::StartsWith(at->text, text[i].substr(0, text[i].find(' '))));
+      const Line* next = LineAt(d, site->address + 4 * words[i].size());
+      ASSERT_NE(next, nullptr) << "no instruction right after the spliced word";
+      EXPECT_EQ(next->text, words[i].size() == 2 ? "s_nop 0" : "s_nop 7");
+    }
+  }
+}
+
+// Raw bits LLVM refuses to assemble (NEG/ABS on src1/src2, OMOD, stray OPSEL): the bytes at
+// the site are exactly ours even where objdump's text leaves the bits out.
+TEST(PatchTest, RawModifierBitsSurviveInTheBytes) {
+  for (const TargetTraits& t : AllTargets()) {
+    SCOPED_TRACE(t.name);
+    absl::StatusOr<CodeObjectView> co = FindCodeObject(t.name, t.DefaultWaveSize());
+    ASSERT_TRUE(co.ok());
+    absl::StatusOr<PatchSite> site = FindPatchSite(co->elf);
+    ASSERT_TRUE(site.ok());
+    const Fields base{.op = static_cast<uint32_t>(t.Opcode(Instr::v_cvt_pk_u8_f32))};
+    std::vector<Fields> raw;
+    { Fields f = base; f.neg = 0b110; raw.push_back(f); }
+    { Fields f = base; f.abs = 0b110; raw.push_back(f); }
+    { Fields f = base; f.omod = 2; raw.push_back(f); }
+    { Fields f = base; f.opsel = 0b1111; f.neg = 7; f.abs = 7; f.clamp = 1; f.omod = 3; raw.push_back(f); }
+    for (size_t i = 0; i < raw.size(); ++i) {
+      std::vector<uint32_t> words = HandEncode(t.family, raw[i]);
+      absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(*co, words);
+      ASSERT_TRUE(patched.ok()) << patched.status();
+      Disassembly d = Objdump(*co, *patched, absl::StrCat("raw", i));
+      const Line* at = LineAt(d, site->address);
+      // objdump may print the word as an instruction (bits dropped) or as raw data; either
+      // way the bytes it shows from the site on are ours.
+      ASSERT_NE(at, nullptr);
+      std::vector<uint32_t> shown = at->words;
+      if (shown.size() < 2) {
+        const Line* second = LineAt(d, site->address + 4);
+        ASSERT_NE(second, nullptr);
+        shown.insert(shown.end(), second->words.begin(), second->words.end());
+      }
+      shown.resize(2);
+      EXPECT_EQ(shown, words) << at->text;
+    }
+  }
+}
+
+TEST(PatchTest, RefusesWhatItMustNotSplice) {
+  absl::StatusOr<CodeObjectView> gfx942 = FindCodeObject("gfx942", 64);
+  absl::StatusOr<CodeObjectView> gfx1100 = FindCodeObject("gfx1100", 32);
+  absl::StatusOr<CodeObjectView> gfx1201 = FindCodeObject("gfx1201", 32);
+  ASSERT_TRUE(gfx942.ok() && gfx1100.ok() && gfx1201.ok());
+  auto msg = [](const CodeObjectView& co, std::vector<uint32_t> w) {
+    absl::StatusOr<std::vector<uint8_t>> r = PatchCodeObject(co, w);
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string("(accepted)") : std::string(r.status().message());
+  };
+  // v_add_f32_e64 v4, v1, v2 on gfx942 (VOP3 opcode 0x101): an instruction lanediff does not know.
+  std::vector<uint32_t> add = HandEncode(Family::gfx9, Fields{.op = 0x101});
+  EXPECT_THAT(msg(*gfx942, add), HasSubstr("refusing to splice VOP3 opcode 257 into the gfx942 kernel"));
+  // The SR opcode on gfx1100, which lacks the SR instructions.
+  EXPECT_THAT(msg(*gfx1100, HandEncode(Family::gfx11, Fields{.op = 875})),
+              HasSubstr("refusing to splice VOP3 opcode 875"));
+  // A GFX10+ word in a GFX9 kernel and the reverse: ENC bits.
+  EXPECT_THAT(msg(*gfx942, HandEncode(Family::gfx12, Fields{.op = 477})), HasSubstr("ENC[31:26] = 0x35, expected 0x34"));
+  EXPECT_THAT(msg(*gfx1201, HandEncode(Family::gfx9, Fields{.op = 550})), HasSubstr("ENC[31:26] = 0x34, expected 0x35"));
+  // VDST other than v4.
+  EXPECT_THAT(msg(*gfx1201, HandEncode(Family::gfx12, Fields{.vdst = 5, .op = 550})),
+              HasSubstr("instruction writes v5 but the kernel stores v4"));
+  // Word counts and literals.
+  EXPECT_THAT(msg(*gfx1201, {0xd6260004}), HasSubstr("has 1 dwords"));
+  std::vector<uint32_t> four = HandEncode(Family::gfx12, Fields{.op = 550});
+  four.push_back(0);
+  four.push_back(0);
+  EXPECT_THAT(msg(*gfx1201, four), HasSubstr("has 4 dwords"));
+  EXPECT_THAT(msg(*gfx1201, HandEncode(Family::gfx12, Fields{.op = 550, .src1 = 255})),
+              HasSubstr("no literal dword follows"));
+  std::vector<uint32_t> extra = HandEncode(Family::gfx12, Fields{.op = 550});
+  extra.push_back(7);
+  EXPECT_THAT(msg(*gfx1201, extra), HasSubstr("no source names the literal"));
+  std::vector<uint32_t> gfx9lit = HandEncode(Family::gfx9, Fields{.op = 477, .src1 = 255});
+  gfx9lit.push_back(7);
+  EXPECT_THAT(msg(*gfx942, gfx9lit), HasSubstr("GFX9 VOP3 takes no literal"));
+  // ...but GFX9's raw code 255 in 8 bytes is a raw encoding to run.
+  EXPECT_TRUE(PatchCodeObject(*gfx942, HandEncode(Family::gfx9, Fields{.op = 477, .src1 = 255})).ok());
+  // The identified instruction.
+  absl::StatusOr<Instr> sr = CheckPatchWords(*gfx942->target, HandEncode(Family::gfx9, Fields{.op = 677}));
+  ASSERT_TRUE(sr.ok());
+  EXPECT_EQ(*sr, Instr::v_cvt_sr_bf8_f32);
+}
+
+TEST(ElfReaderTest, RejectsDamagedFiles) {
+  absl::StatusOr<CodeObjectView> co = FindCodeObject("gfx942", 64);
+  ASSERT_TRUE(co.ok());
+  std::vector<uint8_t> bytes(co->elf.begin(), co->elf.end());
+  EXPECT_THAT(std::string(FindPatchSite(absl::MakeConstSpan(bytes).subspan(0, 10)).status().message()),
+              HasSubstr("only 10 bytes"));
+  std::vector<uint8_t> bad = bytes;
+  bad[0] = 0;
+  EXPECT_THAT(std::string(FindPatchSite(bad).status().message()), HasSubstr("magic"));
+  bad = bytes;
+  bad[18] = 62;  // EM_X86_64
+  EXPECT_THAT(std::string(FindPatchSite(bad).status().message()), HasSubstr("not EM_AMDGPU"));
+  bad = bytes;
+  bad[40] = 0xff;  // e_shoff far away
+  bad[41] = 0xff;
+  bad[42] = 0xff;
+  EXPECT_THAT(std::string(FindPatchSite(bad).status().message()), HasSubstr("run past the end"));
+  // Truncation anywhere must be an error, never a read past the end (ASan checks).
+  for (size_t n = 0; n < bytes.size(); n += 97) {
+    EXPECT_FALSE(FindPatchSite(absl::MakeConstSpan(bytes).subspan(0, n)).ok()) << n;
+  }
+  // Renaming the symbol: not found.
+  std::string s(bytes.begin(), bytes.end());
+  const size_t pos = s.find("lanediff_patch_site");
+  ASSERT_NE(pos, std::string::npos);
+  bad = bytes;
+  bad[pos] = 'L';
+  EXPECT_THAT(std::string(FindPatchSite(bad).status().message()), HasSubstr("has no symbol lanediff_patch_site"));
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -1,0 +1,55 @@
+// The real-GPU device: runs a DeviceBatch on an AMD GPU through the HIP runtime, with the
+// code object built for the GPU's target and wave size (device_harness/code_object.h) and the
+// instruction word spliced in at its patch site.
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<Runner> gpu, OpenHipRunner(0));
+//   LANEDIFF_ASSIGN_OR_RETURN(DeviceResult r, gpu->Run(batch));   // r.vdst[i]: lane i's VDST
+//
+// This header includes no HIP header; hip_runner.cc is the only file that does. Every HIP
+// call is checked, and every error says what was being done, the HIP error code and its name:
+//   "no AMD GPU is visible to the HIP runtime: hipGetDeviceCount failed with HIP error 100
+//    (hipErrorNoDevice) ..."
+// With no GPU, OpenHipRunner fails at once (the runtime answers hipErrorNoDevice immediately).
+// The runner does not isolate itself: device_harness/isolation runs it in a child process.
+#ifndef LANEDIFF_DEVICE_HARNESS_HIP_HIP_RUNNER_H_
+#define LANEDIFF_DEVICE_HARNESS_HIP_HIP_RUNNER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "device_harness/runner.h"
+
+namespace lanediff {
+
+// One HIP device as the runtime reports it, and what lanediff makes of it.
+struct HipDeviceInfo {
+  int index = 0;
+  std::string name;           // hipDeviceProp_t.name: "AMD Instinct MI300X"
+  std::string gcn_arch_name;  // hipDeviceProp_t.gcnArchName: "gfx942:sramecc+:xnack-"
+  int wave_size = 0;          // hipDeviceProp_t.warpSize
+  std::string target;         // lanediff target ("gfx942"); empty when unsupported
+  std::string unsupported;    // why lanediff cannot run on it; empty when supported
+  std::string runtime;        // "HIP runtime 50221153, driver 50221153"
+};
+
+// Every HIP device. With no GPU: an error with the HIP code and name and the sentence
+// "no AMD GPU is visible to the HIP runtime".
+absl::StatusOr<std::vector<HipDeviceInfo>> ListHipDevices();
+
+// Opens HIP device `device_index` for running batches. Fails when there is no such device,
+// when its target is not one lanediff knows or has no code object for its wave size.
+absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index = 0);
+
+// "gfx942:sramecc+:xnack-" -> "gfx942" (the processor before the first ':'). Errors when the
+// name is empty or not a gfx name.
+absl::StatusOr<std::string> ProcessorFromGcnArchName(absl::string_view gcn_arch_name);
+
+// Exposed for tests: the launch geometry for n lanes (blocks of kKernelWorkgroupSize).
+unsigned HipGridBlocks(size_t lanes);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_DEVICE_HARNESS_HIP_HIP_RUNNER_H_

@@ -1,0 +1,132 @@
+// GPU-only tests of the HIP runner (CTest label gpu). With no AMD GPU the program prints why
+// and exits 77, which CTest reports as skipped.
+//
+// Expected values are the spec's confirmed rows (SEMANTICS.md §3, C): v_cvt_pk_u8_f32 writes
+// f32_to_u8(S0) into byte S1[1:0] of S2 and keeps S2's other three bytes; exact integers
+// 0..255 convert to themselves under any reading. The MODE test uses the L row "rounding
+// follows MODE.FP_ROUND": if it fails, either the kernel's MODE write is wrong or the row is,
+// and both are worth knowing.
+#include <cstdio>
+#include <vector>
+
+#include "device_harness/code_object.h"
+#include "device_harness/hip/hip_runner.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+std::unique_ptr<Runner>* g_runner = nullptr;
+const TargetTraits* g_target = nullptr;
+
+// VOP3 words from fields (SEMANTICS.md §2), VDST = v4.
+std::vector<uint32_t> PkU8Words(uint32_t src0, uint32_t src1, uint32_t src2, uint32_t neg = 0) {
+  const uint32_t enc = g_target->family == Family::gfx9 ? 0b110100 : 0b110101;
+  const uint32_t op = static_cast<uint32_t>(g_target->Opcode(Instr::v_cvt_pk_u8_f32));
+  return {4u | op << 16 | enc << 26, src0 | src1 << 9 | src2 << 18 | neg << 29};
+}
+
+uint32_t F32(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+DeviceBatch Batch(std::vector<uint32_t> words) {
+  DeviceBatch b;
+  b.target = g_target;
+  b.instr = Instr::v_cvt_pk_u8_f32;
+  b.words = std::move(words);
+  b.mode = kDefaultMode;
+  return b;
+}
+
+// Many waves, a lane count that is no multiple of the workgroup: every lane's own operands.
+TEST(HipGpuTest, EveryLaneGetsItsOwnOperands) {
+  for (size_t n : {1u, 63u, 64u, 65u, 257u, 5000u}) {
+    DeviceBatch b = Batch(PkU8Words(257, 258, 259));  // v1, v2, v3
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t value = static_cast<uint32_t>(i % 256);
+      const uint32_t byte = static_cast<uint32_t>(i / 256 % 4);
+      b.lanes.Add(F32(static_cast<float>(value)), byte | 0xfffffffc, 0x11223344u + static_cast<uint32_t>(i),
+                  0xdeadbeef);
+    }
+    absl::StatusOr<DeviceResult> r = (*g_runner)->Run(b);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_EQ(r->vdst.size(), n);
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t s2 = 0x11223344u + static_cast<uint32_t>(i);
+      const uint32_t k = static_cast<uint32_t>(i / 256 % 4);
+      const uint32_t want = (s2 & ~(0xffu << (8 * k))) | static_cast<uint32_t>(i % 256) << (8 * k);
+      ASSERT_EQ(r->vdst[i], want) << "lane " << i << " of " << n;
+    }
+  }
+}
+
+// SGPR sources come from sgpr_values via s20..s22; inline constants need no lane data.
+TEST(HipGpuTest, SgprAndInlineConstantSources) {
+  DeviceBatch b = Batch(PkU8Words(/*2.0*/ 244, /*s21*/ 21, /*s22*/ 22));
+  b.sgpr_values = {0, 1, 0xaabbccdd};
+  for (int i = 0; i < 100; ++i) b.lanes.Add(0, 0, 0, 0);
+  absl::StatusOr<DeviceResult> r = (*g_runner)->Run(b);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (uint32_t v : r->vdst) EXPECT_EQ(v, 0xaabb02ddu);  // byte 1 of s22 replaced by 2
+}
+
+// MODE round toward +inf then RNE: 0.5 -> 1 then 0. Also shows MODE does not leak.
+TEST(HipGpuTest, ModeReachesTheInstruction) {
+  for (uint32_t mode : {kDefaultMode | 1u, kDefaultMode, kDefaultMode | 1u}) {
+    DeviceBatch b = Batch(PkU8Words(257, 258, 259));
+    b.mode = mode;
+    b.lanes.Add(F32(0.5f), 0, 0, 0);
+    absl::StatusOr<DeviceResult> r = (*g_runner)->Run(b);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->vdst[0], (mode & 3) == 1 ? 1u : 0u) << "mode 0x" << std::hex << mode;
+  }
+}
+
+TEST(HipGpuTest, RefusesUnknownOpcodesAndOtherTargets) {
+  DeviceBatch b = Batch(PkU8Words(257, 258, 259));
+  b.words[0] = (b.words[0] & ~(0x3ffu << 16)) | (0x101u << 16);
+  b.lanes.Add(0, 0, 0, 0);
+  EXPECT_FALSE((*g_runner)->Run(b).ok());
+  DeviceBatch other = Batch(PkU8Words(257, 258, 259));
+  other.target = g_target == &AllTargets()[0] ? &AllTargets()[1] : &AllTargets()[0];
+  other.lanes.Add(0, 0, 0, 0);
+  EXPECT_FALSE((*g_runner)->Run(other).ok());
+}
+
+TEST(HipGpuTest, ProvenanceNamesTheDevice) {
+  DeviceBatch b = Batch(PkU8Words(257, 258, 259));
+  b.lanes.Add(0, 0, 0, 0);
+  absl::StatusOr<DeviceResult> r = (*g_runner)->Run(b);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->provenance.runner(), "hip");
+  EXPECT_FALSE(r->provenance.device().empty());
+  EXPECT_EQ(r->provenance.target().substr(0, g_target->name.size()), std::string(g_target->name));
+  std::printf("ran on %s; %s\n", (*g_runner)->Describe().c_str(), r->provenance.driver().c_str());
+}
+
+}  // namespace
+}  // namespace lanediff
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  absl::StatusOr<std::vector<lanediff::HipDeviceInfo>> devices = lanediff::ListHipDevices();
+  if (!devices.ok()) {
+    std::printf("SKIPPED: %s\n", std::string(devices.status().message()).c_str());
+    return 77;
+  }
+  for (const lanediff::HipDeviceInfo& d : *devices) {
+    std::printf("hip:%d %s (%s, wave%d) %s\n", d.index, d.name.c_str(), d.gcn_arch_name.c_str(),
+                d.wave_size, d.unsupported.empty() ? d.target.c_str() : d.unsupported.c_str());
+  }
+  absl::StatusOr<std::unique_ptr<lanediff::Runner>> runner = lanediff::OpenHipRunner(0);
+  if (!runner.ok()) {
+    std::printf("FAILED to open hip:0: %s\n", std::string(runner.status().message()).c_str());
+    return 1;
+  }
+  lanediff::g_runner = &*runner;
+  lanediff::g_target = *lanediff::FindTarget((*devices)[0].target);
+  return RUN_ALL_TESTS();
+}

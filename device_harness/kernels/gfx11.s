@@ -1,0 +1,111 @@
+// lanediff device kernel, GFX11 family (gfx1100 gfx1150): wave32 and wave64
+//
+// Same contract as gfx9.s (read that file's header first): one lane per work-item, the
+// RegisterConvention of model/isa/testcase.h (v1..v3 = src0..src2, v4 = VDST loaded with
+// vdst_old, s20..s22 = SGPR-source values), the 64-byte kernel-argument layout of
+// device_harness/hip/kernel_args.h, and the 12-byte patch site lanediff_patch_site.
+// configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).
+  .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
+  .amdhsa_code_object_version 5
+  .text
+  .globl lanediff_kernel
+  .p2align 8
+  .type lanediff_kernel,@function
+lanediff_kernel:
+  // s[0:1] kernarg pointer (user SGPRs), v0 work-item id.
+  s_load_b256 s[4:11], s[0:1], 0x0      // src0, src1, src2, vdst_old pointers
+  s_load_b128 s[12:15], s[0:1], 0x20    // out pointer, n, mode
+  s_load_b128 s[20:23], s[0:1], 0x30    // s20..s22 = SGPR-source values, s23 reserved
+  v_and_b32_e32 v0, 0x3ff, v0              // work-item id x (ids may be packed)
+  // s2 = workgroup id x (system SGPR after the 2 user SGPRs)
+  s_lshl_b32 s3, s2, 8                     // 256 work-items per workgroup
+  v_add_nc_u32_e32 v0, s3, v0                 // global lane index
+  s_waitcnt lgkmcnt(0)
+  .if @LANEDIFF_WAVE@ == 64
+  v_cmp_gt_u32_e32 vcc, s14, v0            // lane index < n
+  s_and_saveexec_b64 s[24:25], vcc
+  .else
+  v_cmp_gt_u32_e32 vcc_lo, s14, v0         // lane index < n
+  s_and_saveexec_b32 s24, vcc_lo
+  .endif
+  s_cbranch_execz .Lend
+  v_lshlrev_b32_e32 v5, 2, v0              // byte offset of the lane's word
+  global_load_b32 v1, v5, s[4:5]
+  global_load_b32 v2, v5, s[6:7]
+  global_load_b32 v3, v5, s[8:9]
+  global_load_b32 v4, v5, s[10:11]
+  s_getreg_b32 s26, hwreg(HW_REG_MODE, 0, 32)   // save MODE
+  s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s15    // MODE[7:0]: FP round and denorm fields
+  s_lshr_b32 s27, s15, 23
+  s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27   // MODE[23]: FP16_OVFL
+  s_waitcnt vmcnt(0)
+  s_nop 7                                  // settle MODE before the instruction under test
+  s_nop 7
+lanediff_patch_site:
+  v_cvt_pk_u8_f32 v4, v1, v2, v3           // placeholder: 8-byte VOP3, replaced by the host
+  s_nop 0                                  // padding, or the literal dword of a 12-byte word
+  .size lanediff_patch_site, 12
+  s_nop 7                                  // let the instruction retire before MODE changes
+  s_nop 7
+  s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s26    // restore the fields we changed
+  s_lshr_b32 s27, s26, 23
+  s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27
+  global_store_b32 v5, v4, s[12:13]
+.Lend:
+  s_endpgm
+.Lkernel_end:
+  .size lanediff_kernel, .Lkernel_end-lanediff_kernel
+
+  .rodata
+  .p2align 6
+  .amdhsa_kernel lanediff_kernel
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_user_sgpr_count 2
+    .amdhsa_kernarg_size 64
+    .amdhsa_system_sgpr_workgroup_id_x 1
+    .amdhsa_system_vgpr_workitem_id 0
+    .amdhsa_next_free_vgpr 8
+    .amdhsa_next_free_sgpr 32
+    .amdhsa_float_round_mode_32 0
+    .amdhsa_float_round_mode_16_64 0
+    .amdhsa_float_denorm_mode_32 3
+    .amdhsa_float_denorm_mode_16_64 3
+    .amdhsa_wavefront_size32 @LANEDIFF_WAVE32@
+    .amdhsa_dx10_clamp 1
+    .amdhsa_ieee_mode 1
+    .amdhsa_workgroup_processor_mode 1
+    .amdhsa_memory_ordered 1
+    .amdhsa_forward_progress 1
+  .end_amdhsa_kernel
+
+  .amdgpu_metadata
+---
+amdhsa.version: [ 1, 2 ]
+amdhsa.target: amdgcn-amd-amdhsa--@LANEDIFF_TARGET@
+amdhsa.kernels:
+  - .name: lanediff_kernel
+    .symbol: lanediff_kernel.kd
+    .kernarg_segment_size: 64
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .uses_dynamic_stack: false
+    .wavefront_size: @LANEDIFF_WAVE@
+    .sgpr_count: 36
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 256
+    .reqd_workgroup_size: [ 256, 1, 1 ]
+    .args:
+      - { .name: src0, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global, .actual_access: read_only }
+      - { .name: src1, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global, .actual_access: read_only }
+      - { .name: src2, .offset: 16, .size: 8, .value_kind: global_buffer, .address_space: global, .actual_access: read_only }
+      - { .name: vdst_old, .offset: 24, .size: 8, .value_kind: global_buffer, .address_space: global, .actual_access: read_only }
+      - { .name: out, .offset: 32, .size: 8, .value_kind: global_buffer, .address_space: global, .actual_access: write_only }
+      - { .name: n, .offset: 40, .size: 4, .value_kind: by_value }
+      - { .name: mode, .offset: 44, .size: 4, .value_kind: by_value }
+      - { .name: sgpr0, .offset: 48, .size: 4, .value_kind: by_value }
+      - { .name: sgpr1, .offset: 52, .size: 4, .value_kind: by_value }
+      - { .name: sgpr2, .offset: 56, .size: 4, .value_kind: by_value }
+      - { .name: reserved, .offset: 60, .size: 4, .value_kind: by_value }
+...
+  .end_amdgpu_metadata
