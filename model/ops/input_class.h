@@ -1,0 +1,37 @@
+// The class of one lane's input, for the fuzzer's finding signatures: which region of the input
+// space a disagreement sits in. One of, checked in this order (the first that holds wins):
+//
+//   "nan"       src0 (after its ABS/NEG modifiers) is a NaN
+//   "inf"       src0 is +-Inf
+//   "zero"      src0 is +-0
+//   "denormal"  src0 is an f32 denormal (whatever MODE[4] says: flushing is what is tested)
+//   "overflow"  pk_u8: src0 is a finite value above 255 (it saturates to 255 under some round
+//               mode). SR: |src0| is above the output format's largest finite value (it
+//               overflows, or rounds down to max finite, depending on the seed and FP16_OVFL).
+//   "sr_carry"  SR only: the seed S1 added to the 23-bit fraction field, as the literal
+//               pseudocode adds it, carries out of the field (fraction + seed >= 2^23): the
+//               inputs where sr_rounding=carry_truncate keeps a carry that =literal loses.
+//   "tie"       pk_u8: a positive value exactly halfway between two integers below 256 (RNE,
+//               truncation and the round modes disagree). SR: the bits below the output
+//               quantum are exactly one half of it (RNE under =literal has a tie; subnormal
+//               outputs are judged at the subnormal quantum).
+//   "normal"    everything else.
+//
+//   ClassifyInput(ctx, 0x43018000 /*129.5*/, 0)  // "tie" for v_cvt_pk_u8_f32
+//
+// ctx must satisfy ValidateContext.
+#ifndef LANEDIFF_MODEL_OPS_INPUT_CLASS_H_
+#define LANEDIFF_MODEL_OPS_INPUT_CLASS_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "model/ops/ops.h"
+
+namespace lanediff {
+
+absl::string_view ClassifyInput(const OpContext& ctx, uint32_t src0, uint32_t src1);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_OPS_INPUT_CLASS_H_

@@ -1,0 +1,49 @@
+// Helpers shared by the op files: the decoded uniform parts of a batch and a multiversioning
+// attribute for the inner loops.
+#ifndef LANEDIFF_MODEL_OPS_KERNEL_H_
+#define LANEDIFF_MODEL_OPS_KERNEL_H_
+
+#include <cstdint>
+
+#include "model/fp/f32.h"
+#include "model/ops/ops.h"
+
+// Inner loops are compiled twice, for AVX2 and for the baseline x86-64, and the loader picks
+// one at run time (GNU ifunc): AVX2 has the per-lane variable shifts these loops need, and the
+// binary still runs on any x86-64. Elsewhere (or under sanitizers) a single baseline copy.
+#if defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(LANEDIFF_NO_MULTIVERSION)
+#if defined(__has_feature)
+#if !__has_feature(address_sanitizer)
+#define LANEDIFF_KERNEL __attribute__((target_clones("avx2", "default")))
+#endif
+#else
+#define LANEDIFF_KERNEL __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef LANEDIFF_KERNEL
+#define LANEDIFF_KERNEL
+#endif
+
+namespace lanediff {
+namespace ops {
+
+// src0 as the float modifiers leave it: x' = (x & abs_and) ^ neg_xor, then the MODE[4]
+// input-denormal flush.
+struct Src0Uniform {
+  uint32_t abs_and;
+  uint32_t neg_xor;
+  bool keep_denormals;
+};
+inline Src0Uniform DecodeSrc0(const OpContext& ctx) {
+  return {(ctx.mods.abs & 1) ? ~kF32SignMask : 0xffffffffu,
+          (ctx.mods.neg & 1) ? kF32SignMask : 0u, (ctx.mode & kModeDenormF32InBit) != 0};
+}
+inline uint32_t ResolveSrc0(uint32_t x, const Src0Uniform& u) {
+  return FlushInputDenormal((x & u.abs_and) ^ u.neg_xor, u.keep_denormals);
+}
+
+}  // namespace ops
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_OPS_KERNEL_H_

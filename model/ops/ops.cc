@@ -1,0 +1,102 @@
+#include "model/ops/ops.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "model/ops/op_table.h"
+
+namespace lanediff {
+namespace ops {
+namespace {
+
+// The op table: one row per instruction, in Instr order (checked by GetOp).
+constexpr OpRow kOpTable[] = {
+    {Instr::v_cvt_pk_u8_f32, v_cvt_pk_u8_f32, v_cvt_pk_u8_f32_oracle, nullptr},
+    {Instr::v_cvt_sr_fp8_f32, v_cvt_sr_fp8_f32, v_cvt_sr_fp8_f32_oracle, v_cvt_sr_fp8_f32_shape},
+    {Instr::v_cvt_sr_bf8_f32, v_cvt_sr_bf8_f32, v_cvt_sr_bf8_f32_oracle, v_cvt_sr_bf8_f32_shape},
+};
+static_assert(sizeof(kOpTable) / sizeof(kOpTable[0]) == kNumInstrs,
+              "every Instr needs a row in kOpTable");
+
+}  // namespace
+
+const OpRow& GetOp(Instr instr) { return kOpTable[static_cast<int>(instr)]; }
+
+}  // namespace ops
+
+absl::Status ValidateContext(const OpContext& ctx) {
+  if (ctx.target == nullptr) return absl::InvalidArgumentError("OpContext has no target");
+  if (static_cast<int>(ctx.instr) >= kNumInstrs ||
+      ops::GetOp(ctx.instr).instr != ctx.instr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("instruction ", static_cast<int>(ctx.instr), " is not in the op table"));
+  }
+  if (!ctx.target->Has(ctx.instr)) {
+    std::vector<absl::string_view> has;
+    for (Instr i : kAllInstrs) {
+      if (ctx.target->Has(i)) has.push_back(InstrName(i));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        ctx.target->name, " has no ", InstrName(ctx.instr), "; it has: ", absl::StrJoin(has, ", ")));
+  }
+  const Modifiers& m = ctx.mods;
+  if (m.opsel > 0xf) return absl::InvalidArgumentError(absl::StrCat("opsel ", m.opsel, " > 0xf (4 bits)"));
+  if (m.neg > 7) return absl::InvalidArgumentError(absl::StrCat("neg ", m.neg, " > 7 (3 bits)"));
+  if (m.abs > 7) return absl::InvalidArgumentError(absl::StrCat("abs ", m.abs, " > 7 (3 bits)"));
+  if (m.omod > 3) return absl::InvalidArgumentError(absl::StrCat("omod ", m.omod, " > 3 (2 bits)"));
+  return absl::OkStatus();
+}
+
+namespace {
+
+absl::Status CheckBatch(const OpContext& ctx, const LaneView& lanes, absl::Span<uint32_t> out) {
+  absl::Status s = ValidateContext(ctx);
+  if (!s.ok()) return s;
+  if (out.size() != lanes.size) {
+    return absl::InvalidArgumentError(absl::StrCat("output has ", out.size(), " words for ",
+                                                   lanes.size, " lanes"));
+  }
+  if (lanes.size != 0 &&
+      (lanes.src0 == nullptr || lanes.src1 == nullptr || lanes.src2 == nullptr ||
+       lanes.vdst_old == nullptr)) {
+    return absl::InvalidArgumentError("LaneView has a null operand array");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status Evaluate(const OpContext& ctx, const LaneView& lanes, absl::Span<uint32_t> out) {
+  absl::Status s = CheckBatch(ctx, lanes, out);
+  if (!s.ok()) return s;
+  ops::GetOp(ctx.instr).fast(ctx, lanes, out.data());
+  return absl::OkStatus();
+}
+
+absl::Status EvaluateOracle(const OpContext& ctx, const LaneView& lanes,
+                            absl::Span<uint32_t> out) {
+  absl::Status s = CheckBatch(ctx, lanes, out);
+  if (!s.ok()) return s;
+  ops::GetOp(ctx.instr).oracle(ctx, lanes, out.data());
+  return absl::OkStatus();
+}
+
+uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
+                      uint32_t vdst_old) {
+  const LaneView v{&src0, &src1, &src2, &vdst_old, 1};
+  uint32_t out = 0;
+  ops::GetOp(ctx.instr).fast(ctx, v, &out);
+  return out;
+}
+
+uint32_t EvaluateLaneOracle(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
+                            uint32_t vdst_old) {
+  const LaneView v{&src0, &src1, &src2, &vdst_old, 1};
+  uint32_t out = 0;
+  ops::GetOp(ctx.instr).oracle(ctx, v, &out);
+  return out;
+}
+
+}  // namespace lanediff

@@ -1,0 +1,360 @@
+// The instruction semantics through the batch API: SEMANTICS.md's discriminating inputs for
+// every hypothesis on the targets where they matter, byte placement, modifiers, MODE; then
+// properties (low seed bits, unwritten bytes) and the fast model against the oracle on a
+// random + edge sample of contexts and lanes. Expected words are SEMANTICS.md's bytes placed by
+// hand; f32 bit patterns come from Python's struct.pack('<f', v).
+#include "model/ops/ops.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "model/ops/input_class.h"
+#include "model/targets/hypotheses.h"
+#include "model/targets/targets.h"
+
+namespace lanediff {
+namespace {
+
+using I = Instr;
+constexpr I kPk = I::v_cvt_pk_u8_f32;
+constexpr I kFp8 = I::v_cvt_sr_fp8_f32;
+constexpr I kBf8 = I::v_cvt_sr_bf8_f32;
+
+struct Row {
+  const char* target;
+  Instr instr;
+  Modifiers mods;
+  uint32_t mode;
+  std::vector<const char*> hyps;
+  uint32_t src0, src1, src2, vdst_old;
+  uint32_t want;
+  const char* separates;
+};
+
+OpContext Ctx(const char* target, Instr instr, Modifiers mods, uint32_t mode,
+              const std::vector<const char*>& hyps) {
+  OpContext ctx;
+  ctx.target = *FindTarget(target);
+  ctx.instr = instr;
+  ctx.mods = mods;
+  ctx.mode = mode;
+  for (const char* h : hyps) EXPECT_TRUE(SetHypothesis(h, &ctx.hyp).ok()) << h;
+  return ctx;
+}
+
+Modifiers M(uint8_t opsel = 0, uint8_t neg = 0, uint8_t abs = 0, bool clamp = false,
+            uint8_t omod = 0) {
+  Modifiers m;
+  m.opsel = opsel;
+  m.neg = neg;
+  m.abs = abs;
+  m.clamp = clamp;
+  m.omod = omod;
+  return m;
+}
+
+constexpr uint32_t kD = kDefaultMode;  // 0xf0: RNE, denormals on, FP16_OVFL off
+constexpr uint32_t kOld = 0xaabbccdd;
+constexpr uint32_t kS2 = 0x11223344;
+
+const std::vector<Row>& Rows() {
+  static const auto* rows = new std::vector<Row>{
+      // ---- v_cvt_pk_u8_f32 (SEMANTICS.md §3) -------------------------------------------
+      {"gfx908", kPk, M(), kD, {}, 0x43018000, 2, kS2, kOld, 0x11823344,
+       "129.5 RNE -> 130 = 0x82 into byte 2 of S2 (truncate: 0x81); VDST_old unused"},
+      {"gfx908", kPk, M(), kD, {"pk_u8_rounding=truncate"}, 0x43018000, 2, kS2, kOld, 0x11813344,
+       "pk_u8_rounding=truncate: 129.5 -> 129"},
+      {"gfx1030", kPk, M(), kD, {}, 0x3fc00000, 0, kS2, 0, 0x11223302, "1.5 -> 2 in byte 0"},
+      {"gfx1100", kPk, M(), kD, {}, 0x40200000, 1, kS2, 0, 0x11220244, "2.5 -> 2 in byte 1"},
+      {"gfx1201", kPk, M(), kD, {}, 0x437e8000, 3, kS2, 0, 0xfe223344, "254.5 -> 254 in byte 3"},
+      {"gfx1250", kPk, M(), kD, {}, 0x437f8000, 0xfffffffd, kS2, 0, 0x1122ff44,
+       "255.5 -> 255; S1 = 0xfffffffd selects byte 1 (S1[31:2] ignored)"},
+      {"gfx942", kPk, M(), kD, {}, 0xbf000000, 0, kS2, 0, 0x11223300, "-0.5 -> 0"},
+      {"gfx942", kPk, M(), 0xf1, {}, 0x3e800000, 0, kS2, 0, 0x11223301,
+       "MODE round toward +inf: 0.25 -> 1 (RNE 0)"},
+      {"gfx942", kPk, M(), 0xf1, {"pk_u8_rounding=truncate"}, 0x3e800000, 0, kS2, 0, 0x11223300,
+       "truncate ignores MODE: 0.25 -> 0"},
+      {"gfx950", kPk, M(), 0xf3, {}, 0x4301e666, 0, kS2, 0, 0x11223381,
+       "MODE round toward zero: 129.9 -> 129"},
+      {"gfx950", kPk, M(), 0xf2, {}, 0x3fc00000, 0, kS2, 0, 0x11223301,
+       "MODE round toward -inf: 1.5 -> 1"},
+      {"gfx1010", kPk, M(), kD, {}, 0xffc00000, 0, kS2, 0, 0x11223300, "NaN -> 0"},
+      {"gfx1010", kPk, M(), kD, {}, 0x7f800000, 0, kS2, 0, 0x112233ff, "+Inf -> 255"},
+      {"gfx1010", kPk, M(), 0xf1, {}, 0x00000001, 0, kS2, 0, 0x11223301,
+       "denormal kept (MODE[4]=1), round up: 1"},
+      {"gfx1010", kPk, M(), 0xe1, {}, 0x00000001, 0, kS2, 0, 0x11223300,
+       "denormal flushed (MODE[4]=0), round up: 0"},
+      {"gfx90a", kPk, M(0, 1), kD, {}, 0x3fc00000, 0, kS2, 0, 0x11223300, "NEG: -1.5 -> 0"},
+      {"gfx90a", kPk, M(0, 0, 1), kD, {}, 0xbfc00000, 0, kS2, 0, 0x11223302, "ABS: |-1.5| -> 2"},
+      {"gfx90a", kPk, M(0, 1, 1), kD, {}, 0xbfc00000, 0, kS2, 0, 0x11223300,
+       "ABS then NEG: -|-1.5| -> 0 (NEG then ABS would give 2)"},
+      {"gfx90a", kPk, M(0xf, 6, 6, true, 3), kD, {}, 0x3fc00000, 0, kS2, 0, 0x11223302,
+       "src1/src2 NEG/ABS, OPSEL, CLAMP, OMOD: no effect under the default reading"},
+
+      // ---- SR: sr_rounding (SEMANTICS.md §6) on OCP targets ------------------------------
+      {"gfx1201", kFp8, M(), kD, {}, 0x3fffffff, 0xfffff000, 0, kOld, 0xaabbcc40,
+       "carry_truncate: ~2.0 + all-ones seed carries to 2.0 = 0x40"},
+      {"gfx1201", kFp8, M(), kD, {"sr_rounding=literal"}, 0x3fffffff, 0xfffff000, 0, kOld,
+       0xaabbcc39, "literal: the 23-bit add wraps: 0x39"},
+      {"gfx950", kFp8, M(), kD, {}, 0x3f840000, 0x80000000, 0, kOld, 0xaabbcc38,
+       "1 + 2^-5, seed 1/2: truncate 0x38"},
+      {"gfx950", kFp8, M(), kD, {"sr_rounding=literal"}, 0x3f840000, 0x80000000, 0, kOld,
+       0xaabbcc39, "literal: RNE of 1.09375 -> 0x39"},
+      {"gfx1200", kFp8, M(), kD, {}, 0x35800000, 0xfffff000, 0, kOld, 0xaabbcc01,
+       "2^-20 with seed 0xfffff: subnormal SR -> 0x01"},
+      {"gfx1200", kFp8, M(), kD, {}, 0x35800000, 0xffdff000, 0, kOld, 0xaabbcc00,
+       "2^-20 with seed 0xffdff: -> 0x00"},
+      {"gfx1200", kFp8, M(), kD, {"sr_rounding=literal"}, 0x35800000, 0xfffff000, 0, kOld,
+       0xaabbcc00, "literal: always 0x00"},
+      {"gfx950", kBf8, M(), kD, {}, 0x7f800000, 0xfffff800, 0, kOld, 0xaabbcc7c,
+       "bf8 +Inf with a non-zero seed stays +Inf under carry_truncate"},
+      {"gfx950", kBf8, M(), kD, {"sr_rounding=literal"}, 0x7f800000, 0xfffff800, 0, kOld,
+       0xaabbccfe, "literal: Inf + noise is a NaN -> 0xfe"},
+      {"gfx950", kBf8, M(), kD, {}, 0x47700000, 0x80000000, 0, kOld, 0xaabbcc7c,
+       "bf8 61440 = max + half quantum, seed 1/2: carries past max -> Inf 0x7c"},
+      {"gfx950", kBf8, M(), kD, {}, 0x47700000, 0x7ffff800, 0, kOld, 0xaabbcc7b,
+       "bf8 61440, seed just under 1/2: truncates to max 0x7b"},
+      {"gfx1201", kBf8, M(), kD, {}, 0x3f900000, 0x80000000, 0, kOld, 0xaabbcc3d,
+       "bf8: 1.125 + seed 1/2 (S1[31] is the seed's top bit, 21-bit seed) -> 1.25"},
+      {"gfx1201", kBf8, M(), kD, {}, 0x3f900000, 0x7ffff800, 0, kOld, 0xaabbcc3c,
+       "bf8: S1[31:11] = 0x0fffff is just under 1/2 -> 1.0"},
+
+      // ---- destination byte: OPSEL[3:2], OPSEL[3] high --------------------------------
+      {"gfx1201", kFp8, M(0x4), kD, {}, 0x3f800000, 0, 0, kOld, 0xaabb38dd, "OPSEL=0b0100: byte 1"},
+      {"gfx1201", kFp8, M(0x8), kD, {}, 0x3f800000, 0, 0, kOld, 0xaa38ccdd, "OPSEL=0b1000: byte 2"},
+      {"gfx942", kBf8, M(0xc), kD, {}, 0x3f800000, 0, 0, kOld, 0x40bbccdd,
+       "OPSEL=0b1100: byte 3; gfx942 bf8 is E5M2 FNUZ: 1.0 = 0x40"},
+      {"gfx942", kFp8, M(0x3), kD, {}, 0x3f800000, 0, 0, kOld, 0xaabbcc40,
+       "OPSEL[1:0] no effect: byte 0; E4M3 FNUZ 1.0 = 0x40"},
+
+      // ---- formats and specials per target -------------------------------------------
+      {"gfx942", kFp8, M(), kD, {}, 0x7fc00000, 0, 0, 0, 0x80, "FNUZ NaN -> 0x80"},
+      {"gfx942", kFp8, M(), kD, {}, 0xff800000, 0, 0, 0, 0x80, "FNUZ -Inf -> 0x80"},
+      {"gfx942", kFp8, M(), kD, {}, 0x80000000, 0, 0, 0, 0x00, "FNUZ -0 -> 0x00"},
+      {"gfx950", kFp8, M(), kD, {}, 0x80000000, 0, 0, 0, 0x80, "OCP -0 -> 0x80"},
+      {"gfx950", kFp8, M(), kD, {}, 0x7f800000, 0, 0, 0, 0x7f, "OCP E4M3 +Inf -> 0x7f"},
+      {"gfx950", kFp8, M(0, 1), kD, {}, 0x3f800000, 0, 0, 0, 0xb8, "src0 NEG: -1.0 = 0xb8"},
+      {"gfx950", kFp8, M(0, 0, 1), kD, {}, 0xbf800000, 0, 0, 0, 0x38, "src0 ABS: 1.0 = 0x38"},
+
+      // ---- fp8_nan ----------------------------------------------------------------------
+      {"gfx950", kFp8, M(), kD, {}, 0x7fc00000, 0, 0, 0, 0xff, "canonical: +NaN -> 0xff"},
+      {"gfx950", kFp8, M(), kD, {"fp8_nan=sign_preserving"}, 0x7fc00000, 0, 0, 0, 0x7f,
+       "sign_preserving: +NaN -> 0x7f"},
+      {"gfx1201", kBf8, M(), kD, {"fp8_nan=sign_preserving"}, 0x7fc00000, 0, 0, 0, 0x7e,
+       "bf8 sign_preserving: +NaN -> 0x7e (canonical 0xfe)"},
+
+      // ---- fp16_ovfl (MODE[23]) -------------------------------------------------------
+      {"gfx1201", kFp8, M(), 0x8000f0, {}, 0x447a0000, 0, 0, 0, 0x7e,
+       "MODE[23] set, saturate_finite: 1000 -> max 0x7e"},
+      {"gfx1201", kFp8, M(), 0x8000f0, {"fp16_ovfl=ignored"}, 0x447a0000, 0, 0, 0, 0x7f,
+       "fp16_ovfl=ignored: 1000 -> 0x7f"},
+      {"gfx1201", kFp8, M(), kD, {}, 0x447a0000, 0, 0, 0, 0x7f, "MODE[23] clear: 0x7f"},
+      {"gfx1201", kFp8, M(), 0x8000f0, {}, 0x7f800000, 0, 0, 0, 0x7f,
+       "saturate_finite leaves Inf alone: 0x7f"},
+      {"gfx942", kFp8, M(), 0x8000f0, {}, 0xc47a0000, 0, 0, 0, 0xff,
+       "FNUZ -1000, MODE[23], saturate_finite: 0xff"},
+      {"gfx942", kFp8, M(), 0x8000f0, {"fp16_ovfl=ignored"}, 0xc47a0000, 0, 0, 0, 0x80,
+       "FNUZ -1000, fp16_ovfl=ignored: 0x80"},
+      {"gfx950", kBf8, M(), 0x8000f0, {}, 0x49742400, 0, 0, 0, 0x7b,
+       "bf8 1e6, MODE[23]: 0x7b (ignored: 0x7c)"},
+
+      // ---- gfx1250_clamp ----------------------------------------------------------------
+      {"gfx1250", kFp8, M(0, 0, 0, true), kD, {}, 0x3f800000, 0, 0, 0, 0x78,
+       "gfx1250 CLAMP=1, ue5m3: 1.0 -> UE5M3 0x78"},
+      {"gfx1250", kFp8, M(0, 0, 0, true), kD, {"gfx1250_clamp=ignored"}, 0x3f800000, 0, 0, 0, 0x38,
+       "gfx1250_clamp=ignored (A0): E4M3 0x38"},
+      {"gfx1250", kFp8, M(0, 0, 0, true), kD, {}, 0xbf800000, 0, 0, 0, 0x00,
+       "UE5M3: -1.0 -> 0x00 (E4M3: 0xb8)"},
+      {"gfx1250", kFp8, M(0, 0, 0, true), kD, {}, 0x49742400, 0, 0, 0, 0xfe,
+       "UE5M3: 1e6 saturates to 0xfe (E4M3: 0x7f)"},
+      {"gfx1251", kFp8, M(0, 0, 0, true), kD, {}, 0x7f800000, 0, 0, 0, 0xfe, "UE5M3 +Inf -> 0xfe"},
+      {"gfx1250", kFp8, M(), kD, {}, 0x3f800000, 0, 0, 0, 0x38, "CLAMP=0: E4M3"},
+      {"gfx1201", kFp8, M(0, 0, 0, true), kD, {}, 0x3f800000, 0, 0, 0, 0x38,
+       "gfx1201: CLAMP has no effect"},
+      {"gfx1250", kBf8, M(0, 0, 0, true), kD, {}, 0x3f800000, 0, 0, 0, 0x3c,
+       "gfx1250 bf8: CLAMP has no effect"},
+  };
+  return *rows;
+}
+
+TEST(Ops, DiscriminatingInputs) {
+  for (const Row& r : Rows()) {
+    const OpContext ctx = Ctx(r.target, r.instr, r.mods, r.mode, r.hyps);
+    ASSERT_TRUE(ValidateContext(ctx).ok()) << r.separates;
+    EXPECT_EQ(EvaluateLane(ctx, r.src0, r.src1, r.src2, r.vdst_old), r.want)
+        << r.target << " " << InstrName(r.instr) << ": " << r.separates;
+    EXPECT_EQ(EvaluateLaneOracle(ctx, r.src0, r.src1, r.src2, r.vdst_old), r.want)
+        << "oracle " << r.target << " " << InstrName(r.instr) << ": " << r.separates;
+  }
+}
+
+TEST(Ops, BatchEqualsLanes) {
+  const OpContext ctx = Ctx("gfx1201", kFp8, M(0x4), kD, {});
+  LaneBatch lanes;
+  std::mt19937 rng(3);
+  for (int i = 0; i < 1000; ++i) lanes.Add(rng(), rng(), rng(), rng());
+  std::vector<uint32_t> out(lanes.size());
+  ASSERT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(out)).ok());
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    EXPECT_EQ(out[i], EvaluateLane(ctx, lanes.src0()[i], lanes.src1()[i], lanes.src2()[i],
+                                   lanes.vdst_old()[i]));
+  }
+}
+
+// S1[11:0] (fp8) / S1[10:0] (bf8) never matter; the unwritten bytes are always the old VDST's
+// (SR) or S2's (pk_u8).
+TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
+  std::mt19937 rng(4);
+  for (const TargetTraits& t : AllTargets()) {
+    for (Instr instr : kAllInstrs) {
+      if (!t.Has(instr)) continue;
+      for (uint8_t opsel = 0; opsel < 16; ++opsel) {
+        OpContext ctx;
+        ctx.target = &t;
+        ctx.instr = instr;
+        ctx.mods.opsel = opsel;
+        ctx.mods.clamp = (opsel & 1) != 0;
+        for (int i = 0; i < 300; ++i) {
+          const uint32_t s0 = rng(), s1 = rng(), s2 = rng(), old = rng();
+          const uint32_t out = EvaluateLane(ctx, s0, s1, s2, old);
+          if (instr == kPk) {
+            const uint32_t mask = 0xffu << (8 * (s1 & 3));
+            EXPECT_EQ(out & ~mask, s2 & ~mask) << t.name;
+            continue;
+          }
+          const uint32_t mask = 0xffu << (8 * (opsel >> 2));
+          EXPECT_EQ(out & ~mask, old & ~mask) << t.name << " opsel=" << int(opsel);
+          const uint32_t low = instr == kFp8 ? 0xfffu : 0x7ffu;
+          const uint32_t s1b = (s1 & ~low) | (rng() & low);
+          EXPECT_EQ(EvaluateLane(ctx, s0, s1b, s2, old), out)
+              << t.name << " " << InstrName(instr) << std::hex << " s0=" << s0 << " s1=" << s1;
+          // ...and the lowest bit that does matter can: flipping the seed's LSB changes the
+          // result for some value (checked on a value whose dropped bits are all ones).
+        }
+        if (instr != kPk) {
+          // The seed's lowest bit (S1[12] fp8, S1[11] bf8) is live: 1.0 + (all dropped bits
+          // set) rounds up with seed 1 and not with seed 0.
+          const uint32_t lsb = instr == kFp8 ? 1u << 12 : 1u << 11;
+          const uint32_t x = instr == kFp8 ? 0x3f8fffffu : 0x3f9fffffu;
+          EXPECT_NE(EvaluateLane(ctx, x, lsb, 0, 0), EvaluateLane(ctx, x, 0, 0, 0)) << t.name;
+        }
+      }
+    }
+  }
+}
+
+// The fast model against the oracle over random contexts (every target, instruction,
+// modifier field, MODE bit that matters and hypothesis) and random + edge lanes.
+TEST(Ops, FastMatchesOracleSample) {
+  std::mt19937 rng(5);
+  const uint32_t edges[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                            0xffc00001, 0x00000001, 0x807fffff, 0x3f800000, 0x3fffffff,
+                            0x43018000, 0x437f8000, 0x43e80000, 0x47700000, 0x47f00000,
+                            0x35800000, 0x3a800000, 0x37000000, 0x7f7fffff, 0x3f840000};
+  int contexts = 0;
+  for (const TargetTraits& t : AllTargets()) {
+    for (Instr instr : kAllInstrs) {
+      if (!t.Has(instr)) continue;
+      for (int c = 0; c < 24; ++c) {
+        OpContext ctx;
+        ctx.target = &t;
+        ctx.instr = instr;
+        ctx.mods = M(rng() & 15, rng() & 7, rng() & 7, rng() & 1, rng() & 3);
+        ctx.mode = (rng() & 0x8000ff);
+        for (const HypothesisInfo& h : AllHypotheses()) {
+          h.set(&ctx.hyp, static_cast<uint8_t>(rng() % h.values.size()));
+        }
+        LaneBatch lanes;
+        for (uint32_t e : edges) {
+          lanes.Add(e, rng(), rng(), rng());
+          lanes.Add(e, 0xfffff800, rng(), rng());
+        }
+        for (int i = 0; i < 256; ++i) {
+          const uint32_t r = rng();
+          // Half the lanes near 1.0 .. 2^17 where the formats live, half anywhere.
+          const uint32_t s0 = i % 2 ? r : (r & 0x81ffffff) | 0x38000000;
+          lanes.Add(s0, rng(), rng(), rng());
+        }
+        std::vector<uint32_t> fast(lanes.size()), slow(lanes.size());
+        ASSERT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok());
+        ASSERT_TRUE(EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(slow)).ok());
+        for (size_t i = 0; i < lanes.size(); ++i) {
+          ASSERT_EQ(fast[i], slow[i])
+              << t.name << " " << InstrName(instr) << std::hex << " mode=" << ctx.mode
+              << " opsel=" << int(ctx.mods.opsel) << " neg=" << int(ctx.mods.neg)
+              << " abs=" << int(ctx.mods.abs) << " clamp=" << ctx.mods.clamp << " lane "
+              << lanes.src0()[i] << " " << lanes.src1()[i];
+        }
+        ++contexts;
+      }
+    }
+  }
+  EXPECT_GT(contexts, 400);
+}
+
+TEST(Ops, ValidateContextErrors) {
+  OpContext ctx;
+  EXPECT_FALSE(ValidateContext(ctx).ok());
+  ctx = Ctx("gfx908", kFp8, M(), kD, {});
+  absl::Status s = ValidateContext(ctx);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(absl::StrContains(s.message(), "gfx908 has no v_cvt_sr_fp8_f32")) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "v_cvt_pk_u8_f32")) << s;
+  ctx = Ctx("gfx942", kFp8, M(16), kD, {});
+  EXPECT_TRUE(absl::StrContains(ValidateContext(ctx).message(), "opsel")) << ValidateContext(ctx);
+  ctx = Ctx("gfx942", kFp8, M(0, 8), kD, {});
+  EXPECT_FALSE(ValidateContext(ctx).ok());
+  ctx = Ctx("gfx942", kFp8, M(0, 0, 0, false, 4), kD, {});
+  EXPECT_FALSE(ValidateContext(ctx).ok());
+  ctx = Ctx("gfx942", kFp8, M(), kD, {});
+  LaneBatch lanes;
+  lanes.Add(0, 0, 0, 0);
+  std::vector<uint32_t> out(2);
+  EXPECT_FALSE(Evaluate(ctx, lanes.view(), absl::MakeSpan(out)).ok());
+  EXPECT_FALSE(EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(out)).ok());
+}
+
+TEST(InputClass, PerInstruction) {
+  const OpContext pk = Ctx("gfx1201", kPk, M(), kD, {});
+  EXPECT_EQ(ClassifyInput(pk, 0x7fc00000, 0), "nan");
+  EXPECT_EQ(ClassifyInput(pk, 0xff800000, 0), "inf");
+  EXPECT_EQ(ClassifyInput(pk, 0x80000000, 0), "zero");
+  EXPECT_EQ(ClassifyInput(pk, 0x00000001, 0), "denormal");
+  EXPECT_EQ(ClassifyInput(pk, 0x437f0001, 0), "overflow");  // just above 255
+  EXPECT_EQ(ClassifyInput(pk, 0x437f0000, 0), "normal");    // 255 exactly
+  EXPECT_EQ(ClassifyInput(pk, 0x43018000, 0), "tie");       // 129.5
+  EXPECT_EQ(ClassifyInput(pk, 0x3f000000, 0), "tie");       // 0.5
+  EXPECT_EQ(ClassifyInput(pk, 0x437f8000, 0), "overflow");  // 255.5: above 255 first
+  EXPECT_EQ(ClassifyInput(pk, 0x4301e666, 0), "normal");    // 129.9
+  EXPECT_EQ(ClassifyInput(pk, 0xbf000000, 0), "normal");    // -0.5: negative
+  const OpContext neg = Ctx("gfx1201", kPk, M(0, 1), kD, {});
+  EXPECT_EQ(ClassifyInput(neg, 0xbf000000, 0), "tie");  // NEG makes it +0.5
+
+  const OpContext fp8 = Ctx("gfx1201", kFp8, M(), kD, {});
+  EXPECT_EQ(ClassifyInput(fp8, 0x43e00000, 0), "normal");    // 448 = max
+  EXPECT_EQ(ClassifyInput(fp8, 0x43e00001, 0), "overflow");  // just above
+  EXPECT_EQ(ClassifyInput(fp8, 0x3fffffff, 0xfffff000), "sr_carry");
+  EXPECT_EQ(ClassifyInput(fp8, 0x3fffffff, 0x00000fff), "normal");  // low bits are no seed
+  EXPECT_EQ(ClassifyInput(fp8, 0x3f880000, 0), "tie");       // 1.0625: half of 0.125
+  EXPECT_EQ(ClassifyInput(fp8, 0x3a800000, 0), "tie");       // 2^-10: half the subnormal quantum
+  EXPECT_EQ(ClassifyInput(fp8, 0x3f840000, 0x80000000), "normal");
+  const OpContext fnuz = Ctx("gfx942", kFp8, M(), kD, {});
+  EXPECT_EQ(ClassifyInput(fnuz, 0x43e00000, 0), "overflow");  // 448 > 240
+  const OpContext ue = Ctx("gfx1250", kFp8, M(0, 0, 0, true), kD, {});
+  EXPECT_EQ(ClassifyInput(ue, 0x47e00000, 0), "normal");      // 114688 = UE5M3 max
+  EXPECT_EQ(ClassifyInput(ue, 0x47e00001, 0), "overflow");
+  const OpContext bf8 = Ctx("gfx950", kBf8, M(), kD, {});
+  EXPECT_EQ(ClassifyInput(bf8, 0x47600000, 0), "normal");    // 57344 = max
+  EXPECT_EQ(ClassifyInput(bf8, 0x47700000, 0), "overflow");  // 61440
+  EXPECT_EQ(ClassifyInput(bf8, 0x3f900000, 0), "tie");       // 1.125: half of 0.25
+  EXPECT_EQ(ClassifyInput(bf8, 0x3f800000, 0xfffff800), "normal");
+  EXPECT_EQ(ClassifyInput(bf8, 0x3fe00000, 0xfffff800), "normal");    // 0x600000 + 0x1fffff
+  EXPECT_EQ(ClassifyInput(bf8, 0x3ff00000, 0xfffff800), "sr_carry");  // 0x700000 + 0x1fffff
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -1,0 +1,69 @@
+// v_cvt_pk_u8_f32: convert src0 (f32) to an unsigned byte and pack it into src2 at byte S1[1:0].
+//
+// AMD's pseudocode (../shared/seeds/000_aac903940701964b.txt, CDNA 5 page; the same on every
+// generation that has the instruction):
+//
+//   tmp = (S2.u32 & 32'U(~(0xff << (S1.u32[1 : 0].u32 * 8U))));
+//   tmp = (tmp | ((32'U(f32_to_u8(S0.f32)) & 255U) << (S1.u32[1 : 0].u32 * 8U)));
+//   D0.u32 = tmp
+//
+// Where the model departs or fills gaps, and why (SEMANTICS.md §3):
+//   - f32_to_u8 is not defined by the page. The model rounds with MODE[1:0] (the f32 round
+//     mode; L, L+ on gfx12) and clamps to [0, 255]; NaN -> 0, +Inf -> 255, negatives -> 0.
+//     Hypothesis pk_u8_rounding=truncate rounds toward zero whatever MODE says (tinygrad, gem5).
+//   - f32 denormal inputs are flushed to a signed zero when MODE[4] is 0 (L).
+//   - src0 ABS then NEG apply to the float before converting (L). NEG/ABS on src1 and src2,
+//     CLAMP, OMOD and OPSEL have no effect (U: the default reading; the fuzzer probes them).
+//   - The other three bytes come from S2, never from the old VDST (C).
+#include <cstddef>
+#include <cstdint>
+
+#include "model/fp/oracle.h"
+#include "model/fp/u8.h"
+#include "model/ops/kernel.h"
+#include "model/ops/op_table.h"
+
+namespace lanediff {
+namespace ops {
+namespace {
+
+RoundMode PkU8RoundMode(const OpContext& ctx) {
+  if (ctx.hyp.pk_u8_rounding == PkU8Rounding::truncate) return RoundMode::toward_zero;
+  return static_cast<RoundMode>(ctx.mode & kModeRoundF32Mask);
+}
+
+LANEDIFF_KERNEL
+void PkU8Kernel(Src0Uniform u, RoundMode rm, const uint32_t* __restrict src0,
+                const uint32_t* __restrict src1, const uint32_t* __restrict src2,
+                uint32_t* __restrict out, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t v = F32ToU8(ResolveSrc0(src0[i], u), rm);
+    const uint32_t shift = (src1[i] & 3u) * 8u;
+    out[i] = (src2[i] & ~(0xffu << shift)) | (v << shift);
+  }
+}
+
+}  // namespace
+
+void v_cvt_pk_u8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
+  PkU8Kernel(DecodeSrc0(ctx), PkU8RoundMode(ctx), lanes.src0, lanes.src1, lanes.src2, out,
+             lanes.size);
+}
+
+void v_cvt_pk_u8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
+  const RoundMode rm = PkU8RoundMode(ctx);
+  for (size_t i = 0; i < lanes.size; ++i) {
+    uint32_t x = lanes.src0[i];
+    if (ctx.mods.abs & 1) x &= 0x7fffffffu;
+    if (ctx.mods.neg & 1) x ^= 0x80000000u;
+    if (!(ctx.mode & kModeDenormF32InBit) && ((x >> 23) & 0xff) == 0) x &= 0x80000000u;
+    const uint32_t byte = lanes.src1[i] % 4;
+    uint32_t d = lanes.src2[i];
+    d &= ~(0xffu << (8 * byte));
+    d |= OracleF32ToU8(x, rm) << (8 * byte);
+    out[i] = d;
+  }
+}
+
+}  // namespace ops
+}  // namespace lanediff

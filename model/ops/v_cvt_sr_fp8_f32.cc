@@ -1,0 +1,67 @@
+// v_cvt_sr_fp8_f32: f32 -> 8-bit float (E4M3, or UE5M3 on gfx1250 with CLAMP) with stochastic
+// rounding, seed from S1, written to the byte of VDST that OPSEL[3:2] selects.
+//
+// AMD's pseudocode (../shared/seeds/001_4bfd7b045edc9c42.txt, CDNA 5 page; "Stochastic
+// rounding. Ignores OMOD and clamp."):
+//
+//   prev_mode = ROUND_MODE; ROUND_MODE = ROUND_NEAREST_EVEN;
+//   s = sign(S0.f32); e = exponent(S0.f32);
+//   m = 23'U(32'U(23'B(mantissa(S0.f32))) + S1[31 : 12].u32);
+//   tmp = float32(s, e, m); // Add stochastic value to mantissa, wrap around on overflow
+//   if OPSEL[3 : 2].u2 == 2'0U then VGPR[laneId][VDST.u32][7 : 0].fp8 = f32_to_fp8(tmp.f32)
+//   elsif OPSEL[3 : 2].u2 == 2'1U then VGPR[laneId][VDST.u32][15 : 8].fp8 = f32_to_fp8(tmp.f32)
+//   elsif OPSEL[3 : 2].u2 == 2'2U then VGPR[laneId][VDST.u32][23 : 16].fp8 = f32_to_fp8(tmp.f32)
+//   else VGPR[laneId][VDST.u32][31 : 24].fp8 = f32_to_fp8(tmp.f32)
+//   endif; // Unwritten bytes of D are preserved.
+//   ROUND_MODE = prev_mode
+//
+// Where the model departs, and why (SEMANTICS.md §4-6):
+//   - Default rounding is sr_rounding=carry_truncate, not the text above: S1[31:12] is added
+//     to the 24-bit significand below the kept LSB with the carry kept, then truncated;
+//     specials are handled first (L+: rocjitsu measured on gfx1201; comgr PR #3275 found the
+//     wrapping 23-bit add wrong on silicon). The text above, word for word, is
+//     sr_rounding=literal.
+//   - The format is the target's (TargetTraits::fp8: E4M3 FNUZ on gfx942, OCP E4M3FN on
+//     gfx950/gfx12/gfx1250). Specials and overflow per format: model/fp/fp8.h; NaN byte
+//     (fp8_nan) and MODE.FP16_OVFL (fp16_ovfl) are hypotheses.
+//   - "Ignores clamp" does not hold on gfx1250 B0: where TargetTraits::clamp_selects_ue5m3,
+//     CLAMP=1 selects UE5M3 (hypothesis gfx1250_clamp=ue5m3, the default; =ignored is A0).
+//     Elsewhere CLAMP has no effect (U).
+//   - src0 ABS then NEG apply to the float before converting (L). S1[11:0], src1/src2
+//     modifiers, OPSEL[1:0], OMOD and S2 have no effect (C spec for S1[11:0]; U for the rest).
+//   - f32 denormal inputs flush to signed zero when MODE[4] is 0 (they give +-0 either way
+//     under RNE, and under carry_truncate a seed cannot lift them: their fraction of the
+//     smallest quantum is far below 2^-20).
+#include "model/fp/fp8_format.h"
+#include "model/ops/op_table.h"
+#include "model/ops/sr_common.h"
+
+namespace lanediff {
+namespace ops {
+namespace {
+
+constexpr uint32_t kFp8SeedShift = 12;  // S1[31:12]: the 20 f32 fraction bits E4M3 drops
+
+SrUniform Decode(const OpContext& ctx) {
+  const Fp8Shape shape = v_cvt_sr_fp8_f32_shape(ctx);
+  return DecodeSr(ctx, *shape.format, shape.seed_shift);
+}
+
+}  // namespace
+
+Fp8Shape v_cvt_sr_fp8_f32_shape(const OpContext& ctx) {
+  const bool ue5m3 = ctx.mods.clamp && ctx.target->clamp_selects_ue5m3 &&
+                     ctx.hyp.gfx1250_clamp == Gfx1250Clamp::ue5m3;
+  return {&GetFp8Format(ue5m3 ? Fp8FormatId::ue5m3 : ctx.target->fp8), kFp8SeedShift};
+}
+
+void v_cvt_sr_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
+  SrBatch(Decode(ctx), lanes, out);
+}
+
+void v_cvt_sr_fp8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
+  SrBatchOracle(Decode(ctx), lanes, out);
+}
+
+}  // namespace ops
+}  // namespace lanediff
