@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -242,6 +243,14 @@ std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
   const bool is_register = info.ok() && (info->kind == OperandKind::vgpr ||
                                          info->kind == OperandKind::sgpr ||
                                          info->kind == OperandKind::special);
+  if (absl::StartsWith(text, "lit(") && (neg || abs)) {
+    // An inline-valued literal with modifiers: llvm-mc-22 reads |lit(0x0)| as the inline |0|
+    // and rejects -lit(0x0), so spell it with the function forms it assembles exactly
+    // (known difference disasm_lit_modifier_spelling).
+    if (abs) text = absl::StrCat("abs(", text, ")");
+    if (neg) text = absl::StrCat("neg(", text, ")");
+    return text;
+  }
   if (abs) text = absl::StrCat("|", text, "|");
   if (neg) {
     // llvm-mc-22 prints NEG on a constant as neg(1.0) (so it is not read as -1.0), on a
@@ -312,7 +321,12 @@ absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::strin
     t.remove_prefix(1);
     s.neg = true;
   }
-  if (absl::ConsumePrefix(&t, "|")) {
+  if (absl::ConsumePrefix(&t, "abs(")) {
+    if (!absl::ConsumeSuffix(&t, ")")) {
+      return absl::InvalidArgumentError(absl::StrCat("'", orig, "': unbalanced abs("));
+    }
+    s.abs = true;
+  } else if (absl::ConsumePrefix(&t, "|")) {
     if (!absl::ConsumeSuffix(&t, "|")) {
       return absl::InvalidArgumentError(absl::StrCat("'", orig, "': unbalanced |"));
     }
