@@ -1,0 +1,141 @@
+// `lanediff bench`: the model's throughput, lanes per second, per instruction and per target
+// family, through the batch API (Evaluate) on one thread, with batches that fit in L2.
+//
+//   lanediff bench                 # a table
+//   lanediff bench --seconds 2 --json
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/types/span.h"
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+#include "model/ops/ops.h"
+#include "model/targets/targets.h"
+
+namespace lanediff {
+namespace {
+
+// 16384 lanes x (4 operand arrays + 1 result) x 4 bytes = 320 KiB: inside a 512 KiB+ L2.
+constexpr size_t kBatchLanes = 16384;
+
+struct Result {
+  Instr instr;
+  const TargetTraits* target;
+  double lanes_per_second;
+};
+
+std::string BuildDescription() {
+  std::string s;
+#if defined(__clang__)
+  absl::StrAppend(&s, "clang ", __clang_major__, ".", __clang_minor__);
+#elif defined(__GNUC__)
+  absl::StrAppend(&s, "gcc ", __GNUC__, ".", __GNUC_MINOR__);
+#endif
+#ifdef NDEBUG
+  absl::StrAppend(&s, ", NDEBUG (optimised build)");
+#else
+  absl::StrAppend(&s, ", assertions on (not an optimised build: numbers mean little)");
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+  absl::StrAppend(&s, ", ASan");
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  absl::StrAppend(&s, __builtin_cpu_supports("avx2")
+                          ? ", x86-64 baseline + AVX2 inner loops (target_clones, picked at run time)"
+                          : ", x86-64 baseline inner loops (no AVX2 on this CPU)");
+#endif
+  return s;
+}
+
+int RunBench(int argc, char** argv) {
+  Args args("bench",
+            "Measure the model: lanes per second for each instruction on one target per VOP3\n"
+            "family, through the batch API (Evaluate), one thread, 16384-lane batches (fit in\n"
+            "L2), random operands concentrated where the formats live.");
+  double seconds = 0.5;
+  bool json = false;
+  args.Double("seconds", "S", "time per measurement (default 0.5)", &seconds);
+  args.Bool("json", "print a JSON array of {instr, target, family, lanes_per_second}", &json);
+  if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (!(seconds > 0)) {
+    std::fprintf(stderr, "lanediff bench: --seconds must be positive\n");
+    return kExitUsage;
+  }
+
+  std::mt19937 rng(12345);
+  LaneBatch lanes;
+  for (size_t i = 0; i < kBatchLanes; ++i) {
+    const uint32_t r = rng();
+    // Three in four src0 values between 2^-15 and 2^17 (both signs), one in four anywhere.
+    const uint32_t s0 = (i % 4 == 3) ? r : ((r & 0x80ffffffu) | ((0x70u + (r >> 24) % 32) << 23));
+    lanes.Add(s0, rng(), rng(), rng());
+  }
+  std::vector<uint32_t> out(kBatchLanes);
+
+  std::vector<Result> results;
+  for (Instr instr : kAllInstrs) {
+    bool seen[kNumFamilies] = {};
+    for (const TargetTraits& t : AllTargets()) {
+      if (!t.Has(instr) || seen[static_cast<int>(t.family)]) continue;
+      seen[static_cast<int>(t.family)] = true;
+      OpContext ctx;
+      ctx.target = &t;
+      ctx.instr = instr;
+      if (absl::Status s = Evaluate(ctx, lanes.view(), absl::MakeSpan(out)); !s.ok()) {
+        std::fprintf(stderr, "lanediff bench: %s\n", std::string(s.message()).c_str());
+        return kExitEnvironment;
+      }
+      using Clock = std::chrono::steady_clock;
+      const auto start = Clock::now();
+      const auto until = start + std::chrono::duration<double>(seconds);
+      uint64_t done = 0;
+      auto now = start;
+      do {
+        for (int rep = 0; rep < 16; ++rep) {
+          (void)Evaluate(ctx, lanes.view(), absl::MakeSpan(out));
+          done += kBatchLanes;
+        }
+        now = Clock::now();
+      } while (now < until);
+      const double elapsed = std::chrono::duration<double>(now - start).count();
+      results.push_back({instr, &t, static_cast<double>(done) / elapsed});
+    }
+  }
+
+  if (json) {
+    std::printf("[\n");
+    for (size_t i = 0; i < results.size(); ++i) {
+      const Result& r = results[i];
+      std::printf("  {\"instr\": \"%s\", \"target\": \"%s\", \"family\": \"%s\", "
+                  "\"lanes_per_second\": %.0f}%s\n",
+                  std::string(InstrName(r.instr)).c_str(), std::string(r.target->name).c_str(),
+                  std::string(FamilyName(r.target->family)).c_str(), r.lanes_per_second,
+                  i + 1 < results.size() ? "," : "");
+    }
+    std::printf("]\n");
+    return kExitOk;
+  }
+  std::printf("lanediff bench: one thread, %zu-lane batches, %.2f s per row; %s\n", kBatchLanes,
+              seconds, BuildDescription().c_str());
+  std::printf("%-18s %-8s %-8s %14s\n", "instruction", "target", "family", "G lanes/s");
+  for (const Result& r : results) {
+    std::printf("%-18s %-8s %-8s %14.3f\n", std::string(InstrName(r.instr)).c_str(),
+                std::string(r.target->name).c_str(),
+                std::string(FamilyName(r.target->family)).c_str(), r.lanes_per_second / 1e9);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(80, "bench", "the model's speed: lanes per second per instruction",
+                          RunBench);
+
+}  // namespace lanediff

@@ -1,0 +1,243 @@
+// `lanediff eval`: the model as a pipe. Lanes on stdin, one VDST word per lane on stdout.
+//
+//   lanediff eval --target T --instr I [--opsel N] [--neg N] [--abs N] [--clamp] [--omod N]
+//                 [--mode HEX] [--hypothesis NAME=VALUE]... < lanes
+//
+// Input: one lane per line, four 32-bit hex words `src0 src1 src2 vdst_old` (`0x` optional);
+// blank lines and `#` comments are skipped. Output: `0x%08x` per lane, in order. A malformed
+// line is reported on stderr with its line number and produces no output; processing goes on
+// and the exit code is 1 at the end. Unknown target, instruction or hypothesis, or an
+// instruction the target lacks: an error listing the valid choices, exit 2.
+//
+// Streaming: input is read with read(2) in chunks of up to 1 MiB; the complete lines of each
+// chunk are evaluated as one batch and their answers written before the next read, so a caller
+// that writes a few lines and waits gets its answers, and a caller that streams millions gets
+// large batches.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/types/span.h"
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+#include "model/ops/ops.h"
+#include "model/targets/hypotheses.h"
+#include "model/targets/targets.h"
+
+namespace lanediff {
+namespace {
+
+constexpr size_t kReadChunk = 1 << 20;
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Parses one 32-bit hex word, `0x` optional, 1 to 8 digits.
+bool ParseHexWord(absl::string_view tok, uint32_t* out) {
+  if (tok.size() >= 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) tok.remove_prefix(2);
+  if (tok.empty() || tok.size() > 8) return false;
+  uint32_t v = 0;
+  for (char c : tok) {
+    const int d = HexDigit(c);
+    if (d < 0) return false;
+    v = (v << 4) | static_cast<uint32_t>(d);
+  }
+  *out = v;
+  return true;
+}
+
+// One input line (without its '\n'): a lane, nothing (blank or comment), or an error.
+enum class LineKind { lane, skip, error };
+LineKind ParseLine(absl::string_view line, uint32_t words[4], std::string* error) {
+  if (size_t hash = line.find('#'); hash != absl::string_view::npos) line = line.substr(0, hash);
+  int n = 0;
+  size_t i = 0;
+  while (true) {
+    while (i < line.size() && IsSpace(line[i])) ++i;
+    if (i == line.size()) break;
+    size_t j = i;
+    while (j < line.size() && !IsSpace(line[j])) ++j;
+    const absl::string_view tok = line.substr(i, j - i);
+    if (n == 4) {
+      *error = absl::StrCat("more than 4 words (expected src0 src1 src2 vdst_old); extra '",
+                            tok, "'");
+      return LineKind::error;
+    }
+    if (!ParseHexWord(tok, &words[n])) {
+      *error = absl::StrCat("word ", n + 1, " '", tok, "' is not a 32-bit hex number");
+      return LineKind::error;
+    }
+    ++n;
+    i = j;
+  }
+  if (n == 0) return LineKind::skip;
+  if (n != 4) {
+    *error = absl::StrCat("expected 4 hex words (src0 src1 src2 vdst_old), got ", n);
+    return LineKind::error;
+  }
+  return LineKind::lane;
+}
+
+bool WriteAll(const char* p, size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(1, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+int RunEval(int argc, char** argv) {
+  Args args("eval",
+            "Run the model as a pipe: read lanes from stdin, one per line, as four 32-bit hex\n"
+            "words `src0 src1 src2 vdst_old` (0x optional; blank lines and # comments\n"
+            "skipped), and print each lane's VDST as 0x%08x.");
+  std::string target_name, instr_name, mode_text = "0xf0";
+  uint64_t opsel = 0, neg = 0, abs = 0, omod = 0;
+  bool clamp = false;
+  std::vector<std::string> hyps;
+  args.Flag("target", "T", "gfx target, e.g. gfx942 (see `lanediff targets`)", &target_name);
+  args.Flag("instr", "I", "instruction mnemonic, e.g. v_cvt_sr_fp8_f32", &instr_name);
+  args.Uint("opsel", "N", "OPSEL[3:0] as encoded (SR: OPSEL[3:2] is the destination byte)", 15,
+            &opsel);
+  args.Uint("neg", "N", "NEG[2:0] mask, bit 0 = src0", 7, &neg);
+  args.Uint("abs", "N", "ABS[2:0] mask, bit 0 = src0", 7, &abs);
+  args.Bool("clamp", "set the CLAMP bit", &clamp);
+  args.Uint("omod", "N", "OMOD[1:0]", 3, &omod);
+  args.Flag("mode", "HEX", "the whole MODE register, hex (0x optional); default 0xf0", &mode_text);
+  args.Repeated("hypothesis", "NAME=VALUE",
+                "select a hypothesis (repeatable; `lanediff targets --hypotheses`)", &hyps);
+  args.Epilog(
+      "example:\n"
+      "  echo '3fffffff fffff000 0 aabbccdd' | lanediff eval --target gfx1201 \\\n"
+      "      --instr v_cvt_sr_fp8_f32          # prints 0xaabbcc40\n"
+      "exit codes: 0 every line evaluated; 1 some input line was malformed (reported on\n"
+      "stderr with its line number, no output for it); 2 usage error; 3 stdout or stdin failed.");
+  if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+
+  auto usage_error = [](const std::string& msg) {
+    std::fprintf(stderr, "lanediff eval: %s\n", msg.c_str());
+    return kExitUsage;
+  };
+  if (target_name.empty()) {
+    std::vector<absl::string_view> names;
+    for (const TargetTraits& t : AllTargets()) names.push_back(t.name);
+    return usage_error(absl::StrCat("--target is required; valid: ", absl::StrJoin(names, ", ")));
+  }
+  if (instr_name.empty()) {
+    std::vector<absl::string_view> names;
+    for (Instr i : kAllInstrs) names.push_back(InstrName(i));
+    return usage_error(absl::StrCat("--instr is required; valid: ", absl::StrJoin(names, ", ")));
+  }
+  OpContext ctx;
+  absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
+  if (!target.ok()) return usage_error(std::string(target.status().message()));
+  ctx.target = *target;
+  absl::StatusOr<Instr> instr = ParseInstr(instr_name);
+  if (!instr.ok()) return usage_error(std::string(instr.status().message()));
+  ctx.instr = *instr;
+  ctx.mods.opsel = static_cast<uint8_t>(opsel);
+  ctx.mods.neg = static_cast<uint8_t>(neg);
+  ctx.mods.abs = static_cast<uint8_t>(abs);
+  ctx.mods.clamp = clamp;
+  ctx.mods.omod = static_cast<uint8_t>(omod);
+  uint32_t mode = 0;
+  if (!ParseHexWord(mode_text, &mode)) {
+    return usage_error(absl::StrCat("--mode '", mode_text, "' is not a 32-bit hex number"));
+  }
+  ctx.mode = mode;
+  for (const std::string& h : hyps) {
+    absl::Status s = SetHypothesis(h, &ctx.hyp);
+    if (!s.ok()) return usage_error(std::string(s.message()));
+  }
+  if (absl::Status s = ValidateContext(ctx); !s.ok()) return usage_error(std::string(s.message()));
+
+  std::string buf;      // unconsumed input: at most one partial line between reads
+  buf.reserve(kReadChunk * 2);
+  std::vector<char> chunk(kReadChunk);
+  LaneBatch lanes;
+  std::vector<uint32_t> vdst;
+  std::string out;
+  uint64_t line_no = 0;
+  bool bad_line = false;
+  std::string error;
+
+  auto parse_line = [&](absl::string_view line) {
+    ++line_no;
+    uint32_t w[4];
+    switch (ParseLine(line, w, &error)) {
+      case LineKind::lane:
+        lanes.Add(w[0], w[1], w[2], w[3]);
+        break;
+      case LineKind::skip:
+        break;
+      case LineKind::error:
+        bad_line = true;
+        std::fprintf(stderr, "lanediff eval: stdin line %llu: %s\n",
+                     static_cast<unsigned long long>(line_no), error.c_str());
+        break;
+    }
+  };
+  auto flush_batch = [&]() -> bool {
+    if (lanes.size() == 0) return true;
+    vdst.resize(lanes.size());
+    if (absl::Status s = Evaluate(ctx, lanes.view(), absl::MakeSpan(vdst)); !s.ok()) {
+      std::fprintf(stderr, "lanediff eval: %s\n", std::string(s.message()).c_str());
+      return false;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    out.resize(vdst.size() * 11);
+    char* p = out.data();
+    for (uint32_t v : vdst) {
+      *p++ = '0';
+      *p++ = 'x';
+      for (int s = 28; s >= 0; s -= 4) *p++ = kHex[(v >> s) & 0xf];
+      *p++ = '\n';
+    }
+    lanes.Clear();
+    return WriteAll(out.data(), out.size());
+  };
+
+  while (true) {
+    const ssize_t got = ::read(0, chunk.data(), chunk.size());
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      std::perror("lanediff eval: reading stdin");
+      return kExitEnvironment;
+    }
+    if (got == 0) break;
+    buf.append(chunk.data(), static_cast<size_t>(got));
+    size_t start = 0;
+    for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
+      parse_line(absl::string_view(buf).substr(start, nl - start));
+    }
+    buf.erase(0, start);
+    if (!flush_batch()) return kExitEnvironment;
+  }
+  if (!buf.empty()) parse_line(buf);  // a last line without '\n'
+  if (!flush_batch()) return kExitEnvironment;
+  return bad_line ? kExitFound : kExitOk;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(20, "eval", "the model as a pipe: lanes on stdin, VDST words on stdout",
+                          RunEval);
+
+}  // namespace lanediff

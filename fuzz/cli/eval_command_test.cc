@@ -1,0 +1,160 @@
+// `lanediff eval` driven as a real pipe: the built binary, popen()ed with stdin from a file.
+// Expected words are SEMANTICS.md's discriminating inputs placed into VDST by hand.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string TempPath(const std::string& name) {
+  return absl::StrCat(::testing::TempDir(), "/eval_test_", ::getpid(), "_", name);
+}
+
+RunResult RunEval(const std::string& flags, const std::string& input) {
+  const std::string in = TempPath("in"), err = TempPath("err");
+  std::ofstream(in, std::ios::binary) << input;
+  const std::string cmd = absl::StrCat(LANEDIFF_BINARY_DIR, "/fuzz/lanediff eval ", flags, " < ",
+                                       in, " 2> ", err);
+  RunResult r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) {
+    ADD_FAILURE() << "popen failed: " << cmd;
+    return r;
+  }
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int status = ::pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::stringstream e;
+  e << std::ifstream(err).rdbuf();
+  r.err = e.str();
+  std::remove(in.c_str());
+  std::remove(err.c_str());
+  return r;
+}
+
+TEST(EvalCommand, CarryVersusLiteralAndFormats) {
+  const std::string input =
+      "# src0 src1 src2 vdst_old\n"
+      "0x3fffffff 0xfffff000 0x0 0xaabbccdd\n"  // ~2.0, all-ones seed
+      "\n"
+      "3f840000 80000000 0 aabbccdd   # 1 + 2^-5, seed 1/2\n"
+      "0x35800000 0xFFFFF000 0 0\n"             // 2^-20, subnormal SR
+      "0x35800000 0xffdff000 0 0";             // last line without a newline
+  RunResult r = RunEval("--target gfx1201 --instr v_cvt_sr_fp8_f32", input);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "0xaabbcc40\n0xaabbcc38\n0x00000001\n0x00000000\n");
+  EXPECT_EQ(r.err, "");
+
+  r = RunEval("--target gfx1201 --instr v_cvt_sr_fp8_f32 --hypothesis sr_rounding=literal", input);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "0xaabbcc39\n0xaabbcc39\n0x00000000\n0x00000000\n");
+
+  // OPSEL 0b0100 writes byte 1; gfx942 FNUZ: 1.0 = 0x40.
+  r = RunEval("--target gfx942 --instr v_cvt_sr_fp8_f32 --opsel 4", "3f800000 0 0 aabbccdd\n");
+  EXPECT_EQ(r.out, "0xaabb40dd\n") << r.err;
+  // gfx1250 CLAMP: UE5M3 1.0 = 0x78; --neg 1 makes it -1.0 -> 0x00.
+  r = RunEval("--target gfx1250 --instr v_cvt_sr_fp8_f32 --clamp", "3f800000 0 0 0\n");
+  EXPECT_EQ(r.out, "0x00000078\n") << r.err;
+  r = RunEval("--target gfx1250 --instr v_cvt_sr_fp8_f32 --clamp --neg 1", "3f800000 0 0 0\n");
+  EXPECT_EQ(r.out, "0x00000000\n") << r.err;
+  // MODE[23] with the default saturate_finite: 1000 -> 0x7e (0x7f without).
+  r = RunEval("--target gfx1201 --instr v_cvt_sr_fp8_f32 --mode 0x8000f0", "447a0000 0 0 0\n");
+  EXPECT_EQ(r.out, "0x0000007e\n") << r.err;
+}
+
+TEST(EvalCommand, PkU8ModeAndByteSelect) {
+  // 129.5 into byte 2 of S2: RNE 0x82, truncate 0x81. 0.25 under MODE round-up (hex without
+  // 0x): 1.
+  RunResult r = RunEval("--target gfx908 --instr v_cvt_pk_u8_f32",
+                        "43018000 2 11223344 ffffffff\n");
+  EXPECT_EQ(r.out, "0x11823344\n") << r.err;
+  r = RunEval("--target gfx908 --instr v_cvt_pk_u8_f32 --hypothesis pk_u8_rounding=truncate",
+              "43018000 2 11223344 ffffffff\n");
+  EXPECT_EQ(r.out, "0x11813344\n") << r.err;
+  r = RunEval("--target gfx1100 --instr v_cvt_pk_u8_f32 --mode f1", "3e800000 0 0 0\n");
+  EXPECT_EQ(r.out, "0x00000001\n") << r.err;
+  r = RunEval("--target gfx1100 --instr v_cvt_pk_u8_f32 --mode=0xe1", "00000001 0 0 0\n");
+  EXPECT_EQ(r.out, "0x00000000\n") << r.err;  // denormal flushed, then 0 even rounding up
+}
+
+TEST(EvalCommand, MalformedLinesAreReportedAndSkipped) {
+  const std::string input =
+      "3f800000 0 0 0\n"
+      "3f800000 0 0\n"              // line 2: three words
+      "3f800000 0 0 0 0\n"          // line 3: five words
+      "# fine\n"
+      "3f800000 zz 0 0\n"           // line 5: not hex
+      "123456789 0 0 0\n"           // line 6: nine digits
+      "40000000 0 0 0\n";
+  RunResult r = RunEval("--target gfx950 --instr v_cvt_sr_fp8_f32", input);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "0x00000038\n0x00000040\n");
+  for (const char* line : {"line 2:", "line 3:", "line 5:", "line 6:"}) {
+    EXPECT_TRUE(absl::StrContains(r.err, line)) << line << " in " << r.err;
+  }
+  EXPECT_FALSE(absl::StrContains(r.err, "line 4:")) << r.err;
+  EXPECT_FALSE(absl::StrContains(r.err, "line 7:")) << r.err;
+}
+
+TEST(EvalCommand, UsageErrorsListTheChoices) {
+  RunResult r = RunEval("--target gfx999 --instr v_cvt_pk_u8_f32", "");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "gfx942")) << r.err;
+  r = RunEval("--target gfx908 --instr v_cvt_sr_fp8_f32", "");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "gfx908 has no v_cvt_sr_fp8_f32")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "v_cvt_pk_u8_f32")) << r.err;
+  r = RunEval("--target gfx942 --instr v_bogus", "");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "v_cvt_sr_bf8_f32")) << r.err;
+  r = RunEval("--target gfx942 --instr v_cvt_sr_fp8_f32 --hypothesis nope=1", "");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "sr_rounding")) << r.err;
+  r = RunEval("--target gfx942 --instr v_cvt_sr_fp8_f32 --hypothesis sr_rounding=maybe", "");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "carry_truncate")) << r.err;
+  r = RunEval("--target gfx942 --instr v_cvt_sr_fp8_f32 --opsel 16", "");
+  EXPECT_EQ(r.exit_code, 2);
+  r = RunEval("--instr v_cvt_sr_fp8_f32", "");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "--target")) << r.err;
+}
+
+TEST(EvalCommand, LargeBatchStreams) {
+  // 300000 lanes (several read chunks, lines split across chunk boundaries): every answer in
+  // order. Lane i alternates the two carry/literal discriminators with the byte of vdst_old
+  // numbered so that order mistakes show.
+  std::string input;
+  std::string want;
+  for (int i = 0; i < 300000; ++i) {
+    const unsigned old = static_cast<unsigned>(i) << 8;
+    if (i % 2 == 0) {
+      input += absl::StrCat("0x3fffffff 0xfffff000 0 ", absl::Hex(old), "\n");
+      want += absl::StrCat("0x", absl::Hex(old | 0x40, absl::kZeroPad8), "\n");
+    } else {
+      input += absl::StrCat("3f840000 80000000 0 ", absl::Hex(old), "\n");
+      want += absl::StrCat("0x", absl::Hex(old | 0x38, absl::kZeroPad8), "\n");
+    }
+  }
+  RunResult r = RunEval("--target gfx1200 --instr v_cvt_sr_fp8_f32", input);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out == want) << "outputs differ; sizes " << r.out.size() << " vs " << want.size();
+}
+
+}  // namespace
+}  // namespace lanediff
