@@ -28,8 +28,10 @@ absl::Status CheckWidth(absl::string_view field, uint32_t value, const Vop3Field
   return absl::OkStatus();
 }
 
+// A literal dword follows when a source the instruction reads is code 255 (an SR
+// instruction's unused SRC2 = 255 fetches none here; DecodeVop3 rejects that word).
 bool UsesLiteral(const Vop3Instr& in) {
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < NumSourcesRead(in.instr); ++i) {
     if (in.src[i] == kLiteralCode) return true;
   }
   return false;

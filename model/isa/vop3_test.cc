@@ -298,7 +298,7 @@ TEST(Vop3RoundTrip, EveryRowAndRandomModifiers) {
         in.mods.clamp = rng() % 2;
         in.mods.omod = rng() % 4;
         bool lit = false;
-        for (uint16_t s : in.src) lit |= s == kLiteralCode;
+        for (int i = 0; i < NumSourcesRead(instr); ++i) lit |= in.src[i] == kLiteralCode;
         if (lit) in.literal = static_cast<uint32_t>(rng());
         absl::StatusOr<std::vector<uint32_t>> words = EncodeVop3(t, in);
         ASSERT_TRUE(words.ok()) << words.status();
