@@ -1,0 +1,116 @@
+// Test-case translation and operand resolution. Expected words are the seed pages' / LLVM's
+// (SEMANTICS.md §2); expected lane values follow from the register convention (v1..v3 =
+// src0..src2, v4 = vdst_old, s20..s22 = SGPR sources) and the inline-constant table.
+#include "model/isa/testcase.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+proto::TestCase Parse(absl::string_view text) {
+  absl::StatusOr<proto::TestCase> tc = ParseText<proto::TestCase>(text, "test");
+  EXPECT_TRUE(tc.ok()) << tc.status();
+  return *tc;
+}
+
+TEST(TestCase, StructuredDefaultsFollowTheConvention) {
+  proto::TestCase tc = Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32
+    encoding { src2 { kind: SOURCE_SGPR value: 0x11223344 } }
+    lanes { src0: 0x3f800000 src1: 2 src2: 9 vdst_old: 7 }
+    lanes { src0: 0x40000000 src1: 3 src2: 9 vdst_old: 8 }
+  )pb");
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  // v_cvt_pk_u8_f32 v4, v1, v2, s22 on GFX9: dword0 = 0xd1dd0004; dword1 = 0x101 | 0x102 << 9
+  // | 22 << 18 = 0x101 + 0x20400 + 0x580000 = 0x005a0501.
+  EXPECT_THAT(*EncodeVop3(*rc->target, rc->vop3), ElementsAre(0xd1dd0004u, 0x005a0501u));
+  EXPECT_EQ(PrintVop3(*rc->target, rc->vop3), "v_cvt_pk_u8_f32 v4, v1, v2, s22");
+  EXPECT_EQ(rc->ctx.mode, 0xf0u);
+  EXPECT_EQ(rc->ctx.instr, Instr::v_cvt_pk_u8_f32);
+  EXPECT_THAT(rc->lanes.src0(), ElementsAre(0x3f800000u, 0x40000000u));
+  EXPECT_THAT(rc->lanes.src1(), ElementsAre(2u, 3u));
+  EXPECT_THAT(rc->lanes.src2(), ElementsAre(0x11223344u, 0x11223344u));
+  EXPECT_THAT(rc->lanes.vdst_old(), ElementsAre(7u, 8u));
+}
+
+TEST(TestCase, InlineLiteralAndModifiers) {
+  proto::TestCase tc = Parse(R"pb(
+    target: "gfx1200" instr: v_cvt_sr_fp8_f32 mode: 0x3
+    encoding {
+      opsel: 8 neg: 1 abs: 1
+      src0 { kind: SOURCE_LITERAL value: 0x3f800000 }
+      src1 { kind: SOURCE_INLINE code: 193 }
+    }
+    lanes { src0: 1 src1: 2 src2: 3 vdst_old: 0xaabbccdd }
+  )pb");
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  EXPECT_EQ(rc->ctx.mode, 3u);
+  EXPECT_EQ(rc->ctx.mods.opsel, 8);
+  EXPECT_EQ(PrintVop3(*rc->target, rc->vop3),
+            "v_cvt_sr_fp8_f32 v4, neg(abs(lit(0x3f800000))), -1 byte_sel:2");
+  EXPECT_THAT(rc->lanes.src0(), ElementsAre(0x3f800000u));  // the literal, not the lane
+  EXPECT_THAT(rc->lanes.src1(), ElementsAre(0xffffffffu));  // inline -1
+  EXPECT_THAT(rc->lanes.vdst_old(), ElementsAre(0xaabbccddu));
+}
+
+TEST(TestCase, RawWordsResolveThroughTheConvention) {
+  // v_cvt_pk_u8_f32 v4, v2, v1, s20 on gfx1100 with NEG[1] (LLVM refuses it; we run it):
+  // dword0 = 0xd6260004, dword1 = 0x102 | 0x101 << 9 | 20 << 18 | 2 << 29 = 0x40520302.
+  proto::TestCase tc = Parse(R"pb(
+    target: "gfx1100" instr: v_cvt_pk_u8_f32
+    encoding { raw_words: 0xd6260004 raw_words: 0x40520302 src0 { value: 0x55 } }
+    lanes { src0: 10 src1: 11 src2: 12 vdst_old: 13 }
+  )pb");
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  EXPECT_EQ(rc->ctx.mods.neg, 2);
+  EXPECT_THAT(rc->lanes.src0(), ElementsAre(11u));
+  EXPECT_THAT(rc->lanes.src1(), ElementsAre(10u));
+  EXPECT_THAT(rc->lanes.src2(), ElementsAre(0x55u));  // s20 holds encoding.src0.value
+}
+
+TEST(TestCase, ErrorsNameTheField) {
+  auto err = [](absl::string_view text) {
+    return std::string(ResolveTestCase(Parse(text)).status().message());
+  };
+  EXPECT_THAT(err(R"pb(target: "gfx1100" instr: v_cvt_pk_u8_f32
+                      encoding { src1 { kind: SOURCE_INLINE code: 300 } })pb"),
+              HasSubstr("encoding.src1.code 300 is not an inline constant"));
+  EXPECT_THAT(err(R"pb(target: "gfx1100" instr: v_cvt_pk_u8_f32 encoding { opsel: 17 })pb"),
+              HasSubstr("encoding.opsel 17 exceeds 4 bits"));
+  EXPECT_THAT(err(R"pb(target: "gfx1100" instr: v_cvt_sr_fp8_f32)pb"),
+              HasSubstr("instruction v_cvt_sr_fp8_f32 does not exist on gfx1100"));
+  EXPECT_THAT(err(R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32
+                      encoding { src0 { kind: SOURCE_LITERAL value: 5 } })pb"),
+              HasSubstr("encoding.src0: a literal source is not possible on gfx942"));
+  EXPECT_THAT(err(R"pb(target: "gfx1100" instr: v_cvt_pk_u8_f32
+                      encoding { src0 { kind: SOURCE_LITERAL value: 5 }
+                                 src1 { kind: SOURCE_LITERAL value: 6 } })pb"),
+              HasSubstr("one literal dword"));
+  // Two SGPRs on GFX9: the constant bus.
+  EXPECT_THAT(err(R"pb(target: "gfx90a" instr: v_cvt_pk_u8_f32
+                      encoding { src0 { kind: SOURCE_SGPR } src1 { kind: SOURCE_SGPR } })pb"),
+              HasSubstr("constant bus"));
+  // A raw word reading v7, which the harness does not load.
+  EXPECT_THAT(err(R"pb(target: "gfx1100" instr: v_cvt_pk_u8_f32
+                      encoding { raw_words: 0xd6260004 raw_words: 0x040e0507 })pb"),
+              HasSubstr("src0 reads v7"));
+  EXPECT_THAT(err(R"pb(target: "gfx1100" instr: v_cvt_sr_fp8_f32
+                      encoding { raw_words: 0xd6260004 raw_words: 0x040e0501 })pb"),
+              HasSubstr("does not exist on gfx1100"));
+  EXPECT_THAT(err(R"pb(target: "gfx1200" instr: v_cvt_sr_fp8_f32
+                      encoding { raw_words: 0xd6260004 raw_words: 0x040e0501 })pb"),
+              HasSubstr("raw_words encode v_cvt_pk_u8_f32, but instr is v_cvt_sr_fp8_f32"));
+  EXPECT_THAT(err(R"pb(target: "gfx9999" instr: v_cvt_pk_u8_f32)pb"), HasSubstr("target"));
+}
+
+}  // namespace
+}  // namespace lanediff
