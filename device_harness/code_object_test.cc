@@ -298,12 +298,28 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
         load + " v3, v5, s[8:9]",
         load + " v4, v5, s[10:11]",
         "s_getreg_b32 s26, hwreg(" + mode + ")",
-        "s_setreg_b32 hwreg(" + mode + ", 0, 8), s15",
-        "s_lshr_b32 s27, s15, 23",
+        "s_and_b32 s28, s15, 0xff",
+        "s_bfe_u32 s27, s15, 0x10017",
+        "s_setreg_b32 hwreg(" + mode + ", 0, 8), s28",
         "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
         loadwait,
     };
     if (fam == Family::gfx1250) before.insert(before.begin(), "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1");
+    // gfx1250: every MODE write is followed by s_nop 0 and s_set_vgpr_msb 0 (the VGPR-MSB note
+    // in kernels/gfx1250.s); other families have no s_set_vgpr_msb.
+    for (size_t i = 0; i < d.lines.size(); ++i) {
+      if (!absl::StartsWith(d.lines[i].text, "s_setreg")) continue;
+      if (fam == Family::gfx1250) {
+        ASSERT_LT(i + 2, d.lines.size());
+        EXPECT_EQ(d.lines[i + 1].text, "s_nop 0") << "after " << d.lines[i].text;
+        EXPECT_EQ(d.lines[i + 2].text, "s_set_vgpr_msb 0") << "after " << d.lines[i].text;
+      }
+      if (fam == Family::gfx12 || fam == Family::gfx1250) {
+        if (d.lines[i].text.find("), s") != std::string::npos) {
+          EXPECT_EQ(d.lines[i - 1].text, "s_wait_alu depctr_sa_sdst(0)") << "before " << d.lines[i].text;
+        }
+      }
+    }
     std::string missing;
     EXPECT_NE(FindInOrder(d, 0, at, before, &missing), SIZE_MAX) << "missing before the site: " << missing;
     // Nothing between the MODE write and the site but waits and s_nop.
@@ -311,7 +327,8 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
       if (absl::StartsWith(d.lines[i].text, "s_setreg_b32 hwreg(" + mode + ", 23, 1)")) {
         for (size_t j = i + 1; j < at; ++j) {
           EXPECT_TRUE(absl::StartsWith(d.lines[j].text, "s_nop") ||
-                      absl::StartsWith(d.lines[j].text, "s_wait"))
+                      absl::StartsWith(d.lines[j].text, "s_wait") ||
+                      d.lines[j].text == "s_set_vgpr_msb 0")
               << d.lines[j].text;
         }
       }
@@ -327,8 +344,9 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     EXPECT_EQ(d.lines[at + 1].words, (std::vector<uint32_t>{kSNop0}));
     // After: MODE restored from s26, v4 stored to out (s[12:13]), end.
     std::vector<std::string> after = {
-        "s_setreg_b32 hwreg(" + mode + ", 0, 8), s26",
-        "s_lshr_b32 s27, s26, 23",
+        "s_and_b32 s28, s26, 0xff",
+        "s_bfe_u32 s27, s26, 0x10017",
+        "s_setreg_b32 hwreg(" + mode + ", 0, 8), s28",
         "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
         store + " v5, v4, s[12:13]",
         "s_endpgm",
@@ -346,7 +364,6 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
 TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
   for (const CodeObjectView& co : AllCodeObjects()) {
     SCOPED_TRACE(absl::StrCat(co.target->name, " wave", co.wave_size));
-    const Family fam = co.target->family;
     const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_kd.co"), co.elf);
     CommandResult kd = RunCommand(absl::StrCat(Tool("llvm-objdump"), " -D --disassemble-symbols=lanediff_kernel.kd ", path));
     EXPECT_EQ(kd.exit_code, 0) << kd.out;
@@ -367,8 +384,10 @@ TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
     }
     CommandResult notes = RunCommand(absl::StrCat(Tool("llvm-readelf"), " --notes -h ", path));
     EXPECT_EQ(notes.exit_code, 0) << notes.out;
-    // Code-object version pinned to 5: EI_ABIVERSION 3 is ELFABIVERSION_AMDGPU_HSA_V5.
-    EXPECT_THAT(notes.out, testing::ContainsRegex("ABI Version: +3\n"));
+    // Code-object version pinned (5 by default): EI_ABIVERSION is the version minus 2
+    // (ELFABIVERSION_AMDGPU_HSA_V5 = 3, _V6 = 4).
+    EXPECT_THAT(notes.out, testing::ContainsRegex(
+                               absl::StrCat("ABI Version: +", LANEDIFF_CODE_OBJECT_VERSION - 2, "\n")));
     EXPECT_THAT(notes.out, HasSubstr("OS/ABI:                            AMDGPU - HSA"));
     // e_flags name the processor; XNACK / SRAMECC, where the target has them, are "any"
     // (printed without +/-), so one code object loads whatever the device's setting.

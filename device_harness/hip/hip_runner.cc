@@ -327,7 +327,7 @@ absl::StatusOr<std::vector<HipDeviceInfo>> ListHipDevices() {
   return out;
 }
 
-absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index) {
+absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index, int wave_size) {
   LANEDIFF_ASSIGN_OR_RETURN(int count, DeviceCount());
   if (device_index < 0 || device_index >= count) {
     return absl::InvalidArgumentError(absl::StrCat("HIP device ", device_index,
@@ -339,8 +339,13 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index) {
     return absl::FailedPreconditionError(
         absl::StrCat(DescribeDevice(info), " cannot run lanediff kernels: ", info.unsupported));
   }
-  LANEDIFF_ASSIGN_OR_RETURN(CodeObjectView co, FindCodeObject(info.target, info.wave_size));
-  auto runner = std::make_unique<HipRunner>(std::move(info), co);
+  if (wave_size != 0) info.wave_size = wave_size;
+  absl::StatusOr<CodeObjectView> co = FindCodeObject(info.target, info.wave_size);
+  if (!co.ok()) {
+    return absl::Status(co.status().code(),
+                        absl::StrCat(DescribeDevice(info), ": ", co.status().message()));
+  }
+  auto runner = std::make_unique<HipRunner>(std::move(info), *co);
   absl::Status s = runner->Init();
   if (!s.ok()) {
     return absl::Status(s.code(), absl::StrCat("opening ", runner->Describe(), ": ", s.message()));

@@ -39,9 +39,11 @@ struct HipDeviceInfo {
 // "no AMD GPU is visible to the HIP runtime".
 absl::StatusOr<std::vector<HipDeviceInfo>> ListHipDevices();
 
-// Opens HIP device `device_index` for running batches. Fails when there is no such device,
-// when its target is not one lanediff knows or has no code object for its wave size.
-absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index = 0);
+// Opens HIP device `device_index` for running batches, with the code object for its target
+// and `wave_size` (0: the device's warpSize, i.e. 64 on GFX9 and 32 on RDNA; 64 selects the
+// wave64 kernel on RDNA). Fails when there is no such device, when its target is not one
+// lanediff knows, or when there is no code object for that wave size.
+absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index = 0, int wave_size = 0);
 
 // "gfx942:sramecc+:xnack-" -> "gfx942" (the processor before the first ':'). Errors when the
 // name is empty or not a gfx name.

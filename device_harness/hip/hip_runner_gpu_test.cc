@@ -7,6 +7,7 @@
 // follows MODE.FP_ROUND": if it fails, either the kernel's MODE write is wrong or the row is,
 // and both are worth knowing.
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "device_harness/code_object.h"

@@ -2,11 +2,11 @@
 //
 // Same contract as gfx9.s (read that file's header first): one lane per work-item, the
 // RegisterConvention of model/isa/testcase.h (v1..v3 = src0..src2, v4 = VDST loaded with
-// vdst_old, s20..s22 = SGPR-source values), the 64-byte kernel-argument layout of
-// device_harness/hip/kernel_args.h, and the 12-byte patch site lanediff_patch_site.
+// vdst_old, s20..s22 = SGPR-source values), the 64-byte kernel-argument layout (KernelArgs
+// in device_harness/code_object.h), and the 12-byte patch site lanediff_patch_site.
 // configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
-  .amdhsa_code_object_version 5
+  .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
   .text
   .globl lanediff_kernel
   .p2align 8
@@ -36,11 +36,12 @@ lanediff_kernel:
   global_load_b32 v3, v5, s[8:9]
   global_load_b32 v4, v5, s[10:11]
   s_getreg_b32 s26, hwreg(HW_REG_WAVE_MODE, 0, 32)   // save MODE
+  s_and_b32 s28, s15, 0xff                 // requested MODE[7:0]: FP round and denorm fields
+  s_bfe_u32 s27, s15, 0x10017              // requested MODE[23]: FP16_OVFL (1 bit at offset 23)
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
-  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s15    // MODE[7:0]: FP round and denorm fields
-  s_lshr_b32 s27, s15, 23
+  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s28
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
-  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27   // MODE[23]: FP16_OVFL
+  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27
   s_wait_loadcnt 0x0
   s_nop 7                                  // settle MODE before the instruction under test
   s_nop 7
@@ -50,9 +51,10 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
+  s_and_b32 s28, s26, 0xff                 // restore the fields we changed
+  s_bfe_u32 s27, s26, 0x10017
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
-  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s26    // restore the fields we changed
-  s_lshr_b32 s27, s26, 23
+  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s28
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27
   global_store_b32 v5, v4, s[12:13]

@@ -2,11 +2,15 @@
 //
 // Same contract as gfx9.s (read that file's header first): one lane per work-item, the
 // RegisterConvention of model/isa/testcase.h (v1..v3 = src0..src2, v4 = VDST loaded with
-// vdst_old, s20..s22 = SGPR-source values), the 64-byte kernel-argument layout of
-// device_harness/hip/kernel_args.h, and the 12-byte patch site lanediff_patch_site.
+// vdst_old, s20..s22 = SGPR-source values), the 64-byte kernel-argument layout (KernelArgs
+// in device_harness/code_object.h), and the 12-byte patch site lanediff_patch_site.
+// gfx1250 (LLVM PRs #174681, #184904, #191362): an S_SETREG to MODE also writes the VGPR-MSB
+// bits MODE[19:12] whatever its size field says, and an S_SET_VGPR_MSB right after a MODE
+// setreg can be dropped. So every value we write has bits [19:12] clear, and every MODE
+// write is followed by s_nop 0 and s_set_vgpr_msb 0 (this kernel uses v0..v7 only).
 // configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
-  .amdhsa_code_object_version 5
+  .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
   .text
   .globl lanediff_kernel
   .p2align 8
@@ -14,6 +18,8 @@
 lanediff_kernel:
   // LLVM 22 starts every gfx1250 kernel by setting MODE[25]; do the same.
   s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1
+  s_nop 0                                  // see the VGPR-MSB note below
+  s_set_vgpr_msb 0
   // s[0:1] kernarg pointer (user SGPRs), v0 work-item id.
   s_load_b256 s[4:11], s[0:1], 0x0      // src0, src1, src2, vdst_old pointers
   s_load_b128 s[12:15], s[0:1], 0x20    // out pointer, n, mode
@@ -49,11 +55,16 @@ lanediff_kernel:
   global_load_b32 v3, v5, s[8:9]
   global_load_b32 v4, v5, s[10:11]
   s_getreg_b32 s26, hwreg(HW_REG_WAVE_MODE, 0, 32)   // save MODE
+  s_and_b32 s28, s15, 0xff                 // requested MODE[7:0]: FP round and denorm fields
+  s_bfe_u32 s27, s15, 0x10017              // requested MODE[23]: FP16_OVFL (1 bit at offset 23)
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
-  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s15    // MODE[7:0]: FP round and denorm fields
-  s_lshr_b32 s27, s15, 23
+  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s28
+  s_nop 0                                  // gfx1250: S_SETREG to MODE also writes the VGPR-MSB
+  s_set_vgpr_msb 0                         // bits MODE[19:12]; put back 0 (we use v0..v7)
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
-  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27   // MODE[23]: FP16_OVFL
+  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27
+  s_nop 0                                  // gfx1250: S_SETREG to MODE also writes the VGPR-MSB
+  s_set_vgpr_msb 0                         // bits MODE[19:12]; put back 0 (we use v0..v7)
   s_wait_loadcnt 0x0
   s_nop 7                                  // settle MODE before the instruction under test
   s_nop 7
@@ -63,11 +74,16 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
+  s_and_b32 s28, s26, 0xff                 // restore the fields we changed
+  s_bfe_u32 s27, s26, 0x10017
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
-  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s26    // restore the fields we changed
-  s_lshr_b32 s27, s26, 23
+  s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s28
+  s_nop 0                                  // gfx1250: S_SETREG to MODE also writes the VGPR-MSB
+  s_set_vgpr_msb 0                         // bits MODE[19:12]; put back 0 (we use v0..v7)
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27
+  s_nop 0                                  // gfx1250: S_SETREG to MODE also writes the VGPR-MSB
+  s_set_vgpr_msb 0                         // bits MODE[19:12]; put back 0 (we use v0..v7)
   global_store_b32 v5, v4, s[12:13]
 .Lend:
   s_endpgm

@@ -5,17 +5,21 @@
 // The register convention is model/isa/testcase.h's RegisterConvention: v1..v3 hold the
 // lane's src0..src2, v4 is VDST (loaded with vdst_old first), s20..s22 hold SGPR sources.
 //
-// Kernel arguments (64 bytes; the layout is mirrored in device_harness/hip/kernel_args.h):
+// Kernel arguments (64 bytes; KernelArgs in device_harness/code_object.h mirrors it):
 //   0 src0*   8 src1*  16 src2*  24 vdst_old*  32 out*  40 n  44 mode  48 sgpr0 52 sgpr1 56 sgpr2
 //   60 reserved
 //
 // The patch site (symbol lanediff_patch_site, st_size 12) holds a placeholder 8-byte VOP3
 // (v_cvt_pk_u8_f32 v4, v1, v2, v3: present on every target) followed by s_nop 0. The host
 // splices 8 bytes (and rewrites the s_nop) or 12 bytes (VOP3 with a literal; GFX10+ only).
+// MODE: only MODE[7:0] (FP round and denorm fields) and MODE[23] (FP16_OVFL) are taken from
+// the `mode` argument, each with its own s_setreg_b32 from a masked copy; the same fields are
+// restored from the MODE value saved before, after the instruction and before the store.
+// Other MODE bits (IEEE, DX10_CLAMP, exception enables) are never touched.
 // Built by device_harness/CMakeLists.txt: configure_file fills the @...@ fields per target and
 // wave size, then llvm-mc-22 -mcpu=T assembles and ld.lld-22 -shared links.
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
-  .amdhsa_code_object_version 5
+  .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
   .text
   .globl lanediff_kernel
   .p2align 8
@@ -38,9 +42,10 @@ lanediff_kernel:
   global_load_dword v3, v5, s[8:9]
   global_load_dword v4, v5, s[10:11]
   s_getreg_b32 s26, hwreg(HW_REG_MODE, 0, 32)   // save MODE
-  s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s15    // MODE[7:0]: FP round and denorm fields
-  s_lshr_b32 s27, s15, 23
-  s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27   // MODE[23]: FP16_OVFL
+  s_and_b32 s28, s15, 0xff                 // requested MODE[7:0]: FP round and denorm fields
+  s_bfe_u32 s27, s15, 0x10017              // requested MODE[23]: FP16_OVFL (1 bit at offset 23)
+  s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s28
+  s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27
   s_waitcnt vmcnt(0)
   s_nop 7                                  // settle MODE before the instruction under test
   s_nop 7
@@ -50,8 +55,9 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
-  s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s26    // restore the fields we changed
-  s_lshr_b32 s27, s26, 23
+  s_and_b32 s28, s26, 0xff                 // restore the fields we changed
+  s_bfe_u32 s27, s26, 0x10017
+  s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s28
   s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27
   global_store_dword v5, v4, s[12:13]
 .Lend:
