@@ -100,7 +100,7 @@ struct FaultCase {
 class IsolatedFaultTest : public ::testing::TestWithParam<FaultCase> {};
 
 TEST_P(IsolatedFaultTest, FaultIsReportedAndTheNextBatchWorks) {
-  auto r = IsolatedRunner::Start(TestFactory(), {.timeout = absl::Milliseconds(300)});
+  auto r = IsolatedRunner::Start(TestFactory(), {.timeout = absl::Milliseconds(300), .start_timeout = absl::Seconds(20)});
   ASSERT_TRUE(r.ok()) << r.status();
   auto first = (*r)->Run(Batch({10}));
   ASSERT_TRUE(first.ok());

@@ -1,0 +1,65 @@
+// From a proto::TestCase to the DeviceBatch every runner executes, and back from a batch's
+// words to what a software device (simulator, external model, replay) needs.
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(testcase));
+//   LANEDIFF_ASSIGN_OR_RETURN(DecodedBatch d, DecodeDeviceBatch(batch, batch.words));
+//   d.ctx.mods.opsel; d.resolved.view()   // per-lane 32-bit operand values
+//
+// Register convention (model/isa/testcase.h, shared with the HIP kernels): each lane's
+// src0..src2 live in v1..v3 and vdst_old in v4, which is also VDST; the uniform SGPR values
+// sgpr_values[0..2] live in s20..s22. Words (structured or raw) that name any other register
+// are refused: no kernel would load it, so no device could give it a defined value.
+#ifndef LANEDIFF_DEVICE_HARNESS_BATCH_H_
+#define LANEDIFF_DEVICE_HARNESS_BATCH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "device_harness/runner.h"
+#include "model/isa/testcase.h"
+#include "model/isa/vop3.h"
+#include "model/ops/ops.h"
+#include "proto/lanediff.pb.h"
+
+namespace lanediff {
+
+// The largest batch any runner accepts (the HIP kernels' buffers are sized from it).
+inline constexpr size_t kMaxLanesPerBatch = size_t{1} << 20;
+
+// The harness's register convention (the defaults of RegisterConvention).
+const RegisterConvention& HarnessConvention();
+
+// Encodes the case's instruction (or takes encoding.raw_words verbatim), copies the lanes and
+// the SGPR-source values. Errors name the field at fault: unknown target, an instruction the
+// target lacks, no lanes or more than kMaxLanesPerBatch, raw words that do not decode or name
+// the wrong instruction, a register outside the convention.
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc);
+
+// Refuses a decoded instruction whose VDST is not v4 or whose sources read a register the
+// convention does not load (VGPRs other than v1..v4, SGPRs other than s20..s22, special
+// registers other than null).
+absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& instr);
+
+// What the words of a batch mean, with every lane's operands resolved to 32-bit values.
+struct DecodedBatch {
+  DecodedVop3 decoded;
+  OpContext ctx;       // target, instr, mods, mode; default hypotheses
+  LaneBatch resolved;  // src0..src2 as each lane reads them; vdst_old as loaded into v4
+};
+
+// Decodes `words` (normally batch.words; the simulator passes the words it read back from
+// the patched code object) and resolves every lane. Refuses words that decode to another
+// instruction than batch.instr, or break the register convention.
+absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
+                                               absl::Span<const uint32_t> words);
+
+// "gfx942 v_cvt_pk_u8_f32 v4, v1, v2, v3 [0xd1dd0004 0x040e0501], MODE 0x000000f0, 64 lanes"
+// (the words alone when they do not decode): how errors name a batch.
+std::string DescribeBatch(const DeviceBatch& batch);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_DEVICE_HARNESS_BATCH_H_

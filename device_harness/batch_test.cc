@@ -1,0 +1,121 @@
+#include "device_harness/batch.h"
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+proto::TestCase Parse(const std::string& text) {
+  absl::StatusOr<proto::TestCase> tc = ParseText<proto::TestCase>(text, "test");
+  EXPECT_TRUE(tc.ok()) << tc.status();
+  return *tc;
+}
+
+// Hand-encoded from SEMANTICS.md §2 (GFX9: VDST[7:0] OP[25:16] ENC[31:26]=110100; dword1
+// SRC0[8:0] SRC1[17:9] SRC2[26:18]); v1 = 257 = 0x101, v2 = 0x102, v3 = 0x103.
+//   v_cvt_sr_fp8_f32 v4, v1, v2 (gfx942, opcode 676 = 0x2a4):
+//     dword0 = 0xd0000000 | 0x2a4 << 16 | 4 = 0xd2a40004; dword1 = 0x101 | 0x102 << 9 = 0x00020501
+//   (the seed page's v1, v2, v3 form is 01 00 a4 d2 02 07 02 00: same fields, other registers).
+TEST(BuildDeviceBatchTest, EncodesWithTheHarnessRegisters) {
+  auto b = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_sr_fp8_f32
+    lanes { src0: 0x3fffffff src1: 0xfffff000 vdst_old: 0x11223344 }
+    lanes { src0: 0x3f800000 }
+  )pb"));
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->words, (std::vector<uint32_t>{0xd2a40004, 0x00020501}));
+  EXPECT_EQ(b->instr, Instr::v_cvt_sr_fp8_f32);
+  EXPECT_EQ(b->mode, kDefaultMode);
+  ASSERT_EQ(b->lanes.size(), 2u);
+  EXPECT_EQ(b->lanes.src1()[0], 0xfffff000u);
+  EXPECT_EQ(b->lanes.vdst_old()[0], 0x11223344u);
+}
+
+// v_cvt_pk_u8_f32 v4, v1, s21, v3 on gfx942 (opcode 477 = 0x1dd): dword0 0xd1dd0004,
+// dword1 = 0x101 | 21 << 9 | 0x103 << 18 = 0x040c2b01 (and with v2: 0x040e0501). The SGPR's value rides in sgpr_values.
+TEST(BuildDeviceBatchTest, SgprSourceValueAndMode) {
+  auto b = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32 mode: 0x00000003
+    encoding { src1 { kind: SOURCE_SGPR code: 21 value: 0x00000002 } }
+    lanes { src0: 0x43018000 }
+  )pb"));
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->words, (std::vector<uint32_t>{0xd1dd0004, 0x040c2b01}));
+  EXPECT_EQ(b->sgpr_values[1], 2u);
+  EXPECT_EQ(b->mode, 3u);
+  auto d = DecodeDeviceBatch(*b, b->words);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->resolved.src1()[0], 2u);  // every lane reads the SGPR's value
+}
+
+TEST(BuildDeviceBatchTest, RawWordsVerbatimAndConventionChecked) {
+  auto ok = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32
+    encoding { raw_words: 0xd1dd0004 raw_words: 0x040e0501 }
+    lanes { src0: 0x3f800000 }
+  )pb"));
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->words, (std::vector<uint32_t>{0xd1dd0004, 0x040e0501}));
+
+  // VDST v5 (dword0 low byte 5): the kernel reads the result from v4.
+  auto vdst5 = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32
+    encoding { raw_words: 0xd1dd0005 raw_words: 0x040e0501 }
+    lanes { src0: 0x3f800000 }
+  )pb"));
+  ASSERT_FALSE(vdst5.ok());
+  EXPECT_TRUE(absl::StrContains(vdst5.status().message(), "VDST is v5")) << vdst5.status();
+
+  // src2 = s3 (code 3): the harness loads s20..s22 only (the seed page's example word).
+  auto s3 = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32
+    encoding { raw_words: 0xd1dd0004 raw_words: 0x000e0501 }
+    lanes { src0: 0x3f800000 }
+  )pb"));
+  ASSERT_FALSE(s3.ok());
+  EXPECT_TRUE(absl::StrContains(s3.status().message(), "src2 (operand code 3) reads s3"))
+      << s3.status();
+  EXPECT_TRUE(absl::StrContains(s3.status().message(), "encoding.raw_words")) << s3.status();
+
+  // v7 as src0 (code 263 = 0x107).
+  auto v7 = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32
+    encoding { raw_words: 0xd1dd0004 raw_words: 0x040e0507 }
+    lanes { src0: 0x3f800000 }
+  )pb"));
+  ASSERT_FALSE(v7.ok());
+  EXPECT_TRUE(absl::StrContains(v7.status().message(), "reads v7")) << v7.status();
+}
+
+TEST(BuildDeviceBatchTest, Validation) {
+  auto no_target = BuildDeviceBatch(Parse(R"pb(target: "gfx999" instr: v_cvt_pk_u8_f32 lanes {})pb"));
+  EXPECT_TRUE(absl::StrContains(no_target.status().message(), "unknown target 'gfx999'"));
+  auto not_on_target =
+      BuildDeviceBatch(Parse(R"pb(target: "gfx1100" instr: v_cvt_sr_fp8_f32 lanes {})pb"));
+  EXPECT_FALSE(not_on_target.ok());
+  EXPECT_TRUE(absl::StrContains(not_on_target.status().message(), "gfx1100"))
+      << not_on_target.status();
+  auto no_lanes = BuildDeviceBatch(Parse(R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32)pb"));
+  EXPECT_TRUE(absl::StrContains(no_lanes.status().message(), "no lanes"));
+  proto::TestCase big = Parse(R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32)pb");
+  for (size_t i = 0; i <= kMaxLanesPerBatch; ++i) big.add_lanes();
+  auto too_many = BuildDeviceBatch(big);
+  EXPECT_TRUE(absl::StrContains(too_many.status().message(), "1048577 lanes; the limit is 1048576"))
+      << too_many.status();
+}
+
+TEST(DescribeBatchTest, NamesTargetAssemblyWordsModeAndLanes) {
+  auto b = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32 lanes {} lanes {} lanes {}
+  )pb"));
+  ASSERT_TRUE(b.ok());
+  const std::string text = DescribeBatch(*b);
+  EXPECT_TRUE(absl::StrContains(text, "gfx942 v_cvt_pk_u8_f32 v4, v1, v2, v3")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "[0xd1dd0004 0x040e0501]")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "MODE 0x000000f0, 3 lanes")) << text;
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -1,0 +1,163 @@
+#include "device_harness/exec/exec_runner.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "device_harness/exec/subprocess.h"
+#include "device_harness/fault.h"
+#include "model/base/status.h"
+#include "model/base/version.h"
+
+namespace lanediff {
+namespace {
+
+std::string ShellQuote(absl::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string SelfExe() {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "/proc/self/exe";
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+// Parses one VDST word: 1..8 hex digits, `0x` optional.
+bool ParseWord(absl::string_view text, uint32_t* out) {
+  if (absl::StartsWith(text, "0x") || absl::StartsWith(text, "0X")) text.remove_prefix(2);
+  if (text.empty() || text.size() > 8) return false;
+  uint32_t v = 0;
+  for (char c : text) {
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return false;
+    v = v << 4 | static_cast<uint32_t>(d);
+  }
+  *out = v;
+  return true;
+}
+
+class ExecRunner : public Runner {
+ public:
+  explicit ExecRunner(ExecOptions options) : options_(std::move(options)) {}
+
+  std::string Describe() const override {
+    return absl::StrCat("exec:", options_.command, " (external model; no hardware)");
+  }
+
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
+    LANEDIFF_ASSIGN_OR_RETURN(DecodedBatch d, DecodeDeviceBatch(batch, batch.words));
+    const std::string line = ExecCommandLine(options_, d);
+    const LaneView v = d.resolved.view();
+    std::string input;
+    input.reserve(v.size * 36);
+    for (size_t i = 0; i < v.size; ++i) {
+      absl::StrAppendFormat(&input, "%08x %08x %08x %08x\n", v.src0[i], v.src1[i], v.src2[i],
+                            v.vdst_old[i]);
+    }
+    LANEDIFF_ASSIGN_OR_RETURN(SubprocessResult r,
+                              RunSubprocess({"/bin/sh", "-c", line}, input, options_.timeout));
+    const std::string who = absl::StrCat("exec:", options_.command);
+    auto with_stderr = [&](std::string what) {
+      const std::string truncated = TruncateMiddle(r.err);
+      const std::string err(absl::StripTrailingAsciiWhitespace(truncated));
+      return absl::StrCat(what, " [command: ", line, "]",
+                          err.empty() ? "; no stderr" : absl::StrCat("; stderr: ", err));
+    };
+    if (r.timed_out) {
+      return DeviceFault(absl::StatusCode::kDeadlineExceeded,
+                         with_stderr(absl::StrCat(who, ": hang: no complete answer within ",
+                                                  absl::FormatDuration(options_.timeout),
+                                                  " (timeout); process group killed")));
+    }
+    if (!r.exited_ok()) {
+      return DeviceFault(with_stderr(absl::StrCat(who, ": failed: ", r.HowItEnded())));
+    }
+    DeviceResult out;
+    out.vdst.reserve(v.size);
+    int line_no = 0;
+    for (absl::string_view l : absl::StrSplit(r.out, '\n')) {
+      ++line_no;
+      absl::string_view t = absl::StripAsciiWhitespace(l);
+      if (t.empty() || t[0] == '#') continue;
+      uint32_t w;
+      if (!ParseWord(t, &w)) {
+        return DeviceFault(with_stderr(absl::StrCat(
+            who, ": malformed output: stdout line ", line_no, " '", TruncateMiddle(t, 80),
+            "' is not a 32-bit hex word")));
+      }
+      out.vdst.push_back(w);
+    }
+    if (out.vdst.size() != v.size) {
+      return DeviceFault(with_stderr(absl::StrCat(
+          who, ": printed ", out.vdst.size(), " VDST words for ", v.size, " lanes (",
+          out.vdst.size() < v.size ? "too few" : "too many", ")")));
+    }
+    out.provenance.set_runner(who);
+    out.provenance.set_device("external model (no hardware)");
+    out.provenance.set_target(std::string(batch.target->name));
+    out.provenance.set_lanediff_version(LANEDIFF_VERSION);
+    return out;
+  }
+
+ private:
+  ExecOptions options_;
+};
+
+}  // namespace
+
+std::vector<std::string> EvalFlags(const DecodedBatch& d) {
+  const Modifiers& m = d.ctx.mods;
+  std::vector<std::string> f = {
+      "--target", std::string(d.ctx.target->name), "--instr", std::string(InstrName(d.ctx.instr)),
+      "--opsel", absl::StrCat(m.opsel), "--neg", absl::StrCat(m.neg), "--abs", absl::StrCat(m.abs)};
+  if (m.clamp) f.push_back("--clamp");
+  f.push_back("--omod");
+  f.push_back(absl::StrCat(m.omod));
+  f.push_back("--mode");
+  f.push_back(absl::StrFormat("0x%08x", d.ctx.mode));
+  return f;
+}
+
+std::string ExecCommandLine(const ExecOptions& options, const DecodedBatch& d) {
+  std::string cmd = options.command;
+  absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(cmd);
+  if (trimmed == "lanediff" || absl::StartsWith(trimmed, "lanediff ") ||
+      absl::StartsWith(trimmed, "lanediff\t")) {
+    const std::string self = options.lanediff_path.empty() ? SelfExe() : options.lanediff_path;
+    cmd = absl::StrCat(ShellQuote(self), trimmed.substr(8));
+  }
+  return absl::StrCat(cmd, " ", absl::StrJoin(EvalFlags(d), " "));
+}
+
+absl::StatusOr<std::unique_ptr<Runner>> OpenExecRunner(const ExecOptions& options) {
+  if (absl::StripAsciiWhitespace(options.command).empty()) {
+    return absl::InvalidArgumentError("--device=exec:COMMAND needs a command after 'exec:'");
+  }
+  if (options.timeout <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("exec runner timeout must be positive");
+  }
+  return std::unique_ptr<Runner>(new ExecRunner(options));
+}
+
+}  // namespace lanediff

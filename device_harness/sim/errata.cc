@@ -1,0 +1,92 @@
+#include "device_harness/sim/errata.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace lanediff {
+namespace {
+
+constexpr ErratumInfo kErrata[] = {
+    {Erratum::sr_wrap, "sr_wrap",
+     "SR seed add wraps as the literal pseudocode says (model sr_rounding=literal)",
+     "SR lanes where literal and carry_truncate differ (fp8 OCP 0x3fffffff seed 0xfffff000: "
+     "0x39, not 0x40); pk_u8 never",
+     false},
+    {Erratum::u8_truncate, "u8_truncate",
+     "v_cvt_pk_u8_f32 truncates toward zero (model pk_u8_rounding=truncate)",
+     "pk_u8 lanes that MODE's rounding rounds up (129.5 RNE: 129, not 130); SR never", false},
+    {Erratum::byte12_swap, "byte12_swap",
+     "destination bytes 1 and 2 swapped: byte select 1 writes byte 2 and 2 writes byte 1 "
+     "(pk_u8 S1[1:0], SR OPSEL[3:2])",
+     "only lanes selecting byte 1 or 2, when the written byte differs from a preserved byte "
+     "at those positions",
+     false},
+    {Erratum::nan_sign, "nan_sign", "OCP NaN output keeps its sign (model fp8_nan=sign_preserving)",
+     "SR on OCP formats, NaN inputs with the sign clear (0x7f/0x7e, not 0xff/0xfe)", false},
+    {Erratum::fp16_ovfl_ignored, "fp16_ovfl_ignored",
+     "MODE.FP16_OVFL (bit 23) does nothing (model fp16_ovfl=ignored)",
+     "SR lanes with MODE[23]=1 whose finite value overflows after rounding", false},
+    {Erratum::gfx1250_clamp_ignored, "gfx1250_clamp_ignored",
+     "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored, A0 stepping)",
+     "v_cvt_sr_fp8_f32 with CLAMP=1 on gfx1250/gfx1251 where E4M3 and UE5M3 bytes differ", false},
+    {Erratum::src1_neg, "src1_neg",
+     "NEG[1] honoured as float negation of the src1 word: S1 bit 31 flipped before use",
+     "only NEG[1]=1 batches; SR lanes whose result depends on seed bit 31; pk_u8 never", false},
+    {Erratum::garbage_lane, "garbage_lane", "lane n/2 of every batch returns VDST ^ 0xdeadbeef",
+     "exactly lane n/2 of every batch", false},
+    {Erratum::crash, "crash",
+     "the process aborts (SIGABRT) on a batch with a signalling-NaN src0 lane",
+     "that batch is a device fault naming SIGABRT; other batches agree", true},
+    {Erratum::hang, "hang",
+     "the process never returns from a batch with a signalling-NaN src0 lane",
+     "that batch is a device fault (timeout); other batches agree", true},
+};
+
+}  // namespace
+
+std::span<const ErratumInfo> AllErrata() { return kErrata; }
+
+const ErratumInfo& GetErratumInfo(Erratum e) { return kErrata[static_cast<int>(e)]; }
+
+absl::StatusOr<Erratum> ParseErratum(absl::string_view name) {
+  std::vector<absl::string_view> names;
+  for (const ErratumInfo& e : kErrata) {
+    if (e.name == name) return e.id;
+    names.push_back(e.name);
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown erratum '", name,
+                                                 "' for --inject; valid: ",
+                                                 absl::StrJoin(names, ", ")));
+}
+
+absl::StatusOr<ErrataSet> ErrataSet::Parse(const std::vector<std::string>& names) {
+  ErrataSet set;
+  for (const std::string& n : names) {
+    absl::StatusOr<Erratum> e = ParseErratum(n);
+    if (!e.ok()) return e.status();
+    set.Add(*e);
+  }
+  return set;
+}
+
+bool ErrataSet::HasFault() const { return Has(Erratum::crash) || Has(Erratum::hang); }
+
+std::vector<std::string> ErrataSet::Names() const {
+  std::vector<std::string> out;
+  for (const ErratumInfo& e : kErrata) {
+    if (Has(e.id)) out.emplace_back(e.name);
+  }
+  return out;
+}
+
+std::string DescribeErrata() {
+  std::string out;
+  for (const ErratumInfo& e : kErrata) {
+    absl::StrAppendFormat(&out, "  %-22s %s%s\n  %-22s   predicts: %s\n", e.name, e.description,
+                          e.fault ? " [fault: runs isolated]" : "", "", e.predicts);
+  }
+  return out;
+}
+
+}  // namespace lanediff

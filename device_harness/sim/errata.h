@@ -1,0 +1,87 @@
+// The simulator's errata catalogue: plausible silicon deviations, each a named, documented
+// variant that `--device=sim --inject NAME` (repeatable) applies to the simulated device.
+// The semantic errata select model hypotheses or transform operands/results inside the
+// simulator; the model's defaults are never changed. The fault errata make the simulator
+// misbehave as a broken device would (a wrong lane, a real crash, a real hang).
+//
+// | name                  | what the simulated device does                                   | what it predicts against the default model |
+// |-----------------------|------------------------------------------------------------------|--------------------------------------------|
+// | sr_wrap               | SR add wraps as the literal pseudocode (model sr_rounding=literal)| SR lanes differ where literal != carry_truncate (e.g. S0=0x3fffffff S1=0xfffff000 fp8 OCP: 0x39 vs 0x40); pk_u8 never |
+// | u8_truncate           | pk_u8 truncates toward zero (model pk_u8_rounding=truncate)      | pk_u8 lanes whose value rounds up under MODE's rounding (129.5 RNE: 129 vs 130); SR never |
+// | byte12_swap           | byte selects 1 and 2 are exchanged: the byte meant for 1 lands in 2 and vice versa (pk_u8: S1[1:0]; SR: OPSEL[3:2]) | only lanes selecting byte 1 or 2, and only when the written byte differs from either preserved byte at those positions |
+// | nan_sign              | OCP NaN keeps its sign (model fp8_nan=sign_preserving)           | SR on OCP formats, positive NaN inputs: 0x7f/0x7e instead of 0xff/0xfe; FNUZ and pk_u8 never |
+// | fp16_ovfl_ignored     | MODE.FP16_OVFL does nothing (model fp16_ovfl=ignored)            | SR lanes with MODE[23]=1 and a finite value that overflows after rounding |
+// | gfx1250_clamp_ignored | gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored)| v_cvt_sr_fp8_f32 with CLAMP=1 on gfx1250/gfx1251 only |
+// | src1_neg              | NEG[1] honoured as a float negation of the src1 word: bit 31 of S1 flipped before use | only batches with NEG[1]=1; SR lanes whose result depends on seed bit 31; pk_u8 never (S1[31] unused) |
+// | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
+// | crash                 | the process calls abort() when a lane's src0 is a signalling NaN | that batch is a device fault (SIGABRT); other batches unaffected |
+// | hang                  | the process never returns when a lane's src0 is a signalling NaN | that batch is a device fault (timeout); other batches unaffected |
+//
+// A signalling NaN is 0x7f800001..0x7fbfffff or 0xff800001..0xffbfffff.
+#ifndef LANEDIFF_DEVICE_HARNESS_SIM_ERRATA_H_
+#define LANEDIFF_DEVICE_HARNESS_SIM_ERRATA_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace lanediff {
+
+enum class Erratum : uint8_t {
+  sr_wrap,
+  u8_truncate,
+  byte12_swap,
+  nan_sign,
+  fp16_ovfl_ignored,
+  gfx1250_clamp_ignored,
+  src1_neg,
+  garbage_lane,
+  crash,
+  hang,
+};
+
+struct ErratumInfo {
+  Erratum id;
+  absl::string_view name;
+  absl::string_view description;  // what the simulated device does, one line
+  absl::string_view predicts;     // where it disagrees with the default model, one line
+  bool fault;                     // crashes or hangs the process: run isolated
+};
+
+// The catalogue, in the order of the table above.
+std::span<const ErratumInfo> AllErrata();
+
+// Looks a name up; the error lists every valid name.
+absl::StatusOr<Erratum> ParseErratum(absl::string_view name);
+const ErratumInfo& GetErratumInfo(Erratum e);
+
+// A set of injected errata.
+class ErrataSet {
+ public:
+  // Parses names (repeats allowed); the error names the bad one.
+  static absl::StatusOr<ErrataSet> Parse(const std::vector<std::string>& names);
+  void Add(Erratum e) { bits_ |= 1u << static_cast<int>(e); }
+  bool Has(Erratum e) const { return (bits_ >> static_cast<int>(e)) & 1u; }
+  bool empty() const { return bits_ == 0; }
+  bool HasFault() const;  // crash or hang
+  std::vector<std::string> Names() const;  // catalogue order
+
+ private:
+  uint32_t bits_ = 0;
+};
+
+// The catalogue as a table for `lanediff devices` and --help.
+std::string DescribeErrata();
+
+// 0x7f800001..0x7fbfffff or 0xff800001..0xffbfffff: what triggers crash and hang.
+constexpr bool IsSignallingNan(uint32_t w) {
+  return (w & 0x7f800000u) == 0x7f800000u && (w & 0x00400000u) == 0 && (w & 0x007fffffu) != 0;
+}
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_DEVICE_HARNESS_SIM_ERRATA_H_

@@ -1,0 +1,121 @@
+#include "device_harness/sim/sim_runner.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "device_harness/batch.h"
+#include "device_harness/code_object.h"
+#include "model/base/status.h"
+#include "model/base/version.h"
+#include "model/ops/ops.h"
+#include "model/targets/hypotheses.h"
+
+namespace lanediff {
+namespace {
+
+constexpr uint32_t kGarbageXor = 0xdeadbeef;
+
+bool IsSr(Instr i) { return i == Instr::v_cvt_sr_fp8_f32 || i == Instr::v_cvt_sr_bf8_f32; }
+
+class SimRunner : public Runner {
+ public:
+  SimRunner(ErrataSet errata, Hypotheses base) : errata_(errata), base_(base) {
+    hyp_ = base_;
+    if (errata_.Has(Erratum::sr_wrap)) hyp_.sr_rounding = SrRounding::literal;
+    if (errata_.Has(Erratum::u8_truncate)) hyp_.pk_u8_rounding = PkU8Rounding::truncate;
+    if (errata_.Has(Erratum::nan_sign)) hyp_.fp8_nan = Fp8Nan::sign_preserving;
+    if (errata_.Has(Erratum::fp16_ovfl_ignored)) hyp_.fp16_ovfl = Fp16Ovfl::ignored;
+    if (errata_.Has(Erratum::gfx1250_clamp_ignored)) hyp_.gfx1250_clamp = Gfx1250Clamp::ignored;
+  }
+
+  std::string Describe() const override {
+    std::string s = "sim (simulation of the ISA; no hardware)";
+    std::vector<std::string> hyps = NonDefaultHypothesisSettings(base_);
+    if (!hyps.empty()) absl::StrAppend(&s, " hypotheses ", absl::StrJoin(hyps, ","));
+    if (!errata_.empty()) absl::StrAppend(&s, " injected ", absl::StrJoin(errata_.Names(), ","));
+    return s;
+  }
+
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
+    if (batch.target == nullptr) return absl::InvalidArgumentError("batch has no target");
+    const TargetTraits& t = *batch.target;
+    if (batch.words.size() < 2 || batch.words.size() > 3) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("batch has ", batch.words.size(), " words; an instruction is 2 or 3"));
+    }
+    // The HIP path up to the launch: patch the very words into this target's kernel and read
+    // back what landed at the patch site.
+    LANEDIFF_ASSIGN_OR_RETURN(CodeObjectView co, FindCodeObject(t.name, t.DefaultWaveSize()));
+    LANEDIFF_ASSIGN_OR_RETURN(std::vector<uint8_t> elf, PatchCodeObject(co, batch.words));
+    LANEDIFF_ASSIGN_OR_RETURN(PatchSiteWords site, ReadPatchSite(elf));
+    if (batch.words.size() == 2 && site[2] != kSNop0) {
+      return absl::InternalError(absl::StrFormat(
+          "patched %s code object: third patch-site dword is 0x%08x, expected s_nop 0 (0x%08x)",
+          t.name, site[2], kSNop0));
+    }
+    const absl::Span<const uint32_t> landed(site.data(), batch.words.size());
+    LANEDIFF_ASSIGN_OR_RETURN(DecodedBatch d, DecodeDeviceBatch(batch, landed));
+    OpContext ctx = d.ctx;
+    ctx.hyp = hyp_;
+    LaneBatch& lanes = d.resolved;
+    const size_t n = lanes.size();
+
+    if (errata_.HasFault()) {
+      for (uint32_t s0 : lanes.src0()) {
+        if (!IsSignallingNan(s0)) continue;
+        if (errata_.Has(Erratum::crash)) std::abort();
+        for (;;) ::pause();  // hang
+      }
+    }
+    if (errata_.Has(Erratum::src1_neg) && (ctx.mods.neg & 0b010)) {
+      for (uint32_t& s1 : lanes.src1()) s1 ^= 0x80000000u;
+    }
+    if (errata_.Has(Erratum::byte12_swap)) {
+      if (IsSr(ctx.instr)) {
+        const int byte = (ctx.mods.opsel >> 2) & 3;
+        if (byte == 1 || byte == 2) {
+          ctx.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & 0b0011) | ((byte ^ 3) << 2));
+        }
+      } else {
+        for (uint32_t& s1 : lanes.src1()) {
+          const uint32_t byte = s1 & 3;
+          if (byte == 1 || byte == 2) s1 ^= 3;
+        }
+      }
+    }
+    DeviceResult r;
+    r.vdst.resize(n);
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(r.vdst)));
+    if (errata_.Has(Erratum::garbage_lane) && n > 0) r.vdst[n / 2] ^= kGarbageXor;
+
+    r.provenance.set_runner("sim");
+    r.provenance.set_device(std::string(kSimDeviceName));
+    r.provenance.set_target(std::string(t.name));
+    r.provenance.set_lanediff_version(LANEDIFF_VERSION);
+    for (const std::string& h : HypothesisSettings(base_)) r.provenance.add_hypotheses(h);
+    for (const std::string& e : errata_.Names()) r.provenance.add_injected(e);
+    return r;
+  }
+
+ private:
+  ErrataSet errata_;
+  Hypotheses base_;  // the simulated model's hypotheses, before errata
+  Hypotheses hyp_;   // with the hypothesis-selecting errata applied
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Runner>> OpenSimRunner(const SimOptions& options) {
+  LANEDIFF_ASSIGN_OR_RETURN(ErrataSet errata, ErrataSet::Parse(options.inject));
+  Hypotheses hyp;
+  for (const std::string& h : options.hypotheses) LANEDIFF_RETURN_IF_ERROR(SetHypothesis(h, &hyp));
+  return std::unique_ptr<Runner>(new SimRunner(errata, hyp));
+}
+
+}  // namespace lanediff

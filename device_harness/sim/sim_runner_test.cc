@@ -1,0 +1,441 @@
+// The simulator against the model, and each injected erratum against its prediction.
+//
+// Expected values come from the model through its own path (ResolveTestCase + Evaluate: no
+// encoder, patcher or decoder), from hand derivations written next to the case (SEMANTICS.md's
+// discriminating inputs), or from an erratum's definition applied to the model's answer.
+#include "device_harness/sim/sim_runner.h"
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "device_harness/batch.h"
+#include "device_harness/fault.h"
+#include "device_harness/isolation/isolated_runner.h"
+#include "device_harness/open_runner.h"
+#include "gtest/gtest.h"
+#include "model/isa/testcase.h"
+#include "model/ops/ops.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+bool IsSr(Instr i) { return i != Instr::v_cvt_pk_u8_f32; }
+
+// Values that separate behaviours (SEMANTICS.md §3, §5, §6), mixed with random bits.
+constexpr uint32_t kInteresting[] = {
+    0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x43018000 /*129.5*/, 0x437f8000 /*255.5*/,
+    0x3f000000 /*0.5*/, 0x3fc00000 /*1.5*/, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,
+    0x00000001, 0x80000001, 0x3fffffff, 0x3f840000, 0x35800000, 0x447a0000 /*1000*/,
+    0x47887000 /*69856*/, 0x7149f2ca /*1e30*/, 0x3e800000 /*0.25*/, 0x43e00000 /*448*/,
+    0x47600000 /*57344*/, 0x3f7fffff};
+constexpr uint32_t kModes[] = {0x000000f0, 0x000000f1, 0x000000f2, 0x000000f3, 0x00000000,
+                               0x008000f0, 0x008000f3, 0x000000e0};
+
+uint32_t Pick(std::mt19937& rng) {
+  if (rng() % 2) return kInteresting[rng() % std::size(kInteresting)];
+  return rng();
+}
+
+// A random test case: any modifier bits, any MODE above, VGPR sources mostly, sometimes an
+// SGPR, an inline constant or (GFX10+) a literal; at most one constant-bus source.
+proto::TestCase RandomCase(const TargetTraits& t, Instr instr, std::mt19937& rng, int lanes) {
+  proto::TestCase tc;
+  tc.set_target(std::string(t.name));
+  tc.set_instr(static_cast<proto::Instruction>(static_cast<int>(instr) + 1));
+  proto::Encoding* e = tc.mutable_encoding();
+  e->set_opsel(rng() % 16);
+  e->set_neg(rng() % 8);
+  e->set_abs(rng() % 8);
+  e->set_clamp(rng() % 2);
+  e->set_omod(rng() % 4);
+  tc.set_mode(kModes[rng() % std::size(kModes)]);
+  bool bus_used = false;
+  const int nsrc = IsSr(instr) ? 2 : 3;
+  for (int s = 0; s < nsrc; ++s) {
+    proto::Source* src = s == 0 ? e->mutable_src0() : (s == 1 ? e->mutable_src1() : e->mutable_src2());
+    const uint32_t r = rng() % 10;
+    if (r == 0 && !bus_used) {
+      src->set_kind(proto::SOURCE_SGPR);
+      src->set_value(Pick(rng));
+      bus_used = true;
+    } else if (r == 1) {
+      src->set_kind(proto::SOURCE_INLINE);
+      src->set_code(rng() % 2 ? 128 + rng() % 81 : 240 + rng() % 9);
+    } else if (r == 2 && !bus_used && t.family != Family::gfx9) {
+      src->set_kind(proto::SOURCE_LITERAL);
+      src->set_value(Pick(rng));
+      bus_used = true;
+    }
+  }
+  for (int i = 0; i < lanes; ++i) {
+    proto::Lane* l = tc.add_lanes();
+    do {
+      l->set_src0(Pick(rng));
+    } while (IsSignallingNan(l->src0()));  // crash/hang triggers stay out of the sample
+    l->set_src1(rng() % 3 ? Pick(rng) : (rng() & 0xfffff000u) | (rng() % 4));
+    l->set_src2(rng());
+    l->set_vdst_old(rng());
+  }
+  return tc;
+}
+
+// The model's answer through its own path (no encoder, patcher or decoder).
+std::vector<uint32_t> ModelAnswer(const proto::TestCase& tc, const Hypotheses& hyp = {},
+                                  bool flip_src1_sign = false) {
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+  EXPECT_TRUE(rc.ok()) << rc.status() << "\n" << ToText(tc);
+  if (!rc.ok()) return {};
+  rc->ctx.hyp = hyp;
+  if (flip_src1_sign) {
+    for (uint32_t& s1 : rc->lanes.src1()) s1 ^= 0x80000000u;
+  }
+  std::vector<uint32_t> out(rc->lanes.size());
+  absl::Status s = Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(out));
+  EXPECT_TRUE(s.ok()) << s;
+  return out;
+}
+
+std::vector<uint32_t> SimAnswer(Runner& sim, const proto::TestCase& tc) {
+  absl::StatusOr<DeviceBatch> b = BuildDeviceBatch(tc);
+  EXPECT_TRUE(b.ok()) << b.status() << "\n" << ToText(tc);
+  if (!b.ok()) return {};
+  absl::StatusOr<DeviceResult> r = sim.Run(*b);
+  EXPECT_TRUE(r.ok()) << r.status() << "\n" << ToText(tc);
+  if (!r.ok()) return {};
+  return r->vdst;
+}
+
+std::unique_ptr<Runner> Sim(std::vector<std::string> inject = {}) {
+  absl::StatusOr<std::unique_ptr<Runner>> r = OpenSimRunner({.inject = std::move(inject), .hypotheses = {}});
+  EXPECT_TRUE(r.ok()) << r.status();
+  return std::move(*r);
+}
+
+// A sample over every target and instruction: batches x lanes each.
+std::vector<proto::TestCase> Sample(uint32_t seed, int batches, int lanes) {
+  std::mt19937 rng(seed);
+  std::vector<proto::TestCase> out;
+  for (const TargetTraits& t : AllTargets()) {
+    for (Instr i : kAllInstrs) {
+      if (!t.Has(i)) continue;
+      for (int b = 0; b < batches; ++b) out.push_back(RandomCase(t, i, rng, lanes));
+    }
+  }
+  return out;
+}
+
+TEST(SimRunnerTest, SaysItIsASimulation) {
+  auto sim = Sim({"byte12_swap"});
+  EXPECT_TRUE(absl::StrContains(sim->Describe(), "simulation")) << sim->Describe();
+  EXPECT_TRUE(absl::StrContains(sim->Describe(), "injected byte12_swap")) << sim->Describe();
+  absl::StatusOr<proto::TestCase> tc = ParseText<proto::TestCase>(
+      R"pb(target: "gfx950" instr: v_cvt_sr_fp8_f32 lanes { src0: 0x3f800000 })pb", "t");
+  auto b = BuildDeviceBatch(*tc);
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto r = sim->Run(*b);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->provenance.runner(), "sim");
+  EXPECT_EQ(r->provenance.device(), "simulation (no hardware)");
+  EXPECT_EQ(r->provenance.target(), "gfx950");
+  ASSERT_EQ(r->provenance.injected_size(), 1);
+  EXPECT_EQ(r->provenance.injected(0), "byte12_swap");
+  // gfx950 fp8(1.0) = 0x38 (tinygrad gfx950 hardware value, SEMANTICS.md §4); vdst_old 0.
+  EXPECT_EQ(r->vdst, std::vector<uint32_t>{0x38});
+}
+
+TEST(SimRunnerTest, AgreesWithTheModelOnARandomSampleOfEveryTarget) {
+  auto sim = Sim();
+  size_t lanes = 0, batches = 0;
+  for (const proto::TestCase& tc : Sample(1, 24, 256)) {
+    const std::vector<uint32_t> want = ModelAnswer(tc);
+    const std::vector<uint32_t> got = SimAnswer(*sim, tc);
+    ASSERT_EQ(got, want) << ToText(tc);
+    lanes += got.size();
+    ++batches;
+  }
+  std::printf("sim == model on %zu batches, %zu lanes, every target and instruction\n", batches,
+              lanes);
+  EXPECT_GT(lanes, 100000u);
+}
+
+// The model engineer's table tests live as corpus/seeds/<instr>/*.textproto.
+TEST(SimRunnerTest, AgreesWithTheModelOnEverySeedTable) {
+  namespace fs = std::filesystem;
+  const fs::path seeds = fs::path(LANEDIFF_SOURCE_DIR) / "corpus" / "seeds";
+  auto sim = Sim();
+  int files = 0, lanes = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(seeds, ec); !ec && it != fs::recursive_directory_iterator(); ++it) {
+    if (!it->is_regular_file() || it->path().extension() != ".textproto") continue;
+    std::ifstream in(it->path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    absl::StatusOr<proto::TestCase> tc = ParseText<proto::TestCase>(ss.str(), it->path().string());
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    ASSERT_EQ(SimAnswer(*sim, *tc), ModelAnswer(*tc)) << it->path();
+    ++files;
+    lanes += tc->lanes_size();
+  }
+  std::printf("sim == model on %d seed files (%d lanes) under %s\n", files, lanes, seeds.c_str());
+  if (files == 0) GTEST_SKIP() << "no corpus/seeds/*/*.textproto files exist yet";
+}
+
+// --- Errata. Each test: the sim equals the erratum's prediction on every lane of a sample,
+// disagrees with the default model somewhere, and only where the erratum says; plus the
+// hand-derived discriminating case.
+
+struct Tally {
+  size_t lanes = 0, disagree = 0;
+};
+
+// For each case: sim answer vs `predict(tc, model_default)`; `where(tc, lane)` must hold for
+// every disagreement with the default model.
+template <typename Predict, typename Where>
+Tally CheckErratum(const std::string& name, Predict predict, Where where) {
+  auto sim = Sim({name});
+  Tally t;
+  for (const proto::TestCase& tc : Sample(7, 16, 128)) {
+    const std::vector<uint32_t> model = ModelAnswer(tc);
+    const std::vector<uint32_t> want = predict(tc, model);
+    const std::vector<uint32_t> got = SimAnswer(*sim, tc);
+    EXPECT_EQ(got, want) << name << "\n" << ToText(tc);
+    for (size_t i = 0; i < got.size(); ++i) {
+      ++t.lanes;
+      if (got[i] == model[i]) continue;
+      ++t.disagree;
+      EXPECT_TRUE(where(tc, i)) << name << " disagrees where it predicts none: lane " << i
+                                << "\n" << ToText(tc);
+    }
+  }
+  std::printf("%s: %zu of %zu lanes disagree with the default model, all where predicted\n",
+              name.c_str(), t.disagree, t.lanes);
+  return t;
+}
+
+Hypotheses With(const char* setting) {
+  Hypotheses h;
+  EXPECT_TRUE(SetHypothesis(setting, &h).ok()) << setting;
+  return h;
+}
+
+uint32_t RunOne(Runner& r, const std::string& text) {
+  absl::StatusOr<proto::TestCase> tc = ParseText<proto::TestCase>(text, "case");
+  EXPECT_TRUE(tc.ok()) << tc.status();
+  std::vector<uint32_t> v = SimAnswer(r, *tc);
+  return v.empty() ? 0xffffffffu : v[0];
+}
+
+TEST(SimErrataTest, SrWrap) {
+  const Hypotheses literal = With("sr_rounding=literal");
+  Tally t = CheckErratum(
+      "sr_wrap", [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(tc, literal); },
+      [](const proto::TestCase& tc, size_t) { return tc.instr() != proto::v_cvt_pk_u8_f32; });
+  EXPECT_GT(t.disagree, 0u);
+  // SEMANTICS.md §6: fp8 OCP, S0=0x3FFFFFFF, S1=0xFFFFF000 -> 0x40 (carry) vs 0x39 (literal).
+  const std::string c = R"pb(target: "gfx1201" instr: v_cvt_sr_fp8_f32
+                             lanes { src0: 0x3fffffff src1: 0xfffff000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x40u);
+  EXPECT_EQ(RunOne(*Sim({"sr_wrap"}), c), 0x39u);
+}
+
+TEST(SimErrataTest, U8Truncate) {
+  const Hypotheses trunc = With("pk_u8_rounding=truncate");
+  Tally t = CheckErratum(
+      "u8_truncate", [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(tc, trunc); },
+      [](const proto::TestCase& tc, size_t) { return tc.instr() == proto::v_cvt_pk_u8_f32; });
+  EXPECT_GT(t.disagree, 0u);
+  // SEMANTICS.md §3: 129.5 -> 130 (RNE) vs 129 (truncate); byte 0 of S2 = 0.
+  const std::string c = R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32 lanes { src0: 0x43018000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 130u);
+  EXPECT_EQ(RunOne(*Sim({"u8_truncate"}), c), 129u);
+}
+
+// Selected byte of a lane, and the word whose other bytes are kept (SEMANTICS.md §3, §6).
+int SelectedByte(const ResolvedCase& rc, size_t lane) {
+  return IsSr(rc.ctx.instr) ? (rc.ctx.mods.opsel >> 2) & 3 : rc.lanes.view().src1[lane] & 3;
+}
+uint32_t KeptWord(const ResolvedCase& rc, size_t lane) {
+  return IsSr(rc.ctx.instr) ? rc.lanes.view().vdst_old[lane] : rc.lanes.view().src2[lane];
+}
+
+TEST(SimErrataTest, Byte12Swap) {
+  // Definition: a byte meant for position k in {1,2} lands in 3-k; the kept word's byte k stays.
+  auto predict = [](const proto::TestCase& tc, const std::vector<uint32_t>& model) {
+    ResolvedCase rc = *ResolveTestCase(tc);
+    std::vector<uint32_t> out = model;
+    for (size_t i = 0; i < out.size(); ++i) {
+      const int k = SelectedByte(rc, i);
+      if (k != 1 && k != 2) continue;
+      const uint32_t written = (model[i] >> (8 * k)) & 0xff;
+      const int other = 3 - k;
+      out[i] = (KeptWord(rc, i) & ~(0xffu << (8 * other))) | (written << (8 * other));
+    }
+    return out;
+  };
+  auto where = [](const proto::TestCase& tc, size_t lane) {
+    ResolvedCase rc = *ResolveTestCase(tc);
+    const int k = SelectedByte(rc, lane);
+    return k == 1 || k == 2;
+  };
+  Tally t = CheckErratum("byte12_swap", predict, where);
+  EXPECT_GT(t.disagree, 0u);
+  // pk_u8 of 1.0 into byte 1 of S2 = 0x44332211: model 0x44330111, swapped 0x44012211.
+  const std::string c = R"pb(target: "gfx1100" instr: v_cvt_pk_u8_f32
+                             lanes { src0: 0x3f800000 src1: 1 src2: 0x44332211 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x44330111u);
+  EXPECT_EQ(RunOne(*Sim({"byte12_swap"}), c), 0x44012211u);
+  // Byte 0 and 3 are untouched: the same case with src1 = 3 agrees.
+  const std::string c3 = R"pb(target: "gfx1100" instr: v_cvt_pk_u8_f32
+                              lanes { src0: 0x3f800000 src1: 3 src2: 0x44332211 })pb";
+  EXPECT_EQ(RunOne(*Sim({"byte12_swap"}), c3), 0x01332211u);
+  // Written byte equal to both kept bytes: no visible difference (1.0 -> 0x01).
+  const std::string same = R"pb(target: "gfx1100" instr: v_cvt_pk_u8_f32
+                                lanes { src0: 0x3f800000 src1: 2 src2: 0x44010111 })pb";
+  EXPECT_EQ(RunOne(*Sim({"byte12_swap"}), same), RunOne(*Sim(), same));
+}
+
+TEST(SimErrataTest, NanSign) {
+  const Hypotheses sp = With("fp8_nan=sign_preserving");
+  Tally t = CheckErratum(
+      "nan_sign", [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(tc, sp); },
+      [](const proto::TestCase& tc, size_t lane) {
+        ResolvedCase rc = *ResolveTestCase(tc);
+        const uint32_t s0 = rc.lanes.src0()[lane];
+        const bool nan = (s0 & 0x7f800000u) == 0x7f800000u && (s0 & 0x7fffffu) != 0;
+        return IsSr(rc.ctx.instr) && !GetFp8Format(rc.target->fp8).fnuz && nan;
+      });
+  EXPECT_GT(t.disagree, 0u);
+  // SEMANTICS.md §5: OCP E4M3 NaN -> 0xFF canonical; sign-preserving: sign | 0x7F = 0x7F.
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_sr_fp8_f32 lanes { src0: 0x7fc00000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0xffu);
+  EXPECT_EQ(RunOne(*Sim({"nan_sign"}), c), 0x7fu);
+  // FNUZ (gfx942): 0x80 either way.
+  const std::string f = R"pb(target: "gfx942" instr: v_cvt_sr_fp8_f32 lanes { src0: 0x7fc00000 })pb";
+  EXPECT_EQ(RunOne(*Sim({"nan_sign"}), f), 0x80u);
+}
+
+TEST(SimErrataTest, Fp16OvflIgnored) {
+  const Hypotheses ign = With("fp16_ovfl=ignored");
+  Tally t = CheckErratum(
+      "fp16_ovfl_ignored", [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(tc, ign); },
+      [](const proto::TestCase& tc, size_t) {
+        return tc.instr() != proto::v_cvt_pk_u8_f32 && (tc.mode() & (1u << 23));
+      });
+  EXPECT_GT(t.disagree, 0u);
+  // SEMANTICS.md §5: gfx12 E4M3, 1000.0 overflows: 0x7F by default, 0x7E with FP16_OVFL=1.
+  const std::string c = R"pb(target: "gfx1201" instr: v_cvt_sr_fp8_f32 mode: 0x008000f0
+                             lanes { src0: 0x447a0000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x7eu);
+  EXPECT_EQ(RunOne(*Sim({"fp16_ovfl_ignored"}), c), 0x7fu);
+}
+
+TEST(SimErrataTest, Gfx1250ClampIgnored) {
+  const Hypotheses ign = With("gfx1250_clamp=ignored");
+  Tally t = CheckErratum(
+      "gfx1250_clamp_ignored",
+      [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(tc, ign); },
+      [](const proto::TestCase& tc, size_t) {
+        return tc.instr() == proto::v_cvt_sr_fp8_f32 && tc.encoding().clamp() &&
+               (*FindTarget(tc.target()))->clamp_selects_ue5m3;
+      });
+  EXPECT_GT(t.disagree, 0u);
+  // 1.0: UE5M3 (bias 15) exponent 15 -> 0b01111'000 = 0x78; OCP E4M3 (bias 7) -> 0x38.
+  const std::string c = R"pb(target: "gfx1250" instr: v_cvt_sr_fp8_f32 encoding { clamp: true }
+                             lanes { src0: 0x3f800000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x78u);
+  EXPECT_EQ(RunOne(*Sim({"gfx1250_clamp_ignored"}), c), 0x38u);
+}
+
+TEST(SimErrataTest, Src1Neg) {
+  Tally t = CheckErratum(
+      "src1_neg",
+      [&](const proto::TestCase& tc, const auto& model) {
+        return (tc.encoding().neg() & 2) ? ModelAnswer(tc, {}, /*flip_src1_sign=*/true) : model;
+      },
+      [](const proto::TestCase& tc, size_t) {
+        return tc.instr() != proto::v_cvt_pk_u8_f32 && (tc.encoding().neg() & 2);
+      });
+  EXPECT_GT(t.disagree, 0u);
+  // gfx950 fp8, S0 = 1+2^-5 (0x3f840000): the dropped part is 1/4 of the E4M3 ULP. Seed
+  // 0x7ffff000 (top 20 bits 0x7ffff, just under 1/2 ULP): 3/4 ULP, truncated -> 1.0 = 0x38.
+  // With bit 31 flipped the seed is 0xfffff000 (just under 1 ULP): carries -> 0x39.
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_sr_fp8_f32 encoding { neg: 2 }
+                             lanes { src0: 0x3f840000 src1: 0x7ffff000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x38u);
+  EXPECT_EQ(RunOne(*Sim({"src1_neg"}), c), 0x39u);
+}
+
+TEST(SimErrataTest, GarbageLane) {
+  Tally t = CheckErratum(
+      "garbage_lane",
+      [](const proto::TestCase&, const std::vector<uint32_t>& model) {
+        std::vector<uint32_t> out = model;
+        out[out.size() / 2] ^= 0xdeadbeef;
+        return out;
+      },
+      [](const proto::TestCase& tc, size_t lane) { return lane == tc.lanes_size() / 2u; });
+  // Exactly one lane per batch.
+  EXPECT_EQ(t.disagree, t.lanes / 128);
+}
+
+// crash and hang are real: they abort or stop the process, so they run isolated.
+proto::TestCase TriggerCase(bool trigger) {
+  proto::TestCase tc = *ParseText<proto::TestCase>(
+      R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32
+           lanes { src0: 0x3f800000 } lanes { src0: 0x40000000 })pb", "t");
+  if (trigger) tc.mutable_lanes(1)->set_src0(0x7f800001);  // a signalling NaN
+  return tc;
+}
+
+TEST(SimErrataTest, CrashIsSurvivedWhenIsolated) {
+  RunnerOptions opt;
+  opt.inject = {"crash"};
+  auto dev = OpenRunner("sim", opt);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  EXPECT_TRUE(absl::StartsWith((*dev)->Describe(), "isolated sim")) << (*dev)->Describe();
+  const proto::TestCase good = TriggerCase(false);
+  auto first = (*dev)->Run(*BuildDeviceBatch(good));
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->vdst, ModelAnswer(good));
+  auto bad = (*dev)->Run(*BuildDeviceBatch(TriggerCase(true)));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(IsDeviceFault(bad.status()));
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "signal 6 (SIGABRT: Aborted)"))
+      << bad.status();
+  auto next = (*dev)->Run(*BuildDeviceBatch(good));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->vdst, ModelAnswer(good));
+}
+
+TEST(SimErrataTest, HangIsSurvivedWhenIsolated) {
+  RunnerOptions opt;
+  opt.inject = {"hang"};
+  opt.timeout = absl::Milliseconds(500);
+  auto dev = OpenRunner("sim", opt);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  auto bad = (*dev)->Run(*BuildDeviceBatch(TriggerCase(true)));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(IsDeviceFault(bad.status()));
+  EXPECT_TRUE(absl::IsDeadlineExceeded(bad.status())) << bad.status();
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "no answer within 500ms (timeout)"))
+      << bad.status();
+  const proto::TestCase good = TriggerCase(false);
+  auto next = (*dev)->Run(*BuildDeviceBatch(good));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->vdst, ModelAnswer(good));
+}
+
+TEST(SimErrataTest, UnknownErratumIsNamed) {
+  auto r = OpenSimRunner({.inject = {"bogus"}, .hypotheses = {}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "unknown erratum 'bogus'"));
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "byte12_swap"));
+}
+
+}  // namespace
+}  // namespace lanediff
