@@ -1,0 +1,136 @@
+// Every seed file in corpus/seeds/<instruction>/*.textproto parses, names its instruction in
+// its folder, has a note, and each lane's `# expect` comments hold under the model: the default
+// line `# expect: 0xWORD` and any `# expect NAME=VALUE [NAME=VALUE...]: 0xWORD` under those
+// hypotheses. The expected words are SEMANTICS.md's, written in the files by hand.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "gtest/gtest.h"
+#include "model/ops/ops.h"
+#include "model/targets/hypotheses.h"
+#include "model/targets/targets.h"
+#include "proto/lanediff.pb.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+struct Expectation {
+  std::vector<std::string> hypotheses;
+  uint32_t vdst;
+  int line;
+};
+
+std::string ReadFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The `# expect` comments of each `lanes {` block, in order.
+std::vector<std::vector<Expectation>> Expectations(const std::string& text, std::string* error) {
+  std::vector<std::vector<Expectation>> out;
+  int line_no = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_no;
+    absl::string_view s = absl::StripAsciiWhitespace(line);
+    if (absl::StartsWith(s, "lanes {")) {
+      out.emplace_back();
+      continue;
+    }
+    if (!absl::ConsumePrefix(&s, "# expect")) continue;
+    const size_t colon = s.find(':');
+    if (colon == absl::string_view::npos || out.empty()) {
+      *error = absl::StrCat("line ", line_no, ": `# expect` outside a lane or without ':'");
+      return {};
+    }
+    Expectation e;
+    e.line = line_no;
+    for (absl::string_view h : absl::StrSplit(s.substr(0, colon), ' ', absl::SkipEmpty())) {
+      e.hypotheses.emplace_back(h);
+    }
+    absl::string_view word = absl::StripAsciiWhitespace(s.substr(colon + 1));
+    if (!absl::ConsumePrefix(&word, "0x") || word.size() != 8 ||
+        !absl::SimpleHexAtoi(word, &e.vdst)) {
+      *error = absl::StrCat("line ", line_no, ": expected value is not 0x + 8 hex digits");
+      return {};
+    }
+    out.back().push_back(e);
+  }
+  return out;
+}
+
+TEST(CorpusSeeds, EveryExpectationHolds) {
+  const std::filesystem::path root = std::filesystem::path(LANEDIFF_SOURCE_DIR) / "corpus/seeds";
+  ASSERT_TRUE(std::filesystem::is_directory(root)) << root;
+  int files = 0, checks = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".textproto") continue;
+    ++files;
+    const std::string name = entry.path().lexically_relative(root).string();
+    const std::string text = ReadFile(entry.path());
+    absl::StatusOr<proto::TestCase> tc = ParseText<proto::TestCase>(text, name);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    EXPECT_EQ(entry.path().parent_path().filename().string(), InstructionName(tc->instr()))
+        << name << ": the folder must be the instruction's mnemonic";
+    EXPECT_FALSE(tc->note().empty()) << name << ": a seed says what it separates";
+    ASSERT_GT(tc->lanes_size(), 0) << name;
+
+    std::string error;
+    const auto expectations = Expectations(text, &error);
+    ASSERT_TRUE(error.empty()) << name << ":" << error;
+    ASSERT_EQ(static_cast<int>(expectations.size()), tc->lanes_size()) << name;
+
+    OpContext base;
+    absl::StatusOr<const TargetTraits*> target = FindTarget(tc->target());
+    ASSERT_TRUE(target.ok()) << name << ": " << target.status();
+    base.target = *target;
+    absl::StatusOr<Instr> instr = ParseInstr(InstructionName(tc->instr()));
+    ASSERT_TRUE(instr.ok()) << name << ": " << instr.status();
+    base.instr = *instr;
+    base.mods.opsel = static_cast<uint8_t>(tc->encoding().opsel());
+    base.mods.neg = static_cast<uint8_t>(tc->encoding().neg());
+    base.mods.abs = static_cast<uint8_t>(tc->encoding().abs());
+    base.mods.clamp = tc->encoding().clamp();
+    base.mods.omod = static_cast<uint8_t>(tc->encoding().omod());
+    base.mode = tc->has_mode() ? tc->mode() : kDefaultMode;
+    ASSERT_TRUE(ValidateContext(base).ok()) << name << ": " << ValidateContext(base);
+
+    for (int i = 0; i < tc->lanes_size(); ++i) {
+      const proto::Lane& lane = tc->lanes(i);
+      bool has_default = false;
+      for (const Expectation& e : expectations[i]) {
+        OpContext ctx = base;
+        for (const std::string& h : e.hypotheses) {
+          absl::Status s = SetHypothesis(h, &ctx.hyp);
+          ASSERT_TRUE(s.ok()) << name << ":" << e.line << ": " << s;
+        }
+        has_default |= e.hypotheses.empty();
+        const uint32_t got =
+            EvaluateLane(ctx, lane.src0(), lane.src1(), lane.src2(), lane.vdst_old());
+        const uint32_t oracle =
+            EvaluateLaneOracle(ctx, lane.src0(), lane.src1(), lane.src2(), lane.vdst_old());
+        EXPECT_EQ(got, e.vdst) << name << ":" << e.line << " lane " << i;
+        EXPECT_EQ(oracle, e.vdst) << name << ":" << e.line << " lane " << i << " (oracle)";
+        ++checks;
+      }
+      EXPECT_TRUE(has_default) << name << " lane " << i << ": no `# expect:` default line";
+    }
+  }
+  EXPECT_GE(files, 19);
+  std::printf("%d seed files, %d expectations checked\n", files, checks);
+}
+
+}  // namespace
+}  // namespace lanediff
