@@ -279,6 +279,16 @@ class HipRunner : public Runner {
     if (it != modules_.end()) return it->second.function();
     if (modules_.size() >= kMaxModules) modules_.clear();
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<uint8_t> elf, PatchCodeObject(code_object_, words));
+    // Belt and braces: the words must read back from the site before the GPU sees them.
+    LANEDIFF_ASSIGN_OR_RETURN(PatchSiteWords site, ReadPatchSite(elf));
+    for (size_t i = 0; i < site.size(); ++i) {
+      const uint32_t want = i < words.size() ? words[i] : kSNop0;
+      if (site[i] != want) {
+        return absl::InternalError(absl::StrFormat(
+            "patched code object reads back 0x%08x at dword %d of the patch site, expected 0x%08x",
+            site[i], i, want));
+      }
+    }
     Module m;
     LANEDIFF_RETURN_IF_ERROR(m.Load(elf, absl::StrCat("patched ", code_object_.target->name, " wave",
                                                       code_object_.wave_size)));
