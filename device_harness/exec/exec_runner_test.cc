@@ -141,7 +141,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadCommand{"false #", absl::StatusCode::kUnavailable, "failed: exit status 1"},
         BadCommand{"echo model broke >&2; exit 3 #", absl::StatusCode::kUnavailable,
-                   "exit status 3; stderr: model broke"},
+                   "]; stderr: model broke"},
         BadCommand{"kill -SEGV $$ #", absl::StatusCode::kUnavailable, "signal 11 (SIGSEGV"},
         BadCommand{"cat >/dev/null; echo 0x1; echo 0x2 #", absl::StatusCode::kUnavailable,
                    "printed 2 VDST words for 3 lanes (too few)"},
@@ -152,8 +152,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCommand{"echo 0x1; echo 0x123456789; echo 0x3 #", absl::StatusCode::kUnavailable,
                    "stdout line 2 '0x123456789' is not a 32-bit hex word"},
         BadCommand{"echo about to sleep >&2; sleep 30 #", absl::StatusCode::kDeadlineExceeded,
-                   "no complete answer within 700ms (timeout); process group killed [command: "
-                   "sleep"},
+                   "no complete answer within 700ms (timeout); process group killed"},
         BadCommand{"/nonexistent/model #", absl::StatusCode::kUnavailable, "exit status 127"}));
 
 TEST(ExecRunnerTest, TimeoutKeepsStderr) {
