@@ -56,9 +56,8 @@ std::vector<uint32_t> EdgeValues() {
 
 std::vector<uint32_t> Seeds(uint32_t k, std::mt19937& rng) {
   const uint32_t top = (1u << k) - 1;
-  std::vector<uint32_t> s = {0, 1, top, top - 1, 1u << (k - 1), (1u << (k - 1)) - 1};
-  for (int i = 0; i < 4; ++i) s.push_back(rng() & top);
-  return s;
+  // Extremes, one half and just below, one random: the places where a carry starts or stops.
+  return {0, top, 1u << (k - 1), (1u << (k - 1)) - 1, static_cast<uint32_t>(rng()) & top};
 }
 
 TEST(OracleCrossCheck, U8) {
@@ -82,7 +81,7 @@ TEST(OracleCrossCheck, Fp8EveryFormatAndOption) {
       const Fp8Options o{(opt & 1) != 0, (opt & 2) != 0};
       const Fp8Params p = MakeFp8Params(f, o);
       std::vector<uint32_t> xs = edges;
-      for (int i = 0; i < 4000; ++i) xs.push_back(rng());
+      for (int i = 0; i < 2000; ++i) xs.push_back(rng());
       for (uint32_t x : xs) {
         ASSERT_EQ(F32ToFp8Rne(x, p), OracleF32ToFp8Rne(x, f, o))
             << f.name << " rne x=" << std::hex << x << " opt=" << opt;
