@@ -113,7 +113,9 @@ TEST(Vop3Tables, NoTwoRowsOverlap) {
         EXPECT_NE(t.Opcode(a), t.Opcode(b)) << t.name << ": " << InstrName(a) << " and "
                                             << InstrName(b) << " share an opcode";
       }
-      if (t.Has(a)) EXPECT_LT(t.Opcode(a), 1024) << "OP is 10 bits";
+      if (t.Has(a)) {
+        EXPECT_LT(t.Opcode(a), 1024) << "OP is 10 bits";
+      }
     }
   }
 }
