@@ -1,8 +1,10 @@
 #include "device_harness/isolation/wire.h"
 
 #include <poll.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -28,7 +30,11 @@ void PutString(std::string* out, absl::string_view s) {
   out->append(s.data(), s.size());
 }
 void PutWords(std::string* out, const uint32_t* w, size_t n) {
-  for (size_t i = 0; i < n; ++i) PutU32(out, w[i]);
+  if constexpr (std::endian::native == std::endian::little) {
+    out->append(reinterpret_cast<const char*>(w), n * 4);
+  } else {
+    for (size_t i = 0; i < n; ++i) PutU32(out, w[i]);
+  }
 }
 
 class Reader {
@@ -58,7 +64,12 @@ class Reader {
   absl::Status Words(absl::string_view field, size_t n, std::vector<uint32_t>* out) {
     if (data_.size() / 4 < n) return Short(field);
     out->resize(n);
-    for (size_t i = 0; i < n; ++i) (*out)[i] = *U32(field);
+    if constexpr (std::endian::native == std::endian::little) {
+      if (n > 0) std::memcpy(out->data(), data_.data(), n * 4);
+      data_.remove_prefix(n * 4);
+    } else {
+      for (size_t i = 0; i < n; ++i) (*out)[i] = *U32(field);
+    }
     return absl::OkStatus();
   }
   absl::Status End() {
@@ -80,6 +91,7 @@ class Reader {
 
 std::string EncodeBatch(const DeviceBatch& batch) {
   std::string out(kBatchMagic);
+  out.reserve(64 + 4 * batch.words.size() + 16 * batch.lanes.size());
   PutString(&out, batch.target == nullptr ? "" : batch.target->name);
   PutU32(&out, static_cast<uint32_t>(batch.instr));
   PutU32(&out, static_cast<uint32_t>(batch.words.size()));
@@ -164,18 +176,12 @@ absl::StatusOr<absl::StatusOr<DeviceResult>> DecodeResult(absl::string_view payl
   return absl::StatusOr<DeviceResult>(absl::Status(status_code, message));
 }
 
-absl::Status WriteFrame(int fd, absl::string_view payload) {
-  if (payload.size() > kMaxFrameBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("isolation frame of ", payload.size(), " bytes exceeds ", kMaxFrameBytes));
-  }
-  std::string buf;
-  buf.reserve(payload.size() + 4);
-  PutU32(&buf, static_cast<uint32_t>(payload.size()));
-  buf.append(payload.data(), payload.size());
+namespace {
+
+absl::Status WriteAll(int fd, const char* data, size_t n) {
   size_t done = 0;
-  while (done < buf.size()) {
-    ssize_t w = ::write(fd, buf.data() + done, buf.size() - done);
+  while (done < n) {
+    ssize_t w = ::write(fd, data + done, n - done);
     if (w < 0) {
       if (errno == EINTR) continue;
       return absl::UnavailableError(
@@ -184,6 +190,33 @@ absl::Status WriteFrame(int fd, absl::string_view payload) {
     done += static_cast<size_t>(w);
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status WriteFrame(int fd, absl::string_view payload) {
+  if (payload.size() > kMaxFrameBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("isolation frame of ", payload.size(), " bytes exceeds ", kMaxFrameBytes));
+  }
+  std::string len;
+  PutU32(&len, static_cast<uint32_t>(payload.size()));
+  // One writev for the common case (small frames: one wake-up of the reader), then the rest.
+  iovec iov[2] = {{len.data(), 4}, {const_cast<char*>(payload.data()), payload.size()}};
+  ssize_t w;
+  do {
+    w = ::writev(fd, iov, 2);
+  } while (w < 0 && errno == EINTR);
+  if (w < 0) {
+    return absl::UnavailableError(
+        absl::StrCat("writing to the isolation pipe: ", std::strerror(errno)));
+  }
+  const size_t done = static_cast<size_t>(w);
+  if (done < 4) {
+    LANEDIFF_RETURN_IF_ERROR(WriteAll(fd, len.data() + done, 4 - done));
+    return WriteAll(fd, payload.data(), payload.size());
+  }
+  return WriteAll(fd, payload.data() + (done - 4), payload.size() - (done - 4));
 }
 
 namespace {
