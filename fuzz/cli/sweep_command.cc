@@ -1,0 +1,248 @@
+// lanediff sweep: exhaustive sweeps of one operand, model vs device and fast model vs oracle.
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "device_harness/open_runner.h"
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+#include "fuzz/corpus_store.h"
+#include "fuzz/sweep/sweep.h"
+#include "model/base/version.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+// On a terminal the line redraws in place each second; in a log, one line every 10 s.
+void PrintProgress(const std::string& label, const SweepProgress& p) {
+  static const bool tty = isatty(STDERR_FILENO);
+  static double last_logged = -10;
+  if (!tty && p.seconds - last_logged < 10) return;
+  last_logged = p.seconds;
+  const double rate = p.seconds > 0 ? p.done / p.seconds : 0;
+  const double eta = rate > 0 ? (p.total - p.done) / rate : 0;
+  std::fprintf(stderr, "%s%s: %5.1f%% %.3g lanes/s, %llu mismatches, ETA %.0f s%s", tty ? "\r" : "",
+               label.c_str(), 100.0 * p.done / p.total, rate,
+               static_cast<unsigned long long>(p.mismatches), eta, tty ? "   " : "\n");
+  std::fflush(stderr);
+}
+
+int RunSweepCommand(int argc, char** argv) {
+  Args args("sweep",
+            "Exhaustive sweeps, model vs device, with the fast model checked against the slow\n"
+            "exact oracle in the same pass.\n"
+            "  v_cvt_pk_u8_f32: every src0 value (2^32) for one MODE, or with --all-modes for\n"
+            "    every rounding mode x input-denormal setting; each lane's byte select, ignored\n"
+            "    S1 bits and other bytes vary by a fixed hash of src0.\n"
+            "  v_cvt_sr_*: every seed value (2^20 fp8, 2^21 bf8) for each src0 of a boundary set\n"
+            "    (or --src0); the seed's low bits, which must not matter, are random on the device\n"
+            "    side and zero for the oracle. Gives the SR round-up probability curve.\n"
+            "Work goes to the device in chunks of --chunk lanes, one runner per --jobs worker.");
+  std::string target_name, instr_name, device = "sim", shard, oracle = "sampled", out;
+  std::vector<std::string> injects, hyps;
+  uint64_t mode = kDefaultMode, opsel = 0, neg = 0, abs = 0, omod = 0, src0 = 0, first = 0,
+           last = 0, jobs = std::max(1u, std::thread::hardware_concurrency()), chunk = 1u << 20;
+  bool clamp = false, all_modes = false, has_src0 = false;
+  std::string src0_text;
+  args.Flag("target", "T", "gfx target (lanediff targets)", &target_name);
+  args.Flag("instr", "I", "instruction mnemonic", &instr_name);
+  args.Flag("device", "D", "sim (default), hip, auto, exec:CMD, replay:PATH", &device);
+  args.Repeated("inject", "E", "simulator erratum (repeatable; lanediff devices lists them)", &injects);
+  args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
+  args.Uint("mode", "HEX", "MODE register (default 0xf0)", 0xffffffffu, &mode);
+  args.Bool("all-modes", "pk_u8: sweep every rounding mode x input-denormal setting", &all_modes);
+  args.Uint("opsel", "N", "OPSEL field (SR: destination byte in bits 3:2)", 15, &opsel);
+  args.Uint("neg", "N", "NEG mask (bit 0 = src0)", 7, &neg);
+  args.Uint("abs", "N", "ABS mask (bit 0 = src0)", 7, &abs);
+  args.Bool("clamp", "set CLAMP", &clamp);
+  args.Uint("omod", "N", "OMOD field", 3, &omod);
+  args.Flag("src0", "HEX", "SR: the one src0 to sweep seeds for (default: the boundary set)", &src0_text);
+  args.Uint("first", "N", "start of the swept range (default 0)", UINT64_MAX, &first);
+  args.Uint("last", "N", "end of the swept range, exclusive (default: all values)", UINT64_MAX, &last);
+  args.Flag("shard", "i/n", "sweep only shard i of n of the range (merge with lanediff report)", &shard);
+  args.Uint("jobs", "N", "worker threads, one device runner each (default: cores)", 256, &jobs);
+  args.Uint("chunk", "N", "lanes per device batch (default 1048576)", 1u << 26, &chunk);
+  args.Flag("oracle", "off|sampled|every", "fast model vs exact oracle (default sampled: 1 in 61)", &oracle);
+  args.Flag("out", "FILE", "write the results as a RunRecord text proto (for lanediff report)", &out);
+  args.Epilog(
+      "examples:\n"
+      "  lanediff sweep --target gfx942 --instr v_cvt_pk_u8_f32 --device sim\n"
+      "  lanediff sweep --target gfx1201 --instr v_cvt_sr_fp8_f32 --out runs/sr.textproto\n"
+      "  lanediff sweep --target gfx942 --instr v_cvt_pk_u8_f32 --shard 2/4 --out s2.textproto\n"
+      "exit: 0 all agree, 1 a mismatch (model vs device, or fast model vs oracle), 3 device error");
+  if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (!src0_text.empty()) {
+    auto v = ParseUnsigned(src0_text, 0xffffffffu);
+    if (!v.ok()) {
+      std::fprintf(stderr, "lanediff sweep: --src0: %s\n", std::string(v.status().message()).c_str());
+      return kExitUsage;
+    }
+    src0 = *v;
+    has_src0 = true;
+  }
+  auto target = FindTarget(target_name);
+  auto instr = ParseInstr(instr_name);
+  if (!target.ok() || !instr.ok()) {
+    std::fprintf(stderr, "lanediff sweep: %s\n",
+                 std::string((!target.ok() ? target.status() : instr.status()).message()).c_str());
+    return kExitUsage;
+  }
+  OpContext ctx;
+  ctx.target = *target;
+  ctx.instr = *instr;
+  ctx.mods = {static_cast<uint8_t>(opsel), static_cast<uint8_t>(neg), static_cast<uint8_t>(abs), clamp,
+              static_cast<uint8_t>(omod)};
+  ctx.mode = static_cast<uint32_t>(mode);
+  for (const std::string& h : hyps) {
+    if (absl::Status st = SetHypothesis(h, &ctx.hyp); !st.ok()) {
+      std::fprintf(stderr, "lanediff sweep: %s\n", std::string(st.message()).c_str());
+      return kExitUsage;
+    }
+  }
+  if (absl::Status st = ValidateContext(ctx); !st.ok()) {
+    std::fprintf(stderr, "lanediff sweep: %s\n", std::string(st.message()).c_str());
+    return kExitUsage;
+  }
+  OracleCheck oracle_check;
+  if (oracle == "off") oracle_check = OracleCheck::kOff;
+  else if (oracle == "sampled") oracle_check = OracleCheck::kSampled;
+  else if (oracle == "every") oracle_check = OracleCheck::kEvery;
+  else {
+    std::fprintf(stderr, "lanediff sweep: --oracle must be off, sampled or every\n");
+    return kExitUsage;
+  }
+
+  RunnerOptions options;
+  options.inject = injects;
+  std::vector<std::unique_ptr<Runner>> owned;
+  std::vector<Runner*> runners;
+  for (uint64_t j = 0; j < jobs; ++j) {
+    std::string note;
+    auto runner = OpenRunner(device, options, &note);
+    if (!runner.ok()) {
+      std::fprintf(stderr, "lanediff sweep: --device=%s: %s\n", device.c_str(),
+                   std::string(runner.status().message()).c_str());
+      return kExitEnvironment;
+    }
+    if (j == 0 && !note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+    owned.push_back(*std::move(runner));
+    runners.push_back(owned.back().get());
+  }
+  std::fprintf(stderr, "device: %s\n", runners[0]->Describe().c_str());
+
+  // The list of sweeps this invocation runs.
+  std::vector<SweepSpec> specs;
+  const bool is_sr = ctx.instr != Instr::v_cvt_pk_u8_f32;
+  const uint64_t full = is_sr ? (uint64_t{1} << SeedBits(ctx.instr)) : (uint64_t{1} << 32);
+  if (last == 0) last = full;
+  if (last > full || first >= last) {
+    std::fprintf(stderr, "lanediff sweep: range [%llu, %llu) is empty or beyond %llu\n",
+                 static_cast<unsigned long long>(first), static_cast<unsigned long long>(last),
+                 static_cast<unsigned long long>(full));
+    return kExitUsage;
+  }
+  auto range = ShardRange(first, last, shard);
+  if (!range.ok()) {
+    std::fprintf(stderr, "lanediff sweep: %s\n", std::string(range.status().message()).c_str());
+    return kExitUsage;
+  }
+  SweepSpec base;
+  base.ctx = ctx;
+  base.first = range->first;
+  base.last = range->second;
+  base.oracle = oracle_check;
+  base.chunk_lanes = chunk;
+  base.device_name = device;
+  if (!is_sr) {
+    std::vector<uint32_t> modes = {ctx.mode};
+    if (all_modes) {
+      modes.clear();
+      for (uint32_t denorm_in : {0u, 1u}) {
+        for (uint32_t round = 0; round < 4; ++round) {
+          modes.push_back((ctx.mode & ~(kModeRoundF32Mask | kModeDenormF32InBit)) | round |
+                          (denorm_in ? kModeDenormF32InBit : 0));
+        }
+      }
+    }
+    for (uint32_t m : modes) {
+      SweepSpec s = base;
+      s.ctx.mode = m;
+      specs.push_back(s);
+    }
+  } else {
+    std::vector<std::pair<uint32_t, double>> values = SrBoundarySet(ctx.instr);
+    if (has_src0) values = {{static_cast<uint32_t>(src0), 0.0}};
+    for (const auto& [v, frac] : values) {
+      SweepSpec s = base;
+      s.swept = SweptOperand::kSeed;
+      s.src0 = v;
+      s.fraction = frac;
+      specs.push_back(s);
+    }
+  }
+
+  proto::RunRecord record;
+  record.set_started(NowRfc3339());
+  record.set_lanediff_version(LANEDIFF_VERSION);
+  bool mismatch = false, fault = false;
+  for (const SweepSpec& s : specs) {
+    const std::string label =
+        s.swept == SweptOperand::kSeed
+            ? absl::StrFormat("%s %s src0=0x%08x", target_name, instr_name, s.src0)
+            : absl::StrFormat("%s %s mode=0x%08x", target_name, instr_name, s.ctx.mode);
+    auto r = RunSweep(s, runners, [&](const SweepProgress& p) { PrintProgress(label, p); });
+    if (!r.ok()) {
+      std::fprintf(stderr, "\nlanediff sweep: %s: %s\n", label.c_str(), std::string(r.status().message()).c_str());
+      return kExitEnvironment;
+    }
+    r->set_shard(shard);
+    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-110s\r", "");
+    std::printf("%s: %llu lanes in %.2f s (%.3g lanes/s), %llu mismatches, oracle %llu/%llu mismatches",
+                label.c_str(), static_cast<unsigned long long>(r->lanes()), r->seconds(),
+                r->seconds() > 0 ? r->lanes() / r->seconds() : 0.0,
+                static_cast<unsigned long long>(r->mismatches()),
+                static_cast<unsigned long long>(r->oracle_mismatches()),
+                static_cast<unsigned long long>(r->oracle_checked()));
+    if (s.swept == SweptOperand::kSeed) {
+      std::printf(", P(up) model %.6f device %.6f", double(r->round_up_model()) / r->lanes(),
+                  double(r->round_up_device()) / r->lanes());
+    }
+    std::printf("\n");
+    for (int i = 0; i < r->mismatch_examples_size(); ++i) {
+      const proto::Lane& l = r->mismatch_examples(i);
+      std::printf("  mismatch: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x model=0x%08x device=0x%08x\n",
+                  l.src0(), l.src1(), l.src2(), l.vdst_old(), r->mismatch_expected(i), r->mismatch_observed(i));
+    }
+    for (const proto::Lane& l : r->oracle_mismatch_examples()) {
+      std::printf("  fast model != oracle: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x\n", l.src0(),
+                  l.src1(), l.src2(), l.vdst_old());
+    }
+    if (!r->fault().empty()) std::printf("  fault: %s\n", r->fault().c_str());
+    mismatch |= r->mismatches() > 0 || r->oracle_mismatches() > 0;
+    fault |= !r->fault().empty();
+    *record.add_sweeps() = *std::move(r);
+  }
+  if (!out.empty()) {
+    if (absl::Status st = WriteFileAtomic(out, ToText(record)); !st.ok()) {
+      std::fprintf(stderr, "lanediff sweep: %s\n", std::string(st.message()).c_str());
+      return kExitEnvironment;
+    }
+  }
+  if (fault) return kExitEnvironment;
+  return mismatch ? kExitFound : kExitOk;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(70, "sweep", "exhaustive sweeps: all 2^32 src0 (pk_u8), all seeds (SR)",
+                          RunSweepCommand);
+
+}  // namespace lanediff

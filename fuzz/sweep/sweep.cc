@@ -1,0 +1,269 @@
+#include "fuzz/sweep/sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "device_harness/batch.h"
+#include "model/base/status.h"
+
+namespace lanediff {
+namespace {
+
+constexpr int kMaxExamples = 8;
+
+// Fixed per-value hashes (splitmix64 finalizer): lane data depends only on the swept value,
+// never on the shard or worker, so shards merge into exactly the unsharded result.
+uint32_t Mix(uint64_t v, uint64_t salt) {
+  uint64_t z = v * 0x9e3779b97f4a7c15ull + salt;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return static_cast<uint32_t>(z ^ (z >> 31));
+}
+
+struct ChunkOutcome {
+  uint64_t mismatches = 0;
+  uint64_t round_up_model = 0, round_up_device = 0;
+  uint64_t oracle_checked = 0, oracle_mismatches = 0;
+  std::vector<proto::Lane> examples;
+  std::vector<uint32_t> expected, observed;
+  std::vector<proto::Lane> oracle_examples;
+  std::string fault;
+};
+
+proto::TestCase TemplateCase(const OpContext& ctx) {
+  proto::TestCase tc;
+  tc.set_target(std::string(ctx.target->name));
+  tc.set_instr(static_cast<proto::Instruction>(static_cast<int>(ctx.instr) + 1));
+  proto::Encoding* e = tc.mutable_encoding();
+  e->set_opsel(ctx.mods.opsel);
+  e->set_neg(ctx.mods.neg);
+  e->set_abs(ctx.mods.abs);
+  e->set_clamp(ctx.mods.clamp);
+  e->set_omod(ctx.mods.omod);
+  tc.set_mode(ctx.mode);
+  tc.add_lanes();
+  return tc;
+}
+
+uint8_t WrittenByte(const OpContext& ctx, uint32_t vdst) {
+  return static_cast<uint8_t>(vdst >> (8 * ((ctx.mods.opsel >> 2) & 3)));
+}
+
+}  // namespace
+
+int SeedBits(Instr instr) { return instr == Instr::v_cvt_sr_bf8_f32 ? 21 : 20; }
+
+absl::StatusOr<std::pair<uint64_t, uint64_t>> ShardRange(uint64_t first, uint64_t last,
+                                                         absl::string_view shard) {
+  if (shard.empty()) return std::make_pair(first, last);
+  const size_t slash = shard.find('/');
+  uint64_t i = 0, n = 0;
+  if (slash == absl::string_view::npos || !absl::SimpleAtoi(shard.substr(0, slash), &i) ||
+      !absl::SimpleAtoi(shard.substr(slash + 1), &n) || n == 0 || i < 1 || i > n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--shard '", shard, "' is not i/n with 1 <= i <= n (e.g. 3/4)"));
+  }
+  const uint64_t size = (last - first) / n;
+  const uint64_t lo = first + (i - 1) * size;
+  const uint64_t hi = i == n ? last : lo + size;
+  return std::make_pair(lo, hi);
+}
+
+std::vector<std::pair<uint32_t, double>> SrBoundarySet(Instr instr) {
+  // src0 in [1, 2): the output quantum of 1.x is 2^-m (m = 3 for E4M3, 2 for E5M2), so the
+  // k = 23 - m dropped mantissa bits are exactly the fractional position. Sixteen evenly spaced
+  // fractions, plus the extremes one ulp from each neighbour.
+  const int k = SeedBits(instr);
+  std::vector<std::pair<uint32_t, double>> out;
+  for (uint32_t j = 0; j < 16; ++j) {
+    const uint32_t dropped = j << (k - 4);
+    out.push_back({0x3f800000u | dropped, double(j) / 16});
+  }
+  out.push_back({0x3f800001u, 1.0 / double(1u << k)});
+  out.push_back({0x3f800000u | ((1u << k) - 1), double((1u << k) - 1) / double(1u << k)});
+  return out;
+}
+
+absl::StatusOr<proto::SweepResult> RunSweep(
+    const SweepSpec& spec, const std::vector<Runner*>& runners,
+    const std::function<void(const SweepProgress&)>& progress) {
+  LANEDIFF_RETURN_IF_ERROR(ValidateContext(spec.ctx));
+  if (runners.empty()) return absl::InvalidArgumentError("RunSweep needs at least one runner");
+  if (spec.last <= spec.first) return absl::InvalidArgumentError("empty sweep range");
+  const OpContext& ctx = spec.ctx;
+  const bool seed_sweep = spec.swept == SweptOperand::kSeed;
+  const int seed_shift = 32 - SeedBits(ctx.instr);
+  const uint32_t low_mask = (1u << seed_shift) - 1;
+  const uint8_t down_byte = seed_sweep ? WrittenByte(ctx, EvaluateLane(ctx, spec.src0, 0, 0, 0)) : 0;
+
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch_template, BuildDeviceBatch(TemplateCase(ctx)));
+
+  const uint64_t total = spec.last - spec.first;
+  const uint64_t chunk = spec.chunk_lanes;
+  const uint64_t num_chunks = (total + chunk - 1) / chunk;
+  std::vector<ChunkOutcome> outcomes(num_chunks);
+  std::vector<std::vector<uint64_t>> by_exponent(runners.size(), std::vector<uint64_t>(512, 0));
+  std::atomic<uint64_t> next_chunk{0}, done{0}, mismatches{0};
+  std::atomic<bool> failed{false};
+
+  auto worker = [&](size_t w) {
+    DeviceBatch batch = batch_template;
+    std::vector<uint32_t> expected;
+    for (;;) {
+      const uint64_t c = next_chunk.fetch_add(1);
+      if (c >= num_chunks || failed.load()) return;
+      ChunkOutcome& out = outcomes[c];
+      const uint64_t lo = spec.first + c * chunk;
+      const uint64_t n = std::min<uint64_t>(chunk, spec.last - lo);
+      batch.lanes.Resize(n);
+      uint32_t* s0 = batch.lanes.src0().data();
+      uint32_t* s1 = batch.lanes.src1().data();
+      uint32_t* s2 = batch.lanes.src2().data();
+      uint32_t* old = batch.lanes.vdst_old().data();
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t v = lo + i;
+        if (seed_sweep) {
+          s0[i] = spec.src0;
+          s1[i] = (static_cast<uint32_t>(v) << seed_shift) | (Mix(v, 1) & low_mask);
+          s2[i] = 0;
+        } else {
+          s0[i] = static_cast<uint32_t>(v);
+          s1[i] = Mix(v, 1);
+          s2[i] = Mix(v, 2);
+        }
+        old[i] = Mix(v, 3);
+      }
+      expected.resize(n);
+      absl::Status st = Evaluate(ctx, batch.lanes.view(), absl::MakeSpan(expected));
+      if (!st.ok()) {
+        out.fault = std::string(st.message());
+        failed = true;
+        return;
+      }
+      absl::StatusOr<DeviceResult> got = runners[w]->Run(batch);
+      if (!got.ok() || got->vdst.size() != n) {
+        out.fault = got.ok() ? absl::StrCat("device returned ", got->vdst.size(), " words for ", n, " lanes")
+                             : std::string(got.status().message());
+        failed = true;
+        return;
+      }
+      const uint32_t* dev = got->vdst.data();
+      if (std::memcmp(dev, expected.data(), n * sizeof(uint32_t)) != 0) {
+        for (uint64_t i = 0; i < n; ++i) {
+          if (dev[i] == expected[i]) continue;
+          ++out.mismatches;
+          by_exponent[w][((s0[i] >> 31) << 8) | ((s0[i] >> 23) & 0xff)]++;
+          if (out.examples.size() < kMaxExamples) {
+            proto::Lane lane;
+            lane.set_src0(s0[i]);
+            lane.set_src1(s1[i]);
+            lane.set_src2(s2[i]);
+            lane.set_vdst_old(old[i]);
+            out.examples.push_back(lane);
+            out.expected.push_back(expected[i]);
+            out.observed.push_back(dev[i]);
+          }
+        }
+      }
+      if (seed_sweep) {
+        for (uint64_t i = 0; i < n; ++i) {
+          out.round_up_model += WrittenByte(ctx, expected[i]) != down_byte;
+          out.round_up_device += WrittenByte(ctx, dev[i]) != down_byte;
+        }
+      }
+      if (spec.oracle != OracleCheck::kOff) {
+        const uint64_t stride = spec.oracle == OracleCheck::kEvery ? 1 : spec.oracle_stride;
+        // Sample positions are fixed by the swept value, not the chunk.
+        for (uint64_t i = (stride - lo % stride) % stride; i < n; i += stride) {
+          // The oracle sees the seed's low bits cleared: they must not matter.
+          const uint32_t src1 = seed_sweep ? s1[i] & ~low_mask : s1[i];
+          const uint32_t want = EvaluateLaneOracle(ctx, s0[i], src1, s2[i], old[i]);
+          ++out.oracle_checked;
+          if (want != expected[i]) {
+            ++out.oracle_mismatches;
+            if (out.oracle_examples.size() < kMaxExamples) {
+              proto::Lane lane;
+              lane.set_src0(s0[i]);
+              lane.set_src1(s1[i]);
+              lane.set_src2(s2[i]);
+              lane.set_vdst_old(old[i]);
+              out.oracle_examples.push_back(lane);
+            }
+          }
+        }
+      }
+      mismatches += out.mismatches;
+      done += n;
+    }
+  };
+
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < runners.size(); ++w) threads.emplace_back(worker, w);
+  if (progress) {
+    double last_report = 0;
+    while (done.load() < total && !failed.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      if (elapsed() - last_report >= 1.0) {
+        last_report = elapsed();
+        progress({done.load(), total, mismatches.load(), elapsed()});
+      }
+    }
+  }
+  for (std::thread& t : threads) t.join();
+
+  proto::SweepResult r;
+  r.set_target(std::string(ctx.target->name));
+  r.set_instr(static_cast<proto::Instruction>(static_cast<int>(ctx.instr) + 1));
+  r.set_mode(ctx.mode);
+  *r.mutable_encoding() = TemplateCase(ctx).encoding();
+  r.set_device(spec.device_name);
+  r.set_first(spec.first);
+  r.set_last(spec.last);
+  r.set_swept(seed_sweep ? "seed" : "src0");
+  r.set_fraction(spec.fraction);
+  r.set_setting(seed_sweep ? absl::StrFormat("src0=0x%08x opsel=%d mode=0x%08x", spec.src0, ctx.mods.opsel, ctx.mode)
+                           : absl::StrFormat("mode=0x%08x neg=%d abs=%d", ctx.mode, ctx.mods.neg, ctx.mods.abs));
+  std::vector<uint64_t> hist(512, 0);
+  for (const auto& h : by_exponent) for (int i = 0; i < 512; ++i) hist[i] += h[i];
+  uint64_t lanes = 0;
+  for (uint64_t c = 0; c < num_chunks; ++c) {
+    const ChunkOutcome& o = outcomes[c];
+    if (!o.fault.empty()) {
+      r.set_fault(absl::StrCat("chunk at ", spec.first + c * chunk, ": ", o.fault));
+      break;
+    }
+    lanes += std::min<uint64_t>(chunk, spec.last - (spec.first + c * chunk));
+    r.set_mismatches(r.mismatches() + o.mismatches);
+    r.set_round_up_model(r.round_up_model() + o.round_up_model);
+    r.set_round_up_device(r.round_up_device() + o.round_up_device);
+    r.set_oracle_checked(r.oracle_checked() + o.oracle_checked);
+    r.set_oracle_mismatches(r.oracle_mismatches() + o.oracle_mismatches);
+    for (size_t i = 0; i < o.examples.size() && r.mismatch_examples_size() < kMaxExamples; ++i) {
+      *r.add_mismatch_examples() = o.examples[i];
+      r.add_mismatch_expected(o.expected[i]);
+      r.add_mismatch_observed(o.observed[i]);
+    }
+    for (size_t i = 0; i < o.oracle_examples.size() && r.oracle_mismatch_examples_size() < kMaxExamples; ++i) {
+      *r.add_oracle_mismatch_examples() = o.oracle_examples[i];
+    }
+  }
+  r.set_lanes(lanes);
+  if (r.mismatches() > 0) {
+    for (uint64_t h : hist) r.add_mismatch_by_exponent(h);
+  }
+  r.set_seconds(elapsed());
+  return r;
+}
+
+}  // namespace lanediff
