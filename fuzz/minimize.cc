@@ -153,12 +153,38 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
                      }
                    });
     }
-    // Back to a VGPR carrying the same value in every lane.
+    // Back to a VGPR carrying the same value in every lane (an inline constant's value is
+    // not known here: its lanes keep their own values, and the predicate decides).
     if (kind != proto::SOURCE_VGPR) {
       proto::TestCase c = s.best;
+      const uint32_t value = csrc(c).value();
+      const bool carry = csrc(c).kind() != proto::SOURCE_INLINE;
       src(&c)->Clear();
-      s.Try(c);
+      if (carry) {
+        for (proto::Lane& l : *c.mutable_lanes()) {
+          if (k == 0) l.set_src0(value);
+          if (k == 1) l.set_src1(value);
+          if (k == 2) l.set_src2(value);
+        }
+      }
+      if (!s.Try(c) && carry) {  // or a VGPR keeping the lanes' own values
+        c = s.best;
+        src(&c)->Clear();
+        s.Try(c);
+      }
     }
+  }
+
+  // Values carried over from uniform sources shrink too.
+  for (int i = 0; i < s.best.lanes_size(); ++i) {
+    using L = proto::Lane;
+    auto lane_field = [&](uint32_t (L::*get)() const, void (L::*set)(uint32_t)) {
+      s.ShrinkWord([=](const proto::TestCase& c) { return (c.lanes(i).*get)(); },
+                   [=](proto::TestCase* c, uint32_t v) { (c->mutable_lanes(i)->*set)(v); });
+    };
+    lane_field(&L::src0, &L::set_src0);
+    lane_field(&L::src1, &L::set_src1);
+    lane_field(&L::src2, &L::set_src2);
   }
 
   // 3. Fewest modifier bits.
@@ -179,8 +205,26 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
     clear_bits([=](const proto::TestCase& c) { return (c.encoding().*get)(); },
                [=](proto::TestCase* c, uint32_t v) { (c->mutable_encoding()->*set)(v); }, width);
   };
-  enc_field(&E::neg, &E::set_neg, 3);
-  enc_field(&E::abs, &E::set_abs, 3);
+  // NEG/ABS: clearing the bit alone, else clearing it and folding it into the lane values
+  // (NEG: flip the sign bit; ABS: clear it), so "-(-x)" becomes "x".
+  for (int which = 0; which < 2; ++which) {
+    for (int b = 2; b >= 0; --b) {
+      const uint32_t bits = which == 0 ? s.best.encoding().neg() : s.best.encoding().abs();
+      if (!((bits >> b) & 1u)) continue;
+      proto::TestCase c = s.best;
+      if (which == 0) c.mutable_encoding()->set_neg(bits & ~(1u << b));
+      else c.mutable_encoding()->set_abs(bits & ~(1u << b));
+      if (s.Try(c)) continue;
+      for (proto::Lane& l : *c.mutable_lanes()) {
+        uint32_t v = b == 0 ? l.src0() : b == 1 ? l.src1() : l.src2();
+        v = which == 0 ? v ^ 0x80000000u : v & 0x7fffffffu;
+        if (b == 0) l.set_src0(v);
+        if (b == 1) l.set_src1(v);
+        if (b == 2) l.set_src2(v);
+      }
+      s.Try(c);
+    }
+  }
   enc_field(&E::omod, &E::set_omod, 2);
   enc_field(&E::opsel, &E::set_opsel, 4);
   if (s.best.encoding().clamp()) {

@@ -536,6 +536,12 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
     set([&] { return enc->neg(); }, [&](uint32_t v) { enc->set_neg(v); }, enc->neg() & 7u);
     set([&] { return enc->abs(); }, [&](uint32_t v) { enc->set_abs(v); }, enc->abs() & 7u);
     set([&] { return enc->omod(); }, [&](uint32_t v) { enc->set_omod(v); }, enc->omod() & 3u);
+    // The SR instructions' SRC2 field carries no data; a literal code there would make the
+    // instruction's length ambiguous, so the unused field is never the literal.
+    if (IsSr(FromProto(tc->instr())) && enc->src2().kind() == proto::SOURCE_LITERAL) {
+      enc->clear_src2();
+      changed = true;
+    }
     int bus = 0;
     bool have_literal = false;
     uint32_t literal = 0;

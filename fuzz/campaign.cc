@@ -1,0 +1,753 @@
+#include "fuzz/campaign.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "device_harness/batch.h"
+#include "device_harness/fault.h"
+#include "device_harness/open_runner.h"
+#include "fuzz/classify.h"
+#include "fuzz/corpus_store.h"
+#include "fuzz/minimize.h"
+#include "model/base/status.h"
+#include "model/base/version.h"
+#include "model/isa/testcase.h"
+#include "model/isa/vop3.h"
+#include "model/ops/input_class.h"
+#include "model/ops/ops.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+int ClassIndex(absl::string_view c) {
+  for (int i = 0; i < kNumInputClasses; ++i) {
+    if (c == kInputClasses[i]) return i;
+  }
+  return kNumInputClasses - 1;
+}
+
+std::string Rate(double n, double secs) {
+  const double r = secs > 0 ? n / secs : 0;
+  if (r >= 1e6) return absl::StrFormat("%.2fM", r / 1e6);
+  if (r >= 1e3) return absl::StrFormat("%.1fk", r / 1e3);
+  return absl::StrFormat("%.0f", r);
+}
+
+std::string CoverageLine(const CampaignStats& s) {
+  std::vector<std::string> parts;
+  for (int i = 0; i < kNumInputClasses; ++i) {
+    if (s.classes[i] > 0) parts.push_back(kInputClasses[i]);
+  }
+  return absl::StrCat(parts.size(), "/", kNumInputClasses, " classes");
+}
+
+std::string ProgressLine(const CampaignStats& s, double secs) {
+  return absl::StrFormat(
+      "[%4.0fs] %" PRIu64 " cases (%s/s) %" PRIu64 " lanes (%s/s) | findings %" PRIu64
+      " new, %zu signatures, %" PRIu64 " faults | %s",
+      secs, s.execs, Rate(s.execs, secs), s.lanes, Rate(s.lanes, secs), s.new_findings,
+      s.signatures.size(), s.device_faults, CoverageLine(s));
+}
+
+// Resolved case + the model's words.
+struct ModelSide {
+  ResolvedCase rc;
+  std::vector<uint32_t> expected;
+};
+
+absl::StatusOr<ModelSide> RunModel(const proto::TestCase& tc, const Hypotheses& hyp) {
+  ModelSide m;
+  LANEDIFF_ASSIGN_OR_RETURN(m.rc, ResolveTestCase(tc));
+  m.rc.ctx.hyp = hyp;
+  m.expected.resize(m.rc.lanes.size());
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(m.rc.ctx, m.rc.lanes.view(), absl::MakeSpan(m.expected)));
+  return m;
+}
+
+class Worker {
+ public:
+  Worker(const CampaignOptions& o, const std::atomic<bool>* stop)
+      : o_(o), stop_(stop), rng_(o.seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(o.worker)),
+        mutator_(MutatorConfig{.targets = o.targets,
+                               .instrs = o.instrs,
+                               .min_lanes = o.lanes_per_batch,
+                               .max_lanes = o.lanes_per_batch}) {}
+
+  absl::StatusOr<CampaignStats> Run();
+
+ private:
+  absl::Status Setup();
+  void LoadSeeds();
+  proto::TestCase NextCase();
+  void Progress(bool final);
+  absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
+  absl::Status HandleFault(const proto::TestCase& tc, const absl::Status& fault);
+  absl::Status Store(proto::Finding f, const std::string& pre_signature);
+  void FlushCounts();
+  std::string Repro(const std::string& path) const;
+  void Note(const std::string& error) {
+    if (stats_.errors.size() < 20) stats_.errors.push_back(error);
+  }
+
+  const CampaignOptions& o_;
+  const std::atomic<bool>* stop_;
+  Rng rng_;
+  Mutator mutator_;
+  Hypotheses hyp_;
+  std::unique_ptr<Runner> runner_;
+  std::unique_ptr<CorpusStore> store_;
+  std::vector<proto::TestCase> pool_;
+  size_t pool_next_ = 0;
+  CampaignStats stats_;
+  // pre-signature (unminimized) -> final signature; final signature -> stored finding and
+  // the count not yet flushed to disk.
+  std::map<std::string, std::string> pre_to_final_;
+  struct Known {
+    proto::Finding finding;
+    uint64_t unflushed = 0;
+  };
+  std::map<std::string, Known> known_;
+  Clock::time_point t0_;
+  Clock::time_point last_progress_;
+  bool progress_shown_ = false;
+};
+
+absl::Status Worker::Setup() {
+  LANEDIFF_RETURN_IF_ERROR(mutator_.Check());
+  for (const std::string& h : o_.hypotheses) LANEDIFF_RETURN_IF_ERROR(SetHypothesis(h, &hyp_));
+  RunnerOptions ro;
+  ro.inject = o_.inject;
+  ro.timeout = absl::Seconds(o_.batch_timeout_seconds);
+  LANEDIFF_ASSIGN_OR_RETURN(runner_, OpenRunner(o_.device, ro, &stats_.note));
+  stats_.device_description = runner_->Describe();
+  if (!o_.corpus.empty()) {
+    LANEDIFF_ASSIGN_OR_RETURN(CorpusStore s, CorpusStore::Open(o_.corpus + "/findings"));
+    store_ = std::make_unique<CorpusStore>(std::move(s));
+    LoadSeeds();
+  }
+  return absl::OkStatus();
+}
+
+void Worker::LoadSeeds() {
+  const std::string dir = o_.corpus + "/seeds";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return;
+  std::vector<std::string> files;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file() && it->path().extension() == ".textproto") {
+      files.push_back(it->path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& f : files) {
+    absl::StatusOr<std::string> text = ReadFile(f);
+    if (!text.ok()) continue;
+    proto::TestCase tc;
+    if (!ParseTextInto(*text, f, &tc).ok()) continue;
+    if (pool_.size() >= kPoolSize) break;
+    mutator_.Fixup(rng_, &tc);
+    pool_.push_back(std::move(tc));
+  }
+}
+
+proto::TestCase Worker::NextCase() {
+  proto::TestCase tc;
+  const uint64_t r = rng_.Below(10);
+  if (pool_.empty() || r < 4) {
+    tc = mutator_.Generate(rng_);
+  } else if (r < 8) {
+    tc = pool_[rng_.Below(pool_.size())];
+    mutator_.Mutate(rng_, &tc);
+  } else {
+    tc = mutator_.CrossOver(rng_, pool_[rng_.Below(pool_.size())],
+                            pool_[rng_.Below(pool_.size())]);
+  }
+  if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) AimLanes(mutator_, rng_, hyp_, &tc);
+  return tc;
+}
+
+std::string EncodeStats(const CampaignStats& s, bool final);
+void WriteAll(int fd, const std::string& s);
+
+void Worker::Progress(bool final) {
+  if (o_.progress_fd >= 0 && !final) {
+    const auto now = Clock::now();
+    if (now - last_progress_ < std::chrono::milliseconds(1000)) return;
+    last_progress_ = now;
+    WriteAll(o_.progress_fd, EncodeStats(stats_, false));
+    return;
+  }
+  if (!o_.progress) return;
+  const auto now = Clock::now();
+  const bool tty = ::isatty(2);
+  // A terminal gets a live line every second; a log gets a line every 10 seconds.
+  if (!final && now - last_progress_ < std::chrono::milliseconds(tty ? 1000 : 10000)) return;
+  last_progress_ = now;
+  if (!tty) {
+    std::fprintf(stderr, "%s\n", ProgressLine(stats_, Since(t0_)).c_str());
+    return;
+  }
+  std::fprintf(stderr, "\r%s\x1b[K%s", ProgressLine(stats_, Since(t0_)).c_str(),
+               final ? "\n" : "");
+  std::fflush(stderr);
+  progress_shown_ = !final;
+}
+
+std::string Worker::Repro(const std::string& path) const {
+  std::string r = absl::StrCat(o_.repro_prefix, " replay ", path, " --device=", o_.device);
+  for (const std::string& e : o_.inject) absl::StrAppend(&r, " --inject ", e);
+  for (const std::string& h : o_.hypotheses) absl::StrAppend(&r, " --hypothesis ", h);
+  for (const std::string& x : RelaxationNames(o_.relax)) absl::StrAppend(&r, " --relax ", x);
+  return r;
+}
+
+absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
+  const std::string now = NowRfc3339();
+  f.set_first_seen(now);
+  f.set_last_seen(now);
+  f.set_count(1);
+  for (const std::string& x : RelaxationNames(o_.relax)) f.add_relaxations(x);
+  if (pre_to_final_.size() < kMaxSignatures) pre_to_final_[pre_signature] = f.signature();
+  stats_.signatures.insert(f.signature());
+  auto it = known_.find(f.signature());
+  if (it != known_.end()) {  // minimized into a signature already stored in this run
+    it->second.unflushed++;
+    stats_.repeats++;
+    return absl::OkStatus();
+  }
+  bool is_new = true;
+  std::string path = "(not stored: no --corpus)";
+  if (store_ != nullptr) {
+    // Durable before it is reported.
+    LANEDIFF_ASSIGN_OR_RETURN(RecordOutcome r, store_->Record(f));
+    is_new = r.is_new;
+    path = r.path;
+  }
+  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0};
+  if (is_new) {
+    stats_.new_findings++;
+    stats_.new_signatures.push_back(f.signature());
+    if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
+    std::fprintf(stderr, "new finding: %s\n  %s\n", f.signature().c_str(), path.c_str());
+  } else {
+    stats_.repeats++;
+  }
+  return absl::OkStatus();
+}
+
+void Worker::FlushCounts() {
+  if (store_ == nullptr) return;
+  for (auto& [sig, k] : known_) {
+    if (k.unflushed == 0) continue;
+    proto::Finding f = k.finding;
+    f.set_count(k.unflushed);
+    f.set_first_seen("");
+    f.set_last_seen(NowRfc3339());
+    absl::StatusOr<RecordOutcome> r = store_->Record(f);
+    if (!r.ok()) Note(std::string(r.status().message()));
+    else k.unflushed = 0;
+  }
+}
+
+absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSides& both) {
+  stats_.disagreeing++;
+  // Pre-signature of the first differing lane, unminimized: skips re-minimizing repeats.
+  const size_t lane = both.differing[0];
+  proto::TestCase one = tc;
+  one.clear_lanes();
+  if (lane < static_cast<size_t>(tc.lanes_size())) *one.add_lanes() = tc.lanes(static_cast<int>(lane));
+  std::string pre;
+  {
+    absl::StatusOr<ModelSide> m1 = RunModel(one, hyp_);
+    if (m1.ok() && lane < both.observed.size()) {
+      std::vector<uint32_t> obs1 = {both.observed[lane]};
+      absl::StatusOr<Classification> c = ClassifyDisagreement(one, m1->rc, obs1, o_.relax);
+      if (c.ok()) pre = c->signature;
+    }
+    if (pre.empty()) {
+      pre = absl::StrCat(tc.target(), ".", proto::Instruction_Name(tc.instr()), ".lane_",
+                         lane == static_cast<size_t>(tc.lanes_size() / 2) ? "mid" : "other");
+    }
+  }
+  auto seen = pre_to_final_.find(pre);
+  if (seen != pre_to_final_.end()) {
+    auto k = known_.find(seen->second);
+    if (k != known_.end()) k->second.unflushed++;
+    stats_.repeats++;
+    return absl::OkStatus();
+  }
+  // Minimize: the predicate re-runs both sides.
+  StillFails pred = [&](const proto::TestCase& c) -> absl::StatusOr<bool> {
+    LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp_, *runner_, o_.relax));
+    if (!b.device_status.ok()) return b.device_status;
+    return !b.differing.empty();
+  };
+  MinimizeStats ms;
+  absl::StatusOr<proto::TestCase> small =
+      Minimize(tc, pred, {.hint_lanes = both.differing}, &ms);
+  if (!small.ok()) {
+    Note(absl::StrCat("minimization of a ", tc.target(), " disagreement failed: ",
+                      small.status().message()));
+    small = tc;  // keep the unminimized case: nothing is dropped
+  }
+  // Re-run the result on both sides before storing.
+  LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(*small, hyp_, *runner_, o_.relax));
+  if (!b.device_status.ok() || b.differing.empty()) {
+    Note(absl::StrCat("minimized case no longer disagrees on re-run; storing the original"));
+    small = tc;
+    LANEDIFF_ASSIGN_OR_RETURN(b, RunBothSides(*small, hyp_, *runner_, o_.relax));
+    if (!b.device_status.ok() || b.differing.empty()) {
+      return absl::OkStatus();  // not reproducible: flaky device; counted in disagreeing
+    }
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(ModelSide ms2, RunModel(*small, hyp_));
+  LANEDIFF_ASSIGN_OR_RETURN(Classification cls,
+                            ClassifyDisagreement(*small, ms2.rc, b.observed, o_.relax));
+  proto::Finding f;
+  f.set_kind(proto::Finding::DISAGREEMENT);
+  *f.mutable_testcase() = *small;
+  for (uint32_t w : b.expected) f.add_expected(w);
+  for (uint32_t w : b.observed) f.add_observed(w);
+  f.set_signature(cls.signature);
+  f.set_input_class(cls.input_class);
+  f.set_explained_by(cls.explained_by);
+  f.set_assembly(PrintVop3(*ms2.rc.target, ms2.rc.vop3));
+  *f.mutable_model() = ModelProvenance(small->target(), hyp_);
+  *f.mutable_device() = b.device_provenance;
+  if (store_ != nullptr) f.set_repro(Repro(store_->PathFor(f)));
+  return Store(std::move(f), pre);
+}
+
+absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& fault) {
+  stats_.device_faults++;
+  // A fault kind already stored in this run is a repeat: no second bisection.
+  const std::string pre = absl::StrCat("fault:", tc.target(), ".", proto::Instruction_Name(tc.instr()),
+                                       ".", static_cast<int>(fault.code()));
+  if (auto seen = pre_to_final_.find(pre); seen != pre_to_final_.end()) {
+    auto k = known_.find(seen->second);
+    if (k != known_.end()) k->second.unflushed++;
+    stats_.repeats++;
+    return absl::OkStatus();
+  }
+  // Shrink the lanes by bisection within a budget: a crash costs little, a hang costs the
+  // batch timeout per try; and never past the campaign's end.
+  const int budget = fault.code() == absl::StatusCode::kDeadlineExceeded ? 6 : 24;
+  proto::TestCase best = tc;
+  absl::Status best_fault = fault;
+  auto out_of_time = [&] { return o_.time_seconds > 0 && Since(t0_) >= o_.time_seconds; };
+  for (int calls = 0; calls < budget && best.lanes_size() > 1 && !out_of_time(); ) {
+    const int n = best.lanes_size(), half = n / 2;
+    bool shrunk = false;
+    for (int side = 0; side < 2 && calls < budget; ++side) {
+      proto::TestCase c = best;
+      if (side == 0) c.mutable_lanes()->DeleteSubrange(half, n - half);
+      else c.mutable_lanes()->DeleteSubrange(0, half);
+      ++calls;
+      absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(c);
+      if (!batch.ok()) continue;
+      absl::StatusOr<DeviceResult> r = runner_->Run(*batch);
+      if (!r.ok() && IsDeviceFault(r.status())) {
+        best = std::move(c);
+        best_fault = r.status();
+        shrunk = true;
+        break;
+      }
+    }
+    if (!shrunk) break;
+  }
+  proto::Finding f;
+  f.set_kind(proto::Finding::DEVICE_FAULT);
+  *f.mutable_testcase() = best;
+  f.set_fault(std::string(best_fault.message()));  // the device's exact words
+  f.set_signature(FaultSignature(best, best_fault));
+  *f.mutable_model() = ModelProvenance(best.target(), hyp_);
+  proto::Provenance* dev = f.mutable_device();
+  dev->set_runner(o_.device);
+  dev->set_device(runner_->Describe());
+  dev->set_target(best.target());
+  for (const std::string& e : o_.inject) dev->add_injected(e);
+  dev->set_lanediff_version(LANEDIFF_VERSION);
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(best);
+  if (rc.ok()) f.set_assembly(PrintVop3(*rc->target, rc->vop3));
+  if (store_ != nullptr) f.set_repro(Repro(store_->PathFor(f)));
+  return Store(std::move(f), pre);
+}
+
+absl::StatusOr<CampaignStats> Worker::Run() {
+  LANEDIFF_RETURN_IF_ERROR(Setup());
+  t0_ = Clock::now();
+  last_progress_ = t0_;
+  uint64_t consecutive_refusals = 0;
+  while (!(stop_ != nullptr && stop_->load())) {
+    if (o_.max_execs != 0 && stats_.execs >= o_.max_execs) break;
+    if (o_.time_seconds > 0 && Since(t0_) >= o_.time_seconds) break;
+    proto::TestCase tc = NextCase();
+    absl::StatusOr<BothSides> both = RunBothSides(tc, hyp_, *runner_, o_.relax);
+    if (!both.ok()) {  // the case itself is invalid (resolver, batch builder)
+      stats_.invalid++;
+      if (o_.verbose || stats_.invalid <= 3) Note(std::string(both.status().message()));
+      if (stats_.invalid > 1000 && stats_.execs == 0) {
+        return absl::InternalError(absl::StrCat(
+            "every generated case was refused as invalid; first reason: ", stats_.errors[0]));
+      }
+      continue;
+    }
+    stats_.execs++;
+    stats_.lanes += static_cast<uint64_t>(tc.lanes_size());
+    if (!both->device_status.ok()) {
+      if (IsDeviceFault(both->device_status)) {
+        consecutive_refusals = 0;
+        absl::Status s = HandleFault(tc, both->device_status);
+        if (!s.ok()) return s;  // the store failed: nothing may be lost silently
+      } else {
+        stats_.refused++;
+        if (++consecutive_refusals >= 50) {
+          return absl::UnavailableError(absl::StrCat(
+              "the device refused 50 batches in a row; last: ", both->device_status.message()));
+        }
+        if (stats_.refused <= 3) Note(std::string(both->device_status.message()));
+      }
+      Progress(false);
+      continue;
+    }
+    consecutive_refusals = 0;
+    // Input-class coverage: a sample of lanes.
+    {
+      absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+      if (rc.ok()) {
+        const LaneView v = rc->lanes.view();
+        for (size_t i = 0; i < v.size && i < 64; ++i) {
+          stats_.classes[ClassIndex(ClassifyInput(rc->ctx, v.src0[i], v.src1[i]))]++;
+        }
+      }
+    }
+    if (!both->differing.empty()) {
+      absl::Status s = HandleDisagreement(tc, *both);
+      if (!s.ok()) return s;
+    }
+    if (pool_.size() < kPoolSize) {
+      pool_.push_back(std::move(tc));
+    } else {
+      pool_[pool_next_++ % kPoolSize] = std::move(tc);
+    }
+    Progress(false);
+  }
+  FlushCounts();
+  stats_.seconds = Since(t0_);
+  if (progress_shown_) {
+    std::fprintf(stderr, "\r%s\x1b[K\n", ProgressLine(stats_, stats_.seconds).c_str());
+  }
+  std::sort(stats_.new_signatures.begin(), stats_.new_signatures.end());
+  return stats_;
+}
+
+// ---- multi-process -------------------------------------------------------------------
+
+void WriteAll(int fd, const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+std::string EncodeStats(const CampaignStats& s, bool final) {
+  std::string out = absl::StrCat(final ? "F" : "P", " ", s.execs, " ", s.lanes, " ", s.invalid,
+                                 " ", s.refused, " ", s.disagreeing, " ", s.device_faults, " ",
+                                 s.new_findings, " ", s.repeats);
+  for (uint64_t c : s.classes) absl::StrAppend(&out, " ", c);
+  out += "\n";
+  if (final) {
+    for (const std::string& sig : s.signatures) absl::StrAppend(&out, "S ", sig, "\n");
+    for (const std::string& sig : s.new_signatures) absl::StrAppend(&out, "N ", sig, "\n");
+    for (const std::string& e : s.errors) absl::StrAppend(&out, "E ", e, "\n");
+    absl::StrAppend(&out, "D ", s.device_description, "\n");
+  }
+  return out;
+}
+
+void DecodeLine(absl::string_view line, CampaignStats* s) {
+  if (line.size() < 2) return;
+  const char tag = line[0];
+  absl::string_view rest = line.substr(2);
+  if (tag == 'P' || tag == 'F') {
+    std::vector<std::string> f = absl::StrSplit(rest, ' ');
+    if (f.size() < 8 + kNumInputClasses) return;
+    uint64_t* fields[] = {&s->execs, &s->lanes, &s->invalid, &s->refused, &s->disagreeing,
+                          &s->device_faults, &s->new_findings, &s->repeats};
+    for (int i = 0; i < 8; ++i) *fields[i] = std::strtoull(f[i].c_str(), nullptr, 10);
+    for (int i = 0; i < kNumInputClasses; ++i) {
+      s->classes[i] = std::strtoull(f[8 + i].c_str(), nullptr, 10);
+    }
+  } else if (tag == 'S') {
+    s->signatures.insert(std::string(rest));
+  } else if (tag == 'N') {
+    s->new_signatures.push_back(std::string(rest));
+  } else if (tag == 'E') {
+    s->errors.push_back(std::string(rest));
+  } else if (tag == 'D') {
+    s->device_description = std::string(rest);
+  }
+}
+
+}  // namespace
+
+proto::Provenance ModelProvenance(const std::string& target, const Hypotheses& hyp) {
+  proto::Provenance p;
+  p.set_runner("model");
+  p.set_device("model");
+  p.set_target(target);
+  for (const std::string& h : HypothesisSettings(hyp)) p.add_hypotheses(h);
+  p.set_lanediff_version(LANEDIFF_VERSION);
+  return p;
+}
+
+absl::StatusOr<BothSides> RunBothSides(const proto::TestCase& tc, const Hypotheses& hyp,
+                                       Runner& runner, const Relaxations& relax) {
+  LANEDIFF_ASSIGN_OR_RETURN(ModelSide m, RunModel(tc, hyp));
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(tc));
+  BothSides b;
+  b.expected = std::move(m.expected);
+  absl::StatusOr<DeviceResult> r = runner.Run(batch);
+  if (!r.ok()) {
+    b.device_status = r.status();
+    return b;
+  }
+  b.observed = std::move(r->vdst);
+  b.device_provenance = std::move(r->provenance);
+  b.differing = DifferingLanes(m.rc.ctx, m.rc.lanes.view(), b.expected, b.observed, relax);
+  return b;
+}
+
+size_t AimLanes(const Mutator& mutator, Rng& rng, const Hypotheses& hyp, proto::TestCase* tc) {
+  const int n = tc->lanes_size();
+  if (n == 0) return 0;
+  proto::TestCase cand = *tc;
+  mutator.FillLanes(rng, &cand, static_cast<size_t>(n) * 4);
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(cand);
+  if (!rc.ok()) return 0;
+  rc->ctx.hyp = hyp;
+  const size_t m = rc->lanes.size();
+  std::vector<uint32_t> base(m), alt(m);
+  if (!Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(base)).ok()) return 0;
+  std::vector<bool> keep(m, false);
+  for (const HypothesisInfo& h : AllHypotheses()) {
+    for (size_t v = 0; v < h.values.size(); ++v) {
+      if (v == h.get(hyp)) continue;
+      OpContext ctx = rc->ctx;
+      h.set(&ctx.hyp, static_cast<uint8_t>(v));
+      if (!Evaluate(ctx, rc->lanes.view(), absl::MakeSpan(alt)).ok()) continue;
+      for (size_t i = 0; i < m; ++i) keep[i] = keep[i] || alt[i] != base[i];
+    }
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < m && out < static_cast<size_t>(n); ++i) {
+    if (keep[i]) *tc->mutable_lanes(static_cast<int>(out++)) = cand.lanes(static_cast<int>(i));
+  }
+  return out;
+}
+
+absl::StatusOr<CampaignStats> RunCampaign(const CampaignOptions& options,
+                                          const std::atomic<bool>* stop) {
+  if (options.time_seconds <= 0 && options.max_execs == 0) {
+    return absl::InvalidArgumentError("give --time SECONDS or --execs N (or both)");
+  }
+  if (options.lanes_per_batch == 0 || options.lanes_per_batch > kMaxLanesPerBatch) {
+    return absl::InvalidArgumentError(absl::StrCat("--lanes-per-batch must be 1..",
+                                                   kMaxLanesPerBatch));
+  }
+  Worker w(options, stop);
+  return w.Run();
+}
+
+absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
+                                              const std::atomic<bool>* stop) {
+  if (options.jobs <= 1) return RunCampaign(options, stop);
+  if (options.jobs > 256) return absl::InvalidArgumentError("--jobs above 256");
+  struct Child {
+    pid_t pid;
+    int fd;
+    std::string buf;
+    CampaignStats stats;
+  };
+  std::vector<Child> children;
+  const auto t0 = Clock::now();
+  std::fflush(stderr);
+  for (int i = 0; i < options.jobs; ++i) {
+    int fds[2];
+    if (::pipe(fds) != 0) return absl::InternalError("pipe() failed");
+    pid_t pid = ::fork();
+    if (pid < 0) return absl::InternalError("fork() failed");
+    if (pid == 0) {
+      ::close(fds[0]);
+      CampaignOptions o = options;
+      o.jobs = 1;
+      o.worker = i;
+      o.seed = options.seed + static_cast<uint64_t>(i);
+      o.progress = false;
+      if (options.max_execs != 0) {
+        o.max_execs = options.max_execs / options.jobs +
+                      (static_cast<uint64_t>(i) < options.max_execs % options.jobs ? 1 : 0);
+        if (o.max_execs == 0) ::_exit(0);
+      }
+      o.progress_fd = fds[1];  // 'P' counter lines every second, 'F' + lists at the end
+      Worker w(o, stop);
+      absl::StatusOr<CampaignStats> s = w.Run();
+      if (!s.ok()) {
+        WriteAll(fds[1], absl::StrCat("X ", s.status().code() == absl::StatusCode::kUnavailable
+                                                ? "env " : "err ",
+                                      s.status().message(), "\n"));
+        ::_exit(3);
+      }
+      WriteAll(fds[1], EncodeStats(*s, true));
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    children.push_back({pid, fds[0], "", {}});
+  }
+  std::string fatal;
+  size_t open = children.size();
+  auto last = Clock::now();
+  while (open > 0) {
+    std::vector<pollfd> pfds;
+    for (Child& c : children) {
+      if (c.fd >= 0) pfds.push_back({c.fd, POLLIN, 0});
+    }
+    ::poll(pfds.data(), pfds.size(), 1000);
+    for (Child& c : children) {
+      if (c.fd < 0) continue;
+      pollfd* p = nullptr;
+      for (pollfd& q : pfds) {
+        if (q.fd == c.fd) p = &q;
+      }
+      if (p == nullptr || !(p->revents & (POLLIN | POLLHUP))) continue;
+      char buf[4096];
+      ssize_t n = ::read(c.fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        ::close(c.fd);
+        c.fd = -1;
+        --open;
+        continue;
+      }
+      c.buf.append(buf, static_cast<size_t>(n));
+      size_t nl;
+      while ((nl = c.buf.find('\n')) != std::string::npos) {
+        std::string line = c.buf.substr(0, nl);
+        c.buf.erase(0, nl + 1);
+        if (line.rfind("X ", 0) == 0) fatal = line.substr(2);
+        else DecodeLine(line, &c.stats);
+      }
+    }
+    if (options.progress && Clock::now() - last > std::chrono::seconds(1)) {
+      last = Clock::now();
+      CampaignStats sum;
+      for (const Child& c : children) {
+        sum.execs += c.stats.execs;
+        sum.lanes += c.stats.lanes;
+        sum.new_findings += c.stats.new_findings;
+        sum.device_faults += c.stats.device_faults;
+        for (int i = 0; i < kNumInputClasses; ++i) sum.classes[i] += c.stats.classes[i];
+      }
+      std::fprintf(stderr, "\r%s (%d workers)\x1b[K", ProgressLine(sum, Since(t0)).c_str(),
+                   static_cast<int>(open));
+      std::fflush(stderr);
+    }
+  }
+  if (options.progress) std::fprintf(stderr, "\r\x1b[K");
+  CampaignStats total;
+  bool failed = false;
+  for (Child& c : children) {
+    int status = 0;
+    while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) failed = true;
+    const CampaignStats& s = c.stats;
+    total.execs += s.execs;
+    total.lanes += s.lanes;
+    total.invalid += s.invalid;
+    total.refused += s.refused;
+    total.disagreeing += s.disagreeing;
+    total.device_faults += s.device_faults;
+    total.new_findings += s.new_findings;
+    total.repeats += s.repeats;
+    for (int i = 0; i < kNumInputClasses; ++i) total.classes[i] += s.classes[i];
+    total.signatures.insert(s.signatures.begin(), s.signatures.end());
+    total.new_signatures.insert(total.new_signatures.end(), s.new_signatures.begin(),
+                                s.new_signatures.end());
+    total.errors.insert(total.errors.end(), s.errors.begin(), s.errors.end());
+    if (total.device_description.empty()) total.device_description = s.device_description;
+  }
+  total.seconds = Since(t0);
+  std::sort(total.new_signatures.begin(), total.new_signatures.end());
+  total.new_signatures.erase(std::unique(total.new_signatures.begin(), total.new_signatures.end()),
+                             total.new_signatures.end());
+  // Two workers can both find a signature new only if they raced on it; the store kept one.
+  total.new_findings = total.new_signatures.size();
+  if (!fatal.empty()) {
+    if (fatal.rfind("env ", 0) == 0) return absl::UnavailableError(fatal.substr(4));
+    return absl::InternalError(fatal.substr(4));
+  }
+  if (failed) return absl::InternalError("a worker process died (see its messages above)");
+  return total;
+}
+
+std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
+  std::string out;
+  absl::StrAppendFormat(&out, "lanediff fuzz summary\n");
+  absl::StrAppendFormat(&out, "  device        %s\n", s.device_description);
+  absl::StrAppendFormat(&out, "  comparison    %s\n", DescribeRelaxations(o.relax));
+  absl::StrAppendFormat(&out, "  model         %s\n",
+                        o.hypotheses.empty() ? "default hypotheses" : absl::StrJoin(o.hypotheses, " "));
+  absl::StrAppendFormat(&out, "  seed          %d, %d job(s), %zu lanes per batch\n", o.seed,
+                        o.jobs, o.lanes_per_batch);
+  absl::StrAppendFormat(&out,
+                        "  ran           %d cases, %d lanes in %.1f s: %s cases/s, %s lanes/s\n",
+                        s.execs, s.lanes, s.seconds, Rate(s.execs, s.seconds),
+                        Rate(s.lanes, s.seconds));
+  absl::StrAppendFormat(&out,
+                        "  results       %d disagreeing cases, %d device faults, %d refused, "
+                        "%d invalid\n",
+                        s.disagreeing, s.device_faults, s.refused, s.invalid);
+  absl::StrAppendFormat(&out, "  findings      %d new, %zu signatures seen, %d repeats\n",
+                        s.new_findings, s.signatures.size(), s.repeats);
+  std::vector<std::string> cov;
+  for (int i = 0; i < kNumInputClasses; ++i) {
+    cov.push_back(absl::StrCat(kInputClasses[i], ":", s.classes[i]));
+  }
+  absl::StrAppendFormat(&out, "  coverage      %s (sampled lanes per input class)\n",
+                        absl::StrJoin(cov, " "));
+  for (const std::string& sig : s.signatures) {
+    const bool is_new = std::binary_search(s.new_signatures.begin(), s.new_signatures.end(), sig);
+    absl::StrAppendFormat(&out, "  %s %s\n", is_new ? "NEW " : "seen", sig);
+  }
+  for (const std::string& e : s.errors) absl::StrAppendFormat(&out, "  note: %s\n", e);
+  return out;
+}
+
+}  // namespace lanediff

@@ -1,0 +1,118 @@
+// The campaign driver behind `lanediff fuzz`: generate (structured mutation, cross-over, aimed
+// lanes), run both sides (model: ResolveTestCase + Evaluate under --hypothesis; device:
+// BuildDeviceBatch + a Runner), compare strictly, minimize each new disagreement, classify it
+// and store it (one file per signature, fuzz/corpus_store.h) before reporting it.
+//
+//   CampaignOptions o;
+//   o.device = "sim"; o.inject = {"sr_wrap"}; o.max_execs = 2000; o.corpus = "/tmp/c";
+//   std::atomic<bool> stop{false};
+//   LANEDIFF_ASSIGN_OR_RETURN(CampaignStats s, RunCampaignJobs(o, &stop));
+//   std::fputs(FormatSummary(o, s).c_str(), stderr);
+//
+// Memory is bounded whatever the run length: one batch (lanes_per_batch lanes, a few copies
+// of 16 bytes each), a pool of kPoolSize earlier cases for mutation and cross-over, and at
+// most kMaxSignatures remembered signatures (about 1 KB each with their one-lane example);
+// past that, repeats are still deduplicated by the store on disk. With the defaults
+// (1024 lanes) that is under 80 MB per worker.
+#ifndef LANEDIFF_FUZZ_CAMPAIGN_H_
+#define LANEDIFF_FUZZ_CAMPAIGN_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "device_harness/runner.h"
+#include "fuzz/compare.h"
+#include "fuzz/mutator.h"
+#include "model/targets/hypotheses.h"
+#include "proto/lanediff.pb.h"
+
+namespace lanediff {
+
+inline constexpr size_t kPoolSize = 64;
+inline constexpr size_t kMaxSignatures = 65536;
+
+struct CampaignOptions {
+  std::vector<std::string> targets;       // empty: every target
+  std::vector<Instr> instrs;              // empty: every instruction
+  std::string device = "auto";            // OpenRunner spec
+  std::vector<std::string> inject;        // sim errata
+  std::vector<std::string> hypotheses;    // model side, "name=value"
+  double time_seconds = 0;                // 0: no time limit
+  uint64_t max_execs = 0;                 // 0: no exec limit (one of the two must be set)
+  uint64_t seed = 1;
+  int jobs = 1;
+  std::string corpus;                     // corpus root: findings under <corpus>/findings,
+                                          // seeds read from <corpus>/seeds ("" = no storage)
+  size_t lanes_per_batch = 1024;
+  Relaxations relax;
+  int aim_percent = 50;                   // batches whose lanes are aimed at hypotheses
+  double batch_timeout_seconds = 2;       // per batch, isolated devices (hangs)
+  bool progress = true;                   // live line on stderr
+  bool verbose = false;
+  int worker = 0;                         // set by RunCampaignJobs
+  int progress_fd = -1;                   // set by RunCampaignJobs: counters to the parent
+  std::string repro_prefix = "lanediff";  // how the repro line invokes the tool
+};
+
+// Lanes whose value class is one of these are counted for the coverage line.
+inline constexpr const char* kInputClasses[] = {"nan",      "inf",      "zero", "denormal",
+                                                "overflow", "sr_carry", "tie",  "normal"};
+inline constexpr int kNumInputClasses = 8;
+
+struct CampaignStats {
+  uint64_t execs = 0;           // test cases (batches) run on both sides
+  uint64_t lanes = 0;
+  uint64_t invalid = 0;         // generated cases the resolver or batch builder refused
+  uint64_t refused = 0;         // batches the device refused (not faults)
+  uint64_t disagreeing = 0;     // batches with at least one differing lane
+  uint64_t device_faults = 0;
+  uint64_t new_findings = 0;    // signatures stored for the first time
+  uint64_t repeats = 0;         // disagreements whose signature was already known
+  std::array<uint64_t, kNumInputClasses> classes{};  // sampled lanes per input class
+  std::set<std::string> signatures;       // distinct signatures seen this run
+  std::vector<std::string> new_signatures;
+  std::vector<std::string> errors;        // store or minimization problems (first few)
+  std::string device_description;
+  std::string note;
+  double seconds = 0;
+};
+
+// One worker, in this process. `stop` is polled between batches (SIGINT handler sets it).
+absl::StatusOr<CampaignStats> RunCampaign(const CampaignOptions& options,
+                                          const std::atomic<bool>* stop);
+
+// options.jobs worker processes (fork) sharing the corpus; jobs == 1 runs in-process.
+// Worker i uses seed + i and an equal share of max_execs.
+absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
+                                              const std::atomic<bool>* stop);
+
+// The closing summary: counts, rates, relaxations in force, signatures, coverage.
+std::string FormatSummary(const CampaignOptions& options, const CampaignStats& stats);
+
+// Both sides of one case: the model under `hyp` and the device.
+struct BothSides {
+  std::vector<uint32_t> expected, observed;
+  std::vector<size_t> differing;   // lanes that differ under the relaxations
+  absl::Status device_status;      // non-OK: the device refused or faulted (observed empty)
+  proto::Provenance device_provenance;
+};
+absl::StatusOr<BothSides> RunBothSides(const proto::TestCase& tc, const Hypotheses& hyp,
+                                       Runner& runner, const Relaxations& relax);
+
+// Replaces up to all lanes of `tc` by candidates on which some single alternative hypothesis
+// disagrees with `hyp` (drawn from `candidates` lanes generated by the mutator). Returns how
+// many lanes were aimed.
+size_t AimLanes(const Mutator& mutator, Rng& rng, const Hypotheses& hyp, proto::TestCase* tc);
+
+// Provenance of the model side.
+proto::Provenance ModelProvenance(const std::string& target, const Hypotheses& hyp);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_FUZZ_CAMPAIGN_H_

@@ -1,0 +1,60 @@
+// `lanediff corpus merge SRC... --into DST` and `lanediff corpus check PATH...`.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+#include "fuzz/corpus_store.h"
+
+namespace lanediff {
+namespace {
+
+int RunCorpus(int argc, char** argv) {
+  if (argc < 2 || (std::strcmp(argv[1], "merge") != 0 && std::strcmp(argv[1], "check") != 0)) {
+    std::fprintf(stderr,
+                 "usage: lanediff corpus merge SRC... --into DST   join findings without "
+                 "duplicates\n"
+                 "       lanediff corpus check PATH...             load and report bad files\n");
+    return argc >= 2 && (std::strcmp(argv[1], "--help") == 0) ? kExitOk : kExitUsage;
+  }
+  const bool merge = std::strcmp(argv[1], "merge") == 0;
+  Args args(merge ? "corpus merge" : "corpus check",
+            merge ? "Join findings directories (from several machines) into DST: one file per\n"
+                    "signature, counts summed, first/last seen kept; bad source files reported\n"
+                    "and skipped, never rewritten."
+                  : "Load findings and report every malformed file by name (and line).");
+  std::string into;
+  std::vector<std::string> paths;
+  if (merge) args.Flag("into", "DST", "destination findings directory", &into);
+  args.Positional(merge ? "SRC" : "PATH", "findings files or directories", &paths);
+  if (int rc = args.Parse(argc - 1, argv + 1); rc >= 0) return rc;
+  if (paths.empty() || (merge && into.empty())) {
+    std::fprintf(stderr, "lanediff corpus: give %s\n", merge ? "SRC... --into DST" : "PATH...");
+    return kExitUsage;
+  }
+  if (!merge) {
+    CorpusLoad load = LoadCorpus(paths);
+    for (const std::string& e : load.errors) std::printf("MALFORMED %s\n", e.c_str());
+    std::printf("%zu findings loaded, %zu malformed files\n", load.findings.size(),
+                load.errors.size());
+    return load.errors.empty() ? kExitOk : kExitFound;
+  }
+  absl::StatusOr<MergeStats> s = MergeCorpora(paths, into);
+  if (!s.ok()) {
+    std::fprintf(stderr, "lanediff corpus merge: %s\n", std::string(s.status().message()).c_str());
+    return kExitEnvironment;
+  }
+  for (const std::string& e : s->errors) std::printf("SKIPPED %s\n", e.c_str());
+  std::printf("%d new signatures, %d merged into existing ones, %zu bad source files\n", s->added,
+              s->updated, s->errors.size());
+  return s->errors.empty() ? kExitOk : kExitFound;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(37, "corpus", "merge corpora without duplicates; check a corpus",
+                          RunCorpus);
+
+}  // namespace lanediff

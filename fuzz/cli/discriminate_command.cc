@@ -1,0 +1,72 @@
+// `lanediff discriminate --target T --instr I [--device D]` (fuzz/discriminate.h).
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "device_harness/open_runner.h"
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+#include "fuzz/discriminate.h"
+
+namespace lanediff {
+namespace {
+
+int RunDiscriminate(int argc, char** argv) {
+  Args args("discriminate",
+            "Print the smallest set of one-lane questions that separates every pair of\n"
+            "hypothesis settings relevant to a target and instruction: what to ask a new chip.\n"
+            "With --device, run them and say which hypothesis values the device follows.");
+  std::string target, instr, device;
+  std::vector<std::string> inject;
+  args.Flag("target", "T", "gfx target, e.g. gfx942", &target);
+  args.Flag("instr", "I", "instruction, e.g. v_cvt_sr_fp8_f32", &instr);
+  args.Flag("device", "SPEC", "ask this device too: " + std::string(DeviceSpecHelp()), &device);
+  args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
+  args.Epilog("exit codes: 0 ok, 1 the device matches no modelled setting, 2 usage, 3 device "
+              "error.");
+  if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  absl::StatusOr<const TargetTraits*> t = FindTarget(target);
+  absl::StatusOr<Instr> i = ParseInstr(instr);
+  if (!t.ok() || !i.ok()) {
+    std::fprintf(stderr, "lanediff discriminate: %s\n",
+                 std::string((!t.ok() ? t.status() : i.status()).message()).c_str());
+    return kExitUsage;
+  }
+  absl::StatusOr<Discrimination> d = Discriminate(**t, *i);
+  if (!d.ok()) {
+    std::fprintf(stderr, "lanediff discriminate: %s\n", std::string(d.status().message()).c_str());
+    return kExitUsage;
+  }
+  if (device.empty()) {
+    std::fputs(FormatDiscrimination(*d, nullptr).c_str(), stdout);
+    return kExitOk;
+  }
+  RunnerOptions ro;
+  ro.inject = inject;
+  std::string note;
+  absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
+  if (!runner.ok()) {
+    std::fprintf(stderr, "lanediff discriminate: %s\n",
+                 std::string(runner.status().message()).c_str());
+    return kExitEnvironment;
+  }
+  if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+  absl::StatusOr<DeviceVerdict> v = AskDevice(*d, **runner);
+  if (!v.ok()) {
+    std::fprintf(stderr, "lanediff discriminate: %s\n", std::string(v.status().message()).c_str());
+    return kExitEnvironment;
+  }
+  std::printf("device: %s\n", (*runner)->Describe().c_str());
+  std::fputs(FormatDiscrimination(*d, &*v).c_str(), stdout);
+  bool any = false;
+  for (bool c : v->all_consistent) any |= c;
+  return any ? kExitOk : kExitFound;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(36, "discriminate",
+                          "the questions that separate the hypotheses; which one a device follows",
+                          RunDiscriminate);
+
+}  // namespace lanediff

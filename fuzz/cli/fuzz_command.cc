@@ -1,0 +1,131 @@
+// `lanediff fuzz`: the campaign driver (fuzz/campaign.h).
+#include <signal.h>
+
+#include <atomic>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "device_harness/open_runner.h"
+#include "fuzz/campaign.h"
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+
+namespace lanediff {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void OnSigint(int) { g_stop.store(true); }
+
+int RunFuzz(int argc, char** argv) {
+  Args args("fuzz",
+            "Hunt disagreements between the model and a device: generate and mutate test cases,\n"
+            "run both sides, compare every bit of every lane, minimize each new disagreement,\n"
+            "classify it and store one finding per signature under <corpus>/findings/.");
+  std::string targets, instrs, device = "auto", corpus;
+  std::vector<std::string> inject, hyps, relax;
+  double time_s = 0, batch_timeout = 2;
+  uint64_t execs = 0, seed = 1, jobs = 1, lanes = 1024, aim = 50;
+  bool quiet = false, verbose = false;
+  args.Flag("targets", "T,T", "comma list of gfx targets (default: all)", &targets);
+  args.Flag("instrs", "I,I", "comma list of instructions (default: all)", &instrs);
+  args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
+  args.Repeated("inject", "E", "simulator erratum to inject (repeatable; `lanediff devices`)",
+                &inject);
+  args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
+  args.Double("time", "SECONDS", "stop after this long", &time_s);
+  args.Uint("execs", "N", "stop after N test cases (batches)", uint64_t{1} << 62, &execs);
+  args.Uint("seed", "S", "PRNG seed: same seed + same device = same findings", ~uint64_t{0},
+            &seed);
+  args.Uint("jobs", "N", "worker processes sharing the corpus", 256, &jobs);
+  args.Flag("corpus", "DIR", "corpus root: findings stored in DIR/findings, seeds read from "
+            "DIR/seeds (default: nothing stored)", &corpus);
+  args.Uint("lanes-per-batch", "N", "lanes per test case (one launch)", uint64_t{1} << 20, &lanes);
+  args.Repeated("relax", "NAME", "comparison relaxation: nan_payload, unwritten_bytes", &relax);
+  args.Uint("aim", "PERCENT", "batches whose lanes are aimed where hypotheses disagree", 100,
+            &aim);
+  args.Double("batch-timeout", "SECONDS", "per-batch device timeout (hangs)", &batch_timeout);
+  args.Bool("quiet", "no live progress line", &quiet);
+  args.Bool("verbose", "report every invalid case", &verbose);
+  args.Epilog(
+      "examples:\n"
+      "  lanediff fuzz --device=sim --inject sr_wrap --execs 2000 --corpus /tmp/c\n"
+      "  lanediff fuzz --device=auto --time 60 --corpus corpus --jobs 2\n"
+      "exit codes: 0 no new finding, 1 new findings stored, 2 usage, 3 device or environment "
+      "error (unwritable corpus, no device).");
+  if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  CampaignOptions o;
+  for (absl::string_view t : absl::StrSplit(targets, ',', absl::SkipEmpty())) {
+    o.targets.emplace_back(t);
+  }
+  for (absl::string_view i : absl::StrSplit(instrs, ',', absl::SkipEmpty())) {
+    absl::StatusOr<Instr> instr = ParseInstr(i);
+    if (!instr.ok()) {
+      std::fprintf(stderr, "lanediff fuzz: --instrs: %s\n", std::string(instr.status().message()).c_str());
+      return kExitUsage;
+    }
+    o.instrs.push_back(*instr);
+  }
+  for (const std::string& t : o.targets) {
+    if (!FindTarget(t).ok()) {
+      std::fprintf(stderr, "lanediff fuzz: --targets: %s\n",
+                   std::string(FindTarget(t).status().message()).c_str());
+      return kExitUsage;
+    }
+  }
+  absl::StatusOr<Relaxations> r = ParseRelaxations(relax);
+  if (!r.ok()) {
+    std::fprintf(stderr, "lanediff fuzz: --relax: %s\n", std::string(r.status().message()).c_str());
+    return kExitUsage;
+  }
+  Hypotheses check;
+  for (const std::string& h : hyps) {
+    absl::Status s = SetHypothesis(h, &check);
+    if (!s.ok()) {
+      std::fprintf(stderr, "lanediff fuzz: --hypothesis: %s\n", std::string(s.message()).c_str());
+      return kExitUsage;
+    }
+  }
+  if (time_s <= 0 && execs == 0) {
+    std::fprintf(stderr, "lanediff fuzz: give --time SECONDS or --execs N\n");
+    return kExitUsage;
+  }
+  o.relax = *r;
+  o.device = device;
+  o.inject = inject;
+  o.hypotheses = hyps;
+  o.time_seconds = time_s;
+  o.max_execs = execs;
+  o.seed = seed;
+  o.jobs = static_cast<int>(jobs);
+  o.corpus = corpus;
+  o.lanes_per_batch = lanes;
+  o.aim_percent = static_cast<int>(aim);
+  o.batch_timeout_seconds = batch_timeout;
+  o.progress = !quiet;
+  o.verbose = verbose;
+  struct sigaction sa = {};
+  sa.sa_handler = OnSigint;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  absl::StatusOr<CampaignStats> s = RunCampaignJobs(o, &g_stop);
+  if (!s.ok()) {
+    std::fprintf(stderr, "\nlanediff fuzz: %s\n", std::string(s.status().message()).c_str());
+    const bool usage = s.status().code() == absl::StatusCode::kInvalidArgument;
+    return usage ? kExitUsage : kExitEnvironment;
+  }
+  if (!s->note.empty()) std::fprintf(stderr, "%s\n", s->note.c_str());
+  std::fputs(FormatSummary(o, *s).c_str(), stderr);
+  if (g_stop.load()) std::fprintf(stderr, "  (interrupted: everything found so far is stored)\n");
+  return s->new_findings > 0 ? kExitFound : kExitOk;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(30, "fuzz", "the campaign: mutate, run model and device, minimize, store",
+                          RunFuzz);
+
+}  // namespace lanediff

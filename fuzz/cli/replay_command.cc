@@ -1,0 +1,83 @@
+// `lanediff replay PATH...`: re-runs stored findings on a device (fuzz/replay.h).
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "device_harness/open_runner.h"
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+#include "fuzz/compare.h"
+#include "fuzz/corpus_store.h"
+#include "fuzz/replay.h"
+#include "model/targets/hypotheses.h"
+
+namespace lanediff {
+namespace {
+
+int RunReplay(int argc, char** argv) {
+  Args args("replay",
+            "Re-run stored findings (files or directories of them) and say which still\n"
+            "reproduce: the device gives, bit for bit, the words stored in the finding and the\n"
+            "model still disagrees; a stored device fault reproduces when the device faults.");
+  std::string device = "auto";
+  std::vector<std::string> inject, hyps, relax, paths;
+  double timeout = 10;
+  args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
+  args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
+  args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
+  args.Repeated("relax", "NAME", "comparison relaxation (added to the finding's own)", &relax);
+  args.Double("batch-timeout", "SECONDS", "per-batch device timeout", &timeout);
+  args.Positional("PATH", "finding files (.textproto, .binpb) or directories", &paths);
+  args.Epilog("exit codes: 0 every finding reproduced, 1 some did not (or a file is malformed),\n"
+              "2 usage, 3 the device could not be opened.");
+  if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (paths.empty()) {
+    std::fprintf(stderr, "lanediff replay: give at least one PATH\n");
+    return kExitUsage;
+  }
+  Hypotheses hyp;
+  for (const std::string& h : hyps) {
+    absl::Status s = SetHypothesis(h, &hyp);
+    if (!s.ok()) {
+      std::fprintf(stderr, "lanediff replay: --hypothesis: %s\n", std::string(s.message()).c_str());
+      return kExitUsage;
+    }
+  }
+  absl::StatusOr<Relaxations> r = ParseRelaxations(relax);
+  if (!r.ok()) {
+    std::fprintf(stderr, "lanediff replay: --relax: %s\n", std::string(r.status().message()).c_str());
+    return kExitUsage;
+  }
+  RunnerOptions ro;
+  ro.inject = inject;
+  ro.timeout = absl::Seconds(timeout);
+  std::string note;
+  absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
+  if (!runner.ok()) {
+    std::fprintf(stderr, "lanediff replay: %s\n", std::string(runner.status().message()).c_str());
+    return kExitEnvironment;
+  }
+  if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+  CorpusLoad load = LoadCorpus(paths);
+  for (const std::string& e : load.errors) std::printf("MALFORMED   %s\n", e.c_str());
+  int reproduced = 0, gone = 0;
+  for (const LoadedFinding& lf : load.findings) {
+    ReplayOutcome o = ReplayFinding(lf.finding, hyp, **runner, *r);
+    std::printf("%-11s %s\n            %s\n", o.reproduced ? "REPRODUCED" : "NOT-REPRO",
+                lf.path.c_str(), o.detail.c_str());
+    (o.reproduced ? reproduced : gone)++;
+  }
+  std::printf("%d reproduced, %d did not, %zu malformed (device: %s)\n", reproduced, gone,
+              load.errors.size(), (*runner)->Describe().c_str());
+  return gone == 0 && load.errors.empty() ? kExitOk : kExitFound;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(35, "replay", "re-run stored findings; which still reproduce",
+                          RunReplay);
+
+}  // namespace lanediff

@@ -1,0 +1,89 @@
+#include "fuzz/replay.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "device_harness/batch.h"
+#include "device_harness/fault.h"
+#include "model/isa/testcase.h"
+#include "model/ops/ops.h"
+
+namespace lanediff {
+
+ReplayOutcome ReplayFinding(const proto::Finding& f, const Hypotheses& hyp, Runner& runner,
+                            const Relaxations& relax_in) {
+  ReplayOutcome out;
+  Relaxations relax = relax_in;
+  for (const std::string& name : f.relaxations()) {
+    absl::StatusOr<Relaxations> r = ParseRelaxations({name});
+    if (r.ok()) {
+      relax.nan_payload |= r->nan_payload;
+      relax.unwritten_bytes |= r->unwritten_bytes;
+    }
+  }
+  absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(f.testcase());
+  if (!batch.ok()) {
+    out.detail = absl::StrCat("the stored test case no longer builds: ", batch.status().message());
+    return out;
+  }
+  absl::StatusOr<DeviceResult> r = runner.Run(*batch);
+  if (f.kind() == proto::Finding::DEVICE_FAULT) {
+    if (!r.ok() && IsDeviceFault(r.status())) {
+      out.reproduced = true;
+      out.detail = absl::StrCat("device faulted again: ", r.status().message());
+    } else if (!r.ok()) {
+      out.detail = absl::StrCat("device refused the batch: ", r.status().message());
+    } else {
+      out.detail = "device ran the batch without a fault";
+    }
+    return out;
+  }
+  if (!r.ok()) {
+    out.detail = absl::StrCat("device did not run the batch: ", r.status().message());
+    return out;
+  }
+  const std::vector<uint32_t>& obs = r->vdst;
+  if (static_cast<int>(obs.size()) != f.observed_size()) {
+    out.detail = absl::StrCat("device returned ", obs.size(), " words; the finding stores ",
+                              f.observed_size());
+    return out;
+  }
+  for (int i = 0; i < f.observed_size(); ++i) {
+    if (obs[i] != f.observed(i)) {
+      out.detail = absl::StrFormat("lane %d: device now gives 0x%08x, stored 0x%08x", i, obs[i],
+                                   f.observed(i));
+      return out;
+    }
+  }
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(f.testcase());
+  if (!rc.ok()) {
+    out.detail = absl::StrCat("the model cannot resolve the case: ", rc.status().message());
+    return out;
+  }
+  rc->ctx.hyp = hyp;
+  std::vector<uint32_t> expected(rc->lanes.size());
+  absl::Status s = Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(expected));
+  if (!s.ok()) {
+    out.detail = absl::StrCat("the model refuses the case: ", s.message());
+    return out;
+  }
+  std::vector<size_t> bad = DifferingLanes(rc->ctx, rc->lanes.view(), expected, obs, relax);
+  if (bad.empty()) {
+    out.detail = "device words match the stored ones, but the model now agrees with them "
+                 "(model changed or different --hypothesis)";
+    return out;
+  }
+  out.reproduced = true;
+  const size_t i = bad[0];
+  out.detail = absl::StrFormat("bit for bit: lane %d device 0x%08x, model 0x%08x%s", i, obs[i],
+                               expected[i],
+                               expected[i] == (i < static_cast<size_t>(f.expected_size())
+                                                   ? f.expected(static_cast<int>(i))
+                                                   : expected[i])
+                                   ? ""
+                                   : " (model's word changed since the finding was stored)");
+  return out;
+}
+
+}  // namespace lanediff
