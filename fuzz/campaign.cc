@@ -248,6 +248,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
   }
   if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0};
   if (is_new) {
+    if (stats_.new_findings == 0) stats_.first_finding_exec = stats_.execs;
     stats_.new_findings++;
     stats_.new_signatures.push_back(f.signature());
     if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
@@ -403,6 +404,7 @@ absl::StatusOr<CampaignStats> Worker::Run() {
   uint64_t consecutive_refusals = 0;
   while (!(stop_ != nullptr && stop_->load())) {
     if (o_.max_execs != 0 && stats_.execs >= o_.max_execs) break;
+    if (o_.stop_after_findings != 0 && stats_.new_findings >= o_.stop_after_findings) break;
     if (o_.time_seconds > 0 && Since(t0_) >= o_.time_seconds) break;
     proto::TestCase tc = NextCase();
     absl::StatusOr<BothSides> both = RunBothSides(tc, hyp_, *runner_, o_.relax);
@@ -734,8 +736,11 @@ std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
                         "  results       %d disagreeing cases, %d device faults, %d refused, "
                         "%d invalid\n",
                         s.disagreeing, s.device_faults, s.refused, s.invalid);
-  absl::StrAppendFormat(&out, "  findings      %d new, %zu signatures seen, %d repeats\n",
-                        s.new_findings, s.signatures.size(), s.repeats);
+  absl::StrAppendFormat(&out, "  findings      %d new, %zu signatures seen, %d repeats%s\n",
+                        s.new_findings, s.signatures.size(), s.repeats,
+                        s.first_finding_exec == 0
+                            ? ""
+                            : absl::StrCat(" (first at case ", s.first_finding_exec, ")"));
   std::vector<std::string> cov;
   for (int i = 0; i < kNumInputClasses; ++i) {
     cov.push_back(absl::StrCat(kInputClasses[i], ":", s.classes[i]));

@@ -53,6 +53,7 @@ struct CampaignOptions {
   Relaxations relax;
   int aim_percent = 50;                   // batches whose lanes are aimed at hypotheses
   double batch_timeout_seconds = 2;       // per batch, isolated devices (hangs)
+  uint64_t stop_after_findings = 0;       // stop once this many new findings (0: never)
   bool progress = true;                   // live line on stderr
   bool verbose = false;
   int worker = 0;                         // set by RunCampaignJobs
@@ -74,6 +75,7 @@ struct CampaignStats {
   uint64_t device_faults = 0;
   uint64_t new_findings = 0;    // signatures stored for the first time
   uint64_t repeats = 0;         // disagreements whose signature was already known
+  uint64_t first_finding_exec = 0;  // 1-based index of the case that gave the first new finding
   std::array<uint64_t, kNumInputClasses> classes{};  // sampled lanes per input class
   std::set<std::string> signatures;       // distinct signatures seen this run
   std::vector<std::string> new_signatures;

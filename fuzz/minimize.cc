@@ -175,6 +175,19 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
     }
   }
 
+  // Sources spelled out but equal to the default go away (an SR instruction's absent src2
+  // encodes SRC2 = 0, as LLVM does).
+  for (int k = 0; k < 3; ++k) {
+    proto::TestCase c = s.best;
+    proto::Encoding* e = c.mutable_encoding();
+    const bool has = k == 0 ? e->has_src0() : k == 1 ? e->has_src1() : e->has_src2();
+    if (!has || e->raw_words_size() > 0) continue;
+    if (k == 0) e->clear_src0();
+    if (k == 1) e->clear_src1();
+    if (k == 2) e->clear_src2();
+    s.Try(c);
+  }
+
   // Values carried over from uniform sources shrink too.
   for (int i = 0; i < s.best.lanes_size(); ++i) {
     using L = proto::Lane;

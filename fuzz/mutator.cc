@@ -342,9 +342,13 @@ proto::TestCase Mutator::Generate(Rng& rng) const {
   if (exotic()) enc->set_abs(static_cast<uint32_t>(rng.Below(8)));
   if (exotic()) enc->set_clamp(true);
   if (exotic() && rng.OneIn(2)) enc->set_omod(static_cast<uint32_t>(rng.Below(4)));
-  for (proto::Source* s : {enc->mutable_src0(), enc->mutable_src1(), enc->mutable_src2()}) {
+  for (int k = 0; k < 3; ++k) {
     if (!exotic() || !rng.OneIn(2)) continue;
-    switch (rng.Below(3)) {
+    proto::Source* s = k == 0 ? enc->mutable_src0() : k == 1 ? enc->mutable_src1() : enc->mutable_src2();
+    switch (rng.Below(k == 2 && IsSr(instr) ? 4 : 3)) {
+      case 3:  // SR: a VGPR in the unused SRC2 field (LLVM always encodes 0 there)
+        s->set_code(static_cast<uint32_t>(257 + rng.Below(4)));
+        continue;
       case 0:
         s->set_kind(proto::SOURCE_SGPR);
         break;
@@ -538,21 +542,23 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
     set([&] { return enc->omod(); }, [&](uint32_t v) { enc->set_omod(v); }, enc->omod() & 3u);
     // The SR instructions' SRC2 field carries no data; a literal code there would make the
     // instruction's length ambiguous, so the unused field is never the literal.
-    if (IsSr(FromProto(tc->instr())) && enc->src2().kind() == proto::SOURCE_LITERAL) {
-      enc->clear_src2();
-      changed = true;
-    }
     int bus = 0;
     bool have_literal = false;
     uint32_t literal = 0;
-    for (proto::Source* s : {enc->mutable_src0(), enc->mutable_src1(), enc->mutable_src2()}) {
+    for (int k = 0; k < 3; ++k) {
+      // Absent sources stay absent (reading them through mutable_* would create them).
+      if (!(k == 0 ? enc->has_src0() : k == 1 ? enc->has_src1() : enc->has_src2())) continue;
+      proto::Source* s =
+          k == 0 ? enc->mutable_src0() : k == 1 ? enc->mutable_src1() : enc->mutable_src2();
       if (!proto::SourceKind_IsValid(s->kind())) {
         s->set_kind(proto::SOURCE_VGPR);
         changed = true;
       }
       switch (s->kind()) {
         case proto::SOURCE_VGPR:
-          if (s->code() != 0 || s->value() != 0) {
+          // 0: the convention's register for this slot; else one of v1..v4, which the
+          // harness loads (model/isa/testcase.h RegisterConvention).
+          if ((s->code() != 0 && (s->code() < 257 || s->code() > 260)) || s->value() != 0) {
             s->clear_code();
             s->clear_value();
             changed = true;
@@ -607,6 +613,15 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
         default:
           break;
       }
+    }
+    // A default (VGPR, no register named) src2 on an SR instruction is made absent, which
+    // encodes SRC2 = 0 as LLVM does; a non-zero SRC2 field is only produced on purpose (an
+    // SGPR, an inline constant or a named VGPR).
+    if (IsSr(FromProto(tc->instr())) && enc->has_src2() &&
+        (enc->src2().kind() == proto::SOURCE_LITERAL ||
+         (enc->src2().kind() == proto::SOURCE_VGPR && enc->src2().code() == 0))) {
+      enc->clear_src2();
+      changed = true;
     }
   }
   // Lane count.

@@ -1,0 +1,162 @@
+// End to end on the ISA simulator: each semantic erratum is found within a bounded number of
+// test cases, minimized to one lane, stored once per signature, and replays bit for bit; with
+// no erratum, nothing is found.
+#include "fuzz/campaign.h"
+
+#include <stdlib.h>
+
+#include <string>
+
+#include "device_harness/open_runner.h"
+#include "fuzz/corpus_store.h"
+#include "fuzz/replay.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+std::string TempDir() {
+  std::string templ = ::testing::TempDir() + "campaign_XXXXXX";
+  EXPECT_NE(::mkdtemp(templ.data()), nullptr);
+  return templ;
+}
+
+CampaignOptions Options(const std::string& corpus) {
+  CampaignOptions o;
+  o.device = "sim";
+  o.corpus = corpus;
+  o.lanes_per_batch = 256;
+  o.progress = false;
+  o.seed = 7;
+  return o;
+}
+
+struct Case {
+  const char* erratum;
+  const char* explained_by;  // the hypothesis the erratum is (errata.h), "" for none
+};
+
+class ErratumTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ErratumTest, FoundMinimizedStoredOnceAndReplayed) {
+  const Case& c = GetParam();
+  const std::string dir = TempDir();
+  CampaignOptions o = Options(dir);
+  o.inject = {c.erratum};
+  o.max_execs = 4000;  // the bound; the run stops at the third new finding
+  o.stop_after_findings = 3;
+  auto stats = RunCampaign(o, nullptr);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  ASSERT_GE(stats->new_findings, 1u) << c.erratum << " not found in " << stats->execs << " cases";
+  std::printf("%s: first finding at case %llu\n", c.erratum,
+              static_cast<unsigned long long>(stats->first_finding_exec));
+  CorpusLoad load = LoadCorpus({dir + "/findings"});
+  EXPECT_TRUE(load.errors.empty());
+  EXPECT_EQ(load.findings.size(), stats->new_findings);  // one file per signature
+  RunnerOptions ro;
+  ro.inject = {c.erratum};
+  auto runner = OpenRunner("sim", ro);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  for (const LoadedFinding& lf : load.findings) {
+    const proto::Finding& f = lf.finding;
+    EXPECT_EQ(f.kind(), proto::Finding::DISAGREEMENT) << lf.path;
+    EXPECT_EQ(f.testcase().lanes_size(), 1) << lf.path;  // minimized to one lane
+    EXPECT_EQ(lf.path, dir + "/findings/" + f.testcase().target() + "/" +
+                           proto::Instruction_Name(f.testcase().instr()) + "/" + f.signature() +
+                           ".textproto");
+    if (c.explained_by[0] != '\0') EXPECT_EQ(f.explained_by(), c.explained_by) << lf.path;
+    EXPECT_FALSE(f.repro().empty());
+    EXPECT_EQ(f.device().injected_size(), 1);
+    ReplayOutcome r = ReplayFinding(f, Hypotheses{}, **runner, {});
+    EXPECT_TRUE(r.reproduced) << lf.path << ": " << r.detail;
+  }
+  // And without the erratum the same findings do not reproduce.
+  auto clean = OpenRunner("sim", {});
+  ASSERT_TRUE(clean.ok());
+  for (const LoadedFinding& lf : load.findings) {
+    EXPECT_FALSE(ReplayFinding(lf.finding, Hypotheses{}, **clean, {}).reproduced) << lf.path;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sim, ErratumTest,
+    ::testing::Values(Case{"sr_wrap", "sr_rounding=literal"},
+                      Case{"u8_truncate", "pk_u8_rounding=truncate"},
+                      Case{"byte12_swap", ""}, Case{"nan_sign", "fp8_nan=sign_preserving"},
+                      Case{"fp16_ovfl_ignored", "fp16_ovfl=ignored"},
+                      Case{"gfx1250_clamp_ignored", "gfx1250_clamp=ignored"},
+                      Case{"src1_neg", ""}, Case{"garbage_lane", ""}),
+    [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.erratum); });
+
+TEST(Campaign, NoErratumNoFindings) {
+  const std::string dir = TempDir();
+  CampaignOptions o = Options(dir);
+  o.max_execs = 1500;
+  auto stats = RunCampaign(o, nullptr);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->execs, 1500u);
+  EXPECT_EQ(stats->new_findings, 0u);
+  EXPECT_EQ(stats->disagreeing, 0u);
+  EXPECT_EQ(stats->device_faults, 0u);
+  // Every input class was exercised.
+  for (int i = 0; i < kNumInputClasses; ++i) EXPECT_GT(stats->classes[i], 0u) << kInputClasses[i];
+}
+
+TEST(Campaign, SameSeedSameFindings) {
+  auto run = [](const std::string& dir) {
+    CampaignOptions o = Options(dir);
+    o.inject = {"u8_truncate"};
+    o.max_execs = 150;
+    auto s = RunCampaign(o, nullptr);
+    EXPECT_TRUE(s.ok());
+    return s->new_signatures;
+  };
+  const auto a = run(TempDir()), b = run(TempDir());
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+}
+
+TEST(Campaign, DeviceCrashIsAFindingAndTheCampaignGoesOn) {
+  const std::string dir = TempDir();
+  CampaignOptions o = Options(dir);
+  o.inject = {"crash"};
+  o.targets = {"gfx942"};
+  o.max_execs = 40;
+  auto stats = RunCampaign(o, nullptr);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->execs, 40u);  // went on after the faults
+  EXPECT_GE(stats->device_faults, 1u);
+  CorpusLoad load = LoadCorpus({dir + "/findings"});
+  ASSERT_GE(load.findings.size(), 1u);
+  const proto::Finding& f = load.findings[0].finding;
+  EXPECT_EQ(f.kind(), proto::Finding::DEVICE_FAULT);
+  EXPECT_NE(f.fault().find("device fault"), std::string::npos) << f.fault();
+}
+
+TEST(Campaign, UnwritableCorpusIsAnEnvironmentError) {
+  const std::string dir = TempDir();
+  FILE* f = std::fopen((dir + "/findings").c_str(), "w");  // a file where the dir should be
+  std::fclose(f);
+  CampaignOptions o = Options(dir);
+  o.max_execs = 1;
+  auto stats = RunCampaign(o, nullptr);
+  EXPECT_FALSE(stats.ok());
+  EXPECT_NE(stats.status().message().find(dir + "/findings"), std::string::npos) << stats.status();
+}
+
+TEST(Campaign, TwoJobsShareOneCorpus) {
+  const std::string dir = TempDir();
+  CampaignOptions o = Options(dir);
+  o.inject = {"sr_wrap"};
+  o.jobs = 2;
+  o.max_execs = 200;
+  auto stats = RunCampaignJobs(o, nullptr);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->execs, 200u);
+  CorpusLoad load = LoadCorpus({dir + "/findings"});
+  EXPECT_TRUE(load.errors.empty());
+  EXPECT_EQ(load.findings.size(), stats->signatures.size());
+}
+
+}  // namespace
+}  // namespace lanediff
