@@ -206,16 +206,12 @@ class HipRunner : public Runner {
   std::string Describe() const override { return DescribeDevice(info_); }
 
   absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
-    if (batch.target == nullptr) return absl::InvalidArgumentError("batch has no target");
-    if (batch.target != code_object_.target) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "batch is for ", batch.target->name, " but ", Describe(), " is ", code_object_.target->name));
+    absl::StatusOr<Instr> checked = CheckHipBatch(code_object_, batch);
+    if (!checked.ok()) {
+      return absl::Status(checked.status().code(),
+                          absl::StrCat(Describe(), " refuses the batch: ", checked.status().message()));
     }
-    LANEDIFF_ASSIGN_OR_RETURN(Instr instr, CheckPatchWords(*batch.target, batch.words));
-    if (instr != batch.instr) {
-      return absl::InvalidArgumentError(absl::StrCat("the instruction words encode ", InstrName(instr),
-                                                     " but the batch says ", InstrName(batch.instr)));
-    }
+    const Instr instr = *checked;
     const LaneView lanes = batch.lanes.view();
     const size_t n = lanes.size;
     DeviceResult result;
@@ -224,9 +220,6 @@ class HipRunner : public Runner {
     result.provenance.set_target(info_.gcn_arch_name);
     result.provenance.set_driver(info_.runtime);
     if (n == 0) return result;
-    if (n > (size_t{1} << 30)) {
-      return absl::InvalidArgumentError(absl::StrCat("batch of ", n, " lanes exceeds 2^30 (32-bit byte offsets)"));
-    }
 
     LANEDIFF_HIP_CHECK(hipSetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
     LANEDIFF_ASSIGN_OR_RETURN(hipFunction_t function, Kernel(batch.words));
@@ -251,12 +244,10 @@ class HipRunner : public Runner {
     args.n = static_cast<uint32_t>(n);
     args.mode = batch.mode;
     for (int i = 0; i < 3; ++i) args.sgpr[i] = batch.sgpr_values[i];
-    // One pointer per argument of the kernel's metadata, in order (kernels/*.s .args).
-    void* params[] = {&args.src0, &args.src1, &args.src2, &args.vdst_old, &args.out, &args.n,
-                      &args.mode, &args.sgpr[0], &args.sgpr[1], &args.sgpr[2], &args.reserved};
+    std::array<void*, 11> params = KernelParamPointers(args);
     const unsigned blocks = HipGridBlocks(n);
     LANEDIFF_HIP_CHECK(hipModuleLaunchKernel(function, blocks, 1, 1, kKernelWorkgroupSize, 1, 1,
-                                             /*sharedMemBytes=*/0, stream_.get(), params, nullptr),
+                                             /*sharedMemBytes=*/0, stream_.get(), params.data(), nullptr),
                        absl::StrCat("hipModuleLaunchKernel (", blocks, " blocks of ", kKernelWorkgroupSize,
                                     " for ", n, " lanes)"));
     LANEDIFF_HIP_CHECK(hipStreamSynchronize(stream_.get()),
@@ -310,6 +301,30 @@ class HipRunner : public Runner {
 
 unsigned HipGridBlocks(size_t lanes) {
   return static_cast<unsigned>((lanes + kKernelWorkgroupSize - 1) / kKernelWorkgroupSize);
+}
+
+absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const DeviceBatch& batch) {
+  if (code_object.target == nullptr) return absl::InvalidArgumentError("code object has no target");
+  if (batch.target == nullptr) return absl::InvalidArgumentError("batch has no target");
+  if (batch.target != code_object.target) {
+    return absl::InvalidArgumentError(absl::StrCat("batch is for ", batch.target->name,
+                                                   " but the device is ", code_object.target->name));
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(Instr instr, CheckPatchWords(*batch.target, batch.words));
+  if (instr != batch.instr) {
+    return absl::InvalidArgumentError(absl::StrCat("the instruction words encode ", InstrName(instr),
+                                                   " but the batch says ", InstrName(batch.instr)));
+  }
+  if (batch.lanes.size() > (size_t{1} << 30)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "batch of ", batch.lanes.size(), " lanes exceeds 2^30 (the kernel uses 32-bit byte offsets)"));
+  }
+  return instr;
+}
+
+std::array<void*, 11> KernelParamPointers(KernelArgs& args) {
+  return {&args.src0, &args.src1, &args.src2, &args.vdst_old, &args.out, &args.n,
+          &args.mode, &args.sgpr[0], &args.sgpr[1], &args.sgpr[2], &args.reserved};
 }
 
 absl::StatusOr<std::string> ProcessorFromGcnArchName(absl::string_view gcn_arch_name) {

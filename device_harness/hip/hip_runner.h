@@ -14,12 +14,14 @@
 #ifndef LANEDIFF_DEVICE_HARNESS_HIP_HIP_RUNNER_H_
 #define LANEDIFF_DEVICE_HARNESS_HIP_HIP_RUNNER_H_
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "device_harness/code_object.h"
 #include "device_harness/runner.h"
 
 namespace lanediff {
@@ -49,8 +51,15 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index = 0, int 
 // name is empty or not a gfx name.
 absl::StatusOr<std::string> ProcessorFromGcnArchName(absl::string_view gcn_arch_name);
 
-// Exposed for tests: the launch geometry for n lanes (blocks of kKernelWorkgroupSize).
+// Exposed for tests (they run without a GPU):
+// The launch geometry for n lanes (blocks of kKernelWorkgroupSize).
 unsigned HipGridBlocks(size_t lanes);
+// What Run checks before touching the device: the batch's target is the code object's, the
+// words may be spliced (CheckPatchWords) and encode batch.instr, the lane count fits.
+absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const DeviceBatch& batch);
+// hipModuleLaunchKernel's kernelParams: one pointer per argument of the kernels' metadata,
+// in metadata order (src0 src1 src2 vdst_old out n mode sgpr0 sgpr1 sgpr2 reserved).
+std::array<void*, 11> KernelParamPointers(KernelArgs& args);
 
 }  // namespace lanediff
 
