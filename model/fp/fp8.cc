@@ -4,36 +4,28 @@ namespace lanediff {
 
 Fp8Params MakeFp8Params(const Fp8Format& f, const Fp8Options& o) {
   Fp8Params p{};
+  p.kind = f.fnuz ? Fp8Kind::fnuz : (f.is_signed ? Fp8Kind::ocp : Fp8Kind::unsigned_);
   p.man_bits = static_cast<uint32_t>(f.man_bits);
   p.drop_bits = static_cast<uint32_t>(kF32ManBits - f.man_bits);
-  p.exp_adj = kF32Bias - f.bias;
+  p.exp_adj = static_cast<uint32_t>(kF32Bias - f.bias);
   p.max_finite = f.max_finite;
-  p.sign_bit = f.is_signed ? 0x80u : 0u;
-  p.zero_unsigned = f.fnuz;
-  p.negative_to_zero = !f.is_signed;
-  // NaN: the canonical byte; sign-preserving applies to signed OCP formats only (FNUZ has one
-  // NaN, 0x80; UE5M3 has no sign).
-  const bool sp = o.nan_sign_preserving && f.is_signed && !f.fnuz;
-  p.nan_pos = sp ? (f.nan_out & 0x7fu) : f.nan_out;
-  p.nan_neg = sp ? (f.nan_out | 0x80u) : f.nan_out;
-  // Inf: FNUZ gives its NaN 0x80 for both signs; unsigned formats clamp -Inf to 0.
-  if (f.fnuz) {
-    p.inf_pos = p.inf_neg = f.inf_out;
-  } else if (!f.is_signed) {
-    p.inf_pos = f.inf_out;
-    p.inf_neg = 0;
-  } else {
-    p.inf_pos = f.inf_out;
-    p.inf_neg = 0x80u | f.inf_out;
+  switch (p.kind) {
+    case Fp8Kind::ocp:
+      // Canonical NaN bytes (0xff, 0xfe) already have bit 7 set, so ORing the sign keeps them
+      // whatever the sign; sign-preserving drops it from the magnitude and lets the sign in.
+      p.nan_mag = o.nan_sign_preserving ? (f.nan_out & 0x7fu) : f.nan_out;
+      p.inf_mag = f.inf_out;  // E4M3: 0x7f (a NaN); E5M2: 0x7c (Inf)
+      break;
+    case Fp8Kind::fnuz:  // one NaN, 0x80, for NaN, Inf and non-saturated overflow
+      p.nan_mag = p.inf_mag = f.nan_out;
+      break;
+    case Fp8Kind::unsigned_:  // NaN 0xff, +Inf 0xfe; negatives are cleared by the encoder
+      p.nan_mag = f.nan_out;
+      p.inf_mag = f.inf_out;
+      break;
   }
-  // Finite overflow: what an infinity gives, or max finite when saturating.
-  if (o.saturate_finite) {
-    p.ovf_pos = f.max_finite;
-    p.ovf_neg = f.is_signed ? (0x80u | f.max_finite) : 0u;
-  } else {
-    p.ovf_pos = p.inf_pos;
-    p.ovf_neg = p.inf_neg;
-  }
+  // A finite overflow: what an infinity gives, or max finite when FP16_OVFL saturates.
+  p.ovf_mag = o.saturate_finite ? f.max_finite : p.inf_mag;
   return p;
 }
 

@@ -31,73 +31,75 @@ struct Fp8Options {
   bool saturate_finite = false;
 };
 
-// Everything one format and one set of options need, as whole output bytes and shift counts.
+// How a format encodes signs and specials; each kind has its own branch-free encoder so that a
+// batch loop carries no per-format selects it does not need.
+enum class Fp8Kind : uint8_t {
+  ocp,        // signed, -0 exists: sign | magnitude for everything (OCP E4M3FN, E5M2)
+  fnuz,       // signed, no -0: 0x80 is the only NaN; zero is 0x00 whatever the sign
+  unsigned_,  // no sign bit (UE5M3): every negative non-NaN input gives 0x00
+};
+
+// Everything one format and one set of options need, folded once per batch.
 struct Fp8Params {
-  uint32_t man_bits;        // M
-  uint32_t drop_bits;       // 23 - M: f32 fraction bits below the kept LSB; the seed width
-  int32_t exp_adj;          // 127 - bias: fp8 biased exponent = f32 biased exponent - exp_adj
-  uint32_t max_finite;      // largest finite magnitude code
-  uint32_t sign_bit;        // 0x80 on signed formats, 0 on unsigned (UE5M3)
-  bool zero_unsigned;       // FNUZ: a zero result is 0x00 whatever the sign (0x80 is NaN)
-  bool negative_to_zero;    // unsigned formats: every negative non-NaN input gives 0x00
-  uint32_t nan_pos, nan_neg;  // output byte for a NaN input, by input sign
-  uint32_t inf_pos, inf_neg;  // output byte for an infinite input
-  uint32_t ovf_pos, ovf_neg;  // output byte for a finite overflow (after rounding)
+  Fp8Kind kind;
+  uint32_t man_bits;    // M
+  uint32_t drop_bits;   // 23 - M: f32 fraction bits below the kept LSB; the seed width
+  uint32_t exp_adj;     // 127 - bias: fp8 biased exponent = f32 biased exponent - exp_adj
+  uint32_t max_finite;  // largest finite magnitude code
+  uint32_t nan_mag;     // output for a NaN input (OCP: ORed with the sign; 0xff/0xfe carry it)
+  uint32_t inf_mag;     // output magnitude for an infinite input
+  uint32_t ovf_mag;     // output magnitude for a finite overflow (after rounding)
 };
 
 Fp8Params MakeFp8Params(const Fp8Format& format, const Fp8Options& options);
 
 namespace fp8_internal {
 
-// Encodes a rounded, finite magnitude `code` (which may exceed max_finite: overflow) or a
-// special input, with the sign rules of the format.
+// Encodes a rounded magnitude `code` of a finite input (it may exceed max_finite: overflow), or
+// x's special value, with the sign rules of the kind (SEMANTICS.md §5).
+template <Fp8Kind kKind>
 inline uint32_t Encode(uint32_t x, uint32_t code, const Fp8Params& p) {
-  const uint32_t sign = F32Sign(x);
-  const bool neg = sign != 0u;
-  const bool nan = F32IsNan(x);
-  const bool inf = F32IsInf(x);
-  const bool ovf = code > p.max_finite;
-  const bool zero_code = code == 0u;
-  uint32_t finite = code | ((neg & !(p.zero_unsigned & zero_code)) ? p.sign_bit : 0u);
-  finite = (neg & p.negative_to_zero) ? 0u : finite;
-  const uint32_t ovf_out = neg ? p.ovf_neg : p.ovf_pos;
-  const uint32_t inf_out = neg ? p.inf_neg : p.inf_pos;
-  const uint32_t nan_out = neg ? p.nan_neg : p.nan_pos;
-  uint32_t out = ovf ? ovf_out : finite;
-  out = inf ? inf_out : out;
-  out = nan ? nan_out : out;
-  return out;
-}
-
-// Where x's significand sits relative to the format: the output exponent field (at least 1;
-// subnormal outputs use 1 with no implicit bit) and the extra right shift that puts a value
-// headed for the subnormal range at the subnormal quantum (0 for normal outputs).
-struct Aligned {
-  uint32_t f_eff;
-  uint32_t shift;
-};
-inline Aligned Align(uint32_t x, const Fp8Params& p) {
-  const uint32_t e = F32Exp(x);
-  const int32_t e_eff = static_cast<int32_t>(e | (e == 0 ? 1u : 0u));
-  const int32_t f = e_eff - p.exp_adj;
-  const int32_t shift = f < 1 ? 1 - f : 0;
-  return {static_cast<uint32_t>(f < 1 ? 1 : f),
-          static_cast<uint32_t>(shift > 24 ? 24 : shift)};  // sig < 2^24: 24 clears it
+  const uint32_t mag = x & ~kF32SignMask;
+  const bool special = mag >= kF32ExpMask;  // Inf or NaN
+  const bool nan = mag > kF32ExpMask;
+  uint32_t m = code > p.max_finite ? p.ovf_mag : code;
+  if constexpr (kKind == Fp8Kind::ocp) {
+    m = special ? (nan ? p.nan_mag : p.inf_mag) : m;
+    return m | ((x >> 24) & 0x80u);
+  } else if constexpr (kKind == Fp8Kind::fnuz) {
+    m = special ? 0x80u : m;
+    return m | (m != 0u ? (x >> 24) & 0x80u : 0u);
+  } else {
+    m = special ? (nan ? p.nan_mag : p.inf_mag) : m;
+    return (F32Sign(x) != 0u && !nan) ? 0u : m;
+  }
 }
 
 }  // namespace fp8_internal
 
 // Round to nearest, ties to even, once, from the exact f32 value (subnormal outputs too).
-inline uint32_t F32ToFp8Rne(uint32_t x, const Fp8Params& p) {
-  const fp8_internal::Aligned a = fp8_internal::Align(x, p);
-  const uint32_t sig = F32Significand(x);
-  uint32_t t = p.drop_bits + a.shift;  // >= 20
-  t = t > 25u ? 25u : t;               // from 25 on: quotient 0, remainder below one half
-  const uint32_t q = sig >> t;
-  const uint32_t rem = sig & ((1u << t) - 1u);
-  const uint32_t half = 1u << (t - 1u);
-  const uint32_t r = q + ((rem > half) | ((rem == half) & (q & 1u)));
-  return fp8_internal::Encode(x, ((a.f_eff - 1u) << p.man_bits) + r, p);
+//
+// For a normal output, mag - (exp_adj << 23) is the value's bit pattern re-biased to the
+// format: its top bits are the output exponent and M fraction bits, the low drop_bits the rest,
+// and a carry out of the fraction runs into the exponent by itself. For a subnormal output the
+// 24-bit significand is shifted right by drop_bits plus the distance below the format's
+// smallest normal exponent. Either way: add one half minus one (plus one if the kept LSB is
+// odd), then shift.
+template <Fp8Kind kKind>
+inline uint32_t F32ToFp8RneK(uint32_t x, const Fp8Params& p) {
+  const uint32_t mag = x & ~kF32SignMask;
+  const int32_t below = static_cast<int32_t>(p.exp_adj + 1u) - static_cast<int32_t>(mag >> 23);
+  const uint32_t sig = (mag & kF32ManMask) | 0x00800000u;  // f32 denormals: see below
+  int32_t sub_shift = static_cast<int32_t>(p.drop_bits) + below;
+  // From 25 on the quotient is 0 and the remainder below one half (sig < 2^24); this also
+  // covers f32 denormals (exponent 0 puts them >= 111 places below), whose wrongly set
+  // implicit bit is shifted out with everything else.
+  sub_shift = sub_shift > 25 ? 25 : sub_shift;
+  const bool subnormal = below > 0;
+  const uint32_t a = subnormal ? sig : mag - (p.exp_adj << 23);
+  const uint32_t sh = subnormal ? static_cast<uint32_t>(sub_shift) : p.drop_bits;
+  const uint32_t code = (a + ((1u << (sh - 1u)) - 1u) + ((a >> sh) & 1u)) >> sh;
+  return fp8_internal::Encode<kKind>(x, code, p);
 }
 
 // sr_rounding=carry_truncate (SEMANTICS.md §6, L+): specials first; the seed is added to the
@@ -105,11 +107,18 @@ inline uint32_t F32ToFp8Rne(uint32_t x, const Fp8Params& p) {
 // and the largest subnormal the smallest normal), then the sum is truncated. A value headed
 // for the subnormal range is first truncated at the subnormal quantum's 24-bit window, then
 // the same seed is added there. Overflow is checked after rounding.
-inline uint32_t F32ToFp8SrCarryTruncate(uint32_t x, uint32_t seed, const Fp8Params& p) {
-  const fp8_internal::Aligned a = fp8_internal::Align(x, p);
-  const uint32_t aligned = F32Significand(x) >> a.shift;  // truncated at the subnormal quantum
-  const uint32_t r = (aligned + seed) >> p.drop_bits;
-  return fp8_internal::Encode(x, ((a.f_eff - 1u) << p.man_bits) + r, p);
+//
+// f32 denormal inputs give +-0 whatever the seed (exponent 0 puts them >= 111 places below the
+// smallest normal, so the window keeps nothing), hence the MODE[4] flush cannot change the
+// result and batch loops may skip it; the oracle applies it, and the cross-checks confirm.
+template <Fp8Kind kKind>
+inline uint32_t F32ToFp8SrCarryTruncateK(uint32_t x, uint32_t seed, const Fp8Params& p) {
+  const uint32_t mag = x & ~kF32SignMask;
+  const int32_t below = static_cast<int32_t>(p.exp_adj + 1u) - static_cast<int32_t>(mag >> 23);
+  const uint32_t shift = below > 24 ? 24u : (below > 0 ? static_cast<uint32_t>(below) : 0u);
+  const uint32_t sub = ((mag & kF32ManMask) | 0x00800000u) >> shift;  // truncated window
+  const uint32_t a = below > 0 ? sub : mag - (p.exp_adj << 23);
+  return fp8_internal::Encode<kKind>(x, (a + seed) >> p.drop_bits, p);
 }
 
 // The literal pseudocode (sr_rounding=literal): the seed is added to the 23-bit fraction field
@@ -117,6 +126,28 @@ inline uint32_t F32ToFp8SrCarryTruncate(uint32_t x, uint32_t seed, const Fp8Para
 // a NaN and a NaN whose fraction wraps to 0 is an Inf; then round to nearest even.
 inline uint32_t LiteralSeedAdd(uint32_t x, uint32_t seed) {
   return (x & ~kF32ManMask) | ((x + seed) & kF32ManMask);
+}
+template <Fp8Kind kKind>
+inline uint32_t F32ToFp8SrLiteralK(uint32_t x, uint32_t seed, const Fp8Params& p) {
+  return F32ToFp8RneK<kKind>(LiteralSeedAdd(x, seed), p);
+}
+
+// Run-time-kind forms, for single conversions and tests.
+inline uint32_t F32ToFp8Rne(uint32_t x, const Fp8Params& p) {
+  switch (p.kind) {
+    case Fp8Kind::ocp: return F32ToFp8RneK<Fp8Kind::ocp>(x, p);
+    case Fp8Kind::fnuz: return F32ToFp8RneK<Fp8Kind::fnuz>(x, p);
+    case Fp8Kind::unsigned_: return F32ToFp8RneK<Fp8Kind::unsigned_>(x, p);
+  }
+  return 0;
+}
+inline uint32_t F32ToFp8SrCarryTruncate(uint32_t x, uint32_t seed, const Fp8Params& p) {
+  switch (p.kind) {
+    case Fp8Kind::ocp: return F32ToFp8SrCarryTruncateK<Fp8Kind::ocp>(x, seed, p);
+    case Fp8Kind::fnuz: return F32ToFp8SrCarryTruncateK<Fp8Kind::fnuz>(x, seed, p);
+    case Fp8Kind::unsigned_: return F32ToFp8SrCarryTruncateK<Fp8Kind::unsigned_>(x, seed, p);
+  }
+  return 0;
 }
 inline uint32_t F32ToFp8SrLiteral(uint32_t x, uint32_t seed, const Fp8Params& p) {
   return F32ToFp8Rne(LiteralSeedAdd(x, seed), p);

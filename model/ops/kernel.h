@@ -8,17 +8,18 @@
 #include "model/fp/f32.h"
 #include "model/ops/ops.h"
 
-// Inner loops are compiled twice, for AVX2 and for the baseline x86-64, and the loader picks
-// one at run time (GNU ifunc): AVX2 has the per-lane variable shifts these loops need, and the
-// binary still runs on any x86-64. Elsewhere (or under sanitizers) a single baseline copy.
+// Inner loops are compiled three times, for AVX-512F, AVX2 and the baseline x86-64, and the
+// loader picks one at run time (GNU ifunc): AVX2 brings the per-lane variable shifts these
+// loops need, AVX-512F wider vectors, masks and 32 registers; the binary still runs on any
+// x86-64. Elsewhere (or under ASan, or with LANEDIFF_NO_MULTIVERSION) one baseline copy.
 #if defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__) && \
     !defined(LANEDIFF_NO_MULTIVERSION)
 #if defined(__has_feature)
 #if !__has_feature(address_sanitizer)
-#define LANEDIFF_KERNEL __attribute__((target_clones("avx2", "default")))
+#define LANEDIFF_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 #else
-#define LANEDIFF_KERNEL __attribute__((target_clones("avx2", "default")))
+#define LANEDIFF_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 #endif
 #ifndef LANEDIFF_KERNEL

@@ -6,34 +6,42 @@ namespace lanediff {
 namespace ops {
 namespace {
 
-template <bool kLiteral>
+// The inner loop for one format kind and one rounding reading. Only src0's ABS/NEG are
+// applied: the MODE[4] input flush cannot change an 8-bit float result (fp8.h explains; the
+// oracle applies it and the cross-checks confirm).
+template <Fp8Kind kKind, bool kLiteral>
 inline void SrLoop(const Fp8Params& p, const SrUniform& u, const uint32_t* __restrict src0,
                    const uint32_t* __restrict src1, const uint32_t* __restrict old,
                    uint32_t* __restrict out, size_t n) {
-  const Src0Uniform s0 = u.src0;
+  const uint32_t abs_and = u.src0.abs_and;
+  const uint32_t neg_xor = u.src0.neg_xor;
   const uint32_t seed_shift = u.seed_shift;
   const uint32_t byte_shift = u.byte_shift;
   const uint32_t keep = ~(0xffu << byte_shift);
   for (size_t i = 0; i < n; ++i) {
-    const uint32_t x = ResolveSrc0(src0[i], s0);
+    const uint32_t x = (src0[i] & abs_and) ^ neg_xor;
     const uint32_t seed = src1[i] >> seed_shift;
-    const uint32_t b = kLiteral ? F32ToFp8SrLiteral(x, seed, p) : F32ToFp8SrCarryTruncate(x, seed, p);
+    const uint32_t b = kLiteral ? F32ToFp8SrLiteralK<kKind>(x, seed, p)
+                                : F32ToFp8SrCarryTruncateK<kKind>(x, seed, p);
     out[i] = (old[i] & keep) | (b << byte_shift);
   }
 }
 
 LANEDIFF_KERNEL
-void SrCarryKernel(Fp8Params p, const SrUniform& u, const uint32_t* __restrict src0,
-                   const uint32_t* __restrict src1, const uint32_t* __restrict old,
-                   uint32_t* __restrict out, size_t n) {
-  SrLoop<false>(p, u, src0, src1, old, out, n);
-}
-
-LANEDIFF_KERNEL
-void SrLiteralKernel(Fp8Params p, const SrUniform& u, const uint32_t* __restrict src0,
-                     const uint32_t* __restrict src1, const uint32_t* __restrict old,
-                     uint32_t* __restrict out, size_t n) {
-  SrLoop<true>(p, u, src0, src1, old, out, n);
+void SrKernel(bool literal, Fp8Params p, const SrUniform& u, const uint32_t* __restrict src0,
+              const uint32_t* __restrict src1, const uint32_t* __restrict old,
+              uint32_t* __restrict out, size_t n) {
+  switch (p.kind) {
+    case Fp8Kind::ocp:
+      return literal ? SrLoop<Fp8Kind::ocp, true>(p, u, src0, src1, old, out, n)
+                     : SrLoop<Fp8Kind::ocp, false>(p, u, src0, src1, old, out, n);
+    case Fp8Kind::fnuz:
+      return literal ? SrLoop<Fp8Kind::fnuz, true>(p, u, src0, src1, old, out, n)
+                     : SrLoop<Fp8Kind::fnuz, false>(p, u, src0, src1, old, out, n);
+    case Fp8Kind::unsigned_:
+      return literal ? SrLoop<Fp8Kind::unsigned_, true>(p, u, src0, src1, old, out, n)
+                     : SrLoop<Fp8Kind::unsigned_, false>(p, u, src0, src1, old, out, n);
+  }
 }
 
 }  // namespace
@@ -53,11 +61,7 @@ SrUniform DecodeSr(const OpContext& ctx, const Fp8Format& format, uint32_t seed_
 
 void SrBatch(const SrUniform& u, const LaneView& lanes, uint32_t* out) {
   const Fp8Params p = MakeFp8Params(*u.format, u.options);
-  if (u.literal) {
-    SrLiteralKernel(p, u, lanes.src0, lanes.src1, lanes.vdst_old, out, lanes.size);
-  } else {
-    SrCarryKernel(p, u, lanes.src0, lanes.src1, lanes.vdst_old, out, lanes.size);
-  }
+  SrKernel(u.literal, p, u, lanes.src0, lanes.src1, lanes.vdst_old, out, lanes.size);
 }
 
 void SrBatchOracle(const SrUniform& u, const LaneView& lanes, uint32_t* out) {

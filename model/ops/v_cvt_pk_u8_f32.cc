@@ -32,14 +32,31 @@ RoundMode PkU8RoundMode(const OpContext& ctx) {
   return static_cast<RoundMode>(ctx.mode & kModeRoundF32Mask);
 }
 
+template <RoundMode kRm>
+inline void PkU8Loop(Src0Uniform u, const uint32_t* __restrict src0,
+                     const uint32_t* __restrict src1, const uint32_t* __restrict src2,
+                     uint32_t* __restrict out, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t v = F32ToU8Fixed<kRm>(ResolveSrc0(src0[i], u));
+    const uint32_t shift = (src1[i] & 3u) * 8u;
+    out[i] = (src2[i] & ~(0xffu << shift)) | (v << shift);
+  }
+}
+
+// One dispatch per batch on the round mode; each case is a branch-free loop.
 LANEDIFF_KERNEL
 void PkU8Kernel(Src0Uniform u, RoundMode rm, const uint32_t* __restrict src0,
                 const uint32_t* __restrict src1, const uint32_t* __restrict src2,
                 uint32_t* __restrict out, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t v = F32ToU8(ResolveSrc0(src0[i], u), rm);
-    const uint32_t shift = (src1[i] & 3u) * 8u;
-    out[i] = (src2[i] & ~(0xffu << shift)) | (v << shift);
+  switch (rm) {
+    case RoundMode::nearest_even:
+      return PkU8Loop<RoundMode::nearest_even>(u, src0, src1, src2, out, n);
+    case RoundMode::toward_pos:
+      return PkU8Loop<RoundMode::toward_pos>(u, src0, src1, src2, out, n);
+    case RoundMode::toward_neg:
+      return PkU8Loop<RoundMode::toward_neg>(u, src0, src1, src2, out, n);
+    case RoundMode::toward_zero:
+      return PkU8Loop<RoundMode::toward_zero>(u, src0, src1, src2, out, n);
   }
 }
 
