@@ -22,6 +22,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
+#include "model/isa/testcase.h"
+#include "model/isa/vop3.h"
 #include "gtest/gtest.h"
 
 namespace lanediff {
@@ -571,6 +573,56 @@ TEST(PatchTest, RawModifierBitsSurviveInTheBytes) {
       EXPECT_EQ(shown, words) << at->text;
     }
   }
+}
+
+// Integration with the ISA layer: whatever model/isa's EncodeVop3 produces with VDST at the
+// register convention's v4 can be spliced, and the patcher identifies the same instruction as
+// DecodeVop3; the convention the kernels implement is the one model/isa publishes.
+TEST(PatchTest, AcceptsWhatTheIsaEncoderProduces) {
+  const RegisterConvention conv;
+  EXPECT_EQ(conv.vdst, kKernelVdst);
+  EXPECT_EQ(conv.vgpr, (std::array<uint16_t, 3>{1, 2, 3}));       // kernels load v1..v3
+  EXPECT_EQ(conv.sgpr, (std::array<uint8_t, 3>{20, 21, 22}));     // and s20..s22
+  std::mt19937 rng(7);
+  size_t checked = 0;
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    const TargetTraits& t = *co.target;
+    for (Instr instr : kAllInstrs) {
+      if (!t.Has(instr)) continue;
+      for (int i = 0; i < 40; ++i) {
+        Vop3Instr in;
+        in.instr = instr;
+        in.vdst = conv.vdst;
+        in.mods.opsel = rng() & 15;
+        in.mods.neg = rng() & 7;
+        in.mods.abs = rng() & 7;
+        in.mods.clamp = rng() & 1;
+        in.mods.omod = rng() & 3;
+        for (int s = 0; s < 3; ++s) {
+          const uint32_t kind = rng() % 4;
+          in.src[s] = kind == 0 ? 256 + conv.vgpr[s] : kind == 1 ? conv.sgpr[s] : kind == 2 ? 128 + rng() % 65 : 240 + rng() % 9;
+        }
+        if (t.family != Family::gfx9 && i % 5 == 0) {
+          in.src[i % 3] = 255;
+          in.literal = static_cast<uint32_t>(rng());
+        }
+        absl::StatusOr<std::vector<uint32_t>> words = EncodeVop3(t, in);
+        if (!words.ok()) continue;  // e.g. a combination the encoder cannot express
+        absl::StatusOr<DecodedVop3> decoded = DecodeVop3(t, *words);
+        absl::StatusOr<Instr> checked_instr = CheckPatchWords(t, *words);
+        ASSERT_TRUE(checked_instr.ok()) << t.name << ": " << checked_instr.status();
+        if (decoded.ok()) EXPECT_EQ(*checked_instr, decoded->vop3.instr);
+        EXPECT_EQ(*checked_instr, instr);
+        absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(co, *words);
+        ASSERT_TRUE(patched.ok()) << patched.status();
+        absl::StatusOr<PatchSiteWords> back = ReadPatchSite(*patched);
+        ASSERT_TRUE(back.ok());
+        for (size_t w = 0; w < words->size(); ++w) EXPECT_EQ((*back)[w], (*words)[w]);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 500u);
 }
 
 TEST(PatchTest, RefusesWhatItMustNotSplice) {
