@@ -4,6 +4,8 @@
 //  2. random raw words (our opcodes, random fields): our decoder's validity and text ==
 //     llvm-mc --disassemble's, after the known differences in llvm_differences.cc.
 // Any other disagreement fails the test and prints the word and both readings.
+#include <stdlib.h>  // mkdtemp
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -43,8 +45,26 @@ std::string ReadFile(const std::string& path) {
 
 // One llvm-mc process for a whole batch: stdin from a file, stdout and stderr to files.
 McRun LlvmMc(const std::string& mcpu, const std::string& mode, const std::string& input) {
-  const std::string base = absl::StrCat(::testing::TempDir(), "/lanediff_llvm_", mcpu, "_",
-                                        mode.empty() ? "asm" : "dis");
+  // A private directory per process: other builds may run this test at the same time.
+  static const std::string dir = [] {
+    std::string tmpl = absl::StrCat(::testing::TempDir(), "/lanediff_llvm_XXXXXX");
+    const char* made = mkdtemp(tmpl.data());
+    return std::string(made != nullptr ? made : ::testing::TempDir());
+  }();
+  // Removes the directory's files when the process ends.
+  static const struct Cleanup {
+    ~Cleanup() {
+      for (const char* m : {"asm", "dis"}) {
+        for (const TargetTraits& t : AllTargets()) {
+          for (const char* ext : {".in", ".out", ".err"}) {
+            std::remove(absl::StrCat(dir, "/", t.name, "_", m, ext).c_str());
+          }
+        }
+      }
+      std::remove(dir.c_str());
+    }
+  } cleanup;
+  const std::string base = absl::StrCat(dir, "/", mcpu, "_", mode == "--disassemble" ? "dis" : "asm");
   {
     std::ofstream in(base + ".in");
     in << input;
