@@ -89,7 +89,7 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& instr);
 
 // Parses the syntax PrintVop3 produces (and the LLVM spellings of the same things:
 // `-1.0` as the inline constant, 0x3f800000 folded to 1.0, lit(...) kept a literal,
-// `src_scc`/`scc`). Errors name the column-free token at fault.
+// `src_scc`/`scc`, abs(...)/neg(...)). Errors quote the token at fault.
 absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view line);
 
 // "[0x05,0x00,0xdd,0xd1,...]": the words' bytes as llvm-mc -show-encoding prints them.
