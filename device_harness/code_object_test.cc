@@ -611,7 +611,9 @@ TEST(PatchTest, AcceptsWhatTheIsaEncoderProduces) {
         absl::StatusOr<DecodedVop3> decoded = DecodeVop3(t, *words);
         absl::StatusOr<Instr> checked_instr = CheckPatchWords(t, *words);
         ASSERT_TRUE(checked_instr.ok()) << t.name << ": " << checked_instr.status();
-        if (decoded.ok()) EXPECT_EQ(*checked_instr, decoded->vop3.instr);
+        if (decoded.ok()) {
+          EXPECT_EQ(*checked_instr, decoded->vop3.instr);
+        }
         EXPECT_EQ(*checked_instr, instr);
         absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(co, *words);
         ASSERT_TRUE(patched.ok()) << patched.status();
