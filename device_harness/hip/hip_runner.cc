@@ -35,9 +35,10 @@ constexpr char kNoGpuHelp[] =
 std::string HipErrorText(hipError_t e, absl::string_view doing) {
   const char* name = hipGetErrorName(e);
   const char* text = hipGetErrorString(e);
+  const bool has_text = text != nullptr && *text != '\0' &&
+                        (name == nullptr || std::strcmp(text, name) != 0);  // HIP 5.2 repeats the name
   return absl::StrCat(doing, " failed with HIP error ", static_cast<int>(e), " (",
-                      name != nullptr ? name : "unnamed",
-                      text != nullptr && *text != '\0' ? absl::StrCat(": ", text) : "", ")");
+                      name != nullptr ? name : "unnamed", has_text ? absl::StrCat(": ", text) : "", ")");
 }
 
 // Errors while running a batch are device faults (Unavailable); errors while opening are
@@ -169,6 +170,8 @@ absl::StatusOr<HipDeviceInfo> QueryDevice(int index) {
   info.name.assign(props.name, strnlen(props.name, sizeof props.name));
   info.gcn_arch_name.assign(props.gcnArchName, strnlen(props.gcnArchName, sizeof props.gcnArchName));
   info.wave_size = props.warpSize;
+  info.asic_revision = props.asicRevision;
+  info.pci_bus = props.pciBusID;
   info.runtime = RuntimeVersions();
   absl::StatusOr<std::string> proc = ProcessorFromGcnArchName(info.gcn_arch_name);
   if (!proc.ok()) {
@@ -219,6 +222,8 @@ class HipRunner : public Runner {
     result.provenance.set_device(info_.name);
     result.provenance.set_target(info_.gcn_arch_name);
     result.provenance.set_driver(info_.runtime);
+    // The stepping question that matters (gfx1250 A0 vs B0) needs the revision on record.
+    result.provenance.set_stepping(absl::StrCat("asicRevision ", info_.asic_revision));
     if (n == 0) return result;
 
     LANEDIFF_HIP_CHECK(hipSetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));

@@ -35,6 +35,8 @@ struct HipDeviceInfo {
   std::string target;         // lanediff target ("gfx942"); empty when unsupported
   std::string unsupported;    // why lanediff cannot run on it; empty when supported
   std::string runtime;        // "HIP runtime 50221153, driver 50221153"
+  int asic_revision = -1;     // hipDeviceProp_t.asicRevision (silicon stepping, where reported)
+  int pci_bus = -1;           // hipDeviceProp_t.pciBusID
 };
 
 // Every HIP device. With no GPU: an error with the HIP code and name and the sentence

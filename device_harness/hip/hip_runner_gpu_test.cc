@@ -105,7 +105,9 @@ TEST(HipGpuTest, ProvenanceNamesTheDevice) {
   EXPECT_EQ(r->provenance.runner(), "hip");
   EXPECT_FALSE(r->provenance.device().empty());
   EXPECT_EQ(r->provenance.target().substr(0, g_target->name.size()), std::string(g_target->name));
-  std::printf("ran on %s; %s\n", (*g_runner)->Describe().c_str(), r->provenance.driver().c_str());
+  EXPECT_EQ(r->provenance.stepping().rfind("asicRevision ", 0), 0u) << r->provenance.stepping();
+  std::printf("ran on %s; %s; %s\n", (*g_runner)->Describe().c_str(), r->provenance.driver().c_str(),
+              r->provenance.stepping().c_str());
 }
 
 }  // namespace
