@@ -337,6 +337,9 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
   } else {
     return Errno("cannot stat", path, errno);
   }
+  // Fields this build does not know (a binary finding from a newer schema) would print as
+  // "9: 0x..." lines that no text parser reads back: they are dropped, never stored.
+  stored.DiscardUnknownFields();
   LANEDIFF_RETURN_IF_ERROR(WriteFileAtomic(path, ToText(stored)));
   out.count = stored.count();
   return out;

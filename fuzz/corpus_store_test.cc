@@ -175,6 +175,44 @@ TEST(CorpusStore, BadFilesAreReportedByNameAndLineAndNotRewritten) {
             "kind: DISAGREEMENT\nsignature: \"broken\"\nlanes {");
 }
 
+TEST(CorpusStore, BinaryFindingWithUnknownFieldsMergesToValidText) {
+  // Found by proto_parser_fuzzer: a binary finding carrying fields this schema does not know
+  // printed as "9: 0x..." text that no parser reads back. The store must drop them.
+  const std::string src = TempDir(), dst = TempDir();
+  std::string bin;
+  MakeFinding("unknown").SerializeToString(&bin);
+  bin += std::string("\xc8\x3e\x05", 3);  // field 1001, varint 5: unknown to this schema
+  WriteRaw(src + "/x.binpb", bin);
+  auto merged = MergeCorpora({src}, dst);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_EQ(merged->added, 1);
+  CorpusLoad load = LoadCorpus({dst});
+  EXPECT_TRUE(load.errors.empty()) << load.errors[0];
+  EXPECT_EQ(load.findings.size(), 1u);
+}
+
+TEST(CorpusStore, MergeJoinsWithoutDuplicates) {
+  const std::string a = TempDir(), b = TempDir(), dst = TempDir();
+  auto sa = CorpusStore::Open(a), sb = CorpusStore::Open(b);
+  ASSERT_TRUE(sa->Record(MakeFinding("one")).ok());
+  ASSERT_TRUE(sa->Record(MakeFinding("two")).ok());
+  ASSERT_TRUE(sb->Record(MakeFinding("two")).ok());
+  ASSERT_TRUE(sb->Record(MakeFinding("three")).ok());
+  auto m = MergeCorpora({a, b}, dst);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->added, 3);
+  EXPECT_EQ(m->updated, 1);
+  CorpusLoad load = LoadCorpus({dst});
+  ASSERT_EQ(load.findings.size(), 3u);
+  for (const auto& lf : load.findings) {
+    EXPECT_EQ(lf.finding.count(), lf.finding.signature() == "two" ? 2u : 1u);
+  }
+  // Merging a corpus into itself changes nothing.
+  auto self = MergeCorpora({dst}, dst);
+  ASSERT_TRUE(self.ok());
+  EXPECT_EQ(LoadCorpus({dst}).findings[2].finding.count(), 2u);
+}
+
 TEST(CorpusStore, UnwritableRootFailsCleanly) {
   const std::string root = TempDir();
   WriteRaw(root + "/file", "x");
