@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "google/protobuf/stubs/logging.h"
 #include "fuzz/mutator.h"
 #include "proto/lanediff.pb.h"
 #include "proto/text_format.h"
@@ -19,6 +20,12 @@ namespace lanediff {
 inline constexpr size_t kFuzzMaxLanes = 64;
 
 inline bool ParseFuzzInput(const uint8_t* data, size_t size, proto::TestCase* tc) {
+  // Invalid UTF-8 in string fields is an ordinary rejected input here, not worth a log line.
+  static const bool quiet = [] {
+    google::protobuf::SetLogHandler(nullptr);
+    return true;
+  }();
+  (void)quiet;
   if (tc->ParseFromArray(data, static_cast<int>(size))) return true;
   return ParseTextInto(absl::string_view(reinterpret_cast<const char*>(data), size), "fuzz input",
                        tc)
