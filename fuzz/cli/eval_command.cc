@@ -58,6 +58,22 @@ bool ParseHexWord(absl::string_view tok, uint32_t* out) {
   return true;
 }
 
+// A token as quoted in an error: at most 24 bytes, non-printable bytes as \xNN, so a
+// multi-megabyte garbage line gives a one-line message.
+std::string Shown(absl::string_view tok) {
+  std::string out;
+  for (size_t k = 0; k < tok.size() && k < 24; ++k) {
+    const unsigned char c = static_cast<unsigned char>(tok[k]);
+    if (c >= 0x20 && c < 0x7f) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      absl::StrAppend(&out, "\\x", absl::Hex(c, absl::kZeroPad2));
+    }
+  }
+  if (tok.size() > 24) absl::StrAppend(&out, "... (", tok.size(), " bytes)");
+  return out;
+}
+
 // One input line (without its '\n'): a lane, nothing (blank or comment), or an error.
 enum class LineKind { lane, skip, error };
 LineKind ParseLine(absl::string_view line, uint32_t words[4], std::string* error) {
@@ -72,11 +88,11 @@ LineKind ParseLine(absl::string_view line, uint32_t words[4], std::string* error
     const absl::string_view tok = line.substr(i, j - i);
     if (n == 4) {
       *error = absl::StrCat("more than 4 words (expected src0 src1 src2 vdst_old); extra '",
-                            tok, "'");
+                            Shown(tok), "'");
       return LineKind::error;
     }
     if (!ParseHexWord(tok, &words[n])) {
-      *error = absl::StrCat("word ", n + 1, " '", tok, "' is not a 32-bit hex number");
+      *error = absl::StrCat("word ", n + 1, " '", Shown(tok), "' is not a 32-bit hex number");
       return LineKind::error;
     }
     ++n;
