@@ -78,6 +78,9 @@ class LineErrorCollector : public google::protobuf::io::ErrorCollector {
 std::string ToText(const google::protobuf::Message& message) {
   TextFormat::Printer printer;
   printer.SetSingleLineMode(false);  // the float comments need line ends
+  // Unknown fields (a binary message from a newer schema) print as "8: 107", which no text
+  // parser accepts: a file written from such a message would not load again. They are dropped.
+  printer.SetHideUnknownFields(true);
   std::vector<const Descriptor*> seen;
   RegisterHexPrinters(message.GetDescriptor(), &printer, &seen);
   std::string out;
