@@ -15,7 +15,8 @@ namespace lanediff {
 namespace {
 
 // A test device: answers vdst = src0 + 1, except that a lane with src0 == 0xdead0001 makes it
-// abort(), 0xdead0002 makes it hang, 0xdead0003 makes it raise SIGSEGV, and 0xdead0004
+// abort(), 0xdead0002 makes it hang, 0xdead0003 makes it kill itself with SIGKILL (as the
+// OOM killer would; SIGSEGV would be caught by ASan in sanitizer builds), and 0xdead0004
 // makes it _exit(7). These faults are real: the process really dies or stops.
 class TestRunner : public Runner {
  public:
@@ -26,7 +27,7 @@ class TestRunner : public Runner {
     for (size_t i = 0; i < v.size; ++i) {
       if (v.src0[i] == 0xdead0001) std::abort();
       if (v.src0[i] == 0xdead0002) for (;;) ::pause();
-      if (v.src0[i] == 0xdead0003) ::raise(SIGSEGV);
+      if (v.src0[i] == 0xdead0003) ::raise(SIGKILL);
       if (v.src0[i] == 0xdead0004) _exit(7);
       if (v.src0[i] == 0xdead0005) return DeviceFault("test device says the lane faulted");
       r.vdst.push_back(v.src0[i] + 1);
@@ -125,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{0xdead0001, absl::StatusCode::kUnavailable, "crash: child pid"},
         FaultCase{0xdead0001, absl::StatusCode::kUnavailable, "signal 6 (SIGABRT: Aborted)"},
         FaultCase{0xdead0002, absl::StatusCode::kDeadlineExceeded, "hang: no answer within 300ms (timeout)"},
-        FaultCase{0xdead0003, absl::StatusCode::kUnavailable, "signal 11 (SIGSEGV: Segmentation fault)"},
+        FaultCase{0xdead0003, absl::StatusCode::kUnavailable, "signal 9 (SIGKILL: Killed)"},
         FaultCase{0xdead0004, absl::StatusCode::kUnavailable, "exit status 7"}));
 
 TEST(IsolatedRunnerTest, ARunnerFaultStatusCrossesThePipeAndTheChildLives) {
