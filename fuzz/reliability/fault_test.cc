@@ -238,9 +238,13 @@ TEST(Faults, SigintAndSigtermFlushEveryCountAndPrintTheSummary) {
       const std::string root = MakeTempDir("sigint");
       Spawned s = Spawn(FuzzArgs(root, 3, {"--time", "60", "--jobs", jobs}));
       ::close(s.in);
-      std::this_thread::sleep_for(std::chrono::milliseconds(800));
+      bool running = false;  // its first finding proves the handlers are installed
+      const std::string head = ReadUntil(s.err, "new finding: ", 30000, &running);
+      ASSERT_TRUE(running) << head;
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
       ::kill(-s.pid, sig);
       ProcResult r = Finish(Spawned{s.pid, -1, s.out, s.err}, "");
+      r.err = head + r.err;
       EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << strsignal(sig) << " jobs " << jobs
                                                         << ": exit " << r.exit_code << r.err;
       EXPECT_TRUE(absl::StrContains(r.err, "interrupted: everything found so far is stored"))
@@ -354,8 +358,14 @@ TEST(Faults, KillingACampaignWhileItsDeviceHangsLeavesNoOrphan) {
   Spawned s = Spawn({LanediffPath(), "fuzz", "--device=sim", "--inject", "hang", "--targets",
                      "gfx942", "--instrs", "v_cvt_sr_fp8_f32", "--lanes-per-batch", "64",
                      "--time", "60", "--batch-timeout", "60", "--quiet", "--corpus", root});
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  const std::vector<pid_t> alive = ProcessesMentioning(root);
+  // Wait (up to 20 s on a loaded machine) for the isolated device child to exist, then give
+  // the campaign a moment to send it a hanging batch.
+  std::vector<pid_t> alive;
+  for (int i = 0; i < 200 && alive.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    alive = ProcessesMentioning(root);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   ::kill(s.pid, SIGKILL);  // only the campaign itself: its device child must follow it
   ProcResult r;
   Reap(s.pid, &r);
