@@ -104,6 +104,10 @@ absl::Status IsolatedRunner::Spawn() {
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) _exit(1);
+    // Ctrl-C reaches the whole foreground process group: the parent decides how to stop (it
+    // closes the pipe, and the child exits on end of file); a child killed by SIGINT would
+    // otherwise turn the batch in flight into a false "crash" device fault.
+    ::signal(SIGINT, SIG_IGN);
     // Our two ends to fds 3 and 4 (via high numbers so neither dup2 clobbers the other).
     const int in = ::fcntl(req[0], F_DUPFD, 100);
     const int out = ::fcntl(resp[1], F_DUPFD, 100);

@@ -139,6 +139,16 @@ TEST(IsolatedRunnerTest, ARunnerFaultStatusCrossesThePipeAndTheChildLives) {
   EXPECT_EQ((*r)->children_started(), 1);
 }
 
+TEST(IsolatedRunnerTest, ChildIgnoresCtrlC) {
+  auto r = IsolatedRunner::Start(TestFactory());
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(::kill((*r)->child_pid(), SIGINT), 0);
+  auto out = (*r)->Run(Batch({5}));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->vdst, std::vector<uint32_t>{6});
+  EXPECT_EQ((*r)->children_started(), 1);
+}
+
 TEST(IsolatedRunnerTest, FactoryErrorIsReturnedByStart) {
   auto r = IsolatedRunner::Start([]() -> absl::StatusOr<std::unique_ptr<Runner>> {
     return absl::FailedPreconditionError("hipErrorNoDevice (100): no AMD GPU is visible");
