@@ -164,9 +164,15 @@ void Worker::LoadSeeds() {
   std::sort(files.begin(), files.end());
   for (const std::string& f : files) {
     absl::StatusOr<std::string> text = ReadFile(f);
-    if (!text.ok()) continue;
+    if (!text.ok()) {
+      Note(absl::StrCat("seed skipped: ", text.status().message()));
+      continue;
+    }
     proto::TestCase tc;
-    if (!ParseTextInto(*text, f, &tc).ok()) continue;
+    if (absl::Status st = ParseTextInto(*text, f, &tc); !st.ok()) {
+      Note(absl::StrCat("seed skipped: ", st.message()));  // path:line:col, never rewritten
+      continue;
+    }
     if (pool_.size() >= kPoolSize) break;
     mutator_.Fixup(rng_, &tc);
     pool_.push_back(std::move(tc));
@@ -230,7 +236,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
   f.set_last_seen(now);
   f.set_count(1);
   for (const std::string& x : RelaxationNames(o_.relax)) f.add_relaxations(x);
-  if (pre_to_final_.size() < kMaxSignatures) pre_to_final_[pre_signature] = f.signature();
+  if (pre_to_final_.size() < kMaxPreSignatures) pre_to_final_[pre_signature] = f.signature();
   stats_.signatures.insert(f.signature());
   auto it = known_.find(f.signature());
   if (it != known_.end()) {  // minimized into a signature already stored in this run

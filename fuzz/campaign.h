@@ -10,10 +10,11 @@
 //   std::fputs(FormatSummary(o, s).c_str(), stderr);
 //
 // Memory is bounded whatever the run length: one batch (lanes_per_batch lanes, a few copies
-// of 16 bytes each), a pool of kPoolSize earlier cases for mutation and cross-over, and at
-// most kMaxSignatures remembered signatures (about 1 KB each with their one-lane example);
-// past that, repeats are still deduplicated by the store on disk. With the defaults
-// (1024 lanes) that is under 80 MB per worker.
+// of 16 bytes each), a pool of kPoolSize earlier cases for mutation and cross-over, at most
+// kMaxPreSignatures shortcuts from an unminimized disagreement to its stored signature, and
+// at most kMaxSignatures remembered findings (about 1 KB each with their one-lane example);
+// past those caps, repeats are minimized again and still deduplicated by the store on disk.
+// With the defaults (1024 lanes) that is under 80 MB per worker.
 #ifndef LANEDIFF_FUZZ_CAMPAIGN_H_
 #define LANEDIFF_FUZZ_CAMPAIGN_H_
 
@@ -35,7 +36,8 @@
 namespace lanediff {
 
 inline constexpr size_t kPoolSize = 64;
-inline constexpr size_t kMaxSignatures = 65536;
+inline constexpr size_t kMaxSignatures = 65536;     // stored findings remembered (~1 KB each)
+inline constexpr size_t kMaxPreSignatures = 8192;   // unminimized -> final map (~300 B each)
 
 struct CampaignOptions {
   std::vector<std::string> targets;       // empty: every target
