@@ -64,7 +64,9 @@ TEST_P(ErratumTest, FoundMinimizedStoredOnceAndReplayed) {
     EXPECT_EQ(lf.path, dir + "/findings/" + f.testcase().target() + "/" +
                            proto::Instruction_Name(f.testcase().instr()) + "/" + f.signature() +
                            ".textproto");
-    if (c.explained_by[0] != '\0') EXPECT_EQ(f.explained_by(), c.explained_by) << lf.path;
+    if (c.explained_by[0] != '\0') {
+      EXPECT_EQ(f.explained_by(), c.explained_by) << lf.path;
+    }
     EXPECT_FALSE(f.repro().empty());
     EXPECT_EQ(f.device().injected_size(), 1);
     ReplayOutcome r = ReplayFinding(f, Hypotheses{}, **runner, {});
