@@ -114,12 +114,13 @@ long MaxRssKb(const std::string& execs, const std::string& corpus) {
 
 TEST(Load, MemoryStaysBoundedAsTheCampaignGrows) {
   // What a worker keeps grows only until caps (fuzz/campaign.h): the pool of 64 cases, the
-  // map from unminimized to final signature (at most kMaxSignatures = 65536 entries, ~300 B
-  // each) and the stored findings it has seen (at most 65536, ~1 KiB each). Measured: ~13 MiB
-  // at 5000 one-lane cases, ~19 MiB at 200 000, ~28 MiB at 600 000, ~31 MiB at 2 000 000 (the
-  // signature map filling, then flat). The bound tested: the longer run stays under 80 MiB
-  // (campaign.h's stated per-worker bound), and the second half of the run adds at most
-  // 8 MiB (default: 5000 -> 50 000 cases; soak: 1 000 000 -> 2 000 000 cases).
+  // map from unminimized to final signature (kMaxPreSignatures = 8192 entries, ~300 B each)
+  // and the stored findings it has seen (kMaxSignatures = 65536, ~1 KiB each). Measured
+  // (Release, sr_wrap + nan_sign, one-lane cases): 13.0 MiB at 5000 cases, 15.2 MiB at 1 000 000
+  // and 15.2 MiB at 2 000 000 (with the earlier 65536-entry map: 31 MiB, flat from 1 000 000).
+  // The bound tested: the longer run stays under 80 MiB (campaign.h's stated per-worker bound),
+  // and the second half of the run adds at most 8 MiB (default: 5000 -> 50 000 cases; soak:
+  // 1 000 000 -> 2 000 000 cases).
 #ifdef LANEDIFF_RELIABILITY_ASAN
   GTEST_SKIP() << "ASan build: max RSS measures the sanitizer's shadow memory and quarantine; "
                   "the bound is checked in the Release build";
