@@ -339,6 +339,28 @@ void CheckFaultCampaign(const char* erratum, const char* kind_word) {
 TEST(Faults, DeviceCrashIsRecordedAndTheCampaignGoesOn) { CheckFaultCampaign("crash", "crash"); }
 TEST(Faults, DeviceHangIsRecordedAndTheCampaignGoesOn) { CheckFaultCampaign("hang", "hang"); }
 
+TEST(Faults, ExternalDeviceThatDiesOrBabblesIsAFaultFinding) {
+  // `--device exec:CMD` whose process exits at once (/bin/false) or echoes its input back
+  // instead of answering (/bin/cat): every batch is a device fault, each kind stored once, and
+  // the campaign still runs every requested case.
+  for (const char* dev : {"exec:/bin/false", "exec:/bin/cat"}) {
+    const std::string root = MakeTempDir("exec");
+    ProcResult r = RunProcess({LanediffPath(), "fuzz", std::string("--device=") + dev,
+                               "--targets", "gfx942", "--execs", "20", "--lanes-per-batch", "16",
+                               "--quiet", "--corpus", root});
+    EXPECT_EQ(r.exit_code, 1) << dev << "\n" << r.err;
+    const Summary sum = ParseSummary(r.err);
+    EXPECT_EQ(sum.cases, 20u) << dev << "\n" << r.err;
+    EXPECT_TRUE(absl::StrContains(r.err, "20 device faults")) << dev << "\n" << r.err;
+    std::map<std::string, LoadedFinding> all = LoadAll(root + "/findings");
+    EXPECT_GE(all.size(), 1u) << dev;
+    for (const auto& [sig, lf] : all) {
+      EXPECT_EQ(lf.finding.kind(), proto::Finding::DEVICE_FAULT) << lf.path;
+      EXPECT_FALSE(lf.finding.fault().empty()) << lf.path;
+    }
+  }
+}
+
 // Processes whose command line mentions `needle`.
 std::vector<pid_t> ProcessesMentioning(const std::string& needle) {
   std::vector<pid_t> out;
