@@ -347,7 +347,7 @@ proto::TestCase Mutator::Generate(Rng& rng) const {
     proto::Source* s = k == 0 ? enc->mutable_src0() : k == 1 ? enc->mutable_src1() : enc->mutable_src2();
     switch (rng.Below(k == 2 && IsSr(instr) ? 4 : 3)) {
       case 3:  // SR: a VGPR in the unused SRC2 field (LLVM always encodes 0 there)
-        s->set_code(static_cast<uint32_t>(257 + rng.Below(4)));
+        s->set_code(static_cast<uint32_t>(1 + rng.Below(4)));  // v1..v4
         continue;
       case 0:
         s->set_kind(proto::SOURCE_SGPR);
@@ -556,9 +556,9 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
       }
       switch (s->kind()) {
         case proto::SOURCE_VGPR:
-          // 0: the convention's register for this slot; else one of v1..v4, which the
-          // harness loads (model/isa/testcase.h RegisterConvention).
-          if ((s->code() != 0 && (s->code() < 257 || s->code() > 260)) || s->value() != 0) {
+          // 0: the convention's register for this slot; else a register number, one of
+          // v1..v4, which the harness loads (model/isa/testcase.h RegisterConvention).
+          if (s->code() > 4 || s->value() != 0) {
             s->clear_code();
             s->clear_value();
             changed = true;
