@@ -45,11 +45,12 @@ int RunSweepCommand(int argc, char** argv) {
             "  v_cvt_sr_*: every seed value (2^20 fp8, 2^21 bf8) for each src0 of a boundary set\n"
             "    (or --src0); the seed's low bits, which must not matter, are random on the device\n"
             "    side and zero for the oracle. Gives the SR round-up probability curve.\n"
-            "Work goes to the device in chunks of --chunk lanes, one runner per --jobs worker.");
+            "Work goes to the device in chunks of --chunk lanes, one runner per --jobs worker.\n"
+            "Several sweeps (--all-modes, the SR boundary set) run one after another.");
   std::string target_name, instr_name, device = "sim", shard, oracle = "sampled", out;
   std::vector<std::string> injects, hyps;
   uint64_t mode = kDefaultMode, opsel = 0, neg = 0, abs = 0, omod = 0, src0 = 0, first = 0,
-           last = 0, jobs = std::max(1u, std::thread::hardware_concurrency()), chunk = 1u << 20;
+           last = 0, jobs = std::max(1u, std::thread::hardware_concurrency()), chunk = 1u << 18;
   bool clamp = false, all_modes = false, has_src0 = false;
   std::string src0_text;
   args.Flag("target", "T", "gfx target (lanediff targets)", &target_name);
@@ -69,7 +70,7 @@ int RunSweepCommand(int argc, char** argv) {
   args.Uint("last", "N", "end of the swept range, exclusive (default: all values)", UINT64_MAX, &last);
   args.Flag("shard", "i/n", "sweep only shard i of n of the range (merge with lanediff report)", &shard);
   args.Uint("jobs", "N", "worker threads, one device runner each (default: cores)", 256, &jobs);
-  args.Uint("chunk", "N", "lanes per device batch (default 1048576)", 1u << 26, &chunk);
+  args.Uint("chunk", "N", "lanes per device batch (default 262144)", 1u << 26, &chunk);
   args.Flag("oracle", "off|sampled|every", "fast model vs exact oracle (default sampled: 1 in 61)", &oracle);
   args.Flag("out", "FILE", "write the results as a RunRecord text proto (for lanediff report)", &out);
   args.Epilog(

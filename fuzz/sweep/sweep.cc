@@ -213,7 +213,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   if (progress) {
     double last_report = 0;
     while (done.load() < total && !failed.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
       if (elapsed() - last_report >= 1.0) {
         last_report = elapsed();
         progress({done.load(), total, mismatches.load(), elapsed()});

@@ -40,7 +40,7 @@ struct SweepSpec {
   double fraction = 0;                 // seed sweeps: src0's position between outputs
   OracleCheck oracle = OracleCheck::kSampled;
   uint32_t oracle_stride = 61;         // kSampled: every Nth lane (a prime, so no aliasing)
-  size_t chunk_lanes = 1u << 20;       // lanes per device batch
+  size_t chunk_lanes = 1u << 18;       // lanes per device batch (1 MiB per operand: stays in cache)
   std::string device_name;             // recorded in the result ("sim", "hip", ...)
 };
 
