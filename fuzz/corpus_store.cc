@@ -17,48 +17,25 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "model/base/status.h"
+#include "proto/file_io.h"
 #include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
 
+// Every I/O error says what was lost when the disk is full.
 absl::Status Errno(absl::string_view what, const std::string& path, int err) {
-  std::string msg = absl::StrCat(path, ": ", what, ": ", std::strerror(err));
-  if (err == ENOSPC || err == EDQUOT) {
-    msg += " (disk full: the finding was NOT stored)";
-    return absl::ResourceExhaustedError(msg);
+  absl::Status st = IoError(what, path, err);
+  if (absl::IsResourceExhausted(st)) {
+    return absl::ResourceExhaustedError(absl::StrCat(st.message(), ": the finding was NOT stored"));
   }
-  if (err == EACCES || err == EPERM || err == EROFS) return absl::PermissionDeniedError(msg);
-  if (err == ENOENT) return absl::NotFoundError(msg);
-  return absl::InternalError(msg);
-}
-
-std::string DirOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string BaseOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  return st;
 }
 
 absl::Status MakeDirs(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Errno("cannot create directory", dir, ec.value());
-  return absl::OkStatus();
-}
-
-absl::Status FsyncDir(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return Errno("cannot open directory to fsync", dir, errno);
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0 && err != EINVAL) return Errno("fsync of directory failed", dir, err);
   return absl::OkStatus();
 }
 
@@ -102,7 +79,7 @@ void LoadOne(const std::string& path, CorpusLoad* out) {
   }
   LoadedFinding lf;
   lf.path = path;
-  if (IsTextName(BaseOf(path))) {
+  if (IsTextName(BaseName(path))) {
     absl::Status st = ParseTextInto(*data, path, &lf.finding);
     if (!st.ok()) {
       out->errors.push_back(std::string(st.message()));
@@ -189,65 +166,6 @@ std::string NowRfc3339() {
   return buf;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Errno("cannot open", path, errno);
-  std::string data;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      return Errno("read failed", path, err);
-    }
-    if (n == 0) break;
-    data.append(buf, static_cast<size_t>(n));
-    if (data.size() > (64u << 20)) {
-      ::close(fd);
-      return absl::InvalidArgumentError(absl::StrCat(path, ": larger than 64 MiB, refused"));
-    }
-  }
-  ::close(fd);
-  return data;
-}
-
-absl::Status WriteFileAtomic(const std::string& path, absl::string_view contents) {
-  static std::atomic<uint64_t> counter{0};
-  const std::string dir = DirOf(path);
-  const std::string tmp = absl::StrCat(dir, "/.tmp.", BaseOf(path), ".", ::getpid(), ".",
-                                       counter.fetch_add(1));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot create temporary file", tmp, errno);
-  auto fail = [&](absl::string_view what, int err) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return Errno(what, path, err);
-  };
-  size_t done = 0;
-  while (done < contents.size()) {
-    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("write failed", errno);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) return fail("fsync failed", errno);
-  if (::close(fd) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    return Errno("close failed", path, err);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    return Errno("rename failed", path, err);
-  }
-  return FsyncDir(dir);
-}
-
 bool IsValidSignature(absl::string_view s) {
   if (s.empty() || s.size() > 200 || s[0] == '.') return false;
   for (char c : s) {
@@ -304,7 +222,7 @@ std::string CorpusStore::PathFor(const proto::Finding& f) const {
 absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding) {
   LANEDIFF_RETURN_IF_ERROR(ValidateFinding(finding));
   const std::string path = PathFor(finding);
-  const std::string dir = DirOf(path);
+  const std::string dir = DirName(path);
   LANEDIFF_RETURN_IF_ERROR(MakeDirs(dir));
   LANEDIFF_ASSIGN_OR_RETURN(FileLock lock,
                             FileLock::Acquire(absl::StrCat(dir, "/.", finding.signature(), ".lock")));
@@ -340,7 +258,10 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
   // Fields this build does not know (a binary finding from a newer schema) would print as
   // "9: 0x..." lines that no text parser reads back: they are dropped, never stored.
   stored.DiscardUnknownFields();
-  LANEDIFF_RETURN_IF_ERROR(WriteFileAtomic(path, ToText(stored)));
+  if (absl::Status st = WriteFileAtomic(path, ToText(stored)); !st.ok()) {
+    if (!absl::IsResourceExhausted(st)) return st;
+    return absl::ResourceExhaustedError(absl::StrCat(st.message(), ": the finding was NOT stored"));
+  }
   out.count = stored.count();
   return out;
 }

@@ -23,17 +23,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "proto/file_io.h"  // WriteFileAtomic, ReadFile: the store writes through them
 #include "proto/lanediff.pb.h"
 
 namespace lanediff {
 
-// Writes `contents` to `path` atomically and durably (temp file in the same directory, fsync,
-// rename, fsync of the directory). ENOSPC, EROFS, EACCES ... come back as a Status naming the
-// path and the system's words; the old file (if any) is left untouched and the temp removed.
-absl::Status WriteFileAtomic(const std::string& path, absl::string_view contents);
-
-// Reads a whole file; the error names the path.
-absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 // True for a signature usable as a file name: [A-Za-z0-9_.+=-], 1..200 chars, not "."-led.
 bool IsValidSignature(absl::string_view signature);

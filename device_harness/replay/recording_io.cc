@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "model/base/status.h"
+#include "proto/file_io.h"
 #include "proto/text_format.h"
 
 namespace lanediff {
@@ -81,49 +82,9 @@ absl::StatusOr<std::vector<LoadedRecording>> LoadRecordings(const std::string& p
   return out;
 }
 
-absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string tmp =
-      (dir / absl::StrCat(".", target.filename().string(), ".tmp.", ::getpid())).string();
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return absl::UnavailableError(absl::StrCat(tmp, ": cannot create: ", std::strerror(errno)));
-  }
-  size_t done = 0;
-  while (done < contents.size()) {
-    const ssize_t w = ::write(fd, contents.data() + done, contents.size() - done);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return absl::UnavailableError(absl::StrCat(tmp, ": write: ", std::strerror(e)));
-    }
-    done += static_cast<size_t>(w);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat(tmp, ": fsync/close: ", std::strerror(e)));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("rename ", tmp, " -> ", path, ": ", std::strerror(e)));
-  }
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return absl::OkStatus();
-}
-
 absl::Status WriteRecording(const proto::Recording& recording, const std::string& path) {
-  if (IsBinaryName(path)) return WriteFileAtomically(path, recording.SerializeAsString());
-  return WriteFileAtomically(
+  if (IsBinaryName(path)) return WriteFileAtomic(path, recording.SerializeAsString());
+  return WriteFileAtomic(
       path, absl::StrCat("# lanediff recording: device answers for --device=replay:PATH\n",
                          "# proto-file: proto/lanediff.proto\n# proto-message: lanediff.proto.Recording\n",
                          ToText(recording)));

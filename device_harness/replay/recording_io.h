@@ -32,11 +32,8 @@ absl::StatusOr<std::vector<LoadedRecording>> LoadRecordings(const std::string& p
 
 absl::StatusOr<proto::Recording> ReadRecordingFile(const std::string& path);
 
-// Atomic write; binary when the name ends in .pb or .binpb, text otherwise.
+// Atomic write (proto/file_io.h); binary when the name ends in .pb or .binpb, text otherwise.
 absl::Status WriteRecording(const proto::Recording& recording, const std::string& path);
-
-// Atomically replaces `path` with `contents`.
-absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 
 }  // namespace lanediff
 

@@ -10,6 +10,7 @@
 #include "device_harness/batch.h"
 #include "device_harness/fault.h"
 #include "device_harness/replay/recording_io.h"
+#include "proto/file_io.h"
 #include "device_harness/sim/sim_runner.h"
 #include "gtest/gtest.h"
 #include "proto/text_format.h"
@@ -152,7 +153,7 @@ TEST_F(ReplayTest, FaultsReplayAndConflictsAreRefused) {
 
 TEST_F(ReplayTest, BadFileIsNamed) {
   const std::string path = (dir_ / "bad.textproto").string();
-  ASSERT_TRUE(WriteFileAtomically(path, "entries { testcase { bogus: 1 } }\n").ok());
+  ASSERT_TRUE(WriteFileAtomic(path, "entries { testcase { bogus: 1 } }\n").ok());
   auto r = OpenReplayRunner(path);
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(absl::StrContains(r.status().message(), "bad.textproto:1:")) << r.status();
