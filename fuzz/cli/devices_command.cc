@@ -21,8 +21,20 @@ int RunDevices(int argc, char** argv) {
             "simulator (--device=sim, with --inject ERRATUM) and recordings to replay\n"
             "(--device=replay:PATH) found under --replay-dir.");
   std::string replay_dir;
+  bool hip_count = false;
   args.Flag("replay-dir", "DIR", "also list the recordings under DIR", &replay_dir);
+  args.Bool("hip-count", "print only the number of usable HIP GPUs (0 with none), for scripts",
+            &hip_count);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (hip_count) {
+    absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();
+    int usable = 0;
+    if (hip.ok()) {
+      for (const HipDeviceInfo& d : *hip) usable += d.unsupported.empty();
+    }
+    std::printf("%d\n", usable);
+    return kExitOk;
+  }
 
   std::printf("HIP devices (--device=hip:N, run isolated in a child process):\n");
   absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();

@@ -3,7 +3,13 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "device_harness/open_runner.h"
+#include "fuzz/corpus_store.h"
+#include "model/base/version.h"
+#include "proto/report.pb.h"
+#include "proto/text_format.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/discriminate.h"
@@ -16,12 +22,14 @@ int RunDiscriminate(int argc, char** argv) {
             "Print the smallest set of one-lane questions that separates every pair of\n"
             "hypothesis settings relevant to a target and instruction: what to ask a new chip.\n"
             "With --device, run them and say which hypothesis values the device follows.");
-  std::string target, instr, device;
+  std::string target, instr, device, out;
   std::vector<std::string> inject;
   args.Flag("target", "T", "gfx target, e.g. gfx942", &target);
   args.Flag("instr", "I", "instruction, e.g. v_cvt_sr_fp8_f32", &instr);
   args.Flag("device", "SPEC", "ask this device too: " + std::string(DeviceSpecHelp()), &device);
   args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
+  args.Flag("out", "FILE", "with --device: write the verdicts as a RunRecord (lanediff report)",
+            &out);
   args.Epilog("exit codes: 0 ok, 1 the device matches no modelled setting, 2 usage, 3 device "
               "error.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
@@ -60,6 +68,29 @@ int RunDiscriminate(int argc, char** argv) {
   std::fputs(FormatDiscrimination(*d, &*v).c_str(), stdout);
   bool any = false;
   for (bool c : v->all_consistent) any |= c;
+  if (!out.empty()) {
+    // One verdict per relevant hypothesis: the value the device follows unambiguously,
+    // "none" when no modelled setting explains every answer, else "inconclusive".
+    proto::RunRecord record;
+    record.set_started(NowRfc3339());
+    record.set_lanediff_version(LANEDIFF_VERSION);
+    for (const std::string& name : d->relevant) {
+      proto::HypothesisVerdict* hv = record.add_verdicts();
+      hv->set_target(target);
+      hv->set_instr(static_cast<proto::Instruction>(static_cast<int>(*i) + 1));
+      hv->set_device((*runner)->Describe());
+      hv->set_hypothesis(name);
+      hv->set_questions(static_cast<uint32_t>(d->questions.size()));
+      hv->set_verdict(any ? "inconclusive" : "none");
+      for (const std::string& f : v->follows) {
+        if (absl::StartsWith(f, absl::StrCat(name, "="))) hv->set_verdict(f.substr(name.size() + 1));
+      }
+    }
+    if (absl::Status st = WriteFileAtomic(out, ToText(record)); !st.ok()) {
+      std::fprintf(stderr, "lanediff discriminate: %s\n", std::string(st.message()).c_str());
+      return kExitEnvironment;
+    }
+  }
   return any ? kExitOk : kExitFound;
 }
 

@@ -6,11 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/campaign.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/corpus_store.h"
+#include "model/base/version.h"
+#include "proto/report.pb.h"
+#include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
@@ -24,7 +31,7 @@ int RunFuzz(int argc, char** argv) {
             "Hunt disagreements between the model and a device: generate and mutate test cases,\n"
             "run both sides, compare every bit of every lane, minimize each new disagreement,\n"
             "classify it and store one finding per signature under <corpus>/findings/.");
-  std::string targets, instrs, device = "auto", corpus;
+  std::string targets, instrs, device = "auto", corpus, shard, summary_out;
   std::vector<std::string> inject, hyps, relax;
   double time_s = 0, batch_timeout = 2;
   uint64_t execs = 0, seed = 1, jobs = 1, lanes = 1024, aim = 50;
@@ -47,6 +54,10 @@ int RunFuzz(int argc, char** argv) {
   args.Uint("aim", "PERCENT", "batches whose lanes are aimed where hypotheses disagree", 100,
             &aim);
   args.Double("batch-timeout", "SECONDS", "per-batch device timeout (hangs)", &batch_timeout);
+  args.Flag("shard", "i/n", "this machine's share of a fleet run: seed stream i of n (seeds never "
+            "overlap between shards; merge with lanediff corpus merge)", &shard);
+  args.Flag("summary-out", "FILE", "write the campaign's counts as a RunRecord (lanediff report)",
+            &summary_out);
   args.Bool("quiet", "no live progress line", &quiet);
   args.Bool("verbose", "report every invalid case", &verbose);
   args.Epilog(
@@ -99,6 +110,18 @@ int RunFuzz(int argc, char** argv) {
   o.time_seconds = time_s;
   o.max_execs = execs;
   o.seed = seed;
+  if (!shard.empty()) {
+    uint64_t i = 0, n = 0;
+    std::vector<std::string> parts = absl::StrSplit(shard, '/');
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &i) || !absl::SimpleAtoi(parts[1], &n) ||
+        n == 0 || i < 1 || i > n) {
+      std::fprintf(stderr, "lanediff fuzz: --shard '%s' is not i/n with 1 <= i <= n\n", shard.c_str());
+      return kExitUsage;
+    }
+    // Workers of one process use seed + worker (fewer than 256 of them): shard streams start
+    // 2^16 apart, so no two workers anywhere in the fleet share a seed.
+    o.seed = seed + (i - 1) * 65536;
+  }
   o.jobs = static_cast<int>(jobs);
   o.corpus = corpus;
   o.lanes_per_batch = lanes;
@@ -120,6 +143,31 @@ int RunFuzz(int argc, char** argv) {
   if (!s->note.empty()) std::fprintf(stderr, "%s\n", s->note.c_str());
   std::fputs(FormatSummary(o, *s).c_str(), stderr);
   if (g_stop.load()) std::fprintf(stderr, "  (interrupted: everything found so far is stored)\n");
+  if (!summary_out.empty()) {
+    // One CampaignSummary for the whole run; the report's matrix places it when the run
+    // covered exactly one target and one instruction.
+    proto::RunRecord record;
+    record.set_started(NowRfc3339());
+    record.set_lanediff_version(LANEDIFF_VERSION);
+    proto::CampaignSummary* c = record.add_campaigns();
+    c->set_target(absl::StrJoin(o.targets, ","));
+    if (o.instrs.size() == 1) {
+      c->set_instr(static_cast<proto::Instruction>(static_cast<int>(o.instrs[0]) + 1));
+    }
+    c->set_device(s->device_description);
+    c->set_on_silicon(absl::StartsWith(s->device_description, "hip"));
+    c->set_testcases(s->execs);
+    c->set_lanes(s->lanes);
+    c->set_findings(s->new_findings);
+    c->set_faults(s->device_faults);
+    c->set_seconds(s->seconds);
+    for (const std::string& e : o.inject) c->add_injected(e);
+    for (const std::string& x : relax) c->add_relaxations(x);
+    if (absl::Status st = WriteFileAtomic(summary_out, ToText(record)); !st.ok()) {
+      std::fprintf(stderr, "lanediff fuzz: %s\n", std::string(st.message()).c_str());
+      return kExitEnvironment;
+    }
+  }
   return s->new_findings > 0 ? kExitFound : kExitOk;
 }
 
