@@ -8,6 +8,8 @@
 #include "google/protobuf/message.h"
 #include "google/protobuf/reflection.h"
 #include "model/fp/fp8_format.h"
+#include "model/isa/operands.h"
+#include "model/isa/tables.h"
 #include "model/ops/ops.h"
 
 namespace lanediff {
@@ -38,13 +40,14 @@ uint32_t F32FromScaled(uint64_t n, int k) {
   return static_cast<uint32_t>(shift >= 0 ? n << shift : n >> -shift);
 }
 
-// Family limits. (model/isa/tables.h's Vop3Layout carries the same numbers; read there once
-// that library is linked into fuzz/.)
-int ConstantBusLimit(Family f) { return f == Family::gfx9 ? 1 : 2; }
-bool LiteralAllowed(Family f) { return f != Family::gfx9; }
+// Operand limits come from the ISA tables, the same ones the encoder and decoder read.
+int ConstantBusLimit(Family f) { return GetVop3Layout(f).constant_bus_limit; }
+bool LiteralAllowed(Family f) { return GetVop3Layout(f).literal_allowed; }
 
-bool IsInlineCode(uint32_t code) {
-  return (code >= 128 && code <= 208) || (code >= 240 && code <= 248);
+bool IsInlineCode(Family f, uint32_t code) {
+  absl::StatusOr<OperandInfo> op = DescribeOperand(f, static_cast<uint16_t>(code & 0x1ff));
+  return code < 512 && op.ok() &&
+         (op->kind == OperandKind::inline_int || op->kind == OperandKind::inline_float);
 }
 
 bool IsSr(Instr i) { return i != Instr::v_cvt_pk_u8_f32; }
@@ -565,7 +568,7 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
           }
           break;
         case proto::SOURCE_INLINE:
-          if (!IsInlineCode(s->code())) {
+          if (!IsInlineCode(t->family, s->code())) {
             s->set_code(128 + s->code() % 81);
             changed = true;
           }
