@@ -31,11 +31,11 @@ absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& in) {
         absl::StrCat("VDST is v", in.vdst, "; the harness kernels load vdst_old into v",
                      conv.vdst, " and read the result from there (register convention)"));
   }
-  const bool sr = in.instr == Instr::v_cvt_sr_fp8_f32 || in.instr == Instr::v_cvt_sr_bf8_f32;
+  const bool src2_unused = GetInstrInfo(in.instr).sources < 3;
   for (int i = 0; i < 3; ++i) {
     const uint16_t code = in.src[i];
-    // The SR instructions' SRC2 carries no data; LLVM encodes it as 0 (s0), which is allowed.
-    if (sr && i == 2 && code == 0) continue;
+    // An unused SRC2 (the SR instructions') carries no data; LLVM encodes it as 0 (s0).
+    if (src2_unused && i == 2 && code == 0) continue;
     LANEDIFF_ASSIGN_OR_RETURN(OperandInfo op, DescribeOperand(target.family, code));
     const std::string where = absl::StrCat("src", i, " (operand code ", code, ")");
     switch (op.kind) {

@@ -1,6 +1,7 @@
 #include "fuzz/compare.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -40,29 +41,6 @@ std::string DescribeRelaxations(const Relaxations& r) {
   return absl::StrCat("relaxed: ", absl::StrJoin(RelaxationNames(r), ","));
 }
 
-int WrittenByte(const OpContext& ctx, uint32_t src1) {
-  if (ctx.instr == Instr::v_cvt_pk_u8_f32) return static_cast<int>(src1 & 3);
-  return (ctx.mods.opsel >> 2) & 3;
-}
-
-bool WrittenFormat(const OpContext& ctx, Fp8FormatId* id) {
-  if (ctx.target == nullptr) return false;
-  switch (ctx.instr) {
-    case Instr::v_cvt_pk_u8_f32:
-      return false;
-    case Instr::v_cvt_sr_fp8_f32:
-      *id = (ctx.mods.clamp && ctx.target->clamp_selects_ue5m3 &&
-             ctx.hyp.gfx1250_clamp == Gfx1250Clamp::ue5m3)
-                ? Fp8FormatId::ue5m3
-                : ctx.target->fp8;
-      return true;
-    case Instr::v_cvt_sr_bf8_f32:
-      *id = ctx.target->bf8;
-      return true;
-  }
-  return false;
-}
-
 bool IsFp8Nan(Fp8FormatId id, uint8_t b) {
   const Fp8Format& f = GetFp8Format(id);
   if (f.fnuz) return b == 0x80;
@@ -80,17 +58,15 @@ bool LaneAgrees(const OpContext& ctx, uint32_t src1, uint32_t expected, uint32_t
                 const Relaxations& relax) {
   if (expected == observed) return true;
   if (!relax.any()) return false;
-  const int byte = WrittenByte(ctx, src1);
+  const int byte = WrittenByte(ctx.instr, ctx.mods.opsel, src1);
   const uint32_t mask = 0xffu << (8 * byte);
   if ((expected & ~mask) != (observed & ~mask) && !relax.unwritten_bytes) return false;
   const uint8_t e = static_cast<uint8_t>(expected >> (8 * byte));
   const uint8_t o = static_cast<uint8_t>(observed >> (8 * byte));
   if (e == o) return true;  // only unwritten bytes differed, and that is relaxed
-  Fp8FormatId id;
-  if (relax.nan_payload && WrittenFormat(ctx, &id) && IsFp8Nan(id, e) && IsFp8Nan(id, o)) {
-    return true;
-  }
-  return false;
+  if (!relax.nan_payload || ctx.target == nullptr) return false;
+  const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
+  return shape && IsFp8Nan(shape->format->id, e) && IsFp8Nan(shape->format->id, o);
 }
 
 std::vector<size_t> DifferingLanes(const OpContext& ctx, const LaneView& lanes,

@@ -42,13 +42,6 @@ std::vector<std::string> RelaxationNames(const Relaxations& r);
 // "strict" or "relaxed: nan_payload,unwritten_bytes": for summaries.
 std::string DescribeRelaxations(const Relaxations& r);
 
-// Which byte (0..3) of VDST the instruction writes in this lane.
-int WrittenByte(const OpContext& ctx, uint32_t src1);
-
-// The 8-bit format of the written byte for SR instructions (honours gfx1250 CLAMP → UE5M3 as
-// the target traits say); false for pk_u8.
-bool WrittenFormat(const OpContext& ctx, Fp8FormatId* id);
-
 // True if `byte` is a NaN in format `id`.
 bool IsFp8Nan(Fp8FormatId id, uint8_t byte);
 

@@ -17,18 +17,6 @@
 namespace lanediff {
 namespace {
 
-proto::Instruction ToProto(Instr i) {
-  switch (i) {
-    case Instr::v_cvt_pk_u8_f32:
-      return proto::v_cvt_pk_u8_f32;
-    case Instr::v_cvt_sr_fp8_f32:
-      return proto::v_cvt_sr_fp8_f32;
-    case Instr::v_cvt_sr_bf8_f32:
-      return proto::v_cvt_sr_bf8_f32;
-  }
-  return proto::INSTRUCTION_UNSPECIFIED;
-}
-
 // One encoding (CLAMP, MODE) with many candidate lanes.
 struct Group {
   proto::TestCase tc;
@@ -54,33 +42,40 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   Discrimination d;
   d.target = std::string(target.name);
   d.instr = instr;
-  const bool sr = instr != Instr::v_cvt_pk_u8_f32;
-  // Candidate values, simplest first.
-  std::vector<uint32_t> src0 = SpecialF32Values();
-  if (!sr) {
-    for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
-  } else {
-    std::vector<Fp8FormatId> fmts = {instr == Instr::v_cvt_sr_bf8_f32 ? target.bf8 : target.fp8};
-    if (instr == Instr::v_cvt_sr_fp8_f32 && target.clamp_selects_ue5m3) {
-      fmts.push_back(Fp8FormatId::ue5m3);
-    }
-    for (Fp8FormatId f : fmts) {
-      for (uint32_t v : Fp8BoundaryValues(f)) src0.push_back(v);
+  // The formats the written byte can take: one per CLAMP value where CLAMP changes it (gfx1250
+  // fp8: UE5M3), read from the model (Fp8OutputShape), never from instruction names.
+  OpContext ctx;
+  ctx.target = &target;
+  ctx.instr = instr;
+  std::vector<bool> clamps = {false};
+  std::vector<Fp8Shape> shapes;
+  if (std::optional<Fp8Shape> plain = Fp8OutputShape(ctx)) {
+    shapes.push_back(*plain);
+    ctx.mods.clamp = true;
+    const std::optional<Fp8Shape> clamped = Fp8OutputShape(ctx);
+    if (clamped && clamped->format != plain->format) {
+      shapes.push_back(*clamped);
+      clamps.push_back(true);
     }
   }
+  // Candidate values, simplest first.
+  std::vector<uint32_t> src0 = SpecialF32Values();
+  if (shapes.empty()) {
+    for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
+  }
+  for (const Fp8Shape& shape : shapes) {
+    for (uint32_t v : Fp8BoundaryValues(shape.format->id)) src0.push_back(v);
+  }
   std::vector<uint32_t> src1 = {0};
-  if (sr) src1 = SeedValues(instr == Instr::v_cvt_sr_bf8_f32 ? 11 : 12);
+  if (!shapes.empty()) src1 = SeedValues(static_cast<int>(shapes[0].seed_shift));
   const std::vector<uint32_t> modes = {0x000000f0, 0x008000f0, 0x000000f1, 0x000000f2,
                                        0x000000f3, 0x00000000, 0x00000001};
-  const std::vector<bool> clamps =
-      target.clamp_selects_ue5m3 && instr == Instr::v_cvt_sr_fp8_f32 ? std::vector<bool>{false, true}
-                                                                    : std::vector<bool>{false};
   std::vector<Group> groups;
   for (bool clamp : clamps) {
     for (uint32_t mode : modes) {
       Group g;
       g.tc.set_target(d.target);
-      g.tc.set_instr(ToProto(instr));
+      g.tc.set_instr(InstrToProto(instr));
       if (clamp) g.tc.mutable_encoding()->set_clamp(true);
       if (mode != kDefaultMode) g.tc.set_mode(mode);
       for (uint32_t s1 : src1) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/descriptor.h"
@@ -10,6 +11,7 @@
 #include "model/fp/fp8_format.h"
 #include "model/isa/operands.h"
 #include "model/isa/tables.h"
+#include "model/isa/testcase.h"
 #include "model/ops/ops.h"
 
 namespace lanediff {
@@ -50,28 +52,25 @@ bool IsInlineCode(Family f, uint32_t code) {
          (op->kind == OperandKind::inline_int || op->kind == OperandKind::inline_float);
 }
 
-bool IsSr(Instr i) { return i != Instr::v_cvt_pk_u8_f32; }
+// What the mutator may know about an instruction comes from its InstrInfo row and, for 8-bit
+// float outputs, the model's Fp8OutputShape: no instruction names here.
+const InstrInfo& Info(Instr i) { return GetInstrInfo(i); }
+bool HasSeed(Instr i) { return Info(i).writes_fp8; }
 
+// Unknown values (a mutated enum) map to the first instruction; Fixup then picks a valid one.
 Instr FromProto(proto::Instruction i) {
-  switch (i) {
-    case proto::v_cvt_sr_fp8_f32:
-      return Instr::v_cvt_sr_fp8_f32;
-    case proto::v_cvt_sr_bf8_f32:
-      return Instr::v_cvt_sr_bf8_f32;
-    default:
-      return Instr::v_cvt_pk_u8_f32;
-  }
+  absl::StatusOr<Instr> instr = InstrFromProto(i);
+  return instr.ok() ? *instr : kAllInstrs[0];
 }
-proto::Instruction ToProto(Instr i) {
-  switch (i) {
-    case Instr::v_cvt_pk_u8_f32:
-      return proto::v_cvt_pk_u8_f32;
-    case Instr::v_cvt_sr_fp8_f32:
-      return proto::v_cvt_sr_fp8_f32;
-    case Instr::v_cvt_sr_bf8_f32:
-      return proto::v_cvt_sr_bf8_f32;
-  }
-  return proto::INSTRUCTION_UNSPECIFIED;
+
+// The 8-bit float format and seed position of a case (CLAMP included), if it writes one.
+std::optional<Fp8Shape> ShapeOf(const TargetTraits* t, Instr instr, bool clamp) {
+  if (t == nullptr || !t->Has(instr)) return std::nullopt;
+  OpContext ctx;
+  ctx.target = t;
+  ctx.instr = instr;
+  ctx.mods.clamp = clamp;
+  return Fp8OutputShape(ctx);
 }
 
 const TargetTraits* TargetOf(const proto::TestCase& tc) {
@@ -252,14 +251,12 @@ uint32_t Mutator::DomainValue(Rng& rng, const proto::TestCase& tc,
       default:
         break;
     }
-    if (!IsSr(instr) || t == nullptr) {
+    const std::optional<Fp8Shape> shape = ShapeOf(t, instr, tc.encoding().clamp());
+    if (!shape) {
       const uint32_t v = rng.Pick(U8BoundaryValues());
       return rng.OneIn(4) ? (v & 0x7fffffffu) : v;
     }
-    Fp8FormatId id = instr == Instr::v_cvt_sr_bf8_f32 ? t->bf8 : t->fp8;
-    if (instr == Instr::v_cvt_sr_fp8_f32 && t->clamp_selects_ue5m3 && tc.encoding().clamp()) {
-      id = Fp8FormatId::ue5m3;
-    }
+    const Fp8FormatId id = shape->format->id;
     const std::vector<uint32_t>& table = [&]() -> const std::vector<uint32_t>& {
       static const auto* tables = [] {
         auto* all = new std::vector<std::vector<uint32_t>>;
@@ -279,11 +276,12 @@ uint32_t Mutator::DomainValue(Rng& rng, const proto::TestCase& tc,
     return v;
   }
   if (field == "src1") {
-    if (!IsSr(instr)) {
+    const std::optional<Fp8Shape> shape = ShapeOf(t, instr, tc.encoding().clamp());
+    if (!HasSeed(instr) || !shape) {
       const uint32_t k = static_cast<uint32_t>(rng.Below(4));
       return rng.OneIn(2) ? k : ((rng.Next32() & ~3u) | k);  // S1[31:2] must not matter
     }
-    const int first = instr == Instr::v_cvt_sr_bf8_f32 ? 11 : 12;
+    const int first = static_cast<int>(shape->seed_shift);
     switch (rng.Below(4)) {
       case 0:
         return rng.Next32();
@@ -294,7 +292,7 @@ uint32_t Mutator::DomainValue(Rng& rng, const proto::TestCase& tc,
     }
   }
   if (field == "src2") {
-    if (IsSr(instr) && rng.OneIn(2)) return 0;
+    if (Src2Unused(instr) && rng.OneIn(2)) return 0;
     const uint32_t pats[] = {0u, 0xffffffffu, 0xa5a5a5a5u, 0x01020304u, 0x80808080u};
     return rng.OneIn(2) ? pats[rng.Below(5)] : rng.Next32();
   }
@@ -335,11 +333,11 @@ proto::TestCase Mutator::Generate(Rng& rng) const {
       instrs.push_back(i);
     }
   }
-  const Instr instr = instrs.empty() ? Instr::v_cvt_pk_u8_f32 : rng.Pick(instrs);
-  tc.set_instr(ToProto(instr));
+  const Instr instr = instrs.empty() ? kAllInstrs[0] : rng.Pick(instrs);
+  tc.set_instr(InstrToProto(instr));
   proto::Encoding* enc = tc.mutable_encoding();
   const auto exotic = [&]() { return static_cast<int>(rng.Below(256)) < config_.exotic_per_256; };
-  if (IsSr(instr)) enc->set_opsel(static_cast<uint32_t>(rng.Below(4)) << 2);  // the byte select
+  if (!Info(instr).byte_select_src1) enc->set_opsel(static_cast<uint32_t>(rng.Below(4)) << 2);  // byte select
   if (exotic()) enc->set_opsel(static_cast<uint32_t>(rng.Below(16)));         // stray OPSEL bits
   if (exotic()) enc->set_neg(static_cast<uint32_t>(rng.Below(8)));
   if (exotic()) enc->set_abs(static_cast<uint32_t>(rng.Below(8)));
@@ -348,8 +346,8 @@ proto::TestCase Mutator::Generate(Rng& rng) const {
   for (int k = 0; k < 3; ++k) {
     if (!exotic() || !rng.OneIn(2)) continue;
     proto::Source* s = k == 0 ? enc->mutable_src0() : k == 1 ? enc->mutable_src1() : enc->mutable_src2();
-    switch (rng.Below(k == 2 && IsSr(instr) ? 4 : 3)) {
-      case 3:  // SR: a VGPR in the unused SRC2 field (LLVM always encodes 0 there)
+    switch (rng.Below(k == 2 && Src2Unused(instr) ? 4 : 3)) {
+      case 3:  // a VGPR in the unused SRC2 field (LLVM always encodes 0 there)
         s->set_code(static_cast<uint32_t>(1 + rng.Below(4)));  // v1..v4
         continue;
       case 0:
@@ -520,7 +518,7 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
                         std::find(instrs.begin(), instrs.end(), FromProto(tc->instr())) !=
                             instrs.end();
   if (!instr_ok && !instrs.empty()) {
-    tc->set_instr(ToProto(rng.Pick(instrs)));
+    tc->set_instr(InstrToProto(rng.Pick(instrs)));
     changed = true;
   }
   // Encoding.
@@ -620,7 +618,7 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
     // A default (VGPR, no register named) src2 on an SR instruction is made absent, which
     // encodes SRC2 = 0 as LLVM does; a non-zero SRC2 field is only produced on purpose (an
     // SGPR, an inline constant or a named VGPR).
-    if (IsSr(FromProto(tc->instr())) && enc->has_src2() &&
+    if (Src2Unused(FromProto(tc->instr())) && enc->has_src2() &&
         (enc->src2().kind() == proto::SOURCE_LITERAL ||
          (enc->src2().kind() == proto::SOURCE_VGPR && enc->src2().code() == 0))) {
       enc->clear_src2();

@@ -21,7 +21,6 @@ namespace {
 
 constexpr uint32_t kGarbageXor = 0xdeadbeef;
 
-bool IsSr(Instr i) { return i == Instr::v_cvt_sr_fp8_f32 || i == Instr::v_cvt_sr_bf8_f32; }
 
 class SimRunner : public Runner {
  public:
@@ -77,7 +76,7 @@ class SimRunner : public Runner {
       for (uint32_t& s1 : lanes.src1()) s1 ^= 0x80000000u;
     }
     if (errata_.Has(Erratum::byte12_swap)) {
-      if (IsSr(ctx.instr)) {
+      if (!GetInstrInfo(ctx.instr).byte_select_src1) {  // OPSEL[3:2] selects the byte
         const int byte = (ctx.mods.opsel >> 2) & 3;
         if (byte == 1 || byte == 2) {
           ctx.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & 0b0011) | ((byte ^ 3) << 2));

@@ -8,6 +8,7 @@
 #include "device_harness/open_runner.h"
 #include "fuzz/corpus_store.h"
 #include "model/base/version.h"
+#include "model/isa/testcase.h"
 #include "proto/report.pb.h"
 #include "proto/text_format.h"
 #include "fuzz/cli/args.h"
@@ -77,7 +78,7 @@ int RunDiscriminate(int argc, char** argv) {
     for (const std::string& name : d->relevant) {
       proto::HypothesisVerdict* hv = record.add_verdicts();
       hv->set_target(target);
-      hv->set_instr(static_cast<proto::Instruction>(static_cast<int>(*i) + 1));
+      hv->set_instr(InstrToProto(*i));
       hv->set_device((*runner)->Describe());
       hv->set_hypothesis(name);
       hv->set_questions(static_cast<uint32_t>(d->questions.size()));

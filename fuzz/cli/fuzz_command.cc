@@ -16,6 +16,7 @@
 #include "fuzz/cli/commands.h"
 #include "fuzz/corpus_store.h"
 #include "model/base/version.h"
+#include "model/isa/testcase.h"
 #include "proto/report.pb.h"
 #include "proto/text_format.h"
 
@@ -152,7 +153,7 @@ int RunFuzz(int argc, char** argv) {
     proto::CampaignSummary* c = record.add_campaigns();
     c->set_target(absl::StrJoin(o.targets, ","));
     if (o.instrs.size() == 1) {
-      c->set_instr(static_cast<proto::Instruction>(static_cast<int>(o.instrs[0]) + 1));
+      c->set_instr(InstrToProto(o.instrs[0]));
     }
     c->set_device(s->device_description);
     c->set_on_silicon(absl::StartsWith(s->device_description, "hip"));

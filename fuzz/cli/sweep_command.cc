@@ -141,8 +141,9 @@ int RunSweepCommand(int argc, char** argv) {
 
   // The list of sweeps this invocation runs.
   std::vector<SweepSpec> specs;
-  const bool is_sr = ctx.instr != Instr::v_cvt_pk_u8_f32;
-  const uint64_t full = is_sr ? (uint64_t{1} << SeedBits(ctx.instr)) : (uint64_t{1} << 32);
+  // Instructions that take a seed sweep the seed; the others sweep src0.
+  const bool is_sr = SeedBits(ctx) > 0;
+  const uint64_t full = uint64_t{1} << (is_sr ? SeedBits(ctx) : 32);
   if (last == 0) last = full;
   if (last > full || first >= last) {
     std::fprintf(stderr, "lanediff sweep: range [%llu, %llu) is empty or beyond %llu\n",
@@ -179,7 +180,7 @@ int RunSweepCommand(int argc, char** argv) {
       specs.push_back(s);
     }
   } else {
-    std::vector<std::pair<uint32_t, double>> values = SrBoundarySet(ctx.instr);
+    std::vector<std::pair<uint32_t, double>> values = SrBoundarySet(ctx);
     if (has_src0) values = {{static_cast<uint32_t>(src0), 0.0}};
     for (const auto& [v, frac] : values) {
       SweepSpec s = base;

@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "model/isa/testcase.h"
 #include "proto/text_format.h"
 
 namespace lanediff {
@@ -28,7 +29,10 @@ int TargetIndex(absl::string_view name) {
   return -1;
 }
 
-int InstrIndex(proto::Instruction i) { return static_cast<int>(i) - 1; }  // enum is 1-based
+int InstrIndex(proto::Instruction i) {
+  absl::StatusOr<Instr> instr = InstrFromProto(i);
+  return instr.ok() ? static_cast<int>(*instr) : -1;
+}
 
 std::string XmlEscape(absl::string_view s) {
   return absl::StrReplaceAll(s, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"},

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "device_harness/batch.h"
 #include "model/base/status.h"
+#include "model/isa/testcase.h"
 
 namespace lanediff {
 namespace {
@@ -40,7 +41,7 @@ struct ChunkOutcome {
 proto::TestCase TemplateCase(const OpContext& ctx) {
   proto::TestCase tc;
   tc.set_target(std::string(ctx.target->name));
-  tc.set_instr(static_cast<proto::Instruction>(static_cast<int>(ctx.instr) + 1));
+  tc.set_instr(InstrToProto(ctx.instr));
   proto::Encoding* e = tc.mutable_encoding();
   e->set_opsel(ctx.mods.opsel);
   e->set_neg(ctx.mods.neg);
@@ -52,13 +53,17 @@ proto::TestCase TemplateCase(const OpContext& ctx) {
   return tc;
 }
 
-uint8_t WrittenByte(const OpContext& ctx, uint32_t vdst) {
-  return static_cast<uint8_t>(vdst >> (8 * ((ctx.mods.opsel >> 2) & 3)));
+// The byte a seed-sweep lane writes (the byte select is uniform: OPSEL, not S1).
+uint8_t SweptByte(const OpContext& ctx, uint32_t vdst) {
+  return static_cast<uint8_t>(vdst >> (8 * WrittenByte(ctx.instr, ctx.mods.opsel, 0)));
 }
 
 }  // namespace
 
-int SeedBits(Instr instr) { return instr == Instr::v_cvt_sr_bf8_f32 ? 21 : 20; }
+int SeedBits(const OpContext& ctx) {
+  const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
+  return shape ? 32 - static_cast<int>(shape->seed_shift) : 0;
+}
 
 absl::StatusOr<std::pair<uint64_t, uint64_t>> ShardRange(uint64_t first, uint64_t last,
                                                          absl::string_view shard) {
@@ -76,11 +81,11 @@ absl::StatusOr<std::pair<uint64_t, uint64_t>> ShardRange(uint64_t first, uint64_
   return std::make_pair(lo, hi);
 }
 
-std::vector<std::pair<uint32_t, double>> SrBoundarySet(Instr instr) {
+std::vector<std::pair<uint32_t, double>> SrBoundarySet(const OpContext& ctx) {
   // src0 in [1, 2): the output quantum of 1.x is 2^-m (m = 3 for E4M3, 2 for E5M2), so the
   // k = 23 - m dropped mantissa bits are exactly the fractional position. Sixteen evenly spaced
   // fractions, plus the extremes one ulp from each neighbour.
-  const int k = SeedBits(instr);
+  const int k = SeedBits(ctx);
   std::vector<std::pair<uint32_t, double>> out;
   for (uint32_t j = 0; j < 16; ++j) {
     const uint32_t dropped = j << (k - 4);
@@ -99,9 +104,12 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   if (spec.last <= spec.first) return absl::InvalidArgumentError("empty sweep range");
   const OpContext& ctx = spec.ctx;
   const bool seed_sweep = spec.swept == SweptOperand::kSeed;
-  const int seed_shift = 32 - SeedBits(ctx.instr);
+  if (seed_sweep && SeedBits(ctx) == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(InstrName(ctx.instr), " takes no seed"));
+  }
+  const int seed_shift = 32 - SeedBits(ctx);
   const uint32_t low_mask = (1u << seed_shift) - 1;
-  const uint8_t down_byte = seed_sweep ? WrittenByte(ctx, EvaluateLane(ctx, spec.src0, 0, 0, 0)) : 0;
+  const uint8_t down_byte = seed_sweep ? SweptByte(ctx, EvaluateLane(ctx, spec.src0, 0, 0, 0)) : 0;
 
   LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch_template, BuildDeviceBatch(TemplateCase(ctx)));
 
@@ -174,8 +182,8 @@ absl::StatusOr<proto::SweepResult> RunSweep(
       }
       if (seed_sweep) {
         for (uint64_t i = 0; i < n; ++i) {
-          out.round_up_model += WrittenByte(ctx, expected[i]) != down_byte;
-          out.round_up_device += WrittenByte(ctx, dev[i]) != down_byte;
+          out.round_up_model += SweptByte(ctx, expected[i]) != down_byte;
+          out.round_up_device += SweptByte(ctx, dev[i]) != down_byte;
         }
       }
       if (spec.oracle != OracleCheck::kOff) {
@@ -224,7 +232,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
 
   proto::SweepResult r;
   r.set_target(std::string(ctx.target->name));
-  r.set_instr(static_cast<proto::Instruction>(static_cast<int>(ctx.instr) + 1));
+  r.set_instr(InstrToProto(ctx.instr));
   r.set_mode(ctx.mode);
   *r.mutable_encoding() = TemplateCase(ctx).encoding();
   r.set_device(spec.device_name);

@@ -48,13 +48,14 @@ struct SweepSpec {
 absl::StatusOr<std::pair<uint64_t, uint64_t>> ShardRange(uint64_t first, uint64_t last,
                                                          absl::string_view shard);
 
-// The number of seed values an SR sweep covers (2^20 for fp8, 2^21 for bf8) and the shift of
-// the seed within S1 (12 or 11): SEMANTICS.md §6.
-int SeedBits(Instr instr);
+// The width of an SR instruction's seed under ctx (20 bits for E4M3 and UE5M3, 21 for E5M2:
+// the f32 fraction bits the format drops, SEMANTICS.md §6); 0 when it takes no seed.
+int SeedBits(const OpContext& ctx);
 
-// The boundary set of src0 values a nightly SR sweep visits, with each value's fractional
-// position between its two neighbouring outputs of `format`.
-std::vector<std::pair<uint32_t, double>> SrBoundarySet(Instr instr);
+// The boundary set of src0 values a seed sweep visits, with each value's fractional position
+// between its two neighbouring outputs: values in [1, 2), where the seed's bits are exactly
+// the fraction bits the format drops.
+std::vector<std::pair<uint32_t, double>> SrBoundarySet(const OpContext& ctx);
 
 struct SweepProgress {
   uint64_t done = 0, total = 0, mismatches = 0;

@@ -89,7 +89,7 @@ LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
   }
   Vop3Instr in = fields->vop3;
   const Family fam = target.family;
-  const bool sr = IsSrInstr(in.instr);
+  const bool sr = Src2Unused(in.instr);
   if (sr) {
     if (in.src[2] != 0) e.applied.push_back("disasm_ignores_sr_src2");
     in.src[2] = 0;

@@ -219,7 +219,7 @@ std::vector<uint32_t> RandomWord(std::mt19937& rng, const TargetTraits& t, const
     in.src[i] = rng() % 4 == 0 ? static_cast<uint16_t>(rng() % 512)
                                : RandomSource(rng, p, t.family != Family::gfx9);
   }
-  if (IsSrInstr(in.instr) && rng() % 2) in.src[2] = 0;
+  if (Src2Unused(in.instr) && rng() % 2) in.src[2] = 0;
   auto maybe = [&](uint32_t mask) { return rng() % 2 ? 0u : static_cast<uint32_t>(rng()) & mask; };
   in.mods.opsel = maybe(15);
   in.mods.neg = maybe(7);

@@ -41,9 +41,7 @@ constexpr Vop3Layout kLayouts[kNumFamilies] = {
 
 const Vop3Layout& GetVop3Layout(Family family) { return kLayouts[static_cast<int>(family)]; }
 
-bool IsSrInstr(Instr instr) {
-  return instr == Instr::v_cvt_sr_fp8_f32 || instr == Instr::v_cvt_sr_bf8_f32;
-}
+bool Src2Unused(Instr instr) { return GetInstrInfo(instr).sources < 3; }
 
 // SEMANTICS.md §2, second table, each cell checked with llvm-mc-22 -show-encoding:
 //   pk_u8: src0 neg/abs yes, clamp yes, op_sel "not a valid operand" on every target,
@@ -57,7 +55,7 @@ AsmRules GetAsmRules(const TargetTraits& target, Instr instr) {
   AsmRules r;
   r.literal = layout.literal_allowed;
   r.constant_bus_limit = layout.constant_bus_limit;
-  if (!IsSrInstr(instr)) {
+  if (GetInstrInfo(instr).byte_select_src1) {  // v_cvt_pk_u8_f32
     r.clamp = true;
     r.byte_sel = ByteSelSyntax::none;
     r.has_src2_operand = true;

@@ -77,8 +77,9 @@ struct AsmRules {
 
 AsmRules GetAsmRules(const TargetTraits& target, Instr instr);
 
-// True for v_cvt_sr_fp8_f32 / v_cvt_sr_bf8_f32 (two-source syntax, destination byte select).
-bool IsSrInstr(Instr instr);
+// The instruction reads no SRC2 (the field carries no data; LLVM encodes 0 there):
+// InstrInfo::sources (model/targets/targets.h) is 2.
+bool Src2Unused(Instr instr);
 
 }  // namespace lanediff
 

@@ -11,17 +11,6 @@
 namespace lanediff {
 namespace {
 
-absl::StatusOr<Instr> InstrFromProto(proto::Instruction p) {
-  switch (p) {
-    case proto::v_cvt_pk_u8_f32: return Instr::v_cvt_pk_u8_f32;
-    case proto::v_cvt_sr_fp8_f32: return Instr::v_cvt_sr_fp8_f32;
-    case proto::v_cvt_sr_bf8_f32: return Instr::v_cvt_sr_bf8_f32;
-    default: break;
-  }
-  return absl::InvalidArgumentError(absl::StrCat("instr ", static_cast<int>(p),
-                                                 " is not an instruction lanediff models"));
-}
-
 const proto::Source& SourceOf(const proto::Encoding& e, int i) {
   return i == 0 ? e.src0() : (i == 1 ? e.src1() : e.src2());
 }
@@ -38,6 +27,22 @@ absl::Status CheckBits(absl::string_view field, uint32_t value, int bits) {
 }
 
 }  // namespace
+
+// The proto enum spells each value as the mnemonic (design rule 1), so names map both ways.
+absl::StatusOr<Instr> InstrFromProto(proto::Instruction p) {
+  absl::StatusOr<Instr> instr = ParseInstr(proto::Instruction_Name(p));
+  if (!instr.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("instr ", static_cast<int>(p),
+                                                   " is not an instruction lanediff models"));
+  }
+  return instr;
+}
+
+proto::Instruction InstrToProto(Instr instr) {
+  proto::Instruction p = proto::INSTRUCTION_UNSPECIFIED;
+  proto::Instruction_Parse(std::string(InstrName(instr)), &p);
+  return p;
+}
 
 absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const proto::TestCase& tc,
                                            const RegisterConvention& conv) {
@@ -87,7 +92,7 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
   for (int i = 0; i < 3; ++i) {
     const proto::Source& s = SourceOf(e, i);
     const std::string field = absl::StrCat("encoding.src", i);
-    if (i == 2 && IsSrInstr(instr) && !HasSource(e, 2)) {
+    if (i == 2 && Src2Unused(instr) && !HasSource(e, 2)) {
       in.src[2] = 0;  // as LLVM encodes it
       continue;
     }

@@ -22,6 +22,10 @@
 
 namespace lanediff {
 
+// proto::Instruction <-> Instr, through the shared mnemonic. The error names the number.
+absl::StatusOr<Instr> InstrFromProto(proto::Instruction p);
+proto::Instruction InstrToProto(Instr instr);
+
 struct RegisterConvention {
   uint8_t vdst = 4;                        // holds Lane.vdst_old before the instruction
   std::array<uint16_t, 3> vgpr = {1, 2, 3};  // hold Lane.src0..src2

@@ -54,7 +54,7 @@ std::string Bits4(uint32_t v) {
 
 }  // namespace
 
-int NumSourcesRead(Instr instr) { return IsSrInstr(instr) ? 2 : 3; }
+int NumSourcesRead(Instr instr) { return GetInstrInfo(instr).sources; }
 
 absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
                                                  const Vop3Instr& in) {
@@ -269,7 +269,7 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
   std::string out = absl::StrCat(InstrName(in.instr), " v", in.vdst);
   // An SR instruction's SRC2 shows only when something is in it (LLVM encodes 0).
   const bool sr_src2_empty = in.src[2] == 0 && ((in.mods.neg | in.mods.abs) & 4) == 0;
-  const int n = IsSrInstr(in.instr) && sr_src2_empty ? 2 : 3;
+  const int n = Src2Unused(in.instr) && sr_src2_empty ? 2 : 3;
   for (int i = 0; i < n; ++i) absl::StrAppend(&out, ", ", SourceText(target, in, i));
   // Modifier order as llvm-mc-22 prints it: byte_sel:N before clamp.
   if (in.mods.opsel != 0) {

@@ -291,7 +291,7 @@ TEST(Vop3RoundTrip, EveryRowAndRandomModifiers) {
         // Cover every operand code in src0 at least once, then random.
         in.src[0] = iter < static_cast<int>(codes.size()) ? codes[iter] : codes[rng() % codes.size()];
         in.src[1] = 256 + rng() % 256;
-        in.src[2] = IsSrInstr(instr) && rng() % 2 ? 0 : 256 + rng() % 256;
+        in.src[2] = Src2Unused(instr) && rng() % 2 ? 0 : 256 + rng() % 256;
         if (rng() % 4 == 0) in.src[1] = codes[rng() % codes.size()];
         if (rng() % 4 == 0) in.src[2] = codes[rng() % codes.size()];
         in.mods.opsel = rng() % 16;

@@ -26,7 +26,7 @@ absl::string_view ClassifyInput(const OpContext& ctx, uint32_t src0, uint32_t sr
     }
     return "normal";
   }
-  const ops::Fp8Shape shape = row.fp8_shape(ctx);
+  const Fp8Shape shape = row.fp8_shape(ctx);
   const Fp8Format& f = *shape.format;
   // The largest finite value as f32 bits: exponent field e, fraction m of the format map to
   // f32 exponent e - bias + 127 and fraction m << (23 - M).

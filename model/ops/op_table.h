@@ -17,12 +17,7 @@ namespace ops {
 
 using BatchFn = void (*)(const OpContext& ctx, const LaneView& lanes, uint32_t* out);
 
-// What an instruction that produces an 8-bit float writes, for a given context: the format and
-// where its seed sits in S1 (seed = S1 >> seed_shift, 23 - man_bits bits wide).
-struct Fp8Shape {
-  const Fp8Format* format;
-  uint32_t seed_shift;
-};
+// Fp8Shape (model/ops/ops.h): the format and seed position of an 8-bit float output.
 using Fp8ShapeFn = Fp8Shape (*)(const OpContext& ctx);
 
 struct OpRow {

@@ -83,6 +83,12 @@ absl::Status EvaluateOracle(const OpContext& ctx, const LaneView& lanes,
   return absl::OkStatus();
 }
 
+std::optional<Fp8Shape> Fp8OutputShape(const OpContext& ctx) {
+  const ops::OpRow& row = ops::GetOp(ctx.instr);
+  if (row.fp8_shape == nullptr) return std::nullopt;
+  return row.fp8_shape(ctx);
+}
+
 uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
                       uint32_t vdst_old) {
   const LaneView v{&src0, &src1, &src2, &vdst_old, 1};

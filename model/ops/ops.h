@@ -17,10 +17,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "model/fp/fp8_format.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
 
@@ -100,6 +102,16 @@ absl::Status Evaluate(const OpContext& ctx, const LaneView& lanes, absl::Span<ui
 // Cross-checked against Evaluate in tests and sweeps.
 absl::Status EvaluateOracle(const OpContext& ctx, const LaneView& lanes,
                             absl::Span<uint32_t> out);
+
+// What an instruction that writes an 8-bit float (InstrInfo::writes_fp8) writes under ctx: the
+// format (gfx1250 CLAMP and the gfx1250_clamp hypothesis included) and where its seed sits in
+// S1 (seed = S1 >> seed_shift, 23 - man_bits bits wide).
+struct Fp8Shape {
+  const Fp8Format* format;
+  uint32_t seed_shift;
+};
+// nullopt for instructions with an integer result; ctx must be valid.
+std::optional<Fp8Shape> Fp8OutputShape(const OpContext& ctx);
 
 // One lane through the fast model (convenience for tests and tools; ctx must be valid).
 uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,

@@ -49,14 +49,18 @@ constexpr TargetTraits kTargets[] = {
 
 }  // namespace
 
-absl::string_view InstrName(Instr instr) {
-  switch (instr) {
-    case Instr::v_cvt_pk_u8_f32: return "v_cvt_pk_u8_f32";
-    case Instr::v_cvt_sr_fp8_f32: return "v_cvt_sr_fp8_f32";
-    case Instr::v_cvt_sr_bf8_f32: return "v_cvt_sr_bf8_f32";
-  }
-  return "?";
-}
+// SEMANTICS.md §3 (pk_u8: byte S1[1:0], other bytes from S2) and §6 (SR: byte OPSEL[3:2],
+// other bytes of the old VDST kept, SRC2 carries no data): C, spec text.
+constexpr InstrInfo kInstrInfo[] = {
+    {Instr::v_cvt_pk_u8_f32, "v_cvt_pk_u8_f32", 3, true, false, false},
+    {Instr::v_cvt_sr_fp8_f32, "v_cvt_sr_fp8_f32", 2, false, true, true},
+    {Instr::v_cvt_sr_bf8_f32, "v_cvt_sr_bf8_f32", 2, false, true, true},
+};
+static_assert(std::size(kInstrInfo) == kNumInstrs, "every Instr needs a row in kInstrInfo");
+
+const InstrInfo& GetInstrInfo(Instr instr) { return kInstrInfo[static_cast<int>(instr)]; }
+
+absl::string_view InstrName(Instr instr) { return GetInstrInfo(instr).name; }
 
 absl::StatusOr<Instr> ParseInstr(absl::string_view name) {
   std::vector<absl::string_view> names;

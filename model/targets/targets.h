@@ -28,6 +28,25 @@ inline constexpr std::array<Instr, kNumInstrs> kAllInstrs = {
     Instr::v_cvt_pk_u8_f32, Instr::v_cvt_sr_fp8_f32, Instr::v_cvt_sr_bf8_f32};
 
 absl::string_view InstrName(Instr instr);
+
+// How an instruction moves data, as data: all that code outside model/ops/<mnemonic>.cc and
+// the ISA's syntax tables may know about an instruction, so none of it tests a name. A new
+// instruction is one row in kInstrInfo (targets.cc) plus its op file.
+struct InstrInfo {
+  Instr instr;
+  absl::string_view name;  // the mnemonic
+  int sources;             // source operands read: 3, or 2 when SRC2 carries no data
+  bool byte_select_src1;   // the written byte is S1[1:0]; else OPSEL[3:2]
+  bool keeps_vdst_old;     // the three unwritten bytes are the old VDST's; else S2's
+  bool writes_fp8;         // the written byte is an 8-bit float, rounded with a seed from S1
+};
+const InstrInfo& GetInstrInfo(Instr instr);
+
+// The byte of VDST (0..3) a lane writes, for the instruction's OPSEL field and the lane's S1.
+inline int WrittenByte(Instr instr, uint32_t opsel, uint32_t src1) {
+  return GetInstrInfo(instr).byte_select_src1 ? static_cast<int>(src1 & 3)
+                                              : static_cast<int>((opsel >> 2) & 3);
+}
 absl::StatusOr<Instr> ParseInstr(absl::string_view name);  // error lists the valid names
 
 // VOP3 encoding family (SEMANTICS.md §2). gfx1250 shares GFX12's VOP3 layout but has its own

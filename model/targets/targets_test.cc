@@ -28,6 +28,25 @@ TEST(Targets, OpcodesPerGeneration) {
   }
 }
 
+// SEMANTICS.md §3 and §6: pk_u8 writes byte S1[1:0] and takes the others from S2; the SR
+// instructions write byte OPSEL[3:2], keep the old VDST's other bytes and read no SRC2.
+TEST(Targets, InstrInfoRowsFollowTheSpec) {
+  for (Instr i : kAllInstrs) EXPECT_EQ(GetInstrInfo(i).instr, i) << InstrName(i);
+  const InstrInfo& pk = GetInstrInfo(Instr::v_cvt_pk_u8_f32);
+  EXPECT_EQ(pk.sources, 3);
+  EXPECT_TRUE(pk.byte_select_src1);
+  EXPECT_FALSE(pk.keeps_vdst_old);
+  EXPECT_FALSE(pk.writes_fp8);
+  for (Instr sr : {Instr::v_cvt_sr_fp8_f32, Instr::v_cvt_sr_bf8_f32}) {
+    EXPECT_EQ(GetInstrInfo(sr).sources, 2);
+    EXPECT_FALSE(GetInstrInfo(sr).byte_select_src1);
+    EXPECT_TRUE(GetInstrInfo(sr).keeps_vdst_old);
+    EXPECT_TRUE(GetInstrInfo(sr).writes_fp8);
+  }
+  EXPECT_EQ(WrittenByte(Instr::v_cvt_pk_u8_f32, /*opsel=*/0b1100, /*src1=*/0xfffffff6), 2);
+  EXPECT_EQ(WrittenByte(Instr::v_cvt_sr_bf8_f32, /*opsel=*/0b1011, /*src1=*/0xfffffff6), 2);
+}
+
 TEST(Targets, FormatsFollowHipHeaders) {
   EXPECT_EQ((*FindTarget("gfx942"))->fp8, Fp8FormatId::e4m3_fnuz);
   EXPECT_EQ((*FindTarget("gfx942"))->bf8, Fp8FormatId::e5m2_fnuz);
