@@ -12,7 +12,9 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <set>
 #include <system_error>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -100,12 +102,18 @@ void LoadOne(const std::string& path, CorpusLoad* out) {
   out->findings.push_back(std::move(lf));
 }
 
-void Walk(const std::string& path, CorpusLoad* out, int depth) {
+// Every file and directory already visited, by (device, inode): a symlink to an ancestor or a
+// second link to a file must not load the same finding again (replay would run it twice and
+// merge would add its count twice).
+using Visited = std::set<std::pair<dev_t, ino_t>>;
+
+void Walk(const std::string& path, CorpusLoad* out, int depth, Visited* seen) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     out->errors.push_back(std::string(Errno("cannot read", path, errno).message()));
     return;
   }
+  if (!seen->insert({st.st_dev, st.st_ino}).second) return;  // reached again through a link
   if (S_ISREG(st.st_mode)) {
     LoadOne(path, out);
     return;
@@ -133,8 +141,9 @@ void Walk(const std::string& path, CorpusLoad* out, int depth) {
       continue;
     }
     if (S_ISDIR(cst.st_mode)) {
-      Walk(child, out, depth + 1);
-    } else if (S_ISREG(cst.st_mode) && (IsTextName(name) || IsBinaryName(name))) {
+      Walk(child, out, depth + 1, seen);
+    } else if (S_ISREG(cst.st_mode) && (IsTextName(name) || IsBinaryName(name)) &&
+               seen->insert({cst.st_dev, cst.st_ino}).second) {
       LoadOne(child, out);
     }
   }
@@ -268,7 +277,8 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
 
 CorpusLoad LoadCorpus(const std::vector<std::string>& paths) {
   CorpusLoad out;
-  for (const std::string& p : paths) Walk(p, &out, 0);
+  Visited seen;
+  for (const std::string& p : paths) Walk(p, &out, 0, &seen);
   std::sort(out.findings.begin(), out.findings.end(),
             [](const LoadedFinding& a, const LoadedFinding& b) { return a.path < b.path; });
   return out;

@@ -75,7 +75,8 @@ struct CorpusLoad {
 };
 
 // Loads files and (recursively) directories: *.textproto / *.txtpb as text, *.binpb / *.pb as
-// binary proto::Finding. Other files and dot-files are skipped. Never modifies anything; a bad
+// binary proto::Finding, each file once however many links reach it (a symlink loop is not
+// followed twice). Other files and dot-files are skipped. Never modifies anything; a bad
 // file is reported and the rest still load. Results are sorted by path.
 CorpusLoad LoadCorpus(const std::vector<std::string>& paths);
 
