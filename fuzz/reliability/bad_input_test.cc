@@ -251,6 +251,36 @@ TEST(BadInput, BrokenSeedFilesAreNamedAndTheCampaignRuns) {
   EXPECT_EQ(DescribeChanges(before, Snapshot(root + "/seeds")), "");
 }
 
+TEST(BadInput, SymlinkLoopInACorpusLoadsEachFileOnce) {
+  // A link to an ancestor (here findings/gfx942/loop -> ..) and a second link to one file:
+  // every finding is loaded, replayed and merged once, not once per path that reaches it
+  // (before the fix: 8x each, and `corpus merge` multiplied the counts).
+  const std::string root = MakeRealCorpus();
+  const std::string findings = root + "/findings";
+  CorpusLoad real = LoadCorpus({findings});
+  ASSERT_TRUE(real.errors.empty());
+  ASSERT_GE(real.findings.size(), 1u);
+  uint64_t real_count = 0;
+  for (const LoadedFinding& lf : real.findings) real_count += lf.finding.count();
+  std::filesystem::create_directory_symlink("..", findings + "/gfx942/loop");
+  std::filesystem::create_symlink(real.findings[0].path, findings + "/alias.textproto");
+  const Tree before = Snapshot(root);
+  CorpusLoad load = LoadCorpus({findings});
+  EXPECT_EQ(load.findings.size(), real.findings.size());
+  ProcResult r = RunProcess(
+      {LanediffPath(), "replay", findings, "--device=sim", "--inject", "sr_wrap"});
+  EXPECT_TRUE(absl::StrContains(r.out, absl::StrCat(real.findings.size(), " reproduced, 0 did not")))
+      << r.out;
+  const std::string into = MakeTempDir("loop_into");
+  ProcResult m = RunProcess({LanediffPath(), "corpus", "merge", findings, "--into", into});
+  CorpusLoad merged = LoadCorpus({into});
+  EXPECT_EQ(merged.findings.size(), real.findings.size()) << m.out << m.err;
+  uint64_t merged_count = 0;
+  for (const LoadedFinding& lf : merged.findings) merged_count += lf.finding.count();
+  EXPECT_EQ(merged_count, real_count) << m.out << m.err;
+  EXPECT_EQ(DescribeChanges(before, Snapshot(root)), "");
+}
+
 TEST(BadInput, UnknownNamesAndOutOfRangeFlagsAreUsageErrors) {
   const std::string root = MakeTempDir("flags");
   const std::string corpus = root + "/c";
