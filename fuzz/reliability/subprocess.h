@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -27,9 +28,35 @@
 #include <string>
 #include <vector>
 
+#include "gtest/gtest.h"
+
 namespace lanediff::reliability {
 
 inline std::string LanediffPath() { return std::string(LANEDIFF_BINARY_DIR) + "/fuzz/lanediff"; }
+
+// Temporary directories of this test binary: removed when every test passed, kept (and
+// named on stderr) after a failure, for the post-mortem.
+inline std::vector<std::string>& TempDirs() {
+  static auto* dirs = new std::vector<std::string>;
+  return *dirs;
+}
+
+class TempDirCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    const bool passed = ::testing::UnitTest::GetInstance()->Passed();
+    for (const std::string& d : TempDirs()) {
+      if (!passed) {
+        std::fprintf(stderr, "kept for inspection: %s\n", d.c_str());
+        continue;
+      }
+      std::error_code ec;
+      std::filesystem::remove_all(d, ec);
+    }
+  }
+};
+inline const bool kTempDirCleanupRegistered =
+    (::testing::AddGlobalTestEnvironment(new TempDirCleanup), true);
 
 // A fresh directory under the test temp dir, mode 0755 (so a dropped-privilege child can
 // traverse it).
@@ -37,6 +64,7 @@ inline std::string MakeTempDir(const std::string& tag) {
   std::string templ = "/tmp/lanediff_rel_" + tag + "_XXXXXX";
   if (::mkdtemp(templ.data()) == nullptr) return "";
   ::chmod(templ.c_str(), 0755);
+  TempDirs().push_back(templ);
   return templ;
 }
 
