@@ -163,18 +163,21 @@ absl::StatusOr<proto::SweepResult> RunSweep(
         return;
       }
       const uint32_t* dev = got->vdst.data();
+      auto lane_at = [&](uint64_t i) {
+        proto::Lane lane;
+        lane.set_src0(s0[i]);
+        lane.set_src1(s1[i]);
+        lane.set_src2(s2[i]);
+        lane.set_vdst_old(old[i]);
+        return lane;
+      };
       if (std::memcmp(dev, expected.data(), n * sizeof(uint32_t)) != 0) {
         for (uint64_t i = 0; i < n; ++i) {
           if (dev[i] == expected[i]) continue;
           ++out.mismatches;
           by_exponent[w][((s0[i] >> 31) << 8) | ((s0[i] >> 23) & 0xff)]++;
           if (out.examples.size() < kMaxExamples) {
-            proto::Lane lane;
-            lane.set_src0(s0[i]);
-            lane.set_src1(s1[i]);
-            lane.set_src2(s2[i]);
-            lane.set_vdst_old(old[i]);
-            out.examples.push_back(lane);
+            out.examples.push_back(lane_at(i));
             out.expected.push_back(expected[i]);
             out.observed.push_back(dev[i]);
           }
@@ -196,14 +199,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
           ++out.oracle_checked;
           if (want != expected[i]) {
             ++out.oracle_mismatches;
-            if (out.oracle_examples.size() < kMaxExamples) {
-              proto::Lane lane;
-              lane.set_src0(s0[i]);
-              lane.set_src1(s1[i]);
-              lane.set_src2(s2[i]);
-              lane.set_vdst_old(old[i]);
-              out.oracle_examples.push_back(lane);
-            }
+            if (out.oracle_examples.size() < kMaxExamples) out.oracle_examples.push_back(lane_at(i));
           }
         }
       }
