@@ -107,8 +107,9 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   if (seed_sweep && SeedBits(ctx) == 0) {
     return absl::InvalidArgumentError(absl::StrCat(InstrName(ctx.instr), " takes no seed"));
   }
-  const int seed_shift = 32 - SeedBits(ctx);
-  const uint32_t low_mask = (1u << seed_shift) - 1;
+  // Seed sweeps: the seed sits in S1[31:seed_shift]; the bits below it must not matter.
+  const int seed_shift = seed_sweep ? 32 - SeedBits(ctx) : 0;
+  const uint32_t low_mask = seed_sweep ? (1u << seed_shift) - 1 : 0;
   const uint8_t down_byte = seed_sweep ? SweptByte(ctx, EvaluateLane(ctx, spec.src0, 0, 0, 0)) : 0;
 
   LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch_template, BuildDeviceBatch(TemplateCase(ctx)));
