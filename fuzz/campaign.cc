@@ -672,7 +672,9 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
         else DecodeLine(line, &c.stats);
       }
     }
-    if (options.progress && Clock::now() - last > std::chrono::seconds(1)) {
+    // As for one worker: a terminal redraws the line every second, a log gets one every 10 s.
+    const bool tty = ::isatty(2);
+    if (options.progress && Clock::now() - last > std::chrono::seconds(tty ? 1 : 10)) {
       last = Clock::now();
       CampaignStats sum;
       for (const Child& c : children) {
@@ -682,12 +684,12 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
         sum.device_faults += c.stats.device_faults;
         for (int i = 0; i < kNumInputClasses; ++i) sum.classes[i] += c.stats.classes[i];
       }
-      std::fprintf(stderr, "\r%s (%d workers)\x1b[K", ProgressLine(sum, Since(t0)).c_str(),
-                   static_cast<int>(open));
+      std::fprintf(stderr, tty ? "\r%s (%d workers)\x1b[K" : "%s (%d workers)\n",
+                   ProgressLine(sum, Since(t0)).c_str(), static_cast<int>(open));
       std::fflush(stderr);
     }
   }
-  if (options.progress) std::fprintf(stderr, "\r\x1b[K");
+  if (options.progress && ::isatty(2)) std::fprintf(stderr, "\r\x1b[K");
   CampaignStats total;
   bool failed = false;
   for (Child& c : children) {
