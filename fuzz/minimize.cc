@@ -65,6 +65,21 @@ class Shrinker {
   MinimizeStats* stats_;
 };
 
+// Simplifies every lane's src0..src2 (and vdst_old) words, in that order.
+void ShrinkLaneOperands(Shrinker& s, bool with_vdst_old) {
+  using L = proto::Lane;
+  for (int i = 0; i < s.best.lanes_size(); ++i) {
+    auto lane_field = [&](uint32_t (L::*get)() const, void (L::*set)(uint32_t)) {
+      s.ShrinkWord([=](const proto::TestCase& c) { return (c.lanes(i).*get)(); },
+                   [=](proto::TestCase* c, uint32_t v) { (c->mutable_lanes(i)->*set)(v); });
+    };
+    lane_field(&L::src0, &L::set_src0);
+    lane_field(&L::src1, &L::set_src1);
+    lane_field(&L::src2, &L::set_src2);
+    if (with_vdst_old) lane_field(&L::vdst_old, &L::set_vdst_old);
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillFails& still_fails,
@@ -116,17 +131,7 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
   }
 
   // 2. Simpler values, lane by lane (usually one lane now).
-  for (int i = 0; i < s.best.lanes_size(); ++i) {
-    using L = proto::Lane;
-    auto lane_field = [&](uint32_t (L::*get)() const, void (L::*set)(uint32_t)) {
-      s.ShrinkWord([=](const proto::TestCase& c) { return (c.lanes(i).*get)(); },
-                   [=](proto::TestCase* c, uint32_t v) { (c->mutable_lanes(i)->*set)(v); });
-    };
-    lane_field(&L::src0, &L::set_src0);
-    lane_field(&L::src1, &L::set_src1);
-    lane_field(&L::src2, &L::set_src2);
-    lane_field(&L::vdst_old, &L::set_vdst_old);
-  }
+  ShrinkLaneOperands(s, /*with_vdst_old=*/true);
   // Uniform source values (SGPR, literal).
   for (int k = 0; k < 3; ++k) {
     auto src = [k](proto::TestCase* c) {
@@ -189,16 +194,7 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
   }
 
   // Values carried over from uniform sources shrink too.
-  for (int i = 0; i < s.best.lanes_size(); ++i) {
-    using L = proto::Lane;
-    auto lane_field = [&](uint32_t (L::*get)() const, void (L::*set)(uint32_t)) {
-      s.ShrinkWord([=](const proto::TestCase& c) { return (c.lanes(i).*get)(); },
-                   [=](proto::TestCase* c, uint32_t v) { (c->mutable_lanes(i)->*set)(v); });
-    };
-    lane_field(&L::src0, &L::set_src0);
-    lane_field(&L::src1, &L::set_src1);
-    lane_field(&L::src2, &L::set_src2);
-  }
+  ShrinkLaneOperands(s, /*with_vdst_old=*/false);
 
   // 3. Fewest modifier bits.
   proto::Encoding* enc = s.best.mutable_encoding();
