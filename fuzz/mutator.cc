@@ -321,18 +321,22 @@ void Mutator::FillLanes(Rng& rng, proto::TestCase* tc, size_t n) const {
   }
 }
 
+std::vector<Instr> Mutator::AllowedInstrs(const TargetTraits& t) const {
+  std::vector<Instr> out;
+  for (Instr i : kAllInstrs) {
+    const bool allowed = config_.instrs.empty() ||
+                         std::find(config_.instrs.begin(), config_.instrs.end(), i) !=
+                             config_.instrs.end();
+    if (t.Has(i) && allowed) out.push_back(i);
+  }
+  return out;
+}
+
 proto::TestCase Mutator::Generate(Rng& rng) const {
   proto::TestCase tc;
   const TargetTraits* t = targets_.empty() ? &AllTargets()[0] : targets_[rng.Below(targets_.size())];
   tc.set_target(std::string(t->name));
-  std::vector<Instr> instrs;
-  for (Instr i : kAllInstrs) {
-    if (t->Has(i) && (config_.instrs.empty() || std::find(config_.instrs.begin(),
-                                                          config_.instrs.end(), i) !=
-                                                    config_.instrs.end())) {
-      instrs.push_back(i);
-    }
-  }
+  const std::vector<Instr> instrs = AllowedInstrs(*t);
   const Instr instr = instrs.empty() ? kAllInstrs[0] : rng.Pick(instrs);
   tc.set_instr(InstrToProto(instr));
   proto::Encoding* enc = tc.mutable_encoding();
@@ -505,14 +509,7 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
     changed = true;
   }
   // Instruction present on the target and allowed.
-  std::vector<Instr> instrs;
-  for (Instr i : kAllInstrs) {
-    if (t->Has(i) && (config_.instrs.empty() || std::find(config_.instrs.begin(),
-                                                          config_.instrs.end(), i) !=
-                                                    config_.instrs.end())) {
-      instrs.push_back(i);
-    }
-  }
+  const std::vector<Instr> instrs = AllowedInstrs(*t);
   const bool instr_ok = proto::Instruction_IsValid(tc->instr()) &&
                         tc->instr() != proto::INSTRUCTION_UNSPECIFIED &&
                         std::find(instrs.begin(), instrs.end(), FromProto(tc->instr())) !=

@@ -100,6 +100,8 @@ class Mutator {
 
  private:
   void MutateField(Rng& rng, proto::TestCase* tc) const;
+  // The instructions `t` has that the config allows.
+  std::vector<Instr> AllowedInstrs(const TargetTraits& t) const;
   std::vector<const TargetTraits*> targets_;
   MutatorConfig config_;
 };
