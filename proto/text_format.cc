@@ -1,7 +1,10 @@
 #include "proto/text_format.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,19 +94,20 @@ std::string Where(absl::string_view source, absl::string_view text, size_t offse
   return absl::StrCat(source, ":", line, ":", col);
 }
 
-absl::Status TooManyMessages(absl::string_view source) {
+absl::Status OverBudget(absl::string_view source, size_t messages) {
   return absl::InvalidArgumentError(absl::StrCat(
-      source, ": more than ", kMaxMessagesPerFile,
-      " nested messages (lanes, sweeps, entries ...), refused before parsing"));
+      source, ": its ", messages, " or more nested messages (lanes, sweeps, entries ...) would take more than ",
+      ParseBudgetBytes() >> 20, " MiB once parsed (the room of ", kParseBudgetLanes,
+      " lanes), refused before parsing"));
 }
 
-// Counts the nested messages of a binary `type` on the wire, without allocating any. Stops
-// early (returning true) once *count passes the limit; false when the wire format is broken
+// Costs the nested messages of a binary `type` on the wire, without allocating any. Stops
+// early (returning true) once *bytes passes the budget; false when the wire format is broken
 // (the real parser then says so).
-bool CountWireMessages(google::protobuf::io::CodedInputStream* in, const Descriptor* type,
-                       int depth, size_t* count) {
-  if (depth > 100) return false;  // protobuf's own recursion limit
+bool CostWireMessages(google::protobuf::io::CodedInputStream* in, const Descriptor* type,
+                      int depth, size_t* bytes, size_t* messages) {
   using google::protobuf::internal::WireFormatLite;
+  if (depth > 100) return false;  // protobuf's own recursion limit
   for (;;) {
     const uint32_t tag = in->ReadTag();
     if (tag == 0) return true;  // end of this message (or of the data)
@@ -112,17 +116,65 @@ bool CountWireMessages(google::protobuf::io::CodedInputStream* in, const Descrip
         WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
       uint32_t length = 0;
       if (!in->ReadVarint32(&length)) return false;
-      if (++*count > kMaxMessagesPerFile) return true;
       if (length > static_cast<uint32_t>(std::numeric_limits<int>::max())) return false;
+      ++*messages;
+      *bytes += ParsedMessageCost(field->message_type());
+      if (*bytes > ParseBudgetBytes()) return true;
       const auto limit = in->PushLimit(static_cast<int>(length));
-      if (!CountWireMessages(in, field->message_type(), depth + 1, count)) return false;
-      if (*count > kMaxMessagesPerFile) return true;
+      if (!CostWireMessages(in, field->message_type(), depth + 1, bytes, messages)) return false;
+      if (*bytes > ParseBudgetBytes()) return true;
       if (in->BytesUntilLimit() != 0) return false;
       in->PopLimit(limit);
     } else if (!WireFormatLite::SkipField(in, tag)) {
       return false;
     }
   }
+}
+
+// Cost of a message opened in text after field `name`, for every message field of a type's
+// tree; `max` for a name not found (a '{' inside a string or comment, an extension).
+struct TextCosts {
+  std::map<std::string, size_t> by_field;
+  size_t max = 0;
+};
+
+void AddTextCosts(const Descriptor* type, TextCosts* costs, std::vector<const Descriptor*>* seen) {
+  if (std::find(seen->begin(), seen->end(), type) != seen->end()) return;
+  seen->push_back(type);
+  for (int i = 0; i < type->field_count(); ++i) {
+    const FieldDescriptor* f = type->field(i);
+    if (f->type() != FieldDescriptor::TYPE_MESSAGE) continue;
+    const size_t c = ParsedMessageCost(f->message_type());
+    size_t& slot = costs->by_field[std::string(f->name())];
+    slot = std::max(slot, c);
+    costs->max = std::max(costs->max, c);
+    AddTextCosts(f->message_type(), costs, seen);
+  }
+}
+
+// Upper bound of what parsing `text` as `type` allocates in messages.
+size_t TextCost(absl::string_view text, const Descriptor* type, size_t* messages) {
+  TextCosts costs;
+  std::vector<const Descriptor*> seen;
+  AddTextCosts(type, &costs, &seen);
+  size_t bytes = 0;
+  for (size_t i = 0; i < text.size() && bytes <= ParseBudgetBytes(); ++i) {
+    if (text[i] != '{' && text[i] != '<') continue;
+    ++*messages;
+    size_t end = i;  // the identifier before it, past spaces and a ':'
+    while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\n' ||
+                       text[end - 1] == '\r' || text[end - 1] == ':')) {
+      --end;
+    }
+    size_t begin = end;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(text[begin - 1])) ||
+                         text[begin - 1] == '_')) {
+      --begin;
+    }
+    const auto it = costs.by_field.find(std::string(text.substr(begin, end - begin)));
+    bytes += it == costs.by_field.end() ? costs.max : it->second;
+  }
+  return bytes;
 }
 
 // The first string field (not bytes) holding invalid UTF-8, as "testcase.note", or "".
@@ -162,6 +214,22 @@ absl::Status CheckStrings(absl::string_view source, google::protobuf::Message* m
 }
 
 }  // namespace
+
+size_t ParsedMessageCost(const Descriptor* type) {
+  thread_local std::map<const Descriptor*, size_t> cache;
+  size_t& cost = cache[type];
+  if (cost == 0) {
+    const google::protobuf::Message* prototype =
+        google::protobuf::MessageFactory::generated_factory()->GetPrototype(type);
+    cost = prototype->SpaceUsedLong() + 16;  // + its pointer in the parent + allocator overhead
+  }
+  return cost;
+}
+
+size_t ParseBudgetBytes() {
+  static const size_t budget = kParseBudgetLanes * ParsedMessageCost(proto::Lane::descriptor());
+  return budget;
+}
 
 size_t ValidUtf8Prefix(absl::string_view s) {
   size_t i = 0;
@@ -220,9 +288,10 @@ absl::Status ParseTextInto(absl::string_view text, absl::string_view source,
         "%s: invalid UTF-8 (byte 0x%02x); lanediff text files are UTF-8",
         Where(source, text, ok), static_cast<unsigned char>(text[ok])));
   }
-  size_t openings = 0;
-  for (char c : text) openings += (c == '{' || c == '<');
-  if (openings > kMaxMessagesPerFile) return TooManyMessages(source);
+  size_t messages = 0;
+  if (TextCost(text, message->GetDescriptor(), &messages) > ParseBudgetBytes()) {
+    return OverBudget(source, messages);
+  }
   LineErrorCollector errors(source);
   TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);
@@ -241,13 +310,13 @@ absl::Status ParseBinaryInto(absl::string_view data, absl::string_view source,
   if (data.size() > static_cast<size_t>(std::numeric_limits<int>::max())) {
     return absl::InvalidArgumentError(absl::StrCat(source, ": too large for a binary proto"));
   }
-  size_t count = 0;
+  size_t bytes = 0, messages = 0;
   {
     google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
                                               static_cast<int>(data.size()));
-    CountWireMessages(&in, message->GetDescriptor(), 0, &count);
+    CostWireMessages(&in, message->GetDescriptor(), 0, &bytes, &messages);
   }
-  if (count > kMaxMessagesPerFile) return TooManyMessages(source);
+  if (bytes > ParseBudgetBytes()) return OverBudget(source, messages);
   if (!message->ParseFromArray(data.data(), static_cast<int>(data.size()))) {
     message->Clear();
     return absl::InvalidArgumentError(absl::StrCat(source, ": malformed or truncated binary ",

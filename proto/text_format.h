@@ -30,10 +30,16 @@ namespace lanediff {
 // Multi-line text with hex words and value comments.
 std::string ToText(const google::protobuf::Message& message);
 
-// At most this many nested messages (lanes, sweeps, recorded entries ...) in one file: counted
-// before parsing, so a small file cannot expand to gigabytes (an empty Lane is 2 bytes of
-// binary and about 56 bytes in memory). 2^20 lanes (the per-batch limit) plus room for the rest.
-inline constexpr size_t kMaxMessagesPerFile = (size_t{1} << 20) + (size_t{1} << 16);
+// Memory a file's parsed messages may take, counted before parsing so that a small file cannot
+// expand to gigabytes (an empty Lane is 2 bytes of binary and about 60 bytes in memory): as
+// much as kParseBudgetLanes Lane messages take, i.e. 2^20 lanes (the per-batch limit) plus
+// room for the rest. Larger messages count for more (a SweepResult for several lanes).
+inline constexpr size_t kParseBudgetLanes = (size_t{1} << 20) + (size_t{1} << 16);
+size_t ParseBudgetBytes();
+
+// Estimated heap bytes of one parsed message of `type` (the object, its pointer in the
+// parent's list, allocator overhead); what the parse budget counts.
+size_t ParsedMessageCost(const google::protobuf::Descriptor* type);
 
 // Parses `text` into `message` (cleared first). `source` names the input in errors. Refused
 // before parsing: text that is not valid UTF-8 ("source:line:col: invalid UTF-8") and text
@@ -42,7 +48,7 @@ inline constexpr size_t kMaxMessagesPerFile = (size_t{1} << 20) + (size_t{1} << 
 absl::Status ParseTextInto(absl::string_view text, absl::string_view source,
                            google::protobuf::Message* message);
 
-// The binary form, with the same limits: the nested messages are counted on the wire before
+// The binary form, with the same limits: the nested messages are costed on the wire before
 // anything is allocated, and string fields must be valid UTF-8.
 absl::Status ParseBinaryInto(absl::string_view data, absl::string_view source,
                              google::protobuf::Message* message);

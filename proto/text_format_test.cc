@@ -76,10 +76,16 @@ TEST(TextFormat, InvalidUtf8IsRefusedByLineAndColumn) {
   EXPECT_TRUE(ParseTextInto("input_class: \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", "h", &f).ok());
 }
 
-TEST(TextFormat, MessageCountIsBoundedBeforeParsing) {
+TEST(TextFormat, ParsedMemoryIsBoundedBeforeParsing) {
   // Issue 11 point 9: an empty Lane is 2 bytes of binary ("2a 00" inside the testcase) and
-  // several dozen bytes in memory. One message past kMaxMessagesPerFile is refused before
-  // anything is parsed; exactly the limit (the testcase plus its lanes) is accepted.
+  // tens of bytes in memory. The budget is the memory of kParseBudgetLanes lanes: that many
+  // lanes plus their testcase are refused before anything is parsed; 16 fewer (room for the
+  // testcase, which costs less than 16 lanes) are accepted.
+  const size_t lane = ParsedMessageCost(proto::Lane::descriptor());
+  const size_t testcase = ParsedMessageCost(proto::TestCase::descriptor());
+  ASSERT_GE(lane, sizeof(proto::Lane));
+  ASSERT_LT(testcase, 16 * lane);
+  EXPECT_EQ(ParseBudgetBytes(), kParseBudgetLanes * lane);
   auto binary = [](size_t lanes) {
     std::string inner;
     for (size_t i = 0; i < lanes; ++i) inner += std::string("\x2a\x00", 2);  // TestCase.lanes
@@ -91,18 +97,23 @@ TEST(TextFormat, MessageCountIsBoundedBeforeParsing) {
     return "\x12" + varint + inner;  // Finding.testcase
   };
   proto::Finding f;
-  absl::Status over = ParseBinaryInto(binary(kMaxMessagesPerFile), "big.binpb", &f);
-  EXPECT_EQ(over.message(), absl::StrCat("big.binpb: more than ", kMaxMessagesPerFile,
-                                         " nested messages (lanes, sweeps, entries ...), "
-                                         "refused before parsing"));
+  absl::Status over = ParseBinaryInto(binary(kParseBudgetLanes), "big.binpb", &f);
+  EXPECT_THAT(std::string(over.message()),
+              HasSubstr(absl::StrCat("big.binpb: its ", kParseBudgetLanes, " or more nested messages")));
+  EXPECT_THAT(std::string(over.message()), HasSubstr("refused before parsing"));
   EXPECT_EQ(f.testcase().lanes_size(), 0);
-  ASSERT_TRUE(ParseBinaryInto(binary(kMaxMessagesPerFile - 1), "ok.binpb", &f).ok());
-  EXPECT_EQ(static_cast<size_t>(f.testcase().lanes_size()), kMaxMessagesPerFile - 1);
+  ASSERT_TRUE(ParseBinaryInto(binary(kParseBudgetLanes - 16), "ok.binpb", &f).ok());
+  EXPECT_EQ(static_cast<size_t>(f.testcase().lanes_size()), kParseBudgetLanes - 16);
+  // Text: each '{' costs what the message its field names costs.
   std::string text = "testcase {\n";
-  for (size_t i = 0; i < kMaxMessagesPerFile; ++i) text += "lanes {}\n";
+  for (size_t i = 0; i < kParseBudgetLanes; ++i) text += "lanes {}\n";
   text += "}\n";
   EXPECT_THAT(std::string(ParseTextInto(text, "big.textproto", &f).message()),
-              HasSubstr("big.textproto: more than"));
+              HasSubstr("big.textproto: its"));
+  text = "testcase {\n";
+  for (size_t i = 0; i < kParseBudgetLanes - 16; ++i) text += "lanes {}\n";
+  text += "}\n";
+  EXPECT_TRUE(ParseTextInto(text, "ok.textproto", &f).ok());
   // Malformed binary is named as such.
   EXPECT_THAT(std::string(ParseBinaryInto("\xff\xff", "bad.binpb", &f).message()),
               HasSubstr("bad.binpb: malformed or truncated binary lanediff.proto.Finding"));

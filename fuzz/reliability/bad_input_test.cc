@@ -3,7 +3,6 @@
 // names the file (and, for text, the line) or the field at fault; the good part of the input
 // is still used; and nothing on disk changed (bytes, mode and nanosecond mtime of every entry,
 // and no entry added or removed).
-#include <grp.h>
 #include <sched.h>
 #include <sys/mount.h>
 
@@ -26,11 +25,6 @@
 namespace lanediff::reliability {
 namespace {
 
-void WriteRaw(const std::string& path, const std::string& data) {
-  std::ofstream f(path, std::ios::binary);
-  f << data;
-}
-
 // A real corpus: findings the simulator's sr_wrap erratum produces on gfx942.
 std::string MakeRealCorpus() {
   const std::string dir = MakeTempDir("bad");
@@ -39,14 +33,6 @@ std::string MakeRealCorpus() {
                              "--seed", "3", "--quiet", "--corpus", dir});
   EXPECT_EQ(r.exit_code, 1) << r.err;  // 1: new findings stored
   return dir;
-}
-
-// Drops privileges to nobody (65534) so that permission bits apply even when the test runs as
-// root (root's CAP_DAC_OVERRIDE ignores mode 000).
-bool BecomeNobody() {
-  if (::geteuid() != 0) return true;  // not root: permission bits already apply
-  if (::setgroups(0, nullptr) != 0) return false;
-  return ::setresgid(65534, 65534, 65534) == 0 && ::setresuid(65534, 65534, 65534) == 0;
 }
 
 TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
