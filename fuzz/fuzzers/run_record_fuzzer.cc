@@ -5,7 +5,7 @@
 // Checked: no crash or sanitizer report anywhere on the path; the XML and HTML are valid
 // UTF-8 with no control byte XML 1.0 forbids, and no markup from the input survives (the
 // templates hold no <script, <img or <iframe, so any in the output came from a file).
-// The renderers are also fed the records that failed validation, to keep them robust.
+// The renderers are fed the records that failed validation too, to keep them robust.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -50,26 +50,21 @@ void Render(const lanediff::ReportData& data) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   using namespace lanediff;
   const absl::string_view data(reinterpret_cast<const char*>(bytes), size);
-  ReportData checked, raw;
+  // One report over everything that parsed, validated or not: the validated records are a
+  // subset, and the renderers must not fall over on the rest either.
+  ReportData report;
   for (const char* name : {"fuzz.textproto", "fuzz.binpb"}) {
     absl::StatusOr<proto::RunRecord> r = ParseRunRecordFile(name, data);
-    if (r.ok()) {
-      checked.runs.push_back(*r);
-    } else {
-      checked.load_errors.push_back(std::string(r.status().message()));
-    }
+    if (!r.ok()) report.load_errors.push_back(std::string(r.status().message()));
     absl::StatusOr<proto::Finding> f = ParseFindingFile(name, data);
-    if (f.ok()) checked.findings.push_back(*f);
-    // Parsed but not validated: the renderers must not fall over on these either.
+    if (f.ok()) report.findings.push_back(*std::move(f));
     proto::RunRecord unchecked;
     const bool binary = absl::EndsWith(name, ".binpb");
     if ((binary ? ParseBinaryInto(data, name, &unchecked) : ParseTextInto(data, name, &unchecked)).ok()) {
-      raw.runs.push_back(std::move(unchecked));
+      report.runs.push_back(std::move(unchecked));
     }
   }
-  checked.load_errors.push_back(std::string(data.substr(0, 256)));
-  Render(checked);
-  raw.load_errors.push_back(std::string(data.substr(0, 64)));
-  Render(raw);
+  report.load_errors.push_back(std::string(data.substr(0, 256)));
+  Render(report);
   return 0;
 }

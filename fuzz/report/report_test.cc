@@ -39,6 +39,18 @@ proto::SweepResult Shard(uint64_t first, uint64_t last, uint64_t mismatches) {
   return s;
 }
 
+proto::Finding PkU8Finding(const std::string& signature, const std::string& assembly,
+                           const std::string& repro) {
+  proto::Finding f;
+  f.set_kind(proto::Finding::DISAGREEMENT);
+  f.set_signature(signature);
+  f.set_assembly(assembly);
+  f.set_repro(repro);
+  f.mutable_testcase()->set_target("gfx942");
+  f.mutable_testcase()->set_instr(proto::v_cvt_pk_u8_f32);
+  return f;
+}
+
 TEST(Report, ShardsMergeToTheUnshardedResult) {
   // Four shards of [0, 400), the second and fourth with mismatches, given out of order.
   proto::RunRecord a, b;
@@ -115,14 +127,8 @@ TEST(Report, RenderingsCarryMatrixPlotsAndFindings) {
   seed.set_fraction(0.25);
   *r.add_sweeps() = seed;
   data.runs.push_back(r);
-  proto::Finding f;
-  f.set_kind(proto::Finding::DISAGREEMENT);
-  f.set_signature("gfx942.v_cvt_pk_u8_f32.tie.x<y>");
-  f.set_assembly("v_cvt_pk_u8_f32 v4, v1, v2, v3");
-  f.set_repro("lanediff replay corpus/findings/gfx942/v_cvt_pk_u8_f32/x.textproto");
-  f.mutable_testcase()->set_target("gfx942");
-  f.mutable_testcase()->set_instr(proto::v_cvt_pk_u8_f32);
-  data.findings.push_back(f);
+  data.findings.push_back(PkU8Finding("gfx942.v_cvt_pk_u8_f32.tie.x<y>", "v_cvt_pk_u8_f32 v4, v1, v2, v3",
+                                      "lanediff replay corpus/findings/gfx942/v_cvt_pk_u8_f32/x.textproto"));
 
   const std::string html = RenderHtml(data);
   EXPECT_THAT(html, HasSubstr("<table id=\"matrix\">"));
@@ -164,14 +170,7 @@ TEST(Report, EveryStringFromAFileIsEscaped) {
   c->set_device("d\x1b[31m&\"'");
   c->set_fault("\xff\xfe bytes");  // not UTF-8 (cannot come from a loaded file, but a name can)
   data.runs.push_back(r);
-  proto::Finding f;
-  f.set_kind(proto::Finding::DISAGREEMENT);
-  f.set_signature("sig");
-  f.set_assembly("v_nop\n```\n<b>x</b>");
-  f.set_repro("lanediff replay `x`");
-  f.mutable_testcase()->set_target("gfx942");
-  f.mutable_testcase()->set_instr(proto::v_cvt_pk_u8_f32);
-  data.findings.push_back(f);
+  data.findings.push_back(PkU8Finding("sig", "v_nop\n```\n<b>x</b>", "lanediff replay `x`"));
   data.load_errors.push_back("bad\x02name.textproto: \xef\xbf\xbf");  // U+FFFF: not XML
 
   const std::string html = RenderHtml(data);
