@@ -142,18 +142,16 @@ class Worker {
 absl::Status Worker::Setup() {
   LANEDIFF_RETURN_IF_ERROR(mutator_.Check());
   for (const std::string& h : o_.hypotheses) LANEDIFF_RETURN_IF_ERROR(SetHypothesis(h, &hyp_));
-  // The store first: from here on the corpus exists (empty until the first finding), even if
-  // the campaign is killed while its device starts.
-  if (!o_.corpus.empty()) {
-    LANEDIFF_ASSIGN_OR_RETURN(CorpusStore s, CorpusStore::Open(o_.corpus + "/findings"));
-    store_ = std::make_unique<CorpusStore>(std::move(s));
-    LoadSeeds();
-  }
   RunnerOptions ro;
   ro.inject = o_.inject;
   ro.timeout = absl::Seconds(o_.batch_timeout_seconds);
   LANEDIFF_ASSIGN_OR_RETURN(runner_, OpenRunner(o_.device, ro, &stats_.note));
   stats_.device_description = runner_->Describe();
+  if (!o_.corpus.empty()) {
+    LANEDIFF_ASSIGN_OR_RETURN(CorpusStore s, CorpusStore::Open(o_.corpus + "/findings"));
+    store_ = std::make_unique<CorpusStore>(std::move(s));
+    LoadSeeds();
+  }
   return absl::OkStatus();
 }
 
