@@ -90,53 +90,47 @@ void Args::Flag(std::string name, std::string metavar, std::string help, std::st
                     }});
 }
 
-void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t max,
-                uint64_t* out) {
+template <typename T, typename ParseFn>
+void Args::Parsed(std::string name, std::string metavar, std::string help, T* out,
+                  ParseFn parse) {
   specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
-                    [out, max](absl::string_view v) {
-                      auto parsed = ParseUnsigned(v, max);
+                    [out, parse](absl::string_view v) {
+                      absl::StatusOr<T> parsed = parse(v);
                       if (!parsed.ok()) return std::string(parsed.status().message());
                       *out = *parsed;
                       return std::string();
                     }});
+}
+
+void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t max,
+                uint64_t* out) {
+  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+         [max](absl::string_view v) { return ParseUnsigned(v, max); });
 }
 
 void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t min,
                 uint64_t max, uint64_t* out) {
-  specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
-                    [out, min, max](absl::string_view v) {
-                      auto parsed = ParseUnsigned(v, UINT64_MAX);
-                      if (!parsed.ok() || *parsed < min || *parsed > max) {
-                        return absl::StrCat(
-                            parsed.ok() ? absl::StrCat("'", v, "' is out of range")
-                                        : std::string(parsed.status().message()),
-                            "; accepted: ", min, "..", max);
-                      }
-                      *out = *parsed;
-                      return std::string();
-                    }});
+  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+         [min, max](absl::string_view v) -> absl::StatusOr<uint64_t> {
+           absl::StatusOr<uint64_t> parsed = ParseUnsigned(v, UINT64_MAX);
+           if (parsed.ok() && *parsed >= min && *parsed <= max) return parsed;
+           return absl::OutOfRangeError(absl::StrCat(
+               parsed.ok() ? absl::StrCat("'", v, "' is out of range")
+                           : std::string(parsed.status().message()),
+               "; accepted: ", min, "..", max));
+         });
 }
 
 void Args::Hex(std::string name, std::string metavar, std::string help, uint64_t max,
                uint64_t* out) {
-  specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
-                    [out, max](absl::string_view v) {
-                      auto parsed = ParseHex(v, max);
-                      if (!parsed.ok()) return std::string(parsed.status().message());
-                      *out = *parsed;
-                      return std::string();
-                    }});
+  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+         [max](absl::string_view v) { return ParseHex(v, max); });
 }
 
 void Args::Double(std::string name, std::string metavar, std::string help, DoubleRange range,
                   double* out) {
-  specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
-                    [out, range](absl::string_view v) {
-                      auto parsed = ParseDouble(v, range);
-                      if (!parsed.ok()) return std::string(parsed.status().message());
-                      *out = *parsed;
-                      return std::string();
-                    }});
+  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+         [range](absl::string_view v) { return ParseDouble(v, range); });
 }
 
 void Args::Bool(std::string name, std::string help, bool* out) {

@@ -83,6 +83,11 @@ class Args {
     bool is_bool = false;
     std::function<std::string(absl::string_view)> set;  // returns an error or ""
   };
+  // A flag whose value `parse` (string_view -> StatusOr<T>) turns into *out; its error's
+  // message is the usage error.
+  template <typename T, typename ParseFn>
+  void Parsed(std::string name, std::string metavar, std::string help, T* out, ParseFn parse);
+
   std::string command_, summary_, epilog_;
   std::vector<Spec> specs_;
   std::string positional_metavar_, positional_help_;
