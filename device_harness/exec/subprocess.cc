@@ -158,10 +158,15 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
   }
   StopAwareTimer timer(timeout);
   char buf[65536];
+  int drains = 0;  // reads after the timeout expired: a command still printing is cut off
   while (fd_out >= 0 || fd_err >= 0) {
     // Out of time: take what is already in the pipes (a complete answer is not a hang), but
-    // wait no longer.
+    // wait no longer, and read no more than 64 more chunks.
     const bool expired = timer.Expired();
+    if (expired && ++drains > 64) {
+      r.timed_out = true;
+      break;
+    }
     pollfd p[3];
     int n = 0;
     int idx_in = -1, idx_out = -1, idx_err = -1;
