@@ -132,7 +132,9 @@ std::string MutatorBlock() {
       tc = pool[rng.Below(pool.size())];
       m.Mutate(rng, &tc);
     } else {
-      tc = m.CrossOver(rng, pool[rng.Below(pool.size())], pool[rng.Below(pool.size())]);
+      const size_t pa = rng.Below(pool.size());  // sequenced: the first parent is drawn first
+      const size_t pb = rng.Below(pool.size());
+      tc = m.CrossOver(rng, pool[pa], pool[pb]);
     }
     size_t aimed = 0;
     if (rng.OneIn(2)) aimed = AimLanes(m, rng, Hypotheses{}, &tc);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "fuzz/lane_gen.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"
 
@@ -77,14 +78,21 @@ class Mutator {
   // Validates the config (known targets, lane bounds); the error says which field.
   absl::Status Check() const;
 
+  // Each operation comes twice: on a proto::TestCase (the libFuzzer entry points, tests) and on
+  // a FlatCase (the campaign's hot path, fuzz/lane_gen.h). The proto forms convert and call
+  // the flat ones, so both draw the same random numbers and give the same case.
+
   // A fresh valid case.
   proto::TestCase Generate(Rng& rng) const;
+  FlatCase GenerateFlat(Rng& rng) const;
   // Fills `n` lanes with domain values for this case's target/instruction.
   void FillLanes(Rng& rng, proto::TestCase* tc, size_t n) const;
   // 1..4 reflective mutations (any field, any lane), then Fixup.
   void Mutate(Rng& rng, proto::TestCase* tc) const;
+  void MutateFlat(Rng& rng, FlatCase* c) const;
   // Encoding/MODE from one parent, lanes mixed from both, then Fixup.
   proto::TestCase CrossOver(Rng& rng, const proto::TestCase& a, const proto::TestCase& b) const;
+  FlatCase CrossOverFlat(Rng& rng, const FlatCase& a, const FlatCase& b) const;
 
   // The post-processor: target allowed and known (else replaced), instruction present on the
   // target (else replaced), field widths (OPSEL 4 bits, NEG/ABS 3, OMOD 2), source kinds the
@@ -92,6 +100,7 @@ class Mutator {
   // raw_words only as 2 or 3 words and not mixed with modifier fields, lane count within
   // [min_lanes, max_lanes]. Returns true if anything changed.
   bool Fixup(Rng& rng, proto::TestCase* tc) const;
+  bool FixupFlat(Rng& rng, FlatCase* c) const;
 
   // One domain value for a field of this case (name: src0, src1, src2, vdst_old, mode ...).
   uint32_t DomainValue(Rng& rng, const proto::TestCase& tc, const std::string& field) const;
@@ -99,7 +108,8 @@ class Mutator {
   const MutatorConfig& config() const { return config_; }
 
  private:
-  void MutateField(Rng& rng, proto::TestCase* tc) const;
+  void MutateField(Rng& rng, FlatCase* c) const;
+  void MutateLanes(Rng& rng, FlatCase* c) const;
   // The instructions `t` has that the config allows.
   std::vector<Instr> AllowedInstrs(const TargetTraits& t) const;
   std::vector<const TargetTraits*> targets_;
