@@ -62,6 +62,8 @@ class LaneGen {
  private:
   uint32_t Src0(Rng& rng) const;
   uint32_t Src1(Rng& rng) const;
+  uint32_t Src2(Rng& rng) const;
+  uint32_t VdstOld(Rng& rng) const;
   Instr instr_;
   bool src2_unused_ = false;
   bool has_seed_ = false;                  // writes an 8-bit float (SR seed in S1)

@@ -68,32 +68,6 @@ Rng::Rng(uint64_t seed) {
   for (uint64_t& s : s_) s = SplitMix(&x);
 }
 
-uint64_t Rng::Next() {
-  const uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = std::rotl(s_[3], 45);
-  return result;
-}
-
-uint64_t Rng::Below(uint64_t n) {
-  // Lemire's multiply-shift with rejection: unbiased, deterministic.
-  unsigned __int128 m = static_cast<unsigned __int128>(Next()) * n;
-  uint64_t low = static_cast<uint64_t>(m);
-  if (low < n) {
-    const uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
-      m = static_cast<unsigned __int128>(Next()) * n;
-      low = static_cast<uint64_t>(m);
-    }
-  }
-  return static_cast<uint64_t>(m >> 64);
-}
-
 std::vector<uint32_t> SpecialF32Values() { return SpecialF32Table(); }
 std::vector<uint32_t> U8BoundaryValues() { return U8BoundaryTable(); }
 std::vector<uint32_t> Fp8BoundaryValues(Fp8FormatId id) { return Fp8BoundaryTable(id); }

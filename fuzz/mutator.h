@@ -15,6 +15,7 @@
 #ifndef LANEDIFF_FUZZ_MUTATOR_H_
 #define LANEDIFF_FUZZ_MUTATOR_H_
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -28,13 +29,35 @@
 namespace lanediff {
 
 // xoshiro256** seeded by splitmix64: small, fast, same stream on every platform.
+// Next and Below are inline: lane generation calls them about ten times per lane.
 class Rng {
  public:
   explicit Rng(uint64_t seed);
-  uint64_t Next();
+  uint64_t Next() {
+    const uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = std::rotl(s_[3], 45);
+    return result;
+  }
   uint32_t Next32() { return static_cast<uint32_t>(Next() >> 32); }
-  // Uniform in [0, n); n > 0.
-  uint64_t Below(uint64_t n);
+  // Uniform in [0, n); n > 0. Lemire's multiply-shift with rejection: unbiased, deterministic.
+  uint64_t Below(uint64_t n) {
+    unsigned __int128 m = static_cast<unsigned __int128>(Next()) * n;
+    uint64_t low = static_cast<uint64_t>(m);
+    if (low < n) [[unlikely]] {
+      const uint64_t threshold = (0 - n) % n;
+      while (low < threshold) {
+        m = static_cast<unsigned __int128>(Next()) * n;
+        low = static_cast<uint64_t>(m);
+      }
+    }
+    return static_cast<uint64_t>(m >> 64);
+  }
   bool OneIn(uint64_t n) { return Below(n) == 0; }
   template <typename T>
   const T& Pick(const std::vector<T>& v) {
