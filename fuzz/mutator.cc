@@ -191,7 +191,10 @@ void Mutator::MutateLanes(Rng& rng, FlatCase* c) const {
       }
     } else if (size > 0) {
       const size_t j = rng.Below(size);
-      for (std::vector<uint32_t>* w : words) w->push_back((*w)[j]);
+      for (std::vector<uint32_t>* w : words) {
+        w->reserve(size + 1);  // exactly one more: a doubled capacity would stay in the pool
+        w->push_back((*w)[j]);
+      }
     } else {
       const LaneGen gen(c->header);
       const uint32_t s0 = gen.Value(rng, DomainField::kSrc0);
@@ -469,6 +472,10 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
     changed = true;
   } else if (n < config_.min_lanes) {
     const LaneGen gen(*tc);
+    for (std::vector<uint32_t>* w : {&c->lanes.src0(), &c->lanes.src1(), &c->lanes.src2(),
+                                     &c->lanes.vdst_old()}) {
+      w->reserve(config_.min_lanes);  // exact: a doubled capacity would stay in the pool
+    }
     for (size_t i = n; i < config_.min_lanes; ++i) {
       const uint32_t s0 = gen.Value(rng, DomainField::kSrc0);
       const uint32_t s1 = gen.Value(rng, DomainField::kSrc1);
