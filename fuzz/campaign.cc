@@ -119,6 +119,7 @@ class Worker {
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<CorpusStore> store_;
   std::vector<FlatCase> pool_;  // flat: 16 bytes per lane (issue 16)
+  AimScratch aim_scratch_;
   size_t pool_next_ = 0;
   CampaignStats stats_;
   // pre-signature (unminimized) -> final signature; final signature -> stored finding and
@@ -192,7 +193,9 @@ FlatCase Worker::NextCase() {
     const size_t b = rng_.Below(pool_.size());
     c = mutator_.CrossOverFlat(rng_, pool_[a], pool_[b]);
   }
-  if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) AimLanes(rng_, hyp_, &c);
+  if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) {
+    AimLanes(rng_, hyp_, &c, &aim_scratch_);
+  }
   return c;
 }
 

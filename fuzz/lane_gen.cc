@@ -318,15 +318,17 @@ void LaneGen::Fill(Rng& rng, LaneBatch* lanes, size_t n) const {
   uint32_t* s1 = lanes->src1().data();
   uint32_t* s2 = lanes->src2().data();
   uint32_t* vd = lanes->vdst_old().data();
+  Rng r = rng;  // a local copy the compiler can keep in registers across the stores
   for (size_t i = 0; i < n; ++i) {
-    s0[i] = Src0(rng);
-    s1[i] = Src1(rng);
-    s2[i] = Src2(rng);
-    vd[i] = VdstOld(rng);
+    s0[i] = Src0(r);
+    s1[i] = Src1(r);
+    s2[i] = Src2(r);
+    vd[i] = VdstOld(r);
   }
+  rng = r;
 }
 
-size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c) {
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch) {
   const size_t n = c->size();
   if (n == 0) return 0;
   const LaneGen gen(c->header);
@@ -338,9 +340,13 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c) {
   // The 4n candidates are drawn, evaluated and kept in chunks that stay in L1/L2 (16 bytes a
   // lane), in the order one big batch would have had; once n are kept the rest are only drawn.
   constexpr size_t kChunk = 2048;
-  LaneBatch cand, uniform;
-  std::vector<uint32_t> base, alt;
-  std::vector<uint8_t> keep;
+  AimScratch local;
+  AimScratch& k = scratch != nullptr ? *scratch : local;
+  LaneBatch& cand = k.cand;
+  LaneBatch& uniform = k.uniform;
+  std::vector<uint32_t>& base = k.base;
+  std::vector<uint32_t>& alt = k.alt;
+  std::vector<uint8_t>& keep = k.keep;
   size_t out = 0;
   bool ok = rc.ok();
   LaneBatch& l = c->lanes;

@@ -77,7 +77,13 @@ class LaneGen {
 // changes the model's answer under `hyp`: 4x as many candidates as lanes are drawn (LaneGen),
 // resolved and evaluated once per hypothesis value, and the first ones that separate kept in
 // order. Returns how many lanes were aimed.
-size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c);
+// `scratch` (optional) keeps the working buffers from one call to the next (a few hundred KiB).
+struct AimScratch {
+  LaneBatch cand, uniform;
+  std::vector<uint32_t> base, alt;
+  std::vector<uint8_t> keep;
+};
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch = nullptr);
 
 // The static value tables (built once; Mutator's table functions return copies of these).
 const std::vector<uint32_t>& SpecialF32Table();
