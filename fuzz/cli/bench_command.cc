@@ -5,30 +5,25 @@
 //   lanediff bench                 # a table
 //   lanediff bench --seconds 2 --json
 //   lanediff bench --campaign      # campaign lanes/s, --aim 0 vs 100, --jobs 1 vs 2, peak RSS
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "absl/types/span.h"
 #include "fuzz/campaign.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/peak_rss.h"
 #include "model/ops/ops.h"
 #include "model/targets/targets.h"
 
@@ -119,36 +114,6 @@ absl::StatusOr<CampaignRate> MeasureCampaign(int aim, int jobs, double seconds) 
   return r;
 }
 
-// Peak RSS (MiB) of `lanediff fuzz --device=sim --lanes-per-batch LANES --execs EXECS` run as a
-// fresh process (this binary, /proc/self/exe), as /usr/bin/time -v reports it.
-absl::StatusOr<double> PeakRssMiB(size_t lanes, uint64_t execs) {
-  const std::string lanes_arg = absl::StrCat("--lanes-per-batch=", lanes);
-  const std::string execs_arg = absl::StrCat("--execs=", execs);
-  std::vector<std::string> argv_s = {"lanediff", "fuzz", "--device=sim", lanes_arg, execs_arg,
-                                     "--seed=1"};
-  std::vector<char*> argv;
-  for (std::string& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int err = posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (err != 0) return absl::InternalError(absl::StrCat("posix_spawn: ", std::strerror(err)));
-  int status = 0;
-  rusage ru{};
-  while (wait4(pid, &status, 0, &ru) < 0) {
-    if (errno != EINTR) return absl::InternalError("wait4 failed");
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return absl::InternalError(absl::StrCat("the measured campaign (", absl::StrJoin(argv_s, " "),
-                                            ") failed with status ", status));
-  }
-  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
-
 std::string LoadAverage() {
   double l[3] = {0, 0, 0};
   if (getloadavg(l, 3) != 3) return "unknown";
@@ -196,7 +161,9 @@ int RunCampaignBench(double seconds, double model_pk_u8) {
               got[3].PerCpu() / std::max(got[0].PerCpu(), 1.0));
   constexpr size_t kRssLanes = 65536;
   constexpr uint64_t kRssExecs = 160;  // more than the 64-case pool: the pool is full
-  absl::StatusOr<double> rss = PeakRssMiB(kRssLanes, kRssExecs);
+  absl::StatusOr<double> rss =
+      PeakRssMiB({"/proc/self/exe", "fuzz", "--device=sim", "--seed=1",
+                  absl::StrCat("--lanes-per-batch=", kRssLanes), absl::StrCat("--execs=", kRssExecs)});
   if (!rss.ok()) {
     std::fprintf(stderr, "lanediff bench: %s\n", std::string(rss.status().message()).c_str());
     return kExitEnvironment;
