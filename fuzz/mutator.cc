@@ -1,8 +1,6 @@
 #include "fuzz/mutator.h"
 
 #include <algorithm>
-#include <bit>
-#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/lane_gen.h"
