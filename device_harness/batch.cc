@@ -72,12 +72,34 @@ absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& in) {
 }
 
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc) {
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(tc, tc.lanes_size()));
+  b.lanes.Resize(tc.lanes_size());
+  for (int i = 0; i < tc.lanes_size(); ++i) {
+    const proto::Lane& l = tc.lanes(i);
+    b.lanes.src0()[i] = l.src0();
+    b.lanes.src1()[i] = l.src1();
+    b.lanes.src2()[i] = l.src2();
+    b.lanes.vdst_old()[i] = l.vdst_old();
+  }
+  return b;
+}
+
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes) {
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(header, lanes.size));
+  b.lanes.src0().assign(lanes.src0, lanes.src0 + lanes.size);
+  b.lanes.src1().assign(lanes.src1, lanes.src1 + lanes.size);
+  b.lanes.src2().assign(lanes.src2, lanes.src2 + lanes.size);
+  b.lanes.vdst_old().assign(lanes.vdst_old, lanes.vdst_old + lanes.size);
+  return b;
+}
+
+absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& tc, size_t num_lanes) {
   LANEDIFF_ASSIGN_OR_RETURN(const TargetTraits* target, FindTarget(tc.target()));
-  if (tc.lanes_size() == 0) {
+  if (num_lanes == 0) {
     return absl::InvalidArgumentError("test case has no lanes (need 1 to kMaxLanesPerBatch)");
   }
-  if (static_cast<size_t>(tc.lanes_size()) > kMaxLanesPerBatch) {
-    return absl::InvalidArgumentError(absl::StrCat("test case has ", tc.lanes_size(),
+  if (num_lanes > kMaxLanesPerBatch) {
+    return absl::InvalidArgumentError(absl::StrCat("test case has ", num_lanes,
                                                    " lanes; the limit is ", kMaxLanesPerBatch));
   }
   LANEDIFF_ASSIGN_OR_RETURN(Vop3Instr vop3, Vop3FromTestCase(*target, tc, HarnessConvention()));
@@ -99,14 +121,6 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc) {
   }
   b.mode = tc.has_mode() ? tc.mode() : kDefaultMode;
   for (int i = 0; i < 3; ++i) b.sgpr_values[i] = SourceOf(tc.encoding(), i).value();
-  b.lanes.Resize(tc.lanes_size());
-  for (int i = 0; i < tc.lanes_size(); ++i) {
-    const proto::Lane& l = tc.lanes(i);
-    b.lanes.src0()[i] = l.src0();
-    b.lanes.src1()[i] = l.src1();
-    b.lanes.src2()[i] = l.src2();
-    b.lanes.vdst_old()[i] = l.vdst_old();
-  }
   return b;
 }
 

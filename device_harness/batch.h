@@ -37,6 +37,11 @@ const RegisterConvention& HarnessConvention();
 // target lacks, no lanes or more than kMaxLanesPerBatch, raw words that do not decode or name
 // the wrong instruction, a register outside the convention.
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc);
+// The same from a case whose lanes are flat arrays (fuzz/lane_gen.h FlatCase): `header`'s own
+// lanes are ignored; `lanes` holds the Lane fields (src0, src1, src2, vdst_old).
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes);
+// Everything but the lanes (b.lanes empty), checked for a batch of `num_lanes` lanes.
+absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& header, size_t num_lanes);
 
 // Refuses a decoded instruction whose VDST is not v4 or whose sources read a register the
 // convention does not load (VGPRs other than v1..v4, SGPRs other than s20..s22, special

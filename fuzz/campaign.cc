@@ -108,7 +108,7 @@ class Worker {
  private:
   absl::Status Setup();
   void LoadSeeds();
-  proto::TestCase NextCase();
+  FlatCase NextCase();
   void Progress(bool final);
   absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
   absl::Status HandleFault(const proto::TestCase& tc, const absl::Status& fault);
@@ -126,7 +126,8 @@ class Worker {
   Hypotheses hyp_;
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<CorpusStore> store_;
-  std::vector<proto::TestCase> pool_;
+  std::vector<FlatCase> pool_;  // flat: 16 bytes per lane (issue 16)
+  AimScratch aim_scratch_;
   size_t pool_next_ = 0;
   CampaignStats stats_;
   // pre-signature (unminimized) -> final signature; final signature -> stored finding and
@@ -181,24 +182,27 @@ void Worker::LoadSeeds() {
     }
     if (pool_.size() >= kPoolSize) break;
     mutator_.Fixup(rng_, &tc);
-    pool_.push_back(std::move(tc));
+    pool_.push_back(Flatten(std::move(tc)));
   }
 }
 
-proto::TestCase Worker::NextCase() {
-  proto::TestCase tc;
+FlatCase Worker::NextCase() {
+  FlatCase c;
   const uint64_t r = rng_.Below(10);
   if (pool_.empty() || r < 4) {
-    tc = mutator_.Generate(rng_);
+    c = mutator_.GenerateFlat(rng_);
   } else if (r < 8) {
-    tc = pool_[rng_.Below(pool_.size())];
-    mutator_.Mutate(rng_, &tc);
+    c = pool_[rng_.Below(pool_.size())];
+    mutator_.MutateFlat(rng_, &c);
   } else {
-    tc = mutator_.CrossOver(rng_, pool_[rng_.Below(pool_.size())],
-                            pool_[rng_.Below(pool_.size())]);
+    const size_t a = rng_.Below(pool_.size());  // first parent drawn first
+    const size_t b = rng_.Below(pool_.size());
+    c = mutator_.CrossOverFlat(rng_, pool_[a], pool_[b]);
   }
-  if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) AimLanes(mutator_, rng_, hyp_, &tc);
-  return tc;
+  if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) {
+    AimLanes(rng_, hyp_, &c, &aim_scratch_);
+  }
+  return c;
 }
 
 std::string EncodeStats(const CampaignStats& s, bool final);
@@ -420,8 +424,8 @@ absl::StatusOr<CampaignStats> Worker::Run() {
     if (o_.max_execs != 0 && stats_.execs >= o_.max_execs) break;
     if (o_.stop_after_findings != 0 && stats_.new_findings >= o_.stop_after_findings) break;
     if (o_.time_seconds > 0 && Since(t0_) >= o_.time_seconds) break;
-    proto::TestCase tc = NextCase();
-    absl::StatusOr<BothSides> both = RunBothSides(tc, hyp_, *runner_, o_.relax);
+    FlatCase c = NextCase();
+    absl::StatusOr<BothSides> both = RunBothSides(c, hyp_, *runner_, o_.relax);
     if (!both.ok()) {  // the case itself is invalid (resolver, batch builder)
       stats_.invalid++;
       if (o_.verbose || stats_.invalid <= 3) Note(std::string(both.status().message()));
@@ -432,11 +436,11 @@ absl::StatusOr<CampaignStats> Worker::Run() {
       continue;
     }
     stats_.execs++;
-    stats_.lanes += static_cast<uint64_t>(tc.lanes_size());
+    stats_.lanes += c.size();
     if (!both->device_status.ok()) {
       if (IsDeviceFault(both->device_status)) {
         consecutive_refusals = 0;
-        absl::Status s = HandleFault(tc, both->device_status);
+        absl::Status s = HandleFault(ToProto(c), both->device_status);
         if (!s.ok()) return s;  // the store failed: nothing may be lost silently
       } else {
         stats_.refused++;
@@ -452,22 +456,21 @@ absl::StatusOr<CampaignStats> Worker::Run() {
     consecutive_refusals = 0;
     // Input-class coverage: a sample of lanes.
     {
-      absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
-      if (rc.ok()) {
-        const LaneView v = rc->lanes.view();
-        for (size_t i = 0; i < v.size && i < 64; ++i) {
-          stats_.classes[ClassIndex(ClassifyInput(rc->ctx, v.src0[i], v.src1[i]))]++;
-        }
+      OpContext ctx = both->ctx;
+      ctx.hyp = Hypotheses{};  // as the case resolves, whatever --hypothesis says
+      const LaneView v = both->resolved;
+      for (size_t i = 0; i < v.size && i < 64; ++i) {
+        stats_.classes[ClassIndex(ClassifyInput(ctx, v.src0[i], v.src1[i]))]++;
       }
     }
     if (!both->differing.empty()) {
-      absl::Status s = HandleDisagreement(tc, *both);
+      absl::Status s = HandleDisagreement(ToProto(c), *both);  // protobuf at the edge only
       if (!s.ok()) return s;
     }
     if (pool_.size() < kPoolSize) {
-      pool_.push_back(std::move(tc));
+      pool_.push_back(std::move(c));
     } else {
-      pool_[pool_next_++ % kPoolSize] = std::move(tc);
+      pool_[pool_next_++ % kPoolSize] = std::move(c);
     }
     Progress(false);
   }
@@ -568,10 +571,24 @@ proto::Provenance ModelProvenance(const std::string& target, const Hypotheses& h
 
 absl::StatusOr<BothSides> RunBothSides(const proto::TestCase& tc, const Hypotheses& hyp,
                                        Runner& runner, const Relaxations& relax) {
-  LANEDIFF_ASSIGN_OR_RETURN(ModelSide m, RunModel(tc, hyp));
-  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(tc));
+  const FlatCase c = Flatten(tc);
+  LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp, runner, relax));
+  b.resolved = {};  // pointed into `c`
+  return b;
+}
+
+absl::StatusOr<BothSides> RunBothSides(const FlatCase& c, const Hypotheses& hyp, Runner& runner,
+                                       const Relaxations& relax) {
+  // Every per-case decision once (operands, format, target), then the lanes as flat arrays.
   BothSides b;
-  b.expected = std::move(m.expected);
+  LaneRouting routing;
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(c.header, &routing));
+  b.resolved = ResolveLanes(routing, c.lanes.view(), &b.uniform);
+  rc.ctx.hyp = hyp;
+  b.ctx = rc.ctx;
+  b.expected.resize(c.size());
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(b.ctx, b.resolved, absl::MakeSpan(b.expected)));
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(c.header, c.lanes.view()));
   absl::StatusOr<DeviceResult> r = runner.Run(batch);
   if (!r.ok()) {
     b.device_status = r.status();
@@ -579,36 +596,15 @@ absl::StatusOr<BothSides> RunBothSides(const proto::TestCase& tc, const Hypothes
   }
   b.observed = std::move(r->vdst);
   b.device_provenance = std::move(r->provenance);
-  b.differing = DifferingLanes(m.rc.ctx, m.rc.lanes.view(), b.expected, b.observed, relax);
+  b.differing = DifferingLanes(b.ctx, b.resolved, b.expected, b.observed, relax);
   return b;
 }
 
-size_t AimLanes(const Mutator& mutator, Rng& rng, const Hypotheses& hyp, proto::TestCase* tc) {
-  const int n = tc->lanes_size();
-  if (n == 0) return 0;
-  proto::TestCase cand = *tc;
-  mutator.FillLanes(rng, &cand, static_cast<size_t>(n) * 4);
-  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(cand);
-  if (!rc.ok()) return 0;
-  rc->ctx.hyp = hyp;
-  const size_t m = rc->lanes.size();
-  std::vector<uint32_t> base(m), alt(m);
-  if (!Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(base)).ok()) return 0;
-  std::vector<bool> keep(m, false);
-  for (const HypothesisInfo& h : AllHypotheses()) {
-    for (size_t v = 0; v < h.values.size(); ++v) {
-      if (v == h.get(hyp)) continue;
-      OpContext ctx = rc->ctx;
-      h.set(&ctx.hyp, static_cast<uint8_t>(v));
-      if (!Evaluate(ctx, rc->lanes.view(), absl::MakeSpan(alt)).ok()) continue;
-      for (size_t i = 0; i < m; ++i) keep[i] = keep[i] || alt[i] != base[i];
-    }
-  }
-  size_t out = 0;
-  for (size_t i = 0; i < m && out < static_cast<size_t>(n); ++i) {
-    if (keep[i]) *tc->mutable_lanes(static_cast<int>(out++)) = cand.lanes(static_cast<int>(i));
-  }
-  return out;
+size_t AimLanes(const Mutator&, Rng& rng, const Hypotheses& hyp, proto::TestCase* tc) {
+  FlatCase c = Flatten(std::move(*tc));
+  const size_t aimed = AimLanes(rng, hyp, &c);
+  *tc = ToProto(c);
+  return aimed;
 }
 
 namespace {

@@ -1,10 +1,9 @@
 #include "fuzz/mutator.h"
 
 #include <algorithm>
-#include <bit>
-#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "fuzz/lane_gen.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 #include "google/protobuf/reflection.h"
@@ -29,19 +28,6 @@ uint64_t SplitMix(uint64_t* x) {
   return z ^ (z >> 31);
 }
 
-// n * 2^k as f32 bits (exact for 0 < n < 2^24 and results in f32 range).
-uint32_t F32FromScaled(uint64_t n, int k) {
-  if (n == 0) return 0;
-  const int p = 63 - std::countl_zero(n);
-  const int e = p + k;  // unbiased exponent of the leading bit
-  if (e >= -126) {
-    const uint64_t mant = (p <= 23 ? n << (23 - p) : n >> (p - 23)) & 0x7fffff;
-    return (static_cast<uint32_t>(e + 127) << 23) | static_cast<uint32_t>(mant);
-  }
-  const int shift = k + 149;  // subnormal: value = m * 2^-149
-  return static_cast<uint32_t>(shift >= 0 ? n << shift : n >> -shift);
-}
-
 // Operand limits come from the ISA tables, the same ones the encoder and decoder read.
 int ConstantBusLimit(Family f) { return GetVop3Layout(f).constant_bus_limit; }
 bool LiteralAllowed(Family f) { return GetVop3Layout(f).literal_allowed; }
@@ -52,10 +38,8 @@ bool IsInlineCode(Family f, uint32_t code) {
          (op->kind == OperandKind::inline_int || op->kind == OperandKind::inline_float);
 }
 
-// What the mutator may know about an instruction comes from its InstrInfo row and, for 8-bit
-// float outputs, the model's Fp8OutputShape: no instruction names here.
+// What the mutator may know about an instruction comes from its InstrInfo row.
 const InstrInfo& Info(Instr i) { return GetInstrInfo(i); }
-bool HasSeed(Instr i) { return Info(i).writes_fp8; }
 
 // Unknown values (a mutated enum) map to the first instruction; Fixup then picks a valid one.
 Instr FromProto(proto::Instruction i) {
@@ -63,21 +47,16 @@ Instr FromProto(proto::Instruction i) {
   return instr.ok() ? *instr : kAllInstrs[0];
 }
 
-// The 8-bit float format and seed position of a case (CLAMP included), if it writes one.
-std::optional<Fp8Shape> ShapeOf(const TargetTraits* t, Instr instr, bool clamp) {
-  if (t == nullptr || !t->Has(instr)) return std::nullopt;
-  OpContext ctx;
-  ctx.target = t;
-  ctx.instr = instr;
-  ctx.mods.clamp = clamp;
-  return Fp8OutputShape(ctx);
-}
-
-const TargetTraits* TargetOf(const proto::TestCase& tc) {
-  for (const TargetTraits& t : AllTargets()) {
-    if (t.name == tc.target()) return &t;
+// One of a 32-bit field's mutations: a bit flip, +-1, or a domain value for the field.
+uint32_t MutateWord(Rng& rng, uint32_t old, const LaneGen& gen, DomainField field) {
+  switch (rng.Below(6)) {
+    case 0:
+      return old ^ (1u << rng.Below(32));
+    case 1:
+      return old + (rng.OneIn(2) ? 1 : -1);
+    default:
+      return gen.Value(rng, field);
   }
-  return nullptr;
 }
 
 }  // namespace
@@ -87,117 +66,11 @@ Rng::Rng(uint64_t seed) {
   for (uint64_t& s : s_) s = SplitMix(&x);
 }
 
-uint64_t Rng::Next() {
-  const uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = std::rotl(s_[3], 45);
-  return result;
-}
-
-uint64_t Rng::Below(uint64_t n) {
-  // Lemire's multiply-shift with rejection: unbiased, deterministic.
-  unsigned __int128 m = static_cast<unsigned __int128>(Next()) * n;
-  uint64_t low = static_cast<uint64_t>(m);
-  if (low < n) {
-    const uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
-      m = static_cast<unsigned __int128>(Next()) * n;
-      low = static_cast<uint64_t>(m);
-    }
-  }
-  return static_cast<uint64_t>(m >> 64);
-}
-
-std::vector<uint32_t> SpecialF32Values() {
-  return {
-      0x00000000, 0x80000000,              // +-0
-      0x00000001, 0x80000001,              // smallest denormals
-      0x007fffff, 0x807fffff,              // largest denormals
-      0x00400000,                          // denormal with only the top mantissa bit
-      0x00800000, 0x80800000,              // smallest normals
-      0x7f800000, 0xff800000,              // +-Inf
-      0x7fc00000, 0xffc00000,              // canonical quiet NaNs
-      0x7f800001, 0xff800001,              // signalling NaNs, payload 1
-      0x7fbfffff, 0x7fc00001, 0xffffffff,  // NaN payloads
-      0x7f7fffff, 0xff7fffff,              // max finite f32
-      0x3f800000, 0xbf800000, 0x3f000000,  // 1, -1, 0.5
-      0x3fffffff,                          // just below 2.0 (SR carry)
-      0x3f840000,                          // 1 + 2^-5 (SR fp8 tie)
-      0x35800000,                          // 2^-20 (fp8 subnormal SR)
-  };
-}
-
-std::vector<uint32_t> U8BoundaryValues() {
-  std::vector<uint32_t> v;
-  for (uint64_t k : {0, 1, 2, 3, 127, 128, 129, 253, 254, 255}) {
-    const uint32_t half = F32FromScaled(2 * k + 1, -1);  // k + 0.5
-    v.push_back(half);
-    v.push_back(half - 1);
-    v.push_back(half + 1);
-  }
-  for (uint64_t k : {1, 128, 254, 255, 256, 257}) v.push_back(F32FromScaled(k, 0));
-  v.push_back(0xbf000000);  // -0.5
-  v.push_back(0xbf19999a);  // -0.6
-  v.push_back(0xbecccccd);  // -0.4
-  v.push_back(0x3e800000);  // 0.25 (round toward +inf -> 1)
-  v.push_back(0x4301e666);  // 129.9 (round toward zero -> 129)
-  v.push_back(0x437f8000);  // 255.5
-  v.push_back(0x437e8000);  // 254.5
-  v.push_back(0x43800000);  // 256
-  v.push_back(0x4f800000);  // 2^32
-  return v;
-}
-
-std::vector<uint32_t> Fp8BoundaryValues(Fp8FormatId id) {
-  const Fp8Format& f = GetFp8Format(id);
-  const int mask = (1 << f.man_bits) - 1;
-  std::vector<uint32_t> v;
-  auto add = [&](uint32_t bits) {
-    v.push_back(bits);
-    if (f.is_signed || true) v.push_back(bits ^ 0x80000000u);  // negatives matter for UE5M3 too
-  };
-  for (int c = 0; c <= f.max_finite; ++c) {
-    const int e = c >> f.man_bits, m = c & mask;
-    const uint64_t n = e == 0 ? static_cast<uint64_t>(m) : static_cast<uint64_t>((1 << f.man_bits) | m);
-    const int k = e == 0 ? 1 - f.bias - f.man_bits : e - f.bias - f.man_bits;
-    if (n != 0) add(F32FromScaled(n, k));
-    const uint32_t mid = F32FromScaled(2 * n + 1, k - 1);  // halfway to the next code
-    add(mid);
-    add(mid - 1);
-    add(mid + 1);
-    if (c == f.max_finite) {
-      add(F32FromScaled(2 * n + 2, k - 1));        // one whole step past max finite
-      add(F32FromScaled(4 * n + 3, k - 2));        // 3/4 of the way: SR may go either way
-      if (n != 0) add(F32FromScaled(n, k) + 1);    // max finite plus one f32 ulp
-    }
-  }
-  return v;
-}
-
-std::vector<uint32_t> SeedValues(int first_seed_bit) {
-  std::vector<uint32_t> v = {0u, 0xffffffffu, ~((1u << first_seed_bit) - 1),
-                             (1u << first_seed_bit) - 1, 0x80000000u, 0x7fffffffu,
-                             0xffdff000u, 0x7ffff000u};
-  for (int b = 0; b < 32; ++b) v.push_back(1u << b);  // each seed bit alone; low bits too
-  return v;
-}
-
-std::vector<uint32_t> ModeValues() {
-  std::vector<uint32_t> v;
-  for (uint32_t ovfl = 0; ovfl < 2; ++ovfl) {
-    for (uint32_t denorm = 0; denorm < 16; ++denorm) {
-      for (uint32_t round = 0; round < 16; ++round) {
-        v.push_back(round | (denorm << 4) | (ovfl << 23));
-      }
-    }
-  }
-  return v;
-}
+std::vector<uint32_t> SpecialF32Values() { return SpecialF32Table(); }
+std::vector<uint32_t> U8BoundaryValues() { return U8BoundaryTable(); }
+std::vector<uint32_t> Fp8BoundaryValues(Fp8FormatId id) { return Fp8BoundaryTable(id); }
+std::vector<uint32_t> SeedValues(int first_seed_bit) { return SeedTable(first_seed_bit); }
+std::vector<uint32_t> ModeValues() { return ModeTable(); }
 
 Mutator::Mutator(MutatorConfig config) : config_(std::move(config)) {
   for (const TargetTraits& t : AllTargets()) {
@@ -232,93 +105,14 @@ absl::Status Mutator::Check() const {
 
 uint32_t Mutator::DomainValue(Rng& rng, const proto::TestCase& tc,
                               const std::string& field) const {
-  const TargetTraits* t = TargetOf(tc);
-  const Instr instr = FromProto(tc.instr());
-  auto random_f32 = [&]() {
-    // An exponent near the interesting range, random mantissa and sign.
-    const uint32_t exp = static_cast<uint32_t>(100 + rng.Below(45));
-    return (rng.Next32() & 0x807fffffu) | (exp << 23);
-  };
-  if (field == "mode") return rng.Pick(ModeValues());
-  if (field == "src0" || field == "value") {
-    switch (rng.Below(8)) {
-      case 0:
-        return rng.Pick(SpecialF32Values());
-      case 1:
-        return rng.Next32();
-      case 2:
-        return random_f32();
-      default:
-        break;
-    }
-    const std::optional<Fp8Shape> shape = ShapeOf(t, instr, tc.encoding().clamp());
-    if (!shape) {
-      const uint32_t v = rng.Pick(U8BoundaryValues());
-      return rng.OneIn(4) ? (v & 0x7fffffffu) : v;
-    }
-    const Fp8FormatId id = shape->format->id;
-    const std::vector<uint32_t>& table = [&]() -> const std::vector<uint32_t>& {
-      static const auto* tables = [] {
-        auto* all = new std::vector<std::vector<uint32_t>>;
-        for (int i = 0; i < kNumFp8Formats; ++i) {
-          all->push_back(Fp8BoundaryValues(static_cast<Fp8FormatId>(i)));
-        }
-        return all;
-      }();
-      return (*tables)[static_cast<int>(id)];
-    }();
-    uint32_t v = rng.Pick(table);
-    if (rng.OneIn(4)) {
-      // Keep the fp8-visible bits, randomize the bits the seed rounds away.
-      const int man = GetFp8Format(id).man_bits;
-      v = (v & ~((1u << (23 - man)) - 1)) | (rng.Next32() & ((1u << (23 - man)) - 1));
-    }
-    return v;
-  }
-  if (field == "src1") {
-    const std::optional<Fp8Shape> shape = ShapeOf(t, instr, tc.encoding().clamp());
-    if (!HasSeed(instr) || !shape) {
-      const uint32_t k = static_cast<uint32_t>(rng.Below(4));
-      return rng.OneIn(2) ? k : ((rng.Next32() & ~3u) | k);  // S1[31:2] must not matter
-    }
-    const int first = static_cast<int>(shape->seed_shift);
-    switch (rng.Below(4)) {
-      case 0:
-        return rng.Next32();
-      case 1:
-        return rng.Pick(SeedValues(first)) | (rng.OneIn(2) ? rng.Next32() & ((1u << first) - 1) : 0);
-      default:
-        return rng.Pick(SeedValues(first));
-    }
-  }
-  if (field == "src2") {
-    if (Src2Unused(instr) && rng.OneIn(2)) return 0;
-    const uint32_t pats[] = {0u, 0xffffffffu, 0xa5a5a5a5u, 0x01020304u, 0x80808080u};
-    return rng.OneIn(2) ? pats[rng.Below(5)] : rng.Next32();
-  }
-  if (field == "vdst_old") {
-    const uint32_t pats[] = {0u, 0xffffffffu, 0xdeadbeefu, 0x01020304u, 0x7f7f7f7fu};
-    return rng.OneIn(2) ? pats[rng.Below(5)] : rng.Next32();
-  }
-  if (field == "opsel") return static_cast<uint32_t>(rng.Below(16));
-  if (field == "neg" || field == "abs") return static_cast<uint32_t>(rng.Below(8));
-  if (field == "omod") return static_cast<uint32_t>(rng.Below(4));
-  if (field == "code") {
-    return rng.OneIn(5) ? static_cast<uint32_t>(240 + rng.Below(9))
-                        : static_cast<uint32_t>(128 + rng.Below(81));
-  }
-  return rng.Next32();
+  return LaneGen(tc).Value(rng, DomainFieldNamed(field));
 }
 
 void Mutator::FillLanes(Rng& rng, proto::TestCase* tc, size_t n) const {
   tc->clear_lanes();
-  for (size_t i = 0; i < n; ++i) {
-    proto::Lane* lane = tc->add_lanes();
-    lane->set_src0(DomainValue(rng, *tc, "src0"));
-    lane->set_src1(DomainValue(rng, *tc, "src1"));
-    lane->set_src2(DomainValue(rng, *tc, "src2"));
-    lane->set_vdst_old(DomainValue(rng, *tc, "vdst_old"));
-  }
+  FlatCase c = Flatten(std::move(*tc));
+  LaneGen(c.header).Fill(rng, &c.lanes, n);
+  *tc = ToProto(c);
 }
 
 std::vector<Instr> Mutator::AllowedInstrs(const TargetTraits& t) const {
@@ -332,8 +126,11 @@ std::vector<Instr> Mutator::AllowedInstrs(const TargetTraits& t) const {
   return out;
 }
 
-proto::TestCase Mutator::Generate(Rng& rng) const {
-  proto::TestCase tc;
+proto::TestCase Mutator::Generate(Rng& rng) const { return ToProto(GenerateFlat(rng)); }
+
+FlatCase Mutator::GenerateFlat(Rng& rng) const {
+  FlatCase c;
+  proto::TestCase& tc = c.header;
   const TargetTraits* t = targets_.empty() ? &AllTargets()[0] : targets_[rng.Below(targets_.size())];
   tc.set_target(std::string(t->name));
   const std::vector<Instr> instrs = AllowedInstrs(*t);
@@ -371,14 +168,52 @@ proto::TestCase Mutator::Generate(Rng& rng) const {
   const size_t n = config_.min_lanes == config_.max_lanes
                        ? config_.max_lanes
                        : config_.min_lanes + rng.Below(config_.max_lanes - config_.min_lanes + 1);
-  FillLanes(rng, &tc, n);
-  Fixup(rng, &tc);
-  return tc;
+  LaneGen(tc).Fill(rng, &c.lanes, n);
+  FixupFlat(rng, &c);
+  return c;
 }
 
-void Mutator::MutateField(Rng& rng, proto::TestCase* tc) const {
-  // Reflection: walk to a random leaf of the message tree. Repeated messages (lanes) pick
-  // one element; a repeated field itself can also be resized.
+void Mutator::MutateLanes(Rng& rng, FlatCase* c) const {
+  // What reflection over a repeated Lane field would do, on the flat lanes: a structural
+  // change (drop one, or duplicate one), else one field of one lane.
+  LaneBatch& lanes = c->lanes;
+  const size_t size = lanes.size();
+  std::vector<uint32_t>* words[4] = {&lanes.src0(), &lanes.src1(), &lanes.src2(),
+                                     &lanes.vdst_old()};
+  if (size == 0 || rng.OneIn(6)) {  // structural: add, drop or duplicate a lane
+    if (size > 1 && rng.OneIn(2)) {
+      const size_t j = rng.Below(size);
+      for (std::vector<uint32_t>* w : words) {
+        std::swap((*w)[j], (*w)[size - 1]);
+        w->pop_back();
+      }
+    } else if (size > 0) {
+      const size_t j = rng.Below(size);
+      for (std::vector<uint32_t>* w : words) {
+        w->reserve(size + 1);  // exactly one more: a doubled capacity would stay in the pool
+        w->push_back((*w)[j]);
+      }
+    } else {
+      const LaneGen gen(c->header);
+      const uint32_t s0 = gen.Value(rng, DomainField::kSrc0);
+      const uint32_t s1 = gen.Value(rng, DomainField::kSrc1);
+      lanes.Add(s0, s1, 0, 0);
+    }
+    return;
+  }
+  const size_t i = rng.Below(size);
+  const Descriptor* d = proto::Lane::descriptor();
+  const FieldDescriptor* f = d->field(static_cast<int>(rng.Below(d->field_count())));
+  const int w = LaneWordNamed(f->name());
+  if (w < 0) return;  // a Lane field that is not one of the four words (none today)
+  uint32_t& word = (*words[w])[i];
+  word = MutateWord(rng, word, LaneGen(c->header), DomainFieldNamed(f->name()));
+}
+
+void Mutator::MutateField(Rng& rng, FlatCase* c) const {
+  // Reflection: walk to a random leaf of the message tree. The repeated lanes live outside
+  // the header (MutateLanes); a repeated scalar field can have one bit flipped.
+  proto::TestCase* tc = &c->header;
   Message* msg = tc;
   for (int depth = 0; depth < 4; ++depth) {
     const Descriptor* d = msg->GetDescriptor();
@@ -387,27 +222,18 @@ void Mutator::MutateField(Rng& rng, proto::TestCase* tc) const {
     const std::string& name = f->name();
     if (name == "note") return;
     if (f->is_repeated()) {
+      if (msg == tc && name == "lanes") {
+        MutateLanes(rng, c);
+        return;
+      }
       const int size = r->FieldSize(*msg, f);
       if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        if (size == 0 || rng.OneIn(6)) {  // structural: add, drop or duplicate a lane
-          if (name != "lanes") return;
-          if (size > 1 && rng.OneIn(2)) {
-            r->SwapElements(msg, f, static_cast<int>(rng.Below(size)), size - 1);
-            r->RemoveLast(msg, f);
-          } else {
-            proto::Lane* lane = tc->add_lanes();
-            if (size > 0) *lane = tc->lanes(static_cast<int>(rng.Below(size)));
-            else {
-              lane->set_src0(DomainValue(rng, *tc, "src0"));
-              lane->set_src1(DomainValue(rng, *tc, "src1"));
-            }
-          }
-          return;
-        }
+        // Another repeated message: only its elements' fields are mutated.
+        if (size == 0 || rng.OneIn(6)) return;
         msg = r->MutableRepeatedMessage(msg, f, static_cast<int>(rng.Below(size)));
         continue;
       }
-      // Repeated scalars (raw_words): flip one bit of one word, or drop/add a word.
+      // Repeated scalars (raw_words): flip one bit of one word.
       if (size == 0) return;
       const int i = static_cast<int>(rng.Below(size));
       r->SetRepeatedUInt32(msg, f, i, r->GetRepeatedUInt32(*msg, f, i) ^ (1u << rng.Below(32)));
@@ -417,22 +243,10 @@ void Mutator::MutateField(Rng& rng, proto::TestCase* tc) const {
       case FieldDescriptor::CPPTYPE_MESSAGE:
         msg = r->MutableMessage(msg, f);
         continue;
-      case FieldDescriptor::CPPTYPE_UINT32: {
-        const uint32_t old = r->GetUInt32(*msg, f);
-        uint32_t v;
-        switch (rng.Below(6)) {
-          case 0:
-            v = old ^ (1u << rng.Below(32));
-            break;
-          case 1:
-            v = old + (rng.OneIn(2) ? 1 : -1);
-            break;
-          default:
-            v = DomainValue(rng, *tc, name);
-        }
-        r->SetUInt32(msg, f, v);
+      case FieldDescriptor::CPPTYPE_UINT32:
+        r->SetUInt32(msg, f, MutateWord(rng, r->GetUInt32(*msg, f), LaneGen(*tc),
+                                        DomainFieldNamed(name)));
         return;
-      }
       case FieldDescriptor::CPPTYPE_BOOL:
         r->SetBool(msg, f, !r->GetBool(*msg, f));
         return;
@@ -453,47 +267,74 @@ void Mutator::MutateField(Rng& rng, proto::TestCase* tc) const {
 }
 
 void Mutator::Mutate(Rng& rng, proto::TestCase* tc) const {
+  FlatCase c = Flatten(std::move(*tc));
+  MutateFlat(rng, &c);
+  *tc = ToProto(c);
+}
+
+void Mutator::MutateFlat(Rng& rng, FlatCase* c) const {
   const int n = 1 + static_cast<int>(rng.Below(4));
   for (int i = 0; i < n; ++i) {
-    if (tc->lanes_size() > 4 && rng.OneIn(3)) {
+    if (c->size() > 4 && rng.OneIn(3)) {
       // Re-draw a random slice of lanes (big batches would otherwise barely move).
-      const int size = tc->lanes_size();
-      const int start = static_cast<int>(rng.Below(size));
-      const int len = 1 + static_cast<int>(rng.Below(size - start));
-      for (int j = start; j < start + len; ++j) {
-        proto::Lane* lane = tc->mutable_lanes(j);
-        lane->set_src0(DomainValue(rng, *tc, "src0"));
-        lane->set_src1(DomainValue(rng, *tc, "src1"));
-        if (rng.OneIn(4)) lane->set_src2(DomainValue(rng, *tc, "src2"));
-        if (rng.OneIn(4)) lane->set_vdst_old(DomainValue(rng, *tc, "vdst_old"));
+      const size_t size = c->size();
+      const size_t start = rng.Below(size);
+      const size_t len = 1 + rng.Below(size - start);
+      const LaneGen gen(c->header);
+      LaneBatch& l = c->lanes;
+      for (size_t j = start; j < start + len; ++j) {
+        l.src0()[j] = gen.Value(rng, DomainField::kSrc0);
+        l.src1()[j] = gen.Value(rng, DomainField::kSrc1);
+        if (rng.OneIn(4)) l.src2()[j] = gen.Value(rng, DomainField::kSrc2);
+        if (rng.OneIn(4)) l.vdst_old()[j] = gen.Value(rng, DomainField::kVdstOld);
       }
     } else {
-      MutateField(rng, tc);
+      MutateField(rng, c);
     }
   }
-  Fixup(rng, tc);
+  FixupFlat(rng, c);
 }
 
 proto::TestCase Mutator::CrossOver(Rng& rng, const proto::TestCase& a,
                                    const proto::TestCase& b) const {
-  proto::TestCase child = rng.OneIn(2) ? a : b;
-  const proto::TestCase& other = &child == &a ? b : (rng.OneIn(2) ? a : b);
-  if (rng.OneIn(2)) *child.mutable_encoding() = other.encoding();
+  return ToProto(CrossOverFlat(rng, Flatten(a), Flatten(b)));
+}
+
+FlatCase Mutator::CrossOverFlat(Rng& rng, const FlatCase& a, const FlatCase& b) const {
+  FlatCase child;
+  child.header = rng.OneIn(2) ? a.header : b.header;
+  const proto::TestCase& other = rng.OneIn(2) ? a.header : b.header;
+  if (rng.OneIn(2)) *child.header.mutable_encoding() = other.encoding();
   if (rng.OneIn(2)) {
-    if (other.has_mode()) child.set_mode(other.mode());
-    else child.clear_mode();
+    if (other.has_mode()) child.header.set_mode(other.mode());
+    else child.header.clear_mode();
   }
   // Lanes: a prefix of one parent, then a suffix of the other.
-  const int cut_a = a.lanes_size() == 0 ? 0 : static_cast<int>(rng.Below(a.lanes_size() + 1));
-  const int cut_b = b.lanes_size() == 0 ? 0 : static_cast<int>(rng.Below(b.lanes_size() + 1));
-  child.clear_lanes();
-  for (int i = 0; i < cut_a; ++i) *child.add_lanes() = a.lanes(i);
-  for (int i = cut_b; i < b.lanes_size(); ++i) *child.add_lanes() = b.lanes(i);
-  Fixup(rng, &child);
+  const size_t cut_a = a.size() == 0 ? 0 : rng.Below(a.size() + 1);
+  const size_t cut_b = b.size() == 0 ? 0 : rng.Below(b.size() + 1);
+  const LaneView va = a.lanes.view(), vb = b.lanes.view();
+  child.lanes.Resize(cut_a + (b.size() - cut_b));
+  const uint32_t* from_a[4] = {va.src0, va.src1, va.src2, va.vdst_old};
+  const uint32_t* from_b[4] = {vb.src0, vb.src1, vb.src2, vb.vdst_old};
+  std::vector<uint32_t>* to[4] = {&child.lanes.src0(), &child.lanes.src1(), &child.lanes.src2(),
+                                  &child.lanes.vdst_old()};
+  for (int w = 0; w < 4; ++w) {
+    std::copy(from_a[w], from_a[w] + cut_a, to[w]->begin());
+    std::copy(from_b[w] + cut_b, from_b[w] + b.size(), to[w]->begin() + cut_a);
+  }
+  FixupFlat(rng, &child);
   return child;
 }
 
 bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
+  FlatCase c = Flatten(std::move(*tc));
+  const bool changed = FixupFlat(rng, &c);
+  *tc = ToProto(c);
+  return changed;
+}
+
+bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
+  proto::TestCase* tc = &c->header;
   bool changed = false;
   auto set = [&](auto getter, auto setter, auto value) {
     if (getter() != value) {
@@ -502,7 +343,7 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
     }
   };
   // Target.
-  const TargetTraits* t = TargetOf(*tc);
+  const TargetTraits* t = TargetNamed(tc->target());
   if (t == nullptr || std::find(targets_.begin(), targets_.end(), t) == targets_.end()) {
     t = targets_.empty() ? &AllTargets()[0] : targets_[rng.Below(targets_.size())];
     tc->set_target(std::string(t->name));
@@ -623,16 +464,20 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
     }
   }
   // Lane count.
-  const size_t n = static_cast<size_t>(tc->lanes_size());
+  const size_t n = c->size();
   if (n > config_.max_lanes) {
-    tc->mutable_lanes()->DeleteSubrange(static_cast<int>(config_.max_lanes),
-                                        static_cast<int>(n - config_.max_lanes));
+    c->lanes.Resize(config_.max_lanes);
     changed = true;
   } else if (n < config_.min_lanes) {
+    const LaneGen gen(*tc);
+    for (std::vector<uint32_t>* w : {&c->lanes.src0(), &c->lanes.src1(), &c->lanes.src2(),
+                                     &c->lanes.vdst_old()}) {
+      w->reserve(config_.min_lanes);  // exact: a doubled capacity would stay in the pool
+    }
     for (size_t i = n; i < config_.min_lanes; ++i) {
-      proto::Lane* lane = tc->add_lanes();
-      lane->set_src0(DomainValue(rng, *tc, "src0"));
-      lane->set_src1(DomainValue(rng, *tc, "src1"));
+      const uint32_t s0 = gen.Value(rng, DomainField::kSrc0);
+      const uint32_t s1 = gen.Value(rng, DomainField::kSrc1);
+      c->lanes.Add(s0, s1, 0, 0);
     }
     changed = true;
   }

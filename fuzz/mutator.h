@@ -15,25 +15,49 @@
 #ifndef LANEDIFF_FUZZ_MUTATOR_H_
 #define LANEDIFF_FUZZ_MUTATOR_H_
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "fuzz/lane_gen.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"
 
 namespace lanediff {
 
 // xoshiro256** seeded by splitmix64: small, fast, same stream on every platform.
+// Next and Below are inline: lane generation calls them about ten times per lane.
 class Rng {
  public:
   explicit Rng(uint64_t seed);
-  uint64_t Next();
+  uint64_t Next() {
+    const uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = std::rotl(s_[3], 45);
+    return result;
+  }
   uint32_t Next32() { return static_cast<uint32_t>(Next() >> 32); }
-  // Uniform in [0, n); n > 0.
-  uint64_t Below(uint64_t n);
+  // Uniform in [0, n); n > 0. Lemire's multiply-shift with rejection: unbiased, deterministic.
+  uint64_t Below(uint64_t n) {
+    unsigned __int128 m = static_cast<unsigned __int128>(Next()) * n;
+    uint64_t low = static_cast<uint64_t>(m);
+    if (low < n) [[unlikely]] {
+      const uint64_t threshold = (0 - n) % n;
+      while (low < threshold) {
+        m = static_cast<unsigned __int128>(Next()) * n;
+        low = static_cast<uint64_t>(m);
+      }
+    }
+    return static_cast<uint64_t>(m >> 64);
+  }
   bool OneIn(uint64_t n) { return Below(n) == 0; }
   template <typename T>
   const T& Pick(const std::vector<T>& v) {
@@ -77,14 +101,21 @@ class Mutator {
   // Validates the config (known targets, lane bounds); the error says which field.
   absl::Status Check() const;
 
+  // Each operation comes twice: on a proto::TestCase (the libFuzzer entry points, tests) and on
+  // a FlatCase (the campaign's hot path, fuzz/lane_gen.h). The proto forms convert and call
+  // the flat ones, so both draw the same random numbers and give the same case.
+
   // A fresh valid case.
   proto::TestCase Generate(Rng& rng) const;
+  FlatCase GenerateFlat(Rng& rng) const;
   // Fills `n` lanes with domain values for this case's target/instruction.
   void FillLanes(Rng& rng, proto::TestCase* tc, size_t n) const;
   // 1..4 reflective mutations (any field, any lane), then Fixup.
   void Mutate(Rng& rng, proto::TestCase* tc) const;
+  void MutateFlat(Rng& rng, FlatCase* c) const;
   // Encoding/MODE from one parent, lanes mixed from both, then Fixup.
   proto::TestCase CrossOver(Rng& rng, const proto::TestCase& a, const proto::TestCase& b) const;
+  FlatCase CrossOverFlat(Rng& rng, const FlatCase& a, const FlatCase& b) const;
 
   // The post-processor: target allowed and known (else replaced), instruction present on the
   // target (else replaced), field widths (OPSEL 4 bits, NEG/ABS 3, OMOD 2), source kinds the
@@ -92,6 +123,7 @@ class Mutator {
   // raw_words only as 2 or 3 words and not mixed with modifier fields, lane count within
   // [min_lanes, max_lanes]. Returns true if anything changed.
   bool Fixup(Rng& rng, proto::TestCase* tc) const;
+  bool FixupFlat(Rng& rng, FlatCase* c) const;
 
   // One domain value for a field of this case (name: src0, src1, src2, vdst_old, mode ...).
   uint32_t DomainValue(Rng& rng, const proto::TestCase& tc, const std::string& field) const;
@@ -99,7 +131,8 @@ class Mutator {
   const MutatorConfig& config() const { return config_; }
 
  private:
-  void MutateField(Rng& rng, proto::TestCase* tc) const;
+  void MutateField(Rng& rng, FlatCase* c) const;
+  void MutateLanes(Rng& rng, FlatCase* c) const;
   // The instructions `t` has that the config allows.
   std::vector<Instr> AllowedInstrs(const TargetTraits& t) const;
   std::vector<const TargetTraits*> targets_;

@@ -1,10 +1,15 @@
 // `lanediff bench`: the model's throughput, lanes per second, per instruction and per target
 // family, through the batch API (Evaluate) on one thread, with batches that fit in L2.
+// `--campaign` measures the whole campaign on the simulator against that rate (issue 16).
 //
 //   lanediff bench                 # a table
 //   lanediff bench --seconds 2 --json
+//   lanediff bench --campaign      # campaign lanes/s, --aim 0 vs 100, --jobs 1 vs 2, peak RSS
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -15,8 +20,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/types/span.h"
+#include "fuzz/campaign.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/peak_rss.h"
 #include "model/ops/ops.h"
 #include "model/targets/targets.h"
 
@@ -72,6 +79,103 @@ std::string BuildDescription() {
   return s;
 }
 
+double ProcessCpuSeconds(int who) {
+  rusage ru{};
+  getrusage(who, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+struct CampaignRate {
+  uint64_t lanes = 0;
+  double cpu = 0, wall = 0;
+  double PerCpu() const { return cpu > 0 ? static_cast<double>(lanes) / cpu : 0; }
+  double PerWall() const { return wall > 0 ? static_cast<double>(lanes) / wall : 0; }
+};
+
+// A campaign on the simulator, no corpus, `seconds` of wall time. One job runs in this thread
+// (its CPU time is this thread's); more jobs are worker processes (their CPU time is what the
+// waited-for children used).
+absl::StatusOr<CampaignRate> MeasureCampaign(int aim, int jobs, double seconds) {
+  CampaignOptions o;
+  o.device = "sim";
+  o.aim_percent = aim;
+  o.jobs = jobs;
+  o.time_seconds = seconds;
+  o.progress = false;
+  const auto wall0 = std::chrono::steady_clock::now();
+  const double cpu0 = jobs > 1 ? ProcessCpuSeconds(RUSAGE_CHILDREN) : ThreadCpuSeconds();
+  absl::StatusOr<CampaignStats> s = RunCampaignJobs(o, nullptr);
+  if (!s.ok()) return s.status();
+  CampaignRate r;
+  r.lanes = s->lanes;
+  r.cpu = (jobs > 1 ? ProcessCpuSeconds(RUSAGE_CHILDREN) : ThreadCpuSeconds()) - cpu0;
+  r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return r;
+}
+
+std::string LoadAverage() {
+  double l[3] = {0, 0, 0};
+  if (getloadavg(l, 3) != 3) return "unknown";
+  return absl::StrFormat("%.2f %.2f %.2f", l[0], l[1], l[2]);
+}
+
+int RunCampaignBench(double seconds, double model_pk_u8) {
+  std::printf("lanediff bench --campaign: --device=sim, no corpus, %.1f wall-s per run; %s\n",
+              seconds, BuildDescription().c_str());
+  std::printf("load average before: %s on %ld CPUs (per-CPU-second figures are the honest ones "
+              "on a shared machine)\n",
+              LoadAverage().c_str(), sysconf(_SC_NPROCESSORS_ONLN));
+  std::printf("model pk_u8 rate:            %8.1f M lanes/CPU-s (best family, 16384-lane batches)\n",
+              model_pk_u8 / 1e6);
+  struct Row {
+    const char* name;
+    int aim, jobs;
+  };
+  const Row rows[] = {{"default (--aim 50)", 50, 1}, {"--aim 0", 0, 1}, {"--aim 100", 100, 1},
+                      {"--jobs 2 (--aim 50)", 50, 2}};
+  CampaignRate got[4];
+  for (int i = 0; i < 4; ++i) {
+    absl::StatusOr<CampaignRate> r = MeasureCampaign(rows[i].aim, rows[i].jobs, seconds);
+    if (!r.ok()) {
+      std::fprintf(stderr, "lanediff bench: campaign %s: %s\n", rows[i].name,
+                   std::string(r.status().message()).c_str());
+      return kExitEnvironment;
+    }
+    got[i] = *r;
+    std::printf("campaign %-20s %8.2f M lanes/CPU-s  %8.2f M lanes/wall-s  (%.1fM lanes, %.2f "
+                "CPU-s, %d job%s)\n",
+                rows[i].name, r->PerCpu() / 1e6, r->PerWall() / 1e6,
+                static_cast<double>(r->lanes) / 1e6, r->cpu, rows[i].jobs,
+                rows[i].jobs == 1 ? "" : "s");
+  }
+  const double ratio = model_pk_u8 / std::max(got[0].PerCpu(), 1.0);
+  std::printf("default campaign = 1/%.0f of the model's pk_u8 rate per CPU-second (target: 1/300 "
+              "or better) %s\n",
+              ratio, ratio <= 300 ? "ok" : "MISSED");
+  const double aim_cost = got[1].PerCpu() / std::max(got[2].PerCpu(), 1.0);
+  std::printf("--aim 100 costs %.2fx --aim 0 per lane (target: 1.5x or less) %s\n", aim_cost,
+              aim_cost <= 1.5 ? "ok" : "MISSED");
+  std::printf("--jobs 2: %.2fx the lanes per wall-second of one job, %.2fx per CPU-second\n",
+              got[3].PerWall() / std::max(got[0].PerWall(), 1.0),
+              got[3].PerCpu() / std::max(got[0].PerCpu(), 1.0));
+  constexpr size_t kRssLanes = 65536;
+  constexpr uint64_t kRssExecs = 160;  // more than the 64-case pool: the pool is full
+  absl::StatusOr<double> rss =
+      PeakRssMiB({"/proc/self/exe", "fuzz", "--device=sim", "--seed=1",
+                  absl::StrCat("--lanes-per-batch=", kRssLanes), absl::StrCat("--execs=", kRssExecs)});
+  if (!rss.ok()) {
+    std::fprintf(stderr, "lanediff bench: %s\n", std::string(rss.status().message()).c_str());
+    return kExitEnvironment;
+  }
+  std::printf("peak RSS at %zu lanes per batch (%llu cases, one job): %.1f MiB (bound: 100 MB) "
+              "%s\n",
+              kRssLanes, static_cast<unsigned long long>(kRssExecs), *rss,
+              *rss * 1.048576 < 100 ? "ok" : "MISSED");
+  std::printf("load average after: %s\n", LoadAverage().c_str());
+  return kExitOk;
+}
+
 int RunBench(int argc, char** argv) {
   Args args("bench",
             "Measure the model: lanes per second for each instruction on one target per VOP3\n"
@@ -81,6 +185,15 @@ int RunBench(int argc, char** argv) {
   bool json = false;
   args.Double("seconds", "S", "thread CPU time per measurement (default 0.5)", {0, 3600, true},
               &seconds);
+  bool campaign = false;
+  double campaign_seconds = 5;
+  args.Bool("campaign",
+            "also measure the campaign (`lanediff fuzz --device=sim`): lanes/s with default "
+            "flags against the model's pk_u8 rate, --aim 0 vs --aim 100, --jobs 1 vs 2, peak "
+            "RSS at 65,536 lanes per batch",
+            &campaign);
+  args.Double("campaign-seconds", "S", "wall time per campaign run (default 5)", {0, 3600, true},
+              &campaign_seconds);
   args.Bool("json",
             "print a JSON array of {instr, target, family, lanes_per_second (per CPU-second), "
             "lanes_per_wall_second}",
@@ -132,6 +245,13 @@ int RunBench(int argc, char** argv) {
     }
   }
 
+  if (campaign) {
+    double best_pk_u8 = 0;
+    for (const Result& r : results) {
+      if (r.instr == Instr::v_cvt_pk_u8_f32) best_pk_u8 = std::max(best_pk_u8, r.lanes_per_second);
+    }
+    return RunCampaignBench(campaign_seconds, best_pk_u8);
+  }
   if (json) {
     std::printf("[\n");
     for (size_t i = 0; i < results.size(); ++i) {

@@ -1,9 +1,12 @@
 #include "model/isa/testcase.h"
 
 #include <map>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "google/protobuf/descriptor.h"
 #include "model/base/status.h"
 #include "model/isa/operands.h"
 #include "model/isa/tables.h"
@@ -28,20 +31,40 @@ absl::Status CheckBits(absl::string_view field, uint32_t value, int bits) {
 
 }  // namespace
 
-// The proto enum spells each value as the mnemonic (design rule 1), so names map both ways.
+// The proto enum spells each value as the mnemonic (design rule 1), so names map both ways;
+// the names are matched once, into a table by enum number (called per case on the hot path).
 absl::StatusOr<Instr> InstrFromProto(proto::Instruction p) {
-  absl::StatusOr<Instr> instr = ParseInstr(proto::Instruction_Name(p));
-  if (!instr.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("instr ", static_cast<int>(p),
+  static const auto* table = [] {
+    auto* t = new std::vector<int>;  // enum number -> Instr index, -1 for none
+    for (int i = 0; i < proto::Instruction_descriptor()->value_count(); ++i) {
+      const auto* v = proto::Instruction_descriptor()->value(i);
+      if (v->number() < 0 || v->number() > 1024) continue;
+      if (t->size() <= static_cast<size_t>(v->number())) t->resize(v->number() + 1, -1);
+      absl::StatusOr<Instr> instr = ParseInstr(v->name());
+      if (instr.ok()) (*t)[v->number()] = static_cast<int>(*instr);
+    }
+    return t;
+  }();
+  const int n = static_cast<int>(p);
+  if (n < 0 || static_cast<size_t>(n) >= table->size() || (*table)[n] < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("instr ", n,
                                                    " is not an instruction lanediff models"));
   }
-  return instr;
+  return static_cast<Instr>((*table)[n]);
 }
 
 proto::Instruction InstrToProto(Instr instr) {
-  proto::Instruction p = proto::INSTRUCTION_UNSPECIFIED;
-  proto::Instruction_Parse(std::string(InstrName(instr)), &p);
-  return p;
+  static const auto* table = [] {
+    auto* t = new std::vector<proto::Instruction>;
+    for (Instr i : kAllInstrs) {
+      proto::Instruction p = proto::INSTRUCTION_UNSPECIFIED;
+      proto::Instruction_Parse(std::string(InstrName(i)), &p);
+      if (t->size() <= static_cast<size_t>(i)) t->resize(static_cast<size_t>(i) + 1);
+      (*t)[static_cast<size_t>(i)] = p;
+    }
+    return t;
+  }();
+  return (*table)[static_cast<size_t>(instr)];
 }
 
 absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const proto::TestCase& tc,
@@ -157,6 +180,41 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
 
 absl::StatusOr<ResolvedCase> ResolveTestCase(const proto::TestCase& tc,
                                              const RegisterConvention& conv) {
+  LaneRouting routing;
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(tc, &routing, conv));
+  rc.lanes.Resize(tc.lanes_size());
+  for (int l = 0; l < tc.lanes_size(); ++l) {
+    const proto::Lane& lane = tc.lanes(l);
+    const uint32_t fields[4] = {lane.src0(), lane.src1(), lane.src2(), lane.vdst_old()};
+    uint32_t v[3];
+    for (int i = 0; i < 3; ++i) {
+      v[i] = routing.lane_field[i] >= 0 ? fields[routing.lane_field[i]] : routing.uniform[i];
+    }
+    rc.lanes.src0()[l] = v[0];
+    rc.lanes.src1()[l] = v[1];
+    rc.lanes.src2()[l] = v[2];
+    rc.lanes.vdst_old()[l] = lane.vdst_old();
+  }
+  return rc;
+}
+
+LaneView ResolveLanes(const LaneRouting& routing, const LaneView& raw, LaneBatch* uniform) {
+  const uint32_t* fields[4] = {raw.src0, raw.src1, raw.src2, raw.vdst_old};
+  std::vector<uint32_t>* fill[3] = {&uniform->src0(), &uniform->src1(), &uniform->src2()};
+  const uint32_t* src[3];
+  for (int i = 0; i < 3; ++i) {
+    if (routing.lane_field[i] >= 0) {
+      src[i] = fields[routing.lane_field[i]];  // a VGPR: the lane field itself, no copy
+    } else {
+      fill[i]->assign(raw.size, routing.uniform[i]);
+      src[i] = fill[i]->data();
+    }
+  }
+  return {src[0], src[1], src[2], raw.vdst_old, raw.size};
+}
+
+absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc, LaneRouting* routing,
+                                           const RegisterConvention& conv) {
   ResolvedCase rc;
   absl::StatusOr<const TargetTraits*> target = FindTarget(tc.target());
   if (!target.ok()) return absl::InvalidArgumentError(absl::StrCat("target: ", target.status().message()));
@@ -223,17 +281,8 @@ absl::StatusOr<ResolvedCase> ResolveTestCase(const proto::TestCase& tc,
       LANEDIFF_ASSIGN_OR_RETURN(uniform[i], ResolveOperand(fam, code, 0, 0, rc.vop3.literal));
     }
   }
-  rc.lanes.Resize(tc.lanes_size());
-  for (int l = 0; l < tc.lanes_size(); ++l) {
-    const proto::Lane& lane = tc.lanes(l);
-    const uint32_t fields[4] = {lane.src0(), lane.src1(), lane.src2(), lane.vdst_old()};
-    uint32_t v[3];
-    for (int i = 0; i < 3; ++i) v[i] = lane_field[i] >= 0 ? fields[lane_field[i]] : uniform[i];
-    rc.lanes.src0()[l] = v[0];
-    rc.lanes.src1()[l] = v[1];
-    rc.lanes.src2()[l] = v[2];
-    rc.lanes.vdst_old()[l] = lane.vdst_old();
-  }
+  routing->lane_field = lane_field;
+  routing->uniform = uniform;
   return rc;
 }
 

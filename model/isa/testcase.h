@@ -57,6 +57,19 @@ struct ResolvedCase {
 absl::StatusOr<ResolvedCase> ResolveTestCase(const proto::TestCase& tc,
                                              const RegisterConvention& conv = {});
 
+// ResolveTestCase in two steps, for a caller that keeps its lanes as flat arrays: the per-case
+// part once (everything but rc.lanes, which stays empty; tc's lanes are not read), then any
+// number of lanes. `raw` holds the Lane fields as written (src0, src1, src2, vdst_old); the
+// view ResolveLanes returns points into `raw` for VGPR sources and into `uniform` (filled with
+// the source's value) for the others, so it lives as long as both.
+struct LaneRouting {
+  std::array<int, 3> lane_field{};     // which Lane field feeds each source (3: vdst_old), or -1
+  std::array<uint32_t, 3> uniform{};   // the value of a source that is not a lane field
+};
+absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc, LaneRouting* routing,
+                                           const RegisterConvention& conv = {});
+LaneView ResolveLanes(const LaneRouting& routing, const LaneView& raw, LaneBatch* uniform);
+
 }  // namespace lanediff
 
 #endif  // LANEDIFF_MODEL_ISA_TESTCASE_H_

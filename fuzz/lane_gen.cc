@@ -1,0 +1,386 @@
+#include "fuzz/lane_gen.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <optional>
+
+#include "fuzz/mutator.h"
+#include "model/fp/fp8_format.h"
+#include "model/isa/tables.h"
+#include "model/isa/testcase.h"
+#include "model/targets/hypotheses.h"
+
+namespace lanediff {
+namespace {
+
+// n * 2^k as f32 bits (exact for 0 < n < 2^24 and results in f32 range).
+uint32_t F32FromScaled(uint64_t n, int k) {
+  if (n == 0) return 0;
+  const int p = 63 - std::countl_zero(n);
+  const int e = p + k;  // unbiased exponent of the leading bit
+  if (e >= -126) {
+    const uint64_t mant = (p <= 23 ? n << (23 - p) : n >> (p - 23)) & 0x7fffff;
+    return (static_cast<uint32_t>(e + 127) << 23) | static_cast<uint32_t>(mant);
+  }
+  const int shift = k + 149;  // subnormal: value = m * 2^-149
+  return static_cast<uint32_t>(shift >= 0 ? n << shift : n >> -shift);
+}
+
+std::vector<uint32_t> BuildSpecialF32() {
+  return {
+      0x00000000, 0x80000000,              // +-0
+      0x00000001, 0x80000001,              // smallest denormals
+      0x007fffff, 0x807fffff,              // largest denormals
+      0x00400000,                          // denormal with only the top mantissa bit
+      0x00800000, 0x80800000,              // smallest normals
+      0x7f800000, 0xff800000,              // +-Inf
+      0x7fc00000, 0xffc00000,              // canonical quiet NaNs
+      0x7f800001, 0xff800001,              // signalling NaNs, payload 1
+      0x7fbfffff, 0x7fc00001, 0xffffffff,  // NaN payloads
+      0x7f7fffff, 0xff7fffff,              // max finite f32
+      0x3f800000, 0xbf800000, 0x3f000000,  // 1, -1, 0.5
+      0x3fffffff,                          // just below 2.0 (SR carry)
+      0x3f840000,                          // 1 + 2^-5 (SR fp8 tie)
+      0x35800000,                          // 2^-20 (fp8 subnormal SR)
+  };
+}
+
+std::vector<uint32_t> BuildU8Boundary() {
+  std::vector<uint32_t> v;
+  for (uint64_t k : {0, 1, 2, 3, 127, 128, 129, 253, 254, 255}) {
+    const uint32_t half = F32FromScaled(2 * k + 1, -1);  // k + 0.5
+    v.push_back(half);
+    v.push_back(half - 1);
+    v.push_back(half + 1);
+  }
+  for (uint64_t k : {1, 128, 254, 255, 256, 257}) v.push_back(F32FromScaled(k, 0));
+  v.push_back(0xbf000000);  // -0.5
+  v.push_back(0xbf19999a);  // -0.6
+  v.push_back(0xbecccccd);  // -0.4
+  v.push_back(0x3e800000);  // 0.25 (round toward +inf -> 1)
+  v.push_back(0x4301e666);  // 129.9 (round toward zero -> 129)
+  v.push_back(0x437f8000);  // 255.5
+  v.push_back(0x437e8000);  // 254.5
+  v.push_back(0x43800000);  // 256
+  v.push_back(0x4f800000);  // 2^32
+  return v;
+}
+
+std::vector<uint32_t> BuildFp8Boundary(Fp8FormatId id) {
+  const Fp8Format& f = GetFp8Format(id);
+  const int mask = (1 << f.man_bits) - 1;
+  std::vector<uint32_t> v;
+  auto add = [&](uint32_t bits) {
+    v.push_back(bits);
+    v.push_back(bits ^ 0x80000000u);  // negatives matter for UE5M3 too
+  };
+  for (int c = 0; c <= f.max_finite; ++c) {
+    const int e = c >> f.man_bits, m = c & mask;
+    const uint64_t n = e == 0 ? static_cast<uint64_t>(m) : static_cast<uint64_t>((1 << f.man_bits) | m);
+    const int k = e == 0 ? 1 - f.bias - f.man_bits : e - f.bias - f.man_bits;
+    if (n != 0) add(F32FromScaled(n, k));
+    const uint32_t mid = F32FromScaled(2 * n + 1, k - 1);  // halfway to the next code
+    add(mid);
+    add(mid - 1);
+    add(mid + 1);
+    if (c == f.max_finite) {
+      add(F32FromScaled(2 * n + 2, k - 1));        // one whole step past max finite
+      add(F32FromScaled(4 * n + 3, k - 2));        // 3/4 of the way: SR may go either way
+      if (n != 0) add(F32FromScaled(n, k) + 1);    // max finite plus one f32 ulp
+    }
+  }
+  return v;
+}
+
+std::vector<uint32_t> BuildSeeds(int first_seed_bit) {
+  std::vector<uint32_t> v = {0u, 0xffffffffu, ~((1u << first_seed_bit) - 1),
+                             (1u << first_seed_bit) - 1, 0x80000000u, 0x7fffffffu,
+                             0xffdff000u, 0x7ffff000u};
+  for (int b = 0; b < 32; ++b) v.push_back(1u << b);  // each seed bit alone; low bits too
+  return v;
+}
+
+std::vector<uint32_t> BuildModes() {
+  std::vector<uint32_t> v;
+  for (uint32_t ovfl = 0; ovfl < 2; ++ovfl) {
+    for (uint32_t denorm = 0; denorm < 16; ++denorm) {
+      for (uint32_t round = 0; round < 16; ++round) {
+        v.push_back(round | (denorm << 4) | (ovfl << 23));
+      }
+    }
+  }
+  return v;
+}
+
+constexpr uint32_t kSrc2Patterns[] = {0u, 0xffffffffu, 0xa5a5a5a5u, 0x01020304u, 0x80808080u};
+constexpr uint32_t kVdstPatterns[] = {0u, 0xffffffffu, 0xdeadbeefu, 0x01020304u, 0x7f7f7f7fu};
+
+uint32_t PickFrom(Rng& rng, const std::vector<uint32_t>& v) { return v[rng.Below(v.size())]; }
+
+}  // namespace
+
+const std::vector<uint32_t>& SpecialF32Table() {
+  static const std::vector<uint32_t> t = BuildSpecialF32();
+  return t;
+}
+const std::vector<uint32_t>& U8BoundaryTable() {
+  static const std::vector<uint32_t> t = BuildU8Boundary();
+  return t;
+}
+const std::vector<uint32_t>& Fp8BoundaryTable(Fp8FormatId id) {
+  static const auto* tables = [] {
+    auto* all = new std::array<std::vector<uint32_t>, kNumFp8Formats>;
+    for (int i = 0; i < kNumFp8Formats; ++i) {
+      (*all)[i] = BuildFp8Boundary(static_cast<Fp8FormatId>(i));
+    }
+    return all;
+  }();
+  return (*tables)[static_cast<int>(id)];
+}
+const std::vector<uint32_t>& SeedTable(int first_seed_bit) {
+  static const auto* tables = [] {
+    auto* all = new std::array<std::vector<uint32_t>, 32>;
+    for (int i = 0; i < 32; ++i) (*all)[i] = BuildSeeds(i);
+    return all;
+  }();
+  return (*tables)[first_seed_bit & 31];
+}
+const std::vector<uint32_t>& ModeTable() {
+  static const std::vector<uint32_t> t = BuildModes();
+  return t;
+}
+
+const TargetTraits* TargetNamed(absl::string_view name) {
+  for (const TargetTraits& t : AllTargets()) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+FlatCase Flatten(proto::TestCase tc) {
+  FlatCase c;
+  const int n = tc.lanes_size();
+  c.lanes.Resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const proto::Lane& l = tc.lanes(i);
+    c.lanes.src0()[i] = l.src0();
+    c.lanes.src1()[i] = l.src1();
+    c.lanes.src2()[i] = l.src2();
+    c.lanes.vdst_old()[i] = l.vdst_old();
+  }
+  tc.clear_lanes();
+  c.header = std::move(tc);
+  return c;
+}
+
+proto::TestCase ToProto(const FlatCase& c) {
+  proto::TestCase tc = c.header;
+  const LaneView v = c.lanes.view();
+  tc.mutable_lanes()->Reserve(static_cast<int>(v.size));
+  for (size_t i = 0; i < v.size; ++i) {
+    proto::Lane* l = tc.add_lanes();
+    l->set_src0(v.src0[i]);
+    l->set_src1(v.src1[i]);
+    l->set_src2(v.src2[i]);
+    l->set_vdst_old(v.vdst_old[i]);
+  }
+  return tc;
+}
+
+DomainField DomainFieldNamed(absl::string_view name) {
+  if (name == "src0" || name == "value") return DomainField::kSrc0;
+  if (name == "src1") return DomainField::kSrc1;
+  if (name == "src2") return DomainField::kSrc2;
+  if (name == "vdst_old") return DomainField::kVdstOld;
+  if (name == "mode") return DomainField::kMode;
+  if (name == "opsel") return DomainField::kOpsel;
+  if (name == "neg" || name == "abs") return DomainField::kNegAbs;
+  if (name == "omod") return DomainField::kOmod;
+  if (name == "code") return DomainField::kCode;
+  return DomainField::kOther;
+}
+
+int LaneWordNamed(absl::string_view name) {
+  if (name == "src0") return 0;
+  if (name == "src1") return 1;
+  if (name == "src2") return 2;
+  if (name == "vdst_old") return 3;
+  return -1;
+}
+
+LaneGen::LaneGen(const proto::TestCase& header) {
+  const TargetTraits* t = TargetNamed(header.target());
+  // Unknown values (a mutated enum) map to the first instruction; Fixup then picks a valid one.
+  absl::StatusOr<Instr> instr = InstrFromProto(header.instr());
+  instr_ = instr.ok() ? *instr : kAllInstrs[0];
+  src2_unused_ = Src2Unused(instr_);
+  has_seed_ = GetInstrInfo(instr_).writes_fp8;
+  if (t == nullptr || !t->Has(instr_)) return;
+  // The 8-bit float format and seed position of the case (CLAMP included), if it writes one.
+  OpContext ctx;
+  ctx.target = t;
+  ctx.instr = instr_;
+  ctx.mods.clamp = header.encoding().clamp();
+  const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
+  if (!shape) return;
+  fp8_table_ = &Fp8BoundaryTable(shape->format->id);
+  fp8_low_mask_ = (1u << (23 - shape->format->man_bits)) - 1;
+  if (has_seed_) {
+    const int first = static_cast<int>(shape->seed_shift);
+    seed_table_ = &SeedTable(first);
+    seed_low_mask_ = (1u << first) - 1;
+  }
+}
+
+// Src0..VdstOld are inlined into Fill: a lane is about ten random numbers and nothing else.
+[[gnu::always_inline]] inline uint32_t LaneGen::Src0(Rng& rng) const {
+  switch (rng.Below(8)) {
+    case 0:
+      return PickFrom(rng, SpecialF32Table());
+    case 1:
+      return rng.Next32();
+    case 2: {
+      // An exponent near the interesting range, random mantissa and sign.
+      const uint32_t exp = static_cast<uint32_t>(100 + rng.Below(45));
+      return (rng.Next32() & 0x807fffffu) | (exp << 23);
+    }
+    default:
+      break;
+  }
+  if (fp8_table_ == nullptr) {
+    const uint32_t v = PickFrom(rng, U8BoundaryTable());
+    return rng.OneIn(4) ? (v & 0x7fffffffu) : v;
+  }
+  uint32_t v = PickFrom(rng, *fp8_table_);
+  // Keep the fp8-visible bits, randomize the bits the seed rounds away.
+  if (rng.OneIn(4)) v = (v & ~fp8_low_mask_) | (rng.Next32() & fp8_low_mask_);
+  return v;
+}
+
+[[gnu::always_inline]] inline uint32_t LaneGen::Src1(Rng& rng) const {
+  if (seed_table_ == nullptr) {
+    const uint32_t k = static_cast<uint32_t>(rng.Below(4));
+    return rng.OneIn(2) ? k : ((rng.Next32() & ~3u) | k);  // S1[31:2] must not matter
+  }
+  switch (rng.Below(4)) {
+    case 0:
+      return rng.Next32();
+    case 1: {
+      // The table pick is drawn before the coin (the order the stream was recorded in).
+      const uint32_t seed = PickFrom(rng, *seed_table_);
+      return seed | (rng.OneIn(2) ? rng.Next32() & seed_low_mask_ : 0);
+    }
+    default:
+      return PickFrom(rng, *seed_table_);
+  }
+}
+
+[[gnu::always_inline]] inline uint32_t LaneGen::Src2(Rng& rng) const {
+  if (src2_unused_ && rng.OneIn(2)) return 0;
+  return rng.OneIn(2) ? kSrc2Patterns[rng.Below(5)] : rng.Next32();
+}
+
+[[gnu::always_inline]] inline uint32_t LaneGen::VdstOld(Rng& rng) const {
+  return rng.OneIn(2) ? kVdstPatterns[rng.Below(5)] : rng.Next32();
+}
+
+uint32_t LaneGen::Value(Rng& rng, DomainField field) const {
+  switch (field) {
+    case DomainField::kSrc0:
+      return Src0(rng);
+    case DomainField::kSrc1:
+      return Src1(rng);
+    case DomainField::kSrc2:
+      return Src2(rng);
+    case DomainField::kVdstOld:
+      return VdstOld(rng);
+    case DomainField::kMode:
+      return PickFrom(rng, ModeTable());
+    case DomainField::kOpsel:
+      return static_cast<uint32_t>(rng.Below(16));
+    case DomainField::kNegAbs:
+      return static_cast<uint32_t>(rng.Below(8));
+    case DomainField::kOmod:
+      return static_cast<uint32_t>(rng.Below(4));
+    case DomainField::kCode:
+      return rng.OneIn(5) ? static_cast<uint32_t>(240 + rng.Below(9))
+                          : static_cast<uint32_t>(128 + rng.Below(81));
+    case DomainField::kOther:
+      break;
+  }
+  return rng.Next32();
+}
+
+void LaneGen::Fill(Rng& rng, LaneBatch* lanes, size_t n) const {
+  lanes->Resize(n);
+  uint32_t* s0 = lanes->src0().data();
+  uint32_t* s1 = lanes->src1().data();
+  uint32_t* s2 = lanes->src2().data();
+  uint32_t* vd = lanes->vdst_old().data();
+  Rng r = rng;  // a local copy the compiler can keep in registers across the stores
+  for (size_t i = 0; i < n; ++i) {
+    s0[i] = Src0(r);
+    s1[i] = Src1(r);
+    s2[i] = Src2(r);
+    vd[i] = VdstOld(r);
+  }
+  rng = r;
+}
+
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch) {
+  const size_t n = c->size();
+  if (n == 0) return 0;
+  const LaneGen gen(c->header);
+  LaneRouting routing;
+  // The case is resolved before any candidate is drawn; a case that does not resolve still
+  // consumes its candidates' random numbers, as drawing them all first did.
+  absl::StatusOr<ResolvedCase> rc = ResolveHeader(c->header, &routing);
+  if (rc.ok()) rc->ctx.hyp = hyp;
+  // The 4n candidates are drawn, evaluated and kept in chunks that stay in L1/L2 (16 bytes a
+  // lane), in the order one big batch would have had; once n are kept the rest are only drawn.
+  constexpr size_t kChunk = 2048;
+  AimScratch local;
+  AimScratch& k = scratch != nullptr ? *scratch : local;
+  LaneBatch& cand = k.cand;
+  LaneBatch& uniform = k.uniform;
+  std::vector<uint32_t>& base = k.base;
+  std::vector<uint32_t>& alt = k.alt;
+  std::vector<uint8_t>& keep = k.keep;
+  size_t out = 0;
+  bool ok = rc.ok();
+  LaneBatch& l = c->lanes;
+  for (size_t done = 0, total = n * 4; done < total; done += kChunk) {
+    const size_t m = std::min(kChunk, total - done);
+    gen.Fill(rng, &cand, m);
+    if (!ok || out >= n) continue;
+    const LaneView view = ResolveLanes(routing, cand.view(), &uniform);
+    base.resize(m);
+    alt.resize(m);
+    if (!Evaluate(rc->ctx, view, absl::MakeSpan(base)).ok()) {
+      ok = false;
+      continue;
+    }
+    keep.assign(m, 0);
+    for (const HypothesisInfo& h : AllHypotheses()) {
+      for (size_t v = 0; v < h.values.size(); ++v) {
+        if (v == h.get(hyp)) continue;
+        OpContext ctx = rc->ctx;
+        h.set(&ctx.hyp, static_cast<uint8_t>(v));
+        if (!Evaluate(ctx, view, absl::MakeSpan(alt)).ok()) continue;
+        for (size_t i = 0; i < m; ++i) keep[i] |= alt[i] != base[i];
+      }
+    }
+    for (size_t i = 0; i < m && out < n; ++i) {
+      if (!keep[i]) continue;
+      l.src0()[out] = cand.src0()[i];
+      l.src1()[out] = cand.src1()[i];
+      l.src2()[out] = cand.src2()[i];
+      l.vdst_old()[out] = cand.vdst_old()[i];
+      ++out;
+    }
+  }
+  return out;
+}
+
+}  // namespace lanediff

@@ -1,0 +1,100 @@
+// The campaign's hot path without protobuf: a case is its header (a proto::TestCase with no
+// lanes: target, instruction, encoding, MODE) plus its lanes as flat arrays of words
+// (LaneBatch: src0, src1, src2, vdst_old), and a LaneGen made once per case holds every
+// per-case decision the mutator's value choices need (target, instruction, 8-bit format and
+// its boundary table, seed position and seed table), so drawing a lane is table look-ups and
+// random numbers only. Protobuf Lane objects exist only at the edges (corpus, findings,
+// records, the libFuzzer entry points): ToProto / Flatten.
+//
+// LaneGen draws exactly what Mutator::DomainValue draws, in the same order, from the same
+// Rng: a campaign with a fixed seed finds the same things either way
+// (fuzz/campaign_golden_test.cc holds that against findings recorded before this file).
+//
+//   FlatCase c = Flatten(tc);
+//   LaneGen gen(c.header);                   // once per case
+//   gen.Fill(rng, &c.lanes, 1024);           // 1024 fresh lanes
+//   proto::TestCase back = ToProto(c);       // only where a proto is needed
+#ifndef LANEDIFF_FUZZ_LANE_GEN_H_
+#define LANEDIFF_FUZZ_LANE_GEN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include "absl/strings/string_view.h"
+
+#include "model/ops/ops.h"
+#include "model/targets/hypotheses.h"
+#include "model/targets/targets.h"
+#include "proto/lanediff.pb.h"
+
+namespace lanediff {
+
+class Rng;
+
+// A test case on the hot path. header.lanes() is always empty; lanes holds the Lane fields
+// as written in the case (unresolved: a VGPR source reads its lane field, other sources ignore
+// it), 16 bytes per lane.
+struct FlatCase {
+  proto::TestCase header;
+  LaneBatch lanes;
+  size_t size() const { return lanes.size(); }
+};
+
+// Moves the lanes out of `tc` into flat arrays.
+FlatCase Flatten(proto::TestCase tc);
+proto::TestCase ToProto(const FlatCase& c);
+
+// The fields DomainValue knows (Lane fields, Encoding fields, MODE); kOther: any 32 bits.
+enum class DomainField { kSrc0, kSrc1, kSrc2, kVdstOld, kMode, kOpsel, kNegAbs, kOmod, kCode, kOther };
+// "src0" and "value" -> kSrc0, "neg" and "abs" -> kNegAbs, ... unknown names -> kOther.
+DomainField DomainFieldNamed(absl::string_view name);
+// The Lane word a Lane field name is (0..3: src0, src1, src2, vdst_old), or -1.
+int LaneWordNamed(absl::string_view name);
+
+// The per-case value chooser. The header's target may be unknown and its instruction any
+// enum value (a mutated case before Fixup): the choices then fall back as DomainValue's do.
+class LaneGen {
+ public:
+  explicit LaneGen(const proto::TestCase& header);
+  uint32_t Value(Rng& rng, DomainField field) const;
+  // Resizes `lanes` to n and draws src0, src1, src2, vdst_old for each lane, in that order.
+  void Fill(Rng& rng, LaneBatch* lanes, size_t n) const;
+
+ private:
+  uint32_t Src0(Rng& rng) const;
+  uint32_t Src1(Rng& rng) const;
+  uint32_t Src2(Rng& rng) const;
+  uint32_t VdstOld(Rng& rng) const;
+  Instr instr_;
+  bool src2_unused_ = false;
+  bool has_seed_ = false;                  // writes an 8-bit float (SR seed in S1)
+  const std::vector<uint32_t>* fp8_table_ = nullptr;  // null: integer result (u8 table)
+  uint32_t fp8_low_mask_ = 0;              // f32 mantissa bits below the 8-bit format's
+  const std::vector<uint32_t>* seed_table_ = nullptr;
+  uint32_t seed_low_mask_ = 0;             // S1 bits below the seed
+};
+
+// Replaces up to all lanes of `c` by candidates on which some single alternative hypothesis
+// changes the model's answer under `hyp`: 4x as many candidates as lanes are drawn (LaneGen),
+// resolved and evaluated once per hypothesis value, and the first ones that separate kept in
+// order. Returns how many lanes were aimed.
+// `scratch` (optional) keeps the working buffers from one call to the next (a few hundred KiB).
+struct AimScratch {
+  LaneBatch cand, uniform;
+  std::vector<uint32_t> base, alt;
+  std::vector<uint8_t> keep;
+};
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch = nullptr);
+
+// The static value tables (built once; Mutator's table functions return copies of these).
+const std::vector<uint32_t>& SpecialF32Table();
+const std::vector<uint32_t>& U8BoundaryTable();
+const std::vector<uint32_t>& Fp8BoundaryTable(Fp8FormatId id);
+const std::vector<uint32_t>& SeedTable(int first_seed_bit);  // 0..31
+const std::vector<uint32_t>& ModeTable();
+
+// The target a header names (nullptr if unknown). Once per case, never per lane.
+const TargetTraits* TargetNamed(absl::string_view name);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_FUZZ_LANE_GEN_H_
