@@ -62,6 +62,13 @@ int main(int argc, char** argv) {
     PrintUsage(argc < 2 ? stderr : stdout);
     return argc < 2 ? kExitUsage : kExitOk;
   }
+  if (std::strcmp(argv[1], "--list-commands") == 0) {  // hidden: scripts/gen_cli_docs.sh
+    for (const Command& c : AllCommands()) {
+      std::printf("%s\t%.*s\n", std::string(c.name).c_str(), static_cast<int>(c.summary.size()),
+                  c.summary.data());
+    }
+    return kExitOk;
+  }
   if (std::strcmp(argv[1], "--version") == 0) {
     std::printf("lanediff %s\n", LANEDIFF_VERSION);
     return kExitOk;
