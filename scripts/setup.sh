@@ -15,6 +15,9 @@ PACKAGES=(
   libamdhip64-dev
   # tests: python3 for the LLVM differential scripts; chromium renders the HTML report
   python3 chromium
+  # packaging and its test: dpkg-shlibdeps (the .deb's Depends), man/groff render the man
+  # page, zsh checks the generated completion
+  dpkg-dev man-db groff-base zsh
 )
 
 missing=()

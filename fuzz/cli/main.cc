@@ -31,7 +31,9 @@ void PrintUsage(FILE* out) {
   }
   std::fprintf(out,
                "\nexit codes: 0 ok, 1 found something (disagreement, bad input line),\n"
-               "2 usage error, 3 device or environment error.\n");
+               "2 usage error (a bad flag, a missing or unreadable input path: named),\n"
+               "3 device or environment error (no device; an output path that cannot be\n"
+               "written, checked before any work starts, its parent directories created).\n");
 }
 
 }  // namespace
