@@ -22,7 +22,7 @@ check_tree() {  # root of an installed tree (prefix)
     [[ -s "$root/$f" ]] || say_fail "$root/$f missing"
   done
   [[ "$("$bin" --version)" == "$("$build/fuzz/lanediff" --version)" ]] || say_fail "$bin --version"
-  # Bytes: llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding (SEMANTICS.md §2 golden word).
+  # Bytes: llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding (model/isa/testdata/golden_vop3.txt).
   local got
   got=$(echo 'v_cvt_pk_u8_f32 v5, v1, v2, s3' | "$bin" asm --bytes-only --target gfx942)
   [[ "$got" == "[0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]" ]] || say_fail "$bin asm: $got"
