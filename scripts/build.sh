@@ -14,6 +14,7 @@ case "$flavour" in
   gcc) flags=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCMAKE_C_COMPILER=gcc) ;;
   *) echo "build.sh: unknown flavour '$flavour' (release, asan, gcc)" >&2; exit 2 ;;
 esac
+mkdir -p "$root/build"   # the configure log below lives beside build/<flavour>
 cmake -S "$root" -B "$dir" -G Ninja "${flags[@]}" >"$dir.configure.log" 2>&1 || {
   cat "$dir.configure.log" >&2; echo "build.sh: configure failed ($flavour)" >&2; exit 1; }
 cmake --build "$dir" -j "$(nproc)" >&2

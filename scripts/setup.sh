@@ -16,6 +16,9 @@ PACKAGES=(
   # tests: python3 for the LLVM differential scripts; chromium renders the HTML report;
   # xmllint (libxml2-utils) checks the JUnit report is well-formed XML
   python3 chromium libxml2-utils
+  # packaging and its test: dpkg-shlibdeps (the .deb's Depends), man/groff render the man
+  # page, zsh checks the generated completion
+  dpkg-dev man-db groff-base zsh
 )
 
 missing=()

@@ -173,12 +173,23 @@ std::string Args::Help() const {
   return out;
 }
 
+std::string Args::ListFlags() const {
+  std::string out;
+  for (const Spec& s : specs_) absl::StrAppend(&out, "--", s.name, "\t", s.metavar, "\t", s.help, "\n");
+  absl::StrAppend(&out, "--help\t\tprint this text\n");
+  return out;
+}
+
 int Args::Parse(int argc, char** argv) {
   bool only_positional = false;
   for (int i = 1; i < argc; ++i) {
     absl::string_view arg = argv[i];
     if (!only_positional && (arg == "--help" || arg == "-h")) {
       std::fputs(Help().c_str(), stdout);
+      return 0;
+    }
+    if (!only_positional && arg == "--list-flags") {  // hidden: for the completion generator
+      std::fputs(ListFlags().c_str(), stdout);
       return 0;
     }
     if (!only_positional && arg == "--") {

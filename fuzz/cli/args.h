@@ -76,6 +76,10 @@ class Args {
   int Parse(int argc, char** argv);
 
   std::string Help() const;
+  // One line per flag, `--NAME<TAB>METAVAR<TAB>HELP` (METAVAR empty for a switch), --help
+  // last: what hidden `lanediff COMMAND --list-flags` prints for scripts/gen_cli_docs.sh
+  // (shell completions generated from these very tables).
+  std::string ListFlags() const;
 
  private:
   struct Spec {

@@ -1,42 +1,69 @@
-// `lanediff asm`: LLVM assembly to instruction bytes, with the project's own tables.
+// `lanediff asm`: LLVM assembly to instruction bytes, with the project's own tables, printed
+// exactly as `llvm-mc-22 -arch=amdgcn -mcpu=T -show-encoding` prints them (llvm_mc_format.h):
 //
-//   lanediff asm --target gfx942 <<< 'v_cvt_pk_u8_f32 v5, v1, v2, s3'
-//   [0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]
+//   $ lanediff asm --target gfx942 <<< 'v_cvt_pk_u8_f32 v5, v1, v2, s3'
+//   \tv_cvt_pk_u8_f32 v5, v1, v2, s3          ; encoding: [0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]
 //
-// One instruction per line (blank lines and lines starting with `#`, `;` or `//` are
-// skipped; a trailing `; comment` is ignored). Each prints its bytes as llvm-mc -show-encoding
-// does. Encodings LLVM's assembler would refuse (neg on src1, omod, ...) are still encoded,
-// since the fuzzer runs them; each refusal is noted on stderr. A line that does not parse or
-// cannot be encoded is reported on stderr by its number and skipped; the exit code is then 1.
-// `lanediff disasm` is the inverse (disasm_command.cc).
+// Lines as llvm-mc treats them: a blank line prints an empty line; a line starting with `;`,
+// `//` or `#` prints nothing; a trailing `; comment` or `// comment` is dropped. A line that
+// does not parse or cannot be encoded prints nothing on stdout and llvm-mc's diagnostic on
+// stderr (`<stdin>:LINE:COL: error: ...`, the line, a caret); the exit code is then 1.
+// Encodings LLVM's assembler refuses (neg on src1, omod, ...) are still encoded, since the
+// fuzzer runs them; their line ends in ` ; llvm-mc-22 refuses: REASON` so a diff against
+// llvm-mc shows why. `lanediff disasm` is the inverse (disasm_command.cc).
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/llvm_mc_format.h"
+#include "model/isa/tables.h"
 #include "model/isa/vop3.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {
 namespace {
 
+// Why llvm-mc-22 would refuse `line` (which we parsed as `in`): the encoding's own reasons,
+// and the gfx12/gfx1250 SR byte select spelled op_sel:, which LLVM only accepts as byte_sel:N.
+std::vector<std::string> Refusals(const TargetTraits& target, const Vop3Instr& in,
+                                  absl::string_view line) {
+  std::vector<std::string> why = LlvmRefusals(target, in);
+  if (GetAsmRules(target, in.instr).byte_sel == ByteSelSyntax::byte_sel &&
+      absl::StrContains(line, "op_sel:")) {
+    why.push_back(absl::StrCat("op_sel: spelling (", target.name, " takes byte_sel:N)"));
+  }
+  return why;
+}
+
 int RunAsm(int argc, char** argv) {
   Args args("asm",
-            "Assemble VOP3 instructions (LLVM syntax, one per line on stdin) into bytes,\n"
-            "printed as llvm-mc -show-encoding prints them, using lanediff's own tables.");
+            "Assemble VOP3 instructions (LLVM syntax, one per line on stdin) with lanediff's own\n"
+            "tables, printing exactly what `llvm-mc-22 -arch=amdgcn -mcpu=T -show-encoding`\n"
+            "prints, errors included (`<stdin>:LINE:COL: error: ...`).");
   std::string target_name;
-  bool show_text = false;
+  bool bytes_only = false, show_text = false;
   args.Flag("target", "T", "gfx target, e.g. gfx942 (see `lanediff targets`)", &target_name);
-  args.Bool("show-text", "print `TEXT ; encoding: [...]` (the canonical text) like llvm-mc",
+  args.Bool("bytes-only", "print only each instruction's byte list `[0x05,0x00,...]`",
+            &bytes_only);
+  args.Bool("show-text", "deprecated: the text is now always printed (llvm-mc's format)",
             &show_text);
   args.Epilog(
-      "Example:\n  echo 'v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1]' | lanediff asm --target gfx942\n"
-      "Exit codes: 0 every line assembled; 1 some line did not (reported on stderr); 2 usage.");
+      "Example:\n"
+      "  echo 'v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1]' | lanediff asm --target gfx942\n"
+      "  diff <(lanediff asm --target gfx942 < f.s) <(llvm-mc-22 -arch=amdgcn -mcpu=gfx942 \\\n"
+      "      -show-encoding < f.s)    # differs only on lines marked `; llvm-mc-22 refuses:`\n"
+      "An encoding llvm-mc-22 would refuse (NEG on src1, OMOD, ...) is still assembled; its line\n"
+      "ends in ` ; llvm-mc-22 refuses: REASON`.\n"
+      "Exit codes: 0 every line assembled; 1 some line did not (diagnostic on stderr); 2 usage.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (show_text) std::fprintf(stderr, "lanediff asm: --show-text is deprecated (now the default)\n");
   absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
   if (!target.ok()) {
     std::fprintf(stderr, "lanediff asm: --target: %s\n", std::string(target.status().message()).c_str());
@@ -46,23 +73,29 @@ int RunAsm(int argc, char** argv) {
   std::string line;
   for (int n = 1; std::getline(std::cin, line); ++n) {
     absl::string_view t = absl::StripAsciiWhitespace(line);
-    if (t.empty() || t[0] == '#' || t[0] == ';' || absl::StartsWith(t, "//")) continue;
+    if (t.empty()) {
+      if (!bytes_only) std::fputs("\n", stdout);  // llvm-mc echoes a blank line
+      continue;
+    }
+    if (t[0] == '#' || t[0] == ';' || absl::StartsWith(t, "//")) continue;
     absl::StatusOr<Vop3Instr> in = ParseAsm(**target, t);
     absl::StatusOr<std::vector<uint32_t>> words =
         in.ok() ? EncodeVop3(**target, *in) : absl::StatusOr<std::vector<uint32_t>>(in.status());
     if (!words.ok()) {
-      std::fprintf(stderr, "line %d: %s\n", n, std::string(words.status().message()).c_str());
+      const std::string msg(words.status().message());
+      std::fputs(LlvmMcDiagnostic(n, ColumnOfQuotedToken(line, msg), "error", msg, line).c_str(),
+                 stderr);
       ++bad;
       continue;
     }
     const std::string bytes = FormatEncodingBytes(*words);
-    if (show_text) {
-      std::printf("%s ; encoding: %s\n", PrintVop3(**target, *in).c_str(), bytes.c_str());
+    const std::vector<std::string> refusals = Refusals(**target, *in, t);
+    const std::string comment =
+        refusals.empty() ? "" : absl::StrCat("llvm-mc-22 refuses: ", absl::StrJoin(refusals, "; "));
+    if (bytes_only) {
+      std::printf("%s%s%s\n", bytes.c_str(), comment.empty() ? "" : " ; ", comment.c_str());
     } else {
-      std::printf("%s\n", bytes.c_str());
-    }
-    for (const std::string& why : LlvmRefusals(**target, *in)) {
-      std::fprintf(stderr, "line %d: note: LLVM would refuse this: %s\n", n, why.c_str());
+      std::fputs(LlvmMcLine(PrintVop3(**target, *in), bytes, comment).c_str(), stdout);
     }
   }
   std::fflush(stdout);
@@ -71,7 +104,7 @@ int RunAsm(int argc, char** argv) {
 
 }  // namespace
 
-LANEDIFF_REGISTER_COMMAND(60, "asm", "LLVM assembly -> instruction bytes (lanediff's VOP3 tables)",
+LANEDIFF_REGISTER_COMMAND(60, "asm", "LLVM assembly -> instruction bytes, printed as llvm-mc does",
                           RunAsm);
 
 }  // namespace lanediff

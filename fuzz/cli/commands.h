@@ -10,8 +10,9 @@
 //
 // Exit codes shared by every command:
 //   0 success; 1 the command ran and found something (a disagreement, a bad input line, a
-//   finding that no longer reproduces); 2 usage error; 3 a device or environment error (no
-//   GPU, a device fault the command cannot continue past, an unwritable corpus).
+//   finding that no longer reproduces); 2 usage error (a missing or unreadable input path
+//   too); 3 a device or environment error (no GPU, a device fault the command cannot continue
+//   past, an unwritable corpus or output path). Paths: fuzz/cli/output_path.h.
 #ifndef LANEDIFF_FUZZ_CLI_COMMANDS_H_
 #define LANEDIFF_FUZZ_CLI_COMMANDS_H_
 

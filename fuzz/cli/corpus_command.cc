@@ -6,17 +6,33 @@
 
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 
 namespace lanediff {
 namespace {
 
+// The verbs, for the usage text and for `lanediff corpus --list-flags` (completions).
+struct Verb {
+  const char* name;
+  const char* args;
+  const char* summary;
+};
+constexpr Verb kVerbs[] = {
+    {"merge", "SRC... --into DST", "join findings without duplicates"},
+    {"check", "PATH...", "load and report bad files"},
+};
+
 int RunCorpus(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--list-flags") == 0) {  // verbs: no dashes, no metavar
+    for (const Verb& v : kVerbs) std::printf("%s\t\t%s\n", v.name, v.summary);
+    return kExitOk;
+  }
   if (argc < 2 || (std::strcmp(argv[1], "merge") != 0 && std::strcmp(argv[1], "check") != 0)) {
-    std::fprintf(stderr,
-                 "usage: lanediff corpus merge SRC... --into DST   join findings without "
-                 "duplicates\n"
-                 "       lanediff corpus check PATH...             load and report bad files\n");
+    for (const Verb& v : kVerbs) {
+      std::fprintf(stderr, "%s lanediff corpus %s %-20s %s\n", &v == kVerbs ? "usage:" : "      ",
+                   v.name, v.args, v.summary);
+    }
     return argc >= 2 && (std::strcmp(argv[1], "--help") == 0) ? kExitOk : kExitUsage;
   }
   const bool merge = std::strcmp(argv[1], "merge") == 0;
@@ -30,6 +46,8 @@ int RunCorpus(int argc, char** argv) {
   if (merge) args.Flag("into", "DST", "destination findings directory", &into);
   args.Positional(merge ? "SRC" : "PATH", "findings files or directories", &paths);
   if (int rc = args.Parse(argc - 1, argv + 1); rc >= 0) return rc;
+  if (int rc = CheckInputPaths("corpus", merge ? "SRC" : "PATH", paths); rc >= 0) return rc;
+  if (int rc = CheckOutputDir("corpus merge", "--into", into); rc >= 0) return rc;
   if (paths.empty() || (merge && into.empty())) {
     std::fprintf(stderr, "lanediff corpus: give %s\n", merge ? "SRC... --into DST" : "PATH...");
     return kExitUsage;

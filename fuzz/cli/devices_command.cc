@@ -11,6 +11,7 @@
 #include "device_harness/sim/errata.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 
 namespace lanediff {
 namespace {
@@ -26,6 +27,9 @@ int RunDevices(int argc, char** argv) {
   args.Bool("hip-count", "print only the number of usable HIP GPUs (0 with none), for scripts",
             &hip_count);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (!replay_dir.empty()) {
+    if (int rc = CheckInputPaths("devices", "--replay-dir", {replay_dir}); rc >= 0) return rc;
+  }
   if (hip_count) {
     absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();
     int usable = 0;

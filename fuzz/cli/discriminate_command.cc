@@ -13,6 +13,7 @@
 #include "proto/text_format.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 #include "fuzz/discriminate.h"
 
 namespace lanediff {
@@ -34,6 +35,8 @@ int RunDiscriminate(int argc, char** argv) {
   args.Epilog("exit codes: 0 ok, 1 the device matches no modelled setting, 2 usage, 3 device "
               "error.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = CheckOutputFile("discriminate", "--out", out); rc >= 0) return rc;
+  if (int rc = CheckDeviceSpecPath("discriminate", device); rc >= 0) return rc;
   absl::StatusOr<const TargetTraits*> t = FindTarget(target);
   absl::StatusOr<Instr> i = ParseInstr(instr);
   if (!t.ok() || !i.ok()) {

@@ -4,8 +4,9 @@
 //                 [--mode HEX] [--hypothesis NAME=VALUE]... < lanes
 //
 // Input: one lane per line, four 32-bit hex words `src0 src1 src2 vdst_old` (`0x` optional);
-// blank lines and `#` comments are skipped. Output: `0x%08x` per lane, in order. A malformed
-// line is reported on stderr with its line number and produces no output; processing goes on
+// blank lines and `#` comments are skipped. Output: one row per input row, in order: `0x%08x`
+// per lane, and for a malformed row an error row in its place, `error: line N: REASON`
+// (also reported on stderr), so output row k always answers input row k; processing goes on
 // and the exit code is 1 at the end. Unknown target, instruction or hypothesis, or an
 // instruction the target lacks: an error listing the valid choices, exit 2.
 //
@@ -15,6 +16,7 @@
 // large batches.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -123,7 +125,7 @@ int RunEval(int argc, char** argv) {
   Args args("eval",
             "Run the model as a pipe: read lanes from stdin, one per line, as four 32-bit hex\n"
             "words `src0 src1 src2 vdst_old` (0x optional; blank lines and # comments\n"
-            "skipped), and print each lane's VDST as 0x%08x.");
+            "skipped), and print each lane's VDST as 0x%08x, one output row per input row.");
   std::string target_name, instr_name;
   uint64_t opsel = 0, neg = 0, abs = 0, omod = 0, mode = 0xf0;
   bool clamp = false;
@@ -144,8 +146,10 @@ int RunEval(int argc, char** argv) {
       "example:\n"
       "  echo '3fffffff fffff000 0 aabbccdd' | lanediff eval --target gfx1201 \\\n"
       "      --instr v_cvt_sr_fp8_f32          # prints 0xaabbcc40\n"
-      "exit codes: 0 every line evaluated; 1 some input line was malformed (reported on\n"
-      "stderr with its line number, no output for it); 2 usage error; 3 stdout or stdin failed.");
+      "A malformed row gets an error row in its place, so output row k answers input row k:\n"
+      "  error: line N: REASON          (N counts every stdin line, comments included)\n"
+      "exit codes: 0 every row evaluated; 1 some row was malformed (its error row printed,\n"
+      "also reported on stderr); 2 usage error; 3 stdout or stdin failed.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
 
   auto usage_error = [](const std::string& msg) {
@@ -190,6 +194,12 @@ int RunEval(int argc, char** argv) {
   uint64_t line_no = 0;
   bool bad_line = false;
   std::string error;
+  // Error rows of the current batch, each to be written before lane `before` of the batch.
+  struct ErrorRow {
+    size_t before;
+    std::string text;
+  };
+  std::vector<ErrorRow> error_rows;
 
   auto parse_line = [&](absl::string_view line) {
     ++line_no;
@@ -204,26 +214,39 @@ int RunEval(int argc, char** argv) {
         bad_line = true;
         std::fprintf(stderr, "lanediff eval: stdin line %llu: %s\n",
                      static_cast<unsigned long long>(line_no), error.c_str());
+        error_rows.push_back({lanes.size(), absl::StrCat("error: line ", line_no, ": ", error, "\n")});
         break;
     }
   };
   auto flush_batch = [&]() -> bool {
-    if (lanes.size() == 0) return true;
+    if (lanes.size() == 0 && error_rows.empty()) return true;
     vdst.resize(lanes.size());
     if (absl::Status s = Evaluate(ctx, lanes.view(), absl::MakeSpan(vdst)); !s.ok()) {
       std::fprintf(stderr, "lanediff eval: %s\n", std::string(s.message()).c_str());
       return false;
     }
     static constexpr char kHex[] = "0123456789abcdef";
-    out.resize(vdst.size() * 11);
+    size_t error_bytes = 0;
+    for (const ErrorRow& e : error_rows) error_bytes += e.text.size();
+    out.resize(vdst.size() * 11 + error_bytes);
     char* p = out.data();
-    for (uint32_t v : vdst) {
+    auto next_error = error_rows.begin();
+    auto put_errors_before = [&](size_t lane) {
+      for (; next_error != error_rows.end() && next_error->before == lane; ++next_error) {
+        p = std::copy(next_error->text.begin(), next_error->text.end(), p);
+      }
+    };
+    for (size_t i = 0; i < vdst.size(); ++i) {
+      put_errors_before(i);
+      const uint32_t v = vdst[i];
       *p++ = '0';
       *p++ = 'x';
       for (int s = 28; s >= 0; s -= 4) *p++ = kHex[(v >> s) & 0xf];
       *p++ = '\n';
     }
+    put_errors_before(vdst.size());
     lanes.Clear();
+    error_rows.clear();
     return WriteAll(out.data(), out.size());
   };
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -92,7 +93,7 @@ TEST(EvalCommand, PkU8ModeAndByteSelect) {
   EXPECT_EQ(r.out, "0x00000000\n") << r.err;  // denormal flushed, then 0 even rounding up
 }
 
-TEST(EvalCommand, MalformedLinesAreReportedAndSkipped) {
+TEST(EvalCommand, MalformedRowsGetAnErrorRowInPlace) {
   const std::string input =
       "3f800000 0 0 0\n"
       "3f800000 0 0\n"              // line 2: three words
@@ -103,7 +104,18 @@ TEST(EvalCommand, MalformedLinesAreReportedAndSkipped) {
       "40000000 0 0 0\n";
   RunResult r = RunEval("--target gfx950 --instr v_cvt_sr_fp8_f32", input);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.out, "0x00000038\n0x00000040\n");
+  // Output row k answers input row k (comment line 4 is not a row). gfx950 writes OCP E4M3
+  // (bias 7): 1.0 = 0 0111 000 = 0x38, 2.0 = 0 1000 000 = 0x40. The four bad rows are in
+  // place, each naming its stdin line.
+  std::vector<std::string> rows = absl::StrSplit(r.out, '\n');
+  ASSERT_EQ(rows.size(), 7u) << r.out;  // 6 rows and the empty string after the last '\n'
+  EXPECT_EQ(rows[0], "0x00000038");
+  EXPECT_TRUE(absl::StartsWith(rows[1], "error: line 2: expected 4 hex words")) << rows[1];
+  EXPECT_TRUE(absl::StartsWith(rows[2], "error: line 3: more than 4 words")) << rows[2];
+  EXPECT_TRUE(absl::StartsWith(rows[3], "error: line 5: word 2 'zz'")) << rows[3];
+  EXPECT_TRUE(absl::StartsWith(rows[4], "error: line 6: word 1 '123456789'")) << rows[4];
+  EXPECT_EQ(rows[5], "0x00000040");
+  EXPECT_EQ(rows[6], "");
   for (const char* line : {"line 2:", "line 3:", "line 5:", "line 6:"}) {
     EXPECT_TRUE(absl::StrContains(r.err, line)) << line << " in " << r.err;
   }

@@ -15,6 +15,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
@@ -72,6 +73,8 @@ int RunFuzz(int argc, char** argv) {
       "exit codes: 0 no new finding, 1 new findings stored, 2 usage, 3 device or environment "
       "error (unwritable corpus, no device).");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = CheckOutputFile("fuzz", "--summary-out", summary_out); rc >= 0) return rc;
+  if (int rc = CheckDeviceSpecPath("fuzz", device); rc >= 0) return rc;
   CampaignOptions o;
   for (absl::string_view t : absl::StrSplit(targets, ',', absl::SkipEmpty())) {
     o.targets.emplace_back(t);

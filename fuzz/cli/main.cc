@@ -31,7 +31,9 @@ void PrintUsage(FILE* out) {
   }
   std::fprintf(out,
                "\nexit codes: 0 ok, 1 found something (disagreement, bad input line),\n"
-               "2 usage error, 3 device or environment error.\n");
+               "2 usage error (a bad flag, a missing or unreadable input path: named),\n"
+               "3 device or environment error (no device; an output path that cannot be\n"
+               "written, checked before any work starts, its parent directories created).\n");
 }
 
 }  // namespace
@@ -61,6 +63,13 @@ int main(int argc, char** argv) {
       std::strcmp(argv[1], "help") == 0) {
     PrintUsage(argc < 2 ? stderr : stdout);
     return argc < 2 ? kExitUsage : kExitOk;
+  }
+  if (std::strcmp(argv[1], "--list-commands") == 0) {  // hidden: scripts/gen_cli_docs.sh
+    for (const Command& c : AllCommands()) {
+      std::printf("%s\t%.*s\n", std::string(c.name).c_str(), static_cast<int>(c.summary.size()),
+                  c.summary.data());
+    }
+    return kExitOk;
   }
   if (std::strcmp(argv[1], "--version") == 0) {
     std::printf("lanediff %s\n", LANEDIFF_VERSION);

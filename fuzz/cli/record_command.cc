@@ -14,6 +14,7 @@
 #include "device_harness/replay/recording_io.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 #include "proto/text_format.h"
 
 namespace lanediff {
@@ -63,6 +64,9 @@ int RunRecord(int argc, char** argv) {
       "read or was refused (the others are still written); 2 usage; 3 no device, or the\n"
       "recording could not be written.\n");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = CheckInputPaths("record", "CASE", cases); rc >= 0) return rc;
+  if (int rc = CheckOutputFile("record", "--out", out); rc >= 0) return rc;
+  if (int rc = CheckDeviceSpecPath("record", device); rc >= 0) return rc;
   if (out.empty() || cases.empty()) {
     std::fprintf(stderr, "lanediff record: need --out PATH and at least one CASE\n");
     return kExitUsage;

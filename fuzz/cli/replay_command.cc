@@ -9,6 +9,7 @@
 #include "device_harness/open_runner.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 #include "fuzz/compare.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/replay.h"
@@ -35,6 +36,8 @@ int RunReplay(int argc, char** argv) {
               "refused: not a regular file, over a size limit; or there was nothing to replay),\n"
               "2 usage, 3 the device could not be opened.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = CheckInputPaths("replay", "PATH", paths); rc >= 0) return rc;
+  if (int rc = CheckDeviceSpecPath("replay", device); rc >= 0) return rc;
   if (paths.empty()) {
     std::fprintf(stderr, "lanediff replay: give at least one PATH\n");
     return kExitUsage;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/report/report.h"
 #include "proto/text_format.h"
@@ -30,6 +31,9 @@ int RunReport(int argc, char** argv) {
   args.Positional("RUN_RECORD...", "run record files or directories of them", &inputs);
   args.Epilog("example:\n  lanediff report --out out/report --corpus corpus/findings out/runs/");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = CheckInputPaths("report", "RUN_RECORD", inputs); rc >= 0) return rc;
+  if (int rc = CheckInputPaths("report", "--corpus", corpora); rc >= 0) return rc;
+  if (int rc = CheckOutputDir("report", "--out", out_dir); rc >= 0) return rc;
   if (out_dir.empty()) {
     std::fprintf(stderr, "lanediff report: --out DIR is required\n");
     return kExitUsage;

@@ -13,6 +13,7 @@
 #include "device_harness/open_runner.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/sweep/sweep.h"
 #include "model/base/version.h"
@@ -81,8 +82,11 @@ int RunSweepCommand(int argc, char** argv) {
       "  lanediff sweep --target gfx942 --instr v_cvt_pk_u8_f32 --device sim\n"
       "  lanediff sweep --target gfx1201 --instr v_cvt_sr_fp8_f32 --out runs/sr.textproto\n"
       "  lanediff sweep --target gfx942 --instr v_cvt_pk_u8_f32 --shard 2/4 --out s2.textproto\n"
-      "exit: 0 all agree, 1 a mismatch (model vs device, or fast model vs oracle), 3 device error");
+      "exit: 0 all agree, 1 a mismatch (model vs device, or fast model vs oracle), 2 usage (a\n"
+      "missing replay: file included), 3 device error or unwritable --out (checked first).");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = CheckOutputFile("sweep", "--out", out); rc >= 0) return rc;
+  if (int rc = CheckDeviceSpecPath("sweep", device); rc >= 0) return rc;
   if (!src0_text.empty()) {
     auto v = ParseHex(src0_text, 0xffffffffu);
     if (!v.ok()) {
