@@ -36,6 +36,10 @@ struct DeviceBatch {
   LaneBatch lanes;
   // Uniform values of SGPR sources, by source slot (src0, src1, src2).
   std::array<uint32_t, 3> sgpr_values{};
+  // Run words that break a documented ISA restriction (model/isa/vop3.h SpecViolations: the
+  // constant-bus limit, a literal where none is allowed) instead of refusing them before the
+  // launch. Their result is undefined by the spec.
+  bool allow_undefined = false;
 };
 
 // A device's answer: one VDST word per lane, plus who answered.

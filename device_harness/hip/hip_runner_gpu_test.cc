@@ -65,10 +65,12 @@ TEST(HipGpuTest, EveryLaneGetsItsOwnOperands) {
 }
 
 // SGPR sources come from sgpr_values via s20..s22; inline constants need no lane data.
+// One SGPR only: GFX9's constant-bus limit is 1 (two SGPRs would be undefined by spec, and
+// llvm-mc refuses `v_cvt_pk_u8_f32 v4, 2.0, s21, s22` for gfx942).
 TEST(HipGpuTest, SgprAndInlineConstantSources) {
-  DeviceBatch b = Batch(PkU8Words(/*2.0*/ 244, /*s21*/ 21, /*s22*/ 22));
-  b.sgpr_values = {0, 1, 0xaabbccdd};
-  for (int i = 0; i < 100; ++i) b.lanes.Add(0, 0, 0, 0);
+  DeviceBatch b = Batch(PkU8Words(/*2.0*/ 244, /*v2*/ 258, /*s22*/ 22));
+  b.sgpr_values = {0, 0, 0xaabbccdd};
+  for (int i = 0; i < 100; ++i) b.lanes.Add(0, /*byte select*/ 1, 0, 0);
   absl::StatusOr<DeviceResult> r = (*g_runner)->Run(b);
   ASSERT_TRUE(r.ok()) << r.status();
   for (uint32_t v : r->vdst) EXPECT_EQ(v, 0xaabb02ddu);  // byte 1 of s22 replaced by 2
