@@ -358,20 +358,30 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     EXPECT_EQ(d.lines[at + 1].address, site->address + 8);
     EXPECT_EQ(d.lines[at + 1].text, "s_nop 0");
     EXPECT_EQ(d.lines[at + 1].words, (std::vector<uint32_t>{kSNop0}));
-    // After: MODE restored from s26, v4 stored to out (s[12:13]), end.
+    // After: MODE read back, restored from s26, v4 stored to out (s[12:13]) and the readback
+    // to out[n] (byte offset n * 4 from s14 = KernelArgs::n), end.
     std::vector<std::string> after = {
+        "s_getreg_b32 s29, hwreg(" + mode + ")",  // MODE readback, to out[n]
+        "s_lshl_b32 s30, s14, 2",
+        "v_mov_b32_e32 v6, s29",
+        "v_mov_b32_e32 v7, s30",
         "s_and_b32 s28, s26, 0xff",
         "s_bfe_u32 s27, s26, 0x10017",
         "s_setreg_b32 hwreg(" + mode + ", 0, 8), s28",
         "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
         store + " v5, v4, s[12:13]",
+        store + " v7, v6, s[12:13]",
         "s_endpgm",
     };
     EXPECT_NE(FindInOrder(d, at + 2, d.lines.size(), after, &missing), SIZE_MAX)
         << "missing after the site: " << missing;
     // v4 is written by nothing between the site and the store.
     for (size_t i = at + 2; i < d.lines.size() && !absl::StartsWith(d.lines[i].text, store); ++i) {
-      EXPECT_FALSE(absl::StartsWith(d.lines[i].text, "v_") && d.lines[i].text != "v_nop") << d.lines[i].text;
+      // (v_nop, and the MODE readback's copies into v6 and v7, write no v4.)
+      const std::string& t = d.lines[i].text;
+      EXPECT_FALSE(absl::StartsWith(t, "v_") && t != "v_nop" && !absl::StartsWith(t, "v_mov_b32_e32 v6, s29") &&
+                   !absl::StartsWith(t, "v_mov_b32_e32 v7, s30"))
+          << t;
     }
   }
 }

@@ -305,14 +305,15 @@ class HipRunner : public Runner {
     LANEDIFF_ASSIGN_OR_RETURN(void* function, Kernel(batch.words));
     const char* names[] = {"src0", "src1", "src2", "vdst_old", "out"};
     const uint32_t* host[] = {lanes.src0, lanes.src1, lanes.src2, lanes.vdst_old};
-    for (int i = 0; i < 5; ++i) LANEDIFF_RETURN_IF_ERROR(buffers_[i].Reserve(n, names[i]));
+    // out holds one more word: out[n] = the MODE readback the kernel stores.
+    for (int i = 0; i < 5; ++i) LANEDIFF_RETURN_IF_ERROR(buffers_[i].Reserve(i == 4 ? n + 1 : n, names[i]));
     const size_t bytes = n * sizeof(uint32_t);
     for (int i = 0; i < 4; ++i) {
       LANEDIFF_HIP_CHECK(api, MemcpyHtoDAsync(buffers_[i].get(), host[i], bytes, stream_),
                          absl::StrCat("copying ", names[i], " (", bytes, " bytes) to the device"));
     }
     // A lane the kernel fails to store shows this pattern instead of stale data.
-    LANEDIFF_HIP_CHECK(api, MemsetD32Async(buffers_[4].get(), 0xA5A5A5A5u, n, stream_),
+    LANEDIFF_HIP_CHECK(api, MemsetD32Async(buffers_[4].get(), 0xA5A5A5A5u, n + 1, stream_),
                        "filling the output buffer with 0xA5A5A5A5");
 
     KernelArgs args;
@@ -335,9 +336,12 @@ class HipRunner : public Runner {
     LANEDIFF_HIP_CHECK(api, StreamSynchronize(stream_),
                        absl::StrCat("running the kernel (hipStreamSynchronize after launching ",
                                     n, " lanes of ", InstrName(instr), " words ", words, ")"));
-    result.vdst.resize(n);
-    LANEDIFF_HIP_CHECK(api, MemcpyDtoH(result.vdst.data(), buffers_[4].get(), bytes),
-                       absl::StrCat("copying ", bytes, " bytes of VDST back from the device"));
+    result.vdst.resize(n + 1);
+    LANEDIFF_HIP_CHECK(api, MemcpyDtoH(result.vdst.data(), buffers_[4].get(), bytes + 4),
+                       absl::StrCat("copying ", bytes + 4, " bytes of VDST and the MODE readback back from the device"));
+    result.mode_readback = result.vdst.back();
+    result.vdst.pop_back();
+    LANEDIFF_RETURN_IF_ERROR(CheckModeReadback(batch, result));
     return result;
   }
 

@@ -161,6 +161,7 @@ TEST(KernelParamPointersTest, FollowTheMetadataOrderAndOffsets) {
 // hipStreamSynchronize when the launch's `mode` argument is kFaultMode, so the fault is a
 // property of the batch (as on a GPU) and survives a fresh process.
 constexpr uint32_t kFaultMode = 0x3;
+constexpr uint32_t kLostMode = 0x1;  // round toward +inf
 constexpr int kHipErrorLaunchFailure = 719;  // hip_runtime_api.h: hipErrorLaunchFailure = 719
 
 class FakeHip : public HipApi {
@@ -183,6 +184,8 @@ class FakeHip : public HipApi {
     const auto* old = *static_cast<uint32_t**>(params[3]);
     auto* out = *static_cast<uint32_t**>(params[4]);
     std::copy_n(old, n, out);
+    // out[n]: the kernel's MODE readback; kLostMode plays a GPU that lost the MODE[7:0] write.
+    out[n] = mode == kLostMode ? (mode & ~0xffu) | (kDefaultMode & 0xffu) : mode;
     pending_error_ = mode == kFaultMode ? kHipErrorLaunchFailure : 0;
     return 0;
   }
@@ -247,6 +250,25 @@ TEST(HipFaultTest, AnErrorCodeAfterTheLaunchIsADeviceFaultWithTheHipCodeAndName)
   DeviceBatch other = FakeBatch(0xf0);
   other.target = *FindTarget("gfx950");
   EXPECT_FALSE(IsDeviceFault((*dev)->Run(other).status()));
+}
+
+// The MODE the kernel reads back is compared with the batch's: a mismatch is a harness fault
+// (the instruction ran under another MODE than the model uses), not a device fault or finding.
+TEST(HipModeReadbackTest, AMismatchIsAHarnessFaultNotAFinding) {
+  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<DeviceResult> good = (*dev)->Run(FakeBatch(kDefaultMode | 0x800000));
+  ASSERT_TRUE(good.ok()) << good.status();
+  ASSERT_TRUE(good->mode_readback.has_value());
+  EXPECT_EQ(*good->mode_readback, kDefaultMode | 0x800000);
+  EXPECT_EQ(good->vdst.size(), 3u);  // out[n] is not a lane
+  absl::StatusOr<DeviceResult> lost = (*dev)->Run(FakeBatch(kLostMode));
+  ASSERT_FALSE(lost.ok());
+  EXPECT_FALSE(IsDeviceFault(lost.status()));
+  EXPECT_EQ(lost.status().code(), absl::StatusCode::kInternal);
+  // kLostMode = 0x00000001; the fake GPU kept MODE[7:0] at the default 0xf0.
+  EXPECT_THAT(std::string(lost.status().message()),
+              HasSubstr("harness fault: MODE read back 0x000000f0 after setting 0x00000001"));
 }
 
 // Isolated (how HIP always runs): the child sends the fault and exits, the parent forks a fresh

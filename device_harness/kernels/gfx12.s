@@ -51,6 +51,12 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
+  // MODE readback: MODE as the instruction ran, stored to out[n] (one word past the lanes;
+  // every lane stores the same word) for the host to compare with the MODE it asked for.
+  s_getreg_b32 s29, hwreg(HW_REG_WAVE_MODE, 0, 32)
+  s_lshl_b32 s30, s14, 2                   // byte offset of out[n]
+  v_mov_b32_e32 v6, s29
+  v_mov_b32_e32 v7, s30
   s_and_b32 s28, s26, 0xff                 // restore the fields we changed
   s_bfe_u32 s27, s26, 0x10017
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
@@ -58,6 +64,7 @@ lanediff_patch_site:
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27
   global_store_b32 v5, v4, s[12:13]
+  global_store_b32 v7, v6, s[12:13]            // out[n] = MODE readback
 .Lend:
   s_endpgm
 .Lkernel_end:
