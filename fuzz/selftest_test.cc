@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
 #include "device_harness/open_runner.h"
+#include "fuzz/campaign.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -120,6 +122,30 @@ TEST(SelfTestTest, TheBundleReplaysWithDeviceReplay) {
   EXPECT_THAT(text.str(), HasSubstr("MODE read back 0x"));
   EXPECT_THAT(text.str(), HasSubstr("# self-test passed"));
   std::remove(path.c_str());
+}
+
+// A campaign checks the known answers first (on hardware by default; here forced on the
+// simulator): a device that gets them wrong stops it before any finding, with what it saw.
+TEST(SelfTestTest, ACampaignStopsWhenTheKnownAnswersAreWrong) {
+  CampaignOptions o;
+  o.targets = {"gfx942"};
+  o.device = "sim";
+  o.inject = {"garbage_lane"};
+  o.max_execs = 5;
+  o.progress = false;
+  o.corpus = TempPath("corpus");
+  std::filesystem::create_directories(o.corpus);
+  o.known_answer_check = CampaignOptions::KnownAnswerCheck::always;
+  absl::StatusOr<CampaignStats> bad = RunCampaign(o, nullptr);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("the harness is wrong on this GPU"));
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("/selftest-gfx942.textproto"));
+  EXPECT_TRUE(std::filesystem::exists(o.corpus + "/selftest-gfx942.textproto"));
+  o.inject.clear();  // a right device passes the check and the campaign runs
+  absl::StatusOr<CampaignStats> good = RunCampaign(o, nullptr);
+  ASSERT_TRUE(good.ok()) << good.status();
+  EXPECT_EQ(good->execs, 5u);
+  std::filesystem::remove_all(o.corpus);
 }
 
 int RunCli(const std::string& args, std::string* out) {
