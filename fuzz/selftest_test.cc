@@ -174,6 +174,9 @@ TEST(SelfTestTest, DevicesSelftestCommandExitCodesAndBundle) {
   out.clear();
   EXPECT_EQ(RunCli("devices --selftest --device=sim", &out), 2) << out;
   EXPECT_THAT(out, HasSubstr("--target T is needed"));
+  out.clear();
+  EXPECT_EQ(RunCli("devices --selftest --device=sim --target gfx942 --start-timeout soon", &out), 2) << out;
+  EXPECT_THAT(out, HasSubstr("--start-timeout soon: want a positive number of seconds"));
   std::remove(bundle.c_str());
 }
 

@@ -22,8 +22,8 @@ namespace lanediff {
 namespace {
 
 // `lanediff devices --selftest`: fuzz/selftest.h on one device.
-int RunSelfTestCommand(const std::string& device, std::string target_name,
-                       const std::vector<std::string>& inject, const std::string& bundle) {
+int RunSelfTestCommand(const std::string& device, std::string target_name, const RunnerOptions& ro,
+                       const std::string& bundle) {
   if (target_name.empty() && (device == "auto" || absl::StartsWith(device, "hip"))) {
     int index = 0;
     if (absl::StartsWith(device, "hip:") && !absl::SimpleAtoi(device.substr(4), &index)) index = -1;
@@ -40,8 +40,6 @@ int RunSelfTestCommand(const std::string& device, std::string target_name,
     std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(target.status().message()).c_str());
     return kExitUsage;
   }
-  RunnerOptions ro;
-  ro.inject = inject;
   std::string note;
   absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
   if (!runner.ok()) {
@@ -96,8 +94,21 @@ int RunDevices(int argc, char** argv) {
   args.Flag("bundle", "FILE", "with --selftest: write the attachable report (device, driver, ISA "
             "string, MODE readback, known answers, verdicts) with a recording that replays with "
             "--device=replay:FILE", &bundle);
+  args.Flag("start-timeout", "SECONDS", "with --selftest and a HIP device: how long the isolated "
+            "child may take to initialise HIP (default 20 + 10 per GPU the driver exposes)", &timeout_text);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
-  if (selftest) return RunSelfTestCommand(device, target_name, inject, bundle);
+  RunnerOptions ro;
+  ro.inject = inject;
+  if (!timeout_text.empty()) {
+    double seconds = 0;
+    if (!absl::SimpleAtod(timeout_text, &seconds) || seconds <= 0) {
+      std::fprintf(stderr, "lanediff devices: --start-timeout %s: want a positive number of seconds\n",
+                   timeout_text.c_str());
+      return kExitUsage;
+    }
+    ro.start_timeout = absl::Seconds(seconds);
+  }
+  if (selftest) return RunSelfTestCommand(device, target_name, ro, bundle);
   if (hip_count) {
     absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();
     int usable = 0;
