@@ -7,6 +7,7 @@
 // configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
   .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
+  .include "@LANEDIFF_KERNEL_DIR@/readback.s"  // the MODE readback macro
   .text
   .globl lanediff_kernel
   .p2align 8
@@ -48,12 +49,7 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
-  // MODE readback: MODE as the instruction ran, stored to out[n] (one word past the lanes;
-  // every lane stores the same word) for the host to compare with the MODE it asked for.
-  s_getreg_b32 s29, hwreg(HW_REG_MODE, 0, 32)
-  s_lshl_b32 s30, s14, 2                   // byte offset of out[n]
-  v_mov_b32_e32 v6, s29
-  v_mov_b32_e32 v7, s30
+  LANEDIFF_READ_MODE_BACK HW_REG_MODE            // kernels/readback.s: MODE to v6, out[n] offset to v7
   s_and_b32 s28, s26, 0xff                 // restore the fields we changed
   s_bfe_u32 s27, s26, 0x10017
   s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s28
