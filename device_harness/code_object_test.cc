@@ -19,6 +19,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
@@ -306,7 +308,15 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
         "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
         loadwait,
     };
-    if (fam == Family::gfx1250) before.insert(before.begin(), "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1");
+    if (fam == Family::gfx1250) {
+      before.insert(before.begin(), "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1");
+      // The hardware entry sequence current LLVM requires (llvm-project #216897; the MC
+      // prologue check): these three instructions first, in this order.
+      ASSERT_GE(d.lines.size(), 3u);
+      EXPECT_EQ(d.lines[0].text, "s_mov_b64 s[64:65], 0");
+      EXPECT_EQ(d.lines[1].text, "v_nop");
+      EXPECT_EQ(d.lines[2].text, "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE");
+    }
     // gfx1250: every MODE write is followed by s_nop 0 and s_set_vgpr_msb 0 (the VGPR-MSB note
     // in kernels/gfx1250.s); other families have no s_set_vgpr_msb.
     for (size_t i = 0; i < d.lines.size(); ++i) {
@@ -316,9 +326,13 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
         EXPECT_EQ(d.lines[i + 1].text, "s_nop 0") << "after " << d.lines[i].text;
         EXPECT_EQ(d.lines[i + 2].text, "s_set_vgpr_msb 0") << "after " << d.lines[i].text;
       }
+      // gfx1250 A0: two v_nop right before every MODE write (kernels/gfx1250.s).
+      const size_t nops = fam == Family::gfx1250 ? 2 : 0;
+      ASSERT_GE(i, nops + 1);
+      for (size_t k = 1; k <= nops; ++k) EXPECT_EQ(d.lines[i - k].text, "v_nop") << "before " << d.lines[i].text;
       if (fam == Family::gfx12 || fam == Family::gfx1250) {
         if (d.lines[i].text.find("), s") != std::string::npos) {
-          EXPECT_EQ(d.lines[i - 1].text, "s_wait_alu depctr_sa_sdst(0)") << "before " << d.lines[i].text;
+          EXPECT_EQ(d.lines[i - 1 - nops].text, "s_wait_alu depctr_sa_sdst(0)") << "before " << d.lines[i].text;
         }
       }
     }
@@ -344,20 +358,192 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     EXPECT_EQ(d.lines[at + 1].address, site->address + 8);
     EXPECT_EQ(d.lines[at + 1].text, "s_nop 0");
     EXPECT_EQ(d.lines[at + 1].words, (std::vector<uint32_t>{kSNop0}));
-    // After: MODE restored from s26, v4 stored to out (s[12:13]), end.
+    // After: MODE read back, restored from s26, v4 stored to out (s[12:13]) and the readback
+    // to out[n] (byte offset n * 4 from s14 = KernelArgs::n), end.
     std::vector<std::string> after = {
+        "s_getreg_b32 s29, hwreg(" + mode + ")",  // MODE readback, to out[n]
+        "s_lshl_b32 s30, s14, 2",
+        "v_mov_b32_e32 v6, s29",
+        "v_mov_b32_e32 v7, s30",
         "s_and_b32 s28, s26, 0xff",
         "s_bfe_u32 s27, s26, 0x10017",
         "s_setreg_b32 hwreg(" + mode + ", 0, 8), s28",
         "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
         store + " v5, v4, s[12:13]",
+        store + " v7, v6, s[12:13]",
         "s_endpgm",
     };
     EXPECT_NE(FindInOrder(d, at + 2, d.lines.size(), after, &missing), SIZE_MAX)
         << "missing after the site: " << missing;
     // v4 is written by nothing between the site and the store.
     for (size_t i = at + 2; i < d.lines.size() && !absl::StartsWith(d.lines[i].text, store); ++i) {
-      EXPECT_FALSE(absl::StartsWith(d.lines[i].text, "v_")) << d.lines[i].text;
+      // (v_nop, and the MODE readback's copies into v6 and v7, write no v4.)
+      const std::string& t = d.lines[i].text;
+      EXPECT_FALSE(absl::StartsWith(t, "v_") && t != "v_nop" && !absl::StartsWith(t, "v_mov_b32_e32 v6, s29") &&
+                   !absl::StartsWith(t, "v_mov_b32_e32 v7, s30"))
+          << t;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// LLVM as the hazard oracle. For every code object and every instruction of its target, llc-22
+// compiles IR that does what the kernel does around the MODE writes (save MODE, write
+// MODE[7:0] then MODE[23] from the `mode` argument, the instruction on loaded values, write
+// them back from the saved copy, store), and the hand-written kernel must have at least the
+// wait states LLVM's hazard recognizer puts at each of those gaps, and every hazard
+// instruction it emits there (v_nop, s_wait_alu / s_waitcnt_depctr, s_set_vgpr_msb).
+
+// The kernel's MODE writes as llvm.amdgcn.s.setreg / s.getreg immediates (SIMM16 = id[5:0] |
+// offset[10:6] | (size - 1)[15:11], HW_REG_MODE = 1): MODE[7:0] = 1 | 7 << 11 = 14337,
+// MODE[23] = 1 | 23 << 6 = 1473, all of MODE = 1 | 31 << 11 = 63489.
+constexpr char kOracleIr[] = R"(
+declare void @llvm.amdgcn.s.setreg(i32 immarg, i32)
+declare i32 @llvm.amdgcn.s.getreg(i32 immarg)
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.cvt.pk.u8.f32(float, i32, i32)
+declare i32 @llvm.amdgcn.cvt.sr.fp8.f32(float, i32, i32, i32 immarg)
+declare i32 @llvm.amdgcn.cvt.sr.bf8.f32(float, i32, i32, i32 immarg)
+define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c,
+                             ptr addrspace(1) %out, i32 %mode) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %pa = getelementptr i32, ptr addrspace(1) %a, i32 %id
+  %pb = getelementptr i32, ptr addrspace(1) %b, i32 %id
+  %pc = getelementptr i32, ptr addrspace(1) %c, i32 %id
+  %x = load float, ptr addrspace(1) %pa
+  %y = load i32, ptr addrspace(1) %pb
+  %z = load i32, ptr addrspace(1) %pc
+  %saved = call i32 @llvm.amdgcn.s.getreg(i32 63489)
+  %m0 = and i32 %mode, 255
+  %m1s = lshr i32 %mode, 23
+  %m1 = and i32 %m1s, 1
+  call void @llvm.amdgcn.s.setreg(i32 14337, i32 %m0)
+  call void @llvm.amdgcn.s.setreg(i32 1473, i32 %m1)
+  %r = @CALL@
+  %s0 = and i32 %saved, 255
+  %s1s = lshr i32 %saved, 23
+  %s1 = and i32 %s1s, 1
+  call void @llvm.amdgcn.s.setreg(i32 14337, i32 %s0)
+  call void @llvm.amdgcn.s.setreg(i32 1473, i32 %s1)
+  %po = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  store i32 %r, ptr addrspace(1) %po
+  ret void
+}
+)";
+
+// The instruction lines of llc's assembly for @k (comments, directives and labels dropped).
+std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
+  const std::string call =
+      instr == Instr::v_cvt_pk_u8_f32
+          ? "call i32 @llvm.amdgcn.cvt.pk.u8.f32(float %x, i32 %y, i32 %z)"
+          : absl::StrCat("call i32 @llvm.amdgcn.cvt.sr.", instr == Instr::v_cvt_sr_fp8_f32 ? "fp8" : "bf8",
+                         ".f32(float %x, i32 %y, i32 %z, i32 0)");
+  const std::string ir = absl::StrReplaceAll(kOracleIr, {{"@CALL@", call}});
+  const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", InstrName(instr), ".ll"),
+                                     absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(ir.data()), ir.size()));
+  CommandResult r = RunCommand(absl::StrCat(Tool("llc"), " -mtriple=amdgcn-amd-amdhsa -mcpu=", co.target->name, " ",
+                                            MattrFor(co.wave_size), " -o - ", path));
+  std::remove(path.c_str());
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  std::vector<std::string> lines;
+  bool in_kernel = false;
+  for (absl::string_view raw : absl::StrSplit(r.out, '\n')) {
+    std::string line(absl::StripAsciiWhitespace(raw.substr(0, raw.find(';'))));
+    if (line == "k:") in_kernel = true;
+    if (!in_kernel || line.empty() || line[0] == '.' || absl::EndsWith(line, ":")) continue;
+    lines.push_back(line);
+    if (line == "s_endpgm") break;
+  }
+  return lines;
+}
+
+// Wait states an instruction provides, as GCNHazardRecognizer counts them: s_nop N gives N+1,
+// any other instruction 1.
+int WaitStates(absl::string_view text) {
+  int n = 0;
+  if (absl::ConsumePrefix(&text, "s_nop ") && absl::SimpleAtoi(text, &n)) return n + 1;
+  return 1;
+}
+bool IsHazardInstruction(absl::string_view text) {
+  return text == "v_nop" || absl::StartsWith(text, "s_wait_alu") ||
+         absl::StartsWith(text, "s_waitcnt_depctr") || absl::StartsWith(text, "s_set_vgpr_msb");
+}
+
+// The places in a kernel where a hazard can sit, as line indices: the MODE[7:0] and MODE[23]
+// writes before the instruction, the instruction, the same writes after it, the store.
+struct HazardSites {
+  size_t set_lo = SIZE_MAX, set_hi = SIZE_MAX, instr = SIZE_MAX, instr_end = SIZE_MAX,
+         restore_lo = SIZE_MAX, restore_hi = SIZE_MAX, store = SIZE_MAX;
+};
+HazardSites FindHazardSites(const std::vector<std::string>& lines, size_t instr, size_t instr_end) {
+  HazardSites s;
+  s.instr = instr;
+  s.instr_end = instr_end;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const bool setreg = absl::StartsWith(lines[i], "s_setreg_b32 hwreg(");
+    const bool lo = setreg && absl::StrContains(lines[i], ", 0, 8)");
+    const bool hi = setreg && absl::StrContains(lines[i], ", 23, 1)");
+    size_t& lo_slot = i < instr ? s.set_lo : s.restore_lo;
+    size_t& hi_slot = i < instr ? s.set_hi : s.restore_hi;
+    if (lo && lo_slot == SIZE_MAX) lo_slot = i;
+    if (hi && hi_slot == SIZE_MAX) hi_slot = i;
+    if (i > instr && absl::StartsWith(lines[i], "global_store") && s.store == SIZE_MAX) s.store = i;
+  }
+  return s;
+}
+
+struct Gap {
+  const char* name;
+  size_t HazardSites::*from;
+  size_t HazardSites::*to;
+};
+constexpr Gap kHazardGaps[] = {
+    {"between the MODE[7:0] and MODE[23] writes", &HazardSites::set_lo,
+     &HazardSites::set_hi},
+    {"from the MODE[23] write to the instruction", &HazardSites::set_hi, &HazardSites::instr},
+    {"from the instruction to the MODE[7:0] restore", &HazardSites::instr_end, &HazardSites::restore_lo},
+    {"between the MODE[7:0] and MODE[23] restores", &HazardSites::restore_lo, &HazardSites::restore_hi},
+    {"from the MODE[23] restore to the store", &HazardSites::restore_hi, &HazardSites::store},
+};
+
+TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruction) {
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    Disassembly d = Objdump(co, co.elf, "oracle");
+    std::vector<std::string> hand;
+    for (const Line& l : d.lines) hand.push_back(l.text);
+    const size_t at = IndexOf(d, d.labels["lanediff_patch_site"]);
+    ASSERT_LT(at + 1, hand.size());
+    // The site's second slot (s_nop 0 or a literal dword) does not count as a wait state.
+    const HazardSites mine = FindHazardSites(hand, at, at + 1);
+    for (Instr instr : kAllInstrs) {
+      if (!co.target->Has(instr)) continue;
+      SCOPED_TRACE(absl::StrCat(co.target->name, " wave", co.wave_size, " ", InstrName(instr)));
+      const std::vector<std::string> llc = LlcKernelLines(co, instr);
+      size_t llc_instr = 0;
+      while (llc_instr < llc.size() && !absl::StartsWith(llc[llc_instr], InstrName(instr))) ++llc_instr;
+      ASSERT_LT(llc_instr, llc.size()) << "llc emitted no " << InstrName(instr) << ":\n" << absl::StrJoin(llc, "\n");
+      const HazardSites oracle = FindHazardSites(llc, llc_instr, llc_instr);
+      for (const Gap& g : kHazardGaps) {
+        const size_t lf = oracle.*g.from, lt = oracle.*g.to, hf = mine.*g.from, ht = mine.*g.to;
+        ASSERT_TRUE(lf < lt && lt < llc.size()) << g.name << " not found in llc's output:\n" << absl::StrJoin(llc, "\n");
+        ASSERT_TRUE(hf < ht && ht < hand.size()) << g.name << " not found in the kernel";
+        int llc_waits = 0, hand_waits = 0;
+        std::multiset<std::string> hand_hazard;
+        for (size_t i = hf + 1; i < ht; ++i) {
+          hand_waits += WaitStates(hand[i]);
+          if (IsHazardInstruction(hand[i])) hand_hazard.insert(hand[i]);
+        }
+        for (size_t i = lf + 1; i < lt; ++i) {
+          llc_waits += WaitStates(llc[i]);
+          if (!IsHazardInstruction(llc[i])) continue;
+          auto it = hand_hazard.find(llc[i]);
+          EXPECT_NE(it, hand_hazard.end()) << g.name << ": llc-22 emits `" << llc[i] << "`, the kernel has not";
+          if (it != hand_hazard.end()) hand_hazard.erase(it);
+        }
+        EXPECT_GE(hand_waits, llc_waits) << g.name << ": the kernel has " << hand_waits
+                                         << " wait states, llc-22 puts " << llc_waits << ":\n"
+                                         << absl::StrJoin(llc.begin() + lf, llc.begin() + lt + 1, "\n");
+      }
     }
   }
 }

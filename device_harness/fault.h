@@ -36,10 +36,22 @@ inline absl::Status DeviceFault(absl::string_view what) {
   return DeviceFault(absl::StatusCode::kUnavailable, what);
 }
 
+// A device fault after which the process's device state is not to be trusted (a HIP context
+// with a sticky error fails every later call): code kAborted. The isolated child exits after
+// answering with one, so the next batch runs in a fresh child (isolation/isolated_runner.h).
+inline absl::Status DeviceFaultLostContext(absl::string_view what) {
+  return DeviceFault(absl::StatusCode::kAborted, what);
+}
+
 // True for a Status made by DeviceFault (also after it crossed the isolation pipe).
 inline bool IsDeviceFault(const absl::Status& s) {
   return !s.ok() && (s.GetPayload(kDeviceFaultPayload).has_value() ||
                      absl::StartsWith(s.message(), "device fault: "));
+}
+
+// True for a fault made by DeviceFaultLostContext (also after it crossed the isolation pipe).
+inline bool NeedsFreshProcess(const absl::Status& s) {
+  return IsDeviceFault(s) && s.code() == absl::StatusCode::kAborted;
 }
 
 }  // namespace lanediff

@@ -14,17 +14,25 @@
 #include "device_harness/sim/sim_runner.h"
 #include "model/base/status.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
 namespace lanediff {
 namespace {
 
-absl::StatusOr<std::unique_ptr<Runner>> Isolate(RunnerFactory factory, absl::Duration timeout) {
+absl::StatusOr<std::unique_ptr<Runner>> Isolate(RunnerFactory factory, absl::Duration timeout,
+                                                absl::Duration start_timeout = absl::Seconds(20)) {
   LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<IsolatedRunner> r,
-                            IsolatedRunner::Start(std::move(factory), IsolationOptions{.timeout = timeout, .start_timeout = absl::Seconds(20)}));
+                            IsolatedRunner::Start(std::move(factory), IsolationOptions{.timeout = timeout, .start_timeout = start_timeout}));
   return std::unique_ptr<Runner>(std::move(r));
 }
 
 absl::StatusOr<std::unique_ptr<Runner>> OpenHip(int index, const RunnerOptions& options) {
-  return Isolate([index]() { return OpenHipRunner(index); }, options.timeout);
+  const absl::Duration start = options.start_timeout > absl::ZeroDuration()
+                                   ? options.start_timeout
+                                   : HipStartTimeout(CountKfdGpus());
+  return Isolate([index]() { return OpenHipRunner(index); }, options.timeout, start);
 }
 
 absl::StatusOr<std::unique_ptr<Runner>> OpenSim(const RunnerOptions& options) {
@@ -37,6 +45,20 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenSim(const RunnerOptions& options) {
 }
 
 }  // namespace
+
+int CountKfdGpus(const std::string& topology_nodes) {
+  std::error_code ec;
+  int gpus = 0;
+  for (auto it = std::filesystem::directory_iterator(topology_nodes, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::ifstream f(it->path() / "gpu_id");
+    uint64_t id = 0;
+    if (f >> id && id != 0) ++gpus;  // CPU nodes have gpu_id 0
+  }
+  return gpus;
+}
+
+absl::Duration HipStartTimeout(int gpus) { return absl::Seconds(20) + absl::Seconds(10) * std::max(gpus, 0); }
 
 absl::string_view DeviceSpecHelp() {
   return "auto (HIP GPU if visible, else the simulator), hip, hip:N, sim, exec:COMMAND, "

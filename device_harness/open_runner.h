@@ -34,7 +34,17 @@ struct RunnerOptions {
   absl::Duration timeout = absl::Seconds(30);  // per batch: isolated runners and exec
   bool isolate_sim = false;             // run the simulator isolated even without faults
   std::string lanediff_path;            // exec: what `lanediff` means ("" = this binary)
+  // hip: how long a fresh child may take to initialise HIP and say hello (it initialises every
+  // visible GPU); zero: HipStartTimeout(CountKfdGpus()). --start-timeout.
+  absl::Duration start_timeout = absl::ZeroDuration();
 };
+
+// GPUs the amdgpu driver exposes (KFD topology nodes with a non-zero gpu_id under
+// `topology_nodes`), counted without initialising HIP; 0 when there is no KFD.
+int CountKfdGpus(const std::string& topology_nodes = "/sys/class/kfd/kfd/topology/nodes");
+// The default child start timeout for `gpus` GPUs: 20 s + 10 s per GPU (HIP initialises every
+// visible device in the child: 8 GPUs, or one MI300X in CPX mode, take 100 s).
+absl::Duration HipStartTimeout(int gpus);
 
 // Error messages say what was asked and why it failed; `hip` with no GPU carries the HIP
 // runtime's error code and name and the sentence "no AMD GPU is visible".

@@ -1,6 +1,12 @@
 #include "device_harness/open_runner.h"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "device_harness/hip/hip_runner.h"
 #include "gtest/gtest.h"
 
@@ -51,6 +57,21 @@ TEST(OpenRunnerTest, HipAndAutoFollowWhatIsVisible) {
   EXPECT_TRUE(absl::StrContains(note, "using the ISA simulator (a simulation, no hardware)")) << note;
   EXPECT_TRUE(absl::StrContains(note, "no AMD GPU is visible")) << note;
   EXPECT_TRUE(absl::StrContains((*autodev)->Describe(), "simulation")) << (*autodev)->Describe();
+}
+
+// The HIP child's start timeout scales with the GPUs the driver exposes, counted from KFD's
+// topology without HIP: two GPU nodes (gpu_id != 0) and a CPU node (gpu_id 0) are 2 GPUs.
+TEST(OpenRunnerTest, HipStartTimeoutScalesWithTheKfdGpuCount) {
+  const std::string root = absl::StrCat(testing::TempDir(), "/lanediff_kfd_", getpid());
+  for (auto [node, id] : std::vector<std::pair<const char*, const char*>>{{"0", "0"}, {"1", "4660"}, {"2", "22136"}}) {
+    std::filesystem::create_directories(absl::StrCat(root, "/", node));
+    std::ofstream(absl::StrCat(root, "/", node, "/gpu_id")) << id << "\n";
+  }
+  EXPECT_EQ(CountKfdGpus(root), 2);
+  EXPECT_EQ(CountKfdGpus(root + "/missing"), 0);
+  EXPECT_EQ(HipStartTimeout(0), absl::Seconds(20));
+  EXPECT_EQ(HipStartTimeout(8), absl::Seconds(100));
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

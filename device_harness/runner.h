@@ -14,11 +14,13 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_format.h"
 #include "model/ops/ops.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"
@@ -36,13 +38,38 @@ struct DeviceBatch {
   LaneBatch lanes;
   // Uniform values of SGPR sources, by source slot (src0, src1, src2).
   std::array<uint32_t, 3> sgpr_values{};
+  // Run words that break a documented ISA restriction (model/isa/vop3.h SpecViolations: the
+  // constant-bus limit, a literal where none is allowed) instead of refusing them before the
+  // launch. Their result is undefined by the spec.
+  bool allow_undefined = false;
 };
 
 // A device's answer: one VDST word per lane, plus who answered.
 struct DeviceResult {
   std::vector<uint32_t> vdst;
   proto::Provenance provenance;
+  // MODE as the instruction ran, read back by the kernel (s_getreg after the MODE writes);
+  // the simulator emulates it; empty for devices that cannot report it (exec, replay).
+  std::optional<uint32_t> mode_readback;
 };
+
+// The MODE fields the kernels set from DeviceBatch::mode: MODE[7:0] (round and denormal
+// modes) and MODE[23] (FP16_OVFL). Other MODE bits are the device's own.
+inline constexpr uint32_t kKernelModeMask = 0x008000ffu;
+
+// A harness fault, not a device fault and not a finding: the MODE read back differs from the
+// MODE the batch asked for in the fields the kernel sets, so the instruction did not run
+// under the MODE the model uses and no lane of the batch can be trusted. OK when they agree
+// or when the device reports no readback.
+inline absl::Status CheckModeReadback(const DeviceBatch& batch, const DeviceResult& result) {
+  if (!result.mode_readback.has_value()) return absl::OkStatus();
+  const uint32_t got = *result.mode_readback & kKernelModeMask, want = batch.mode & kKernelModeMask;
+  if (got == want) return absl::OkStatus();
+  return absl::InternalError(absl::StrFormat(
+      "harness fault: MODE read back 0x%08x after setting 0x%08x (MODE[7:0] and MODE[23]: got "
+      "0x%08x, want 0x%08x): the instruction did not run under the batch's MODE, so the harness "
+      "is wrong on this device; not a finding", *result.mode_readback, batch.mode, got, want));
+}
 
 class Runner {
  public:

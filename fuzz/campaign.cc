@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 
@@ -32,6 +33,7 @@
 #include "fuzz/classify.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/minimize.h"
+#include "fuzz/selftest.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
@@ -107,6 +109,7 @@ class Worker {
 
  private:
   absl::Status Setup();
+  absl::Status CheckKnownAnswers();
   void LoadSeeds();
   FlatCase NextCase();
   void Progress(bool final);
@@ -151,10 +154,40 @@ absl::Status Worker::Setup() {
   ro.timeout = absl::Seconds(o_.batch_timeout_seconds);
   LANEDIFF_ASSIGN_OR_RETURN(runner_, OpenRunner(o_.device, ro, &stats_.note));
   stats_.device_description = runner_->Describe();
+  using KA = CampaignOptions::KnownAnswerCheck;
+  if (o_.known_answer_check == KA::always ||
+      (o_.known_answer_check == KA::hardware && absl::StrContains(stats_.device_description, "hip:"))) {
+    LANEDIFF_RETURN_IF_ERROR(CheckKnownAnswers());
+  }
   if (!o_.corpus.empty()) {
     LANEDIFF_ASSIGN_OR_RETURN(CorpusStore s, CorpusStore::Open(o_.corpus + "/findings"));
     store_ = std::make_unique<CorpusStore>(std::move(s));
     LoadSeeds();
+  }
+  return absl::OkStatus();
+}
+
+// The known-answer batches of fuzz/selftest.h for each campaign target the device accepts.
+absl::Status Worker::CheckKnownAnswers() {
+  for (const TargetTraits& t : AllTargets()) {
+    if (!o_.targets.empty() && std::find(o_.targets.begin(), o_.targets.end(), t.name) == o_.targets.end()) continue;
+    LANEDIFF_ASSIGN_OR_RETURN(SelfTest st, RunSelfTest(*runner_, t, {.discriminate = false}));
+    int wrong = 0, run = 0;
+    for (const KnownAnswer& k : st.known) {
+      if (absl::IsInvalidArgument(k.status) || absl::IsNotFound(k.status)) continue;  // not this device's target
+      ++run;
+      wrong += !k.ok();
+    }
+    if (wrong == 0) continue;
+    std::string saw = FormatSelfTest(st);
+    if (!o_.corpus.empty()) {
+      const std::string path = absl::StrCat(o_.corpus, "/selftest-", t.name, ".textproto");
+      std::ofstream(path, std::ios::trunc) << SelfTestBundle(st);
+      saw = absl::StrCat("the self-test bundle (what it saw, replayable) is ", path, "\n", saw);
+    }
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the harness is wrong on this GPU (", stats_.device_description, "): ", wrong, " of ", run,
+        " known-answer batches for ", t.name, " wrong; no campaign. ", saw));
   }
   return absl::OkStatus();
 }

@@ -62,6 +62,10 @@ struct CampaignOptions {
   int worker = 0;                         // set by RunCampaignJobs
   int progress_fd = -1;                   // set by RunCampaignJobs: counters to the parent
   std::string repro_prefix = "lanediff";  // how the repro line invokes the tool
+  // Known-answer batches first (fuzz/selftest.h): on hardware (HIP) devices by default; a
+  // failure stops the campaign ("the harness is wrong on this GPU") before any finding.
+  enum class KnownAnswerCheck { hardware, always, never };
+  KnownAnswerCheck known_answer_check = KnownAnswerCheck::hardware;
 };
 
 // Lanes whose value class is one of these are counted for the coverage line.

@@ -13,7 +13,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/cord.h"
 #include "device_harness/code_object.h"
+#include "device_harness/fault.h"
+#include "device_harness/hip/hip_api.h"
+#include "model/isa/vop3.h"
 #include "model/base/status.h"
 
 #ifndef __HIP_PLATFORM_AMD__
@@ -32,102 +37,146 @@ constexpr char kNoGpuHelp[] =
     "--device=sim runs without a GPU.";
 
 // "<doing> failed with HIP error 100 (hipErrorNoDevice: no ROCm-capable device is detected)"
+std::string HipErrorText(int e, const std::string& name, const std::string& text, absl::string_view doing) {
+  const bool has_text = !text.empty() && text != name;  // HIP 5.2 repeats the name
+  return absl::StrCat(doing, " failed with HIP error ", e, " (", name.empty() ? "unnamed" : name,
+                      has_text ? absl::StrCat(": ", text) : "", ")");
+}
 std::string HipErrorText(hipError_t e, absl::string_view doing) {
   const char* name = hipGetErrorName(e);
   const char* text = hipGetErrorString(e);
-  const bool has_text = text != nullptr && *text != '\0' &&
-                        (name == nullptr || std::strcmp(text, name) != 0);  // HIP 5.2 repeats the name
-  return absl::StrCat(doing, " failed with HIP error ", static_cast<int>(e), " (",
-                      name != nullptr ? name : "unnamed", has_text ? absl::StrCat(": ", text) : "", ")");
+  return HipErrorText(static_cast<int>(e), name != nullptr ? name : "", text != nullptr ? text : "", doing);
 }
 
-// Errors while running a batch are device faults (Unavailable); errors while opening are
-// reported by the caller with more context.
-absl::Status HipError(hipError_t e, absl::string_view doing) {
-  return absl::UnavailableError(absl::StrCat("HIP device fault: ", HipErrorText(e, doing)));
+class RealApi : public HipApi {
+ public:
+  int SetDevice(int index) override { return hipSetDevice(index); }
+  int StreamCreate(void** stream) override {
+    hipStream_t s = nullptr;
+    const int e = hipStreamCreateWithFlags(&s, hipStreamNonBlocking);
+    *stream = s;
+    return e;
+  }
+  int StreamDestroy(void* stream) override { return hipStreamDestroy(static_cast<hipStream_t>(stream)); }
+  int Malloc(void** ptr, size_t bytes) override { return hipMalloc(ptr, bytes); }
+  int Free(void* ptr) override { return hipFree(ptr); }
+  int ModuleLoadData(void** module, const void* image) override {
+    hipModule_t m = nullptr;
+    const int e = hipModuleLoadData(&m, image);
+    *module = m;
+    return e;
+  }
+  int ModuleGetFunction(void** function, void* module, const char* name) override {
+    hipFunction_t f = nullptr;
+    const int e = hipModuleGetFunction(&f, static_cast<hipModule_t>(module), name);
+    *function = f;
+    return e;
+  }
+  int ModuleUnload(void* module) override { return hipModuleUnload(static_cast<hipModule_t>(module)); }
+  int MemcpyHtoDAsync(void* dst, const void* src, size_t bytes, void* stream) override {
+    return hipMemcpyHtoDAsync(dst, const_cast<void*>(src), bytes, static_cast<hipStream_t>(stream));
+  }
+  int MemsetD32Async(void* dst, uint32_t value, size_t count, void* stream) override {
+    return hipMemsetD32Async(dst, static_cast<int>(value), count, static_cast<hipStream_t>(stream));
+  }
+  int LaunchKernel(void* function, unsigned blocks, unsigned threads, void* stream, void** params) override {
+    return hipModuleLaunchKernel(static_cast<hipFunction_t>(function), blocks, 1, 1, threads, 1, 1,
+                                 /*sharedMemBytes=*/0, static_cast<hipStream_t>(stream), params, nullptr);
+  }
+  int StreamSynchronize(void* stream) override { return hipStreamSynchronize(static_cast<hipStream_t>(stream)); }
+  int MemcpyDtoH(void* dst, const void* src, size_t bytes) override {
+    return hipMemcpyDtoH(dst, const_cast<void*>(src), bytes);
+  }
+  std::string ErrorName(int e) override {
+    const char* n = hipGetErrorName(static_cast<hipError_t>(e));
+    return n != nullptr ? n : "";
+  }
+  std::string ErrorString(int e) override {
+    const char* t = hipGetErrorString(static_cast<hipError_t>(e));
+    return t != nullptr ? t : "";
+  }
+};
+
+// A HIP error while running an accepted batch: a device fault (the campaign keeps it as a
+// finding with the words), carrying the HIP code and name in its message and the code in the
+// payload kHipErrorPayload. After one the runner's context is not trusted again (a sticky
+// error such as 700/719 fails every later call), so the isolated child exits and the next
+// batch gets a fresh process and HIP context.
+absl::Status HipFault(HipApi& api, int e, absl::string_view doing) {
+  absl::Status s = DeviceFaultLostContext(HipErrorText(e, api.ErrorName(e), api.ErrorString(e), doing));
+  const std::string code = absl::StrCat(e);
+  s.SetPayload(kHipErrorPayload, absl::Cord(absl::string_view(code)));  // (Debian's Abseil exports no Cord(string&&))
+  return s;
 }
 
-#define LANEDIFF_HIP_CHECK(call, doing)                      \
+#define LANEDIFF_HIP_CHECK(api, call, doing)                 \
   do {                                                       \
-    const hipError_t lanediff_hip_err_ = (call);             \
-    if (lanediff_hip_err_ != hipSuccess) {                   \
-      return HipError(lanediff_hip_err_, (doing));           \
+    const int lanediff_hip_err_ = (api).call;                \
+    if (lanediff_hip_err_ != 0) {                            \
+      return HipFault((api), lanediff_hip_err_, (doing));    \
     }                                                        \
   } while (0)
 
-// RAII owners. Destructors cannot report: a failing hipFree / hipModuleUnload during teardown
+// RAII owners. Destructors cannot report: a failing Free / ModuleUnload during teardown
 // after a device fault is expected, and the fault itself was already reported by Run.
 class DeviceBuffer {
  public:
-  DeviceBuffer() = default;
+  explicit DeviceBuffer(HipApi* api = nullptr) : api_(api) {}
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer() { Release(); }
+  void set_api(HipApi* api) { api_ = api; }
 
   // Makes room for `words` uint32 values; keeps the allocation when it is big enough.
   absl::Status Reserve(size_t words, absl::string_view what) {
     if (words <= capacity_) return absl::OkStatus();
     Release();
     void* p = nullptr;
-    LANEDIFF_HIP_CHECK(hipMalloc(&p, words * sizeof(uint32_t)),
+    LANEDIFF_HIP_CHECK(*api_, Malloc(&p, words * sizeof(uint32_t)),
                        absl::StrCat("hipMalloc of ", words * sizeof(uint32_t), " bytes for ", what));
     ptr_ = p;
     capacity_ = words;
     return absl::OkStatus();
   }
   void* get() const { return ptr_; }
+  void Reset() { Release(); }
 
  private:
   void Release() {
-    if (ptr_ != nullptr) (void)hipFree(ptr_);
+    if (ptr_ != nullptr) (void)api_->Free(ptr_);
     ptr_ = nullptr;
     capacity_ = 0;
   }
+  HipApi* api_;
   void* ptr_ = nullptr;
   size_t capacity_ = 0;
 };
 
 class Module {
  public:
-  Module() = default;
-  Module(Module&& o) noexcept : module_(std::exchange(o.module_, nullptr)), function_(o.function_) {}
+  explicit Module(HipApi* api) : api_(api) {}
+  Module(Module&& o) noexcept
+      : api_(o.api_), module_(std::exchange(o.module_, nullptr)), function_(o.function_) {}
   Module& operator=(Module&&) = delete;
   Module(const Module&) = delete;
   ~Module() {
-    if (module_ != nullptr) (void)hipModuleUnload(module_);
+    if (module_ != nullptr) (void)api_->ModuleUnload(module_);
   }
   // Loads a code object and looks the kernel up. `elf` must stay alive during the call only.
   absl::Status Load(const std::vector<uint8_t>& elf, absl::string_view what) {
-    LANEDIFF_HIP_CHECK(hipModuleLoadData(&module_, elf.data()),
+    LANEDIFF_HIP_CHECK(*api_, ModuleLoadData(&module_, elf.data()),
                        absl::StrCat("hipModuleLoadData of the ", what, " code object"));
     const std::string name(kKernelName);
-    LANEDIFF_HIP_CHECK(hipModuleGetFunction(&function_, module_, name.c_str()),
+    LANEDIFF_HIP_CHECK(*api_, ModuleGetFunction(&function_, module_, name.c_str()),
                        absl::StrCat("hipModuleGetFunction(\"", name, "\") in the ", what, " code object"));
     return absl::OkStatus();
   }
-  hipFunction_t function() const { return function_; }
+  void* function() const { return function_; }
 
  private:
-  hipModule_t module_ = nullptr;
-  hipFunction_t function_ = nullptr;
-};
-
-class Stream {
- public:
-  Stream() = default;
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  ~Stream() {
-    if (stream_ != nullptr) (void)hipStreamDestroy(stream_);
-  }
-  absl::Status Create() {
-    LANEDIFF_HIP_CHECK(hipStreamCreateWithFlags(&stream_, hipStreamNonBlocking), "hipStreamCreateWithFlags");
-    return absl::OkStatus();
-  }
-  hipStream_t get() const { return stream_; }
-
- private:
-  hipStream_t stream_ = nullptr;
+  HipApi* api_;
+  void* module_ = nullptr;
+  void* function_ = nullptr;
 };
 
 absl::StatusOr<int> DeviceCount() {
@@ -198,12 +247,20 @@ std::string DescribeDevice(const HipDeviceInfo& d) {
 
 class HipRunner : public Runner {
  public:
-  HipRunner(HipDeviceInfo info, CodeObjectView code_object)
-      : info_(std::move(info)), code_object_(code_object) {}
+  HipRunner(HipDeviceInfo info, CodeObjectView code_object, std::unique_ptr<HipApi> api)
+      : info_(std::move(info)), code_object_(code_object), api_(std::move(api)) {
+    for (DeviceBuffer& b : buffers_) b.set_api(api_.get());
+  }
+  ~HipRunner() override {
+    for (DeviceBuffer& b : buffers_) b.Reset();  // before the stream goes
+    modules_.clear();
+    if (stream_ != nullptr) (void)api_->StreamDestroy(stream_);
+  }
 
   absl::Status Init() {
-    LANEDIFF_HIP_CHECK(hipSetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
-    return stream_.Create();
+    LANEDIFF_HIP_CHECK(*api_, SetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
+    LANEDIFF_HIP_CHECK(*api_, StreamCreate(&stream_), "hipStreamCreateWithFlags");
+    return absl::OkStatus();
   }
 
   std::string Describe() const override { return DescribeDevice(info_); }
@@ -214,7 +271,24 @@ class HipRunner : public Runner {
       return absl::Status(checked.status().code(),
                           absl::StrCat(Describe(), " refuses the batch: ", checked.status().message()));
     }
-    const Instr instr = *checked;
+    if (!broken_.ok()) {  // a HIP error left this context unusable (see HipFault)
+      return DeviceFaultLostContext(absl::StrCat(Describe(), ": not run: an earlier batch left the HIP context unusable (",
+                                      broken_.message(), "); a fresh process is needed"));
+    }
+    absl::StatusOr<DeviceResult> r = RunAccepted(*checked, batch);
+    if (!r.ok() && IsDeviceFault(r.status())) {
+      broken_ = r.status();
+      absl::Status s = r.status();
+      absl::Status out = DeviceFault(s.code(), absl::StrCat(Describe(), ": ",
+                                                            absl::StripPrefix(s.message(), "device fault: ")));
+      s.ForEachPayload([&](absl::string_view url, const absl::Cord& v) { out.SetPayload(url, v); });
+      return out;
+    }
+    return r;
+  }
+
+ private:
+  absl::StatusOr<DeviceResult> RunAccepted(Instr instr, const DeviceBatch& batch) {
     const LaneView lanes = batch.lanes.view();
     const size_t n = lanes.size;
     DeviceResult result;
@@ -226,18 +300,20 @@ class HipRunner : public Runner {
     result.provenance.set_stepping(absl::StrCat("asicRevision ", info_.asic_revision));
     if (n == 0) return result;
 
-    LANEDIFF_HIP_CHECK(hipSetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
-    LANEDIFF_ASSIGN_OR_RETURN(hipFunction_t function, Kernel(batch.words));
+    HipApi& api = *api_;
+    LANEDIFF_HIP_CHECK(api, SetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
+    LANEDIFF_ASSIGN_OR_RETURN(void* function, Kernel(batch.words));
     const char* names[] = {"src0", "src1", "src2", "vdst_old", "out"};
     const uint32_t* host[] = {lanes.src0, lanes.src1, lanes.src2, lanes.vdst_old};
-    for (int i = 0; i < 5; ++i) LANEDIFF_RETURN_IF_ERROR(buffers_[i].Reserve(n, names[i]));
+    // out holds one more word: out[n] = the MODE readback the kernel stores.
+    for (int i = 0; i < 5; ++i) LANEDIFF_RETURN_IF_ERROR(buffers_[i].Reserve(i == 4 ? n + 1 : n, names[i]));
     const size_t bytes = n * sizeof(uint32_t);
     for (int i = 0; i < 4; ++i) {
-      LANEDIFF_HIP_CHECK(hipMemcpyHtoDAsync(buffers_[i].get(), const_cast<uint32_t*>(host[i]), bytes, stream_.get()),
+      LANEDIFF_HIP_CHECK(api, MemcpyHtoDAsync(buffers_[i].get(), host[i], bytes, stream_),
                          absl::StrCat("copying ", names[i], " (", bytes, " bytes) to the device"));
     }
     // A lane the kernel fails to store shows this pattern instead of stale data.
-    LANEDIFF_HIP_CHECK(hipMemsetD32Async(buffers_[4].get(), static_cast<int>(0xA5A5A5A5u), n, stream_.get()),
+    LANEDIFF_HIP_CHECK(api, MemsetD32Async(buffers_[4].get(), 0xA5A5A5A5u, n + 1, stream_),
                        "filling the output buffer with 0xA5A5A5A5");
 
     KernelArgs args;
@@ -251,29 +327,30 @@ class HipRunner : public Runner {
     for (int i = 0; i < 3; ++i) args.sgpr[i] = batch.sgpr_values[i];
     std::array<void*, 11> params = KernelParamPointers(args);
     const unsigned blocks = HipGridBlocks(n);
-    LANEDIFF_HIP_CHECK(hipModuleLaunchKernel(function, blocks, 1, 1, kKernelWorkgroupSize, 1, 1,
-                                             /*sharedMemBytes=*/0, stream_.get(), params.data(), nullptr),
+    const std::string words = absl::StrJoin(batch.words, " ", [](std::string* o, uint32_t w) {
+      absl::StrAppend(o, absl::Hex(w, absl::kZeroPad8));
+    });
+    LANEDIFF_HIP_CHECK(api, LaunchKernel(function, blocks, kKernelWorkgroupSize, stream_, params.data()),
                        absl::StrCat("hipModuleLaunchKernel (", blocks, " blocks of ", kKernelWorkgroupSize,
-                                    " for ", n, " lanes)"));
-    LANEDIFF_HIP_CHECK(hipStreamSynchronize(stream_.get()),
+                                    " for ", n, " lanes of ", InstrName(instr), " words ", words, ")"));
+    LANEDIFF_HIP_CHECK(api, StreamSynchronize(stream_),
                        absl::StrCat("running the kernel (hipStreamSynchronize after launching ",
-                                    n, " lanes of ", InstrName(instr), " words ",
-                                    absl::StrJoin(batch.words, " ", [](std::string* o, uint32_t w) {
-                                      absl::StrAppend(o, absl::Hex(w, absl::kZeroPad8));
-                                    }), ")"));
-    result.vdst.resize(n);
-    LANEDIFF_HIP_CHECK(hipMemcpyDtoH(result.vdst.data(), buffers_[4].get(), bytes),
-                       absl::StrCat("copying ", bytes, " bytes of VDST back from the device"));
+                                    n, " lanes of ", InstrName(instr), " words ", words, ")"));
+    result.vdst.resize(n + 1);
+    LANEDIFF_HIP_CHECK(api, MemcpyDtoH(result.vdst.data(), buffers_[4].get(), bytes + 4),
+                       absl::StrCat("copying ", bytes + 4, " bytes of VDST and the MODE readback back from the device"));
+    result.mode_readback = result.vdst.back();
+    result.vdst.pop_back();
+    LANEDIFF_RETURN_IF_ERROR(CheckModeReadback(batch, result));
     return result;
   }
 
- private:
   // The loaded kernel for these words, from a small cache (loading a module costs a
   // round trip to the driver; campaigns reuse words across batches).
-  absl::StatusOr<hipFunction_t> Kernel(const std::vector<uint32_t>& words) {
+  absl::StatusOr<void*> Kernel(const std::vector<uint32_t>& words) {
     auto it = modules_.find(words);
     if (it != modules_.end()) return it->second.function();
-    if (modules_.size() >= kMaxModules) modules_.clear();
+    if (modules_.size() >= kHipModuleCacheSize) modules_.clear();
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<uint8_t> elf, PatchCodeObject(code_object_, words));
     // Belt and braces: the words must read back from the site before the GPU sees them.
     LANEDIFF_ASSIGN_OR_RETURN(PatchSiteWords site, ReadPatchSite(elf));
@@ -285,21 +362,21 @@ class HipRunner : public Runner {
             site[i], i, want));
       }
     }
-    Module m;
+    Module m(api_.get());
     LANEDIFF_RETURN_IF_ERROR(m.Load(elf, absl::StrCat("patched ", code_object_.target->name, " wave",
                                                       code_object_.wave_size)));
-    hipFunction_t f = m.function();
+    void* f = m.function();
     modules_.emplace(words, std::move(m));
     return f;
   }
 
-  static constexpr size_t kMaxModules = 64;
   HipDeviceInfo info_;
   CodeObjectView code_object_;
-  // Declared before the buffers and modules so it is destroyed after them.
-  Stream stream_;
-  DeviceBuffer buffers_[5];  // src0, src1, src2, vdst_old, out
+  std::unique_ptr<HipApi> api_;
+  void* stream_ = nullptr;
+  std::array<DeviceBuffer, 5> buffers_;  // src0, src1, src2, vdst_old, out
   std::map<std::vector<uint32_t>, Module> modules_;
+  absl::Status broken_;  // the first HIP fault; every later batch is refused with it
 };
 
 }  // namespace
@@ -316,6 +393,15 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
                                                    " but the device is ", code_object.target->name));
   }
   LANEDIFF_ASSIGN_OR_RETURN(Instr instr, CheckPatchWords(*batch.target, batch.words));
+  // Documented restrictions, checked on the words themselves (a DeviceBatch need not come
+  // from BuildDeviceBatch, whose decoder refuses them too): undefined by spec, not run.
+  LANEDIFF_ASSIGN_OR_RETURN(DecodedVop3 fields, DecodeVop3Fields(*batch.target, batch.words));
+  const std::vector<std::string> undefined = SpecViolations(*batch.target, fields.vop3);
+  if (!undefined.empty() && !batch.allow_undefined) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "undefined by spec on ", batch.target->name, ": ", absl::StrJoin(undefined, "; "),
+        "; not run (DeviceBatch::allow_undefined runs it)"));
+  }
   if (instr != batch.instr) {
     return absl::InvalidArgumentError(absl::StrCat("the instruction words encode ", InstrName(instr),
                                                    " but the batch says ", InstrName(batch.instr)));
@@ -375,10 +461,19 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index, int wave
     return absl::Status(co.status().code(),
                         absl::StrCat(DescribeDevice(info), ": ", co.status().message()));
   }
-  auto runner = std::make_unique<HipRunner>(std::move(info), *co);
+  return OpenHipRunnerWithApi(std::move(info), *co, RealHipApi());
+}
+
+std::unique_ptr<HipApi> RealHipApi() { return std::make_unique<RealApi>(); }
+
+absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunnerWithApi(HipDeviceInfo info, CodeObjectView code_object,
+                                                             std::unique_ptr<HipApi> api) {
+  auto runner = std::make_unique<HipRunner>(std::move(info), code_object, std::move(api));
   absl::Status s = runner->Init();
   if (!s.ok()) {
-    return absl::Status(s.code(), absl::StrCat("opening ", runner->Describe(), ": ", s.message()));
+    // Opening is not running a batch: an environment error, not a device fault.
+    return absl::UnavailableError(
+        absl::StrCat("opening ", runner->Describe(), ": ", absl::StripPrefix(s.message(), "device fault: ")));
   }
   return std::unique_ptr<Runner>(std::move(runner));
 }

@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "device_harness/code_object.h"
+#include "device_harness/hip/hip_api.h"
 #include "device_harness/runner.h"
 
 namespace lanediff {
@@ -52,6 +53,22 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunner(int device_index = 0, int 
 // "gfx942:sramecc+:xnack-" -> "gfx942" (the processor before the first ':'). Errors when the
 // name is empty or not a gfx name.
 absl::StatusOr<std::string> ProcessorFromGcnArchName(absl::string_view gcn_arch_name);
+
+// The HIP runner on any HipApi (hip_api.h): the real runtime (what OpenHipRunner uses) or a
+// test's fake one that injects HIP errors. `info.target` must name a target whose code object
+// `code_object` is.
+absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunnerWithApi(HipDeviceInfo info, CodeObjectView code_object,
+                                                             std::unique_ptr<HipApi> api);
+
+// A HIP error after a batch was accepted (allocating, copying, loading the module, launching,
+// synchronizing) is a device fault (fault.h) whose message has "HIP error N (name...)" and
+// whose payload kHipErrorPayload holds N in decimal. The runner then refuses every later batch
+// as a device fault (a sticky error such as 700 or 719 would fail them anyway), and the
+// isolated child exits after sending a fault, so the next batch gets a fresh process and HIP
+// context.
+inline constexpr absl::string_view kHipErrorPayload = "lanediff.hip_error";
+// Modules kept loaded (one per distinct instruction word); the oldest are dropped together.
+inline constexpr size_t kHipModuleCacheSize = 64;
 
 // Exposed for tests (they run without a GPU):
 // The launch geometry for n lanes (blocks of kKernelWorkgroupSize).

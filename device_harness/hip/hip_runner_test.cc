@@ -2,8 +2,15 @@
 // with the HIP error code and name, and comes back at once. Also the pure helpers.
 #include "device_harness/hip/hip_runner.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
+#include "device_harness/fault.h"
+#include "device_harness/isolation/isolated_runner.h"
+#include "model/base/status.h"
+
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -72,6 +79,70 @@ TEST(CheckHipBatchTest, RefusesWhatTheDeviceMustNotRun) {
   EXPECT_FALSE(CheckHipBatch(*co, none).ok());
 }
 
+// Documented restrictions are checked before the launch, per family (SEMANTICS.md §2): the
+// constant bus takes 1 distinct SGPR/literal on GFX9 VOP3 and 2 on GFX10+; GFX9 VOP3 takes
+// no literal. v_cvt_pk_u8_f32 v4, v1, s21, s22 is undefined by spec on GFX9 only (llvm-mc-22
+// -mcpu=gfx942 refuses it: "invalid operand (violates constant bus restrictions)"),
+// v_cvt_pk_u8_f32 v4, s20, s21, s22 on every family. allow_undefined runs them anyway.
+TEST(CheckHipBatchTest, RefusesConstantBusViolatorsPerFamilyUnlessAllowed) {
+  struct Case {
+    const char* target;
+    int wave;
+    int limit;
+    const char* family;
+  };
+  for (const Case& c : {Case{"gfx942", 64, 1, "GFX9"}, Case{"gfx1030", 32, 2, "GFX10"},
+                        Case{"gfx1100", 32, 2, "GFX11"}, Case{"gfx1201", 32, 2, "GFX12"},
+                        Case{"gfx1250", 32, 2, "GFX1250"}}) {
+    absl::StatusOr<CodeObjectView> co = FindCodeObject(c.target, c.wave);
+    ASSERT_TRUE(co.ok()) << co.status();
+    const TargetTraits& t = *co->target;
+    const uint32_t op = static_cast<uint32_t>(t.Opcode(Instr::v_cvt_pk_u8_f32));
+    struct Srcs {
+      uint32_t s0, s1, s2;
+      int bus;  // distinct SGPRs read
+    };
+    for (const Srcs& src : {Srcs{257, 258, 22, 1}, Srcs{257, 22, 22, 1}, Srcs{257, 21, 22, 2}, Srcs{20, 21, 22, 3}}) {
+      SCOPED_TRACE(absl::StrCat(c.target, " sources ", src.s0, " ", src.s1, " ", src.s2));
+      DeviceBatch b;
+      b.target = &t;
+      b.instr = Instr::v_cvt_pk_u8_f32;
+      b.words = Vop3(t, op);
+      b.words[1] = src.s0 | src.s1 << 9 | src.s2 << 18;
+      b.lanes.Add(0, 0, 0, 0);
+      absl::StatusOr<Instr> r = CheckHipBatch(*co, b);
+      b.allow_undefined = true;
+      EXPECT_TRUE(CheckHipBatch(*co, b).ok());
+      if (src.bus <= c.limit) {
+        EXPECT_TRUE(r.ok()) << r.status();
+        continue;
+      }
+      ASSERT_FALSE(r.ok());
+      EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(std::string(r.status().message()),
+                  HasSubstr(absl::StrCat("undefined by spec on ", c.target, ": constant bus: ", src.bus,
+                                         " distinct SGPR/literal reads, ", c.family, " allows ", c.limit)));
+    }
+  }
+}
+
+// GFX9 VOP3 has no literal: a raw 8-byte word naming code 255 is undefined by spec.
+TEST(CheckHipBatchTest, RefusesALiteralCodeOnGfx9UnlessAllowed) {
+  absl::StatusOr<CodeObjectView> co = FindCodeObject("gfx942", 64);
+  ASSERT_TRUE(co.ok());
+  DeviceBatch b;
+  b.target = co->target;
+  b.instr = Instr::v_cvt_pk_u8_f32;
+  b.words = Vop3(*co->target, 477);
+  b.words[1] = 255u | 258u << 9 | 259u << 18;  // src0 = literal code
+  b.lanes.Add(0, 0, 0, 0);
+  absl::StatusOr<Instr> r = CheckHipBatch(*co, b);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("undefined by spec on gfx942: literal (code 255): GFX9 VOP3 takes none"));
+  b.allow_undefined = true;
+  EXPECT_TRUE(CheckHipBatch(*co, b).ok());
+}
+
 // The kernelParams pointers point at the KernelArgs fields at the offsets the kernels' metadata
 // declares, in metadata order (code_object_test checks the metadata against KernelArgs).
 TEST(KernelParamPointersTest, FollowTheMetadataOrderAndOffsets) {
@@ -82,6 +153,140 @@ TEST(KernelParamPointersTest, FollowTheMetadataOrderAndOffsets) {
     EXPECT_EQ(static_cast<size_t>(static_cast<char*>(p[i]) - reinterpret_cast<char*>(&args)), want[i])
         << "argument " << i;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A fake HIP runtime behind the HipApi seam: host memory, a "kernel" that copies vdst_old to
+// out (it computes nothing: these tests are about errors), and a HIP error injected at
+// hipStreamSynchronize when the launch's `mode` argument is kFaultMode, so the fault is a
+// property of the batch (as on a GPU) and survives a fresh process.
+constexpr uint32_t kFaultMode = 0x3;
+constexpr uint32_t kLostMode = 0x1;  // round toward +inf
+constexpr int kHipErrorLaunchFailure = 719;  // hip_runtime_api.h: hipErrorLaunchFailure = 719
+
+class FakeHip : public HipApi {
+ public:
+  int SetDevice(int) override { return 0; }
+  int StreamCreate(void** s) override { *s = this; return 0; }
+  int StreamDestroy(void*) override { return 0; }
+  int Malloc(void** p, size_t bytes) override { *p = ::operator new(bytes); return 0; }
+  int Free(void* p) override { ::operator delete(p); return 0; }
+  int ModuleLoadData(void** m, const void*) override { *m = this; ++modules_loaded; return 0; }
+  int ModuleGetFunction(void** f, void*, const char*) override { *f = this; return 0; }
+  int ModuleUnload(void*) override { return 0; }
+  int MemcpyHtoDAsync(void* d, const void* h, size_t n, void*) override { std::memcpy(d, h, n); return 0; }
+  int MemsetD32Async(void* d, uint32_t v, size_t n, void*) override {
+    std::fill_n(static_cast<uint32_t*>(d), n, v);
+    return 0;
+  }
+  int LaunchKernel(void*, unsigned, unsigned, void*, void** params) override {
+    const uint32_t n = *static_cast<uint32_t*>(params[5]), mode = *static_cast<uint32_t*>(params[6]);
+    const auto* old = *static_cast<uint32_t**>(params[3]);
+    auto* out = *static_cast<uint32_t**>(params[4]);
+    std::copy_n(old, n, out);
+    // out[n]: the kernel's MODE readback; kLostMode plays a GPU that lost the MODE[7:0] write.
+    out[n] = mode == kLostMode ? (mode & ~0xffu) | (kDefaultMode & 0xffu) : mode;
+    pending_error_ = mode == kFaultMode ? kHipErrorLaunchFailure : 0;
+    return 0;
+  }
+  int StreamSynchronize(void*) override { return pending_error_; }
+  int MemcpyDtoH(void* h, const void* d, size_t n) override { std::memcpy(h, d, n); return 0; }
+  std::string ErrorName(int e) override { return e == kHipErrorLaunchFailure ? "hipErrorLaunchFailure" : "hipErrorUnknown"; }
+  std::string ErrorString(int e) override { return e == kHipErrorLaunchFailure ? "unspecified launch failure" : ""; }
+  int modules_loaded = 0;
+
+ private:
+  int pending_error_ = 0;
+};
+
+absl::StatusOr<std::unique_ptr<Runner>> OpenFakeHip(FakeHip** fake = nullptr) {
+  LANEDIFF_ASSIGN_OR_RETURN(CodeObjectView co, FindCodeObject("gfx942", 64));
+  HipDeviceInfo info;
+  info.name = "fake MI300X";
+  info.gcn_arch_name = "gfx942:sramecc+:xnack-";
+  info.wave_size = 64;
+  info.target = "gfx942";
+  auto api = std::make_unique<FakeHip>();
+  if (fake != nullptr) *fake = api.get();
+  return OpenHipRunnerWithApi(std::move(info), co, std::move(api));
+}
+
+DeviceBatch FakeBatch(uint32_t mode) {
+  DeviceBatch b;
+  b.target = *FindTarget("gfx942");
+  b.instr = Instr::v_cvt_pk_u8_f32;
+  b.words = Vop3(*b.target, 477);  // v_cvt_pk_u8_f32 v4, v1, v2, v3 (SEMANTICS.md §2: op 477)
+  b.mode = mode;
+  for (uint32_t i = 0; i < 3; ++i) b.lanes.Add(0, 0, 0, 0x100 + i);
+  return b;
+}
+
+TEST(HipFaultTest, AnErrorCodeAfterTheLaunchIsADeviceFaultWithTheHipCodeAndName) {
+  FakeHip* fake = nullptr;
+  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip(&fake);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<DeviceResult> good = (*dev)->Run(FakeBatch(0xf0));
+  ASSERT_TRUE(good.ok()) << good.status();
+  EXPECT_EQ(good->vdst, (std::vector<uint32_t>{0x100, 0x101, 0x102}));  // the fake copies vdst_old
+
+  absl::StatusOr<DeviceResult> bad = (*dev)->Run(FakeBatch(kFaultMode));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(IsDeviceFault(bad.status())) << bad.status();  // was a plain Unavailable: a "refusal"
+  EXPECT_TRUE(NeedsFreshProcess(bad.status()));               // the isolated child will exit
+  const std::string msg(bad.status().message());
+  EXPECT_THAT(msg, HasSubstr("device fault: hip:0 fake MI300X (gfx942:sramecc+:xnack-, wave64): running the kernel"));
+  EXPECT_THAT(msg, HasSubstr("failed with HIP error 719 (hipErrorLaunchFailure: unspecified launch failure)"));
+  EXPECT_THAT(msg, HasSubstr("words d1dd0004 040e0501"));
+  ASSERT_TRUE(bad.status().GetPayload(kHipErrorPayload).has_value());
+  EXPECT_EQ(std::string(*bad.status().GetPayload(kHipErrorPayload)), "719");
+
+  // The context is not trusted after a HIP error: a good batch is not run in it.
+  absl::StatusOr<DeviceResult> after = (*dev)->Run(FakeBatch(0xf0));
+  ASSERT_FALSE(after.ok());
+  EXPECT_TRUE(IsDeviceFault(after.status()));
+  EXPECT_THAT(std::string(after.status().message()), HasSubstr("an earlier batch left the HIP context unusable"));
+  EXPECT_THAT(std::string(after.status().message()), HasSubstr("HIP error 719"));
+  // A refusal stays a refusal (not a fault) even then.
+  DeviceBatch other = FakeBatch(0xf0);
+  other.target = *FindTarget("gfx950");
+  EXPECT_FALSE(IsDeviceFault((*dev)->Run(other).status()));
+}
+
+// The MODE the kernel reads back is compared with the batch's: a mismatch is a harness fault
+// (the instruction ran under another MODE than the model uses), not a device fault or finding.
+TEST(HipModeReadbackTest, AMismatchIsAHarnessFaultNotAFinding) {
+  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<DeviceResult> good = (*dev)->Run(FakeBatch(kDefaultMode | 0x800000));
+  ASSERT_TRUE(good.ok()) << good.status();
+  ASSERT_TRUE(good->mode_readback.has_value());
+  EXPECT_EQ(*good->mode_readback, kDefaultMode | 0x800000);
+  EXPECT_EQ(good->vdst.size(), 3u);  // out[n] is not a lane
+  absl::StatusOr<DeviceResult> lost = (*dev)->Run(FakeBatch(kLostMode));
+  ASSERT_FALSE(lost.ok());
+  EXPECT_FALSE(IsDeviceFault(lost.status()));
+  EXPECT_EQ(lost.status().code(), absl::StatusCode::kInternal);
+  // kLostMode = 0x00000001; the fake GPU kept MODE[7:0] at the default 0xf0.
+  EXPECT_THAT(std::string(lost.status().message()),
+              HasSubstr("harness fault: MODE read back 0x000000f0 after setting 0x00000001"));
+}
+
+// Isolated (how HIP always runs): the child sends the fault and exits, the parent forks a fresh
+// child (a fresh HIP context) for the next batch, which then runs.
+TEST(HipFaultTest, TheIsolatedChildExitsAfterAFaultAndTheNextBatchGetsAFreshOne) {
+  absl::StatusOr<std::unique_ptr<IsolatedRunner>> dev =
+      IsolatedRunner::Start([] { return OpenFakeHip(); }, {.timeout = absl::Seconds(60)});
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  ASSERT_TRUE((*dev)->Run(FakeBatch(0xf0)).ok());
+  EXPECT_EQ((*dev)->children_started(), 1);
+  absl::StatusOr<DeviceResult> bad = (*dev)->Run(FakeBatch(kFaultMode));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(IsDeviceFault(bad.status()));
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("HIP error 719 (hipErrorLaunchFailure"));
+  absl::StatusOr<DeviceResult> next = (*dev)->Run(FakeBatch(0xf0));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->vdst, (std::vector<uint32_t>{0x100, 0x101, 0x102}));
+  EXPECT_EQ((*dev)->children_started(), 2);
 }
 
 // Here (no AMD GPU) hipGetDeviceCount returns hipErrorNoDevice (100). On a machine with a GPU

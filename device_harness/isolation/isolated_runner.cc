@@ -40,6 +40,9 @@ constexpr int kChildOut = 4;  // the child's end of the response pipe
     absl::StatusOr<DeviceResult> result =
         batch.ok() ? (*runner)->Run(*batch) : absl::StatusOr<DeviceResult>(batch.status());
     if (!WriteFrame(kChildOut, EncodeResult(result)).ok()) _exit(1);
+    // After a fault that lost the device context (fault.h DeviceFaultLostContext: a HIP
+    // error) the runner is not trusted: end, so the next batch gets a fresh child.
+    if (!result.ok() && NeedsFreshProcess(result.status())) _exit(0);
   }
 }
 
@@ -189,6 +192,7 @@ absl::StatusOr<DeviceResult> IsolatedRunner::Run(const DeviceBatch& batch) {
     return DeviceFault(absl::StrCat(describe_, ": child pid ", pid, " sent a malformed answer (",
                                     decoded.status().message(), "); killed: ", how));
   }
+  if (!decoded->ok() && NeedsFreshProcess(decoded->status())) Reap(/*kill=*/true);  // it exits anyway
   return *std::move(decoded);
 }
 

@@ -144,6 +144,8 @@ std::string EncodeResult(const absl::StatusOr<DeviceResult>& result) {
     PutU32(&out, static_cast<uint32_t>(result->vdst.size()));
     PutWords(&out, result->vdst.data(), result->vdst.size());
     PutString(&out, result->provenance.SerializeAsString());
+    PutU32(&out, result->mode_readback.has_value() ? 1 : 0);
+    PutU32(&out, result->mode_readback.value_or(0));
   } else {
     PutU32(&out, static_cast<uint32_t>(result.status().code()));
     PutString(&out, result.status().message());
@@ -164,6 +166,9 @@ absl::StatusOr<absl::StatusOr<DeviceResult>> DecodeResult(absl::string_view payl
     if (!d.provenance.ParseFromString(prov)) {
       return absl::DataLossError("isolation frame: provenance does not parse");
     }
+    LANEDIFF_ASSIGN_OR_RETURN(uint32_t has_mode, r.U32("mode readback flag"));
+    LANEDIFF_ASSIGN_OR_RETURN(uint32_t mode, r.U32("mode readback"));
+    if (has_mode) d.mode_readback = mode;
     LANEDIFF_RETURN_IF_ERROR(r.End());
     return absl::StatusOr<DeviceResult>(std::move(d));
   }

@@ -7,6 +7,7 @@
 // configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
   .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
+  .include "@LANEDIFF_KERNEL_DIR@/readback.s"  // the MODE readback macro
   .text
   .globl lanediff_kernel
   .p2align 8
@@ -48,11 +49,13 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
+  LANEDIFF_READ_MODE_BACK HW_REG_MODE            // kernels/readback.s: MODE to v6, out[n] offset to v7
   s_and_b32 s28, s26, 0xff                 // restore the fields we changed
   s_bfe_u32 s27, s26, 0x10017
   s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s28
   s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27
   global_store_b32 v5, v4, s[12:13]
+  global_store_b32 v7, v6, s[12:13]            // out[n] = MODE readback
 .Lend:
   s_endpgm
 .Lkernel_end:

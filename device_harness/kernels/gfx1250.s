@@ -11,11 +11,29 @@
 // configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
   .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
+  .include "@LANEDIFF_KERNEL_DIR@/readback.s"  // the MODE readback macro
   .text
   .globl lanediff_kernel
   .p2align 8
   .type lanediff_kernel,@function
 lanediff_kernel:
+  // The hardware entry sequence every gfx1250 entry point must begin with (an unclaused first
+  // VMEM access; a hardware workaround): llvm-project PR #208467 added it to LLVM's codegen
+  // (SIInsertWaitcnts, `global_wb scope:SCOPE_CU; v_nop`), #210874 made it a
+  // global_prefetch_b8, #215450 gave the prefetch a zeroed SGPR-pair address and #216897 gave
+  // it its current form, which the assembler checks ("kernel ... does not begin with the
+  // required prologue sequence: s_mov_b64 followed by v_nop and global_prefetch_b8", LLVM MC
+  // test of the gfx1250 prologue warning; llc then emits exactly these three lines first).
+  // s[64:65] is never initialised by the hardware (hence .amdhsa_next_free_sgpr 66); the
+  // v_nop covers the SGPR write before the prefetch reads it; v0 (work-item id) is defined.
+  s_mov_b64 s[64:65], 0
+  v_nop
+  global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE th:TH_LOAD_RT
+  // gfx1250 A0: an s_setreg* of MODE needs two v_nop immediately before it (AMD's A0
+  // translator inserts them, ROCm/rocm-systems PR #10208). Unverified on silicon and harmless on
+  // B0, so every MODE write here has them.
+  v_nop
+  v_nop
   // LLVM 22 starts every gfx1250 kernel by setting MODE[25]; do the same.
   s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1
   s_nop 0                                  // see the VGPR-MSB note below
@@ -58,10 +76,14 @@ lanediff_kernel:
   s_and_b32 s28, s15, 0xff                 // requested MODE[7:0]: FP round and denorm fields
   s_bfe_u32 s27, s15, 0x10017              // requested MODE[23]: FP16_OVFL (1 bit at offset 23)
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
+  v_nop                                    // gfx1250 A0: two v_nop right before a MODE write
+  v_nop
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s28
   s_nop 0                                  // gfx1250: S_SETREG to MODE also writes the VGPR-MSB
   s_set_vgpr_msb 0                         // bits MODE[19:12]; put back 0 (we use v0..v7)
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
+  v_nop                                    // gfx1250 A0: two v_nop right before a MODE write
+  v_nop
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27
   s_nop 0                                  // gfx1250: S_SETREG to MODE also writes the VGPR-MSB
   s_set_vgpr_msb 0                         // bits MODE[19:12]; put back 0 (we use v0..v7)
@@ -74,17 +96,23 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
+  LANEDIFF_READ_MODE_BACK HW_REG_WAVE_MODE            // kernels/readback.s: MODE to v6, out[n] offset to v7
   s_and_b32 s28, s26, 0xff                 // restore the fields we changed
   s_bfe_u32 s27, s26, 0x10017
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
+  v_nop                                    // gfx1250 A0: two v_nop right before a MODE write
+  v_nop
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s28
   s_nop 0                                  // gfx1250: S_SETREG to MODE also writes the VGPR-MSB
   s_set_vgpr_msb 0                         // bits MODE[19:12]; put back 0 (we use v0..v7)
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
+  v_nop                                    // gfx1250 A0: two v_nop right before a MODE write
+  v_nop
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27
   s_nop 0                                  // gfx1250: S_SETREG to MODE also writes the VGPR-MSB
   s_set_vgpr_msb 0                         // bits MODE[19:12]; put back 0 (we use v0..v7)
   global_store_b32 v5, v4, s[12:13]
+  global_store_b32 v7, v6, s[12:13]            // out[n] = MODE readback
 .Lend:
   s_endpgm
 .Lkernel_end:
@@ -99,7 +127,7 @@ lanediff_patch_site:
     .amdhsa_system_sgpr_workgroup_id_x 1
     .amdhsa_system_vgpr_workitem_id 0
     .amdhsa_next_free_vgpr 8
-    .amdhsa_next_free_sgpr 32
+    .amdhsa_next_free_sgpr 66
     .amdhsa_float_round_mode_32 0
     .amdhsa_float_round_mode_16_64 0
     .amdhsa_float_denorm_mode_32 3

@@ -16,10 +16,15 @@
 // the `mode` argument, each with its own s_setreg_b32 from a masked copy; the same fields are
 // restored from the MODE value saved before, after the instruction and before the store.
 // Other MODE bits (IEEE, DX10_CLAMP, exception enables) are never touched.
+// Hazards: GFX9 needs 2 wait states between two s_setreg of the same register, or the first
+// write can be lost (LLVM's GCNHazardRecognizer::checkSetRegHazards; llc-22 -mcpu=gfx942
+// puts `s_nop 1` there). device_code_object_test's LlcOracle test compiles the same MODE
+// writes and instruction with llc-22 and checks every gap here has at least LLVM's wait states.
 // Built by device_harness/CMakeLists.txt: configure_file fills the @...@ fields per target and
 // wave size, then llvm-mc-22 -mcpu=T assembles and ld.lld-22 -shared links.
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
   .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
+  .include "@LANEDIFF_KERNEL_DIR@/readback.s"  // the MODE readback macro
   .text
   .globl lanediff_kernel
   .p2align 8
@@ -45,6 +50,7 @@ lanediff_kernel:
   s_and_b32 s28, s15, 0xff                 // requested MODE[7:0]: FP round and denorm fields
   s_bfe_u32 s27, s15, 0x10017              // requested MODE[23]: FP16_OVFL (1 bit at offset 23)
   s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s28
+  s_nop 1                                  // GFX9: 2 wait states between s_setregs of MODE
   s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27
   s_waitcnt vmcnt(0)
   s_nop 7                                  // settle MODE before the instruction under test
@@ -55,11 +61,14 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
+  LANEDIFF_READ_MODE_BACK HW_REG_MODE            // kernels/readback.s: MODE to v6, out[n] offset to v7
   s_and_b32 s28, s26, 0xff                 // restore the fields we changed
   s_bfe_u32 s27, s26, 0x10017
   s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s28
+  s_nop 1                                  // GFX9: 2 wait states between s_setregs of MODE
   s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27
   global_store_dword v5, v4, s[12:13]
+  global_store_dword v7, v6, s[12:13]            // out[n] = MODE readback
 .Lend:
   s_endpgm
 .Lkernel_end:

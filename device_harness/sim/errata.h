@@ -14,6 +14,7 @@
 // | gfx1250_clamp_ignored | gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored)| v_cvt_sr_fp8_f32 with CLAMP=1 on gfx1250/gfx1251 only |
 // | src1_neg              | NEG[1] honoured as a float negation of the src1 word: bit 31 of S1 flipped before use | only batches with NEG[1]=1; SR lanes whose result depends on seed bit 31; pk_u8 never (S1[31] unused) |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
+// | mode_lost             | the first MODE write is lost (MODE[7:0] stays at the default), as back-to-back GFX9 s_setregs without wait states can | every batch whose MODE[7:0] is not the default is a harness fault (MODE readback mismatch), not a finding |
 // | crash                 | the process calls abort() when a lane's src0 is a signalling NaN | that batch is a device fault (SIGABRT); other batches unaffected |
 // | hang                  | the process never returns when a lane's src0 is a signalling NaN | that batch is a device fault (timeout); other batches unaffected |
 //
@@ -40,6 +41,7 @@ enum class Erratum : uint8_t {
   gfx1250_clamp_ignored,
   src1_neg,
   garbage_lane,
+  mode_lost,
   crash,
   hang,
 };

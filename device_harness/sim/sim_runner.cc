@@ -92,6 +92,12 @@ class SimRunner : public Runner {
     r.vdst.resize(n);
     LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(r.vdst)));
     if (errata_.Has(Erratum::garbage_lane) && n > 0) r.vdst[n / 2] ^= kGarbageXor;
+    // The kernel's MODE readback, emulated: the fields the kernel sets, over the default MODE;
+    // mode_lost loses the first MODE write (MODE[7:0] stays at the default), as back-to-back
+    // s_setregs without wait states can on GFX9.
+    const uint32_t set = errata_.Has(Erratum::mode_lost) ? (batch.mode & ~0xffu) | (kDefaultMode & 0xffu) : batch.mode;
+    r.mode_readback = (kDefaultMode & ~kKernelModeMask) | (set & kKernelModeMask);
+    LANEDIFF_RETURN_IF_ERROR(CheckModeReadback(batch, r));
 
     r.provenance.set_runner("sim");
     r.provenance.set_device(std::string(kSimDeviceName));

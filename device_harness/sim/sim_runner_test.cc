@@ -392,6 +392,36 @@ proto::TestCase TriggerCase(bool trigger) {
   return tc;
 }
 
+// The kernel's MODE readback, emulated: the batch's MODE fields read back as set; with
+// mode_lost the MODE[7:0] write is lost and a batch with a non-default MODE[7:0] is a harness
+// fault (not a device fault, not a finding), on the in-process and the isolated simulator.
+TEST(SimErrataTest, ModeLostIsAHarnessFaultThroughTheModeReadback) {
+  proto::TestCase tc = TriggerCase(false);
+  tc.set_mode(0x008000f1);  // round toward +inf, FP16_OVFL
+  absl::StatusOr<DeviceBatch> b = BuildDeviceBatch(tc);
+  ASSERT_TRUE(b.ok()) << b.status();
+  absl::StatusOr<DeviceResult> ok = Sim()->Run(*b);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_TRUE(ok->mode_readback.has_value());
+  EXPECT_EQ(*ok->mode_readback, 0x008000f1u);
+  for (bool isolate : {false, true}) {
+    absl::StatusOr<std::unique_ptr<Runner>> dev =
+        OpenRunner("sim", {.inject = {"mode_lost"}, .hypotheses = {}, .timeout = absl::Seconds(30), .isolate_sim = isolate, .lanediff_path = ""});
+    ASSERT_TRUE(dev.ok()) << dev.status();
+    absl::StatusOr<DeviceResult> lost = (*dev)->Run(*b);
+    ASSERT_FALSE(lost.ok());
+    EXPECT_FALSE(IsDeviceFault(lost.status()));
+    // 0x008000f1 with MODE[7:0] lost: 0xf0 (the default) in the low byte.
+    EXPECT_TRUE(absl::StrContains(lost.status().message(),
+                                  "harness fault: MODE read back 0x008000f0 after setting 0x008000f1"))
+        << lost.status();
+    tc.set_mode(0x008000f0);  // MODE[7:0] at the default: nothing lost to see
+    absl::StatusOr<DeviceBatch> same = BuildDeviceBatch(tc);
+    EXPECT_TRUE((*dev)->Run(*same).ok());
+    tc.set_mode(0x008000f1);
+  }
+}
+
 TEST(SimErrataTest, CrashIsSurvivedWhenIsolated) {
   RunnerOptions opt;
   opt.inject = {"crash"};

@@ -5,30 +5,113 @@
 #include <set>
 #include <string>
 
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "device_harness/open_runner.h"
 #include "device_harness/hip/hip_runner.h"
 #include "device_harness/replay/recording_io.h"
 #include "device_harness/sim/errata.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/output_path.h"
+#include "fuzz/selftest.h"
 
 namespace lanediff {
 namespace {
+
+// `lanediff devices --selftest`: fuzz/selftest.h on one device.
+int RunSelfTestCommand(const std::string& device, std::string target_name, const RunnerOptions& ro,
+                       const std::string& bundle) {
+  if (target_name.empty() && (device == "auto" || absl::StartsWith(device, "hip"))) {
+    int index = 0;
+    if (absl::StartsWith(device, "hip:") && !absl::SimpleAtoi(device.substr(4), &index)) index = -1;
+    absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();
+    if (hip.ok() && index >= 0 && static_cast<size_t>(index) < hip->size()) target_name = (*hip)[index].target;
+  }
+  if (target_name.empty()) {
+    std::fprintf(stderr, "lanediff devices --selftest: --target T is needed for --device=%s (no HIP GPU "
+                 "to take it from)\n", device.c_str());
+    return kExitUsage;
+  }
+  absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
+  if (!target.ok()) {
+    std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(target.status().message()).c_str());
+    return kExitUsage;
+  }
+  std::string note;
+  absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
+  if (!runner.ok()) {
+    std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(runner.status().message()).c_str());
+    return kExitEnvironment;
+  }
+  if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+  absl::StatusOr<SelfTest> st = RunSelfTest(**runner, **target);
+  if (!st.ok()) {
+    std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(st.status().message()).c_str());
+    return kExitEnvironment;
+  }
+  std::fputs(FormatSelfTest(*st).c_str(), stdout);
+  if (!bundle.empty()) {
+    std::ofstream f(bundle, std::ios::binary | std::ios::trunc);
+    f << SelfTestBundle(*st);
+    f.close();
+    if (!f) {
+      std::fprintf(stderr, "lanediff devices --selftest: cannot write the bundle %s\n", bundle.c_str());
+      return kExitEnvironment;
+    }
+    std::printf("bundle: %s (attach it to a bug report; it replays with --device=replay:%s)\n",
+                bundle.c_str(), bundle.c_str());
+  }
+  return st->ok() ? kExitOk : kExitFound;
+}
 
 int RunDevices(int argc, char** argv) {
   Args args("devices",
             "List the devices lanediff can run batches on: HIP GPUs (--device=hip:N), the ISA\n"
             "simulator (--device=sim, with --inject ERRATUM) and recordings to replay\n"
-            "(--device=replay:PATH) found under --replay-dir.");
+            "(--device=replay:PATH) found under --replay-dir. With --selftest, check the harness\n"
+            "on one device (device_harness/README.md walks through it).");
   std::string replay_dir;
   bool hip_count = false;
   args.Flag("replay-dir", "DIR", "also list the recordings under DIR", &replay_dir);
   args.Bool("hip-count", "print only the number of usable HIP GPUs (0 with none), for scripts",
             &hip_count);
+  bool selftest = false;
+  std::string device = "auto", target_name, bundle;
+  double start_timeout = 0;
+  std::vector<std::string> inject;
+  args.Bool("selftest",
+            "check the harness on --device: known-answer batches (lanes every reading of every "
+            "rule agrees on, every modifier, literal and non-literal words, two MODEs), the MODE "
+            "read back after each batch, and a discriminate pass; exit 0 when all are right, 1 when "
+            "the harness is wrong on the device, 3 when the device cannot be opened",
+            &selftest);
+  args.Flag("device", "SPEC", "with --selftest: the device to check (default auto)", &device);
+  args.Flag("target", "T", "with --selftest: the gfx target (default: the HIP device's own; "
+            "needed for sim, exec and replay)", &target_name);
+  args.Repeated("inject", "E", "with --selftest and --device=sim: simulator erratum (repeatable)", &inject);
+  args.Flag("bundle", "FILE", "with --selftest: write the attachable report (device, driver, ISA "
+            "string, MODE readback, known answers, verdicts) with a recording that replays with "
+            "--device=replay:FILE", &bundle);
+  args.Double("start-timeout", "SECONDS", "with --selftest and a HIP device: how long the isolated "
+            "child may take to initialise HIP (default 20 + 10 per GPU the driver exposes)",
+              kTimeoutRange, &start_timeout);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (!replay_dir.empty()) {
     if (int rc = CheckInputPaths("devices", "--replay-dir", {replay_dir}); rc >= 0) return rc;
+  }
+  RunnerOptions ro;
+  ro.inject = inject;
+  if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
+  if (selftest) {
+    if (!bundle.empty()) {
+      if (int rc = CheckOutputFile("devices", "--bundle", bundle); rc >= 0) return rc;
+    }
+    if (int rc = CheckDeviceSpecPath("devices", device); rc >= 0) return rc;
+    return RunSelfTestCommand(device, target_name, ro, bundle);
   }
   if (hip_count) {
     absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();

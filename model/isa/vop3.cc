@@ -181,6 +181,20 @@ absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
   return d;
 }
 
+std::vector<std::string> SpecViolations(const TargetTraits& target, const Vop3Instr& in) {
+  std::vector<std::string> out;
+  const Vop3Layout& l = GetVop3Layout(target.family);
+  const int bus = ConstantBusReads(target.family, in);
+  if (bus > l.constant_bus_limit) {
+    out.push_back(absl::StrCat("constant bus: ", bus, " distinct SGPR/literal reads, ",
+                               FamilyName(target.family), " allows ", l.constant_bus_limit));
+  }
+  if (UsesLiteral(in) && !l.literal_allowed) {
+    out.push_back(absl::StrCat("literal (code 255): ", FamilyName(target.family), " VOP3 takes none"));
+  }
+  return out;
+}
+
 std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& in) {
   std::vector<std::string> out;
   const AsmRules r = GetAsmRules(target, in.instr);

@@ -75,6 +75,13 @@ absl::StatusOr<DecodedVop3> DecodeVop3Fields(const TargetTraits& target,
 // (their SRC2 field carries no data; LLVM encodes 0 there).
 int NumSourcesRead(Instr instr);
 
+// The documented ISA restrictions `instr` breaks on `target` (empty: none), from the family's
+// row of tables.h: more distinct SGPR/literal reads than the constant-bus limit (1 on GFX9,
+// 2 on GFX10+; SEMANTICS.md §2), a literal (code 255) on a family whose VOP3 takes none
+// (GFX9). What hardware does with such a word is undefined by the spec: the harness refuses
+// to run it unless asked (--allow-undefined), and findings on it are labelled so.
+std::vector<std::string> SpecViolations(const TargetTraits& target, const Vop3Instr& instr);
+
 // The reasons LLVM 22's assembler would refuse `instr` on `target` (empty: accepted).
 // Errors of EncodeVop3/DecodeVop3 are not repeated here.
 std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& instr);

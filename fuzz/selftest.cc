@@ -1,0 +1,261 @@
+#include "fuzz/selftest.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "device_harness/batch.h"
+#include "device_harness/fault.h"
+#include "fuzz/discriminate.h"
+#include "fuzz/mutator.h"
+#include "model/base/status.h"
+#include "model/base/version.h"
+#include "model/isa/tables.h"
+#include "model/isa/testcase.h"
+#include "model/ops/ops.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+constexpr size_t kMaxKnownLanes = 64;
+// Round toward zero (MODE[3:0] = 0b1111: f32 and f16/f64 RTZ), denormals on, FP16_OVFL = 1:
+// every field the kernel sets, away from its default.
+constexpr uint32_t kOtherMode = 0x008000ffu;
+
+struct Variant {
+  std::string name;
+  proto::Encoding encoding;
+};
+
+std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
+  const bool pk = instr == Instr::v_cvt_pk_u8_f32;
+  const AsmRules rules = GetAsmRules(target, instr);
+  std::vector<Variant> out;
+  out.push_back({"v1, v2, v3", {}});
+  Variant na{"-|src0|", {}};
+  na.encoding.set_neg(1);
+  na.encoding.set_abs(1);
+  out.push_back(na);
+  if (!pk) {
+    for (uint32_t byte = 1; byte < 4; ++byte) {
+      Variant b{absl::StrCat("byte ", byte), {}};
+      b.encoding.set_opsel(byte << 2);
+      out.push_back(b);
+    }
+    if (rules.clamp) {
+      Variant c{"clamp", {}};
+      c.encoding.set_clamp(true);
+      out.push_back(c);
+    }
+  }
+  Variant s{"SGPR src1 (s21)", {}};
+  s.encoding.mutable_src1()->set_kind(proto::SOURCE_SGPR);
+  s.encoding.mutable_src1()->set_code(21);
+  s.encoding.mutable_src1()->set_value(pk ? 2u : 0x12345678u);  // byte 2 / an SR seed
+  out.push_back(s);
+  if (GetVop3Layout(target.family).literal_allowed) {
+    Variant l{"literal src0 (12-byte word)", {}};
+    l.encoding.mutable_src0()->set_kind(proto::SOURCE_LITERAL);
+    l.encoding.mutable_src0()->set_value(0x42fe0000u);  // 127.0
+    out.push_back(l);
+  }
+  return out;
+}
+
+// Candidate lanes: the mutator's special floats and u8 boundaries as src0, byte selects (pk)
+// or seed extremes (SR) as src1, a recognisable old VDST.
+std::vector<proto::Lane> Candidates(Instr instr) {
+  std::set<uint32_t> src0;
+  for (uint32_t v : SpecialF32Values()) src0.insert(v);
+  for (uint32_t v : U8BoundaryValues()) src0.insert(v);
+  const bool pk = instr == Instr::v_cvt_pk_u8_f32;
+  const std::vector<uint32_t> src1 = pk ? std::vector<uint32_t>{0, 1, 2, 3}
+                                        : std::vector<uint32_t>{0, 0x12345678u, 0x7fffffffu, 0xffffffffu};
+  std::vector<proto::Lane> out;
+  for (uint32_t a : src0) {
+    for (uint32_t b : src1) {
+      proto::Lane l;
+      l.set_src0(a);
+      l.set_src1(b);
+      l.set_src2(0x11223344u);
+      l.set_vdst_old(0xa0b0c0d0u);
+      out.push_back(l);
+    }
+  }
+  return out;
+}
+
+// The lanes of `tc` on which every setting agrees, at most kMaxKnownLanes spread evenly, with
+// the agreed answers.
+absl::Status KeepAgreedLanes(const std::vector<Hypotheses>& settings, proto::TestCase* tc,
+                             std::vector<uint32_t>* expected) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(*tc));
+  const size_t n = rc.lanes.size();
+  std::vector<std::vector<uint32_t>> answers;
+  for (const Hypotheses& h : settings.empty() ? std::vector<Hypotheses>{Hypotheses{}} : settings) {
+    OpContext ctx = rc.ctx;
+    ctx.hyp = h;
+    std::vector<uint32_t> out(n);
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(out)));
+    answers.push_back(std::move(out));
+  }
+  std::vector<size_t> agreed;
+  for (size_t i = 0; i < n; ++i) {
+    bool same = true;
+    for (const auto& a : answers) same = same && a[i] == answers[0][i];
+    if (same) agreed.push_back(i);
+  }
+  const size_t step = std::max<size_t>(1, (agreed.size() + kMaxKnownLanes - 1) / kMaxKnownLanes);
+  proto::TestCase kept = *tc;
+  kept.clear_lanes();
+  expected->clear();
+  for (size_t k = 0; k < agreed.size(); k += step) {
+    *kept.add_lanes() = tc->lanes(static_cast<int>(agreed[k]));
+    expected->push_back(answers[0][agreed[k]]);
+  }
+  *tc = std::move(kept);
+  return absl::OkStatus();
+}
+
+std::string LaneText(const proto::Lane& l) {
+  return absl::StrFormat("src0 0x%08x src1 0x%08x src2 0x%08x vdst_old 0x%08x", l.src0(), l.src1(),
+                         l.src2(), l.vdst_old());
+}
+
+void Record(const proto::TestCase& tc, const absl::StatusOr<DeviceResult>& r, proto::Recording* rec) {
+  if (!r.ok() && !IsDeviceFault(r.status())) return;  // refusals and harness faults do not replay
+  proto::Recording::Entry* e = rec->add_entries();
+  *e->mutable_testcase() = tc;
+  if (r.ok()) {
+    for (uint32_t v : r->vdst) e->mutable_observation()->add_vdst(v);
+    *e->mutable_observation()->mutable_provenance() = r->provenance;
+  } else {
+    e->mutable_observation()->set_fault(std::string(r.status().message()));
+  }
+}
+
+}  // namespace
+
+bool SelfTest::ok() const {
+  for (const KnownAnswer& k : known) {
+    if (!k.ok()) return false;
+  }
+  return discriminate_errors.empty() && !known.empty();
+}
+
+absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target, SelfTestOptions options) {
+  SelfTest st;
+  st.device = runner.Describe();
+  st.target = std::string(target.name);
+  st.isa = absl::StrCat("amdgcn-amd-amdhsa--", target.name);
+  for (Instr instr : kAllInstrs) {
+    if (!target.Has(instr)) continue;
+    LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, Discriminate(target, instr));
+    for (const Variant& v : Variants(target, instr)) {
+      for (uint32_t mode : {kDefaultMode, kOtherMode}) {
+        KnownAnswer k;
+        k.name = absl::StrFormat("%s %s, MODE 0x%08x", InstrName(instr), v.name, mode);
+        k.testcase.set_target(std::string(target.name));
+        k.testcase.set_instr(InstrToProto(instr));
+        *k.testcase.mutable_encoding() = v.encoding;
+        k.testcase.set_mode(mode);
+        k.testcase.set_note(absl::StrCat("self-test known answer: ", k.name));
+        for (const proto::Lane& l : Candidates(instr)) *k.testcase.add_lanes() = l;
+        absl::Status agreed = KeepAgreedLanes(d.settings, &k.testcase, &k.expected);
+        if (!agreed.ok()) {
+          return absl::InternalError(absl::StrCat("self-test case ", k.name, ": ", agreed.message()));
+        }
+        if (k.expected.empty()) continue;  // no lane every reading agrees on
+        absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(k.testcase);
+        if (!batch.ok()) {
+          return absl::InternalError(absl::StrCat("self-test case ", k.name, ": ", batch.status().message()));
+        }
+        absl::StatusOr<DeviceResult> r = runner.Run(*batch);
+        Record(k.testcase, r, &st.recording);
+        if (!r.ok()) {
+          k.status = r.status();
+        } else {
+          if (!st.provenance.has_value()) st.provenance = r->provenance;
+          k.observed = r->vdst;
+          k.mode_readback = r->mode_readback;
+          for (size_t i = 0; i < k.expected.size(); ++i) {
+            const uint32_t got = i < k.observed.size() ? k.observed[i] : 0;
+            if (i < k.observed.size() && got == k.expected[i]) continue;
+            if (k.wrong_lanes++ == 0) {
+              k.first_wrong = absl::StrFormat("lane %d: %s: expected 0x%08x, got 0x%08x", i,
+                                              LaneText(k.testcase.lanes(static_cast<int>(i))), k.expected[i], got);
+            }
+          }
+        }
+        st.known.push_back(std::move(k));
+      }
+    }
+    if (!options.discriminate) continue;
+    absl::StatusOr<DeviceVerdict> verdict = AskDevice(d, runner);
+    if (!verdict.ok()) {
+      st.discriminate_errors.push_back(absl::StrCat(InstrName(instr), ": ", verdict.status().message()));
+      continue;
+    }
+    st.discriminate.push_back(absl::StrCat(InstrName(instr), ": ", verdict->summary));
+    for (size_t q = 0; q < d.questions.size() && q < verdict->device_answers.size(); ++q) {
+      DeviceResult one;
+      one.vdst = {verdict->device_answers[q]};
+      one.provenance = st.provenance.value_or(proto::Provenance());
+      Record(d.questions[q].testcase, one, &st.recording);
+    }
+  }
+  if (st.known.empty()) return absl::InternalError(absl::StrCat("no known-answer case for ", target.name));
+  return st;
+}
+
+std::string FormatSelfTest(const SelfTest& st) {
+  std::string out = absl::StrCat("self-test of ", st.device, " as ", st.target, " (", st.isa, ")\n");
+  if (st.provenance.has_value()) {
+    absl::StrAppend(&out, "  device: ", st.provenance->device(), "; target: ", st.provenance->target(),
+                    "; driver: ", st.provenance->driver(), "; stepping: ", st.provenance->stepping(), "\n");
+  }
+  int wrong = 0;
+  for (const KnownAnswer& k : st.known) {
+    const std::string readback =
+        k.mode_readback.has_value() ? absl::StrFormat("MODE read back 0x%08x", *k.mode_readback) : "no MODE readback";
+    if (!k.status.ok()) {
+      absl::StrAppend(&out, "  ERROR ", k.name, ": ", k.status.message(), "\n");
+    } else if (k.wrong_lanes > 0) {
+      absl::StrAppend(&out, "  WRONG ", k.name, ": ", k.wrong_lanes, " of ", k.expected.size(), " lanes; ",
+                      k.first_wrong, " (", readback, ")\n");
+    } else {
+      absl::StrAppend(&out, "  ok    ", k.name, ": ", k.expected.size(), " lanes (", readback, ")\n");
+    }
+    wrong += !k.ok();
+  }
+  for (const std::string& d : st.discriminate) absl::StrAppend(&out, "  discriminate ", d, "\n");
+  for (const std::string& d : st.discriminate_errors) absl::StrAppend(&out, "  discriminate ERROR ", d, "\n");
+  if (st.ok()) {
+    absl::StrAppend(&out, "self-test passed: all ", st.known.size(),
+                    " known-answer batches right on this device\n");
+  } else {
+    absl::StrAppend(&out, "self-test FAILED: the harness is wrong on this GPU: ", wrong, " of ", st.known.size(),
+                    " known-answer batches wrong or refused (every reading of every rule agrees on their "
+                    "lanes)", st.discriminate_errors.empty() ? "" : "; discriminate errors", "\n");
+  }
+  return out;
+}
+
+std::string SelfTestBundle(const SelfTest& st) {
+  std::string out = "# lanediff self-test bundle (lanediff devices --selftest --bundle FILE).\n"
+                    "# The '#' lines are the report; the rest is a lanediff.proto.Recording of every batch\n"
+                    "# run, so this file replays: lanediff fuzz --device=replay:FILE ...\n";
+  absl::StrAppend(&out, "# lanediff version: ", LANEDIFF_VERSION, "\n");
+  for (absl::string_view line : absl::StrSplit(FormatSelfTest(st), '\n')) {
+    if (!line.empty()) absl::StrAppend(&out, "# ", line, "\n");
+  }
+  absl::StrAppend(&out, ToText(st.recording));
+  return out;
+}
+
+}  // namespace lanediff

@@ -1,0 +1,71 @@
+// The harness checks itself on a device: `lanediff devices --selftest` and the known-answer
+// check every campaign runs first.
+//
+// Known answers: for each instruction of the target, word variants covering every modifier
+// field the instruction uses (NEG/ABS on src0, the destination-byte select, CLAMP), an SGPR
+// source, a literal source (GFX10+), and two MODE values; each with lanes on which every
+// setting of every hypothesis relevant to the instruction (fuzz/discriminate.h) gives the
+// same answer, so a device that disagrees on one is wrong whatever the silicon's reading of
+// the rules: the harness is wrong on it (or the device is broken), not a finding.
+// Each batch's MODE readback is checked by the runner (runner.h CheckModeReadback).
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(SelfTest st, RunSelfTest(*runner, *target, {.discriminate = true}));
+//   if (!st.ok()) ...   // FormatSelfTest(st) says what was seen; SelfTestBundle(st) is the file
+#ifndef LANEDIFF_FUZZ_SELFTEST_H_
+#define LANEDIFF_FUZZ_SELFTEST_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "device_harness/runner.h"
+#include "model/targets/targets.h"
+#include "proto/lanediff.pb.h"
+
+namespace lanediff {
+
+struct KnownAnswer {
+  std::string name;  // "v_cvt_sr_fp8_f32 byte 2, MODE 0x000000f0"
+  proto::TestCase testcase;
+  std::vector<uint32_t> expected;  // every hypothesis setting's answer (they agree)
+  absl::Status status;             // the device's error, if any
+  std::vector<uint32_t> observed;
+  std::optional<uint32_t> mode_readback;
+  int wrong_lanes = 0;
+  std::string first_wrong;  // "lane 3: src0 0x3f800000 ... expected 0x... got 0x..."
+  bool ok() const { return status.ok() && wrong_lanes == 0; }
+};
+
+struct SelfTest {
+  std::string device;              // runner Describe()
+  std::optional<proto::Provenance> provenance;  // the first answer's: device, driver, target, stepping
+  std::string target;
+  std::string isa;                 // the code objects' ISA string, amdgcn-amd-amdhsa--gfxNNN
+  std::vector<KnownAnswer> known;
+  std::vector<std::string> discriminate;  // one verdict line per instruction
+  std::vector<std::string> discriminate_errors;
+  proto::Recording recording;      // every batch run, replayable with --device=replay:
+  bool ok() const;                 // every known answer right and no discriminate error
+};
+
+struct SelfTestOptions {
+  bool discriminate = true;  // also put the discriminate questions to the device
+};
+
+// Errors only when no known-answer case can be built (a bug); device errors are results.
+absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
+                                     SelfTestOptions options = {});
+
+// What a user reads: one line per check, then a verdict.
+std::string FormatSelfTest(const SelfTest& st);
+
+// The attachable file: '#' comment lines with the device, driver, ISA string, MODE readback,
+// known-answer results and discriminate verdicts, then the recording as a text-format
+// lanediff.proto.Recording, so the file itself replays with --device=replay:FILE.
+std::string SelfTestBundle(const SelfTest& st);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_FUZZ_SELFTEST_H_

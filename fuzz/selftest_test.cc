@@ -1,0 +1,184 @@
+// The self-test against the software devices, through the same code path as on a GPU: the
+// simulator (in-process and isolated) and an external model (exec:lanediff eval) pass; the
+// simulator with a wrong-lane or lost-MODE erratum fails with the words a user sees; the
+// bundle replays with --device=replay:; `lanediff devices --selftest` exits 0 / 1 / 2.
+#include "fuzz/selftest.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "device_harness/batch.h"
+#include "device_harness/open_runner.h"
+#include "fuzz/campaign.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::unique_ptr<Runner> Open(const std::string& spec, std::vector<std::string> inject = {}, bool isolate = false) {
+  RunnerOptions ro;
+  ro.inject = std::move(inject);
+  ro.isolate_sim = isolate;
+  ro.lanediff_path = LANEDIFF_CLI;
+  absl::StatusOr<std::unique_ptr<Runner>> r = OpenRunner(spec, ro);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? std::move(*r) : nullptr;
+}
+
+// Every known-answer batch of every target passes on the simulator; each covers every word
+// variant of the instruction (modifiers, SGPR, literal on GFX10+) under two MODEs, and its
+// MODE readback equals the batch's MODE.
+TEST(SelfTestTest, PassesOnTheSimulatorForEveryTarget) {
+  std::unique_ptr<Runner> sim = Open("sim");
+  ASSERT_NE(sim, nullptr);
+  for (const TargetTraits& t : AllTargets()) {
+    SCOPED_TRACE(t.name);
+    absl::StatusOr<SelfTest> st = RunSelfTest(*sim, t, {.discriminate = false});
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
+    bool literal = false;
+    for (const KnownAnswer& k : st->known) {
+      EXPECT_GT(k.expected.size(), 0u) << k.name;
+      ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
+      EXPECT_EQ(*k.mode_readback & kKernelModeMask, k.testcase.mode() & kKernelModeMask) << k.name;
+      literal = literal || absl::StrContains(k.name, "literal");
+    }
+    EXPECT_EQ(literal, t.family != Family::gfx9);  // 12-byte words where the family has them
+  }
+}
+
+TEST(SelfTestTest, PassesOnTheIsolatedSimulatorAndAnExternalModelWithTheDiscriminatePass) {
+  const TargetTraits& t = **FindTarget("gfx942");
+  for (const std::string spec : {"sim", "exec:lanediff eval"}) {
+    SCOPED_TRACE(spec);
+    std::unique_ptr<Runner> dev = Open(spec, {}, /*isolate=*/true);
+    ASSERT_NE(dev, nullptr);
+    absl::StatusOr<SelfTest> st = RunSelfTest(*dev, t);
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
+    EXPECT_EQ(st->discriminate.size(), 3u);  // gfx942: pk_u8, sr_fp8, sr_bf8
+    EXPECT_THAT(FormatSelfTest(*st), HasSubstr("self-test passed"));
+  }
+}
+
+// A device that gets one lane wrong, or loses a MODE write, fails the self-test, saying so.
+TEST(SelfTestTest, FailsWhenTheDeviceIsWrongAndSaysWhatItSaw) {
+  const TargetTraits& t = **FindTarget("gfx1201");
+  std::unique_ptr<Runner> garbage = Open("sim", {"garbage_lane"});
+  absl::StatusOr<SelfTest> g = RunSelfTest(*garbage, t, {.discriminate = false});
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_FALSE(g->ok());
+  const std::string text = FormatSelfTest(*g);
+  EXPECT_THAT(text, HasSubstr("self-test FAILED: the harness is wrong on this GPU"));
+  EXPECT_THAT(text, HasSubstr("WRONG v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x000000f0"));
+  EXPECT_THAT(text, HasSubstr("expected 0x"));
+
+  std::unique_ptr<Runner> lost = Open("sim", {"mode_lost"});
+  absl::StatusOr<SelfTest> l = RunSelfTest(*lost, t, {.discriminate = false});
+  ASSERT_TRUE(l.ok()) << l.status();
+  EXPECT_FALSE(l->ok());
+  // The default MODE reads back right; the other MODE loses its MODE[7:0] write.
+  EXPECT_THAT(FormatSelfTest(*l), HasSubstr("ok    v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x000000f0"));
+  EXPECT_THAT(FormatSelfTest(*l), HasSubstr("ERROR v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x008000ff: harness fault: "
+                                            "MODE read back 0x008000f0 after setting 0x008000ff"));
+}
+
+std::string TempPath(const std::string& name) {
+  return absl::StrCat(testing::TempDir(), "/lanediff_selftest_", getpid(), "_", name);
+}
+
+// The bundle is one file: the report as comments, then a recording that replays every
+// known-answer batch with the same answers.
+TEST(SelfTestTest, TheBundleReplaysWithDeviceReplay) {
+  const TargetTraits& t = **FindTarget("gfx1250");
+  std::unique_ptr<Runner> sim = Open("sim");
+  absl::StatusOr<SelfTest> st = RunSelfTest(*sim, t);
+  ASSERT_TRUE(st.ok()) << st.status();
+  const std::string path = TempPath("bundle.textproto");
+  std::ofstream(path) << SelfTestBundle(*st);
+  std::unique_ptr<Runner> replay = Open("replay:" + path);
+  ASSERT_NE(replay, nullptr);
+  for (const KnownAnswer& k : st->known) {
+    absl::StatusOr<DeviceBatch> b = BuildDeviceBatch(k.testcase);
+    ASSERT_TRUE(b.ok()) << b.status();
+    absl::StatusOr<DeviceResult> r = replay->Run(*b);
+    ASSERT_TRUE(r.ok()) << k.name << ": " << r.status();
+    EXPECT_EQ(r->vdst, k.observed) << k.name;
+  }
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("# self-test of sim"));
+  EXPECT_THAT(text.str(), HasSubstr("amdgcn-amd-amdhsa--gfx1250"));
+  EXPECT_THAT(text.str(), HasSubstr("MODE read back 0x"));
+  EXPECT_THAT(text.str(), HasSubstr("# self-test passed"));
+  std::remove(path.c_str());
+}
+
+// A campaign checks the known answers first (on hardware by default; here forced on the
+// simulator): a device that gets them wrong stops it before any finding, with what it saw.
+TEST(SelfTestTest, ACampaignStopsWhenTheKnownAnswersAreWrong) {
+  CampaignOptions o;
+  o.targets = {"gfx942"};
+  o.device = "sim";
+  o.inject = {"garbage_lane"};
+  o.max_execs = 5;
+  o.progress = false;
+  o.corpus = TempPath("corpus");
+  std::filesystem::create_directories(o.corpus);
+  o.known_answer_check = CampaignOptions::KnownAnswerCheck::always;
+  absl::StatusOr<CampaignStats> bad = RunCampaign(o, nullptr);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("the harness is wrong on this GPU"));
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("/selftest-gfx942.textproto"));
+  EXPECT_TRUE(std::filesystem::exists(o.corpus + "/selftest-gfx942.textproto"));
+  o.inject.clear();  // a right device passes the check and the campaign runs
+  absl::StatusOr<CampaignStats> good = RunCampaign(o, nullptr);
+  ASSERT_TRUE(good.ok()) << good.status();
+  EXPECT_EQ(good->execs, 5u);
+  std::filesystem::remove_all(o.corpus);
+}
+
+int RunCli(const std::string& args, std::string* out) {
+  FILE* p = popen(absl::StrCat(LANEDIFF_CLI, " ", args, " 2>&1").c_str(), "r");
+  if (p == nullptr) return -1;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
+  const int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(SelfTestTest, DevicesSelftestCommandExitCodesAndBundle) {
+  const std::string bundle = TempPath("cli_bundle.textproto");
+  std::string out;
+  EXPECT_EQ(RunCli(absl::StrCat("devices --selftest --device=sim --target gfx942 --bundle ", bundle), &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("self-test passed"));
+  EXPECT_THAT(out, HasSubstr(absl::StrCat("bundle: ", bundle)));
+  std::unique_ptr<Runner> replay = Open("replay:" + bundle);
+  EXPECT_NE(replay, nullptr);
+  out.clear();
+  EXPECT_EQ(RunCli("devices --selftest --device='exec:lanediff eval' --target gfx1100", &out), 0) << out;
+  out.clear();
+  EXPECT_EQ(RunCli("devices --selftest --device=sim --inject garbage_lane --target gfx942", &out), 1) << out;
+  EXPECT_THAT(out, HasSubstr("the harness is wrong on this GPU"));
+  out.clear();
+  EXPECT_EQ(RunCli("devices --selftest --device=sim", &out), 2) << out;
+  EXPECT_THAT(out, HasSubstr("--target T is needed"));
+  out.clear();
+  EXPECT_EQ(RunCli("devices --selftest --device=sim --target gfx942 --start-timeout soon", &out), 2) << out;
+  EXPECT_THAT(out, HasSubstr("--start-timeout soon: want a positive number of seconds"));
+  std::remove(bundle.c_str());
+}
+
+}  // namespace
+}  // namespace lanediff
