@@ -21,9 +21,10 @@ void Set(Hypotheses* h, uint8_t v) {
 }
 
 // The sources, spelled once. docs/semantics.md §9 says what was read in each and when.
-#define ROCJITSU_RDNA4                                                                     \
-  "ROCm/rocm-systems emulation/rocjitsu/lib/rocjitsu/src/rocjitsu/isa/arch/amdgpu/shared/" \
-  "conversion.h (RDNA4 path, 'measured on an RX 9070 XT')"
+#define ROCJITSU_RDNA4                                                                  \
+  "ROCm/rocm-systems emulation/rocjitsu RDNA4 path (lib/rocjitsu/src/rocjitsu/isa/arch/" \
+  "amdgpu/shared/, written against gfx1201 results; bit-identical to these defaults on "  \
+  "fuzzed lanes)"
 #define ROCJITSU_CDNA                                                                 \
   "ROCm/rocm-systems emulation/rocjitsu/lib/util/include/util/data_types.h (read at " \
   "02dd3a6f), chosen for CDNA by lib/python/amdisa/codegen/execute/vector_special.py "  \
@@ -39,10 +40,12 @@ const std::vector<HypothesisInfo>& Registry() {
       {"pk_u8_rounding",
        "v_cvt_pk_u8_f32: how f32 is rounded to an integer",
        {{"mode", "rounds with MODE[1:0], the f32 round mode (RNE unless changed)",
-         ROCJITSU_RDNA4 " f32_to_u8 with the wave's round mode", "gfx1200 gfx1201 (measured)",
+         ROCJITSU_RDNA4, "gfx1200 gfx1201 (measured)",
          "gfx1201 src0=0x43018000 (129.5): 0x82"},
-        {"truncate", "always toward zero, MODE ignored", TINYGRAD "; gem5 vop3.cc (a C cast)",
-         "RDNA3 (tinygrad), GCN (gem5)", "gfx1100 src0=0x43018000 (129.5): 0x81 (default 0x82)"}},
+        {"truncate", "always toward zero, MODE ignored",
+         TINYGRAD "; gem5 src/arch/amdgpu/vega/insts/vop3.cc (a C cast); rocjitsu's CDNA path "
+         "(clamp then truncate, per the notes this project keeps; not re-read)",
+         "RDNA3 (tinygrad), Vega/CDNA (gem5, rocjitsu CDNA)", "gfx1100 src0=0x43018000 (129.5): 0x81 (default 0x82)"}},
        {{"gfx1200 gfx1201", "L+: the RDNA4 emulator path was measured on an RX 9070 XT"},
         {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1250 gfx1251",
          "L: the ISA guides' MODE round mode applies to float->int conversions; not measured"}},
@@ -50,7 +53,7 @@ const std::vector<HypothesisInfo>& Registry() {
        Set<PkU8Rounding, &Hypotheses::pk_u8_rounding>},
       {"pk_u8_nan",
        "v_cvt_pk_u8_f32: the byte a NaN input produces",
-       {{"zero", "NaN gives 0", ROCJITSU_RDNA4 " f32_to_u8", "gfx1200 gfx1201 (measured)",
+       {{"zero", "NaN gives 0", ROCJITSU_RDNA4, "gfx1200 gfx1201 (measured)",
          "gfx1100 src0=0x7fc00000: 0x00"},
         {"max", "NaN gives 255 (the host cast of a NaN; the C cast itself is undefined)",
          TINYGRAD, "RDNA3, RDNA4, CDNA (one emulator for all)",
@@ -64,7 +67,7 @@ const std::vector<HypothesisInfo>& Registry() {
        {{"carry_truncate",
          "seed added just below the kept LSB with carry, then truncated; a subnormal result is "
          "first truncated to its quantum's 24-bit window; specials first",
-         ROCJITSU_RDNA4 " SR helpers; comgr PR #3275", "gfx1200 gfx1201 (measured)",
+         ROCJITSU_RDNA4 "; comgr PR #3275", "gfx1200 gfx1201 (measured)",
          "gfx950 fp8 src0=0x3fffffff src1=0xfffff000: 0x40"},
         {"literal",
          "the ISA pages' pseudocode word for word: 23-bit fraction add that wraps, before "
