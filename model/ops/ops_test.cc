@@ -1,7 +1,7 @@
-// The instruction semantics through the batch API: SEMANTICS.md's discriminating inputs for
+// The instruction semantics through the batch API: docs/semantics.md's discriminating inputs for
 // every hypothesis on the targets where they matter, byte placement, modifiers, MODE; then
 // properties (low seed bits, unwritten bytes) and the fast model against the oracle on a
-// random + edge sample of contexts and lanes. Expected words are SEMANTICS.md's bytes placed by
+// random + edge sample of contexts and lanes. Expected words are docs/semantics.md's bytes placed by
 // hand; f32 bit patterns come from Python's struct.pack('<f', v).
 #include "model/ops/ops.h"
 
@@ -57,13 +57,33 @@ Modifiers M(uint8_t opsel = 0, uint8_t neg = 0, uint8_t abs = 0, bool clamp = fa
   return m;
 }
 
+// The fast model and the oracle give the same word on every lane of `lanes` under `ctx`.
+::testing::AssertionResult FastMatchesOracle(const OpContext& ctx, LaneBatch& lanes,
+                                             const std::string& what) {
+  std::vector<uint32_t> fast(lanes.size()), slow(lanes.size());
+  if (!Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok() ||
+      !EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(slow)).ok()) {
+    return ::testing::AssertionFailure() << what << ": evaluation failed";
+  }
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    if (fast[i] == slow[i]) continue;
+    return ::testing::AssertionFailure()
+           << what << " " << ctx.target->name << " " << InstrName(ctx.instr) << std::hex
+           << " mode=" << ctx.mode << " opsel=" << int(ctx.mods.opsel)
+           << " neg=" << int(ctx.mods.neg) << " abs=" << int(ctx.mods.abs)
+           << " clamp=" << ctx.mods.clamp << " lane " << lanes.src0()[i] << " "
+           << lanes.src1()[i] << ": fast " << fast[i] << " oracle " << slow[i];
+  }
+  return ::testing::AssertionSuccess();
+}
+
 constexpr uint32_t kD = kDefaultMode;  // 0xf0: RNE, denormals on, FP16_OVFL off
 constexpr uint32_t kOld = 0xaabbccdd;
 constexpr uint32_t kS2 = 0x11223344;
 
 const std::vector<Row>& Rows() {
   static const auto* rows = new std::vector<Row>{
-      // ---- v_cvt_pk_u8_f32 (SEMANTICS.md §3) -------------------------------------------
+      // ---- v_cvt_pk_u8_f32 (docs/semantics.md §3) -------------------------------------------
       {"gfx908", kPk, M(), kD, {}, 0x43018000, 2, kS2, kOld, 0x11823344,
        "129.5 RNE -> 130 = 0x82 into byte 2 of S2 (truncate: 0x81); VDST_old unused"},
       {"gfx908", kPk, M(), kD, {"pk_u8_rounding=truncate"}, 0x43018000, 2, kS2, kOld, 0x11813344,
@@ -95,7 +115,7 @@ const std::vector<Row>& Rows() {
       {"gfx90a", kPk, M(0xf, 6, 6, true, 3), kD, {}, 0x3fc00000, 0, kS2, 0, 0x11223302,
        "src1/src2 NEG/ABS, OPSEL, CLAMP, OMOD: no effect under the default reading"},
 
-      // ---- SR: sr_rounding (SEMANTICS.md §6) on OCP targets ------------------------------
+      // ---- SR: sr_rounding (docs/semantics.md §6) on OCP targets ------------------------------
       {"gfx1201", kFp8, M(), kD, {}, 0x3fffffff, 0xfffff000, 0, kOld, 0xaabbcc40,
        "carry_truncate: ~2.0 + all-ones seed carries to 2.0 = 0x40"},
       {"gfx1201", kFp8, M(), kD, {"sr_rounding=literal"}, 0x3fffffff, 0xfffff000, 0, kOld,
@@ -279,16 +299,7 @@ TEST(Ops, FastMatchesOracleSample) {
           const uint32_t s0 = i % 2 ? r : (r & 0x81ffffff) | 0x38000000;
           lanes.Add(s0, rng(), rng(), rng());
         }
-        std::vector<uint32_t> fast(lanes.size()), slow(lanes.size());
-        ASSERT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok());
-        ASSERT_TRUE(EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(slow)).ok());
-        for (size_t i = 0; i < lanes.size(); ++i) {
-          ASSERT_EQ(fast[i], slow[i])
-              << t.name << " " << InstrName(instr) << std::hex << " mode=" << ctx.mode
-              << " opsel=" << int(ctx.mods.opsel) << " neg=" << int(ctx.mods.neg)
-              << " abs=" << int(ctx.mods.abs) << " clamp=" << ctx.mods.clamp << " lane "
-              << lanes.src0()[i] << " " << lanes.src1()[i];
-        }
+        ASSERT_TRUE(FastMatchesOracle(ctx, lanes, "random hypotheses"));
         ++contexts;
       }
     }
@@ -328,16 +339,8 @@ TEST(Ops, FastMatchesOracleForEveryReading) {
               const uint32_t r = rng();
               lanes.Add(i % 2 ? r : (r & 0x81ffffff) | 0x38000000, rng(), rng(), rng());
             }
-            std::vector<uint32_t> fast(lanes.size()), slow(lanes.size());
-            ASSERT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok());
-            ASSERT_TRUE(EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(slow)).ok());
-            for (size_t i = 0; i < lanes.size(); ++i) {
-              ASSERT_EQ(fast[i], slow[i])
-                  << h.name << "=" << h.values[v].name << " " << t.name << " "
-                  << InstrName(instr) << std::hex << " mode=" << ctx.mode
-                  << " clamp=" << ctx.mods.clamp << " lane " << lanes.src0()[i] << " "
-                  << lanes.src1()[i];
-            }
+            ASSERT_TRUE(FastMatchesOracle(
+                ctx, lanes, std::string(h.name) + "=" + std::string(h.values[v].name)));
             ++contexts;
           }
         }

@@ -22,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "model/fp/fp8_format.h"
+#include "model/ops/exhaustive_util.h"
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
@@ -29,18 +30,8 @@
 namespace lanediff {
 namespace {
 
-uint32_t Hash(uint32_t x) {  // a fixed mixing function (splitmix32-style)
-  x += 0x9e3779b9u;
-  x = (x ^ (x >> 16)) * 0x85ebca6bu;
-  x = (x ^ (x >> 13)) * 0xc2b2ae35u;
-  return x ^ (x >> 16);
-}
-
-struct Config {
-  const char* target;
-  Instr instr;
-  bool clamp;
-};
+using Config = SweepConfig;
+constexpr auto Hash = SweepHash;
 
 // Where each rule acts, as f32 exponent fields, for a format of bias B (exp_adj = 127 - B).
 enum Range : unsigned { kSubnormal = 1, kTop = 2, kSpecial = 4, kOne = 8 };

@@ -1,6 +1,6 @@
 // v_cvt_pk_u8_f32: convert src0 (f32) to an unsigned byte and pack it into src2 at byte S1[1:0].
 //
-// AMD's pseudocode (../shared/seeds/000_aac903940701964b.txt, CDNA 5 page; the same on every
+// AMD's pseudocode (the CDNA 5 ISA page for V_CVT_PK_U8_F32; the same on every
 // generation that has the instruction):
 //
 //   tmp = (S2.u32 & 32'U(~(0xff << (S1.u32[1 : 0].u32 * 8U))));

@@ -1,7 +1,7 @@
 // v_cvt_sr_fp8_f32: f32 -> 8-bit float (E4M3, or UE5M3 on gfx1250 with CLAMP) with stochastic
 // rounding, seed from S1, written to the byte of VDST that OPSEL[3:2] selects.
 //
-// AMD's pseudocode (../shared/seeds/001_4bfd7b045edc9c42.txt, CDNA 5 page; "Stochastic
+// AMD's pseudocode (the CDNA 5 ISA page for V_CVT_SR_FP8_F32; "Stochastic
 // rounding. Ignores OMOD and clamp."):
 //
 //   prev_mode = ROUND_MODE; ROUND_MODE = ROUND_NEAREST_EVEN;

@@ -10,7 +10,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Expected opcodes: SEMANTICS.md §1 table (C: LLVM 22 llvm-mc).
+// Expected opcodes: docs/semantics.md §1 table (C: LLVM 22 llvm-mc).
 TEST(Targets, OpcodesPerGeneration) {
   struct Row { const char* name; int pk; int fp8; int bf8; };
   const Row rows[] = {
@@ -29,7 +29,7 @@ TEST(Targets, OpcodesPerGeneration) {
   }
 }
 
-// SEMANTICS.md §3 and §6: pk_u8 writes byte S1[1:0] and takes the others from S2; the SR
+// docs/semantics.md §3 and §6: pk_u8 writes byte S1[1:0] and takes the others from S2; the SR
 // instructions write byte OPSEL[3:2], keep the old VDST's other bytes and read no SRC2.
 TEST(Targets, InstrInfoRowsFollowTheSpec) {
   for (Instr i : kAllInstrs) EXPECT_EQ(GetInstrInfo(i).instr, i) << InstrName(i);
