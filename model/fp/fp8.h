@@ -73,7 +73,11 @@ namespace fp8_internal {
 
 // Encodes a rounded magnitude `code` of a finite input (it may exceed max_finite: overflow), or
 // x's special value, with the sign rules of the kind (docs/semantics.md §5).
-template <Fp8Kind kKind>
+//
+// kFull = false is a batch loop's promise that the rarely used readings that cost a select per
+// lane are off (Fp8Options::saturate_inf and overflow_before_rounding false), so the default
+// readings run at full speed; every other caller keeps the default, true.
+template <Fp8Kind kKind, bool kFull = true>
 inline uint32_t Encode(uint32_t x, uint32_t code, const Fp8Params& p) {
   const uint32_t mag = x & ~kF32SignMask;
   const bool special = mag >= kF32ExpMask;  // Inf or NaN
@@ -83,7 +87,11 @@ inline uint32_t Encode(uint32_t x, uint32_t code, const Fp8Params& p) {
     m = special ? (nan ? p.nan_mag : p.inf_mag) : m;
     return m | ((x >> 24) & 0x80u);
   } else if constexpr (kKind == Fp8Kind::fnuz) {
-    m = special ? (nan ? 0x80u : p.inf_mag) : m;  // inf_mag: 0x80, or max finite (saturate_inf)
+    if constexpr (kFull) {
+      m = special ? (nan ? 0x80u : p.inf_mag) : m;  // inf_mag: 0x80, or max finite (saturate_inf)
+    } else {
+      m = special ? 0x80u : m;
+    }
     return m | (m != 0u ? (x >> 24) & 0x80u : 0u);
   } else {
     m = special ? (nan ? p.nan_mag : p.inf_mag) : m;
@@ -94,7 +102,9 @@ inline uint32_t Encode(uint32_t x, uint32_t code, const Fp8Params& p) {
 // sr_overflow=before_rounding: a finite |x| above max finite overflows whatever its rounded
 // code (pre_ovf_limit is 0xffffffff otherwise, which no magnitude exceeds). Specials are
 // decided by Encode either way.
+template <bool kFull = true>
 inline uint32_t OverflowBeforeRounding(uint32_t x, uint32_t code, const Fp8Params& p) {
+  if constexpr (!kFull) return code;
   return (x & ~kF32SignMask) > p.pre_ovf_limit ? p.max_finite + 1u : code;
 }
 
@@ -108,7 +118,7 @@ inline uint32_t OverflowBeforeRounding(uint32_t x, uint32_t code, const Fp8Param
 // 24-bit significand is shifted right by drop_bits plus the distance below the format's
 // smallest normal exponent. Either way: add one half minus one (plus one if the kept LSB is
 // odd), then shift.
-template <Fp8Kind kKind>
+template <Fp8Kind kKind, bool kFull = true>
 inline uint32_t F32ToFp8RneK(uint32_t x, const Fp8Params& p) {
   const uint32_t mag = x & ~kF32SignMask;
   const int32_t below = static_cast<int32_t>(p.exp_adj + 1u) - static_cast<int32_t>(mag >> 23);
@@ -122,7 +132,7 @@ inline uint32_t F32ToFp8RneK(uint32_t x, const Fp8Params& p) {
   const uint32_t a = subnormal ? sig : mag - (p.exp_adj << 23);
   const uint32_t sh = subnormal ? static_cast<uint32_t>(sub_shift) : p.drop_bits;
   const uint32_t code = (a + ((1u << (sh - 1u)) - 1u) + ((a >> sh) & 1u)) >> sh;
-  return fp8_internal::Encode<kKind>(x, code, p);
+  return fp8_internal::Encode<kKind, kFull>(x, code, p);
 }
 
 // sr_rounding=carry_truncate (docs/semantics.md §6, L+): specials first; the seed is added to the
@@ -134,15 +144,16 @@ inline uint32_t F32ToFp8RneK(uint32_t x, const Fp8Params& p) {
 // f32 denormal inputs give +-0 whatever the seed (exponent 0 puts them >= 111 places below the
 // smallest normal, so the window keeps nothing), hence the MODE[4] flush cannot change the
 // result and batch loops may skip it; the oracle applies it, and the cross-checks confirm.
-template <Fp8Kind kKind>
+template <Fp8Kind kKind, bool kFull = true>
 inline uint32_t F32ToFp8SrCarryTruncateK(uint32_t x, uint32_t seed, const Fp8Params& p) {
   const uint32_t mag = x & ~kF32SignMask;
   const int32_t below = static_cast<int32_t>(p.exp_adj + 1u) - static_cast<int32_t>(mag >> 23);
   const uint32_t shift = below > 24 ? 24u : (below > 0 ? static_cast<uint32_t>(below) : 0u);
   const uint32_t sub = ((mag & kF32ManMask) | 0x00800000u) >> shift;  // truncated window
   const uint32_t a = below > 0 ? sub : mag - (p.exp_adj << 23);
-  const uint32_t code = fp8_internal::OverflowBeforeRounding(x, (a + seed) >> p.drop_bits, p);
-  return fp8_internal::Encode<kKind>(x, code, p);
+  const uint32_t code =
+      fp8_internal::OverflowBeforeRounding<kFull>(x, (a + seed) >> p.drop_bits, p);
+  return fp8_internal::Encode<kKind, kFull>(x, code, p);
 }
 
 // sr_rounding=exact_subnormal (rocjitsu's CDNA helpers, docs/semantics.md §6): as
@@ -172,9 +183,10 @@ inline uint32_t F32ToFp8SrExactSubnormalK(uint32_t x, uint32_t s1, bool seed_low
 inline uint32_t LiteralSeedAdd(uint32_t x, uint32_t seed) {
   return (x & ~kF32ManMask) | ((x + seed) & kF32ManMask);
 }
-template <Fp8Kind kKind>
+template <Fp8Kind kKind, bool kFull = true>
 inline uint32_t F32ToFp8SrLiteralK(uint32_t x, uint32_t seed, const Fp8Params& p) {
-  const uint32_t r = F32ToFp8RneK<kKind>(LiteralSeedAdd(x, seed), p);
+  const uint32_t r = F32ToFp8RneK<kKind, kFull>(LiteralSeedAdd(x, seed), p);
+  if constexpr (!kFull) return r;
   // sr_overflow=before_rounding, decided on the input (its exponent is unchanged by the add):
   // a finite |x| above max finite gives the overflow byte.
   const uint32_t mag = x & ~kF32SignMask;

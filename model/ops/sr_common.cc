@@ -9,8 +9,10 @@ namespace {
 // The inner loop for one format kind and one rounding reading. Only src0's ABS/NEG are
 // applied: the MODE[4] input flush cannot change an 8-bit float result (fp8.h explains; the
 // oracle applies it and the cross-checks confirm).
-template <Fp8Kind kKind, SrRounding kRounding>
-inline void SrLoop(const Fp8Params& p, const SrUniform& u, const uint32_t* __restrict src0,
+// kFull: the readings that cost extra per lane (sr_seed=low, sr_overflow=before_rounding, Inf
+// saturation) may be on; false keeps the default readings' loop as lean as before them.
+template <Fp8Kind kKind, SrRounding kRounding, bool kFull>
+LANEDIFF_KERNEL_INLINE void SrLoop(const Fp8Params& p, const SrUniform& u, const uint32_t* __restrict src0,
                    const uint32_t* __restrict src1, const uint32_t* __restrict old,
                    uint32_t* __restrict out, size_t n) {
   const uint32_t abs_and = u.src0.abs_and;
@@ -22,30 +24,33 @@ inline void SrLoop(const Fp8Params& p, const SrUniform& u, const uint32_t* __res
   const uint32_t keep = ~(0xffu << byte_shift);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t x = (src0[i] & abs_and) ^ neg_xor;
-    const uint32_t seed = (src1[i] >> seed_shift) & seed_mask;
+    const uint32_t seed = kFull ? (src1[i] >> seed_shift) & seed_mask : src1[i] >> seed_shift;
     uint32_t b;
     if constexpr (kRounding == SrRounding::literal) {
-      b = F32ToFp8SrLiteralK<kKind>(x, seed, p);
+      b = F32ToFp8SrLiteralK<kKind, kFull>(x, seed, p);
     } else if constexpr (kRounding == SrRounding::exact_subnormal) {
       b = F32ToFp8SrExactSubnormalK<kKind>(x, src1[i], seed_low, p);
     } else {
-      b = F32ToFp8SrCarryTruncateK<kKind>(x, seed, p);
+      b = F32ToFp8SrCarryTruncateK<kKind, kFull>(x, seed, p);
     }
     out[i] = (old[i] & keep) | (b << byte_shift);
   }
 }
 
 template <Fp8Kind kKind>
-inline void SrKindLoop(const Fp8Params& p, const SrUniform& u, const uint32_t* __restrict src0,
+LANEDIFF_KERNEL_INLINE void SrKindLoop(const Fp8Params& p, const SrUniform& u, const uint32_t* __restrict src0,
                        const uint32_t* __restrict src1, const uint32_t* __restrict old,
                        uint32_t* __restrict out, size_t n) {
+  const bool full = u.seed_low || u.options.overflow_before_rounding || u.options.saturate_inf;
   switch (u.rounding) {
     case SrRounding::carry_truncate:
-      return SrLoop<kKind, SrRounding::carry_truncate>(p, u, src0, src1, old, out, n);
+      return full ? SrLoop<kKind, SrRounding::carry_truncate, true>(p, u, src0, src1, old, out, n)
+                  : SrLoop<kKind, SrRounding::carry_truncate, false>(p, u, src0, src1, old, out, n);
     case SrRounding::literal:
-      return SrLoop<kKind, SrRounding::literal>(p, u, src0, src1, old, out, n);
+      return full ? SrLoop<kKind, SrRounding::literal, true>(p, u, src0, src1, old, out, n)
+                  : SrLoop<kKind, SrRounding::literal, false>(p, u, src0, src1, old, out, n);
     case SrRounding::exact_subnormal:
-      return SrLoop<kKind, SrRounding::exact_subnormal>(p, u, src0, src1, old, out, n);
+      return SrLoop<kKind, SrRounding::exact_subnormal, true>(p, u, src0, src1, old, out, n);
   }
 }
 

@@ -34,7 +34,7 @@ RoundMode PkU8RoundMode(const OpContext& ctx) {
 }
 
 template <RoundMode kRm, bool kNanMax>
-inline void PkU8Loop(Src0Uniform u, const uint32_t* __restrict src0,
+LANEDIFF_KERNEL_INLINE void PkU8Loop(Src0Uniform u, const uint32_t* __restrict src0,
                      const uint32_t* __restrict src1, const uint32_t* __restrict src2,
                      uint32_t* __restrict out, size_t n) {
   for (size_t i = 0; i < n; ++i) {
@@ -46,7 +46,7 @@ inline void PkU8Loop(Src0Uniform u, const uint32_t* __restrict src0,
 }
 
 template <bool kNanMax>
-inline void PkU8ModeLoop(Src0Uniform u, RoundMode rm, const uint32_t* __restrict src0,
+LANEDIFF_KERNEL_INLINE void PkU8ModeLoop(Src0Uniform u, RoundMode rm, const uint32_t* __restrict src0,
                          const uint32_t* __restrict src1, const uint32_t* __restrict src2,
                          uint32_t* __restrict out, size_t n) {
   switch (rm) {
