@@ -98,5 +98,47 @@ TEST(OracleCrossCheck, Fp8EveryFormatAndOption) {
   }
 }
 
+// The options of the readings added for the public implementations (docs/semantics.md §9):
+// fp8_nan=sign_7f, fp16_ovfl=saturate_all (Inf saturates), sr_overflow=before_rounding, and
+// sr_rounding=exact_subnormal with the top or low seed bits, fast against oracle.
+TEST(OracleCrossCheck, Fp8PublicReadings) {
+  std::mt19937 rng(3);
+  const std::vector<uint32_t> edges = EdgeValues();
+  Fp8Options options[5];
+  options[0].nan_sign_7f = true;
+  options[1].saturate_finite = options[1].saturate_inf = true;
+  options[2].overflow_before_rounding = true;
+  options[3] = {};
+  options[4].nan_sign_7f = options[4].saturate_finite = options[4].saturate_inf = true;
+  options[4].overflow_before_rounding = true;
+  for (const Fp8Format& f : kFp8Formats) {
+    const uint32_t k = 23 - f.man_bits;
+    for (size_t oi = 0; oi < std::size(options); ++oi) {
+      const Fp8Options& o = options[oi];
+      const Fp8Params p = MakeFp8Params(f, o);
+      std::vector<uint32_t> xs;
+      for (size_t i = oi % 3; i < edges.size(); i += 3) xs.push_back(edges[i]);
+      for (int i = 0; i < 500; ++i) xs.push_back(rng());
+      for (uint32_t x : xs) {
+        for (uint32_t seed : Seeds(k, rng)) {
+          ASSERT_EQ(F32ToFp8SrCarryTruncate(x, seed, p), OracleF32ToFp8Sr(x, seed, f, o))
+              << f.name << " carry x=" << std::hex << x << " seed=" << seed << " opt=" << oi;
+          ASSERT_EQ(F32ToFp8SrLiteral(x, seed, p), OracleF32ToFp8Literal(x, seed, f, o))
+              << f.name << " literal x=" << std::hex << x << " seed=" << seed << " opt=" << oi;
+        }
+        for (uint32_t s1 : {0u, 0xffffffffu, 0x800u, 0x400u, 0x80000000u,
+                            static_cast<uint32_t>(rng())}) {
+          for (bool low : {false, true}) {
+            ASSERT_EQ(F32ToFp8SrExactSubnormal(x, s1, low, p),
+                      OracleF32ToFp8SrExactSubnormal(x, s1, low, f, o))
+                << f.name << " exact x=" << std::hex << x << " s1=" << s1 << " low=" << low
+                << " opt=" << oi;
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lanediff
