@@ -280,7 +280,7 @@ std::vector<std::string> NonDefaultHypothesisSettings(const Hypotheses& h) {
 
 std::string DescribeHypotheses(bool json) {
   std::string out;
-  if (json) out = "[";
+  if (json) out.push_back('[');
   bool first_rule = true;
   for (const HypothesisInfo& info : Registry()) {
     if (json) {

@@ -97,7 +97,9 @@ TEST(Hypotheses, EveryValueHasProvenanceAndEveryTargetADefaultReason) {
       EXPECT_FALSE(hv.targets.empty()) << info.name << "=" << hv.name;
       EXPECT_THAT(std::string(hv.lane), HasSubstr("0x")) << info.name << "=" << hv.name;
       // A non-default value's lane says what the default gives there.
-      if (v > 0) EXPECT_THAT(std::string(hv.lane), HasSubstr("(default 0x")) << hv.name;
+      if (v > 0) {
+        EXPECT_THAT(std::string(hv.lane), HasSubstr("(default 0x")) << hv.name;
+      }
     }
     for (const TargetTraits& t : AllTargets()) {
       EXPECT_FALSE(DefaultReason(info, t.name).empty()) << info.name << " on " << t.name;
