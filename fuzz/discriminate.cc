@@ -1,7 +1,10 @@
 #include "fuzz/discriminate.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -22,14 +25,49 @@ struct Group {
   proto::TestCase tc;
 };
 
-std::string SettingName(const Hypotheses& h, const std::vector<std::string>& relevant) {
-  std::vector<std::string> parts;
-  for (const std::string& s : NonDefaultHypothesisSettings(h)) {
-    for (const std::string& r : relevant) {
-      if (s.rfind(r + "=", 0) == 0) parts.push_back(s);
-    }
+std::string SettingName(const HypothesisInfo& h, size_t v) {
+  return v == 0 ? "default" : absl::StrCat(h.name, "=", h.values[v].name);
+}
+
+// Index into Discrimination::readings of rule `h` at value `v` (others at their defaults).
+size_t ReadingIndex(const Discrimination& d, const HypothesisInfo& h, size_t v) {
+  if (v == 0) return 0;
+  const std::string name = SettingName(h, v);
+  for (size_t i = 0; i < d.reading_names.size(); ++i) {
+    if (d.reading_names[i] == name) return i;
   }
-  return parts.empty() ? "default" : absl::StrJoin(parts, ",");
+  return 0;
+}
+
+// Every combination of the relevant rules' values.
+std::vector<Hypotheses> AllCombinations(const Discrimination& d) {
+  std::vector<Hypotheses> out = {Hypotheses{}};
+  for (const std::string& name : d.relevant) {
+    const HypothesisInfo* h = FindHypothesis(name);
+    std::vector<Hypotheses> next;
+    for (const Hypotheses& s : out) {
+      for (size_t v = 0; v < h->values.size(); ++v) {
+        Hypotheses t = s;
+        h->set(&t, static_cast<uint8_t>(v));
+        next.push_back(t);
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+// src0 candidates for one 8-bit format: its boundary table, plus the f32 word just below each
+// subnormal-range boundary (all of its dropped bits set: where readings of subnormal SR part).
+void AddFp8Candidates(Fp8FormatId id, std::vector<uint32_t>* src0) {
+  const Fp8Format& f = GetFp8Format(id);
+  // The smallest normal's f32 pattern: exponent 1 - bias, re-biased to f32.
+  const uint32_t min_normal = static_cast<uint32_t>(128 - f.bias) << 23;
+  for (uint32_t v : Fp8BoundaryValues(id)) {
+    src0->push_back(v);
+    const uint32_t mag = v & 0x7fffffffu;
+    if (mag > 0 && mag <= min_normal) src0->push_back(v - 1);
+  }
 }
 
 }  // namespace
@@ -63,11 +101,16 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   if (shapes.empty()) {
     for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
   }
-  for (const Fp8Shape& shape : shapes) {
-    for (uint32_t v : Fp8BoundaryValues(shape.format->id)) src0.push_back(v);
-  }
+  for (const Fp8Shape& shape : shapes) AddFp8Candidates(shape.format->id, &src0);
   std::vector<uint32_t> src1 = {0};
-  if (!shapes.empty()) src1 = SeedValues(static_cast<int>(shapes[0].seed_shift));
+  if (!shapes.empty()) {
+    src1 = SeedValues(static_cast<int>(shapes[0].seed_shift));
+    // The seed readings part on S1's low bits: all of them set, and the bit just below the
+    // top-bits seed (the extra bit a subnormal result's wider seed takes).
+    const uint32_t low = (1u << (32 - shapes[0].seed_shift)) - 1u;
+    src1.push_back(low);
+    src1.push_back(1u << (shapes[0].seed_shift - 1));
+  }
   const std::vector<uint32_t> modes = {0x000000f0, 0x008000f0, 0x000000f1, 0x000000f2,
                                        0x000000f3, 0x00000000, 0x00000001};
   std::vector<Group> groups;
@@ -88,96 +131,187 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       groups.push_back(std::move(g));
     }
   }
-  // Relevant hypotheses: an alternative value changes some answer.
-  const auto all = AllHypotheses();
-  std::vector<const HypothesisInfo*> relevant;
   std::vector<ResolvedCase> resolved;
   for (const Group& g : groups) {
     LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
     resolved.push_back(std::move(rc));
   }
-  for (const HypothesisInfo& h : all) {
+  // Readings: the defaults, then each non-default value of each rule. A rule is relevant when
+  // one of its readings changes some candidate's answer.
+  d.readings.push_back(Hypotheses{});
+  d.reading_names.push_back("default");
+  std::vector<std::vector<std::vector<uint32_t>>> out;  // [reading][group][lane]
+  auto evaluate_all = [&](const Hypotheses& hyp) -> absl::StatusOr<std::vector<std::vector<uint32_t>>> {
+    std::vector<std::vector<uint32_t>> r(groups.size());
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      r[gi].resize(resolved[gi].lanes.size());
+      OpContext c = resolved[gi].ctx;
+      c.hyp = hyp;
+      LANEDIFF_RETURN_IF_ERROR(Evaluate(c, resolved[gi].lanes.view(), absl::MakeSpan(r[gi])));
+    }
+    return r;
+  };
+  LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::vector<uint32_t>> base, evaluate_all(Hypotheses{}));
+  out.push_back(std::move(base));
+  for (const HypothesisInfo& h : AllHypotheses()) {
     bool matters = false;
-    for (size_t gi = 0; gi < groups.size() && !matters; ++gi) {
-      ResolvedCase& rc = resolved[gi];
-      std::vector<uint32_t> a(rc.lanes.size()), b(rc.lanes.size());
-      OpContext ctx = rc.ctx;
-      ctx.hyp = Hypotheses{};
-      LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(a)));
-      for (size_t v = 1; v < h.values.size() && !matters; ++v) {
-        h.set(&ctx.hyp, static_cast<uint8_t>(v));
-        LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(b)));
-        matters = a != b;
+    std::vector<std::pair<Hypotheses, std::vector<std::vector<uint32_t>>>> alts;
+    for (size_t v = 1; v < h.values.size(); ++v) {
+      Hypotheses hyp;
+      h.set(&hyp, static_cast<uint8_t>(v));
+      LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::vector<uint32_t>> r, evaluate_all(hyp));
+      matters = matters || r != out[0];
+      alts.emplace_back(hyp, std::move(r));
+    }
+    if (!matters) continue;
+    d.relevant.emplace_back(h.name);
+    for (size_t v = 1; v < h.values.size(); ++v) {
+      d.readings.push_back(alts[v - 1].first);
+      d.reading_names.push_back(SettingName(h, v));
+      out.push_back(std::move(alts[v - 1].second));
+    }
+    for (size_t a = 0; a < h.values.size(); ++a) {
+      for (size_t b = a + 1; b < h.values.size(); ++b) {
+        d.pairs.push_back({std::string(h.name), std::string(h.values[a].name),
+                           std::string(h.values[b].name), -1});
       }
     }
-    if (matters) {
-      relevant.push_back(&h);
-      d.relevant.emplace_back(h.name);
-    }
   }
-  // Settings: the product of the relevant hypotheses' values.
-  d.settings.push_back(Hypotheses{});
-  for (const HypothesisInfo* h : relevant) {
-    std::vector<Hypotheses> next;
-    for (const Hypotheses& s : d.settings) {
-      for (size_t v = 0; v < h->values.size(); ++v) {
-        Hypotheses t = s;
-        h->set(&t, static_cast<uint8_t>(v));
-        next.push_back(t);
-      }
+  const size_t nr = d.readings.size();
+  if (d.pairs.empty()) return d;
+  // Each pair as two reading indices.
+  std::vector<std::pair<size_t, size_t>> pair_idx;
+  for (const ReadingPair& p : d.pairs) {
+    const HypothesisInfo* h = FindHypothesis(p.rule);
+    size_t va = 0, vb = 0;
+    for (size_t v = 0; v < h->values.size(); ++v) {
+      if (h->values[v].name == p.a) va = v;
+      if (h->values[v].name == p.b) vb = v;
     }
-    d.settings = std::move(next);
+    pair_idx.emplace_back(ReadingIndex(d, *h, va), ReadingIndex(d, *h, vb));
   }
-  for (const Hypotheses& s : d.settings) d.setting_names.push_back(SettingName(s, d.relevant));
-  const size_t ns = d.settings.size();
-  d.pairs = static_cast<int>(ns * (ns - 1) / 2);
-  if (ns < 2) return d;
-  // Answers of every candidate under every setting; candidates deduplicated by their answer
-  // pattern's pair partition (the first, simplest, candidate of each pattern is kept).
+  // Candidates deduplicated by their answer pattern over the readings (answers renumbered by
+  // first appearance); the first, simplest, few candidates of each pattern are kept.
   struct Cand {
     int group;
     int lane;
-    std::vector<uint32_t> answers;
+    std::vector<uint32_t> answers;  // per reading
+    std::vector<uint32_t> combo;    // per combination (below)
   };
+  constexpr int kPerPattern = 8;
   std::vector<Cand> cands;
-  std::map<std::vector<uint32_t>, bool> seen_pattern;
+  std::map<std::vector<uint32_t>, int> seen_pattern;
   for (size_t gi = 0; gi < groups.size(); ++gi) {
-    ResolvedCase& rc = resolved[gi];
-    const size_t n = rc.lanes.size();
-    std::vector<std::vector<uint32_t>> out(ns, std::vector<uint32_t>(n));
-    for (size_t s = 0; s < ns; ++s) {
-      OpContext ctx = rc.ctx;
-      ctx.hyp = d.settings[s];
-      LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(out[s])));
-    }
-    for (size_t i = 0; i < n; ++i) {
-      std::vector<uint32_t> ans(ns);
+    for (size_t i = 0; i < resolved[gi].lanes.size(); ++i) {
+      std::vector<uint32_t> ans(nr);
       bool differs = false;
-      for (size_t s = 0; s < ns; ++s) {
-        ans[s] = out[s][i];
+      for (size_t s = 0; s < nr; ++s) {
+        ans[s] = out[s][gi][i];
         differs |= ans[s] != ans[0];
       }
       if (!differs) continue;
-      // Canonical pattern: answers renumbered by first appearance.
-      std::vector<uint32_t> pattern(ns);
+      std::vector<uint32_t> pattern(nr);
       std::map<uint32_t, uint32_t> ids;
-      for (size_t s = 0; s < ns; ++s) {
-        auto it = ids.emplace(ans[s], static_cast<uint32_t>(ids.size())).first;
-        pattern[s] = it->second;
+      for (size_t s = 0; s < nr; ++s) {
+        pattern[s] = ids.emplace(ans[s], static_cast<uint32_t>(ids.size())).first->second;
       }
-      if (!seen_pattern.emplace(pattern, true).second) continue;
-      cands.push_back({static_cast<int>(gi), static_cast<int>(i), std::move(ans)});
+      if (++seen_pattern[pattern] > kPerPattern) continue;
+      cands.push_back({static_cast<int>(gi), static_cast<int>(i), std::move(ans), {}});
     }
   }
-  // Greedy set cover over the pairs.
-  std::vector<std::vector<bool>> separated(ns, std::vector<bool>(ns, false));
+  // A device may follow non-default values of several rules at once. The questions must tell
+  // apart, besides the pairs above: every two combinations of the relevant rules' values that
+  // differ in one rule only (the same pair of readings in every context of the others), and
+  // each reading from every other combination, so that a device following one reading is
+  // named unambiguously. The kept candidates are evaluated under every combination.
+  const std::vector<Hypotheses> combos = AllCombinations(d);
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    LaneBatch batch;  // this group's kept candidates
+    std::vector<Cand*> members;
+    const LaneView v = resolved[gi].lanes.view();
+    for (Cand& c : cands) {
+      if (c.group != static_cast<int>(gi)) continue;
+      batch.Add(v.src0[c.lane], v.src1[c.lane], v.src2[c.lane], v.vdst_old[c.lane]);
+      members.push_back(&c);
+      c.combo.resize(combos.size());
+    }
+    if (members.empty()) continue;
+    std::vector<uint32_t> words(members.size());
+    for (size_t k = 0; k < combos.size(); ++k) {
+      OpContext cc = resolved[gi].ctx;
+      cc.hyp = combos[k];
+      LANEDIFF_RETURN_IF_ERROR(Evaluate(cc, batch.view(), absl::MakeSpan(words)));
+      for (size_t m = 0; m < members.size(); ++m) members[m]->combo[k] = words[m];
+    }
+  }
+  std::vector<size_t> reading_combo(nr);
+  for (size_t s = 0; s < nr; ++s) {
+    reading_combo[s] = static_cast<size_t>(
+        std::find(combos.begin(), combos.end(), d.readings[s]) - combos.begin());
+  }
+  std::set<std::pair<size_t, size_t>> universe_set;
+  for (size_t i = 0; i < combos.size(); ++i) {
+    for (size_t j = i + 1; j < combos.size(); ++j) {
+      int differing = 0;
+      for (const std::string& name : d.relevant) {
+        const HypothesisInfo* h = FindHypothesis(name);
+        differing += h->get(combos[i]) != h->get(combos[j]);
+      }
+      if (differing == 1) universe_set.emplace(i, j);
+    }
+  }
+  for (size_t s = 0; s < nr; ++s) {
+    for (size_t j = 0; j < combos.size(); ++j) {
+      if (j != reading_combo[s]) {
+        universe_set.emplace(std::min(reading_combo[s], j), std::max(reading_combo[s], j));
+      }
+    }
+  }
+  const std::vector<std::pair<size_t, size_t>> universe(universe_set.begin(), universe_set.end());
+  // Per candidate, the universe pairs it separates, as a bitset.
+  const size_t words = (universe.size() + 63) / 64;
+  std::vector<std::vector<uint64_t>> separates(cands.size(), std::vector<uint64_t>(words, 0));
+  for (size_t c = 0; c < cands.size(); ++c) {
+    for (size_t u = 0; u < universe.size(); ++u) {
+      if (cands[c].combo[universe[u].first] != cands[c].combo[universe[u].second]) {
+        separates[c][u / 64] |= uint64_t{1} << (u % 64);
+      }
+    }
+  }
+  // Greedy set cover: first the reading pairs (what the user asked about), then the rest of
+  // the universe. Ties go to the simplest candidate.
+  std::vector<uint64_t> covered(words, 0);
+  auto choose = [&](size_t c) {
+    Question q;
+    for (size_t p = 0; p < d.pairs.size(); ++p) {
+      if (cands[c].answers[pair_idx[p].first] == cands[c].answers[pair_idx[p].second]) continue;
+      if (d.pairs[p].question < 0) {
+        d.pairs[p].question = static_cast<int>(d.questions.size());
+        ++d.pairs_separated;
+      }
+      if (std::find(q.rules.begin(), q.rules.end(), d.pairs[p].rule) == q.rules.end()) {
+        q.rules.push_back(d.pairs[p].rule);
+      }
+    }
+    for (size_t w = 0; w < words; ++w) {
+      q.new_combination_pairs += std::popcount(separates[c][w] & ~covered[w]);
+      covered[w] |= separates[c][w];
+    }
+    q.testcase = groups[cands[c].group].tc;
+    q.testcase.clear_lanes();
+    *q.testcase.add_lanes() = groups[cands[c].group].tc.lanes(cands[c].lane);
+    q.answers = cands[c].answers;
+    q.assembly = PrintVop3(target, resolved[cands[c].group].vop3);
+    d.questions.push_back(std::move(q));
+  };
   for (;;) {
     int best = -1, best_gain = 0;
     for (size_t c = 0; c < cands.size(); ++c) {
       int gain = 0;
-      for (size_t a = 0; a < ns; ++a) {
-        for (size_t b = a + 1; b < ns; ++b) {
-          if (!separated[a][b] && cands[c].answers[a] != cands[c].answers[b]) ++gain;
+      for (size_t p = 0; p < d.pairs.size(); ++p) {
+        if (d.pairs[p].question < 0 &&
+            cands[c].answers[pair_idx[p].first] != cands[c].answers[pair_idx[p].second]) {
+          ++gain;
         }
       }
       if (gain > best_gain) {
@@ -186,35 +320,109 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       }
     }
     if (best < 0) break;
-    const Cand& c = cands[best];
-    for (size_t a = 0; a < ns; ++a) {
-      for (size_t b = a + 1; b < ns; ++b) {
-        if (c.answers[a] != c.answers[b]) separated[a][b] = true;
-      }
-    }
-    d.pairs_separated += best_gain;
-    Question q;
-    q.testcase = groups[c.group].tc;
-    q.testcase.clear_lanes();
-    *q.testcase.add_lanes() = groups[c.group].tc.lanes(c.lane);
-    q.answers = c.answers;
-    q.assembly = PrintVop3(target, resolved[c.group].vop3);
-    d.questions.push_back(std::move(q));
+    choose(static_cast<size_t>(best));
   }
-  for (size_t a = 0; a < ns; ++a) {
-    for (size_t b = a + 1; b < ns; ++b) {
-      if (!separated[a][b]) {
-        d.inseparable.push_back(absl::StrCat(d.setting_names[a], " == ", d.setting_names[b]));
+  for (;;) {
+    int best = -1, best_gain = 0;
+    for (size_t c = 0; c < cands.size(); ++c) {
+      int gain = 0;
+      for (size_t w = 0; w < words; ++w) gain += std::popcount(separates[c][w] & ~covered[w]);
+      if (gain > best_gain) {
+        best_gain = gain;
+        best = static_cast<int>(c);
       }
     }
+    if (best < 0) break;
+    choose(static_cast<size_t>(best));
+  }
+  for (const ReadingPair& p : d.pairs) {
+    if (p.question < 0) d.inseparable.push_back(absl::StrCat(p.rule, ": ", p.a, " == ", p.b));
   }
   return d;
 }
 
-absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner) {
+absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
+                                           const std::vector<uint32_t>& device_answers) {
+  if (device_answers.size() != d.questions.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(device_answers.size(), " answers for ",
+                                                   d.questions.size(), " questions"));
+  }
   DeviceVerdict v;
-  const size_t ns = d.settings.size();
-  v.all_consistent.assign(ns, true);
+  v.device_answers = device_answers;
+  // Every question under every combination of the relevant rules' values.
+  const std::vector<Hypotheses> combos = AllCombinations(d);
+  std::vector<std::vector<uint32_t>> model(d.questions.size());  // [question][combo]
+  for (size_t qi = 0; qi < d.questions.size(); ++qi) {
+    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(d.questions[qi].testcase));
+    for (const Hypotheses& hyp : combos) {
+      rc.ctx.hyp = hyp;
+      uint32_t word = 0;
+      LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(&word, 1)));
+      model[qi].push_back(word);
+    }
+  }
+  // The combinations consistent with a set of questions.
+  auto consistent = [&](const std::vector<size_t>& qs) {
+    std::vector<bool> ok(combos.size(), true);
+    for (size_t c = 0; c < combos.size(); ++c) {
+      for (size_t qi : qs) ok[c] = ok[c] && model[qi][c] == device_answers[qi];
+    }
+    return ok;
+  };
+  std::vector<size_t> all_q(d.questions.size());
+  for (size_t i = 0; i < all_q.size(); ++i) all_q[i] = i;
+  const std::vector<bool> all_ok = consistent(all_q);
+  v.explained = std::find(all_ok.begin(), all_ok.end(), true) != all_ok.end();
+  for (const std::string& name : d.relevant) {
+    const HypothesisInfo* h = FindHypothesis(name);
+    // With every answer explained, judge each rule on all of them; otherwise on the rule's
+    // own questions, so that one unexplained rule does not hide what the others follow.
+    std::vector<size_t> qs = all_q;
+    if (!v.explained) {
+      qs.clear();
+      for (size_t qi = 0; qi < d.questions.size(); ++qi) {
+        const std::vector<std::string>& r = d.questions[qi].rules;
+        if (std::find(r.begin(), r.end(), name) != r.end()) qs.push_back(qi);
+      }
+    }
+    const std::vector<bool> ok = v.explained ? all_ok : consistent(qs);
+    std::vector<std::string> values;
+    for (size_t vi = 0; vi < h->values.size(); ++vi) {
+      for (size_t c = 0; c < combos.size(); ++c) {
+        if (ok[c] && h->get(combos[c]) == vi) {
+          values.emplace_back(h->values[vi].name);
+          break;
+        }
+      }
+    }
+    if (values.size() == 1) {
+      v.follows.push_back(absl::StrCat(name, "=", values[0]));
+    } else if (!values.empty()) {
+      v.undetermined.push_back(absl::StrCat(name, ": ", absl::StrJoin(values, "|")));
+    } else {
+      // The rule's lanes whose device answer no combination gives.
+      std::vector<std::string> lanes;
+      for (size_t qi : qs) {
+        if (std::find(model[qi].begin(), model[qi].end(), device_answers[qi]) == model[qi].end()) {
+          lanes.push_back(absl::StrFormat("Q%zu: device 0x%08x", qi + 1, device_answers[qi]));
+        }
+      }
+      if (lanes.empty()) lanes.push_back("no single lane: the combination of answers");
+      v.none.push_back(absl::StrCat(name, ": none of the known readings (",
+                                    absl::StrJoin(lanes, ", "), ")"));
+    }
+  }
+  v.summary = absl::StrCat(
+      "the device follows: ", v.follows.empty() ? "(nothing determined)" : absl::StrJoin(v.follows, " "));
+  if (!v.undetermined.empty()) {
+    absl::StrAppend(&v.summary, "; undetermined: ", absl::StrJoin(v.undetermined, "; "));
+  }
+  if (!v.none.empty()) absl::StrAppend(&v.summary, "; ", absl::StrJoin(v.none, "; "));
+  return v;
+}
+
+absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner) {
+  std::vector<uint32_t> answers;
   for (size_t qi = 0; qi < d.questions.size(); ++qi) {
     const Question& q = d.questions[qi];
     LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(q.testcase));
@@ -227,57 +435,28 @@ absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner)
       return absl::InternalError(absl::StrCat("question ", qi + 1, ": device returned ",
                                               r->vdst.size(), " words for one lane"));
     }
-    v.device_answers.push_back(r->vdst[0]);
-    std::vector<bool> cons(ns);
-    for (size_t s = 0; s < ns; ++s) {
-      cons[s] = q.answers[s] == r->vdst[0];
-      v.all_consistent[s] = v.all_consistent[s] && cons[s];
-    }
-    v.consistent.push_back(std::move(cons));
+    answers.push_back(r->vdst[0]);
   }
-  // Per relevant hypothesis: the values held by every consistent setting.
-  const auto all = AllHypotheses();
-  int consistent_count = 0;
-  for (size_t s = 0; s < ns; ++s) consistent_count += v.all_consistent[s];
-  if (consistent_count == 0) {
-    v.summary = "the device matches no setting of the relevant hypotheses: a behaviour the "
-                "model does not offer (see the per-question answers)";
-    return v;
-  }
-  for (const std::string& name : d.relevant) {
-    const HypothesisInfo* h = nullptr;
-    for (const HypothesisInfo& x : all) {
-      if (x.name == name) h = &x;
-    }
-    std::vector<bool> values(h->values.size(), false);
-    for (size_t s = 0; s < ns; ++s) {
-      if (v.all_consistent[s]) values[h->get(d.settings[s])] = true;
-    }
-    if (std::count(values.begin(), values.end(), true) == 1) {
-      const size_t val = std::find(values.begin(), values.end(), true) - values.begin();
-      v.follows.push_back(absl::StrCat(name, "=", h->values[val].name));
-    }
-  }
-  v.summary = absl::StrCat("the device follows: ",
-                           v.follows.empty() ? "(undetermined)" : absl::StrJoin(v.follows, " "));
-  return v;
+  return JudgeAnswers(d, answers);
 }
 
 std::string FormatDiscrimination(const Discrimination& d, const DeviceVerdict* verdict) {
-  std::string out = absl::StrFormat("%s %s: %zu relevant hypotheses (%s), %zu settings, %d pairs\n",
+  std::string out = absl::StrFormat("%s %s: %zu relevant rules (%s), %zu readings, %zu pairs\n",
                                     d.target, InstrName(d.instr), d.relevant.size(),
-                                    absl::StrJoin(d.relevant, ", "), d.settings.size(), d.pairs);
-  absl::StrAppendFormat(&out, "%zu questions separate %d of %d pairs\n", d.questions.size(),
-                        d.pairs_separated, d.pairs);
+                                    absl::StrJoin(d.relevant, ", "), d.readings.size(),
+                                    d.pairs.size());
+  absl::StrAppendFormat(&out, "%zu questions separate %d of %zu pairs of readings of the same rule\n",
+                        d.questions.size(), d.pairs_separated, d.pairs.size());
   for (size_t qi = 0; qi < d.questions.size(); ++qi) {
     const Question& q = d.questions[qi];
     const proto::Lane& l = q.testcase.lanes(0);
-    absl::StrAppendFormat(&out, "\nQ%zu  %s   src0=0x%08x src1=0x%08x MODE=0x%08x\n", qi + 1,
-                          q.assembly, l.src0(), l.src1(),
-                          q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode);
+    absl::StrAppendFormat(&out, "\nQ%zu  %s   src0=0x%08x src1=0x%08x MODE=0x%08x   (asks %s)\n",
+                          qi + 1, q.assembly, l.src0(), l.src1(),
+                          q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode,
+                          absl::StrJoin(q.rules, ", "));
     std::map<uint32_t, std::vector<std::string>> by_answer;
-    for (size_t s = 0; s < d.settings.size(); ++s) {
-      by_answer[q.answers[s]].push_back(d.setting_names[s]);
+    for (size_t s = 0; s < d.readings.size(); ++s) {
+      by_answer[q.answers[s]].push_back(d.reading_names[s]);
     }
     for (const auto& [word, names] : by_answer) {
       absl::StrAppendFormat(&out, "    0x%08x  %s%s\n", word, absl::StrJoin(names, " | "),
@@ -286,12 +465,12 @@ std::string FormatDiscrimination(const Discrimination& d, const DeviceVerdict* v
                                 : "");
     }
     if (verdict != nullptr && by_answer.count(verdict->device_answers[qi]) == 0) {
-      absl::StrAppendFormat(&out, "    0x%08x  (no setting)   <- device\n",
+      absl::StrAppendFormat(&out, "    0x%08x  (no single reading)   <- device\n",
                             verdict->device_answers[qi]);
     }
   }
   for (const std::string& s : d.inseparable) {
-    absl::StrAppendFormat(&out, "\nno input separates: %s\n", s);
+    absl::StrAppendFormat(&out, "\nno candidate input separates %s (the two compute the same here)\n", s);
   }
   if (verdict != nullptr) absl::StrAppendFormat(&out, "\n%s\n", verdict->summary);
   return out;

@@ -1,12 +1,20 @@
-// `lanediff discriminate`: the smallest set of one-lane test cases (questions) that separates
-// every pair of hypothesis settings relevant to a target and instruction: the question list
-// to put to a new chip. Against a device, which setting(s) its answers are consistent with.
+// `lanediff discriminate`: the smallest set of one-lane test cases (questions) that tells
+// apart every two readings of the same rule (hypothesis) relevant to a target and instruction:
+// the question list to put to a new chip. Against a device, which reading of each rule its
+// answers follow, or that they follow none of the known readings, with the lanes that say so.
 //
-// Relevant hypotheses: those whose alternative value changes the model's answer on at least
-// one candidate input for this target/instruction. Settings: every combination of their
-// values. Candidates: the mutator's domain tables (special floats, u8 boundaries, fp8/bf8
-// boundaries of the target's formats) x SR seed extremes x a few MODE values x CLAMP where it
-// matters, in order of simplicity. Greedy set cover over the pairs (ties go to the simplest).
+// Relevant rules: those with a value that changes the model's answer on at least one candidate
+// input for this target/instruction. Readings: the defaults, and each value of each relevant
+// rule with the other rules at their defaults. Pairs: every two values of the same relevant
+// rule (docs/semantics.md lists them). Candidates: the mutator's domain tables (special
+// floats, u8 boundaries, fp8/bf8 boundaries of the target's formats, the f32 word just below
+// each subnormal boundary) x SR seed extremes x a few MODE values x CLAMP where it matters, in
+// order of simplicity. Greedy set cover over the pairs (ties go to the simplest candidate),
+// then over what a robust verdict needs besides: every two combinations of the relevant
+// rules' values that differ in one rule, and every reading against every other combination.
+//
+// A device may follow non-default readings of several rules at once, so the verdict checks the
+// answers against every combination of the relevant rules' values, not only the readings.
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, Discriminate(*FindTarget("gfx942"),
 //                                                            Instr::v_cvt_sr_fp8_f32));
@@ -15,7 +23,6 @@
 #define LANEDIFF_FUZZ_DISCRIMINATE_H_
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,35 +36,52 @@ namespace lanediff {
 
 struct Question {
   proto::TestCase testcase;        // one lane
-  std::vector<uint32_t> answers;   // the model's word under each setting
+  std::vector<uint32_t> answers;   // the model's word under each reading (Discrimination order)
   std::string assembly;
+  std::vector<std::string> rules;  // the rules two of whose values it separates
+  // Pairs of value combinations (see above) it separates that no earlier question does.
+  int new_combination_pairs = 0;
+};
+
+// Two values of one rule, and the first question that separates them (-1: none does).
+struct ReadingPair {
+  std::string rule;
+  std::string a, b;
+  int question = -1;
 };
 
 struct Discrimination {
   std::string target;
   Instr instr;
-  std::vector<std::string> relevant;   // hypothesis names
-  std::vector<Hypotheses> settings;
-  std::vector<std::string> setting_names;  // "sr_rounding=literal,fp16_ovfl=ignored" / "default"
+  std::vector<std::string> relevant;     // rule names
+  std::vector<Hypotheses> readings;      // [0] the defaults, then one non-default value each
+  std::vector<std::string> reading_names;  // "default", "fp8_nan=sign_7f", ...
+  std::vector<ReadingPair> pairs;        // every pair of values of every relevant rule
   std::vector<Question> questions;
-  int pairs = 0;            // pairs of settings
-  int pairs_separated = 0;  // by the questions (== pairs unless two settings always agree)
-  std::vector<std::string> inseparable;  // "A == B" for pairs no candidate separates
+  int pairs_separated = 0;
+  std::vector<std::string> inseparable;  // "fp8_nan: sign_preserving == sign_7f"
 };
 
 absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr);
 
 struct DeviceVerdict {
-  std::vector<uint32_t> device_answers;          // per question
-  std::vector<std::vector<bool>> consistent;     // per question, per setting
-  std::vector<bool> all_consistent;              // per setting, over every question
-  std::vector<std::string> follows;              // "sr_rounding=literal" per relevant hypothesis
-                                                 // the device is unambiguous about
-  std::string summary;                           // one line
+  std::vector<uint32_t> device_answers;  // per question
+  // Some combination of the relevant rules' values explains every answer.
+  bool explained = false;
+  std::vector<std::string> follows;       // "sr_rounding=literal": unambiguous rules
+  std::vector<std::string> undetermined;  // "fp16_ovfl: saturate_finite|saturate_all"
+  // "fp8_nan: none of the known readings (Q2: device 0x00000011)": rules whose own questions
+  // no combination of values explains, with the lanes no reading gives.
+  std::vector<std::string> none;
+  std::string summary;                    // one line
 };
 
 // Runs every question on `runner`; errors name the question and the device's words.
 absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner);
+
+// The verdict for answers obtained elsewhere (one word per question).
+absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
+                                           const std::vector<uint32_t>& device_answers);
 
 std::string FormatDiscrimination(const Discrimination& d, const DeviceVerdict* verdict);
 

@@ -101,6 +101,11 @@ for t in gfx942 gfx950 gfx1201 gfx1250; do
   done
 done
 
+# 2b. Every non-default hypothesis reading, fast model vs exact oracle on every word of the
+# binades where it acts (docs/semantics.md §9; the `slow` CTest label).
+step "readings: fast == oracle on each reading's binades" \
+  ctest --test-dir "$build" -R '^model_readings_exhaustive_test$' --output-on-failure
+
 # 3. Campaigns: every target x instruction it has, time-boxed, one summary each (the matrix).
 "$lanediff" targets | awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i ~ /^v_/) { sub(/\(.*/, "", $i); print $1, $i } }' \
   > "$out/logs/pairs.txt"

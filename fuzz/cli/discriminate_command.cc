@@ -21,9 +21,11 @@ namespace {
 
 int RunDiscriminate(int argc, char** argv) {
   Args args("discriminate",
-            "Print the smallest set of one-lane questions that separates every pair of\n"
-            "hypothesis settings relevant to a target and instruction: what to ask a new chip.\n"
-            "With --device, run them and say which hypothesis values the device follows.");
+            "Print the smallest set of one-lane questions that separates every two readings\n"
+            "of the same rule (hypothesis) relevant to a target and instruction: what to ask\n"
+            "a new chip. With --device, run them and say which reading of each rule the\n"
+            "device follows, or that it follows none of the known readings (with the lanes\n"
+            "that contradict all of them). `lanediff targets --hypotheses` lists the readings.");
   std::string target, instr, device, out;
   std::vector<std::string> inject;
   args.Flag("target", "T", "gfx target, e.g. gfx942", &target);
@@ -32,8 +34,8 @@ int RunDiscriminate(int argc, char** argv) {
   args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
   args.Flag("out", "FILE", "with --device: write the verdicts as a RunRecord (lanediff report)",
             &out);
-  args.Epilog("exit codes: 0 ok, 1 the device matches no modelled setting, 2 usage, 3 device "
-              "error.");
+  args.Epilog("exit codes: 0 ok, 1 no combination of known readings explains the device, "
+              "2 usage, 3 device error.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckOutputFile("discriminate", "--out", out); rc >= 0) return rc;
   if (int rc = CheckDeviceSpecPath("discriminate", device); rc >= 0) return rc;
@@ -70,11 +72,10 @@ int RunDiscriminate(int argc, char** argv) {
   }
   std::printf("device: %s\n", (*runner)->Describe().c_str());
   std::fputs(FormatDiscrimination(*d, &*v).c_str(), stdout);
-  bool any = false;
-  for (bool c : v->all_consistent) any |= c;
+  const bool any = v->explained;
   if (!out.empty()) {
     // One verdict per relevant hypothesis: the value the device follows unambiguously,
-    // "none" when no modelled setting explains every answer, else "inconclusive".
+    // "none" when none of its readings explains its questions, else "inconclusive".
     proto::RunRecord record;
     record.set_started(NowRfc3339());
     record.set_lanediff_version(LANEDIFF_VERSION);
@@ -85,7 +86,10 @@ int RunDiscriminate(int argc, char** argv) {
       hv->set_device((*runner)->Describe());
       hv->set_hypothesis(name);
       hv->set_questions(static_cast<uint32_t>(d->questions.size()));
-      hv->set_verdict(any ? "inconclusive" : "none");
+      hv->set_verdict("inconclusive");
+      for (const std::string& f : v->none) {
+        if (absl::StartsWith(f, absl::StrCat(name, ":"))) hv->set_verdict("none");
+      }
       for (const std::string& f : v->follows) {
         if (absl::StartsWith(f, absl::StrCat(name, "="))) hv->set_verdict(f.substr(name.size() + 1));
       }

@@ -93,6 +93,49 @@ TEST(EvalCommand, PkU8ModeAndByteSelect) {
   EXPECT_EQ(r.out, "0x00000000\n") << r.err;  // denormal flushed, then 0 even rounding up
 }
 
+// Each public implementation's output on its discriminating lanes, reproduced by `lanediff
+// eval` with that source's --hypothesis settings (docs/semantics.md §9). Expected words are
+// derived by hand from the source lines quoted (the seeds in corpus/seeds/*/rocjitsu_*,
+// hip_host_cast and tinygrad_emulator carry the full derivations).
+TEST(EvalCommand, ReproducesEachPublicImplementation) {
+  // rocjitsu's CDNA path, gfx950 fp8, FP16_OVFL set (data_types.h f32_to_fp8_e4m3_sr_mode):
+  //   0x3c7fffff, S1 0x800: "shift = 21 - exp" = 21, 7 + carry of 0x1fffff + (0x800 >> 11)
+  //     -> "result >= 8" -> 0x08;
+  //   2^-11, S1 0xfffff000: "if (shift > 24) return sign" -> 0x00;
+  //   +Inf: sign|0x7F, then "fp16_ovfl && !isnan && (result & 0x7F) == 0x7F" -> 0x7e;
+  //   +NaN: "isnan -> sign | 0x7F" -> 0x7f.
+  const std::string rocjitsu =
+      "--target gfx950 --instr v_cvt_sr_fp8_f32 --mode 0x8000f0 --hypothesis "
+      "sr_rounding=exact_subnormal --hypothesis fp8_nan=sign_7f --hypothesis "
+      "fp16_ovfl=saturate_all";
+  const std::string lanes =
+      "3c7fffff 800 0 0\n3a000000 fffff000 0 0\n7f800000 0 0 0\n7fc00000 0 0 0\n";
+  RunResult r = RunEval(rocjitsu, lanes);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "0x00000008\n0x00000000\n0x0000007e\n0x0000007f\n");
+  // The defaults on the same lanes: 0x07, 0x01, 0x7f, 0xff.
+  r = RunEval("--target gfx950 --instr v_cvt_sr_fp8_f32 --mode 0x8000f0", lanes);
+  EXPECT_EQ(r.out, "0x00000007\n0x00000001\n0x0000007f\n0x000000ff\n") << r.err;
+  // rocjitsu gfx1250 CLAMP (f32_to_fp8_e5m3_sr, "mag = std::fabs(val)"): -2^-15 -> 4 * 2^-17
+  // = 0x04; +Inf -> "isinf -> 0xFF".
+  r = RunEval("--target gfx1250 --instr v_cvt_sr_fp8_f32 --clamp --hypothesis "
+              "gfx1250_clamp=ue5m3_magnitude",
+              "b8000000 0 0 0\n7f800000 0 0 0\n");
+  EXPECT_EQ(r.out, "0x00000004\n0x000000ff\n") << r.err;
+  // HIP's host cast_to_f8 (gfx950 fp8): 1 + 2^-23 with rng 0x000fffff: "mantissa += rng &
+  // drop_mask" -> 0x900000 -> 0x39; 448 + 2^-15: "(x & mask) > ifmax -> signed_inf" = 0x7f;
+  // +NaN: "nan = (sign << 7) + 0x7f" = 0x7f.
+  r = RunEval("--target gfx950 --instr v_cvt_sr_fp8_f32 --hypothesis sr_seed=low --hypothesis "
+              "sr_overflow=before_rounding --hypothesis fp8_nan=sign_7f",
+              "3f800001 000fffff 0 0\n43e00001 0 0 0\n7fc00000 0 0 0\n");
+  EXPECT_EQ(r.out, "0x00000039\n0x0000007f\n0x0000007f\n") << r.err;
+  // tinygrad (pcode.py _f_to_u: TRUNC, NaN through the host cast): 129.5 -> 129; NaN -> 255.
+  r = RunEval("--target gfx1100 --instr v_cvt_pk_u8_f32 --hypothesis pk_u8_rounding=truncate "
+              "--hypothesis pk_u8_nan=max",
+              "43018000 0 0 0\n7fc00000 0 0 0\n");
+  EXPECT_EQ(r.out, "0x00000081\n0x000000ff\n") << r.err;
+}
+
 TEST(EvalCommand, MalformedRowsGetAnErrorRowInPlace) {
   const std::string input =
       "3f800000 0 0 0\n"

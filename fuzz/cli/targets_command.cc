@@ -1,5 +1,7 @@
 #include <cstdio>
+#include <string>
 
+#include "absl/strings/str_cat.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "model/targets/hypotheses.h"
@@ -8,25 +10,50 @@
 namespace lanediff {
 namespace {
 
+// {"targets":[{"name":..,"generation":..,"family":..,"fp8":..,"bf8":..,"instructions":[..]}],
+//  "hypotheses":[...]} (DescribeHypotheses(true) for the second half).
+std::string TargetsJson() {
+  std::string out = "{\"targets\":[";
+  bool first = true;
+  for (const TargetTraits& t : AllTargets()) {
+    absl::StrAppend(&out, first ? "" : ",", "{\"name\":\"", t.name, "\",\"generation\":\"",
+                    t.generation, "\",\"family\":\"", FamilyName(t.family), "\"");
+    const bool has_sr = t.Has(Instr::v_cvt_sr_fp8_f32);
+    absl::StrAppend(&out, ",\"fp8\":\"", has_sr ? GetFp8Format(t.fp8).name : "", "\",\"bf8\":\"",
+                    has_sr ? GetFp8Format(t.bf8).name : "", "\",\"instructions\":[");
+    bool first_instr = true;
+    for (Instr i : kAllInstrs) {
+      if (!t.Has(i)) continue;
+      absl::StrAppend(&out, first_instr ? "" : ",", "\"", InstrName(i), "\"");
+      first_instr = false;
+    }
+    out.append("]}");
+    first = false;
+  }
+  absl::StrAppend(&out, "],\"hypotheses\":", DescribeHypotheses(true), "}\n");
+  return out;
+}
+
 int RunTargets(int argc, char** argv) {
   Args args("targets",
             "Print every gfx target lanediff models: generation, VOP3 family, wave sizes,\n"
             "8-bit float formats of the SR instructions and each instruction's opcode.\n"
-            "With --hypotheses, also every named hypothesis, its values and their evidence.");
-  bool hypotheses = false;
+            "With --hypotheses, also every named hypothesis (rule): its readings, each with\n"
+            "its source (repository, path, function), what it computes, the targets the\n"
+            "source claims and one lane that tells it from the default; then the default on\n"
+            "each target and why. docs/semantics.md explains them at length.");
+  bool hypotheses = false, json = false;
   args.Bool("hypotheses", "also list the hypotheses (first value is the default)", &hypotheses);
+  args.Bool("json", "print targets and hypotheses as one JSON object instead", &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (json) {
+    std::fputs(TargetsJson().c_str(), stdout);
+    return kExitOk;
+  }
   std::fputs(DescribeTargets().c_str(), stdout);
   if (hypotheses) {
-    std::printf("\nhypotheses (--hypothesis NAME=VALUE; first value is the default):\n");
-    for (const HypothesisInfo& h : AllHypotheses()) {
-      std::printf("  %.*s: %.*s\n", static_cast<int>(h.name.size()), h.name.data(),
-                  static_cast<int>(h.question.size()), h.question.data());
-      for (const HypothesisValue& v : h.values) {
-        std::printf("    %-16.*s %.*s\n", static_cast<int>(v.name.size()), v.name.data(),
-                    static_cast<int>(v.provenance.size()), v.provenance.data());
-      }
-    }
+    std::printf("\nhypotheses (--hypothesis NAME=VALUE; the first value is the default):\n");
+    std::fputs(DescribeHypotheses(false).c_str(), stdout);
   }
   return kExitOk;
 }

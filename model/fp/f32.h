@@ -31,7 +31,7 @@ constexpr uint32_t F32Significand(uint32_t x) {
 }
 
 // VOP3 source modifiers on a float operand: ABS clears the sign, then NEG flips it
-// (SEMANTICS.md §3: L). Applies to NaNs too (the payload is kept).
+// (docs/semantics.md §3: L). Applies to NaNs too (the payload is kept).
 constexpr uint32_t ApplySrcModifiers(uint32_t x, bool abs, bool neg) {
   return (abs ? x & ~kF32SignMask : x) ^ (neg ? kF32SignMask : 0u);
 }

@@ -1,7 +1,7 @@
-// f32 -> 8-bit float: SEMANTICS.md §4-6's discriminating inputs for every format and every
+// f32 -> 8-bit float: docs/semantics.md §4-6's discriminating inputs for every format and every
 // hypothesis that lives in the arithmetic (sr_rounding, fp8_nan, fp16_ovfl as
 // Fp8Options::saturate_finite), through the fast functions and the exact oracle. Expected bytes
-// are SEMANTICS.md's or derived by hand in the row's comment; f32 bit patterns from Python's
+// are docs/semantics.md's or derived by hand in the row's comment; f32 bit patterns from Python's
 // struct.pack('<f', v).
 #include "model/fp/fp8.h"
 
@@ -52,7 +52,7 @@ uint32_t Oracle(const Row& r) {
 constexpr Method R = Method::rne, C = Method::carry, L = Method::literal;
 
 const Row kRows[] = {
-    // --- sr_rounding: carry_truncate vs literal (SEMANTICS.md §6) -------------------------
+    // --- sr_rounding: carry_truncate vs literal (docs/semantics.md §6) -------------------------
     {F::e4m3_ocp, C, 0x3fffffff, 0xfffff, false, false, 0x40,
      "~2.0, seed all ones: carry reaches 2.0 = 0x40 (literal wraps: 0x39)"},
     {F::e4m3_ocp, L, 0x3fffffff, 0xfffff, false, false, 0x39,
@@ -173,7 +173,7 @@ TEST(F32ToFp8, DiscriminatingInputs) {
   }
 }
 
-// SEMANTICS.md §6: over all 2^20 seeds, 1 + 2^-5 (a quarter of E4M3's quantum above 1.0)
+// docs/semantics.md §6: over all 2^20 seeds, 1 + 2^-5 (a quarter of E4M3's quantum above 1.0)
 // rounds up exactly 2^18 times under carry_truncate.
 TEST(F32ToFp8SrCarryTruncate, RoundUpCountIsTheExactFraction) {
   const Fp8Params p = MakeFp8Params(GetFp8Format(F::e4m3_ocp), {});

@@ -122,15 +122,16 @@ uint32_t FloorIndex(const std::vector<Wide>& table, const Wide& v) {
 }
 
 // The output byte for a rounded magnitude code (or overflow) and the input's sign, and for
-// special inputs: SEMANTICS.md §5, case by case.
+// special inputs: docs/semantics.md §5, case by case.
 uint32_t EncodeByCases(bool negative, bool overflow, uint32_t code, const Fp8Format& f,
                        const Fp8Options& o) {
-  const uint32_t sign = negative ? 0x80u : 0u;
-  if (!f.is_signed && negative) return 0x00;  // UE5M3: negatives (and -Inf, overflow) clamp
+  const uint32_t sign = negative && f.is_signed ? 0x80u : 0u;
+  // UE5M3: negatives (and -Inf, overflow) clamp, unless the format encodes magnitudes.
+  if (!f.is_signed && negative && !f.negative_as_magnitude) return 0x00;
   if (overflow) {
     if (o.saturate_finite) return sign | f.max_finite;
     if (f.fnuz) return 0x80;
-    return sign | f.inf_out;  // OCP E4M3: sign|0x7F (NaN); E5M2: sign|0x7C (Inf); UE5M3: 0xFE
+    return sign | f.inf_out;  // OCP E4M3: sign|0x7F (NaN); E5M2: sign|0x7C (Inf); UE5M3: 0xFE/0xFF
   }
   if (code == 0 && f.fnuz) return 0x00;  // FNUZ has no -0
   return sign | code;
@@ -143,21 +144,81 @@ uint32_t SpecialInput(uint32_t x, const Fp8Format& f, const Fp8Options& o, bool*
   if (!*handled) return 0;
   if (fraction != 0) {  // NaN, any payload
     if (f.fnuz || !f.is_signed) return f.nan_out;
+    if (o.nan_sign_7f) return (negative ? 0x80u : 0u) | 0x7fu;
     if (o.nan_sign_preserving) return (negative ? 0x80u : 0u) | (f.nan_out & 0x7fu);
     return f.nan_out;
   }
-  // Infinity: like an overflow that FP16_OVFL does not saturate.
-  if (!f.is_signed) return negative ? 0x00 : f.inf_out;
+  // Infinity: like an overflow that FP16_OVFL does not saturate, unless saturate_inf says
+  // it saturates too.
+  if (!f.is_signed) {
+    if (negative && !f.negative_as_magnitude) return 0x00;
+    return o.saturate_inf ? f.max_finite : f.inf_out;
+  }
+  if (o.saturate_inf) return (negative ? 0x80u : 0u) | f.max_finite;
   if (f.fnuz) return 0x80;
   return (negative ? 0x80u : 0u) | f.inf_out;
 }
 
+// sr_overflow=before_rounding: is the finite magnitude v above the largest finite value?
+bool AboveMaxFinite(const Wide& v, const Fp8Format& f, const Fp8Options& o) {
+  return o.overflow_before_rounding && Cmp(v, ValueTable(f)[f.max_finite]) > 0;
+}
+
+// What every rounding does first: a special input, or a finite |x| at or past the first value
+// beyond max finite (for a stochastic reading under sr_overflow=before_rounding: above max
+// finite), decides the byte at once; otherwise |x| exactly and the code at or below it.
+struct Finite {
+  bool decided;
+  uint32_t byte;  // when decided
+  bool negative;
+  Wide v;         // |x|
+  uint32_t lo;    // largest code whose value is <= v
+};
+
+Finite Decode(uint32_t x, const Fp8Format& f, const Fp8Options& o, bool stochastic) {
+  Finite r{};
+  bool special;
+  r.byte = SpecialInput(x, f, o, &special);
+  r.decided = special;
+  if (special) return r;
+  r.negative = (x >> 31) != 0;
+  r.v = F32Magnitude(x);
+  r.lo = FloorIndex(ValueTable(f), r.v);
+  if (r.lo > f.max_finite || (stochastic && AboveMaxFinite(r.v, f, o))) {
+    r.decided = true;
+    r.byte = EncodeByCases(r.negative, true, 0, f, o);
+  }
+  return r;
+}
+
+// How a stochastic reading rounds a finite |x| = v: k seed bits, as a k-bit fraction of the
+// output quantum at v. k > 24 means the result is a zero whatever the seed.
+struct SeedBits {
+  int k;
+  uint32_t seed;
+};
+
+// Stochastic rounding by definition: specials and overflow by cases, then v plus seed / 2^k of
+// the quantum at v, exactly, truncated to the representable value at or below.
+template <typename Bits>
+uint32_t SeededTruncate(uint32_t x, const Fp8Format& f, const Fp8Options& o, Bits bits_for) {
+  const Finite in = Decode(x, f, o, /*stochastic=*/true);
+  if (in.decided) return in.byte;
+  const SeedBits b = bits_for(in.v);
+  if (b.k > 24) return EncodeByCases(in.negative, false, 0, f, o);
+  const std::vector<Wide>& table = ValueTable(f);
+  const Wide quantum = Sub(table[in.lo + 1], table[in.lo]);
+  const Wide noise = ShiftRight(MulSmall(quantum, b.seed), b.k);
+  const uint32_t code = FloorIndex(table, Add(in.v, noise));  // truncate v + noise
+  return EncodeByCases(in.negative, code > f.max_finite, code, f, o);
+}
+
 }  // namespace
 
-uint32_t OracleF32ToU8(uint32_t x, RoundMode rm) {
+uint32_t OracleF32ToU8(uint32_t x, RoundMode rm, bool nan_gives_max) {
   const bool negative = (x >> 31) != 0;
   const uint32_t exponent = (x >> 23) & 0xff, fraction = x & 0x7fffff;
-  if (exponent == 0xff && fraction != 0) return 0;  // NaN
+  if (exponent == 0xff && fraction != 0) return nan_gives_max ? 255 : 0;  // NaN
   if (negative) return 0;                           // rounds to <= 0, clamps to 0
   if (exponent == 0xff) return 255;                 // +Inf
   static const auto* integers = [] {
@@ -187,44 +248,49 @@ uint32_t OracleF32ToU8(uint32_t x, RoundMode rm) {
 }
 
 uint32_t OracleF32ToFp8Rne(uint32_t x, const Fp8Format& f, const Fp8Options& o) {
-  bool special;
-  const uint32_t s = SpecialInput(x, f, o, &special);
-  if (special) return s;
-  const bool negative = (x >> 31) != 0;
+  const Finite in = Decode(x, f, o, /*stochastic=*/false);
+  if (in.decided) return in.byte;
   const std::vector<Wide>& table = ValueTable(f);
-  const uint32_t past_max = f.max_finite + 1u;
-  const Wide v = F32Magnitude(x);
-  const uint32_t lo = FloorIndex(table, v);
-  if (lo >= past_max) return EncodeByCases(negative, true, 0, f, o);
-  const uint32_t hi = lo + 1;
-  const int c = Cmp(Add(v, v), Add(table[lo], table[hi]));  // 2v vs lo + hi
+  const uint32_t lo = in.lo, hi = lo + 1;
+  const int c = Cmp(Add(in.v, in.v), Add(table[lo], table[hi]));  // 2v vs lo + hi
   const uint32_t code = c < 0 ? lo : c > 0 ? hi : (lo % 2 == 0 ? lo : hi);
-  return EncodeByCases(negative, code >= past_max, code, f, o);
+  return EncodeByCases(in.negative, code > f.max_finite, code, f, o);
 }
 
 uint32_t OracleF32ToFp8Sr(uint32_t x, uint32_t seed, const Fp8Format& f,
                           const Fp8Options& o) {
-  bool special;
-  const uint32_t s = SpecialInput(x, f, o, &special);
-  if (special) return s;
-  const bool negative = (x >> 31) != 0;
-  const std::vector<Wide>& table = ValueTable(f);
-  const uint32_t past_max = f.max_finite + 1u;
-  const Wide v = F32Magnitude(x);
-  const uint32_t lo = FloorIndex(table, v);
-  if (lo >= past_max) return EncodeByCases(negative, true, 0, f, o);
-  const int k = 23 - f.man_bits;  // the seed is a k-bit fraction of one quantum
-  const Wide quantum = Sub(table[lo + 1], table[lo]);
-  const Wide noise = ShiftRight(MulSmall(quantum, seed), k);
-  const uint32_t code = FloorIndex(table, Add(v, noise));  // truncate v + noise
-  return EncodeByCases(negative, code >= past_max, code, f, o);
+  // The seed is a (23 - M)-bit fraction of one quantum, wherever |x| lies.
+  return SeededTruncate(x, f, o, [&](const Wide&) { return SeedBits{23 - f.man_bits, seed}; });
 }
 
 uint32_t OracleF32ToFp8Literal(uint32_t x, uint32_t seed, const Fp8Format& f,
                                const Fp8Options& o) {
+  if (((x >> 23) & 0xff) != 0xff && AboveMaxFinite(F32Magnitude(x), f, o)) {
+    return EncodeByCases((x >> 31) != 0, true, 0, f, o);
+  }
   const uint32_t fraction = x & 0x7fffff;
   const uint32_t wrapped = (fraction + seed) % (1u << 23);
   return OracleF32ToFp8Rne((x & 0xff800000u) | wrapped, f, o);
+}
+
+uint32_t OracleF32ToFp8SrExactSubnormal(uint32_t x, uint32_t s1, bool seed_low,
+                                        const Fp8Format& f, const Fp8Options& o) {
+  return SeededTruncate(x, f, o, [&](const Wide& v) {
+    // How many bits the result drops: 23 - M for a normal result; for a subnormal one, one
+    // more per binade between x's exponent and the smallest normal's (1 - bias). An f32
+    // denormal (exponent field 0) lies below 2^-126, far enough for any format.
+    int k = 23 - f.man_bits;
+    if (Cmp(v, ValueTable(f)[1u << f.man_bits]) < 0) {
+      const int exponent = static_cast<int>((x >> 23) & 0xff);
+      const int unbiased = exponent == 0 ? -127 : exponent - 127;
+      k += (1 - f.bias) - unbiased;
+    }
+    if (k > 24) return SeedBits{k, 0};
+    // The k seed bits: the top k of S1, or its low k.
+    const uint32_t seed = seed_low ? static_cast<uint32_t>(s1 % (1ull << k))
+                                   : static_cast<uint32_t>(s1 / (1ull << (32 - k)));
+    return SeedBits{k, seed};
+  });
 }
 
 }  // namespace lanediff

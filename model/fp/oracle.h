@@ -6,7 +6,7 @@
 // and every seed fraction), finds the neighbouring representable outputs by searching the
 // format's value table (each entry decoded from the format's definition), adds the seed's exact
 // fraction of one output quantum, rounds once by definition, and only then encodes specials
-// and signs from a plain case analysis of SEMANTICS.md §3 and §5.
+// and signs from a plain case analysis of docs/semantics.md §3 and §5.
 //
 //   OracleF32ToU8(0x43018000, RoundMode::nearest_even)                 // 130
 //   OracleF32ToFp8Sr(0x3fffffff, 0xfffff, GetFp8Format(Fp8FormatId::e4m3_ocp), {})  // 0x40
@@ -24,7 +24,8 @@
 
 namespace lanediff {
 
-uint32_t OracleF32ToU8(uint32_t x, RoundMode rm);
+// `nan_gives_max`: the pk_u8_nan=max reading (NaN -> 255 instead of 0).
+uint32_t OracleF32ToU8(uint32_t x, RoundMode rm, bool nan_gives_max = false);
 
 // Round to nearest, ties to the even code.
 uint32_t OracleF32ToFp8Rne(uint32_t x, const Fp8Format& format, const Fp8Options& options);
@@ -37,6 +38,12 @@ uint32_t OracleF32ToFp8Sr(uint32_t x, uint32_t seed, const Fp8Format& format,
 // sr_rounding=literal: the pseudocode's 23-bit wrapping fraction add, then the RNE oracle.
 uint32_t OracleF32ToFp8Literal(uint32_t x, uint32_t seed, const Fp8Format& format,
                                const Fp8Options& options);
+
+// sr_rounding=exact_subnormal: like OracleF32ToFp8Sr for a normal result; for a subnormal one
+// the seed is k bits of S1 (k = 23 - man_bits + binades below the smallest normal; the top k,
+// or the low k when `seed_low`) as a fraction of the quantum, and k > 24 gives a zero.
+uint32_t OracleF32ToFp8SrExactSubnormal(uint32_t x, uint32_t s1, bool seed_low,
+                                        const Fp8Format& format, const Fp8Options& options);
 
 }  // namespace lanediff
 

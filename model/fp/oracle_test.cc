@@ -60,6 +60,19 @@ std::vector<uint32_t> Seeds(uint32_t k, std::mt19937& rng) {
   return {0, top, 1u << (k - 1), (1u << (k - 1)) - 1, static_cast<uint32_t>(rng()) & top};
 }
 
+// carry_truncate and literal, fast against oracle, for one value and seed.
+::testing::AssertionResult SrAgrees(uint32_t x, uint32_t seed, const Fp8Format& f,
+                                    const Fp8Options& o, const Fp8Params& p) {
+  const uint32_t carry = F32ToFp8SrCarryTruncate(x, seed, p);
+  const uint32_t carry_o = OracleF32ToFp8Sr(x, seed, f, o);
+  const uint32_t lit = F32ToFp8SrLiteral(x, seed, p);
+  const uint32_t lit_o = OracleF32ToFp8Literal(x, seed, f, o);
+  if (carry == carry_o && lit == lit_o) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << f.name << std::hex << " x=" << x << " seed=" << seed
+                                       << ": carry " << carry << " vs oracle " << carry_o
+                                       << ", literal " << lit << " vs oracle " << lit_o;
+}
+
 TEST(OracleCrossCheck, U8) {
   std::mt19937 rng(1);
   std::vector<uint32_t> xs = EdgeValues();
@@ -87,11 +100,43 @@ TEST(OracleCrossCheck, Fp8EveryFormatAndOption) {
             << f.name << " rne x=" << std::hex << x << " opt=" << opt;
       }
       for (uint32_t x : xs) {
-        for (uint32_t seed : Seeds(k, rng)) {
-          ASSERT_EQ(F32ToFp8SrCarryTruncate(x, seed, p), OracleF32ToFp8Sr(x, seed, f, o))
-              << f.name << " carry x=" << std::hex << x << " seed=" << seed << " opt=" << opt;
-          ASSERT_EQ(F32ToFp8SrLiteral(x, seed, p), OracleF32ToFp8Literal(x, seed, f, o))
-              << f.name << " literal x=" << std::hex << x << " seed=" << seed << " opt=" << opt;
+        for (uint32_t seed : Seeds(k, rng)) ASSERT_TRUE(SrAgrees(x, seed, f, o, p)) << opt;
+      }
+    }
+  }
+}
+
+// The options of the readings added for the public implementations (docs/semantics.md §9):
+// fp8_nan=sign_7f, fp16_ovfl=saturate_all (Inf saturates), sr_overflow=before_rounding, and
+// sr_rounding=exact_subnormal with the top or low seed bits, fast against oracle.
+TEST(OracleCrossCheck, Fp8PublicReadings) {
+  std::mt19937 rng(3);
+  const std::vector<uint32_t> edges = EdgeValues();
+  Fp8Options options[5];
+  options[0].nan_sign_7f = true;
+  options[1].saturate_finite = options[1].saturate_inf = true;
+  options[2].overflow_before_rounding = true;
+  options[3] = {};
+  options[4].nan_sign_7f = options[4].saturate_finite = options[4].saturate_inf = true;
+  options[4].overflow_before_rounding = true;
+  for (const Fp8Format& f : kFp8Formats) {
+    const uint32_t k = 23 - f.man_bits;
+    for (size_t oi = 0; oi < std::size(options); ++oi) {
+      const Fp8Options& o = options[oi];
+      const Fp8Params p = MakeFp8Params(f, o);
+      std::vector<uint32_t> xs;
+      for (size_t i = oi % 3; i < edges.size(); i += 3) xs.push_back(edges[i]);
+      for (int i = 0; i < 500; ++i) xs.push_back(rng());
+      for (uint32_t x : xs) {
+        for (uint32_t seed : Seeds(k, rng)) ASSERT_TRUE(SrAgrees(x, seed, f, o, p)) << oi;
+        for (uint32_t s1 : {0u, 0xffffffffu, 0x800u, 0x400u, 0x80000000u,
+                            static_cast<uint32_t>(rng())}) {
+          for (bool low : {false, true}) {
+            ASSERT_EQ(F32ToFp8SrExactSubnormal(x, s1, low, p),
+                      OracleF32ToFp8SrExactSubnormal(x, s1, low, f, o))
+                << f.name << " exact x=" << std::hex << x << " s1=" << s1 << " low=" << low
+                << " opt=" << oi;
+          }
         }
       }
     }

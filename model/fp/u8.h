@@ -1,4 +1,4 @@
-// f32 -> unsigned 8-bit integer, the arithmetic of v_cvt_pk_u8_f32 (SEMANTICS.md §3), with the
+// f32 -> unsigned 8-bit integer, the arithmetic of v_cvt_pk_u8_f32 (docs/semantics.md §3), with the
 // four MODE.FP_ROUND modes. Branch-free integer code so that a batch loop vectorizes.
 //
 //   F32ToU8(0x43018000 /*129.5*/, RoundMode::nearest_even)  // 130
@@ -18,7 +18,7 @@ namespace lanediff {
 // MODE[1:0] (single precision) and MODE[3:2] (double/half) encode rounding like this.
 enum class RoundMode : uint8_t { nearest_even = 0, toward_pos = 1, toward_neg = 2, toward_zero = 3 };
 
-// Rules (SEMANTICS.md §3, all L): NaN -> 0; +Inf -> 255; anything negative -> 0 (a negative
+// Rules (docs/semantics.md §3, all L): NaN -> 0 (pk_u8_nan=max: 255, below); +Inf -> 255; anything negative -> 0 (a negative
 // value rounds to a non-positive integer, which clamps to 0); positive values round to an
 // integer under the round mode and clamp to 255.
 //
@@ -49,6 +49,13 @@ inline uint32_t F32ToU8Fixed(uint32_t x) {
   r = r > 255u ? 255u : r;
   // Negatives (sign bit set) and NaNs are exactly the words above 0x7f800000 (+Inf).
   return x > kF32ExpMask ? 0u : r;
+}
+
+// The pk_u8_nan=max reading (tinygrad's emulator): a NaN gives 255 instead of 0; everything
+// else as above. Used for whole batches, so the default loop carries no extra select.
+template <RoundMode kRm>
+inline uint32_t F32ToU8NanMaxFixed(uint32_t x) {
+  return (x & ~kF32SignMask) > kF32ExpMask ? 255u : F32ToU8Fixed<kRm>(x);
 }
 
 inline uint32_t F32ToU8(uint32_t x, RoundMode rm) {

@@ -1,6 +1,6 @@
-// f32 -> u8 (v_cvt_pk_u8_f32's arithmetic): SEMANTICS.md §3's discriminating inputs, run
+// f32 -> u8 (v_cvt_pk_u8_f32's arithmetic): docs/semantics.md §3's discriminating inputs, run
 // through both the fast function and the exact oracle. Bit patterns come from Python's
-// struct.pack('<f', v); expected bytes are SEMANTICS.md's, or derived by hand in the comment.
+// struct.pack('<f', v); expected bytes are docs/semantics.md's, or derived by hand in the comment.
 #include "model/fp/u8.h"
 
 #include <cstdint>

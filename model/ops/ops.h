@@ -28,7 +28,7 @@
 
 namespace lanediff {
 
-// MODE register fields that matter (SEMANTICS.md §7).
+// MODE register fields that matter (docs/semantics.md §7).
 inline constexpr uint32_t kDefaultMode = 0x000000f0;  // RNE, all denormals on, FP16_OVFL off
 inline constexpr uint32_t kModeRoundF32Mask = 0x3;     // MODE[1:0]
 inline constexpr uint32_t kModeDenormF32InBit = 1u << 4;

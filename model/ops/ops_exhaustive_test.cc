@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "model/ops/exhaustive_util.h"
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
@@ -25,18 +26,8 @@
 namespace lanediff {
 namespace {
 
-uint32_t Hash(uint32_t x) {  // a fixed mixing function (splitmix32-style)
-  x += 0x9e3779b9u;
-  x = (x ^ (x >> 16)) * 0x85ebca6bu;
-  x = (x ^ (x >> 13)) * 0xc2b2ae35u;
-  return x ^ (x >> 16);
-}
-
-struct Config {
-  const char* target;
-  Instr instr;
-  bool clamp;
-};
+using Config = SweepConfig;
+constexpr auto Hash = SweepHash;
 
 // Every 8-bit format: gfx942 E4M3/E5M2 FNUZ, gfx1201 OCP E4M3/E5M2, gfx1250 CLAMP UE5M3.
 const Config kConfigs[] = {

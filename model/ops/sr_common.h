@@ -18,15 +18,20 @@ namespace ops {
 struct SrUniform {
   const Fp8Format* format;
   Fp8Options options;
-  uint32_t seed_shift;  // seed = S1 >> seed_shift (its top 23 - man_bits bits)
+  // seed = (S1 >> seed_shift) & seed_mask: the top 23 - man_bits bits (sr_seed=high: shift
+  // 9 + man_bits, mask all ones) or the low ones (sr_seed=low: shift 0, mask 2^(23-M) - 1).
+  uint32_t seed_shift;
+  uint32_t seed_mask;
+  bool seed_low;        // sr_seed=low (the exact_subnormal reading picks its own k bits)
   uint32_t byte_shift;  // 8 * OPSEL[3:2]
   Src0Uniform src0;
-  bool literal;         // sr_rounding=literal
+  SrRounding rounding;  // the sr_rounding hypothesis
 };
 
-// Fills the parts every SR instruction decodes the same way (SEMANTICS.md §5, §6):
-// OPSEL[3:2] byte select (OPSEL[3] high), FP16_OVFL under the fp16_ovfl hypothesis, the NaN
-// hypothesis, the rounding hypothesis and the src0 modifiers.
+// Fills the parts every SR instruction decodes the same way (docs/semantics.md §5, §6):
+// OPSEL[3:2] byte select (OPSEL[3] high), FP16_OVFL under the fp16_ovfl hypothesis, the NaN,
+// seed, overflow and rounding hypotheses and the src0 modifiers. `seed_shift` is where the
+// seed's top-bits reading starts (12 for 3-bit mantissas, 11 for 2-bit ones).
 SrUniform DecodeSr(const OpContext& ctx, const Fp8Format& format, uint32_t seed_shift);
 
 // Fast batch and oracle batch.

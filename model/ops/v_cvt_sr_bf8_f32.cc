@@ -1,8 +1,8 @@
 // v_cvt_sr_bf8_f32: f32 -> 8-bit float (E5M2) with stochastic rounding, seed from S1, written
 // to the byte of VDST that OPSEL[3:2] selects.
 //
-// AMD's pseudocode (the v_cvt_sr_fp8_f32 page, ../shared/seeds/001_4bfd7b045edc9c42.txt, with
-// the bf8 seed width; SEMANTICS.md §6: "bf8 uses S1[31:11] (21 bits)"):
+// AMD's pseudocode (the CDNA 5 ISA page for V_CVT_SR_FP8_F32, with
+// the bf8 seed width; docs/semantics.md §6: "bf8 uses S1[31:11] (21 bits)"):
 //
 //   prev_mode = ROUND_MODE; ROUND_MODE = ROUND_NEAREST_EVEN;
 //   s = sign(S0.f32); e = exponent(S0.f32);

@@ -1,7 +1,7 @@
 // v_cvt_sr_fp8_f32: f32 -> 8-bit float (E4M3, or UE5M3 on gfx1250 with CLAMP) with stochastic
 // rounding, seed from S1, written to the byte of VDST that OPSEL[3:2] selects.
 //
-// AMD's pseudocode (../shared/seeds/001_4bfd7b045edc9c42.txt, CDNA 5 page; "Stochastic
+// AMD's pseudocode (the CDNA 5 ISA page for V_CVT_SR_FP8_F32; "Stochastic
 // rounding. Ignores OMOD and clamp."):
 //
 //   prev_mode = ROUND_MODE; ROUND_MODE = ROUND_NEAREST_EVEN;
@@ -15,7 +15,7 @@
 //   endif; // Unwritten bytes of D are preserved.
 //   ROUND_MODE = prev_mode
 //
-// Where the model departs, and why (SEMANTICS.md §4-6):
+// Where the model departs, and why (docs/semantics.md §4-6):
 //   - Default rounding is sr_rounding=carry_truncate, not the text above: S1[31:12] is added
 //     to the 24-bit significand below the kept LSB with the carry kept, then truncated;
 //     specials are handled first (L+: rocjitsu measured on gfx1201; comgr PR #3275 found the
@@ -25,7 +25,8 @@
 //     gfx950/gfx12/gfx1250). Specials and overflow per format: model/fp/fp8.h; NaN byte
 //     (fp8_nan) and MODE.FP16_OVFL (fp16_ovfl) are hypotheses.
 //   - "Ignores clamp" does not hold on gfx1250 B0: where TargetTraits::clamp_selects_ue5m3,
-//     CLAMP=1 selects UE5M3 (hypothesis gfx1250_clamp=ue5m3, the default; =ignored is A0).
+//     CLAMP=1 selects UE5M3 (hypothesis gfx1250_clamp=ue5m3, the default; =ignored is A0;
+//     =ue5m3_magnitude is rocjitsu's |x| encoding).
 //     Elsewhere CLAMP has no effect (U).
 //   - src0 ABS then NEG apply to the float before converting (L). S1[11:0], src1/src2
 //     modifiers, OPSEL[1:0], OMOD and S2 have no effect (C spec for S1[11:0]; U for the rest).
@@ -50,9 +51,15 @@ SrUniform Decode(const OpContext& ctx) {
 }  // namespace
 
 Fp8Shape v_cvt_sr_fp8_f32_shape(const OpContext& ctx) {
-  const bool ue5m3 = ctx.mods.clamp && ctx.target->clamp_selects_ue5m3 &&
-                     ctx.hyp.gfx1250_clamp == Gfx1250Clamp::ue5m3;
-  return {&GetFp8Format(ue5m3 ? Fp8FormatId::ue5m3 : ctx.target->fp8), kFp8SeedShift};
+  Fp8FormatId id = ctx.target->fp8;
+  if (ctx.mods.clamp && ctx.target->clamp_selects_ue5m3) {
+    switch (ctx.hyp.gfx1250_clamp) {
+      case Gfx1250Clamp::ue5m3: id = Fp8FormatId::ue5m3; break;
+      case Gfx1250Clamp::ignored: break;
+      case Gfx1250Clamp::ue5m3_magnitude: id = Fp8FormatId::ue5m3_magnitude; break;
+    }
+  }
+  return {&GetFp8Format(id), kFp8SeedShift};
 }
 
 void v_cvt_sr_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {

@@ -1,19 +1,24 @@
-// Named, selectable readings of the rules ../shared/SEMANTICS.md marks likely or unknown.
+// Named, selectable readings of the rules docs/semantics.md marks likely or unknown.
 //
-// Each hypothesis has a name, a set of values (the first is the default: the best-evidenced
-// reading) and, per value, its provenance. Semantics read the fields of `Hypotheses`; the
-// registry below is the one place that names them for people and command lines.
+// Each hypothesis (a rule) has a name, a set of values (the first is the default: the
+// best-evidenced reading) and, per value, its provenance: which public source computes it
+// (repository, path, function), what it computes in one sentence, the targets that source
+// claims, and one lane on which it differs from the default. Semantics read the fields of
+// `Hypotheses`; the registry below is the one place that names them for people and command
+// lines. docs/semantics.md explains every rule and reading at length.
 //
 //   Hypotheses h;                                     // every default
 //   LANEDIFF_RETURN_IF_ERROR(SetHypothesis("sr_rounding=literal", &h));
 //   HypothesisSettings(h)  // {"pk_u8_rounding=mode", "sr_rounding=literal", ...}
+//
+// Enumerators only ever get appended: a value's index is stored in nothing, but its name is in
+// corpus files and repro command lines.
 #ifndef LANEDIFF_MODEL_TARGETS_HYPOTHESES_H_
 #define LANEDIFF_MODEL_TARGETS_HYPOTHESES_H_
 
 #include <cstdint>
 #include <span>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/status.h"
@@ -23,18 +28,30 @@ namespace lanediff {
 
 // v_cvt_pk_u8_f32 rounding: MODE.FP_ROUND (default) or truncation toward zero.
 enum class PkU8Rounding : uint8_t { mode, truncate };
-// SR instructions: seed added with carry then truncated (default), or the literal pseudocode.
-enum class SrRounding : uint8_t { carry_truncate, literal };
-// OCP NaN output: canonical 0xFF/0xFE whatever the sign (default), or keeping the sign.
-enum class Fp8Nan : uint8_t { canonical, sign_preserving };
-// MODE.FP16_OVFL: finite overflow saturates to max finite (default), or the bit is ignored.
-enum class Fp16Ovfl : uint8_t { saturate_finite, ignored };
-// gfx1250 CLAMP on v_cvt_sr_fp8_f32: selects UE5M3 (B0, default) or is ignored (A0).
-enum class Gfx1250Clamp : uint8_t { ue5m3, ignored };
+// v_cvt_pk_u8_f32 on a NaN input: 0 (default) or 255.
+enum class PkU8Nan : uint8_t { zero, max };
+// SR instructions: seed added with carry then truncated (default), the literal pseudocode, or
+// carry-truncate whose subnormal range keeps every dropped bit and adds as many seed bits.
+enum class SrRounding : uint8_t { carry_truncate, literal, exact_subnormal };
+// SR instructions: which bits of S1 are the seed: the top ones (default) or the low ones.
+enum class SrSeed : uint8_t { high, low };
+// SR instructions: a finite overflow is decided after rounding (default) or before it.
+enum class SrOverflow : uint8_t { after_rounding, before_rounding };
+// OCP NaN output: canonical 0xFF/0xFE whatever the sign (default), sign|0x7F/sign|0x7E, or
+// sign|0x7F for both formats.
+enum class Fp8Nan : uint8_t { canonical, sign_preserving, sign_7f };
+// MODE.FP16_OVFL: finite overflow saturates (default), the bit is ignored, or Inf saturates too.
+enum class Fp16Ovfl : uint8_t { saturate_finite, ignored, saturate_all };
+// gfx1250 CLAMP on v_cvt_sr_fp8_f32: selects UE5M3 (B0, default), is ignored (A0), or selects
+// an UE5M3 that encodes |x| and gives 0xFF for Inf, NaN and overflow.
+enum class Gfx1250Clamp : uint8_t { ue5m3, ignored, ue5m3_magnitude };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
+  PkU8Nan pk_u8_nan = PkU8Nan::zero;
   SrRounding sr_rounding = SrRounding::carry_truncate;
+  SrSeed sr_seed = SrSeed::high;
+  SrOverflow sr_overflow = SrOverflow::after_rounding;
   Fp8Nan fp8_nan = Fp8Nan::canonical;
   Fp16Ovfl fp16_ovfl = Fp16Ovfl::saturate_finite;
   Gfx1250Clamp gfx1250_clamp = Gfx1250Clamp::ue5m3;
@@ -42,21 +59,38 @@ struct Hypotheses {
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
 
+// One reading of a rule, with where it comes from.
 struct HypothesisValue {
   absl::string_view name;
-  absl::string_view provenance;
+  absl::string_view computes;    // what it computes, one sentence
+  absl::string_view source;      // repository, path, function (and the version read), or evidence
+  absl::string_view targets;     // the targets that source claims
+  absl::string_view lane;        // one discriminating lane, with its answer here and the default's
+};
+
+// Why the default is the default on some targets.
+struct TargetDefault {
+  absl::string_view targets;  // "gfx1200 gfx1201"
+  absl::string_view reason;   // the evidence, with its confidence (C, L+, L, U)
 };
 
 struct HypothesisInfo {
   absl::string_view name;         // "sr_rounding"
   absl::string_view question;     // what it decides, in one line
   std::vector<HypothesisValue> values;  // values[0] is the default
+  std::vector<TargetDefault> defaults;  // why values[0] on which targets (every target listed)
   uint8_t (*get)(const Hypotheses&);
   void (*set)(Hypotheses*, uint8_t);
 };
 
 // Every hypothesis, in a fixed order.
 std::span<const HypothesisInfo> AllHypotheses();
+
+// The entry named `name`, or nullptr.
+const HypothesisInfo* FindHypothesis(absl::string_view name);
+
+// The reason the default holds on `target` ("" if the table has none: a bug the tests catch).
+absl::string_view DefaultReason(const HypothesisInfo& info, absl::string_view target);
 
 // Applies "name=value". Errors list the valid names, or the valid values of that name.
 absl::Status SetHypothesis(absl::string_view name_equals_value, Hypotheses* h);
@@ -66,6 +100,10 @@ std::vector<std::string> HypothesisSettings(const Hypotheses& h);
 
 // Only the settings that differ from the defaults ("" if none): for repro command lines.
 std::vector<std::string> NonDefaultHypothesisSettings(const Hypotheses& h);
+
+// The table for `lanediff targets --hypotheses`: per rule, its values with their provenance
+// and the default per target with its reason. `json` gives the same as one JSON array.
+std::string DescribeHypotheses(bool json);
 
 }  // namespace lanediff
 

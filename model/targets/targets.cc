@@ -49,7 +49,7 @@ constexpr TargetTraits kTargets[] = {
 
 }  // namespace
 
-// SEMANTICS.md §3 (pk_u8: byte S1[1:0], other bytes from S2) and §6 (SR: byte OPSEL[3:2],
+// docs/semantics.md §3 (pk_u8: byte S1[1:0], other bytes from S2) and §6 (SR: byte OPSEL[3:2],
 // other bytes of the old VDST kept, SRC2 carries no data): C, spec text.
 constexpr InstrInfo kInstrInfo[] = {
     {Instr::v_cvt_pk_u8_f32, "v_cvt_pk_u8_f32", 3, true, false, false},

@@ -1,5 +1,5 @@
 // Every gfx target lanediff knows, as data: family, wave sizes, 8-bit float formats and the
-// opcode of each instruction (../shared/SEMANTICS.md §1, §4).
+// opcode of each instruction (docs/semantics.md §1, §4).
 //
 // Semantics read these fields; nothing outside this file tests a target's name.
 //
@@ -49,7 +49,7 @@ inline int WrittenByte(Instr instr, uint32_t opsel, uint32_t src1) {
 }
 absl::StatusOr<Instr> ParseInstr(absl::string_view name);  // error lists the valid names
 
-// VOP3 encoding family (SEMANTICS.md §2). gfx1250 shares GFX12's VOP3 layout but has its own
+// VOP3 encoding family (docs/semantics.md §2). gfx1250 shares GFX12's VOP3 layout but has its own
 // row because its operand rules and modifiers differ.
 enum class Family : uint8_t { gfx9, gfx10, gfx11, gfx12, gfx1250 };
 inline constexpr int kNumFamilies = 5;

@@ -1,5 +1,6 @@
 #include "model/targets/targets.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/targets/hypotheses.h"
@@ -9,7 +10,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Expected opcodes: SEMANTICS.md §1 table (C: LLVM 22 llvm-mc).
+// Expected opcodes: docs/semantics.md §1 table (C: LLVM 22 llvm-mc).
 TEST(Targets, OpcodesPerGeneration) {
   struct Row { const char* name; int pk; int fp8; int bf8; };
   const Row rows[] = {
@@ -28,7 +29,7 @@ TEST(Targets, OpcodesPerGeneration) {
   }
 }
 
-// SEMANTICS.md §3 and §6: pk_u8 writes byte S1[1:0] and takes the others from S2; the SR
+// docs/semantics.md §3 and §6: pk_u8 writes byte S1[1:0] and takes the others from S2; the SR
 // instructions write byte OPSEL[3:2], keep the old VDST's other bytes and read no SRC2.
 TEST(Targets, InstrInfoRowsFollowTheSpec) {
   for (Instr i : kAllInstrs) EXPECT_EQ(GetInstrInfo(i).instr, i) << InstrName(i);
@@ -81,6 +82,57 @@ TEST(Hypotheses, SetAndReport) {
   auto bad_name = SetHypothesis("nope=1", &h);
   EXPECT_THAT(std::string(bad_name.message()), HasSubstr("pk_u8_rounding"));
   EXPECT_FALSE(SetHypothesis("sr_rounding", &h).ok());
+}
+
+// Every value carries its provenance, and every rule says why its default holds on every
+// target, so `lanediff targets --hypotheses` never prints an empty field.
+TEST(Hypotheses, EveryValueHasProvenanceAndEveryTargetADefaultReason) {
+  for (const HypothesisInfo& info : AllHypotheses()) {
+    EXPECT_EQ(FindHypothesis(info.name), &info);
+    ASSERT_GE(info.values.size(), 2u) << info.name;
+    for (size_t v = 0; v < info.values.size(); ++v) {
+      const HypothesisValue& hv = info.values[v];
+      EXPECT_FALSE(hv.computes.empty()) << info.name << "=" << hv.name;
+      EXPECT_FALSE(hv.source.empty()) << info.name << "=" << hv.name;
+      EXPECT_FALSE(hv.targets.empty()) << info.name << "=" << hv.name;
+      EXPECT_THAT(std::string(hv.lane), HasSubstr("0x")) << info.name << "=" << hv.name;
+      // A non-default value's lane says what the default gives there.
+      if (v > 0) {
+        EXPECT_THAT(std::string(hv.lane), HasSubstr("(default 0x")) << hv.name;
+      }
+    }
+    for (const TargetTraits& t : AllTargets()) {
+      EXPECT_FALSE(DefaultReason(info, t.name).empty()) << info.name << " on " << t.name;
+    }
+  }
+  const std::string text = DescribeHypotheses(false);
+  EXPECT_THAT(text, HasSubstr("exact_subnormal"));
+  EXPECT_THAT(text, HasSubstr("data_types.h"));
+  EXPECT_THAT(text, HasSubstr("amd_hip_fp8.h"));
+  EXPECT_THAT(text, HasSubstr("tinygrad"));
+  // The JSON form: one array, brackets and braces balanced outside strings, every rule there.
+  const std::string json = DescribeHypotheses(true);
+  ASSERT_FALSE(json.empty());
+  EXPECT_EQ(json.front(), '[');
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '[' || c == '{') ++depth;
+    if (c == ']' || c == '}') --depth;
+    EXPECT_GE(depth, 0) << i;
+  }
+  EXPECT_EQ(depth, 0);
+  EXPECT_FALSE(in_string);
+  for (const HypothesisInfo& info : AllHypotheses()) {
+    EXPECT_THAT(json, HasSubstr(absl::StrCat("\"rule\":\"", info.name, "\"")));
+  }
 }
 
 }  // namespace
