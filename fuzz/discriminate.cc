@@ -39,7 +39,8 @@ size_t ReadingIndex(const Discrimination& d, const HypothesisInfo& h, size_t v) 
   return 0;
 }
 
-// Every combination of the relevant rules' values.
+}  // namespace
+
 std::vector<Hypotheses> AllCombinations(const Discrimination& d) {
   std::vector<Hypotheses> out = {Hypotheses{}};
   for (const std::string& name : d.relevant) {
@@ -56,6 +57,8 @@ std::vector<Hypotheses> AllCombinations(const Discrimination& d) {
   }
   return out;
 }
+
+namespace {
 
 // src0 candidates for one 8-bit format: its boundary table, plus the f32 word just below each
 // subnormal-range boundary (all of its dropped bits set: where readings of subnormal SR part).

@@ -64,6 +64,9 @@ struct Discrimination {
 
 absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr);
 
+// Every combination of the values of `d`'s relevant rules (the defaults included).
+std::vector<Hypotheses> AllCombinations(const Discrimination& d);
+
 struct DeviceVerdict {
   std::vector<uint32_t> device_answers;  // per question
   // Some combination of the relevant rules' values explains every answer.

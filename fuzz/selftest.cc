@@ -166,7 +166,7 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
         k.testcase.set_mode(mode);
         k.testcase.set_note(absl::StrCat("self-test known answer: ", k.name));
         for (const proto::Lane& l : Candidates(instr)) *k.testcase.add_lanes() = l;
-        absl::Status agreed = KeepAgreedLanes(d.settings, &k.testcase, &k.expected);
+        absl::Status agreed = KeepAgreedLanes(AllCombinations(d), &k.testcase, &k.expected);
         if (!agreed.ok()) {
           return absl::InternalError(absl::StrCat("self-test case ", k.name, ": ", agreed.message()));
         }
