@@ -4,10 +4,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -16,6 +18,7 @@
 #include <map>
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -157,16 +160,14 @@ absl::Status Worker::Setup() {
 
 void Worker::LoadSeeds() {
   const std::string dir = o_.corpus + "/seeds";
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) return;
-  std::vector<std::string> files;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".textproto") {
-      files.push_back(it->path().string());
-    }
-  }
-  std::sort(files.begin(), files.end());
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 && errno == ENOENT) return;  // no seeds: nothing to say
+  // Unreadable directories, FIFOs and devices are named; the walk goes on past them.
+  FileWalk walk = WalkFiles({dir}, [](absl::string_view name) {
+    return absl::EndsWith(name, ".textproto");
+  });
+  for (const std::string& e : walk.errors) Note(absl::StrCat("seed skipped: ", e));
+  const std::vector<std::string>& files = walk.files;
   for (const std::string& f : files) {
     absl::StatusOr<std::string> text = ReadFile(f);
     if (!text.ok()) {

@@ -13,8 +13,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # ROCm HIP host runtime (no GPU needed to build and link)
   libamdhip64-dev
-  # tests: python3 for the LLVM differential scripts; chromium renders the HTML report
-  python3 chromium
+  # tests: python3 for the LLVM differential scripts; chromium renders the HTML report;
+  # xmllint (libxml2-utils) checks the JUnit report is well-formed XML
+  python3 chromium libxml2-utils
 )
 
 missing=()
