@@ -78,7 +78,7 @@ TEST(Process, FlagsOutOfRangeAreUsageErrorsNamingTheFlagAndRange) {
 
 TEST(Process, HexFlagsAreHexInEveryCommand) {
   // `--mode 10` is MODE 0x10 for sweep as for eval (it was 0x0a for sweep, 0x10 for eval).
-  for (const std::string& mode : {"10", "0x10"}) {
+  for (const char* mode : {"10", "0x10"}) {
     const ProcResult s = RunProcess({LanediffPath(), "sweep", "--target", "gfx942", "--instr",
                                      "v_cvt_pk_u8_f32", "--mode", mode, "--first", "0", "--last",
                                      "16", "--jobs", "1"});
