@@ -24,6 +24,7 @@
 #include "fuzz/classify.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/minimize.h"
+#include "fuzz/triage/attribution.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
@@ -103,6 +104,7 @@ class Worker {
   proto::TestCase NextCase();
   void Progress(bool final);
   absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
+  absl::Status HandleCause(const proto::TestCase& tc, const ResolvedCase& rc, const Cause& cause);
   absl::Status HandleFault(const proto::TestCase& tc, const absl::Status& fault);
   absl::Status Store(proto::Finding f, const std::string& pre_signature);
   void FlushCounts();
@@ -127,6 +129,7 @@ class Worker {
   struct Known {
     proto::Finding finding;
     uint64_t unflushed = 0;
+    std::map<std::string, uint64_t> attrs;  // attribute counts not yet flushed
   };
   std::map<std::string, Known> known_;
   Clock::time_point t0_;
@@ -241,6 +244,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
   auto it = known_.find(f.signature());
   if (it != known_.end()) {  // minimized into a signature already stored in this run
     it->second.unflushed++;
+    for (const auto& [a, n] : f.attributes()) it->second.attrs[a] += n;
     stats_.repeats++;
     return absl::OkStatus();
   }
@@ -252,7 +256,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
     is_new = r.is_new;
     path = r.path;
   }
-  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0};
+  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0, {}};
   if (is_new) {
     if (stats_.new_findings == 0) stats_.first_finding_exec = stats_.execs;
     stats_.new_findings++;
@@ -271,50 +275,56 @@ void Worker::FlushCounts() {
     if (k.unflushed == 0) continue;
     proto::Finding f = k.finding;
     f.set_count(k.unflushed);
+    f.clear_attributes();
+    f.clear_more_examples();
+    for (const auto& [a, n] : k.attrs) (*f.mutable_attributes())[a] = n;
     f.set_first_seen("");
     f.set_last_seen(NowRfc3339());
     absl::StatusOr<RecordOutcome> r = store_->Record(f);
     if (!r.ok()) Note(std::string(r.status().message()));
-    else k.unflushed = 0;
+    else k.unflushed = 0, k.attrs.clear();
   }
 }
 
 absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSides& both) {
   stats_.disagreeing++;
-  // Pre-signature of the first differing lane, unminimized: skips re-minimizing repeats.
-  const size_t lane = both.differing[0];
-  proto::TestCase one = tc;
-  one.clear_lanes();
-  if (lane < static_cast<size_t>(tc.lanes_size())) *one.add_lanes() = tc.lanes(static_cast<int>(lane));
-  std::string pre;
-  {
-    absl::StatusOr<ModelSide> m1 = RunModel(one, hyp_);
-    if (m1.ok() && lane < both.observed.size()) {
-      std::vector<uint32_t> obs1 = {both.observed[lane]};
-      absl::StatusOr<Classification> c = ClassifyDisagreement(one, m1->rc, obs1, o_.relax);
-      if (c.ok()) pre = c->signature;
-    }
-    if (pre.empty()) {
-      pre = absl::StrCat(tc.target(), ".", proto::Instruction_Name(tc.instr()), ".lane_",
-                         lane == static_cast<size_t>(tc.lanes_size() / 2) ? "mid" : "other");
-    }
+  // Root causes, decided on every disagreeing lane of this batch (fuzz/triage/attribution.h):
+  // one bucket per cause per target and instruction; shape, input class and MODE are counted.
+  LANEDIFF_ASSIGN_OR_RETURN(ModelSide m, RunModel(tc, hyp_));
+  LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes,
+                            Attribute(m.rc, both.expected, both.observed, o_.relax));
+  for (const Cause& cause : causes) {
+    LANEDIFF_RETURN_IF_ERROR(HandleCause(tc, m.rc, cause));
   }
-  auto seen = pre_to_final_.find(pre);
-  if (seen != pre_to_final_.end()) {
-    auto k = known_.find(seen->second);
-    if (k != known_.end()) k->second.unflushed++;
+  return absl::OkStatus();
+}
+
+absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& rc,
+                                 const Cause& cause) {
+  const std::string key =
+      CauseSignature(tc.target(), proto::Instruction_Name(tc.instr()), cause.name);
+  const std::vector<std::string> attrs = SightingAttributes(tc, rc, cause.lanes[0]);
+  auto seen = known_.find(key);
+  if (seen != known_.end()) {  // a repeat: counted, not minimized again
+    seen->second.unflushed++;
+    for (const std::string& a : attrs) seen->second.attrs[a]++;
+    stats_.signatures.insert(key);
     stats_.repeats++;
     return absl::OkStatus();
   }
-  // Minimize: the predicate re-runs both sides.
+  // Minimize: the predicate re-runs both sides and wants this very cause again.
   StillFails pred = [&](const proto::TestCase& c) -> absl::StatusOr<bool> {
     LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp_, *runner_, o_.relax));
     if (!b.device_status.ok()) return b.device_status;
-    return !b.differing.empty();
+    if (b.differing.empty()) return false;
+    LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> cs, AttributeCase(c, hyp_, b.observed, o_.relax));
+    for (const Cause& x : cs) {
+      if (x.name == cause.name) return true;
+    }
+    return false;
   };
   MinimizeStats ms;
-  absl::StatusOr<proto::TestCase> small =
-      Minimize(tc, pred, {.hint_lanes = both.differing}, &ms);
+  absl::StatusOr<proto::TestCase> small = Minimize(tc, pred, {.hint_lanes = cause.lanes}, &ms);
   if (!small.ok()) {
     Note(absl::StrCat("minimization of a ", tc.target(), " disagreement failed: ",
                       small.status().message()));
@@ -338,14 +348,16 @@ absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSid
   *f.mutable_testcase() = *small;
   for (uint32_t w : b.expected) f.add_expected(w);
   for (uint32_t w : b.observed) f.add_observed(w);
-  f.set_signature(cls.signature);
+  f.set_signature(key);
+  f.set_cause(cause.name);
+  for (const std::string& a : attrs) (*f.mutable_attributes())[a] = 1;
   f.set_input_class(cls.input_class);
-  f.set_explained_by(cls.explained_by);
+  if (cause.by_hypothesis) f.set_explained_by(cause.name);
   f.set_assembly(PrintVop3(*ms2.rc.target, ms2.rc.vop3));
   *f.mutable_model() = ModelProvenance(small->target(), hyp_);
   *f.mutable_device() = b.device_provenance;
   if (store_ != nullptr) f.set_repro(Repro(store_->PathFor(f)));
-  return Store(std::move(f), pre);
+  return Store(std::move(f), key);
 }
 
 absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& fault) {
@@ -389,7 +401,11 @@ absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& 
   f.set_kind(proto::Finding::DEVICE_FAULT);
   *f.mutable_testcase() = best;
   f.set_fault(std::string(best_fault.message()));  // the device's exact words
-  f.set_signature(FaultSignature(best, best_fault));
+  f.set_cause(FaultCause(best_fault));  // the input class is an attribute, not part of the key
+  f.set_signature(CauseSignature(best.target(), proto::Instruction_Name(best.instr()), f.cause()));
+  if (absl::StatusOr<ResolvedCase> r1 = ResolveTestCase(best); r1.ok() && best.lanes_size() > 0) {
+    for (const std::string& a : SightingAttributes(best, *r1, 0)) (*f.mutable_attributes())[a] = 1;
+  }
   *f.mutable_model() = ModelProvenance(best.target(), hyp_);
   proto::Provenance* dev = f.mutable_device();
   dev->set_runner(o_.device);

@@ -5,7 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "fuzz/classify.h"
 #include "model/base/status.h"
+#include "model/ops/input_class.h"
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
@@ -14,9 +16,6 @@ namespace lanediff {
 namespace {
 
 uint32_t Byte(uint32_t w, int b) { return (w >> (8 * b)) & 0xffu; }
-uint32_t SetByte(uint32_t w, int b, uint32_t v) {
-  return (w & ~(0xffu << (8 * b))) | ((v & 0xffu) << (8 * b));
-}
 
 // One 8-bit float code, taken apart by the format's table row.
 struct Code {
@@ -51,10 +50,14 @@ std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t 
   const int w = written_byte & 3;
   const uint32_t ew = Byte(expected, w), ow = Byte(observed, w);
   const uint32_t mask = 0xffu << (8 * w);
-  for (int p = 0; p < 4; ++p) {
-    if (p != w && SetByte(kept, p, ew) == observed && Byte(observed, w) == Byte(kept, w)) {
-      return "byte_moved";
+  // Moved: byte w was left as kept, and exactly one other byte p changed (its value may
+  // differ from the expected one when a second deviation changed it too).
+  if (Byte(observed, w) == Byte(kept, w) && (expected & ~mask) == (kept & ~mask)) {
+    int changed = 0, at = -1;
+    for (int p = 0; p < 4; ++p) {
+      if (Byte(observed, p) != Byte(kept, p)) ++changed, at = p;
     }
+    if (changed == 1 && at != w) return "byte_moved";
   }
   if ((expected & ~mask) != (observed & ~mask)) {
     return ew == ow ? "unwritten_bytes_changed" : "written_and_unwritten_bytes_changed";
@@ -75,11 +78,11 @@ std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t 
     const Code& finite = e_special ? o : e;
     return finite.magnitude == f.max_finite ? "saturated_vs_not" : "special_vs_finite";
   }
-  if (e.negative == o.negative) {
-    if ((e.zero && o.subnormal) || (e.subnormal && o.zero)) return "zero_vs_subnormal";
+  if (e.negative == o.negative || e.zero || o.zero) {  // FNUZ: -tiny rounds to +0 (0x00)
     const uint32_t d = e.magnitude > o.magnitude ? e.magnitude - o.magnitude
                                                  : o.magnitude - e.magnitude;
-    if (d == 1) return "rounded_other_way";
+    if (d == 1) return "rounded_other_way";  // zero vs the smallest subnormal included
+    if ((e.zero && o.subnormal) || (e.subnormal && o.zero)) return "zero_vs_subnormal";
   }
   return "value_differs";
 }
@@ -112,71 +115,125 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
         observed.size()));
   }
   const std::vector<size_t> differing = DifferingLanes(rc.ctx, v, expected, observed, relax);
-  std::vector<bool> open(v.size, false);
-  for (size_t i : differing) open[i] = true;
-  size_t remaining = differing.size();
-  std::vector<Cause> causes;
+  if (differing.empty()) return std::vector<Cause>();
+  const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
+  const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
+  const Fp8Format* format = shape ? shape->format : nullptr;
+  auto kept = [&](size_t i) { return info.keeps_vdst_old ? v.vdst_old[i] : v.src2[i]; };
+  auto written = [&](size_t i) { return WrittenByte(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]); };
 
-  // Per alternative hypothesis setting: which disagreeing lanes it explains, and whether it
-  // breaks a lane that agreed (then it is not the device's behaviour).
-  struct Candidate {
-    std::string name;
-    std::vector<bool> explains;
-  };
-  std::vector<Candidate> candidates;
-  std::vector<uint32_t> out(v.size);
-  for (const HypothesisInfo& h : AllHypotheses()) {
-    const uint8_t base = h.get(rc.ctx.hyp);
-    for (size_t value = 0; value < h.values.size(); ++value) {
-      if (value == base) continue;
-      OpContext ctx = rc.ctx;
-      h.set(&ctx.hyp, static_cast<uint8_t>(value));
+  // Structural differences first: no hypothesis moves a byte or touches a kept byte.
+  std::map<std::string, Cause> by_class;
+  std::vector<size_t> value_lanes;  // only the written byte differs
+  for (size_t i : differing) {
+    std::string c = DifferenceClass(format, written(i), kept(i), expected[i], observed[i]);
+    if (c == "byte_moved" || c == "unwritten_bytes_changed" ||
+        c == "written_and_unwritten_bytes_changed") {
+      by_class[c].lanes.push_back(i);
+    } else {
+      value_lanes.push_back(i);
+    }
+  }
+  // In a batch that shows visible moves, a lane whose move is invisible moved too.
+  if (by_class.count("byte_moved") != 0) {
+    std::vector<size_t> rest;
+    for (size_t i : value_lanes) {
+      // Nothing visible written (observed == kept): it may have moved onto an equal byte, or
+      // written a value equal to the old one; one lane cannot tell, its batch can.
+      if (observed[i] == kept(i)) {
+        by_class["byte_moved"].lanes.push_back(i);
+      } else {
+        rest.push_back(i);
+      }
+    }
+    value_lanes = std::move(rest);
+  }
+
+  // The value differences: the smallest set of alternative hypothesis settings (one, else
+  // two) under which the model reproduces every one of them and breaks no lane that agreed.
+  std::vector<Cause> causes;
+  if (!value_lanes.empty()) {
+    std::vector<bool> agreed(v.size, true);
+    for (size_t i : differing) agreed[i] = false;
+    struct Setting {
+      const HypothesisInfo* h;
+      uint8_t value;
+      std::string name;
+      std::vector<bool> explains;  // per lane: the model under this setting matches observed
+      bool consistent = true;      // breaks no agreeing lane
+    };
+    std::vector<Setting> settings;
+    std::vector<uint32_t> out(v.size);
+    auto evaluate = [&](const OpContext& ctx, std::vector<bool>* explains,
+                        bool* consistent) -> absl::Status {
       LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v, absl::MakeSpan(out)));
-      const std::vector<size_t> still = DifferingLanes(ctx, v, out, observed, relax);
-      Candidate c{absl::StrCat(h.name, "=", h.values[value].name), open};
-      bool breaks = false;
-      for (size_t i : still) {
-        if (!open[i]) breaks = true;
-        c.explains[i] = false;
+      explains->assign(v.size, true);
+      *consistent = true;
+      for (size_t i : DifferingLanes(ctx, v, out, observed, relax)) {
+        (*explains)[i] = false;
+        if (agreed[i]) *consistent = false;
       }
-      if (!breaks) candidates.push_back(std::move(c));
+      return absl::OkStatus();
+    };
+    auto all = [&](const std::vector<bool>& e) {
+      for (size_t i : value_lanes) {
+        if (!e[i]) return false;
+      }
+      return true;
+    };
+    bool done = false;
+    for (const HypothesisInfo& h : AllHypotheses()) {
+      const uint8_t base = h.get(rc.ctx.hyp);
+      for (size_t value = 0; value < h.values.size() && !done; ++value) {
+        if (value == base) continue;
+        Setting st{&h, static_cast<uint8_t>(value), absl::StrCat(h.name, "=", h.values[value].name),
+                   {}, true};
+        OpContext ctx = rc.ctx;
+        h.set(&ctx.hyp, st.value);
+        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &st.explains, &st.consistent));
+        if (st.consistent && all(st.explains)) {
+          causes.push_back(Cause{st.name, true, value_lanes});
+          done = true;
+        }
+        settings.push_back(std::move(st));
+      }
+    }
+    for (size_t a = 0; a < settings.size() && !done; ++a) {
+      for (size_t b = a + 1; b < settings.size() && !done; ++b) {
+        if (settings[a].h == settings[b].h) continue;
+        OpContext ctx = rc.ctx;
+        settings[a].h->set(&ctx.hyp, settings[a].value);
+        settings[b].h->set(&ctx.hyp, settings[b].value);
+        std::vector<bool> both;
+        bool consistent = true;
+        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &both, &consistent));
+        if (!consistent || !all(both)) continue;
+        // Each lane goes to the setting that explains it alone; a lane that needs both counts
+        // for both (two deviations, two causes: never a third "both" cause).
+        Cause ca{settings[a].name, true, {}}, cb{settings[b].name, true, {}};
+        for (size_t i : value_lanes) {
+          const bool by_a = settings[a].explains[i], by_b = settings[b].explains[i];
+          if (by_a || !by_b) ca.lanes.push_back(i);
+          if (by_b || !by_a) cb.lanes.push_back(i);
+        }
+        for (Cause* c : {&ca, &cb}) {
+          if (!c->lanes.empty()) causes.push_back(std::move(*c));
+        }
+        done = true;
+      }
+    }
+    if (!done) {  // no hypothesis set explains them all: structured difference classes
+      for (size_t i : value_lanes) {
+        by_class[DifferenceClass(format, written(i), kept(i), expected[i], observed[i])]
+            .lanes.push_back(i);
+      }
     }
   }
-  // Greedy cover: the setting explaining most of what is left, until none explains a lane.
-  while (remaining > 0) {
-    size_t best = candidates.size(), best_n = 0;
-    for (size_t k = 0; k < candidates.size(); ++k) {
-      size_t n = 0;
-      for (size_t i = 0; i < v.size; ++i) n += open[i] && candidates[k].explains[i];
-      if (n > best_n) best = k, best_n = n;
-    }
-    if (best_n == 0) break;
-    Cause c{candidates[best].name, true, {}};
-    for (size_t i = 0; i < v.size; ++i) {
-      if (open[i] && candidates[best].explains[i]) {
-        c.lanes.push_back(i);
-        open[i] = false;
-      }
-    }
-    remaining -= c.lanes.size();
+  for (auto& [name, c] : by_class) {
+    if (c.lanes.empty()) continue;
+    c.name = name;
+    std::sort(c.lanes.begin(), c.lanes.end());
     causes.push_back(std::move(c));
-  }
-  // What no setting explains: structured difference classes.
-  if (remaining > 0) {
-    const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
-    const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
-    const Fp8Format* format = shape ? shape->format : nullptr;
-    std::map<std::string, Cause> by_class;
-    for (size_t i = 0; i < v.size; ++i) {
-      if (!open[i]) continue;
-      const uint32_t kept = info.keeps_vdst_old ? v.vdst_old[i] : v.src2[i];
-      const int byte = WrittenByte(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]);
-      std::string name = DifferenceClass(format, byte, kept, expected[i], observed[i]);
-      Cause& c = by_class[name];
-      c.name = name;
-      c.lanes.push_back(i);
-    }
-    for (auto& [name, c] : by_class) causes.push_back(std::move(c));
   }
   // Most lanes first; ties: hypotheses first, then by first lane (deterministic).
   std::sort(causes.begin(), causes.end(), [](const Cause& a, const Cause& b) {
@@ -185,6 +242,32 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     return a.lanes.front() < b.lanes.front();
   });
   return causes;
+}
+
+absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, const Hypotheses& hyp,
+                                                 absl::Span<const uint32_t> observed,
+                                                 const Relaxations& relax) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
+  rc.ctx.hyp = hyp;
+  std::vector<uint32_t> expected(rc.lanes.size());
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(expected)));
+  return Attribute(rc, expected, observed, relax);
+}
+
+std::string CauseSignature(absl::string_view target, absl::string_view instr,
+                           absl::string_view cause) {
+  return absl::StrCat(target, ".", instr, ".", cause);
+}
+
+std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const ResolvedCase& rc,
+                                            size_t lane) {
+  std::vector<std::string> out = {absl::StrCat("shape:", ModifierSet(tc, rc.ctx.mods))};
+  const LaneView v = rc.lanes.view();
+  if (lane < v.size) {
+    out.push_back(absl::StrCat("class:", ClassifyInput(rc.ctx, v.src0[lane], v.src1[lane])));
+  }
+  out.push_back(absl::StrFormat("mode:%08x", rc.ctx.mode));
+  return out;
 }
 
 std::string FaultCause(const absl::Status& fault) {

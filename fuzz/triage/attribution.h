@@ -2,13 +2,13 @@
 // disagreeing lane of the batch (not on a minimized lane), as pure functions over (test case,
 // expected words, observed words).
 //
-// A cause is either
-//   - a model hypothesis setting ("sr_rounding=literal") under which the model reproduces the
-//     device on the lanes it is given, and breaks no lane that agreed under the model's own
-//     hypotheses. Several settings are chosen greedily (most lanes first), so two deviations
-//     in one batch give two causes, not a third "both" cause; or
-//   - a structured difference class computed from expected vs observed alone (see
-//     DifferenceClass), for lanes no hypothesis setting explains.
+// Lanes whose difference is structural (a byte moved, kept bytes changed: see DifferenceClass)
+// take that class: no hypothesis moves bytes. For the lanes where only the written byte
+// differs, the cause is the smallest set of alternative hypothesis settings (one, else two)
+// under which the model reproduces every one of them and breaks no lane that agreed; with a
+// pair, each lane goes to the setting that explains it alone (to both if it needs both). When no
+// such set exists, each lane gets its structured difference class. A setting that explains
+// some lanes by coincidence but not the others is therefore never named.
 // Operand shape (modifier set), input class, MODE and target are NOT part of a cause: they are
 // counted as attributes of the bucket the cause falls into (fuzz/triage/buckets.h).
 //
@@ -30,14 +30,19 @@
 #include "fuzz/compare.h"
 #include "model/fp/fp8_format.h"
 #include "model/isa/testcase.h"
+#include "model/targets/hypotheses.h"
+#include "proto/lanediff.pb.h"
 
 namespace lanediff {
 
 // The structured difference classes, one per lane, from the written byte's position and format
 // alone. Checked in this order (the first that holds wins):
 //
-//   byte_moved          the result landed in another byte position: observed = the unwritten
-//                       word with byte p (p != written byte) set to the expected result byte
+//   byte_moved          the result landed in another byte position: the written byte kept its
+//                       old value and exactly one other byte p changed (its value may differ
+//                       too). A move onto a byte that already held the value is invisible in
+//                       one lane (observed == kept); Attribute adds such lanes to byte_moved
+//                       when their batch shows visible moves.
 //   unwritten_bytes_changed  the written byte is right, some byte that must be kept differs
 //   written_and_unwritten_bytes_changed  both (e.g. a garbage word)
 //   -- only the written byte differs: its two values are decoded in the output format --
@@ -47,9 +52,11 @@ namespace lanediff {
 //   saturated_vs_not    one is the largest finite magnitude, the other NaN/Inf (or, for u8,
 //                       one is 0 or 255 and they are more than one apart)
 //   special_vs_finite   one is NaN/Inf, the other finite but not the largest
-//   zero_vs_subnormal   same sign, one is zero and the other a subnormal
-//   rounded_other_way   same sign, magnitudes one unit in the last place apart
+//   rounded_other_way   same sign (or one is zero), codes one unit in the last place apart
+//                       (zero vs the smallest subnormal included)
+//   zero_vs_subnormal   same sign, one is zero and the other a larger subnormal (a flush)
 //   value_differs       anything else
+// (u8: rounded_other_way when one apart, saturated_vs_not when one is 0 or 255.)
 inline constexpr const char* kDifferenceClasses[] = {
     "byte_moved",        "unwritten_bytes_changed", "written_and_unwritten_bytes_changed",
     "nan_encoding",      "nan_vs_inf",              "sign_only",
@@ -79,6 +86,22 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
                                              absl::Span<const uint32_t> expected,
                                              absl::Span<const uint32_t> observed,
                                              const Relaxations& relax);
+
+// Resolves `tc`, runs the model under `hyp` and attributes `observed` (one word per lane).
+absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, const Hypotheses& hyp,
+                                                 absl::Span<const uint32_t> observed,
+                                                 const Relaxations& relax);
+
+// The store signature of a cause: "<target>.<instr>.<cause>" (a bucket is "<instr>.<cause>"
+// over all targets; fuzz/triage/buckets.h).
+std::string CauseSignature(absl::string_view target, absl::string_view instr,
+                           absl::string_view cause);
+
+// The attributes a sighting adds to its bucket's histogram, from lane `lane` of the case:
+// "shape:<modifier set>" (fuzz/classify.h ModifierSet), "class:<input class>",
+// "mode:<MODE, 8 hex digits>".
+std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const ResolvedCase& rc,
+                                            size_t lane);
 
 // The cause of a device fault: "device_fault_crash", "device_fault_hang" or "device_fault".
 std::string FaultCause(const absl::Status& fault);

@@ -21,6 +21,18 @@ TEST(DifferenceClass, ByteMovedToAnotherPosition) {
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x00010000, 0x00010000, 0x00000000), "byte_moved");
 }
 
+TEST(DifferenceClass, MovesOntoAnEqualByteAndMovesWithAnotherValue) {
+  // Kept 0x00380000, 0x38 written to byte 1 -> 0x00383800. Written to byte 2 instead, it
+  // lands on the 0x38 already there: observed 0x00380000 == kept. Alone this lane only shows
+  // byte 1 as 0x00 instead of 0x38 (0 vs 1.0): a value difference (the batch decides, below).
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x00380000, 0x00383800, 0x00380000), "value_differs");
+  // Kept 0, 0x40 expected in byte 1; 0x39 lands in byte 2 (moved and rounded differently).
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0, 0x00004000, 0x00390000), "byte_moved");
+  // Kept 0, 0x38 expected in byte 1, nothing written (observed 0): no byte holds 0x38, so
+  // not a move: 1.0 vs 0 in byte 1 is a value difference.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0, 0x00003800, 0), "value_differs");
+}
+
 TEST(DifferenceClass, UnwrittenBytes) {
   // Byte 1 right (0x38), byte 3 0x11 -> 0x10.
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x11223344, 0x11223844, 0x10223844),
@@ -36,7 +48,10 @@ TEST(DifferenceClass, WrittenByteDecodedInItsFormat) {
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0xff, 0x7f), "nan_encoding");
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0xb8), "sign_only");
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x7e, 0x7f), "saturated_vs_not");
-  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x00, 0x01), "zero_vs_subnormal");
+  // Zero vs the smallest subnormal is one code apart: rounded the other way. Zero vs 0x02
+  // (2^-8, two codes up) is a flush, not a rounding.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x00, 0x01), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x00, 0x02), "zero_vs_subnormal");
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0x39), "rounded_other_way");
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x40, 0x39), "value_differs");
   // Written in byte 3 the same way: 0x38 vs 0x39 there.
@@ -49,6 +64,9 @@ TEST(DifferenceClass, WrittenByteDecodedInItsFormat) {
   EXPECT_EQ(DifferenceClass(E5m2Ocp(), 0, 0, 0x7b, 0x7c), "saturated_vs_not");
   // E4M3 FNUZ: 0x80 is the only NaN, 0x7f the largest finite (240).
   EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x7f, 0x80), "saturated_vs_not");
+  // FNUZ has no -0: a tiny negative rounds to 0x00 or to -2^-10 (0x81, the smallest
+  // negative subnormal, E4M3 FNUZ bias 8: 1/8 * 2^-7): one unit apart.
+  EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x00, 0x81), "rounded_other_way");
 }
 
 TEST(DifferenceClass, UnsignedInteger) {
@@ -124,6 +142,65 @@ TEST(Attribute, TwoDeviationsInOneBatchAreTwoCauses) {
   EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
   EXPECT_EQ((*causes)[1].name, "byte_moved");
   EXPECT_FALSE((*causes)[1].by_hypothesis);
+  EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
+}
+
+TEST(Attribute, InvisibleMovesJoinTheVisibleOnesOfTheirBatch) {
+  // OPSEL byte 1; every lane writes 1.0 (0x38) into byte 2 instead. Lane 0 (kept 0) shows the
+  // move; lane 1 (kept 0x00380000) does not (MovesOntoAnEqualByteAndMovesWithAnotherValue).
+  proto::TestCase tc = Batch(4);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  AddLane(&tc, 0x3f800000, 0, 0x00380000);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x00003800, 0x00383800};
+  std::vector<uint32_t> observed = {0x00380000, 0x00380000};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "byte_moved");
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 1}));
+}
+
+TEST(Attribute, AHypothesisMustExplainEveryValueDifference) {
+  // Lane 0 answers the literal rounding (0x39, errata.h), lane 1 (1.0, exact, 0x38) answers
+  // 0x39 too, which no setting gives (1.0 is exact under every rounding): no single setting
+  // explains both, so both get difference classes: 2.0 vs 1.125 is value_differs, 1.0 vs
+  // 1.125 (codes 0x38, 0x39) rounded_other_way.
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x40, 0x38};
+  std::vector<uint32_t> observed = {0x39, 0x39};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 2u);
+  // One lane each: ordered by first lane.
+  EXPECT_EQ((*causes)[0].name, "value_differs");
+  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
+  EXPECT_EQ((*causes)[1].name, "rounded_other_way");
+  EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
+}
+
+TEST(Attribute, TwoHypothesesInOneBatchAreTwoCausesNotThree) {
+  // Lane 0 rounds the literal way (0x39 for 0x40, errata.h); lane 1, a positive quiet NaN, keeps
+  // its sign on OCP E4M3 (fp8_nan=sign_preserving: 0x7f instead of the canonical 0xff,
+  // errata.h). No single setting explains both; the pair does, one lane each.
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x7fc00000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x40, 0xff};
+  std::vector<uint32_t> observed = {0x39, 0x7f};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 2u);
+  EXPECT_EQ((*causes)[0].name, "sr_rounding=literal");
+  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
+  EXPECT_EQ((*causes)[1].name, "fp8_nan=sign_preserving");
   EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
 }
 
