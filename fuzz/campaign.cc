@@ -317,11 +317,7 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
     LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp_, *runner_, o_.relax));
     if (!b.device_status.ok()) return b.device_status;
     if (b.differing.empty()) return false;
-    LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> cs, AttributeCase(c, hyp_, b.observed, o_.relax));
-    for (const Cause& x : cs) {
-      if (x.name == cause.name) return true;
-    }
-    return false;
+    return ShowsCause(c, hyp_, b.observed, o_.relax, cause);
   };
   MinimizeStats ms;
   absl::StatusOr<proto::TestCase> small = Minimize(tc, pred, {.hint_lanes = cause.lanes}, &ms);

@@ -254,6 +254,35 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
   return Attribute(rc, expected, observed, relax);
 }
 
+absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp,
+                                absl::Span<const uint32_t> observed, const Relaxations& relax,
+                                const Cause& cause) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
+  rc.ctx.hyp = hyp;
+  const LaneView v = rc.lanes.view();
+  std::vector<uint32_t> expected(v.size);
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, v, absl::MakeSpan(expected)));
+  if (observed.size() != v.size) return false;
+  if (cause.by_hypothesis) {
+    LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes, Attribute(rc, expected, observed, relax));
+    for (const Cause& c : causes) {
+      if (c.name == cause.name) return true;
+    }
+    return false;
+  }
+  const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
+  const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
+  for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
+    const uint32_t kept = info.keeps_vdst_old ? v.vdst_old[i] : v.src2[i];
+    const int byte = WrittenByte(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]);
+    if (DifferenceClass(shape ? shape->format : nullptr, byte, kept, expected[i], observed[i]) ==
+        cause.name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string CauseSignature(absl::string_view target, absl::string_view instr,
                            absl::string_view cause) {
   return absl::StrCat(target, ".", instr, ".", cause);
@@ -273,11 +302,11 @@ std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const Res
 std::string FaultCause(const absl::Status& fault) {
   switch (fault.code()) {
     case absl::StatusCode::kDeadlineExceeded:
-      return "device_fault_hang";
+      return "device_fault.hang";
     case absl::StatusCode::kUnavailable:
-      return "device_fault_crash";
+      return "device_fault.crash";
     default:
-      return "device_fault";
+      return "device_fault.fault";
   }
 }
 

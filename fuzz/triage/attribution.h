@@ -92,6 +92,14 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
                                                  absl::Span<const uint32_t> observed,
                                                  const Relaxations& relax);
 
+// Whether a (smaller) case still shows `cause`: for a hypothesis cause, Attribute names it; for
+// a difference class, some disagreeing lane has that DifferenceClass (one lane alone cannot be
+// told from a coincidental hypothesis, so the class is checked lane by lane). The minimizer's
+// predicate.
+absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp,
+                                absl::Span<const uint32_t> observed, const Relaxations& relax,
+                                const Cause& cause);
+
 // The store signature of a cause: "<target>.<instr>.<cause>" (a bucket is "<instr>.<cause>"
 // over all targets; fuzz/triage/buckets.h).
 std::string CauseSignature(absl::string_view target, absl::string_view instr,
@@ -103,7 +111,7 @@ std::string CauseSignature(absl::string_view target, absl::string_view instr,
 std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const ResolvedCase& rc,
                                             size_t lane);
 
-// The cause of a device fault: "device_fault_crash", "device_fault_hang" or "device_fault".
+// The cause of a device fault: "device_fault.crash", "device_fault.hang" or "device_fault.fault".
 std::string FaultCause(const absl::Status& fault);
 
 }  // namespace lanediff

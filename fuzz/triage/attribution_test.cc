@@ -236,9 +236,9 @@ TEST(Attribute, AgreeingBatchHasNoCauseAndSizesAreChecked) {
 }
 
 TEST(FaultCause, KindFromStatusCode) {
-  EXPECT_EQ(FaultCause(absl::DeadlineExceededError("x")), "device_fault_hang");
-  EXPECT_EQ(FaultCause(absl::UnavailableError("x")), "device_fault_crash");
-  EXPECT_EQ(FaultCause(absl::InternalError("x")), "device_fault");
+  EXPECT_EQ(FaultCause(absl::DeadlineExceededError("x")), "device_fault.hang");
+  EXPECT_EQ(FaultCause(absl::UnavailableError("x")), "device_fault.crash");
+  EXPECT_EQ(FaultCause(absl::InternalError("x")), "device_fault.fault");
 }
 
 }  // namespace
