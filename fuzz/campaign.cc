@@ -64,12 +64,17 @@ std::string CoverageLine(const CampaignStats& s) {
   return absl::StrCat(parts.size(), "/", kNumInputClasses, " classes");
 }
 
-std::string ProgressLine(const CampaignStats& s, double secs) {
+// "[  12s, 48s left] ... | 3 buckets (2 new), last new 5s ago | ..."
+std::string ProgressLine(const CampaignStats& s, double secs, double limit = 0) {
+  const std::string left = limit > secs ? absl::StrFormat(", %.0fs left", limit - secs) : "";
+  const std::string last_new =
+      s.last_new_seconds < 0 ? "none new yet"
+                             : absl::StrFormat("last new %.0fs ago", secs - s.last_new_seconds);
   return absl::StrFormat(
-      "[%4.0fs] %" PRIu64 " cases (%s/s) %" PRIu64 " lanes (%s/s) | findings %" PRIu64
-      " new, %zu signatures, %" PRIu64 " faults | %s",
-      secs, s.execs, Rate(s.execs, secs), s.lanes, Rate(s.lanes, secs), s.new_findings,
-      s.signatures.size(), s.device_faults, CoverageLine(s));
+      "[%4.0fs%s] %" PRIu64 " cases (%s/s) %" PRIu64 " lanes (%s/s) | %zu buckets (%" PRIu64
+      " new), %s, %" PRIu64 " faults | %s",
+      secs, left, s.execs, Rate(s.execs, secs), s.lanes, Rate(s.lanes, secs),
+      s.signatures.size(), s.new_findings, last_new, s.device_faults, CoverageLine(s));
 }
 
 // Resolved case + the model's words.
@@ -216,10 +221,10 @@ void Worker::Progress(bool final) {
   if (!final && now - last_progress_ < std::chrono::milliseconds(tty ? 1000 : 10000)) return;
   last_progress_ = now;
   if (!tty) {
-    std::fprintf(stderr, "%s\n", ProgressLine(stats_, Since(t0_)).c_str());
+    std::fprintf(stderr, "%s\n", ProgressLine(stats_, Since(t0_), o_.time_seconds).c_str());
     return;
   }
-  std::fprintf(stderr, "\r%s\x1b[K%s", ProgressLine(stats_, Since(t0_)).c_str(),
+  std::fprintf(stderr, "\r%s\x1b[K%s", ProgressLine(stats_, Since(t0_), o_.time_seconds).c_str(),
                final ? "\n" : "");
   std::fflush(stderr);
   progress_shown_ = !final;
@@ -260,6 +265,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
   if (is_new) {
     if (stats_.new_findings == 0) stats_.first_finding_exec = stats_.execs;
     stats_.new_findings++;
+    stats_.last_new_seconds = Since(t0_);
     stats_.new_signatures.push_back(f.signature());
     if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
     std::fprintf(stderr, "new finding: %s\n  %s\n", f.signature().c_str(), path.c_str());

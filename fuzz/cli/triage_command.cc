@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -101,6 +102,8 @@ int RunTriage(int argc, char** argv) {
     k->set_link(link);
     k->set_accepted(NowRfc3339());
     k->clear_fixed();
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(known_path).parent_path(), ec);
     if (absl::Status s = WriteKnownIssues(known_path, *known); !s.ok()) {
       std::fprintf(stderr, "lanediff triage: %s\n", std::string(s.message()).c_str());
       return kExitEnvironment;
