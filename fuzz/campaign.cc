@@ -25,6 +25,7 @@
 #include "fuzz/corpus_store.h"
 #include "fuzz/minimize.h"
 #include "fuzz/triage/attribution.h"
+#include "fuzz/triage/bucket_merge.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
@@ -135,6 +136,7 @@ class Worker {
     proto::Finding finding;
     uint64_t unflushed = 0;
     std::map<std::string, uint64_t> attrs;  // attribute counts not yet flushed
+    std::set<std::string> shapes;  // operand shapes minimized so far (bounded)
   };
   std::map<std::string, Known> known_;
   Clock::time_point t0_;
@@ -261,7 +263,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
     is_new = r.is_new;
     path = r.path;
   }
-  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0, {}};
+  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0, {}, {}};
   if (is_new) {
     if (stats_.new_findings == 0) stats_.first_finding_exec = stats_.execs;
     stats_.new_findings++;
@@ -310,13 +312,20 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
   const std::string key =
       CauseSignature(tc.target(), proto::Instruction_Name(tc.instr()), cause.name);
   const std::vector<std::string> attrs = SightingAttributes(tc, rc, cause.lanes[0]);
+  const std::string shape = attrs.front() + "/" + attrs.back();  // modifiers and MODE
   auto seen = known_.find(key);
-  if (seen != known_.end()) {  // a repeat: counted, not minimized again
-    seen->second.unflushed++;
-    for (const std::string& a : attrs) seen->second.attrs[a]++;
-    stats_.signatures.insert(key);
-    stats_.repeats++;
-    return absl::OkStatus();
+  bool extra_example = false;  // a repeat in a shape not yet shown: minimized once more
+  if (seen != known_.end()) {
+    Known& k = seen->second;
+    if (store_ == nullptr || k.shapes.size() >= 1 + kMaxExtraExamples ||
+        !k.shapes.insert(shape).second) {  // a repeat: counted, not minimized again
+      k.unflushed++;
+      for (const std::string& a : attrs) k.attrs[a]++;
+      stats_.signatures.insert(key);
+      stats_.repeats++;
+      return absl::OkStatus();
+    }
+    extra_example = true;
   }
   // Minimize: the predicate re-runs both sides and wants this very cause again.
   StillFails pred = [&](const proto::TestCase& c) -> absl::StatusOr<bool> {
@@ -359,7 +368,20 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
   *f.mutable_model() = ModelProvenance(small->target(), hyp_);
   *f.mutable_device() = b.device_provenance;
   if (store_ != nullptr) f.set_repro(Repro(store_->PathFor(f)));
-  return Store(std::move(f), key);
+  if (extra_example) {  // the store keeps it as another example of this bucket (bucket_merge.h)
+    f.set_count(1);
+    f.set_first_seen(NowRfc3339());
+    f.set_last_seen(f.first_seen());
+    for (const std::string& x : RelaxationNames(o_.relax)) f.add_relaxations(x);
+    LANEDIFF_ASSIGN_OR_RETURN(RecordOutcome r, store_->Record(f));
+    (void)r;
+    stats_.signatures.insert(key);
+    stats_.repeats++;
+    return absl::OkStatus();
+  }
+  LANEDIFF_RETURN_IF_ERROR(Store(std::move(f), key));
+  if (auto it = known_.find(key); it != known_.end()) it->second.shapes.insert(shape);
+  return absl::OkStatus();
 }
 
 absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& fault) {

@@ -76,10 +76,23 @@ std::vector<Bucket> FoldIntoBuckets(const std::vector<LoadedFinding>& findings) 
     if (f.last_seen() > b.last_seen) b.last_seen = f.last_seen();
     for (const auto& [a, n] : AttributesOf(f)) b.attributes[a] += n;
     b.findings++;
-    const std::string shape = ExampleShape(f.testcase());
-    bool have = false;
-    for (const LoadedFinding& x : b.examples) have = have || ExampleShape(x.finding.testcase()) == shape;
-    if (!have && b.examples.size() < kMaxBucketExamples) b.examples.push_back(lf);
+    // Examples: the finding's own, then its extra examples (other shapes), one per shape.
+    auto offer = [&](const LoadedFinding& ex) {
+      const std::string shape = ExampleShape(ex.finding.testcase());
+      for (const LoadedFinding& x : b.examples) {
+        if (ExampleShape(x.finding.testcase()) == shape) return;
+      }
+      if (b.examples.size() < kMaxBucketExamples) b.examples.push_back(ex);
+    };
+    offer(lf);
+    for (const proto::Finding::Example& x : f.more_examples()) {
+      LoadedFinding ex{lf.path, f};
+      ex.finding.clear_more_examples();
+      *ex.finding.mutable_testcase() = x.testcase();
+      ex.finding.mutable_expected()->Assign(x.expected().begin(), x.expected().end());
+      ex.finding.mutable_observed()->Assign(x.observed().begin(), x.observed().end());
+      offer(ex);
+    }
   }
   std::vector<Bucket> out;
   for (auto& [sig, b] : by_sig) out.push_back(std::move(b));

@@ -6,6 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/triage/bucket_merge.h"
 #include "fuzz/triage/render.h"
 #include "gtest/gtest.h"
 
@@ -125,6 +126,39 @@ TEST(Triage, KnownIssuesFileRoundTripsAndNamesErrors) {
   auto bad = ReadKnownIssues(path);
   ASSERT_FALSE(bad.ok());
   EXPECT_TRUE(absl::StrContains(bad.status().message(), path + ":1:")) << bad.status();
+}
+
+TEST(BucketMerge, SumsAttributesKeepsOneExamplePerShapeBounded) {
+  proto::Finding stored;
+  stored.set_kind(proto::Finding::DISAGREEMENT);
+  (*stored.mutable_attributes())["shape:plain"] = 2;
+  proto::Finding in = stored;
+  (*in.mutable_attributes())["shape:plain"] = 3;
+  (*in.mutable_attributes())["mode:000000f0"] = 1;
+  MergeBucketFields(in, &stored);  // same shape (no encoding fields, MODE absent): no example
+  EXPECT_EQ(stored.attributes().at("shape:plain"), 5u);
+  EXPECT_EQ(stored.attributes().at("mode:000000f0"), 1u);
+  EXPECT_EQ(stored.more_examples_size(), 0);
+  // OPSEL 4, 8, 12 and a MODE: four other shapes, only kMaxExtraExamples (3) kept; a
+  // different source value alone is not another shape.
+  for (uint32_t opsel : {4u, 8u, 12u}) {
+    in.mutable_testcase()->mutable_encoding()->set_opsel(opsel);
+    in.add_observed(opsel);
+    MergeBucketFields(in, &stored);
+  }
+  in.mutable_testcase()->mutable_encoding()->set_opsel(0);
+  in.mutable_testcase()->set_mode(0xf1);
+  MergeBucketFields(in, &stored);
+  ASSERT_EQ(stored.more_examples_size(), kMaxExtraExamples);
+  EXPECT_EQ(stored.more_examples(0).testcase().encoding().opsel(), 4u);
+  EXPECT_EQ(stored.more_examples(2).testcase().encoding().opsel(), 12u);
+  proto::Finding v = stored;
+  v.clear_more_examples();
+  proto::Finding in2;
+  in2.set_kind(proto::Finding::DISAGREEMENT);
+  in2.mutable_testcase()->mutable_encoding()->mutable_src0()->set_value(7);
+  MergeBucketFields(in2, &v);
+  EXPECT_EQ(v.more_examples_size(), 0);
 }
 
 TEST(Render, JsonObjectCarriesTheDecodedExample) {
