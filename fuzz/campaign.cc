@@ -137,6 +137,7 @@ class Worker {
     uint64_t unflushed = 0;
     std::map<std::string, uint64_t> attrs;  // attribute counts not yet flushed
     std::set<std::string> shapes;  // operand shapes minimized so far (bounded)
+    proto::Finding extras;         // more_examples not yet flushed
   };
   std::map<std::string, Known> known_;
   Clock::time_point t0_;
@@ -263,7 +264,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
     is_new = r.is_new;
     path = r.path;
   }
-  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0, {}, {}};
+  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0, {}, {}, {}};
   if (is_new) {
     if (stats_.new_findings == 0) stats_.first_finding_exec = stats_.execs;
     stats_.new_findings++;
@@ -284,13 +285,13 @@ void Worker::FlushCounts() {
     proto::Finding f = k.finding;
     f.set_count(k.unflushed);
     f.clear_attributes();
-    f.clear_more_examples();
+    *f.mutable_more_examples() = k.extras.more_examples();
     for (const auto& [a, n] : k.attrs) (*f.mutable_attributes())[a] = n;
     f.set_first_seen("");
     f.set_last_seen(NowRfc3339());
     absl::StatusOr<RecordOutcome> r = store_->Record(f);
     if (!r.ok()) Note(std::string(r.status().message()));
-    else k.unflushed = 0, k.attrs.clear();
+    else k.unflushed = 0, k.attrs.clear(), k.extras.clear_more_examples();
   }
 }
 
@@ -368,13 +369,14 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
   *f.mutable_model() = ModelProvenance(small->target(), hyp_);
   *f.mutable_device() = b.device_provenance;
   if (store_ != nullptr) f.set_repro(Repro(store_->PathFor(f)));
-  if (extra_example) {  // the store keeps it as another example of this bucket (bucket_merge.h)
-    f.set_count(1);
-    f.set_first_seen(NowRfc3339());
-    f.set_last_seen(f.first_seen());
-    for (const std::string& x : RelaxationNames(o_.relax)) f.add_relaxations(x);
-    LANEDIFF_ASSIGN_OR_RETURN(RecordOutcome r, store_->Record(f));
-    (void)r;
+  if (extra_example) {  // flushed with the counts; the store keeps it (bucket_merge.h)
+    Known& k = known_[key];
+    proto::Finding::Example* x = k.extras.add_more_examples();
+    *x->mutable_testcase() = f.testcase();
+    *x->mutable_expected() = f.expected();
+    *x->mutable_observed() = f.observed();
+    k.unflushed++;
+    for (const std::string& a : attrs) k.attrs[a]++;
     stats_.signatures.insert(key);
     stats_.repeats++;
     return absl::OkStatus();
