@@ -34,6 +34,8 @@
 #include "fuzz/corpus_store.h"
 #include "fuzz/minimize.h"
 #include "fuzz/selftest.h"
+#include "fuzz/triage/attribution.h"
+#include "fuzz/triage/bucket_merge.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
@@ -73,12 +75,17 @@ std::string CoverageLine(const CampaignStats& s) {
   return absl::StrCat(parts.size(), "/", kNumInputClasses, " classes");
 }
 
-std::string ProgressLine(const CampaignStats& s, double secs) {
+// "[  12s, 48s left] ... | 3 buckets (2 new), last new 5s ago | ..."
+std::string ProgressLine(const CampaignStats& s, double secs, double limit = 0) {
+  const std::string left = limit > secs ? absl::StrFormat(", %.0fs left", limit - secs) : "";
+  const std::string last_new =
+      s.last_new_seconds < 0 ? "none new yet"
+                             : absl::StrFormat("last new %.0fs ago", secs - s.last_new_seconds);
   return absl::StrFormat(
-      "[%4.0fs] %" PRIu64 " cases (%s/s) %" PRIu64 " lanes (%s/s) | findings %" PRIu64
-      " new, %zu signatures, %" PRIu64 " faults | %s",
-      secs, s.execs, Rate(s.execs, secs), s.lanes, Rate(s.lanes, secs), s.new_findings,
-      s.signatures.size(), s.device_faults, CoverageLine(s));
+      "[%4.0fs%s] %" PRIu64 " cases (%s/s) %" PRIu64 " lanes (%s/s) | %zu buckets (%" PRIu64
+      " new), %s, %" PRIu64 " faults | %s",
+      secs, left, s.execs, Rate(s.execs, secs), s.lanes, Rate(s.lanes, secs),
+      s.signatures.size(), s.new_findings, last_new, s.device_faults, CoverageLine(s));
 }
 
 // Resolved case + the model's words.
@@ -114,6 +121,7 @@ class Worker {
   FlatCase NextCase();
   void Progress(bool final);
   absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
+  absl::Status HandleCause(const proto::TestCase& tc, const ResolvedCase& rc, const Cause& cause);
   absl::Status HandleFault(const proto::TestCase& tc, const absl::Status& fault);
   absl::Status Store(proto::Finding f, const std::string& pre_signature);
   void FlushCounts();
@@ -139,6 +147,9 @@ class Worker {
   struct Known {
     proto::Finding finding;
     uint64_t unflushed = 0;
+    std::map<std::string, uint64_t> attrs;  // attribute counts not yet flushed
+    std::set<std::string> shapes;  // operand shapes minimized so far (bounded)
+    proto::Finding extras;         // more_examples not yet flushed
   };
   std::map<std::string, Known> known_;
   Clock::time_point t0_;
@@ -256,10 +267,10 @@ void Worker::Progress(bool final) {
   if (!final && now - last_progress_ < std::chrono::milliseconds(tty ? 1000 : 10000)) return;
   last_progress_ = now;
   if (!tty) {
-    std::fprintf(stderr, "%s\n", ProgressLine(stats_, Since(t0_)).c_str());
+    std::fprintf(stderr, "%s\n", ProgressLine(stats_, Since(t0_), o_.time_seconds).c_str());
     return;
   }
-  std::fprintf(stderr, "\r%s\x1b[K%s", ProgressLine(stats_, Since(t0_)).c_str(),
+  std::fprintf(stderr, "\r%s\x1b[K%s", ProgressLine(stats_, Since(t0_), o_.time_seconds).c_str(),
                final ? "\n" : "");
   std::fflush(stderr);
   progress_shown_ = !final;
@@ -286,6 +297,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
   auto it = known_.find(f.signature());
   if (it != known_.end()) {  // minimized into a signature already stored in this run
     it->second.unflushed++;
+    for (const auto& [a, n] : f.attributes()) it->second.attrs[a] += n;
     stats_.repeats++;
     return absl::OkStatus();
   }
@@ -297,10 +309,11 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
     is_new = r.is_new;
     path = r.path;
   }
-  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0};
+  if (known_.size() < kMaxSignatures) known_[f.signature()] = Known{f, 0, {}, {}, {}};
   if (is_new) {
     if (stats_.new_findings == 0) stats_.first_finding_exec = stats_.execs;
     stats_.new_findings++;
+    stats_.last_new_seconds = Since(t0_);
     stats_.new_signatures.push_back(f.signature());
     if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
     std::fprintf(stderr, "new finding: %s\n  %s\n", f.signature().c_str(), path.c_str());
@@ -316,50 +329,59 @@ void Worker::FlushCounts() {
     if (k.unflushed == 0) continue;
     proto::Finding f = k.finding;
     f.set_count(k.unflushed);
+    f.clear_attributes();
+    *f.mutable_more_examples() = k.extras.more_examples();
+    for (const auto& [a, n] : k.attrs) (*f.mutable_attributes())[a] = n;
     f.set_first_seen("");
     f.set_last_seen(NowRfc3339());
     absl::StatusOr<RecordOutcome> r = store_->Record(f);
     if (!r.ok()) Note(std::string(r.status().message()));
-    else k.unflushed = 0;
+    else k.unflushed = 0, k.attrs.clear(), k.extras.clear_more_examples();
   }
 }
 
 absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSides& both) {
   stats_.disagreeing++;
-  // Pre-signature of the first differing lane, unminimized: skips re-minimizing repeats.
-  const size_t lane = both.differing[0];
-  proto::TestCase one = tc;
-  one.clear_lanes();
-  if (lane < static_cast<size_t>(tc.lanes_size())) *one.add_lanes() = tc.lanes(static_cast<int>(lane));
-  std::string pre;
-  {
-    absl::StatusOr<ModelSide> m1 = RunModel(one, hyp_);
-    if (m1.ok() && lane < both.observed.size()) {
-      std::vector<uint32_t> obs1 = {both.observed[lane]};
-      absl::StatusOr<Classification> c = ClassifyDisagreement(one, m1->rc, obs1, o_.relax);
-      if (c.ok()) pre = c->signature;
-    }
-    if (pre.empty()) {
-      pre = absl::StrCat(tc.target(), ".", proto::Instruction_Name(tc.instr()), ".lane_",
-                         lane == static_cast<size_t>(tc.lanes_size() / 2) ? "mid" : "other");
-    }
+  // Root causes, decided on every disagreeing lane of this batch (fuzz/triage/attribution.h):
+  // one bucket per cause per target and instruction; shape, input class and MODE are counted.
+  LANEDIFF_ASSIGN_OR_RETURN(ModelSide m, RunModel(tc, hyp_));
+  LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes,
+                            Attribute(m.rc, both.expected, both.observed, o_.relax));
+  for (const Cause& cause : causes) {
+    LANEDIFF_RETURN_IF_ERROR(HandleCause(tc, m.rc, cause));
   }
-  auto seen = pre_to_final_.find(pre);
-  if (seen != pre_to_final_.end()) {
-    auto k = known_.find(seen->second);
-    if (k != known_.end()) k->second.unflushed++;
-    stats_.repeats++;
-    return absl::OkStatus();
+  return absl::OkStatus();
+}
+
+absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& rc,
+                                 const Cause& cause) {
+  const std::string key =
+      CauseSignature(tc.target(), proto::Instruction_Name(tc.instr()), cause.name);
+  const std::vector<std::string> attrs = SightingAttributes(tc, rc, cause.lanes[0]);
+  const std::string shape = attrs.front() + "/" + attrs.back();  // modifiers and MODE
+  auto seen = known_.find(key);
+  bool extra_example = false;  // a repeat in a shape not yet shown: minimized once more
+  if (seen != known_.end()) {
+    Known& k = seen->second;
+    if (store_ == nullptr || k.shapes.size() >= 1 + kMaxExtraExamples ||
+        !k.shapes.insert(shape).second) {  // a repeat: counted, not minimized again
+      k.unflushed++;
+      for (const std::string& a : attrs) k.attrs[a]++;
+      stats_.signatures.insert(key);
+      stats_.repeats++;
+      return absl::OkStatus();
+    }
+    extra_example = true;
   }
-  // Minimize: the predicate re-runs both sides.
+  // Minimize: the predicate re-runs both sides and wants this very cause again.
   StillFails pred = [&](const proto::TestCase& c) -> absl::StatusOr<bool> {
     LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp_, *runner_, o_.relax));
     if (!b.device_status.ok()) return b.device_status;
-    return !b.differing.empty();
+    if (b.differing.empty()) return false;
+    return ShowsCause(c, hyp_, b.observed, o_.relax, cause);
   };
   MinimizeStats ms;
-  absl::StatusOr<proto::TestCase> small =
-      Minimize(tc, pred, {.hint_lanes = both.differing}, &ms);
+  absl::StatusOr<proto::TestCase> small = Minimize(tc, pred, {.hint_lanes = cause.lanes}, &ms);
   if (!small.ok()) {
     Note(absl::StrCat("minimization of a ", tc.target(), " disagreement failed: ",
                       small.status().message()));
@@ -383,14 +405,30 @@ absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSid
   *f.mutable_testcase() = *small;
   for (uint32_t w : b.expected) f.add_expected(w);
   for (uint32_t w : b.observed) f.add_observed(w);
-  f.set_signature(cls.signature);
+  f.set_signature(key);
+  f.set_cause(cause.name);
+  for (const std::string& a : attrs) (*f.mutable_attributes())[a] = 1;
   f.set_input_class(cls.input_class);
-  f.set_explained_by(cls.explained_by);
+  if (cause.by_hypothesis) f.set_explained_by(cause.name);
   f.set_assembly(PrintVop3(*ms2.rc.target, ms2.rc.vop3));
   *f.mutable_model() = ModelProvenance(small->target(), hyp_);
   *f.mutable_device() = b.device_provenance;
   if (store_ != nullptr) f.set_repro(Repro(store_->PathFor(f)));
-  return Store(std::move(f), pre);
+  if (extra_example) {  // flushed with the counts; the store keeps it (bucket_merge.h)
+    Known& k = known_[key];
+    proto::Finding::Example* x = k.extras.add_more_examples();
+    *x->mutable_testcase() = f.testcase();
+    *x->mutable_expected() = f.expected();
+    *x->mutable_observed() = f.observed();
+    k.unflushed++;
+    for (const std::string& a : attrs) k.attrs[a]++;
+    stats_.signatures.insert(key);
+    stats_.repeats++;
+    return absl::OkStatus();
+  }
+  LANEDIFF_RETURN_IF_ERROR(Store(std::move(f), key));
+  if (auto it = known_.find(key); it != known_.end()) it->second.shapes.insert(shape);
+  return absl::OkStatus();
 }
 
 absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& fault) {
@@ -434,7 +472,11 @@ absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& 
   f.set_kind(proto::Finding::DEVICE_FAULT);
   *f.mutable_testcase() = best;
   f.set_fault(std::string(best_fault.message()));  // the device's exact words
-  f.set_signature(FaultSignature(best, best_fault));
+  f.set_cause(FaultCause(best_fault));  // the input class is an attribute, not part of the key
+  f.set_signature(CauseSignature(best.target(), proto::Instruction_Name(best.instr()), f.cause()));
+  if (absl::StatusOr<ResolvedCase> r1 = ResolveTestCase(best); r1.ok() && best.lanes_size() > 0) {
+    for (const std::string& a : SightingAttributes(best, *r1, 0)) (*f.mutable_attributes())[a] = 1;
+  }
   *f.mutable_model() = ModelProvenance(best.target(), hyp_);
   proto::Provenance* dev = f.mutable_device();
   dev->set_runner(o_.device);

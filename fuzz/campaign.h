@@ -84,6 +84,7 @@ struct CampaignStats {
   uint64_t repeats = 0;         // disagreements whose signature was already known
   uint64_t first_finding_exec = 0;  // 1-based index of the case that gave the first new finding
   std::array<uint64_t, kNumInputClasses> classes{};  // sampled lanes per input class
+  double last_new_seconds = -1;           // when the last new finding was stored (-1: none)
   std::set<std::string> signatures;       // distinct signatures seen this run
   std::vector<std::string> new_signatures;
   std::vector<std::string> errors;        // store or minimization problems (first few)

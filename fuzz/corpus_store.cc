@@ -1,5 +1,7 @@
 #include "fuzz/corpus_store.h"
 
+#include "fuzz/triage/bucket_merge.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -156,6 +158,7 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
     const std::string last = finding.last_seen().empty() ? now : finding.last_seen();
     if (stored.first_seen().empty() || first < stored.first_seen()) stored.set_first_seen(first);
     if (last > stored.last_seen()) stored.set_last_seen(last);
+    MergeBucketFields(finding, &stored);  // fuzz/triage/bucket_merge.h
   } else if (errno == ENOENT) {
     out.is_new = true;
     stored = finding;

@@ -17,6 +17,7 @@
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
+#include "fuzz/triage/run_identity.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
 #include "proto/report.pb.h"
@@ -156,6 +157,8 @@ int RunFuzz(int argc, char** argv) {
     // covered exactly one target and one instruction.
     proto::RunRecord record;
     record.set_started(NowRfc3339());
+    *record.mutable_identity() =
+        MakeRunIdentity(o.device, s->device_description, o.inject, o.hypotheses, o.seed);
     record.set_lanediff_version(LANEDIFF_VERSION);
     proto::CampaignSummary* c = record.add_campaigns();
     c->set_target(absl::StrJoin(o.targets, ","));

@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "device_harness/open_runner.h"
+#include "fuzz/triage/run_identity.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/output_path.h"
@@ -201,6 +202,7 @@ int RunSweepCommand(int argc, char** argv) {
   proto::RunRecord record;
   record.set_started(NowRfc3339());
   record.set_lanediff_version(LANEDIFF_VERSION);
+  *record.mutable_identity() = MakeRunIdentity(device, device, injects, hyps, 0);
   bool mismatch = false, fault = false;
   for (const SweepSpec& s : specs) {
     const std::string label =

@@ -1,5 +1,7 @@
 #include "fuzz/report/report.h"
 
+#include "fuzz/triage/run_identity.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -141,19 +143,23 @@ absl::string_view CellStatusName(CellStatus s) {
 }
 
 std::vector<proto::SweepResult> MergeSweeps(const std::vector<proto::RunRecord>& runs) {
-  std::vector<const proto::SweepResult*> all;
+  // Only shards of one run merge: same sweep key and same run identity (device, errata,
+  // hypotheses, version; fuzz/triage/run_identity.h). Different identities stay apart.
+  std::vector<std::pair<std::string, const proto::SweepResult*>> all;
   for (const proto::RunRecord& r : runs) {
-    for (const proto::SweepResult& s : r.sweeps()) all.push_back(&s);
+    for (const proto::SweepResult& s : r.sweeps()) all.push_back({IdentityKey(r.identity()), &s});
   }
   // Shards in range order, so the first examples of the merge are the first of the whole.
-  std::sort(all.begin(), all.end(), [](const proto::SweepResult* a, const proto::SweepResult* b) {
-    return std::make_tuple(KeyOf(*a), a->first(), a->last()) <
-           std::make_tuple(KeyOf(*b), b->first(), b->last());
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    return std::make_tuple(KeyOf(*a.second), a.first, a.second->first(), a.second->last()) <
+           std::make_tuple(KeyOf(*b.second), b.first, b.second->first(), b.second->last());
   });
   std::vector<proto::SweepResult> merged;
-  for (const proto::SweepResult* p : all) {
+  std::string merged_id;
+  for (const auto& [id, p] : all) {
     const proto::SweepResult& s = *p;
-    if (merged.empty() || KeyOf(merged.back()) != KeyOf(s)) {
+    if (merged.empty() || KeyOf(merged.back()) != KeyOf(s) || merged_id != id) {
+      merged_id = id;
       merged.push_back(s);
       merged.back().clear_shard();
       continue;

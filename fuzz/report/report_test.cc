@@ -83,6 +83,30 @@ TEST(Report, DifferentSettingsStayApart) {
   EXPECT_EQ(MergeSweeps({r}).size(), 2u);
 }
 
+TEST(Report, RunsOfDifferentIdentitiesStayApartShardsOfOneRunMerge) {
+  // Same sweep, [0, 100) each: one run with sr_wrap injected, one clean run, one clean run on
+  // another device. Nothing may sum their lanes. Two shards of the clean run that differ only
+  // in seed and host (what shards of one run differ in) merge.
+  auto run = [](std::vector<std::string> inject, const std::string& kind, uint64_t first,
+                uint64_t seed, const std::string& host) {
+    proto::RunRecord r;
+    *r.add_sweeps() = Shard(first, first + 100, 0);
+    proto::RunIdentity* id = r.mutable_identity();
+    id->set_device_kind(kind);
+    for (const std::string& e : inject) id->add_injected(e);
+    id->set_seed(seed);
+    id->set_host(host);
+    return r;
+  };
+  auto merged = MergeSweeps({run({"sr_wrap"}, "sim", 0, 1, "a"), run({}, "sim", 0, 1, "a"),
+                             run({}, "hip", 0, 1, "a")});
+  ASSERT_EQ(merged.size(), 3u);
+  for (const proto::SweepResult& m : merged) EXPECT_EQ(m.lanes(), 100u);
+  merged = MergeSweeps({run({}, "sim", 0, 1, "a"), run({}, "sim", 100, 2, "b")});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].lanes(), 200u);
+}
+
 TEST(Report, MatrixCells) {
   ReportData data;
   proto::RunRecord r;

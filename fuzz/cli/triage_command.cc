@@ -1,0 +1,160 @@
+// `lanediff triage CORPUS...`: one line (or JSON object) per root-cause bucket, with its status
+// against the corpus's known-issues file (fuzz/triage/buckets.h, fuzz/triage/README.md).
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+#include "fuzz/corpus_store.h"
+#include "fuzz/triage/buckets.h"
+#include "fuzz/triage/render.h"
+
+namespace lanediff {
+namespace {
+
+bool IsDir(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// A corpus root holds findings/; a findings directory is accepted too.
+std::string FindingsDir(const std::string& corpus) {
+  return IsDir(corpus + "/findings") ? corpus + "/findings" : corpus;
+}
+std::string CorpusRoot(const std::string& corpus) {
+  if (IsDir(corpus + "/findings")) return corpus;
+  std::string c = corpus;
+  while (c.size() > 1 && c.back() == '/') c.pop_back();
+  const size_t slash = c.rfind('/');
+  const std::string base = slash == std::string::npos ? c : c.substr(slash + 1);
+  if (base == "findings") return slash == std::string::npos ? "." : c.substr(0, slash);
+  return c;
+}
+
+int RunTriage(int argc, char** argv) {
+  Args args("triage",
+            "Fold the findings of one or more corpora into root-cause buckets (one per cause\n"
+            "per instruction, all targets together) and classify each against the known-issues\n"
+            "file: NEW (not known), KNOWN (accepted), FIXED (known, not seen by this run\n"
+            "although its instruction ran), REGRESSED (marked fixed, seen again).\n"
+            "Each bucket prints once, with one decoded example and the command that reproduces\n"
+            "it. Corpora written before buckets existed fold in too (causes are recomputed).");
+  std::vector<std::string> corpora;
+  std::string known_path, accept, reason, link, since, instrs;
+  bool json = false, record_fixed = false;
+  args.Flag("known", "FILE", "known-issues file (default: <first corpus>/known_issues.textproto)",
+            &known_path);
+  args.Bool("json", "one JSON object per bucket per line (fields: fuzz/triage/README.md)", &json);
+  args.Flag("accept", "SIGNATURE", "add SIGNATURE to the known-issues file (needs --reason)",
+            &accept);
+  args.Flag("reason", "TEXT", "why the accepted cause is acceptable", &reason);
+  args.Flag("link", "URL", "bug or erratum link for --accept", &link);
+  args.Flag("since", "RFC3339",
+            "only buckets seen at or after this time count as seen by this run (default: all)",
+            &since);
+  args.Flag("instrs", "LIST",
+            "instructions the run covered (comma list; default all): a known issue of a covered "
+            "instruction that was not seen is FIXED",
+            &instrs);
+  args.Bool("record-fixed", "write the FIXED date into the known-issues file, so that a later "
+            "sighting is REGRESSED", &record_fixed);
+  args.Positional("CORPUS", "corpus roots (holding findings/) or findings directories", &corpora);
+  args.Epilog("exit codes: 0 nothing NEW or REGRESSED, 1 something NEW or REGRESSED (or a bad\n"
+              "file), 2 usage, 3 the known-issues file cannot be read or written.\n"
+              "example: lanediff triage corpus --accept v_cvt_sr_fp8_f32.sr_rounding=literal \\\n"
+              "           --reason 'gfx950 A1 erratum 12, fixed in B0' --link https://bugs/123");
+  if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (corpora.empty()) {
+    std::fprintf(stderr, "lanediff triage: give at least one CORPUS\n");
+    return kExitUsage;
+  }
+  if (known_path.empty()) known_path = CorpusRoot(corpora[0]) + "/known_issues.textproto";
+  absl::StatusOr<proto::KnownIssues> known = ReadKnownIssues(known_path);
+  if (!known.ok()) {
+    std::fprintf(stderr, "lanediff triage: %s\n", std::string(known.status().message()).c_str());
+    return kExitEnvironment;
+  }
+  if (!accept.empty()) {
+    if (reason.empty()) {
+      std::fprintf(stderr, "lanediff triage: --accept needs --reason TEXT\n");
+      return kExitUsage;
+    }
+    if (accept.find('.') == std::string::npos || !IsValidSignature(accept)) {
+      std::fprintf(stderr,
+                   "lanediff triage: --accept '%s' is not a bucket signature "
+                   "(<instruction>.<cause>, as `lanediff triage` prints it)\n",
+                   accept.c_str());
+      return kExitUsage;
+    }
+    proto::KnownIssue* k = nullptr;
+    for (proto::KnownIssue& x : *known->mutable_issue()) {
+      if (x.signature() == accept) k = &x;
+    }
+    if (k == nullptr) k = known->add_issue();
+    k->set_signature(accept);
+    k->set_reason(reason);
+    k->set_link(link);
+    k->set_accepted(NowRfc3339());
+    k->clear_fixed();
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(known_path).parent_path(), ec);
+    if (absl::Status s = WriteKnownIssues(known_path, *known); !s.ok()) {
+      std::fprintf(stderr, "lanediff triage: %s\n", std::string(s.message()).c_str());
+      return kExitEnvironment;
+    }
+    std::printf("accepted %s in %s\n", accept.c_str(), known_path.c_str());
+    return kExitOk;
+  }
+  std::vector<std::string> dirs;
+  for (const std::string& c : corpora) dirs.push_back(FindingsDir(c));
+  CorpusLoad load = LoadCorpus(dirs);
+  for (const std::string& e : load.errors) std::fprintf(stderr, "MALFORMED %s\n", e.c_str());
+  const std::vector<Bucket> buckets = FoldIntoBuckets(load.findings);
+  TriageOptions o;
+  o.since = since;
+  for (absl::string_view i : absl::StrSplit(instrs, ',', absl::SkipEmpty())) {
+    o.covered_instrs.insert(std::string(i));
+  }
+  const std::vector<TriageRow> rows = Triage(buckets, *known, o);
+  int bad = 0;
+  bool changed = false;
+  for (const TriageRow& r : rows) {
+    if (r.status == BucketStatus::kNew || r.status == BucketStatus::kRegressed) ++bad;
+    std::fputs((json ? TriageJson(r) + "\n" : TriageText(r)).c_str(), stdout);
+    if (record_fixed && r.status == BucketStatus::kFixed && r.known->fixed().empty()) {
+      for (proto::KnownIssue& x : *known->mutable_issue()) {
+        if (x.signature() == r.signature) x.set_fixed(NowRfc3339());
+      }
+      changed = true;
+    }
+  }
+  if (!json) {
+    int n[4] = {0, 0, 0, 0};
+    for (const TriageRow& r : rows) n[static_cast<int>(r.status)]++;
+    std::printf("%zu buckets from %zu findings: %d NEW, %d REGRESSED, %d KNOWN, %d FIXED (known "
+                "issues: %s)\n",
+                buckets.size(), load.findings.size(), n[0], n[3], n[1], n[2],
+                known_path.c_str());
+  }
+  if (changed) {
+    if (absl::Status s = WriteKnownIssues(known_path, *known); !s.ok()) {
+      std::fprintf(stderr, "lanediff triage: %s\n", std::string(s.message()).c_str());
+      return kExitEnvironment;
+    }
+  }
+  return bad == 0 && load.errors.empty() ? kExitOk : kExitFound;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(38, "triage",
+                          "root-cause buckets of corpora: NEW / KNOWN / FIXED / REGRESSED",
+                          RunTriage);
+
+}  // namespace lanediff

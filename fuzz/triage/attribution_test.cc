@@ -1,0 +1,245 @@
+#include "fuzz/triage/attribution.h"
+
+#include "gtest/gtest.h"
+#include "model/fp/fp8_format.h"
+#include "model/isa/testcase.h"
+
+namespace lanediff {
+namespace {
+
+const Fp8Format* E4m3Ocp() { return &GetFp8Format(Fp8FormatId::e4m3_ocp); }
+const Fp8Format* E5m2Ocp() { return &GetFp8Format(Fp8FormatId::e5m2_ocp); }
+const Fp8Format* E4m3Fnuz() { return &GetFp8Format(Fp8FormatId::e4m3_fnuz); }
+
+// Byte positions. Written byte 1, kept word 0x11223344: the model writes 0x38 (1.0 in E4M3)
+// into byte 1 -> 0x11223844.
+TEST(DifferenceClass, ByteMovedToAnotherPosition) {
+  // The device wrote 0x38 into byte 2 instead (byte12_swap): 0x11383344.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x11223344, 0x11223844, 0x11383344), "byte_moved");
+  // The fixture's case: kept 0x00010000, byte 1 gets 0x00 (expected == kept), the device
+  // writes 0x00 into byte 2 -> 0x00000000. Only byte 2 differs, and that is still a move.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x00010000, 0x00010000, 0x00000000), "byte_moved");
+}
+
+TEST(DifferenceClass, MovesOntoAnEqualByteAndMovesWithAnotherValue) {
+  // Kept 0x00380000, 0x38 written to byte 1 -> 0x00383800. Written to byte 2 instead, it
+  // lands on the 0x38 already there: observed 0x00380000 == kept. Alone this lane only shows
+  // byte 1 as 0x00 instead of 0x38 (0 vs 1.0): a value difference (the batch decides, below).
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x00380000, 0x00383800, 0x00380000), "value_differs");
+  // Kept 0, 0x40 expected in byte 1; 0x39 lands in byte 2 (moved and rounded differently).
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0, 0x00004000, 0x00390000), "byte_moved");
+  // Kept 0, 0x38 expected in byte 1, nothing written (observed 0): no byte holds 0x38, so
+  // not a move: 1.0 vs 0 in byte 1 is a value difference.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0, 0x00003800, 0), "value_differs");
+}
+
+TEST(DifferenceClass, UnwrittenBytes) {
+  // Byte 1 right (0x38), byte 3 0x11 -> 0x10.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x11223344, 0x11223844, 0x10223844),
+            "unwritten_bytes_changed");
+  // garbage_lane: the whole word XOR 0xdeadbeef.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x11223344, 0x11223844, 0x11223844u ^ 0xdeadbeefu),
+            "written_and_unwritten_bytes_changed");
+}
+
+TEST(DifferenceClass, WrittenByteDecodedInItsFormat) {
+  // OCP E4M3 (S.EEEE.MMM, bias 7): 0x7f and 0xff are NaN, 0x7e = 448 the largest finite,
+  // 0x38 = 1.0, 0x39 = 1.125, 0x40 = 2.0, 0x01 = 2^-9 (subnormal), 0xb8 = -1.0.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0xff, 0x7f), "nan_encoding");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0xb8), "sign_only");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x7e, 0x7f), "saturated_vs_not");
+  // Zero vs the smallest subnormal is one code apart: rounded the other way. Zero vs 0x02
+  // (2^-8, two codes up) is a flush, not a rounding.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x00, 0x01), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x00, 0x02), "zero_vs_subnormal");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0x39), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x40, 0x39), "value_differs");
+  // Written in byte 3 the same way: 0x38 vs 0x39 there.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 3, 0x00ffffff, 0x38ffffff, 0x39ffffff),
+            "rounded_other_way");
+  // OCP E5M2 (S.EEEEE.MM, bias 15): 0x7c = +Inf, 0x7d..0x7f NaN, 0x7e the canonical NaN,
+  // 0x3c = 1.0, 0x7b = 57344 the largest finite.
+  EXPECT_EQ(DifferenceClass(E5m2Ocp(), 0, 0, 0x7e, 0x7c), "nan_vs_inf");
+  EXPECT_EQ(DifferenceClass(E5m2Ocp(), 0, 0, 0x7c, 0x3c), "special_vs_finite");
+  EXPECT_EQ(DifferenceClass(E5m2Ocp(), 0, 0, 0x7b, 0x7c), "saturated_vs_not");
+  // E4M3 FNUZ: 0x80 is the only NaN, 0x7f the largest finite (240).
+  EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x7f, 0x80), "saturated_vs_not");
+  // FNUZ has no -0: a tiny negative rounds to 0x00 or to -2^-10 (0x81, the smallest
+  // negative subnormal, E4M3 FNUZ bias 8: 1/8 * 2^-7): one unit apart.
+  EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x00, 0x81), "rounded_other_way");
+}
+
+TEST(DifferenceClass, UnsignedInteger) {
+  // v_cvt_pk_u8_f32: 129.5 -> 130 (RNE) vs 129 (truncation); -5 -> 0 vs 200.
+  EXPECT_EQ(DifferenceClass(nullptr, 0, 0, 130, 129), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(nullptr, 0, 0, 0, 200), "saturated_vs_not");
+  EXPECT_EQ(DifferenceClass(nullptr, 0, 0, 10, 20), "value_differs");
+}
+
+TEST(DecodeByte, NamesValuesAndSpecials) {
+  EXPECT_EQ(DecodeByte(E4m3Ocp(), 0x38), "0x38 = 1");
+  EXPECT_EQ(DecodeByte(E4m3Ocp(), 0x7e), "0x7e = 448");           // 1.75 * 2^8
+  EXPECT_EQ(DecodeByte(E4m3Ocp(), 0x7f), "0x7f = NaN");
+  EXPECT_EQ(DecodeByte(E4m3Ocp(), 0x01), "0x01 = 0.001953125");   // 2^-9
+  EXPECT_EQ(DecodeByte(E4m3Ocp(), 0xb8), "0xb8 = -1");
+  EXPECT_EQ(DecodeByte(E5m2Ocp(), 0x7c), "0x7c = +Inf");
+  EXPECT_EQ(DecodeByte(E5m2Ocp(), 0xfc), "0xfc = -Inf");
+  EXPECT_EQ(DecodeByte(E5m2Ocp(), 0x7f), "0x7f = NaN");
+  EXPECT_EQ(DecodeByte(E4m3Fnuz(), 0x80), "0x80 = NaN");
+  EXPECT_EQ(DecodeByte(E4m3Fnuz(), 0x40), "0x40 = 1");            // exponent 8 - bias 8
+  EXPECT_EQ(DecodeByte(nullptr, 0x80), "0x80 = 128");
+}
+
+proto::TestCase Batch(uint32_t opsel) {
+  proto::TestCase tc;
+  tc.set_target("gfx950");
+  tc.set_instr(proto::v_cvt_sr_fp8_f32);
+  tc.mutable_encoding()->set_opsel(opsel);
+  return tc;
+}
+void AddLane(proto::TestCase* tc, uint32_t s0, uint32_t s1, uint32_t old) {
+  proto::Lane* l = tc->add_lanes();
+  l->set_src0(s0);
+  l->set_src1(s1);
+  l->set_vdst_old(old);
+}
+
+// SEMANTICS.md §6 / errata.h: OCP fp8, S0=0x3fffffff S1=0xfffff000 -> 0x40 under the default
+// sr_rounding=carry_truncate, 0x39 under sr_rounding=literal. S0=1.0 with seed 0 is exact:
+// 0x38 under both.
+TEST(Attribute, OneHypothesisExplainsEveryDisagreeingLane) {
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0x11223300);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x40, 0x38, 0x11223340};
+  std::vector<uint32_t> observed = {0x39, 0x38, 0x11223339};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "sr_rounding=literal");
+  EXPECT_TRUE((*causes)[0].by_hypothesis);
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 2}));
+}
+
+TEST(Attribute, TwoDeviationsInOneBatchAreTwoCauses) {
+  // OPSEL[3:2] = 1: byte 1 written. Lane 0 rounds the literal way (0x39 in byte 1), lane 1
+  // writes 1.0 (0x38) into byte 2 instead of byte 1, lane 2 agrees.
+  proto::TestCase tc = Batch(4);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  AddLane(&tc, 0x3f800000, 0, 0x00003800);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x00004000, 0x00003800, 0x00003800};
+  std::vector<uint32_t> observed = {0x00003900, 0x00380000, 0x00003800};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 2u);
+  EXPECT_EQ((*causes)[0].name, "sr_rounding=literal");
+  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
+  EXPECT_EQ((*causes)[1].name, "byte_moved");
+  EXPECT_FALSE((*causes)[1].by_hypothesis);
+  EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
+}
+
+TEST(Attribute, InvisibleMovesJoinTheVisibleOnesOfTheirBatch) {
+  // OPSEL byte 1; every lane writes 1.0 (0x38) into byte 2 instead. Lane 0 (kept 0) shows the
+  // move; lane 1 (kept 0x00380000) does not (MovesOntoAnEqualByteAndMovesWithAnotherValue).
+  proto::TestCase tc = Batch(4);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  AddLane(&tc, 0x3f800000, 0, 0x00380000);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x00003800, 0x00383800};
+  std::vector<uint32_t> observed = {0x00380000, 0x00380000};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "byte_moved");
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 1}));
+}
+
+TEST(Attribute, AHypothesisMustExplainEveryValueDifference) {
+  // Lane 0 answers the literal rounding (0x39, errata.h), lane 1 (1.0, exact, 0x38) answers
+  // 0x39 too, which no setting gives (1.0 is exact under every rounding): no single setting
+  // explains both, so both get difference classes: 2.0 vs 1.125 is value_differs, 1.0 vs
+  // 1.125 (codes 0x38, 0x39) rounded_other_way.
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x40, 0x38};
+  std::vector<uint32_t> observed = {0x39, 0x39};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 2u);
+  // One lane each: ordered by first lane.
+  EXPECT_EQ((*causes)[0].name, "value_differs");
+  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
+  EXPECT_EQ((*causes)[1].name, "rounded_other_way");
+  EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
+}
+
+TEST(Attribute, TwoHypothesesInOneBatchAreTwoCausesNotThree) {
+  // Lane 0 rounds the literal way (0x39 for 0x40, errata.h); lane 1, a positive quiet NaN, keeps
+  // its sign on OCP E4M3 (fp8_nan=sign_preserving: 0x7f instead of the canonical 0xff,
+  // errata.h). No single setting explains both; the pair does, one lane each.
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x7fc00000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x40, 0xff};
+  std::vector<uint32_t> observed = {0x39, 0x7f};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 2u);
+  EXPECT_EQ((*causes)[0].name, "sr_rounding=literal");
+  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
+  EXPECT_EQ((*causes)[1].name, "fp8_nan=sign_preserving");
+  EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
+}
+
+TEST(Attribute, ACoincidentalHypothesisThatBreaksAnAgreeingLaneIsNotTheCause) {
+  // Lane 0 answers 0x39 (what sr_rounding=literal gives), but lane 1, the very same input,
+  // agrees with the default (0x40): literal would break lane 1, so it is not the device's
+  // rounding. Lane 0 falls back to its difference class: 0x40 (2.0) vs 0x39 (1.125), seven
+  // codes apart: value_differs.
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0x40, 0x40};
+  std::vector<uint32_t> observed = {0x39, 0x40};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "value_differs");
+}
+
+TEST(Attribute, AgreeingBatchHasNoCauseAndSizesAreChecked) {
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> w = {0x38};
+  auto causes = Attribute(*rc, w, w, {});
+  ASSERT_TRUE(causes.ok());
+  EXPECT_TRUE(causes->empty());
+  std::vector<uint32_t> two = {0x38, 0x38};
+  EXPECT_FALSE(Attribute(*rc, w, two, {}).ok());
+}
+
+TEST(FaultCause, KindFromStatusCode) {
+  EXPECT_EQ(FaultCause(absl::DeadlineExceededError("x")), "device_fault.hang");
+  EXPECT_EQ(FaultCause(absl::UnavailableError("x")), "device_fault.crash");
+  EXPECT_EQ(FaultCause(absl::InternalError("x")), "device_fault.fault");
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -1,0 +1,191 @@
+#include "fuzz/triage/buckets.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <numeric>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "fuzz/triage/bucket_merge.h"
+#include "fuzz/triage/render.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+const std::string kOld = std::string(LANEDIFF_SOURCE_DIR) + "/fuzz/triage/testdata/old_corpus";
+
+const Bucket* Find(const std::vector<Bucket>& b, const std::string& sig) {
+  for (const Bucket& x : b) {
+    if (x.signature == sig) return &x;
+  }
+  return nullptr;
+}
+
+// The fixture: 27 findings written by the pre-bucket binary (testdata/README.md), 280
+// sightings in all (sum of their `count:` lines: grep -h '^count' -r ... | awk).
+TEST(Buckets, OldCorpusFoldsWithoutLoss) {
+  CorpusLoad load = LoadCorpus({kOld + "/findings"});
+  ASSERT_TRUE(load.errors.empty()) << load.errors[0];
+  ASSERT_EQ(load.findings.size(), 27u);
+  const std::vector<Bucket> buckets = FoldIntoBuckets(load.findings);
+  uint64_t count = 0;
+  int findings = 0;
+  for (const Bucket& b : buckets) {
+    count += b.count;
+    findings += b.findings;
+    EXPECT_FALSE(b.examples.empty()) << b.signature;
+    EXPECT_LE(b.examples.size(), kMaxBucketExamples);
+    EXPECT_NE(b.cause, "unattributed") << b.signature;
+    for (const std::string& t : b.targets) EXPECT_TRUE(t == "gfx950" || t == "gfx1201") << t;
+  }
+  EXPECT_EQ(count, 280u);
+  EXPECT_EQ(findings, 27);
+  EXPECT_LT(buckets.size(), 27u);  // folded: fewer buckets than files
+  // The files signed "...sr_rounding=literal" fold into one bucket per instruction, both
+  // targets, counts summed (fp8: 44, bf8: 59; grep -h '^count' */v_cvt_sr_fp8_f32/*literal*).
+  const Bucket* fp8 = Find(buckets, "v_cvt_sr_fp8_f32.sr_rounding=literal");
+  ASSERT_NE(fp8, nullptr);
+  EXPECT_EQ(fp8->count, 44u);
+  EXPECT_EQ(fp8->targets, (std::set<std::string>{"gfx1201", "gfx950"}));
+  EXPECT_EQ(fp8->findings, 5);  // 2 on gfx1201 + 3 on gfx950
+  const Bucket* bf8 = Find(buckets, "v_cvt_sr_bf8_f32.sr_rounding=literal");
+  ASSERT_NE(bf8, nullptr);
+  EXPECT_EQ(bf8->count, 59u);
+  // gfx950 fp8 opsel4 zero: kept 0x00010000, byte 1 should get 0x00 (expected == kept), the
+  // device wrote 0x00 into byte 2 (observed 0x00000000): byte_moved (attribution_test).
+  const Bucket* moved = Find(buckets, "v_cvt_sr_fp8_f32.byte_moved");
+  ASSERT_NE(moved, nullptr);
+  EXPECT_EQ(moved->targets.count("gfx950"), 1u);
+  // Attributes: old findings count their one example's shape, class and MODE `count` times.
+  EXPECT_EQ(fp8->attributes.at("shape:plain"), 44u);
+}
+
+Bucket Make(const std::string& sig, const std::string& last_seen) {
+  Bucket b;
+  b.signature = sig;
+  b.instr = sig.substr(0, sig.find('.'));
+  b.cause = sig.substr(sig.find('.') + 1);
+  b.count = 1;
+  b.first_seen = b.last_seen = last_seen;
+  return b;
+}
+
+TEST(Triage, NewKnownFixedRegressed) {
+  const std::vector<Bucket> buckets = {
+      Make("v_cvt_sr_fp8_f32.sr_rounding=literal", "2026-12-02T00:00:00Z"),  // seen, known
+      Make("v_cvt_sr_bf8_f32.byte_moved", "2026-12-02T00:00:00Z"),           // seen, not known
+      Make("v_cvt_pk_u8_f32.pk_u8_rounding=truncate", "2026-12-01T00:00:00Z"),  // old, known
+      Make("v_cvt_sr_fp8_f32.nan_vs_inf", "2026-12-02T00:00:00Z"),  // seen, known, fixed
+  };
+  proto::KnownIssues known;
+  auto add = [&](const std::string& sig, const std::string& fixed) {
+    proto::KnownIssue* k = known.add_issue();
+    k->set_signature(sig);
+    k->set_reason("r");
+    k->set_fixed(fixed);
+  };
+  add("v_cvt_sr_fp8_f32.sr_rounding=literal", "");
+  add("v_cvt_pk_u8_f32.pk_u8_rounding=truncate", "");
+  add("v_cvt_sr_fp8_f32.nan_vs_inf", "2026-12-01T12:00:00Z");
+  add("v_cvt_sr_bf8_f32.sign_only", "");  // never in the corpus: FIXED if covered
+  std::vector<TriageRow> rows = Triage(buckets, known, {.since = "2026-12-02T00:00:00Z", .covered_instrs = {}});
+  std::vector<std::string> got;
+  for (const TriageRow& r : rows) got.push_back(absl::StrCat(BucketStatusName(r.status), " ", r.signature));
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "NEW v_cvt_sr_bf8_f32.byte_moved",
+                     "REGRESSED v_cvt_sr_fp8_f32.nan_vs_inf",
+                     "KNOWN v_cvt_sr_fp8_f32.sr_rounding=literal",
+                     "FIXED v_cvt_pk_u8_f32.pk_u8_rounding=truncate",
+                     "FIXED v_cvt_sr_bf8_f32.sign_only",
+                 }));
+  // Only v_cvt_sr_fp8_f32 covered: the pk_u8 and bf8 known issues are not judged.
+  rows = Triage(buckets, known,
+                {.since = "2026-12-02T00:00:00Z", .covered_instrs = {"v_cvt_sr_fp8_f32"}});
+  for (const TriageRow& r : rows) EXPECT_NE(r.status, BucketStatus::kFixed) << r.signature;
+}
+
+TEST(Triage, KnownIssuesFileRoundTripsAndNamesErrors) {
+  const std::string dir = ::testing::TempDir() + "/known_rt";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/known_issues.textproto";
+  std::filesystem::remove(path);
+  auto none = ReadKnownIssues(path);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->issue_size(), 0);
+  proto::KnownIssues k;
+  proto::KnownIssue* i = k.add_issue();
+  i->set_signature("v_cvt_sr_fp8_f32.sr_rounding=literal");
+  i->set_reason("erratum \"12\"");
+  i->set_link("https://example.invalid/12");
+  ASSERT_TRUE(WriteKnownIssues(path, k).ok());
+  auto back = ReadKnownIssues(path);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->issue(0).reason(), "erratum \"12\"");
+  ASSERT_TRUE(WriteFileAtomic(path, "issue { signatur: \"x\" }\n").ok());
+  auto bad = ReadKnownIssues(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), path + ":1:")) << bad.status();
+}
+
+TEST(BucketMerge, SumsAttributesKeepsOneExamplePerShapeBounded) {
+  proto::Finding stored;
+  stored.set_kind(proto::Finding::DISAGREEMENT);
+  (*stored.mutable_attributes())["shape:plain"] = 2;
+  proto::Finding in = stored;
+  (*in.mutable_attributes())["shape:plain"] = 3;
+  (*in.mutable_attributes())["mode:000000f0"] = 1;
+  MergeBucketFields(in, &stored);  // same shape (no encoding fields, MODE absent): no example
+  EXPECT_EQ(stored.attributes().at("shape:plain"), 5u);
+  EXPECT_EQ(stored.attributes().at("mode:000000f0"), 1u);
+  EXPECT_EQ(stored.more_examples_size(), 0);
+  // OPSEL 4, 8, 12 and a MODE: four other shapes, only kMaxExtraExamples (3) kept; a
+  // different source value alone is not another shape.
+  for (uint32_t opsel : {4u, 8u, 12u}) {
+    in.mutable_testcase()->mutable_encoding()->set_opsel(opsel);
+    in.add_observed(opsel);
+    MergeBucketFields(in, &stored);
+  }
+  in.mutable_testcase()->mutable_encoding()->set_opsel(0);
+  in.mutable_testcase()->set_mode(0xf1);
+  MergeBucketFields(in, &stored);
+  ASSERT_EQ(stored.more_examples_size(), kMaxExtraExamples);
+  EXPECT_EQ(stored.more_examples(0).testcase().encoding().opsel(), 4u);
+  EXPECT_EQ(stored.more_examples(2).testcase().encoding().opsel(), 12u);
+  proto::Finding v = stored;
+  v.clear_more_examples();
+  proto::Finding in2;
+  in2.set_kind(proto::Finding::DISAGREEMENT);
+  in2.mutable_testcase()->mutable_encoding()->mutable_src0()->set_value(7);
+  MergeBucketFields(in2, &v);
+  EXPECT_EQ(v.more_examples_size(), 0);
+}
+
+TEST(Render, JsonObjectCarriesTheDecodedExample) {
+  CorpusLoad load = LoadCorpus({kOld + "/findings/gfx950/v_cvt_sr_fp8_f32"});
+  const std::vector<Bucket> buckets = FoldIntoBuckets(load.findings);
+  const Bucket* b = Find(buckets, "v_cvt_sr_fp8_f32.sr_rounding=literal");
+  ASSERT_NE(b, nullptr);
+  TriageRow row{BucketStatus::kNew, b, nullptr, b->signature};
+  const std::string j = TriageJson(row);
+  EXPECT_EQ(j.find('\n'), std::string::npos);
+  EXPECT_TRUE(absl::StartsWith(j, "{\"status\":\"NEW\",\"signature\":\"v_cvt_sr_fp8_f32.sr_rounding=literal\""))
+      << j;
+  EXPECT_TRUE(absl::StrContains(j, "\"targets\":[\"gfx950\"]")) << j;
+  EXPECT_TRUE(absl::StrContains(j, "\"instruction\":\"v_cvt_sr_fp8_f32\"")) << j;
+  // The gfx950 examples sort by path: ...plain.inf... first. Its lane: src0 = +Inf
+  // (0x7f800000). OCP E4M3 has no Inf: +Inf gives sign|0x7f (fp8_format.h inf_out), which is
+  // a NaN encoding; the literal seed add turns the input into a NaN, canonical 0xff. Both
+  // bytes decode as NaN (S.1111.111).
+  EXPECT_TRUE(absl::StrContains(j, "\"src0\":\"0x7f800000\"")) << j;
+  EXPECT_TRUE(absl::StrContains(j, "\"expected_byte\":\"0x7f = NaN\"")) << j;
+  EXPECT_TRUE(absl::StrContains(j, "\"observed_byte\":\"0xff = NaN\"")) << j;
+  EXPECT_TRUE(absl::StrContains(j, "\"src0_value\":\"inf\"")) << j;
+  EXPECT_TRUE(absl::StrContains(j, "\"repro\":\"lanediff replay ")) << j;
+  EXPECT_EQ(JsonQuote("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+  EXPECT_EQ(Thousands(4378853376u), "4,378,853,376");
+  EXPECT_EQ(Thousands(999), "999");
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# scripts/nightly.sh twice in a row on the simulator with a planted erratum (sr_wrap) whose
+# buckets are accepted as known: both nights exit 0, the second starts from the first's
+# corpus, the seeds differ and are printed. Short budget: one target, 1 s per campaign.
+#   nightly_test.sh LANEDIFF_BINARY
+set -uo pipefail
+lanediff="$1"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+tmp="$(mktemp -d)"
+fail() { echo "FAIL: $*"; echo "kept $tmp"; exit 1; }
+corpus="$tmp/corpus"
+mkdir -p "$corpus"
+# sr_wrap is sr_rounding=literal (device_harness/sim/errata.h): on gfx950 it touches both SR
+# instructions.
+for i in v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
+  "$lanediff" triage "$corpus" --accept "$i.sr_rounding=literal" --reason "planted sr_wrap" \
+    --link "device_harness/sim/errata.h" >/dev/null || fail "accept $i"
+done
+night() {
+  "$root/scripts/nightly.sh" --lanediff "$lanediff" --device sim --inject sr_wrap --targets gfx950 \
+    --campaign-seconds 1 --sweep none --corpus "$corpus" --out "$tmp/out$1" > "$tmp/night$1.log" 2>&1
+}
+night 1; rc1=$?
+[ $rc1 = 0 ] || { cat "$tmp/night1.log"; fail "night 1 exited $rc1"; }
+grep -q "KNOWN *v_cvt_sr_fp8_f32.sr_rounding=literal" "$tmp/night1.log" || { cat "$tmp/night1.log"; fail "night 1: no KNOWN bucket"; }
+n1=$(find "$corpus/findings" -name '*.textproto' | wc -l)
+[ "$n1" -gt 0 ] || fail "night 1 stored nothing"
+night 2; rc2=$?
+[ $rc2 = 0 ] || { cat "$tmp/night2.log"; fail "night 2 exited $rc2"; }
+grep -q "corpus $corpus: $n1 findings" "$tmp/night2.log" || { cat "$tmp/night2.log"; fail "night 2 did not start from night 1's $n1 findings"; }
+s1=$(sed -n 's/.*\] seed \([0-9]*\) (rerun.*/\1/p' "$tmp/night1.log")
+s2=$(sed -n 's/.*\] seed \([0-9]*\) (rerun.*/\1/p' "$tmp/night2.log")
+[ -n "$s1" ] && [ -n "$s2" ] || fail "seed not printed ($s1/$s2)"
+[ "$s1" != "$s2" ] || fail "both nights used seed $s1"
+[ "$(cat "$tmp/out1/seed.txt")" = "$s1" ] || fail "seed.txt does not record $s1"
+# The same night with the erratum no longer accepted is red.
+rm "$corpus/known_issues.textproto"
+night 3; rc3=$?
+[ $rc3 = 1 ] || { cat "$tmp/night3.log"; fail "night 3 (nothing known) exited $rc3, expected 1"; }
+echo "PASS: nights exit $rc1 $rc2 (known) and $rc3 (not known); seeds $s1 $s2; night 2 started from $n1 findings"
+rm -rf "$tmp"

@@ -1,0 +1,203 @@
+#include "fuzz/triage/render.h"
+
+#include <bit>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "fuzz/classify.h"
+#include "fuzz/triage/attribution.h"
+#include "model/isa/testcase.h"
+#include "model/ops/ops.h"
+
+namespace lanediff {
+
+std::string Thousands(uint64_t n) {
+  std::string d = absl::StrCat(n), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return out;
+}
+
+std::string DescribeMode(uint32_t mode) {
+  static const char* kRound[] = {"nearest_even", "plus_inf", "minus_inf", "toward_zero"};
+  const uint32_t denorm = (mode >> 4) & 3;
+  return absl::StrFormat("MODE 0x%08x: f32 round %s, f32 denormals 0b%d%d (%s), FP16_OVFL %s",
+                         mode, kRound[mode & kModeRoundF32Mask], (denorm >> 1) & 1, denorm & 1,
+                         denorm == 3 ? "in+out kept" : denorm == 0 ? "flushed" : "partly flushed",
+                         (mode & kModeFp16OvflBit) ? "on" : "off");
+}
+
+namespace {
+
+struct Decoded {
+  std::string target, assembly, modifiers, mode, repro, path;
+  size_t lane = 0;
+  uint32_t src0 = 0, src1 = 0, kept = 0, expected = 0, observed = 0;
+  int written_byte = 0;
+  std::string expected_byte, observed_byte;
+  bool has_lane = false;
+};
+
+Decoded Decode(const proto::Finding& f, const std::string& path) {
+  Decoded d;
+  d.target = f.testcase().target();
+  d.assembly = f.assembly();
+  d.repro = f.repro();
+  d.path = path;
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(f.testcase());
+  if (!rc.ok()) return d;
+  d.modifiers = ModifierSet(f.testcase(), rc->ctx.mods);
+  d.mode = DescribeMode(rc->ctx.mode);
+  const LaneView v = rc->lanes.view();
+  if (v.size == 0) return d;
+  for (size_t i = 0; i < v.size && i < static_cast<size_t>(f.observed_size()) &&
+                     i < static_cast<size_t>(f.expected_size());
+       ++i) {
+    if (f.expected(static_cast<int>(i)) != f.observed(static_cast<int>(i))) {
+      d.lane = i;
+      break;
+    }
+  }
+  d.has_lane = true;
+  d.src0 = v.src0[d.lane];
+  d.src1 = v.src1[d.lane];
+  const InstrInfo& info = GetInstrInfo(rc->ctx.instr);
+  d.kept = info.keeps_vdst_old ? v.vdst_old[d.lane] : v.src2[d.lane];
+  d.written_byte = WrittenByte(rc->ctx.instr, rc->ctx.mods.opsel, d.src1);
+  const std::optional<Fp8Shape> shape =
+      ValidateContext(rc->ctx).ok() ? Fp8OutputShape(rc->ctx) : std::nullopt;
+  const Fp8Format* format = shape ? shape->format : nullptr;
+  const int sh = 8 * d.written_byte;
+  if (d.lane < static_cast<size_t>(f.expected_size())) {
+    d.expected = f.expected(static_cast<int>(d.lane));
+    d.expected_byte = DecodeByte(format, static_cast<uint8_t>(d.expected >> sh));
+  }
+  if (d.lane < static_cast<size_t>(f.observed_size())) {
+    d.observed = f.observed(static_cast<int>(d.lane));
+    d.observed_byte = DecodeByte(format, static_cast<uint8_t>(d.observed >> sh));
+  }
+  return d;
+}
+
+std::string F32(uint32_t w) { return absl::StrFormat("%.9g", std::bit_cast<float>(w)); }
+
+}  // namespace
+
+std::string DecodeExample(const proto::Finding& f, const std::string& path) {
+  const Decoded d = Decode(f, path);
+  std::string out = absl::StrFormat("    example  %s: %s\n", d.target, d.assembly);
+  absl::StrAppendFormat(&out, "    modifiers %s; %s\n", d.modifiers, d.mode);
+  if (f.kind() == proto::Finding::DEVICE_FAULT) {
+    absl::StrAppendFormat(&out, "    device fault: %s\n", f.fault());
+  } else if (d.has_lane) {
+    absl::StrAppendFormat(&out,
+                          "    lane %d: src0 0x%08x = %s, src1 0x%08x (seed / byte select), "
+                          "kept word 0x%08x\n",
+                          d.lane, d.src0, F32(d.src0), d.src1, d.kept);
+    absl::StrAppendFormat(&out, "    expected 0x%08x (byte %d: %s)  observed 0x%08x (byte %d: %s)\n",
+                          d.expected, d.written_byte, d.expected_byte, d.observed,
+                          d.written_byte, d.observed_byte);
+  }
+  if (!d.repro.empty()) absl::StrAppendFormat(&out, "    repro    %s\n", d.repro);
+  absl::StrAppendFormat(&out, "    file     %s\n", path);
+  return out;
+}
+
+std::string TriageText(const TriageRow& r) {
+  std::string out = absl::StrFormat("%-9s %s", BucketStatusName(r.status), r.signature);
+  if (r.bucket != nullptr) {
+    const Bucket& b = *r.bucket;
+    absl::StrAppendFormat(&out, "  cause %s  targets %s  count %s  seen %s .. %s\n", b.cause,
+                          absl::StrJoin(b.targets, ","), Thousands(b.count), b.first_seen,
+                          b.last_seen);
+  } else {
+    out += "\n";
+  }
+  if (r.known != nullptr) {
+    absl::StrAppendFormat(&out, "    known: %s%s%s\n", r.known->reason(),
+                          r.known->link().empty() ? "" : "  ", r.known->link());
+  }
+  if (r.bucket != nullptr && r.status != BucketStatus::kFixed && !r.bucket->examples.empty()) {
+    out += DecodeExample(r.bucket->examples[0].finding, r.bucket->examples[0].path);
+  }
+  return out;
+}
+
+std::string JsonQuote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      absl::StrAppendFormat(&out, "\\u%04x", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string TriageJson(const TriageRow& r) {
+  std::vector<std::string> fields;
+  auto add = [&](const std::string& k, const std::string& v) {
+    fields.push_back(absl::StrCat(JsonQuote(k), ":", v));
+  };
+  add("status", JsonQuote(BucketStatusName(r.status)));
+  add("signature", JsonQuote(r.signature));
+  if (r.known != nullptr) {
+    add("known", absl::StrCat("{\"reason\":", JsonQuote(r.known->reason()),
+                              ",\"link\":", JsonQuote(r.known->link()),
+                              ",\"fixed\":", JsonQuote(r.known->fixed()), "}"));
+  }
+  if (r.bucket != nullptr) {
+    const Bucket& b = *r.bucket;
+    add("cause", JsonQuote(b.cause));
+    add("instruction", JsonQuote(b.instr));
+    std::vector<std::string> t;
+    for (const std::string& x : b.targets) t.push_back(JsonQuote(x));
+    add("targets", absl::StrCat("[", absl::StrJoin(t, ","), "]"));
+    add("count", absl::StrCat(b.count));
+    add("findings", absl::StrCat(b.findings));
+    add("first_seen", JsonQuote(b.first_seen));
+    add("last_seen", JsonQuote(b.last_seen));
+    std::vector<std::string> a;
+    for (const auto& [k, n] : b.attributes) a.push_back(absl::StrCat(JsonQuote(k), ":", n));
+    add("attributes", absl::StrCat("{", absl::StrJoin(a, ","), "}"));
+    if (!b.examples.empty()) {
+      const proto::Finding& f = b.examples[0].finding;
+      const Decoded d = Decode(f, b.examples[0].path);
+      std::vector<std::string> e;
+      auto ea = [&](const std::string& k, const std::string& v) {
+        e.push_back(absl::StrCat(JsonQuote(k), ":", v));
+      };
+      ea("target", JsonQuote(d.target));
+      ea("path", JsonQuote(d.path));
+      ea("assembly", JsonQuote(d.assembly));
+      ea("modifiers", JsonQuote(d.modifiers));
+      ea("mode", JsonQuote(d.mode));
+      if (f.kind() == proto::Finding::DEVICE_FAULT) ea("fault", JsonQuote(f.fault()));
+      if (d.has_lane && f.kind() == proto::Finding::DISAGREEMENT) {
+        ea("lane", absl::StrCat(d.lane));
+        ea("src0", JsonQuote(absl::StrFormat("0x%08x", d.src0)));
+        ea("src0_value", JsonQuote(F32(d.src0)));
+        ea("src1", JsonQuote(absl::StrFormat("0x%08x", d.src1)));
+        ea("kept", JsonQuote(absl::StrFormat("0x%08x", d.kept)));
+        ea("written_byte", absl::StrCat(d.written_byte));
+        ea("expected", JsonQuote(absl::StrFormat("0x%08x", d.expected)));
+        ea("observed", JsonQuote(absl::StrFormat("0x%08x", d.observed)));
+        ea("expected_byte", JsonQuote(d.expected_byte));
+        ea("observed_byte", JsonQuote(d.observed_byte));
+      }
+      ea("repro", JsonQuote(d.repro));
+      add("example", absl::StrCat("{", absl::StrJoin(e, ","), "}"));
+    }
+  }
+  return absl::StrCat("{", absl::StrJoin(fields, ","), "}");
+}
+
+}  // namespace lanediff

@@ -1,0 +1,35 @@
+// Printing buckets for people and programs: `lanediff triage` lines and JSON, with one decoded
+// example each (input as f32 value and hex, modifiers and MODE by name, expected vs observed
+// words with the written byte decoded in its format, repro command). The JSON is documented
+// in fuzz/triage/README.md.
+#ifndef LANEDIFF_FUZZ_TRIAGE_RENDER_H_
+#define LANEDIFF_FUZZ_TRIAGE_RENDER_H_
+
+#include <string>
+
+#include "fuzz/triage/buckets.h"
+#include "proto/lanediff.pb.h"
+
+namespace lanediff {
+
+// "1,234,567"
+std::string Thousands(uint64_t n);
+
+// "MODE 0x000000f0: f32 round nearest_even, f32 denormals 0b11 (in+out kept), FP16_OVFL off"
+std::string DescribeMode(uint32_t mode);
+
+// A few indented lines decoding a finding's first differing lane (or its first lane).
+std::string DecodeExample(const proto::Finding& f, const std::string& path);
+
+// One bucket for a person: status line, then the decoded example (none for a FIXED issue).
+std::string TriageText(const TriageRow& row);
+
+// One bucket as one JSON object on one line (no trailing newline).
+std::string TriageJson(const TriageRow& row);
+
+// JSON string literal with quotes, escaping ", \ and control characters.
+std::string JsonQuote(const std::string& s);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_FUZZ_TRIAGE_RENDER_H_
