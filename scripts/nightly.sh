@@ -1,40 +1,72 @@
 #!/usr/bin/env bash
 # The nightly job: build, replay the corpus as regressions, run the exhaustive sweeps and
-# time-boxed campaigns for every target and instruction on the best device available, ask
-# each chip the discrimination questions, merge new findings into the corpus, write reports.
+# campaigns for every target and instruction on the best device available, ask each chip the
+# discrimination questions, merge new findings into the corpus, write reports. One machine
+# runs it as is; a fleet runs it once per GPU with --shard (scripts/examples/).
 #
-#   scripts/nightly.sh [--out DIR] [--corpus DIR] [--device SPEC] [--campaign-seconds N]
-#                      [--sweep full|quick] [--shard i/n]
+#   scripts/nightly.sh [--out DIR] [--corpus DIR] [--device SPEC] [--inject E]...
+#                      [--budget-minutes M | --campaign-seconds N | --campaign-execs N]
+#                      [--seed S] [--jobs N] [--sweep full|quick|smoke] [--shard i/n]
 #
 #   --out DIR              reports and run records (default out/nightly-YYYYMMDD)
 #   --corpus DIR           the persistent corpus new findings are merged into (default corpus/)
 #   --device SPEC          auto (default: a HIP GPU if visible, else the simulator), hip, sim,
 #                          replay:PATH, exec:CMD
+#   --inject E             plant a simulator erratum (repeatable; `lanediff devices`; sim only)
+#   --budget-minutes M     the wall-clock limit the job runs under (Slurm --time, a CI timeout):
+#                          campaigns share what the sweeps leave, less a reserve of
+#                          max(2 min, M/10) for discrimination and reports
 #   --campaign-seconds N   per target x instruction campaign (default 15; 27 pairs)
-#   --sweep full|quick     full: all 2^32 src0 for every MODE setting on one target per family;
-#                          quick: all 2^32 src0 at the default MODE on one target (default full)
+#   --campaign-execs N     per campaign, test cases in total over all shards: deterministic
+#                          (with --seed, the same findings every run), no wall clock
+#   --seed S               campaign PRNG seed (default 1)
+#   --jobs N               worker processes per campaign (default 1); n shards of --jobs 1
+#                          run exactly the cases of one unsharded --jobs n run
+#   --sweep full|quick|smoke
+#                          full: all 2^32 src0 for every MODE setting on one pk_u8 target and
+#                          the default MODE on four more; quick: all 2^32 src0 at the default
+#                          MODE on gfx942; smoke: 2^24 src0 from 0x42000000 on gfx942 (seconds).
+#                          The SR sweeps (every seed, boundary src0) run in all three.
 #   --shard i/n            this machine's share of every sweep and campaign (GPU fleets; merge
 #                          the shards' --out directories with scripts/merge_shards.sh)
 #
-# Works with no GPU (simulator and replay). Exits 0 when nothing new was found, 1 on a new
-# finding (a disagreement or device fault) and 2 when the run itself broke.
+# Environment: LANEDIFF=PATH uses that lanediff binary and skips set-up and build (a fleet
+# builds once, not once per shard into one shared build directory).
+# Works with no GPU (simulator and replay). Writes DIR/status: "running", then "complete ..."
+# or "killed ..." (merge_shards.sh names a shard that never completed). Exits 0 when nothing
+# new was found, 1 on a new finding (a disagreement or device fault) and 2 when the run broke.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/out/nightly-$(date -u +%Y%m%d)"
 corpus="$root/corpus"
-device="auto"; campaign_seconds=15; sweep="full"; shard=""
+device="auto"; campaign_seconds=15; campaign_execs=""; budget_minutes=""; sweep="full"; shard=""
+seed=1; jobs=1; inject=()
+usage() { echo "nightly.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
+  [ $# -ge 2 ] || case "$1" in -h|--help) ;; *) usage "$1 needs a value (see --help)" ;; esac
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --corpus) corpus="$2"; shift 2 ;;
     --device) device="$2"; shift 2 ;;
-    --campaign-seconds) campaign_seconds="$2"; shift 2 ;;
+    --inject) inject+=(--inject "$2"); shift 2 ;;
+    --budget-minutes) budget_minutes="$2"; campaign_execs=""; shift 2 ;;
+    --campaign-seconds) campaign_seconds="$2"; budget_minutes=""; campaign_execs=""; shift 2 ;;
+    --campaign-execs) campaign_execs="$2"; budget_minutes=""; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
     --sweep) sweep="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
-    *) echo "nightly.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    *) usage "unknown option $1 (see --help)" ;;
   esac
 done
+is_uint() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ]; }
+[ -z "$budget_minutes" ] || is_uint "$budget_minutes" || usage "--budget-minutes '$budget_minutes' is not a whole number of minutes >= 1"
+[ -z "$campaign_execs" ] || is_uint "$campaign_execs" || usage "--campaign-execs '$campaign_execs' is not a count >= 1"
+is_uint "$campaign_seconds" || usage "--campaign-seconds '$campaign_seconds' is not a whole number >= 1"
+is_uint "$jobs" || usage "--jobs '$jobs' is not a count >= 1"
+case "$sweep" in full|quick|smoke) ;; *) usage "--sweep '$sweep' is not full, quick or smoke" ;; esac
+[ -z "$shard" ] || [[ "$shard" =~ ^[0-9]+/[0-9]+$ ]] || usage "--shard '$shard' is not i/n"
 started=$(date +%s)
 log() { printf '[nightly %4ds] %s\n' "$(( $(date +%s) - started ))" "$*"; }
 broken=0; found=0
@@ -52,10 +84,25 @@ step() {
   return 0
 }
 
-"$root/scripts/setup.sh" >/dev/null || { echo "nightly.sh: setup failed" >&2; exit 2; }
-build="$("$root/scripts/build.sh" release | tail -n 1)" || { echo "nightly.sh: build failed" >&2; exit 2; }
-lanediff="$build/fuzz/lanediff"
-mkdir -p "$out/runs" "$out/corpus" "$out/logs"
+if [ -n "${LANEDIFF:-}" ]; then
+  lanediff="$LANEDIFF"
+  [ -x "$lanediff" ] || { echo "nightly.sh: LANEDIFF=$lanediff is not an executable" >&2; exit 2; }
+else
+  "$root/scripts/setup.sh" >/dev/null || { echo "nightly.sh: setup failed" >&2; exit 2; }
+  build="$("$root/scripts/build.sh" release | tail -n 1)" || { echo "nightly.sh: build failed" >&2; exit 2; }
+  lanediff="$build/fuzz/lanediff"
+fi
+mkdir -p "$out/runs" "$out/corpus" "$out/logs" || { echo "nightly.sh: cannot create $out" >&2; exit 2; }
+# DIR/status says whether this run completed: a shard killed by its time limit or a dead node
+# leaves "running" or "killed", and merge_shards.sh names it (its partial output still merges).
+echo "running since $(date -u +%Y-%m-%dT%H:%M:%SZ) shard=${shard:-1/1} host=$(hostname)" > "$out/status"
+on_signal() {
+  echo "killed by SIG$1 after $(( $(date +%s) - started )) s" > "$out/status"
+  log "killed by SIG$1: partial output left in $out"
+  trap - "$1"; kill -s "$1" $$
+}
+trap 'on_signal TERM' TERM
+trap 'on_signal INT' INT
 shard_flag=(); [ -n "$shard" ] && shard_flag=(--shard "$shard")
 log "lanediff $("$lanediff" --version), output in $out"
 "$lanediff" devices | tee "$out/logs/devices.txt"
@@ -82,51 +129,70 @@ else
 fi
 
 # 2. Exhaustive sweeps.
-if [ "$sweep" = full ]; then
-  pk_targets=(gfx942 gfx1030 gfx1100 gfx1201 gfx1250); pk_modes=(--all-modes)
-else
-  pk_targets=(gfx942); pk_modes=()
-fi
+pk_range=(); pk_what="2^32 src0"
+case "$sweep" in
+  full) pk_targets=(gfx942 gfx1030 gfx1100 gfx1201 gfx1250); pk_modes=(--all-modes) ;;
+  quick) pk_targets=(gfx942); pk_modes=() ;;
+  smoke) pk_targets=(gfx942); pk_modes=()
+         pk_range=(--first $((0x42000000)) --last $((0x42000000 + (1 << 24)))); pk_what="2^24 src0" ;;
+esac
 for t in "${pk_targets[@]}"; do
-  step "sweep $t v_cvt_pk_u8_f32 (2^32 src0)" "$lanediff" sweep --target "$t" --instr v_cvt_pk_u8_f32 \
-    --device "$device" "${pk_modes[@]}" "${shard_flag[@]}" --out "$out/runs/sweep-$t-pk_u8.textproto"
+  step "sweep $t v_cvt_pk_u8_f32 ($pk_what)" "$lanediff" sweep --target "$t" --instr v_cvt_pk_u8_f32 \
+    --device "$device" "${inject[@]}" "${pk_modes[@]}" "${pk_range[@]}" "${shard_flag[@]}" \
+    --out "$out/runs/sweep-$t-pk_u8.textproto"
   pk_modes=()  # every MODE setting on the first target; the default MODE elsewhere
 done
 for t in gfx942 gfx950 gfx1201 gfx1250; do
   for i in v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
     step "sweep $t $i (all seeds, boundary src0)" "$lanediff" sweep --target "$t" --instr "$i" \
-      --device "$device" "${shard_flag[@]}" --out "$out/runs/sweep-$t-$i.textproto"
+      --device "$device" "${inject[@]}" "${shard_flag[@]}" --out "$out/runs/sweep-$t-$i.textproto"
   done
 done
 
-# 3. Campaigns: every target x instruction it has, time-boxed, one summary each (the matrix).
+# 3. Campaigns: every target x instruction it has, one summary each (the matrix). Bounded by
+# test cases (--campaign-execs: deterministic), by time per campaign (--campaign-seconds), or by
+# what the job's wall-clock limit leaves after the sweeps (--budget-minutes).
 "$lanediff" targets | awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i ~ /^v_/) { sub(/\(.*/, "", $i); print $1, $i } }' \
   > "$out/logs/pairs.txt"
+pairs=$(wc -l < "$out/logs/pairs.txt")
+if [ -n "$budget_minutes" ]; then
+  reserve=$(( budget_minutes * 6 > 120 ? budget_minutes * 6 : 120 ))  # max(2 min, M/10), in s
+  left=$(( budget_minutes * 60 - reserve - ($(date +%s) - started) ))
+  campaign_seconds=$(( left / pairs > 1 ? left / pairs : 1 ))
+  log "budget ${budget_minutes} min: $left s left for $pairs campaigns after the sweeps, ${reserve} s kept for discrimination and reports"
+fi
+if [ -n "$campaign_execs" ]; then
+  bound=(--execs "$campaign_execs"); bound_what="$campaign_execs cases in all shards"
+else
+  bound=(--time "$campaign_seconds"); bound_what="$campaign_seconds s"
+fi
 while read -r t i; do
-  step "fuzz $t $i ($campaign_seconds s)" "$lanediff" fuzz --device "$device" --targets "$t" --instrs "$i" \
-    --time "$campaign_seconds" --corpus "$out/corpus" --quiet "${shard_flag[@]}" \
-    --summary-out "$out/runs/campaign-$t-$i.textproto"
+  step "fuzz $t $i ($bound_what)" "$lanediff" fuzz --device "$device" "${inject[@]}" \
+    --targets "$t" --instrs "$i" "${bound[@]}" --seed "$seed" --jobs "$jobs" \
+    --corpus "$out/corpus" --quiet "${shard_flag[@]}" --summary-out "$out/runs/campaign-$t-$i.textproto"
 done < "$out/logs/pairs.txt"
 
 # 4. The discrimination questions, for the chips with open hypotheses.
 for t in gfx942 gfx950 gfx1201 gfx1250; do
   for i in v_cvt_pk_u8_f32 v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
     step "discriminate $t $i" "$lanediff" discriminate --target "$t" --instr "$i" --device "$device" \
-      --out "$out/runs/verdicts-$t-$i.textproto"
+      "${inject[@]}" --out "$out/runs/verdicts-$t-$i.textproto"
   done
 done
 
 # 5. New findings join the persistent corpus (on the simulator there are none to keep).
-if [ -d "$out/corpus/findings" ] && [ "$device" != sim ]; then
+same_dir() { [ -d "$1" ] && [ -d "$2" ] && [ "$(cd "$1" && pwd -P)" = "$(cd "$2" && pwd -P)" ]; }
+if [ -d "$out/corpus/findings" ] && [ "$device" != sim ] && ! same_dir "$out/corpus" "$corpus"; then
   step "merge findings into $corpus" "$lanediff" corpus merge "$out/corpus/findings" --into "$corpus/findings"
 fi
 
 # 6. Reports.
 report_inputs=(--corpus "$out/corpus/findings")
-[ -d "$corpus/findings" ] && report_inputs+=(--corpus "$corpus/findings")
+[ -d "$corpus/findings" ] && ! same_dir "$out/corpus" "$corpus" && report_inputs+=(--corpus "$corpus/findings")
 "$lanediff" report --out "$out/report" "${report_inputs[@]}" "$out/runs" || broken=1
 log "reports: $out/report/report.{xml,md,html}"
 log "done: found=$found broken=$broken"
+echo "complete in $(( $(date +%s) - started )) s found=$found broken=$broken" > "$out/status"
 [ "$broken" = 1 ] && exit 2
 [ "$found" = 1 ] && exit 1
 exit 0
