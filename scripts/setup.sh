@@ -13,8 +13,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # ROCm HIP host runtime (no GPU needed to build and link)
   libamdhip64-dev
-  # tests: python3 for the LLVM differential scripts; chromium renders the HTML report
-  python3 chromium
+  # tests: python3 for the LLVM differential scripts; chromium renders the HTML report;
+  # zip/unzip pack and unpack ClusterFuzzLite seed corpora (scripts/clusterfuzzlite-test.sh)
+  python3 chromium zip unzip
 )
 
 missing=()
