@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "fuzz/corpus_store.h"
 #include "gtest/gtest.h"
 #include "proto/file_io.h"
@@ -21,24 +22,21 @@ namespace {
 constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
 
 std::string TempDir() {
-  std::string templ = ::testing::TempDir() + "corpus_merge_XXXXXX";
-  char* d = ::mkdtemp(templ.data());
-  EXPECT_NE(d, nullptr);
-  return templ;
+  std::string dir = ::testing::TempDir() + "corpus_merge_XXXXXX";
+  EXPECT_NE(::mkdtemp(dir.data()), nullptr) << dir;
+  return dir;
 }
 
+// One fp8 lane (src0 0x3fffffff, seed 0xfffff000) where the device answered `observed`.
 proto::Finding MakeFinding(const std::string& sig, uint32_t observed = 0x39) {
-  proto::Finding f;
-  f.set_kind(proto::Finding::DISAGREEMENT);
-  f.set_signature(sig);
-  f.mutable_testcase()->set_target("gfx942");
-  f.mutable_testcase()->set_instr(proto::v_cvt_sr_fp8_f32);
-  proto::Lane* lane = f.mutable_testcase()->add_lanes();
-  lane->set_src0(0x3fffffff);
-  lane->set_src1(0xfffff000);
-  f.add_expected(0x40);
-  f.add_observed(observed);
-  return f;
+  absl::StatusOr<proto::Finding> f = ParseText<proto::Finding>(
+      absl::StrFormat("kind: DISAGREEMENT signature: \"%s\" expected: 0x40 observed: 0x%x "
+                      "testcase { target: \"gfx942\" instr: v_cvt_sr_fp8_f32 "
+                      "lanes { src0: 0x3fffffff src1: 0xfffff000 } }",
+                      sig, observed),
+      "MakeFinding");
+  EXPECT_TRUE(f.ok()) << f.status();
+  return f.ok() ? *f : proto::Finding();
 }
 
 // Every finding file under `root`: path relative to root -> text. Two equal snapshots are two
@@ -173,6 +171,25 @@ TEST(CorpusMerge, AStrayCopyUnderAnotherNameDoesNotInflateASelfMerge) {
   auto f = ParseText<proto::Finding>(*text, r->path);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->count(), 2u);  // two hits recorded, however many merges
+}
+
+// An empty file parses as an empty Finding: a merge must not take it for the stored record
+// (and overwrite it), but leave it untouched and say so.
+TEST(CorpusMerge, AStoredFileThatIsNoFindingIsLeftUntouched) {
+  const std::string src = TempDir(), dst = TempDir();
+  WriteFinding(src, "s.textproto", MakeFinding("s"));
+  auto store = CorpusStore::Open(dst);
+  ASSERT_TRUE(store.ok());
+  const std::string path = store->PathFor(MakeFinding("s"));
+  std::filesystem::create_directories(DirName(path));
+  ASSERT_TRUE(WriteFileAtomic(path, "").ok());
+  absl::StatusOr<MergeStats> m = MergeCorpora({src}, dst);
+  ASSERT_FALSE(m.ok());
+  EXPECT_TRUE(absl::IsDataLoss(m.status())) << m.status();
+  EXPECT_NE(m.status().message().find(path), absl::string_view::npos) << m.status();
+  auto text = ReadFile(path);
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(*text, "");
 }
 
 TEST(CorpusMerge, MergingTheSameCorpusTwiceChangesNothing) {

@@ -167,6 +167,17 @@ void CleanStaleTemps(const std::string& dir) {
   ::closedir(d);
 }
 
+// Takes the per-signature lock for an update of `path` (making its directory first) and
+// removes temp files killed writers left there.
+absl::StatusOr<FileLock> LockForUpdate(const std::string& path, const std::string& signature) {
+  const std::string dir = DirName(path);
+  LANEDIFF_RETURN_IF_ERROR(MakeDirs(dir));
+  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock,
+                            FileLock::Acquire(absl::StrCat(dir, "/.", signature, ".lock")));
+  CleanStaleTemps(dir);
+  return lock;
+}
+
 // <root>/.origin: the corpus's id, 16 random hex digits, made once. Two stores racing to make
 // it may each keep its own: the counts stay right (each counts its hits under its id).
 absl::StatusOr<std::string> ReadOrMakeOrigin(const std::string& root) {
@@ -263,11 +274,7 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
   LANEDIFF_RETURN_IF_ERROR(ValidateFinding(finding));
   LANEDIFF_ASSIGN_OR_RETURN(const std::string origin, Origin());
   const std::string path = PathFor(finding);
-  const std::string dir = DirName(path);
-  LANEDIFF_RETURN_IF_ERROR(MakeDirs(dir));
-  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock,
-                            FileLock::Acquire(absl::StrCat(dir, "/.", finding.signature(), ".lock")));
-  CleanStaleTemps(dir);
+  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock, LockForUpdate(path, finding.signature()));
   const uint64_t add = std::max<uint64_t>(1, finding.count());
   const std::string now = NowRfc3339();
   RecordOutcome out;
@@ -321,19 +328,18 @@ CorpusLoad LoadCorpus(const std::vector<std::string>& paths) {
 absl::StatusOr<CorpusStore::MergeResult> CorpusStore::Merge(const proto::Finding& finding) {
   LANEDIFF_RETURN_IF_ERROR(ValidateFinding(finding));
   const std::string path = PathFor(finding);
-  const std::string dir = DirName(path);
-  LANEDIFF_RETURN_IF_ERROR(MakeDirs(dir));
-  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock,
-                            FileLock::Acquire(absl::StrCat(dir, "/.", finding.signature(), ".lock")));
-  CleanStaleTemps(dir);
+  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock, LockForUpdate(path, finding.signature()));
   proto::Finding merged = finding;
   NormalizeOrigins(&merged);
   std::string before;
   if (absl::StatusOr<std::string> text = ReadFile(path); text.ok()) {
     proto::Finding stored;
-    if (absl::Status parsed = ParseTextInto(*text, path, &stored); !parsed.ok()) {
-      return absl::DataLossError(absl::StrCat(
-          "stored finding is malformed, left untouched (move it aside to merge): ", parsed.message()));
+    absl::Status parsed = ParseTextInto(*text, path, &stored);
+    if (parsed.ok()) parsed = ValidateFinding(stored);
+    if (!parsed.ok()) {
+      return absl::DataLossError(absl::StrCat("stored finding ", path,
+                                              " is malformed, left untouched (move it aside to "
+                                              "merge): ", parsed.message()));
     }
     merged = MergeFindings(stored, finding);
     before = *std::move(text);

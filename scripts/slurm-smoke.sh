@@ -90,6 +90,9 @@ cleanup() {
     done
   fi
   if [ "$keep" = 1 ]; then echo "slurm-smoke: work directory kept: $work"; else rm -rf "$work"; fi
+  case "$rc" in
+    130|143) echo "slurm-smoke: FAIL: interrupted (exit $rc); everything it started is stopped" ;;
+  esac
   exit "$rc"
 }
 trap cleanup EXIT
