@@ -52,12 +52,12 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
   # The packages' postinst may try to start their services: policy-rc.d 101 forbids it, so the
   # only daemons running are the ones this script starts (and stops).
   policy=/usr/sbin/policy-rc.d; had_policy=0; [ -e "$policy" ] && had_policy=1
-  [ "$had_policy" = 1 ] || printf '#!/bin/sh\nexit 101\n' > "$policy"; chmod +x "$policy" 2>/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+  [ "$had_policy" = 1 ] || { printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy"; }
+  apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null; }
+  apt_install || { DEBIAN_FRONTEND=noninteractive apt-get update -qq && apt_install; }
   rc=$?
   [ "$had_policy" = 1 ] || rm -f "$policy"
-  [ "$rc" = 0 ] || { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null; } ||
+  [ "$rc" = 0 ] ||
     envfail "apt-get install slurm-wlm munge failed"
 fi
 
