@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --into) [ $# -ge 2 ] || { echo "merge_shards.sh: --into needs a directory" >&2; exit 2; }
             into="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) shards+=("$1"); shift ;;
   esac
 done

@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     --shards) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage "--shards needs a count >= 1"; shards="$2"; shift 2 ;;
     --execs) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage "--execs needs a count >= 1"; execs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) usage "unknown option $1 (see --help)" ;;
   esac
 done
