@@ -118,18 +118,34 @@ TEST(CorpusStore, ConcurrentWritersNeitherLoseNorDuplicate) {
 }
 
 TEST(CorpusStore, SigkilledWritersNeverLeaveTornFiles) {
+  // Each round a child records findings in a loop and writes a byte to a pipe after each
+  // record. The parent waits for the state it means to interrupt, "recording again after
+  // round + 1 records", then SIGKILLs it: mid-write at a different point each round, and never
+  // before the first record, however loaded the machine (a fixed 5 ms sleep found 0 findings
+  // on a busy 2-core box).
   const std::string root = TempDir();
   for (int round = 0; round < 8; ++round) {
+    int p[2];
+    ASSERT_EQ(::pipe(p), 0);
     pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
+      ::close(p[0]);
       auto store = CorpusStore::Open(root);
-      for (int i = 0;; ++i) (void)store->Record(MakeFinding(absl::StrCat("k", i % 7)));
+      for (int i = 0;; ++i) {
+        (void)store->Record(MakeFinding(absl::StrCat("k", i % 7)));
+        if (::write(p[1], "r", 1) != 1) _exit(1);
+      }
     }
-    ::usleep(5000 + round * 3000);
+    ::close(p[1]);
+    int records = 0;
+    char c;
+    while (records < round + 1 && ::read(p[0], &c, 1) == 1) ++records;
     ::kill(pid, SIGKILL);
     int status;
     ::waitpid(pid, &status, 0);
+    ::close(p[0]);
+    ASSERT_EQ(records, round + 1) << "the writer died before its records";
   }
   CorpusLoad load = LoadCorpus({root});
   EXPECT_TRUE(load.errors.empty()) << load.errors[0];

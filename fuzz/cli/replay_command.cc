@@ -29,7 +29,7 @@ int RunReplay(int argc, char** argv) {
   args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
   args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
   args.Repeated("relax", "NAME", "comparison relaxation (added to the finding's own)", &relax);
-  args.Double("batch-timeout", "SECONDS", "per-batch device timeout", &timeout);
+  args.Double("batch-timeout", "SECONDS", "per-batch device timeout, above 0", kTimeoutRange, &timeout);
   args.Positional("PATH", "finding files (.textproto, .binpb) or directories", &paths);
   args.Epilog("exit codes: 0 every finding reproduced, 1 some did not (or a file is malformed or\n"
               "refused: not a regular file, over a size limit; or there was nothing to replay),\n"

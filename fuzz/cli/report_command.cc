@@ -21,7 +21,7 @@ int RunReport(int argc, char** argv) {
             "Write report.xml (JUnit), report.md and report.html (one self-contained page: the\n"
             "instruction x target matrix, hypothesis verdicts per target, the SR round-up\n"
             "probability curve, the pk_u8 disagreement map, and every finding with its repro\n"
-            "command) from run records written by `lanediff sweep`/`fuzz --record-run` and from\n"
+            "command) from run records written by `lanediff sweep --out`/`fuzz --summary-out` and from\n"
             "findings corpora. Shards of one run are merged.");
   std::string out_dir;
   std::vector<std::string> corpora, inputs;
