@@ -3,23 +3,34 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+<<<<<<< HEAD
+#include <sys/stat.h>
+=======
+#include <sys/prctl.h>
+>>>>>>> harden-proc
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "device_harness/batch.h"
+#include "device_harness/exec/subprocess.h"
 #include "device_harness/fault.h"
+#include "device_harness/isolation/wire.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/classify.h"
 #include "fuzz/corpus_store.h"
@@ -152,16 +163,14 @@ absl::Status Worker::Setup() {
 
 void Worker::LoadSeeds() {
   const std::string dir = o_.corpus + "/seeds";
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) return;
-  std::vector<std::string> files;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".textproto") {
-      files.push_back(it->path().string());
-    }
-  }
-  std::sort(files.begin(), files.end());
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 && errno == ENOENT) return;  // no seeds: nothing to say
+  // Unreadable directories, FIFOs and devices are named; the walk goes on past them.
+  FileWalk walk = WalkFiles({dir}, [](absl::string_view name) {
+    return absl::EndsWith(name, ".textproto");
+  });
+  for (const std::string& e : walk.errors) Note(absl::StrCat("seed skipped: ", e));
+  const std::vector<std::string>& files = walk.files;
   for (const std::string& f : files) {
     absl::StatusOr<std::string> text = ReadFile(f);
     if (!text.ok()) {
@@ -223,11 +232,13 @@ void Worker::Progress(bool final) {
 }
 
 std::string Worker::Repro(const std::string& path) const {
-  std::string r = absl::StrCat(o_.repro_prefix, " replay ", path, " --device=", o_.device);
-  for (const std::string& e : o_.inject) absl::StrAppend(&r, " --inject ", e);
-  for (const std::string& h : o_.hypotheses) absl::StrAppend(&r, " --hypothesis ", h);
-  for (const std::string& x : RelaxationNames(o_.relax)) absl::StrAppend(&r, " --relax ", x);
-  return r;
+  // Every word shell-quoted: the line is meant to be pasted into a shell, and a corpus path
+  // or an exec: device command may hold spaces, quotes or `$(...)`.
+  std::vector<std::string> w = {o_.repro_prefix, "replay", path, "--device=" + o_.device};
+  for (const std::string& e : o_.inject) w.insert(w.end(), {"--inject", e});
+  for (const std::string& h : o_.hypotheses) w.insert(w.end(), {"--hypothesis", h});
+  for (const std::string& x : RelaxationNames(o_.relax)) w.insert(w.end(), {"--relax", x});
+  return ShellJoin(w);
 }
 
 absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
@@ -474,6 +485,18 @@ absl::StatusOr<CampaignStats> Worker::Run() {
 
 // ---- multi-process -------------------------------------------------------------------
 
+std::atomic<bool> g_worker_stop{false};
+
+void OnWorkerStop(int) { g_worker_stop.store(true); }
+
+void InstallWorkerStop() {
+  struct sigaction sa = {};
+  sa.sa_handler = OnWorkerStop;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
 void WriteAll(int fd, const std::string& s) {
   size_t done = 0;
   while (done < s.size()) {
@@ -484,25 +507,36 @@ void WriteAll(int fd, const std::string& s) {
   }
 }
 
+// Worker -> parent messages: one frame each (isolation/wire.h: a length prefix, then the
+// bytes), the first byte a tag and the rest its body, so that no text in a body (a seed file
+// name in an error note may hold a newline) can end a message or forge another:
+//   P/F counters (decimal, space-separated; F is the final set), S signature seen,
+//   N new signature, E error note, D device description, X fatal error ("env "/"err " + text).
+constexpr uint32_t kMaxWorkerMessage = 1 << 20;
+
+std::string Message(char tag, absl::string_view body) {
+  return Frame(absl::StrCat(absl::string_view(&tag, 1), body.substr(0, kMaxWorkerMessage - 1)));
+}
+
 std::string EncodeStats(const CampaignStats& s, bool final) {
-  std::string out = absl::StrCat(final ? "F" : "P", " ", s.execs, " ", s.lanes, " ", s.invalid,
-                                 " ", s.refused, " ", s.disagreeing, " ", s.device_faults, " ",
-                                 s.new_findings, " ", s.repeats);
-  for (uint64_t c : s.classes) absl::StrAppend(&out, " ", c);
-  out += "\n";
+  std::string counters = absl::StrCat(s.execs, " ", s.lanes, " ", s.invalid, " ", s.refused, " ",
+                                      s.disagreeing, " ", s.device_faults, " ", s.new_findings,
+                                      " ", s.repeats);
+  for (uint64_t c : s.classes) absl::StrAppend(&counters, " ", c);
+  std::string out = Message(final ? 'F' : 'P', counters);
   if (final) {
-    for (const std::string& sig : s.signatures) absl::StrAppend(&out, "S ", sig, "\n");
-    for (const std::string& sig : s.new_signatures) absl::StrAppend(&out, "N ", sig, "\n");
-    for (const std::string& e : s.errors) absl::StrAppend(&out, "E ", e, "\n");
-    absl::StrAppend(&out, "D ", s.device_description, "\n");
+    for (const std::string& sig : s.signatures) out += Message('S', sig);
+    for (const std::string& sig : s.new_signatures) out += Message('N', sig);
+    for (const std::string& e : s.errors) out += Message('E', e);
+    out += Message('D', s.device_description);
   }
   return out;
 }
 
-void DecodeLine(absl::string_view line, CampaignStats* s) {
-  if (line.size() < 2) return;
-  const char tag = line[0];
-  absl::string_view rest = line.substr(2);
+void DecodeMessage(absl::string_view msg, CampaignStats* s) {
+  if (msg.empty()) return;
+  const char tag = msg[0];
+  absl::string_view rest = msg.substr(1);
   if (tag == 'P' || tag == 'F') {
     std::vector<std::string> f = absl::StrSplit(rest, ' ');
     if (f.size() < 8 + kNumInputClasses) return;
@@ -580,23 +614,41 @@ size_t AimLanes(const Mutator& mutator, Rng& rng, const Hypotheses& hyp, proto::
   return out;
 }
 
-absl::StatusOr<CampaignStats> RunCampaign(const CampaignOptions& options,
-                                          const std::atomic<bool>* stop) {
-  if (options.time_seconds <= 0 && options.max_execs == 0) {
+namespace {
+
+// The library's own guard for what the CLI parser already refuses (fuzz/cli/args.h).
+absl::Status CheckOptions(const CampaignOptions& options) {
+  if (!(options.time_seconds >= 0) || !std::isfinite(options.time_seconds)) {
+    return absl::InvalidArgumentError("--time must be a finite number of seconds, 0 or more");
+  }
+  if (options.time_seconds == 0 && options.max_execs == 0) {
     return absl::InvalidArgumentError("give --time SECONDS or --execs N (or both)");
   }
-  if (options.lanes_per_batch == 0 || options.lanes_per_batch > kMaxLanesPerBatch) {
-    return absl::InvalidArgumentError(absl::StrCat("--lanes-per-batch must be 1..",
-                                                   kMaxLanesPerBatch));
+  if (!(options.batch_timeout_seconds > 0) || !std::isfinite(options.batch_timeout_seconds)) {
+    return absl::InvalidArgumentError("--batch-timeout must be a finite number of seconds above 0");
   }
+  if (options.lanes_per_batch == 0 || options.lanes_per_batch > kMaxLanes) {
+    return absl::InvalidArgumentError(absl::StrCat("--lanes-per-batch must be 1..", kMaxLanes));
+  }
+  if (options.jobs < 1 || options.jobs > 256) {
+    return absl::InvalidArgumentError("--jobs must be 1..256");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<CampaignStats> RunCampaign(const CampaignOptions& options,
+                                          const std::atomic<bool>* stop) {
+  LANEDIFF_RETURN_IF_ERROR(CheckOptions(options));
   Worker w(options, stop);
   return w.Run();
 }
 
 absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
                                               const std::atomic<bool>* stop) {
-  if (options.jobs <= 1) return RunCampaign(options, stop);
-  if (options.jobs > 256) return absl::InvalidArgumentError("--jobs above 256");
+  LANEDIFF_RETURN_IF_ERROR(CheckOptions(options));
+  if (options.jobs == 1) return RunCampaign(options, stop);
   struct Child {
     pid_t pid;
     int fd;
@@ -606,6 +658,7 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
   std::vector<Child> children;
   const auto t0 = Clock::now();
   std::fflush(stderr);
+  const pid_t parent = ::getpid();
   for (int i = 0; i < options.jobs; ++i) {
     int fds[2];
     if (::pipe(fds) != 0) return absl::InternalError("pipe() failed");
@@ -623,13 +676,17 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
                       (static_cast<uint64_t>(i) < options.max_execs % options.jobs ? 1 : 0);
         if (o.max_execs == 0) ::_exit(0);
       }
-      o.progress_fd = fds[1];  // 'P' counter lines every second, 'F' + lists at the end
-      Worker w(o, stop);
+      o.progress_fd = fds[1];  // 'P' counter frames every second, 'F' + lists at the end
+      // SIGINT/SIGTERM (the parent forwards them; Ctrl-C reaches the whole group) stop this
+      // worker between batches; the parent's death does too (PR_SET_PDEATHSIG).
+      InstallWorkerStop();
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (::getppid() != parent || (stop != nullptr && stop->load())) g_worker_stop.store(true);
+      Worker w(o, &g_worker_stop);
       absl::StatusOr<CampaignStats> s = w.Run();
       if (!s.ok()) {
-        WriteAll(fds[1], absl::StrCat("X ", s.status().code() == absl::StatusCode::kUnavailable
-                                                ? "env " : "err ",
-                                      s.status().message(), "\n"));
+        const bool env = s.status().code() == absl::StatusCode::kUnavailable;
+        WriteAll(fds[1], Message('X', absl::StrCat(env ? "env " : "err ", s.status().message())));
         ::_exit(3);
       }
       WriteAll(fds[1], EncodeStats(*s, true));
@@ -641,12 +698,19 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
   std::string fatal;
   size_t open = children.size();
   auto last = Clock::now();
+  bool forwarded = false;
   while (open > 0) {
+    // Asked to stop (SIGINT/SIGTERM reached this process only, say): so are the workers. They
+    // finish their batch, flush their counts and send their final lists.
+    if (!forwarded && stop != nullptr && stop->load()) {
+      forwarded = true;
+      for (const Child& c : children) ::kill(c.pid, SIGTERM);
+    }
     std::vector<pollfd> pfds;
     for (Child& c : children) {
       if (c.fd >= 0) pfds.push_back({c.fd, POLLIN, 0});
     }
-    ::poll(pfds.data(), pfds.size(), 1000);
+    ::poll(pfds.data(), pfds.size(), forwarded ? 1000 : 100);
     for (Child& c : children) {
       if (c.fd < 0) continue;
       pollfd* p = nullptr;
@@ -664,12 +728,19 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
         continue;
       }
       c.buf.append(buf, static_cast<size_t>(n));
-      size_t nl;
-      while ((nl = c.buf.find('\n')) != std::string::npos) {
-        std::string line = c.buf.substr(0, nl);
-        c.buf.erase(0, nl + 1);
-        if (line.rfind("X ", 0) == 0) fatal = line.substr(2);
-        else DecodeLine(line, &c.stats);
+      for (;;) {
+        absl::StatusOr<std::optional<std::string>> msg = PopFrame(&c.buf, kMaxWorkerMessage);
+        if (!msg.ok()) {  // cannot happen with our own workers: stop trusting this pipe
+          fatal = absl::StrCat("err worker ", c.pid, ": ", msg.status().message());
+          ::close(c.fd);
+          c.fd = -1;
+          --open;
+          break;
+        }
+        if (!msg->has_value()) break;
+        const std::string& m = **msg;
+        if (!m.empty() && m[0] == 'X') fatal = m.substr(1);
+        else DecodeMessage(m, &c.stats);
       }
     }
     // As for one worker: a terminal redraws the line every second, a log gets one every 10 s.

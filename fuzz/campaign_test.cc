@@ -5,7 +5,11 @@
 
 #include <stdlib.h>
 
+#include <cmath>
+#include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "device_harness/open_runner.h"
 #include "fuzz/corpus_store.h"
@@ -158,6 +162,32 @@ TEST(Campaign, TwoJobsShareOneCorpus) {
   CorpusLoad load = LoadCorpus({dir + "/findings"});
   EXPECT_TRUE(load.errors.empty());
   EXPECT_EQ(load.findings.size(), stats->signatures.size());
+}
+
+TEST(Campaign, OptionsOutOfRangeAreRefusedBeforeAnyCase) {
+  // The library's own guard for what the CLI refuses (issue 11 point 5): a NaN time ran
+  // forever, jobs = 0 ran one job, more lanes than the mutator's cap were silently capped.
+  const std::string dir = TempDir();
+  std::vector<std::pair<std::string, CampaignOptions>> bad;
+  CampaignOptions o = Options(dir);
+  o.max_execs = 1;
+  bad.push_back({"time nan", o});
+  bad.back().second.time_seconds = std::nan("");
+  bad.push_back({"time -1", o});
+  bad.back().second.time_seconds = -1;
+  bad.push_back({"batch timeout 0", o});
+  bad.back().second.batch_timeout_seconds = 0;
+  bad.push_back({"batch timeout nan", o});
+  bad.back().second.batch_timeout_seconds = std::nan("");
+  bad.push_back({"jobs 0", o});
+  bad.back().second.jobs = 0;
+  bad.push_back({"lanes above kMaxLanes", o});
+  bad.back().second.lanes_per_batch = kMaxLanes + 1;
+  for (const auto& [what, opts] : bad) {
+    auto stats = RunCampaignJobs(opts, nullptr);
+    EXPECT_EQ(stats.status().code(), absl::StatusCode::kInvalidArgument) << what;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/findings"));  // refused before opening anything
 }
 
 }  // namespace

@@ -76,81 +76,19 @@ bool IsBinaryName(absl::string_view name) {
   return absl::EndsWith(name, ".binpb") || absl::EndsWith(name, ".pb");
 }
 
-void LoadOne(const std::string& path, CorpusLoad* out) {
-  absl::StatusOr<std::string> data = ReadFile(path);
-  if (!data.ok()) {
-    out->errors.push_back(std::string(data.status().message()));
-    return;
+}  // namespace
+
+absl::StatusOr<proto::Finding> ParseFindingFile(const std::string& path, absl::string_view data) {
+  proto::Finding f;
+  LANEDIFF_RETURN_IF_ERROR(IsTextName(BaseName(path)) ? ParseTextInto(data, path, &f)
+                                                      : ParseBinaryInto(data, path, &f));
+  if (absl::Status valid = ValidateFinding(f); !valid.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", valid.message()));
   }
-  LoadedFinding lf;
-  lf.path = path;
-  if (IsTextName(BaseName(path))) {
-    absl::Status st = ParseTextInto(*data, path, &lf.finding);
-    if (!st.ok()) {
-      out->errors.push_back(std::string(st.message()));
-      return;
-    }
-  } else {
-    if (!lf.finding.ParseFromString(*data)) {
-      out->errors.push_back(absl::StrCat(path, ": malformed or truncated binary proto::Finding (",
-                                         data->size(), " bytes)"));
-      return;
-    }
-  }
-  absl::Status valid = ValidateFinding(lf.finding);
-  if (!valid.ok()) {
-    out->errors.push_back(absl::StrCat(path, ": ", valid.message()));
-    return;
-  }
-  out->findings.push_back(std::move(lf));
+  return f;
 }
 
-// Every file and directory already visited, by (device, inode): a symlink to an ancestor or a
-// second link to a file must not load the same finding again (replay would run it twice and
-// merge would add its count twice).
-using Visited = std::set<std::pair<dev_t, ino_t>>;
-
-void Walk(const std::string& path, CorpusLoad* out, int depth, Visited* seen) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    out->errors.push_back(std::string(Errno("cannot read", path, errno).message()));
-    return;
-  }
-  if (!seen->insert({st.st_dev, st.st_ino}).second) return;  // reached again through a link
-  if (S_ISREG(st.st_mode)) {
-    LoadOne(path, out);
-    return;
-  }
-  if (!S_ISDIR(st.st_mode)) return;
-  if (depth > 16) {
-    out->errors.push_back(absl::StrCat(path, ": directory nesting deeper than 16, skipped"));
-    return;
-  }
-  DIR* dir = ::opendir(path.c_str());
-  if (dir == nullptr) {
-    out->errors.push_back(std::string(Errno("cannot list directory", path, errno).message()));
-    return;
-  }
-  std::vector<std::string> names;
-  while (struct dirent* e = ::readdir(dir)) names.emplace_back(e->d_name);
-  ::closedir(dir);
-  std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
-    if (name.empty() || name[0] == '.') continue;  // ., .., lock and temp files
-    const std::string child = path == "/" ? "/" + name : absl::StrCat(path, "/", name);
-    struct stat cst;
-    if (::stat(child.c_str(), &cst) != 0) {
-      out->errors.push_back(std::string(Errno("cannot read", child, errno).message()));
-      continue;
-    }
-    if (S_ISDIR(cst.st_mode)) {
-      Walk(child, out, depth + 1, seen);
-    } else if (S_ISREG(cst.st_mode) && (IsTextName(name) || IsBinaryName(name)) &&
-               seen->insert({cst.st_dev, cst.st_ino}).second) {
-      LoadOne(child, out);
-    }
-  }
-}
+namespace {
 
 // Removes temp files a killed writer left behind (older than a minute, so a live writer's
 // temp file is never touched).
@@ -204,44 +142,6 @@ std::string NowRfc3339() {
   return buf;
 }
 
-bool IsValidSignature(absl::string_view s) {
-  if (s.empty() || s.size() > 200 || s[0] == '.') return false;
-  for (char c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '+' || c == '=' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-absl::Status ValidateFinding(const proto::Finding& f) {
-  if (!IsValidSignature(f.signature())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "field signature: '", f.signature(), "' is not a valid signature ([A-Za-z0-9_.+=-]{1,200})"));
-  }
-  if (f.kind() == proto::Finding::KIND_UNSPECIFIED) {
-    return absl::InvalidArgumentError("field kind: unspecified");
-  }
-  if (!IsValidSignature(f.testcase().target())) {
-    return absl::InvalidArgumentError("field testcase.target: missing or not a gfx name");
-  }
-  if (f.testcase().instr() == proto::INSTRUCTION_UNSPECIFIED ||
-      !proto::Instruction_IsValid(f.testcase().instr())) {
-    return absl::InvalidArgumentError("field testcase.instr: missing or unknown");
-  }
-  if (f.testcase().lanes_size() == 0) {
-    return absl::InvalidArgumentError("field testcase.lanes: no lanes");
-  }
-  if (f.kind() == proto::Finding::DISAGREEMENT &&
-      (f.expected_size() != f.testcase().lanes_size() ||
-       f.observed_size() != f.testcase().lanes_size())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "fields expected/observed: ", f.expected_size(), "/", f.observed_size(),
-        " words for ", f.testcase().lanes_size(), " lanes"));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<CorpusStore> CorpusStore::Open(std::string root) {
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   LANEDIFF_RETURN_IF_ERROR(MakeDirs(root));
@@ -283,12 +183,13 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) {
     LANEDIFF_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-    absl::Status parsed = ParseTextInto(text, path, &stored);
+    absl::StatusOr<proto::Finding> parsed = ParseFindingFile(path, text);
     if (!parsed.ok()) {
       return absl::DataLossError(absl::StrCat(
           "stored finding is malformed, left untouched (move it aside to re-record): ",
-          parsed.message()));
+          parsed.status().message()));
     }
+    stored = *std::move(parsed);
     NormalizeOrigins(&stored);
     AddHits(&stored, origin, add);
     const std::string first = finding.first_seen().empty() ? now : finding.first_seen();
@@ -318,8 +219,19 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
 
 CorpusLoad LoadCorpus(const std::vector<std::string>& paths) {
   CorpusLoad out;
-  Visited seen;
-  for (const std::string& p : paths) Walk(p, &out, 0, &seen);
+  FileWalk walk = WalkFiles(
+      paths, [](absl::string_view name) { return IsTextName(name) || IsBinaryName(name); });
+  out.errors = std::move(walk.errors);
+  for (const std::string& path : walk.files) {
+    absl::StatusOr<std::string> data = ReadFile(path);
+    absl::StatusOr<proto::Finding> f =
+        data.ok() ? ParseFindingFile(path, *data) : absl::StatusOr<proto::Finding>(data.status());
+    if (!f.ok()) {
+      out.errors.push_back(std::string(f.status().message()));
+      continue;
+    }
+    out.findings.push_back({path, *std::move(f)});
+  }
   std::sort(out.findings.begin(), out.findings.end(),
             [](const LoadedFinding& a, const LoadedFinding& b) { return a.path < b.path; });
   return out;
@@ -333,15 +245,13 @@ absl::StatusOr<CorpusStore::MergeResult> CorpusStore::Merge(const proto::Finding
   NormalizeOrigins(&merged);
   std::string before;
   if (absl::StatusOr<std::string> text = ReadFile(path); text.ok()) {
-    proto::Finding stored;
-    absl::Status parsed = ParseTextInto(*text, path, &stored);
-    if (parsed.ok()) parsed = ValidateFinding(stored);
-    if (!parsed.ok()) {
+    absl::StatusOr<proto::Finding> stored = ParseFindingFile(path, *text);
+    if (!stored.ok()) {
       return absl::DataLossError(absl::StrCat("stored finding ", path,
                                               " is malformed, left untouched (move it aside to "
-                                              "merge): ", parsed.message()));
+                                              "merge): ", stored.status().message()));
     }
-    merged = MergeFindings(stored, finding);
+    merged = MergeFindings(*stored, finding);
     before = *std::move(text);
   } else if (!absl::IsNotFound(text.status())) {
     return text.status();

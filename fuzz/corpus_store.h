@@ -25,12 +25,9 @@
 #include "absl/strings/string_view.h"
 #include "proto/file_io.h"  // WriteFileAtomic, ReadFile: the store writes through them
 #include "proto/lanediff.pb.h"
+#include "proto/validate.h"  // IsValidSignature, ValidateFinding: what a usable finding is
 
 namespace lanediff {
-
-
-// True for a signature usable as a file name: [A-Za-z0-9_.+=-], 1..200 chars, not "."-led.
-bool IsValidSignature(absl::string_view signature);
 
 struct RecordOutcome {
   bool is_new = false;   // no file for this signature existed before
@@ -48,8 +45,9 @@ class CorpusStore {
   // New signature: the finding is written with count = max(1, finding.count) and
   // first_seen = last_seen = finding's (or now). Known signature: the stored example is kept,
   // count is increased by max(1, finding.count), first_seen is the earlier and last_seen the
-  // later of the two. Durable on return. If the stored file is unreadable or malformed it is
-  // NOT overwritten: the error says so.
+  // later of the two. Durable on return. If the stored file is unreadable, malformed, or
+  // parses but is not a valid finding (ValidateFinding: an empty file, kind 7 ...) it is NOT
+  // overwritten: the error names it and says why.
   absl::StatusOr<RecordOutcome> Record(const proto::Finding& finding);
 
   // Joins a finding from another corpus into its signature's file (fuzz/corpus_merge.h:
@@ -86,13 +84,15 @@ struct CorpusLoad {
 
 // Loads files and (recursively) directories: *.textproto / *.txtpb as text, *.binpb / *.pb as
 // binary proto::Finding, each file once however many links reach it (a symlink loop is not
-// followed twice). Other files and dot-files are skipped. Never modifies anything; a bad
-// file is reported and the rest still load. Results are sorted by path.
+// followed twice; proto/file_io.h WalkFiles). Other regular files and dot-files are skipped;
+// FIFOs, sockets, devices and unreadable directories are named in `errors`. Never modifies
+// anything; a bad file (unreadable, over the size or message limits, not UTF-8, malformed,
+// or failing ValidateFinding) is reported and the rest still load. Sorted by path.
 CorpusLoad LoadCorpus(const std::vector<std::string>& paths);
 
-// Checks a loaded finding is usable (signature valid, target and instruction set, one or more
-// lanes, expected/observed lengths match for DISAGREEMENT); the error names the field.
-absl::Status ValidateFinding(const proto::Finding& finding);
+// Parses one finding file's contents (text or binary by `path`'s name) and validates it; the
+// error names `path`.
+absl::StatusOr<proto::Finding> ParseFindingFile(const std::string& path, absl::string_view data);
 
 struct MergeStats {
   int added = 0;      // new signatures written to the destination

@@ -12,7 +12,9 @@
 #ifndef LANEDIFF_PROTO_FILE_IO_H_
 #define LANEDIFF_PROTO_FILE_IO_H_
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -20,11 +22,39 @@
 
 namespace lanediff {
 
-// Files larger than this are refused by ReadFile (a corpus file is a few KiB).
+// Files larger than this are refused by ReadFile before a byte is read (a corpus file is a few
+// KiB; a binary finding at the 2^20-lane limit is about 31 MiB).
 inline constexpr size_t kMaxReadFileBytes = 64u << 20;
 
 absl::Status WriteFileAtomic(const std::string& path, absl::string_view contents);
-absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+// The whole of a regular file. Refused with the path named: anything that is not a regular
+// file ("not a regular file (FIFO)": a FIFO would block for ever, /dev/zero never ends,
+// /dev/null reads as nothing), and files larger than `max_bytes`. The file is opened
+// non-blocking, so a FIFO is refused at once even with no writer.
+absl::StatusOr<std::string> ReadFile(const std::string& path,
+                                     size_t max_bytes = kMaxReadFileBytes);
+
+// What WalkFiles found: the regular files to read, and one "path: what" line per entry it
+// could not use (the walk goes on after each).
+struct FileWalk {
+  std::vector<std::string> files;
+  std::vector<std::string> errors;
+};
+
+// Every file to read under `paths`. A path naming a regular file is taken whatever its name;
+// a directory is walked recursively (16 levels at most) for regular files whose name `want`
+// accepts, in sorted order; names starting with '.' are skipped. Each file and directory is
+// visited once, by (device, inode), however many links reach it, so symlink loops end.
+// Named in `errors`, never skipped silently: a path that does not exist or cannot be
+// stat()ed, a directory that cannot be listed (the rest is still walked), a FIFO, socket or
+// device (given or found, whatever its name), nesting deeper than 16.
+FileWalk WalkFiles(const std::vector<std::string>& paths,
+                   const std::function<bool(absl::string_view name)>& want);
+
+// "FIFO", "socket", "character device", "block device", "directory", "symbolic link",
+// "regular file" for a stat() st_mode.
+absl::string_view FileTypeName(unsigned mode);
 
 // fsync of a directory (makes a rename or a new file in it durable).
 absl::Status FsyncDir(const std::string& dir);

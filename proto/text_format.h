@@ -30,9 +30,31 @@ namespace lanediff {
 // Multi-line text with hex words and value comments.
 std::string ToText(const google::protobuf::Message& message);
 
-// Parses `text` into `message` (cleared first). `source` names the input in errors.
+// Memory a file's parsed messages may take, counted before parsing so that a small file cannot
+// expand to gigabytes (an empty Lane is 2 bytes of binary and about 60 bytes in memory): as
+// much as kParseBudgetLanes Lane messages take, i.e. 2^20 lanes (the per-batch limit) plus
+// room for the rest. Larger messages count for more (a SweepResult for several lanes).
+inline constexpr size_t kParseBudgetLanes = (size_t{1} << 20) + (size_t{1} << 16);
+size_t ParseBudgetBytes();
+
+// Estimated heap bytes of one parsed message of `type` (the object, its pointer in the
+// parent's list, allocator overhead); what the parse budget counts.
+size_t ParsedMessageCost(const google::protobuf::Descriptor* type);
+
+// Parses `text` into `message` (cleared first). `source` names the input in errors. Refused
+// before parsing: text that is not valid UTF-8 ("source:line:col: invalid UTF-8") and text
+// with more than kMaxMessagesPerFile message openings ('{' or '<'); after parsing, a string
+// field holding invalid UTF-8 (written as an escape such as "\377") is refused by field name.
 absl::Status ParseTextInto(absl::string_view text, absl::string_view source,
                            google::protobuf::Message* message);
+
+// The binary form, with the same limits: the nested messages are costed on the wire before
+// anything is allocated, and string fields must be valid UTF-8.
+absl::Status ParseBinaryInto(absl::string_view data, absl::string_view source,
+                             google::protobuf::Message* message);
+
+// Length of the longest prefix of `s` that is valid UTF-8 (== s.size() when all of it is).
+size_t ValidUtf8Prefix(absl::string_view s);
 
 template <typename T>
 absl::StatusOr<T> ParseText(absl::string_view text, absl::string_view source) {

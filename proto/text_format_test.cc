@@ -1,5 +1,6 @@
 #include "proto/text_format.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -48,6 +49,74 @@ TEST(TextFormat, AbsentModeIsDistinguishableFromZero) {
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_FALSE(a->has_mode());
   EXPECT_TRUE(b->has_mode());
+}
+
+}  // namespace
+}  // namespace lanediff
+
+namespace lanediff {
+namespace {
+
+TEST(TextFormat, InvalidUtf8IsRefusedByLineAndColumn) {
+  // Issue 11 point 2: binary findings with invalid UTF-8 in a string were refused, text ones
+  // were not. 0xff can start no UTF-8 sequence; "\xc3\x28" is a lead byte whose continuation
+  // is missing; "\xed\xa0\x80" encodes the surrogate U+D800; "\xc0\xaf" is an overlong '/'.
+  proto::Finding f;
+  for (const char* bad : {"\xff", "\xc3\x28", "\xed\xa0\x80", "\xc0\xaf"}) {
+    const std::string text = std::string("signature: \"x\"\n# note ") + bad + "\n";
+    absl::Status s = ParseTextInto(text, "f.textproto", &f);
+    EXPECT_FALSE(s.ok()) << bad;
+    // Line 2, column 8: "# note " is 7 bytes.
+    EXPECT_THAT(std::string(s.message()), HasSubstr("f.textproto:2:8: invalid UTF-8")) << bad;
+  }
+  // An escape that makes invalid UTF-8 inside a string field is refused by field name.
+  absl::Status s = ParseTextInto("testcase { note: \"\\377\" }", "g.textproto", &f);
+  EXPECT_EQ(s.message(), "g.textproto: field testcase.note: invalid UTF-8 (text fields must be UTF-8)");
+  // Valid multi-byte UTF-8 (U+00E9, U+20AC, U+1F600) is accepted.
+  EXPECT_TRUE(ParseTextInto("input_class: \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", "h", &f).ok());
+}
+
+TEST(TextFormat, ParsedMemoryIsBoundedBeforeParsing) {
+  // Issue 11 point 9: an empty Lane is 2 bytes of binary ("2a 00" inside the testcase) and
+  // tens of bytes in memory. The budget is the memory of kParseBudgetLanes lanes: that many
+  // lanes plus their testcase are refused before anything is parsed; 16 fewer (room for the
+  // testcase, which costs less than 16 lanes) are accepted.
+  const size_t lane = ParsedMessageCost(proto::Lane::descriptor());
+  const size_t testcase = ParsedMessageCost(proto::TestCase::descriptor());
+  ASSERT_GE(lane, sizeof(proto::Lane));
+  ASSERT_LT(testcase, 16 * lane);
+  EXPECT_EQ(ParseBudgetBytes(), kParseBudgetLanes * lane);
+  auto binary = [](size_t lanes) {
+    std::string inner;
+    for (size_t i = 0; i < lanes; ++i) inner += std::string("\x2a\x00", 2);  // TestCase.lanes
+    std::string varint;
+    for (size_t n = inner.size(); ; n >>= 7) {
+      varint.push_back(static_cast<char>((n & 0x7f) | (n > 0x7f ? 0x80 : 0)));
+      if (n <= 0x7f) break;
+    }
+    return "\x12" + varint + inner;  // Finding.testcase
+  };
+  proto::Finding f;
+  absl::Status over = ParseBinaryInto(binary(kParseBudgetLanes), "big.binpb", &f);
+  EXPECT_THAT(std::string(over.message()),
+              HasSubstr(absl::StrCat("big.binpb: its ", kParseBudgetLanes, " or more nested messages")));
+  EXPECT_THAT(std::string(over.message()), HasSubstr("refused before parsing"));
+  EXPECT_EQ(f.testcase().lanes_size(), 0);
+  ASSERT_TRUE(ParseBinaryInto(binary(kParseBudgetLanes - 16), "ok.binpb", &f).ok());
+  EXPECT_EQ(static_cast<size_t>(f.testcase().lanes_size()), kParseBudgetLanes - 16);
+  // Text: each '{' costs what the message its field names costs.
+  std::string text = "testcase {\n";
+  for (size_t i = 0; i < kParseBudgetLanes; ++i) text += "lanes {}\n";
+  text += "}\n";
+  EXPECT_THAT(std::string(ParseTextInto(text, "big.textproto", &f).message()),
+              HasSubstr("big.textproto: its"));
+  text = "testcase {\n";
+  for (size_t i = 0; i < kParseBudgetLanes - 16; ++i) text += "lanes {}\n";
+  text += "}\n";
+  EXPECT_TRUE(ParseTextInto(text, "ok.textproto", &f).ok());
+  // Malformed binary is named as such.
+  EXPECT_THAT(std::string(ParseBinaryInto("\xff\xff", "bad.binpb", &f).message()),
+              HasSubstr("bad.binpb: malformed or truncated binary lanediff.proto.Finding"));
 }
 
 }  // namespace

@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <sys/wait.h>
+
 #include <climits>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -20,18 +23,6 @@
 
 namespace lanediff {
 namespace {
-
-std::string ShellQuote(absl::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
 
 std::string SelfExe() {
   char buf[PATH_MAX];
@@ -57,6 +48,26 @@ bool ParseWord(absl::string_view text, uint32_t* out) {
   return true;
 }
 
+// The first word of COMMAND must name something the shell can run (a builtin, a function-free
+// PATH lookup or a path): `command -v` decides, as the shell itself will. Words the shell would
+// expand (quotes, $, globs, redirections) are not checked here; exit 127 then says it.
+absl::Status CheckCommandExists(absl::string_view command) {
+  absl::string_view t = absl::StripLeadingAsciiWhitespace(command);
+  const absl::string_view first = t.substr(0, t.find_first_of(" \t\n"));
+  if (first == "lanediff") return absl::OkStatus();  // this binary
+  if (first.find_first_of("'\"\\$`*?[]{}()<>|&;=~#") != absl::string_view::npos) {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<SubprocessResult> r = RunSubprocess(
+      {"/bin/sh", "-c", "command -v -- \"$1\"", "sh", std::string(first)}, "", absl::Seconds(30));
+  if (!r.ok()) return r.status();
+  if (r->exited_ok()) return absl::OkStatus();
+  return absl::UnavailableError(absl::StrCat(
+      "--device=exec:", command, ": command '", first,
+      "' not found (not a shell builtin, not in PATH, or not executable); PATH=",
+      getenv("PATH") == nullptr ? "(unset)" : getenv("PATH")));
+}
+
 class ExecRunner : public Runner {
  public:
   explicit ExecRunner(ExecOptions options) : options_(std::move(options)) {}
@@ -75,11 +86,15 @@ class ExecRunner : public Runner {
       absl::StrAppendFormat(&input, "%08x %08x %08x %08x\n", v.src0[i], v.src1[i], v.src2[i],
                             v.vdst_old[i]);
     }
-    LANEDIFF_ASSIGN_OR_RETURN(SubprocessResult r,
-                              RunSubprocess({"/bin/sh", "-c", line}, input, options_.timeout));
+    const size_t limit = ExecAnswerLimit(v.size);
+    LANEDIFF_ASSIGN_OR_RETURN(
+        SubprocessResult r, RunSubprocess({"/bin/sh", "-c", line}, input, options_.timeout, limit));
     const std::string who = absl::StrCat("exec:", options_.command);
     auto with_stderr = [&](std::string what) {
-      const std::string truncated = TruncateMiddle(r.err);
+      std::string truncated = TruncateMiddle(r.err);
+      if (r.stderr_dropped > 0) {
+        absl::StrAppend(&truncated, "\n[... ", r.stderr_dropped, " more bytes not kept]");
+      }
       const std::string err(absl::StripTrailingAsciiWhitespace(truncated));
       return absl::StrCat(what, " [command: ", line, "]",
                           err.empty() ? "; no stderr" : absl::StrCat("; stderr: ", err));
@@ -89,6 +104,19 @@ class ExecRunner : public Runner {
                          with_stderr(absl::StrCat(who, ": hang: no complete answer within ",
                                                   absl::FormatDuration(options_.timeout),
                                                   " (timeout); process group killed")));
+    }
+    if (r.output_overflow) {
+      return DeviceFault(with_stderr(absl::StrCat(
+          who, ": printed more than ", limit, " bytes on stdout for ", v.size,
+          " lanes (the limit is ", kExecAnswerBaseBytes, " + ", kExecAnswerBytesPerLane,
+          " bytes per lane); process group killed")));
+    }
+    if (WIFEXITED(r.wait_status) &&
+        (WEXITSTATUS(r.wait_status) == 126 || WEXITSTATUS(r.wait_status) == 127)) {
+      // The shell's "cannot execute" / "not found": the environment, not the device.
+      return absl::UnavailableError(with_stderr(absl::StrCat(
+          who, ": the command cannot be run (", r.HowItEnded(),
+          ": the shell's 'not found' or 'not executable')")));
     }
     if (!r.exited_ok()) {
       return DeviceFault(with_stderr(absl::StrCat(who, ": failed: ", r.HowItEnded())));
@@ -157,6 +185,7 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenExecRunner(const ExecOptions& option
   if (options.timeout <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("exec runner timeout must be positive");
   }
+  LANEDIFF_RETURN_IF_ERROR(CheckCommandExists(options.command));
   return std::unique_ptr<Runner>(new ExecRunner(options));
 }
 

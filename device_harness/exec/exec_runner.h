@@ -10,8 +10,12 @@
 // ExecOptions::lanediff_path when set.
 //
 // A command that exits non-zero or dies of a signal, prints too few, too many or malformed
-// lines, or runs past the timeout is a device fault (fault.h) with its stderr kept (head and
-// tail, 4 KiB at most).
+// lines, prints more than ExecAnswerLimit(lanes) bytes on stdout (its process group is then
+// killed at once), or runs past the timeout is a device fault (fault.h) with its stderr kept
+// (head and tail, 4 KiB at most). A command that is not there at all is no device fault but
+// an environment error (kUnavailable: lanediff exits 3): OpenExecRunner checks the first word
+// (`command -v`), and an exit status of 126 or 127 (the shell's "cannot execute" and "not
+// found") is reported the same way.
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<Runner> dev,
 //       OpenExecRunner({.command = "lanediff eval --hypothesis sr_rounding=literal"}));
@@ -28,6 +32,14 @@
 #include "device_harness/runner.h"
 
 namespace lanediff {
+
+// Bytes of stdout accepted for one batch: 64 KiB plus 64 per lane (an answer line is at most
+// 11 bytes, "0x%08x\n"; the rest is room for comments and blank lines).
+inline constexpr size_t kExecAnswerBaseBytes = size_t{64} << 10;
+inline constexpr size_t kExecAnswerBytesPerLane = 64;
+inline constexpr size_t ExecAnswerLimit(size_t lanes) {
+  return kExecAnswerBaseBytes + kExecAnswerBytesPerLane * lanes;
+}
 
 struct ExecOptions {
   std::string command;                          // shell text; flags are appended

@@ -1,5 +1,11 @@
 #include "device_harness/exec/exec_runner.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <random>
 
 #include "absl/strings/match.h"
@@ -7,6 +13,7 @@
 #include "device_harness/batch.h"
 #include "device_harness/exec/subprocess.h"
 #include "device_harness/fault.h"
+#include "device_harness/isolation/sigstop_test_util.h"
 #include "gtest/gtest.h"
 #include "model/isa/testcase.h"
 #include "model/ops/ops.h"
@@ -153,7 +160,44 @@ INSTANTIATE_TEST_SUITE_P(
                    "stdout line 2 '0x123456789' is not a 32-bit hex word"},
         BadCommand{"echo about to sleep >&2; sleep 30 #", absl::StatusCode::kDeadlineExceeded,
                    "no complete answer within 700ms (timeout); process group killed"},
-        BadCommand{"/nonexistent/model #", absl::StatusCode::kUnavailable, "exit status 127"}));
+        // Endless output is cut at 64 KiB + 64 bytes per lane: 65536 + 3 * 64 = 65728.
+        BadCommand{"yes 0x1 #", absl::StatusCode::kUnavailable,
+                   "printed more than 65728 bytes on stdout for 3 lanes"}));
+
+TEST(ExecRunnerTest, MissingCommandIsAnEnvironmentErrorNotAFault) {
+  // Issue 11 point 13: a command that is not there is the environment's fault (exit 3), not
+  // the device's. Checked when the runner opens ...
+  auto open = OpenExecRunner(
+      {.command = "/nonexistent/model #", .timeout = absl::Seconds(5), .lanediff_path = ""});
+  ASSERT_FALSE(open.ok());
+  EXPECT_TRUE(absl::IsUnavailable(open.status())) << open.status();
+  EXPECT_FALSE(IsDeviceFault(open.status())) << open.status();
+  EXPECT_TRUE(absl::StrContains(open.status().message(), "'/nonexistent/model' not found"))
+      << open.status();
+  // ... and, for a first word the check cannot see through (quoted), by the shell's 127.
+  auto r = Exec("'/nonexistent/model' #")->Run(*BuildDeviceBatch(Small()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::IsUnavailable(r.status())) << r.status();
+  EXPECT_FALSE(IsDeviceFault(r.status())) << r.status();
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "cannot be run (exit status 127"))
+      << r.status();
+}
+
+TEST(ExecRunnerTest, AnswerCompleteAcrossASigstopIsNoHang) {
+  // Issue 11 point 6: lanediff is stopped for 2.5 s while its exec device (its own process
+  // group, so it runs on) answers; the timeout is 1.5 s. The complete answer is taken.
+  const std::string marker = absl::StrCat(::testing::TempDir(), "/exec_marker_", ::getpid());
+  std::remove(marker.c_str());
+  const std::string cmd =
+      absl::StrCat(": > '", marker, "'; sleep 0.2; cat >/dev/null; printf '1\\n2\\n3\\n' #");
+  const char c = RunStoppedMidway(marker, /*whole_group=*/false, absl::Milliseconds(2500), [&] {
+    auto r = Exec(cmd, absl::Milliseconds(1500))->Run(*BuildDeviceBatch(Small()));
+    if (r.ok()) return r->vdst == std::vector<uint32_t>{1, 2, 3} ? 'O' : 'W';
+    return absl::IsDeadlineExceeded(r.status()) ? 'H' : 'E';
+  });
+  std::remove(marker.c_str());
+  EXPECT_EQ(c, 'O') << "H: a false hang; E: another error; ?: the command never started";
+}
 
 TEST(ExecRunnerTest, TimeoutKeepsStderr) {
   auto r = Exec("echo about to sleep >&2; sleep 30 #", absl::Milliseconds(300))
@@ -169,10 +213,62 @@ TEST(ExecRunnerTest, FlagsAndCommandLine) {
   ASSERT_TRUE(b.ok()) << b.status();
   auto d = DecodeDeviceBatch(*b, b->words);
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(ExecCommandLine({.command = "lanediff eval -x", .timeout = absl::Seconds(1), .lanediff_path = "/p/lanediff"}, *d),
-            "'/p/lanediff' eval -x --target gfx1250 --instr v_cvt_sr_fp8_f32 --opsel 12 --neg 3 "
+  EXPECT_EQ(ExecCommandLine({.command = "lanediff eval -x", .timeout = absl::Seconds(1), .lanediff_path = "/p/lane diff"}, *d),
+            "'/p/lane diff' eval -x --target gfx1250 --instr v_cvt_sr_fp8_f32 --opsel 12 --neg 3 "
             "--abs 1 --clamp --omod 2 --mode 0x008000f3");
   EXPECT_EQ(ExecCommandLine({.command = "lanediffx", .timeout = absl::Seconds(1), .lanediff_path = ""}, *d).substr(0, 10), "lanediffx ");
+}
+
+TEST(SubprocessTest, ShellQuoteRoundTripsThroughSh) {
+  // Each word, quoted, comes back from /bin/sh byte for byte and runs nothing.
+  const std::vector<std::string> words = {"plain-word_1.2:/x=y", "a b", "it's", "$(touch x)",
+                                          "`x`", "", "tab\tnew\nline", "\\ \"q\" *"};
+  for (const std::string& w : words) {
+    auto r = RunSubprocess({"/bin/sh", "-c", "printf %s " + ShellQuote(w)}, "", absl::Seconds(30));
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->out, w) << ShellQuote(w);
+  }
+  EXPECT_EQ(ShellQuote("plain-word"), "plain-word");  // readable when nothing needs quoting
+  EXPECT_EQ(ShellJoin({"a", "b c"}), "a 'b c'");
+}
+
+TEST(SubprocessTest, DeathOfTheCallerKillsTheCommandsWholeGroup) {
+  // Issue 11 point 7: a helper runs `sh -c 'sleep 600 & echo $! > PIDFILE; wait'` and is
+  // SIGKILLed once the pid file exists. The guard kills the command's whole group, the
+  // backgrounded grandchild included: nothing is orphaned.
+  const std::string pidfile = absl::StrCat(::testing::TempDir(), "/orphan_pid_", ::getpid());
+  std::remove(pidfile.c_str());
+  const pid_t helper = ::fork();
+  ASSERT_GE(helper, 0);
+  if (helper == 0) {
+    (void)RunSubprocess({"/bin/sh", "-c", "sleep 600 & echo $! > '" + pidfile + ".tmp'; mv '" +
+                                              pidfile + ".tmp' '" + pidfile + "'; wait"},
+                        "", absl::Seconds(600));
+    _exit(0);
+  }
+  std::string pid_text;
+  for (int i = 0; i < 60000 && pid_text.empty(); ++i) {
+    if (FILE* f = std::fopen(pidfile.c_str(), "r")) {
+      char buf[32] = {};
+      if (std::fgets(buf, sizeof buf, f) != nullptr) pid_text = buf;
+      std::fclose(f);
+    }
+    if (pid_text.empty()) ::usleep(1000);
+  }
+  ASSERT_FALSE(pid_text.empty()) << "the command never started";
+  const pid_t sleeper = static_cast<pid_t>(std::stol(pid_text));
+  ::kill(helper, SIGKILL);
+  int st = 0;
+  ::waitpid(helper, &st, 0);
+  // The sleeper is not our child: wait (bounded) until it is gone, as kill(pid, 0) reports.
+  bool gone = false;
+  for (int i = 0; i < 30000 && !gone; ++i) {
+    gone = ::kill(sleeper, 0) != 0 && errno == ESRCH;
+    if (!gone) ::usleep(1000);
+  }
+  if (!gone) ::kill(sleeper, SIGKILL);
+  std::remove(pidfile.c_str());
+  EXPECT_TRUE(gone) << "sleep 600 (pid " << sleeper << ") outlived lanediff";
 }
 
 TEST(SubprocessTest, TruncateMiddleKeepsHeadAndTail) {

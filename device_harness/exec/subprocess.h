@@ -1,7 +1,13 @@
 // Runs a child process with a pipe on each of stdin, stdout and stderr, feeding stdin and
 // draining both outputs concurrently (poll()), so a batch of any size cannot deadlock on
 // full pipe buffers. The child gets its own process group; on timeout the whole group is
-// killed with SIGKILL (a `sh -c` wrapper and whatever it started).
+// killed with SIGKILL (a `sh -c` wrapper and whatever it started). The group's first process
+// is a small guard that runs the command as its child and kills the whole group if this
+// process dies (PR_SET_PDEATHSIG), so a campaign killed by SIGKILL orphans no device command.
+// The timeout counts the time this process could wait (StopAwareTimer, isolation/wire.h): a
+// SIGSTOP/SIGCONT of lanediff is not the command's time, and output already complete when the
+// timeout expires is taken, not called a hang. Stdout beyond `max_stdout` bytes kills the
+// group (output_overflow); stderr beyond kMaxStderrBytes is dropped (counted).
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(SubprocessResult r,
 //       RunSubprocess({"/bin/sh", "-c", "sort"}, "b\na\n", absl::Seconds(5)));
@@ -9,6 +15,7 @@
 #ifndef LANEDIFF_DEVICE_HARNESS_EXEC_SUBPROCESS_H_
 #define LANEDIFF_DEVICE_HARNESS_EXEC_SUBPROCESS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,14 +29,25 @@ struct SubprocessResult {
   int wait_status = 0;     // as waitpid() reports it
   bool timed_out = false;  // killed by the watchdog
   bool stdin_closed_early = false;  // the child stopped reading before all input was written
+  bool output_overflow = false;     // stdout passed max_stdout: the group was killed
+  size_t stderr_dropped = 0;        // stderr bytes past kMaxStderrBytes, not kept
   std::string out, err;
   bool exited_ok() const;
   std::string HowItEnded() const;  // "exit status 1", "signal 9 (SIGKILL: Killed)", ...
 };
 
 // An error Status only when the process could not be started at all.
+inline constexpr size_t kMaxStderrBytes = size_t{1} << 20;
 absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
-                                               absl::string_view input, absl::Duration timeout);
+                                               absl::string_view input, absl::Duration timeout,
+                                               size_t max_stdout = SIZE_MAX);
+
+// `s` as one word of a POSIX shell command line: unchanged when it holds only characters no
+// shell treats specially (letters, digits, `_-.,/:=+@%`), else in single quotes with each `'`
+// written '\''. ShellQuote("a b") == "'a b'", ShellQuote("$(x)") == "'$(x)'".
+std::string ShellQuote(absl::string_view s);
+// Each word quoted, joined by spaces: `sh -c` runs exactly `words`.
+std::string ShellJoin(const std::vector<std::string>& words);
 
 // At most `max` bytes of `text`: its head and tail with "[... N bytes elided ...]" between.
 std::string TruncateMiddle(absl::string_view text, size_t max = 4096);

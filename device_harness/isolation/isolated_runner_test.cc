@@ -3,11 +3,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "device_harness/fault.h"
+#include "device_harness/isolation/sigstop_test_util.h"
 #include "device_harness/isolation/wire.h"
 #include "gtest/gtest.h"
 
@@ -17,7 +20,10 @@ namespace {
 // A test device: answers vdst = src0 + 1, except that a lane with src0 == 0xdead0001 makes it
 // abort(), 0xdead0002 makes it hang, 0xdead0003 makes it kill itself with SIGKILL (as the
 // OOM killer would; SIGSEGV would be caught by ASan in sanitizer builds), and 0xdead0004
-// makes it _exit(7). These faults are real: the process really dies or stops.
+// makes it _exit(7). These faults are real: the process really dies or stops. 0xdead0006 is a
+// slow batch: it creates the file g_marker (the batch has started), then takes 300 ms.
+std::string g_marker;
+
 class TestRunner : public Runner {
  public:
   std::string Describe() const override { return "test device"; }
@@ -30,6 +36,10 @@ class TestRunner : public Runner {
       if (v.src0[i] == 0xdead0003) ::raise(SIGKILL);
       if (v.src0[i] == 0xdead0004) _exit(7);
       if (v.src0[i] == 0xdead0005) return DeviceFault("test device says the lane faulted");
+      if (v.src0[i] == 0xdead0006) {
+        if (FILE* f = std::fopen(g_marker.c_str(), "w")) std::fclose(f);
+        ::usleep(300000);
+      }
       r.vdst.push_back(v.src0[i] + 1);
     }
     r.provenance.set_runner("test");
@@ -137,6 +147,60 @@ TEST(IsolatedRunnerTest, ARunnerFaultStatusCrossesThePipeAndTheChildLives) {
   EXPECT_EQ(bad.status().message(), "device fault: test device says the lane faulted");
   EXPECT_TRUE((*r)->Run(Batch({1})).ok());
   EXPECT_EQ((*r)->children_started(), 1);
+}
+
+// A helper process runs one slow (300 ms) batch with a 1.5 s timeout and is stopped for 2.5 s
+// in its middle (sigstop_test_util.h): 'O' when the answer came back right, 'H' a hang.
+char SlowBatchStoppedMidway(bool whole_group, const std::string& tag) {
+  g_marker = absl::StrCat(::testing::TempDir(), "/", tag, "_", ::getpid());
+  std::remove(g_marker.c_str());
+  const char c = RunStoppedMidway(g_marker, whole_group, absl::Milliseconds(2500), [] {
+    auto r = IsolatedRunner::Start(TestFactory(), {.timeout = absl::Milliseconds(1500)});
+    if (!r.ok()) return 'S';
+    auto out = (*r)->Run(Batch({0xdead0006}));
+    if (out.ok()) return out->vdst == std::vector<uint32_t>{0xdead0007} ? 'O' : 'W';
+    return absl::IsDeadlineExceeded(out.status()) ? 'H' : 'E';
+  });
+  std::remove(g_marker.c_str());
+  return c;
+}
+
+TEST(IsolatedRunnerTest, SigstopOfTheWholeCampaignIsNoHang) {
+  // Issue 11 point 6: the campaign (the helper and its isolated child) is stopped in the
+  // middle of the batch, then continued. The device was not running meanwhile: its answer,
+  // 300 ms of its own time later, is no hang. (Measured in wall-clock time, the deadline had
+  // passed when the helper woke: a false "hang" fault.)
+  EXPECT_EQ(SlowBatchStoppedMidway(/*whole_group=*/true, "sigstop_group"), 'O')
+      << "H: a false hang; E: another error; ?: the batch never started";
+}
+
+TEST(IsolatedRunnerTest, AnswerCompleteWhenTheTimeoutExpiresIsTaken) {
+  // Only the parent is stopped, past the timeout; the child answers meanwhile. The answer is
+  // complete in the pipe when the parent wakes: it is read, not called a hang.
+  EXPECT_EQ(SlowBatchStoppedMidway(/*whole_group=*/false, "sigstop_parent"), 'O')
+      << "H: a false hang; E: another error; ?: the batch never started";
+}
+
+TEST(WireTest, PopFrameTakesWholeFramesOnly) {
+  std::string buf = Frame("one") + Frame(std::string("t\nwo\0", 5));
+  const std::string second = Frame("three");
+  buf += second.substr(0, 5);  // length + one byte of "three"
+  auto a = PopFrame(&buf);
+  ASSERT_TRUE(a.ok() && a->has_value());
+  EXPECT_EQ(**a, "one");
+  auto b = PopFrame(&buf);
+  ASSERT_TRUE(b.ok() && b->has_value());
+  EXPECT_EQ(**b, std::string("t\nwo\0", 5));  // a newline inside a body is just a byte
+  auto c = PopFrame(&buf);
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE(c->has_value());  // incomplete: left in the buffer
+  buf += second.substr(5);
+  auto d = PopFrame(&buf);
+  ASSERT_TRUE(d.ok() && d->has_value());
+  EXPECT_EQ(**d, "three");
+  EXPECT_TRUE(buf.empty());
+  std::string huge = Frame(std::string(100, 'x'));
+  EXPECT_EQ(PopFrame(&huge, 99).status().code(), absl::StatusCode::kDataLoss);
 }
 
 TEST(IsolatedRunnerTest, ChildIgnoresCtrlC) {

@@ -4,6 +4,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -219,25 +220,88 @@ absl::Status WriteFrame(int fd, absl::string_view payload) {
   return WriteAll(fd, payload.data() + (done - 4), payload.size() - (done - 4));
 }
 
+std::string Frame(absl::string_view payload) {
+  std::string out;
+  out.reserve(4 + payload.size());
+  PutU32(&out, static_cast<uint32_t>(payload.size()));
+  out.append(payload.data(), payload.size());
+  return out;
+}
+
+absl::StatusOr<std::optional<std::string>> PopFrame(std::string* buffer, uint32_t max_bytes) {
+  if (buffer->size() < 4) return std::nullopt;
+  const auto* b = reinterpret_cast<const unsigned char*>(buffer->data());
+  const uint32_t n = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<uint32_t>(b[3]) << 24);
+  if (n > max_bytes) {
+    return absl::DataLossError(absl::StrCat("frame length ", n, " exceeds the limit ", max_bytes));
+  }
+  if (buffer->size() - 4 < n) return std::nullopt;
+  std::string payload = buffer->substr(4, n);
+  buffer->erase(0, 4 + static_cast<size_t>(n));
+  return payload;
+}
+
 namespace {
 
-// Reads exactly n bytes before `deadline`.
-absl::Status ReadExact(int fd, char* out, size_t n, absl::Time deadline) {
+constexpr absl::Duration kSlice = absl::Milliseconds(200);
+constexpr absl::Duration kLateness = absl::Milliseconds(100);
+
+}  // namespace
+
+StopAwareTimer::StopAwareTimer(absl::Duration budget)
+    : budget_(budget), used_(absl::ZeroDuration()), asked_(absl::ZeroDuration()),
+      last_(absl::Now()) {}
+
+void StopAwareTimer::Charge() {
+  const absl::Time now = absl::Now();
+  // Time not spent waiting (reading, decoding) is charged as it is, up to the lateness bound.
+  used_ += std::min(now - last_, asked_ + kLateness);
+  last_ = now;
+  asked_ = absl::ZeroDuration();
+}
+
+bool StopAwareTimer::Expired() {
+  Charge();
+  return used_ >= budget_;
+}
+
+int StopAwareTimer::NextWaitMs() {
+  Charge();
+  asked_ = std::clamp(budget_ - used_, absl::Milliseconds(1), kSlice);
+  return static_cast<int>(absl::ToInt64Milliseconds(absl::Ceil(asked_, absl::Milliseconds(1))));
+}
+
+namespace {
+
+bool Readable(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  int rc;
+  do {
+    rc = ::poll(&p, 1, 0);
+  } while (rc < 0 && errno == EINTR);
+  return rc > 0;
+}
+
+// Reads exactly n bytes before `timer` expires (no timer: blocks).
+absl::Status ReadExact(int fd, char* out, size_t n, StopAwareTimer* timer) {
   size_t done = 0;
   while (done < n) {
-    if (deadline != absl::InfiniteFuture()) {
-      const absl::Duration left = deadline - absl::Now();
-      if (left <= absl::ZeroDuration()) {
-        return absl::DeadlineExceededError("no answer on the isolation pipe before the deadline");
+    if (timer != nullptr) {
+      if (timer->Expired()) {
+        // Out of time, but an answer already written is read: it is complete, not a hang.
+        if (!Readable(fd)) {
+          return absl::DeadlineExceededError(
+              "no answer on the isolation pipe before the deadline");
+        }
+      } else {
+        pollfd p{fd, POLLIN, 0};
+        int rc = ::poll(&p, 1, timer->NextWaitMs());
+        if (rc < 0) {
+          if (errno == EINTR) continue;
+          return absl::InternalError(absl::StrCat("poll: ", std::strerror(errno)));
+        }
+        if (rc == 0) continue;  // re-check the timer
       }
-      pollfd p{fd, POLLIN, 0};
-      const int64_t ms = absl::ToInt64Milliseconds(left) + 1;
-      int rc = ::poll(&p, 1, static_cast<int>(ms > 1 << 30 ? 1 << 30 : ms));
-      if (rc < 0) {
-        if (errno == EINTR) continue;
-        return absl::InternalError(absl::StrCat("poll: ", std::strerror(errno)));
-      }
-      if (rc == 0) continue;  // re-check the deadline
     }
     ssize_t got = ::read(fd, out + done, n - done);
     if (got < 0) {
@@ -257,16 +321,17 @@ absl::Status ReadExact(int fd, char* out, size_t n, absl::Time deadline) {
 }  // namespace
 
 absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout) {
-  const absl::Time deadline =
-      timeout == absl::InfiniteDuration() ? absl::InfiniteFuture() : absl::Now() + timeout;
+  std::optional<StopAwareTimer> timer;
+  if (timeout != absl::InfiniteDuration()) timer.emplace(timeout);
+  StopAwareTimer* t = timer ? &*timer : nullptr;
   unsigned char len[4];
-  LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, reinterpret_cast<char*>(len), 4, deadline));
+  LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, reinterpret_cast<char*>(len), 4, t));
   const uint32_t n = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<uint32_t>(len[3]) << 24);
   if (n > kMaxFrameBytes) {
     return absl::DataLossError(absl::StrCat("isolation frame length ", n, " exceeds the limit"));
   }
   std::string payload(n, '\0');
-  LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, payload.data(), n, deadline));
+  LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, payload.data(), n, t));
   return payload;
 }
 

@@ -15,6 +15,7 @@
 #define LANEDIFF_DEVICE_HARNESS_ISOLATION_WIRE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -36,11 +37,40 @@ std::string EncodeResult(const absl::StatusOr<DeviceResult>& result);
 // The outer Status is a malformed frame; the inner one is the runner's own answer.
 absl::StatusOr<absl::StatusOr<DeviceResult>> DecodeResult(absl::string_view payload);
 
+// The length prefix and the payload, as WriteFrame writes them (for callers that batch frames).
+std::string Frame(absl::string_view payload);
+// Takes the first complete frame off the front of `buffer` (bytes read so far from a pipe):
+// nullopt while it is incomplete; DataLoss if its length exceeds `max_bytes`.
+absl::StatusOr<std::optional<std::string>> PopFrame(std::string* buffer,
+                                                    uint32_t max_bytes = kMaxFrameBytes);
+
+// A timeout in the time a process was able to wait, not in wall-clock time across a stop:
+// waits are cut into slices of at most 200 ms, and a slice that took longer than asked by
+// more than 100 ms (the process was stopped by SIGSTOP, or the machine suspended) is charged
+// as asked. A campaign stopped and continued thus never turns a batch into a false "hang".
+//
+//   StopAwareTimer t(absl::Seconds(2));
+//   while (!t.Expired()) { poll(&p, 1, t.NextWaitMs()); ... }
+class StopAwareTimer {
+ public:
+  explicit StopAwareTimer(absl::Duration budget);
+  bool Expired();
+  // How long the next poll() may wait, in milliseconds (1..200).
+  int NextWaitMs();
+
+ private:
+  void Charge();
+  absl::Duration budget_, used_, asked_;
+  absl::Time last_;
+};
+
 // Writes the length prefix and the payload, retrying on EINTR and short writes.
 absl::Status WriteFrame(int fd, absl::string_view payload);
 
-// Reads one frame. With a finite timeout, waits at most that long in total (poll());
-// kDeadlineExceeded if it expires, kUnavailable on end of file ("peer closed the pipe").
+// Reads one frame. With a finite timeout, waits at most that long in total (poll(), measured
+// with StopAwareTimer); kDeadlineExceeded if it expires with no complete frame at hand (bytes
+// already in the pipe when it expires are still read: a complete answer is never a hang),
+// kUnavailable on end of file ("peer closed the pipe").
 absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout = absl::InfiniteDuration());
 
 }  // namespace lanediff

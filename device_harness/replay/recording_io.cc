@@ -1,17 +1,13 @@
 #include "device_harness/replay/recording_io.h"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "model/base/status.h"
 #include "proto/file_io.h"
 #include "proto/text_format.h"
@@ -23,59 +19,41 @@ bool IsBinaryName(absl::string_view path) {
   return absl::EndsWith(path, ".pb") || absl::EndsWith(path, ".binpb");
 }
 
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return ss.str();
-}
-
 }  // namespace
 
 absl::StatusOr<proto::Recording> ReadRecordingFile(const std::string& path) {
-  LANEDIFF_ASSIGN_OR_RETURN(std::string data, ReadWholeFile(path));
+  LANEDIFF_ASSIGN_OR_RETURN(std::string data, ReadFile(path));
   proto::Recording rec;
+  absl::Status parsed;
   if (IsBinaryName(path)) {
-    if (!rec.ParseFromString(data)) {
-      return absl::DataLossError(absl::StrCat(path, ": not a binary lanediff.proto.Recording"));
+    parsed = ParseBinaryInto(data, path, &rec);
+    if (!parsed.ok()) return absl::DataLossError(parsed.message());
+  } else if (parsed = ParseTextInto(data, path, &rec); !parsed.ok()) {
+    proto::Recording bin;
+    if (data.empty() || !ParseBinaryInto(data, path, &bin).ok() || bin.entries_size() == 0) {
+      return parsed;
     }
-    return rec;
+    rec = std::move(bin);
   }
-  absl::Status text = ParseTextInto(data, path, &rec);
-  if (text.ok()) return rec;
-  proto::Recording bin;
-  if (!data.empty() && bin.ParseFromString(data) && bin.entries_size() > 0) return bin;
-  return text;
+  // Reading nothing is never success: an empty file (or /dev/null copied in) answers nothing.
+  if (rec.entries_size() == 0) {
+    return absl::DataLossError(absl::StrCat(path, ": holds no recorded batches"));
+  }
+  return rec;
 }
 
 absl::StatusOr<std::vector<LoadedRecording>> LoadRecordings(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  std::vector<std::string> files;
-  if (fs::is_directory(path, ec)) {
-    for (auto it = fs::recursive_directory_iterator(path, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (!name.empty() && name[0] == '.') {
-        if (it->is_directory()) it.disable_recursion_pending();
-        continue;
-      }
-      if (it->is_regular_file()) files.push_back(it->path().string());
-    }
-    if (ec) return absl::UnavailableError(absl::StrCat(path, ": ", ec.message()));
-    std::sort(files.begin(), files.end());
-    if (files.empty()) {
-      return absl::NotFoundError(absl::StrCat(path, ": directory holds no recording files"));
-    }
-  } else if (fs::exists(path, ec)) {
-    files.push_back(path);
-  } else {
-    return absl::NotFoundError(absl::StrCat(path, ": no such recording file or directory"));
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return IoError("no such recording file or directory", path, errno);
+  FileWalk walk = WalkFiles({path}, [](absl::string_view) { return true; });
+  if (!walk.errors.empty()) {
+    return absl::FailedPreconditionError(absl::StrJoin(walk.errors, "; "));
+  }
+  if (walk.files.empty()) {
+    return absl::NotFoundError(absl::StrCat(path, ": directory holds no recording files"));
   }
   std::vector<LoadedRecording> out;
-  for (const std::string& f : files) {
+  for (const std::string& f : walk.files) {
     LANEDIFF_ASSIGN_OR_RETURN(proto::Recording rec, ReadRecordingFile(f));
     out.push_back({f, std::move(rec)});
   }

@@ -27,7 +27,10 @@ struct LoadedRecording {
 };
 
 // One file, or every regular file under a directory (recursively, sorted, dot-files
-// skipped). Errors name the file (and line and column for text).
+// skipped; proto/file_io.h WalkFiles). Errors name the file (and line and column for text).
+// Refused by name, never skipped: a FIFO, socket or device given or found (/dev/zero would
+// never end, a FIFO would block), an unreadable directory, a file over kMaxReadFileBytes or
+// kMaxMessagesPerFile, and a file holding no recorded batch (/dev/null, an empty file).
 absl::StatusOr<std::vector<LoadedRecording>> LoadRecordings(const std::string& path);
 
 absl::StatusOr<proto::Recording> ReadRecordingFile(const std::string& path);

@@ -15,9 +15,13 @@
 #include "device_harness/fault.h"
 #include "device_harness/replay/recording_io.h"
 #include "model/base/status.h"
+#include "proto/validate.h"
 
 namespace lanediff {
 namespace {
+
+static_assert(kMaxLanesPerFinding == kMaxLanesPerBatch,
+              "a stored finding holds at most one batch: proto/validate.h and batch.h agree");
 
 // (target, words, mode)
 struct GroupKey {

@@ -1,5 +1,6 @@
 #include "fuzz/cli/args.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,14 +14,10 @@
 
 namespace lanediff {
 
-absl::StatusOr<uint64_t> ParseUnsigned(absl::string_view text, uint64_t max) {
-  absl::string_view digits = absl::StripAsciiWhitespace(text);
-  int base = 10;
-  if (absl::ConsumePrefix(&digits, "0x") || absl::ConsumePrefix(&digits, "0X")) {
-    base = 16;
-  } else if (absl::ConsumePrefix(&digits, "0b") || absl::ConsumePrefix(&digits, "0B")) {
-    base = 2;
-  }
+namespace {
+
+absl::StatusOr<uint64_t> ParseDigits(absl::string_view text, absl::string_view digits, int base,
+                                     uint64_t max) {
   if (digits.empty()) return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not a number"));
   uint64_t value = 0;
   for (char c : digits) {
@@ -42,6 +39,46 @@ absl::StatusOr<uint64_t> ParseUnsigned(absl::string_view text, uint64_t max) {
   return value;
 }
 
+}  // namespace
+
+absl::StatusOr<uint64_t> ParseUnsigned(absl::string_view text, uint64_t max) {
+  absl::string_view digits = absl::StripAsciiWhitespace(text);
+  int base = 10;
+  if (absl::ConsumePrefix(&digits, "0x") || absl::ConsumePrefix(&digits, "0X")) {
+    base = 16;
+  } else if (absl::ConsumePrefix(&digits, "0b") || absl::ConsumePrefix(&digits, "0B")) {
+    base = 2;
+  }
+  return ParseDigits(text, digits, base, max);
+}
+
+absl::StatusOr<uint64_t> ParseHex(absl::string_view text, uint64_t max) {
+  absl::string_view digits = absl::StripAsciiWhitespace(text);
+  if (!absl::ConsumePrefix(&digits, "0x")) (void)absl::ConsumePrefix(&digits, "0X");
+  absl::StatusOr<uint64_t> v = ParseDigits(text, digits, 16, max);
+  if (absl::IsInvalidArgument(v.status())) {
+    return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not a hex number"));
+  }
+  return v;
+}
+
+absl::StatusOr<double> ParseDouble(absl::string_view text, DoubleRange range) {
+  const std::string accepted =
+      absl::StrFormat("accepted: %s%.10g, %.10g]", range.min_exclusive ? "(" : "[", range.min, range.max);
+  double v = 0;
+  if (!absl::SimpleAtod(text, &v)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not a number; ", accepted));
+  }
+  if (!std::isfinite(v)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", text, "' is not a finite number; ", accepted));
+  }
+  if (v < range.min || (range.min_exclusive && v == range.min) || v > range.max) {
+    return absl::OutOfRangeError(absl::StrCat("'", text, "' is out of range; ", accepted));
+  }
+  return v;
+}
+
 Args::Args(std::string command, std::string summary)
     : command_(std::move(command)), summary_(std::move(summary)) {}
 
@@ -53,23 +90,47 @@ void Args::Flag(std::string name, std::string metavar, std::string help, std::st
                     }});
 }
 
-void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t max,
-                uint64_t* out) {
+template <typename T, typename ParseFn>
+void Args::Parsed(std::string name, std::string metavar, std::string help, T* out,
+                  ParseFn parse) {
   specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
-                    [out, max](absl::string_view v) {
-                      auto parsed = ParseUnsigned(v, max);
+                    [out, parse](absl::string_view v) {
+                      absl::StatusOr<T> parsed = parse(v);
                       if (!parsed.ok()) return std::string(parsed.status().message());
                       *out = *parsed;
                       return std::string();
                     }});
 }
 
-void Args::Double(std::string name, std::string metavar, std::string help, double* out) {
-  specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
-                    [out](absl::string_view v) {
-                      if (!absl::SimpleAtod(v, out)) return absl::StrCat("'", v, "' is not a number");
-                      return std::string();
-                    }});
+void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t max,
+                uint64_t* out) {
+  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+         [max](absl::string_view v) { return ParseUnsigned(v, max); });
+}
+
+void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t min,
+                uint64_t max, uint64_t* out) {
+  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+         [min, max](absl::string_view v) -> absl::StatusOr<uint64_t> {
+           absl::StatusOr<uint64_t> parsed = ParseUnsigned(v, UINT64_MAX);
+           if (parsed.ok() && *parsed >= min && *parsed <= max) return parsed;
+           return absl::OutOfRangeError(absl::StrCat(
+               parsed.ok() ? absl::StrCat("'", v, "' is out of range")
+                           : std::string(parsed.status().message()),
+               "; accepted: ", min, "..", max));
+         });
+}
+
+void Args::Hex(std::string name, std::string metavar, std::string help, uint64_t max,
+               uint64_t* out) {
+  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+         [max](absl::string_view v) { return ParseHex(v, max); });
+}
+
+void Args::Double(std::string name, std::string metavar, std::string help, DoubleRange range,
+                  double* out) {
+  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+         [range](absl::string_view v) { return ParseDouble(v, range); });
 }
 
 void Args::Bool(std::string name, std::string help, bool* out) {

@@ -10,7 +10,13 @@
 //   args.Repeated("hypothesis", "NAME=VALUE", "select a hypothesis (repeatable)", &hyps);
 //   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;   // --help or a bad flag
 //
-// Accepts --name VALUE and --name=VALUE. Integers accept decimal, 0x hex and 0b binary.
+// Accepts --name VALUE and --name=VALUE. Integers accept decimal, 0x hex and 0b binary; Hex
+// flags are always hexadecimal (`--mode 10` is 0x10), `0x` optional. Every number is checked
+// against the flag's accepted range (a NaN, an infinity or 0 workers is a usage error naming
+// the flag and the range), so no command needs its own checks:
+//
+//   args.Uint("jobs", "N", "worker processes", 1, 256, &jobs);          // 1..256
+//   args.Double("batch-timeout", "SECONDS", "per batch", {0, 86400, true}, &timeout);  // (0, 86400]
 #ifndef LANEDIFF_FUZZ_CLI_ARGS_H_
 #define LANEDIFF_FUZZ_CLI_ARGS_H_
 
@@ -26,6 +32,22 @@ namespace lanediff {
 
 // Parses "42", "0x2a", "0b101010" into an unsigned integer no larger than `max`.
 absl::StatusOr<uint64_t> ParseUnsigned(absl::string_view text, uint64_t max);
+// Parses "10" (= 16), "0x10", "f0" into an unsigned integer no larger than `max`: hex always.
+absl::StatusOr<uint64_t> ParseHex(absl::string_view text, uint64_t max);
+
+// The accepted values of a floating-point flag: finite, in [min, max], or (min, max] when
+// min_exclusive. NaN and infinities are never accepted.
+struct DoubleRange {
+  double min = 0;
+  double max = 1e8;
+  bool min_exclusive = false;
+};
+// "'nan' is not a finite number; accepted: (0, 86400]": an error, or OK with the value.
+absl::StatusOr<double> ParseDouble(absl::string_view text, DoubleRange range);
+
+// Time flags: any duration (--time: 0 = no limit) and a positive timeout (--batch-timeout).
+inline constexpr DoubleRange kDurationRange{0, 1e8, false};
+inline constexpr DoubleRange kTimeoutRange{0, 86400, true};
 
 class Args {
  public:
@@ -34,7 +56,13 @@ class Args {
   void Flag(std::string name, std::string metavar, std::string help, std::string* out);
   void Uint(std::string name, std::string metavar, std::string help, uint64_t max,
             uint64_t* out);
-  void Double(std::string name, std::string metavar, std::string help, double* out);
+  // min..max inclusive ("--jobs 0" with min 1 is a usage error).
+  void Uint(std::string name, std::string metavar, std::string help, uint64_t min, uint64_t max,
+            uint64_t* out);
+  // Hexadecimal whatever the digits (`0x` optional), at most `max`.
+  void Hex(std::string name, std::string metavar, std::string help, uint64_t max, uint64_t* out);
+  void Double(std::string name, std::string metavar, std::string help, DoubleRange range,
+              double* out);
   void Bool(std::string name, std::string help, bool* out);
   void Repeated(std::string name, std::string metavar, std::string help,
                 std::vector<std::string>* out);
@@ -55,6 +83,11 @@ class Args {
     bool is_bool = false;
     std::function<std::string(absl::string_view)> set;  // returns an error or ""
   };
+  // A flag whose value `parse` (string_view -> StatusOr<T>) turns into *out; its error's
+  // message is the usage error.
+  template <typename T, typename ParseFn>
+  void Parsed(std::string name, std::string metavar, std::string help, T* out, ParseFn parse);
+
   std::string command_, summary_, epilog_;
   std::vector<Spec> specs_;
   std::string positional_metavar_, positional_help_;

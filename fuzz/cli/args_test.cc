@@ -15,6 +15,51 @@ TEST(ParseUnsigned, Bases) {
   EXPECT_FALSE(ParseUnsigned("99999999999999999999999", UINT64_MAX).ok());
 }
 
+TEST(ParseHex, AlwaysHex) {
+  EXPECT_EQ(*ParseHex("10", 0xffffffff), 0x10u);  // not ten
+  EXPECT_EQ(*ParseHex("0x10", 0xffffffff), 0x10u);
+  EXPECT_EQ(*ParseHex("F0", 0xffffffff), 0xf0u);
+  EXPECT_FALSE(ParseHex("0x", 0xffffffff).ok());
+  EXPECT_FALSE(ParseHex("12g", 0xffffffff).ok());
+  EXPECT_FALSE(ParseHex("100000000", 0xffffffff).ok());
+}
+
+TEST(ParseDouble, FiniteAndInRangeOnly) {
+  const DoubleRange timeout{0, 86400, true};
+  EXPECT_EQ(*ParseDouble("2.5", timeout), 2.5);
+  EXPECT_EQ(*ParseDouble("86400", timeout), 86400);
+  for (const char* bad : {"nan", "NaN", "inf", "-inf", "0", "-1", "86400.5", "1e999", "x", ""}) {
+    EXPECT_FALSE(ParseDouble(bad, timeout).ok()) << bad;
+  }
+  EXPECT_EQ(ParseDouble("0", timeout).status().message(), "'0' is out of range; accepted: (0, 86400]");
+  EXPECT_EQ(*ParseDouble("0", kDurationRange), 0);  // --time 0: no limit
+}
+
+TEST(Args, RangesAreUsageErrorsNamingTheFlag) {
+  Args args("t", "test");
+  uint64_t jobs = 1, mode = 0;
+  double timeout = 2;
+  args.Uint("jobs", "N", "", 1, 256, &jobs);
+  args.Hex("mode", "HEX", "", 0xffffffff, &mode);
+  args.Double("batch-timeout", "S", "", kTimeoutRange, &timeout);
+  for (std::vector<const char*> argv : {std::vector<const char*>{"t", "--jobs", "0"},
+                                        {"t", "--jobs", "257"},
+                                        {"t", "--batch-timeout", "nan"},
+                                        {"t", "--batch-timeout", "-1"},
+                                        {"t", "--mode", "0x1g"}}) {
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(args.Parse(static_cast<int>(argv.size()), const_cast<char**>(argv.data())), 2)
+        << argv[1];
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find(std::string("lanediff t: --") + (argv[1] + 2)), std::string::npos) << err;
+  }
+  const char* ok[] = {"t", "--jobs", "256", "--mode", "10", "--batch-timeout", "0.5"};
+  EXPECT_EQ(args.Parse(7, const_cast<char**>(ok)), -1);
+  EXPECT_EQ(jobs, 256u);
+  EXPECT_EQ(mode, 0x10u);
+  EXPECT_EQ(timeout, 0.5);
+}
+
 TEST(Args, ParsesEveryKind) {
   Args args("t", "test");
   std::string target;

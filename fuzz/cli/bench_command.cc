@@ -79,7 +79,8 @@ int RunBench(int argc, char** argv) {
             "L2), random operands concentrated where the formats live.");
   double seconds = 0.5;
   bool json = false;
-  args.Double("seconds", "S", "thread CPU time per measurement (default 0.5)", &seconds);
+  args.Double("seconds", "S", "thread CPU time per measurement (default 0.5)", {0, 3600, true},
+              &seconds);
   args.Bool("json",
             "print a JSON array of {instr, target, family, lanes_per_second (per CPU-second), "
             "lanes_per_wall_second}",

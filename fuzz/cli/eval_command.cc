@@ -124,8 +124,8 @@ int RunEval(int argc, char** argv) {
             "Run the model as a pipe: read lanes from stdin, one per line, as four 32-bit hex\n"
             "words `src0 src1 src2 vdst_old` (0x optional; blank lines and # comments\n"
             "skipped), and print each lane's VDST as 0x%08x.");
-  std::string target_name, instr_name, mode_text = "0xf0";
-  uint64_t opsel = 0, neg = 0, abs = 0, omod = 0;
+  std::string target_name, instr_name;
+  uint64_t opsel = 0, neg = 0, abs = 0, omod = 0, mode = 0xf0;
   bool clamp = false;
   std::vector<std::string> hyps;
   args.Flag("target", "T", "gfx target, e.g. gfx942 (see `lanediff targets`)", &target_name);
@@ -136,7 +136,8 @@ int RunEval(int argc, char** argv) {
   args.Uint("abs", "N", "ABS[2:0] mask, bit 0 = src0", 7, &abs);
   args.Bool("clamp", "set the CLAMP bit", &clamp);
   args.Uint("omod", "N", "OMOD[1:0]", 3, &omod);
-  args.Flag("mode", "HEX", "the whole MODE register, hex (0x optional); default 0xf0", &mode_text);
+  args.Hex("mode", "HEX", "the whole MODE register, hex (0x optional); default 0xf0", 0xffffffffu,
+          &mode);
   args.Repeated("hypothesis", "NAME=VALUE",
                 "select a hypothesis (repeatable; `lanediff targets --hypotheses`)", &hyps);
   args.Epilog(
@@ -173,11 +174,7 @@ int RunEval(int argc, char** argv) {
   ctx.mods.abs = static_cast<uint8_t>(abs);
   ctx.mods.clamp = clamp;
   ctx.mods.omod = static_cast<uint8_t>(omod);
-  uint32_t mode = 0;
-  if (!ParseHexWord(mode_text, &mode)) {
-    return usage_error(absl::StrCat("--mode '", mode_text, "' is not a 32-bit hex number"));
-  }
-  ctx.mode = mode;
+  ctx.mode = static_cast<uint32_t>(mode);
   for (const std::string& h : hyps) {
     absl::Status s = SetHypothesis(h, &ctx.hyp);
     if (!s.ok()) return usage_error(std::string(s.message()));

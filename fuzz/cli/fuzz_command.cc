@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "device_harness/open_runner.h"
@@ -43,18 +44,22 @@ int RunFuzz(int argc, char** argv) {
   args.Repeated("inject", "E", "simulator erratum to inject (repeatable; `lanediff devices`)",
                 &inject);
   args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
-  args.Double("time", "SECONDS", "stop after this long", &time_s);
-  args.Uint("execs", "N", "stop after N test cases (batches; with --shard, the fleet's total)", uint64_t{1} << 62, &execs);
+  args.Double("time", "SECONDS", "stop after this long (0: no limit)", kDurationRange, &time_s);
+  args.Uint("execs", "N", "stop after N test cases (batches; with --shard, the fleet's total)",
+            uint64_t{1} << 62, &execs);
   args.Uint("seed", "S", "PRNG seed: same seed + same device = same findings", ~uint64_t{0},
             &seed);
-  args.Uint("jobs", "N", "worker processes sharing the corpus", 256, &jobs);
+  args.Uint("jobs", "N", "worker processes sharing the corpus (1..256)", 1, 256, &jobs);
   args.Flag("corpus", "DIR", "corpus root: findings stored in DIR/findings, seeds read from "
             "DIR/seeds (default: nothing stored)", &corpus);
-  args.Uint("lanes-per-batch", "N", "lanes per test case (one launch)", uint64_t{1} << 20, &lanes);
+  args.Uint("lanes-per-batch", "N",
+            absl::StrCat("lanes per test case (one launch; 1..", kMaxLanes, ")"), 1, kMaxLanes,
+            &lanes);
   args.Repeated("relax", "NAME", "comparison relaxation: nan_payload, unwritten_bytes", &relax);
   args.Uint("aim", "PERCENT", "batches whose lanes are aimed where hypotheses disagree", 100,
             &aim);
-  args.Double("batch-timeout", "SECONDS", "per-batch device timeout (hangs)", &batch_timeout);
+  args.Double("batch-timeout", "SECONDS", "per-batch device timeout (hangs), above 0", kTimeoutRange,
+              &batch_timeout);
   args.Flag("shard", "i/n", "this machine's share of a fleet run: worker i of `--jobs n` (its seed, "
             "its share of --execs); n shards merged with lanediff corpus merge find what one "
             "--jobs n run finds", &shard);

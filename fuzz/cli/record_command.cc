@@ -55,7 +55,8 @@ int RunRecord(int argc, char** argv) {
   args.Repeated("inject", "ERRATUM", "sim only: inject a simulator erratum (lanediff devices)",
                 &inject);
   args.Repeated("hypothesis", "NAME=VALUE", "sim only: the simulated model's hypothesis", &hyps);
-  args.Double("timeout", "SECONDS", "per-batch watchdog for isolated and exec devices", &timeout);
+  args.Double("timeout", "SECONDS", "per-batch watchdog for isolated and exec devices, above 0",
+              kTimeoutRange, &timeout);
   args.Positional("CASE...", "TestCase text files, or directories of *.textproto", &cases);
   args.Epilog(
       "exit codes: 0 every case recorded (device faults included); 1 some case could not be\n"

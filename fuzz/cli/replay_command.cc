@@ -29,9 +29,10 @@ int RunReplay(int argc, char** argv) {
   args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
   args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
   args.Repeated("relax", "NAME", "comparison relaxation (added to the finding's own)", &relax);
-  args.Double("batch-timeout", "SECONDS", "per-batch device timeout", &timeout);
+  args.Double("batch-timeout", "SECONDS", "per-batch device timeout, above 0", kTimeoutRange, &timeout);
   args.Positional("PATH", "finding files (.textproto, .binpb) or directories", &paths);
-  args.Epilog("exit codes: 0 every finding reproduced, 1 some did not (or a file is malformed),\n"
+  args.Epilog("exit codes: 0 every finding reproduced, 1 some did not (or a file is malformed or\n"
+              "refused: not a regular file, over a size limit; or there was nothing to replay),\n"
               "2 usage, 3 the device could not be opened.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (paths.empty()) {
@@ -72,6 +73,12 @@ int RunReplay(int argc, char** argv) {
   }
   std::printf("%d reproduced, %d did not, %zu malformed (device: %s)\n", reproduced, gone,
               load.errors.size(), (*runner)->Describe().c_str());
+  if (load.findings.empty() && load.errors.empty()) {
+    // Reading nothing is never success: an empty directory verifies nothing.
+    std::printf("NOTHING     no finding files (*.textproto, *.txtpb, *.binpb, *.pb) under the "
+                "given paths: nothing was replayed\n");
+    return kExitFound;
+  }
   return gone == 0 && load.errors.empty() ? kExitOk : kExitFound;
 }
 

@@ -1,6 +1,7 @@
 // lanediff report: JUnit XML, Markdown and HTML from run records and a findings corpus.
 #include <cstdio>
 #include <filesystem>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -15,45 +16,12 @@
 namespace lanediff {
 namespace {
 
-// Run records: *.textproto files (text) or *.binpb (binary), or directories of them.
-void LoadRunRecords(const std::string& path, ReportData* data) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    std::vector<std::string> files;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(path, ec)) {
-      const std::string p = e.path().string();
-      if (e.is_regular_file() && (absl::EndsWith(p, ".textproto") || absl::EndsWith(p, ".binpb"))) {
-        files.push_back(p);
-      }
-    }
-    std::sort(files.begin(), files.end());
-    for (const std::string& f : files) LoadRunRecords(f, data);
-    return;
-  }
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) {
-    data->load_errors.push_back(std::string(text.status().message()));
-    return;
-  }
-  proto::RunRecord record;
-  if (absl::EndsWith(path, ".binpb")) {
-    if (!record.ParseFromString(*text)) {
-      data->load_errors.push_back(absl::StrCat(path, ": not a binary RunRecord"));
-      return;
-    }
-  } else if (absl::Status st = ParseTextInto(*text, path, &record); !st.ok()) {
-    data->load_errors.push_back(std::string(st.message()));
-    return;
-  }
-  data->runs.push_back(std::move(record));
-}
-
 int RunReport(int argc, char** argv) {
   Args args("report",
             "Write report.xml (JUnit), report.md and report.html (one self-contained page: the\n"
             "instruction x target matrix, hypothesis verdicts per target, the SR round-up\n"
             "probability curve, the pk_u8 disagreement map, and every finding with its repro\n"
-            "command) from run records written by `lanediff sweep`/`fuzz --record-run` and from\n"
+            "command) from run records written by `lanediff sweep --out`/`fuzz --summary-out` and from\n"
             "findings corpora. Shards of one run are merged.");
   std::string out_dir;
   std::vector<std::string> corpora, inputs;
@@ -67,7 +35,7 @@ int RunReport(int argc, char** argv) {
     return kExitUsage;
   }
   ReportData data;
-  for (const std::string& in : inputs) LoadRunRecords(in, &data);
+  LoadRunRecords(inputs, &data);
   if (!corpora.empty()) {
     CorpusLoad load = LoadCorpus(corpora);
     for (LoadedFinding& f : load.findings) data.findings.push_back(std::move(f.finding));

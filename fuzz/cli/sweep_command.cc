@@ -58,19 +58,22 @@ int RunSweepCommand(int argc, char** argv) {
   args.Flag("device", "D", "sim (default), hip, auto, exec:CMD, replay:PATH", &device);
   args.Repeated("inject", "E", "simulator erratum (repeatable; lanediff devices lists them)", &injects);
   args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
-  args.Uint("mode", "HEX", "MODE register (default 0xf0)", 0xffffffffu, &mode);
+  args.Hex("mode", "HEX", "MODE register, hex (0x optional; default 0xf0)", 0xffffffffu, &mode);
   args.Bool("all-modes", "pk_u8: sweep every rounding mode x input-denormal setting", &all_modes);
   args.Uint("opsel", "N", "OPSEL field (SR: destination byte in bits 3:2)", 15, &opsel);
   args.Uint("neg", "N", "NEG mask (bit 0 = src0)", 7, &neg);
   args.Uint("abs", "N", "ABS mask (bit 0 = src0)", 7, &abs);
   args.Bool("clamp", "set CLAMP", &clamp);
   args.Uint("omod", "N", "OMOD field", 3, &omod);
-  args.Flag("src0", "HEX", "SR: the one src0 to sweep seeds for (default: the boundary set)", &src0_text);
+  args.Flag("src0", "HEX", "SR: the one src0 to sweep seeds for, hex (default: the boundary set)",
+            &src0_text);
   args.Uint("first", "N", "start of the swept range (default 0)", UINT64_MAX, &first);
   args.Uint("last", "N", "end of the swept range, exclusive (default: all values)", UINT64_MAX, &last);
   args.Flag("shard", "i/n", "sweep only shard i of n of the range (merge with lanediff report)", &shard);
-  args.Uint("jobs", "N", "worker threads, one device runner each (default: cores)", 256, &jobs);
-  args.Uint("chunk", "N", "lanes per device batch (default 262144)", 1u << 26, &chunk);
+  args.Uint("jobs", "N", "worker threads, one device runner each (1..256; default: cores)", 1, 256,
+            &jobs);
+  args.Uint("chunk", "N", "lanes per device batch (1..67108864; default 262144)", 1, 1u << 26,
+            &chunk);
   args.Flag("oracle", "off|sampled|every", "fast model vs exact oracle (default sampled: 1 in 61)", &oracle);
   args.Flag("out", "FILE", "write the results as a RunRecord text proto (for lanediff report)", &out);
   args.Epilog(
@@ -81,7 +84,7 @@ int RunSweepCommand(int argc, char** argv) {
       "exit: 0 all agree, 1 a mismatch (model vs device, or fast model vs oracle), 3 device error");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (!src0_text.empty()) {
-    auto v = ParseUnsigned(src0_text, 0xffffffffu);
+    auto v = ParseHex(src0_text, 0xffffffffu);
     if (!v.ok()) {
       std::fprintf(stderr, "lanediff sweep: --src0: %s\n", std::string(v.status().message()).c_str());
       return kExitUsage;

@@ -11,11 +11,13 @@
 //    while its device hangs leaves no orphan device process.
 // Compiled twice: the default test and, with LANEDIFF_SOAK, the long soak (LABELS slow).
 #include <sched.h>
+#include <sys/syscall.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -153,7 +155,40 @@ TEST(Faults, FindingIsOnDiskBeforeItIsReported) {
               "loader\n", checked, strays);
 }
 
+// Fields 3 (state) and 5 (process group) of /proc/PID/stat ('\0' if it is gone).
+std::pair<char, pid_t> StateAndGroup(const std::string& pid) {
+  std::ifstream f("/proc/" + pid + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const size_t paren = stat.rfind(')');  // the command name may hold spaces and parentheses
+  if (paren == std::string::npos) return {'\0', 0};
+  std::vector<std::string> w = absl::StrSplit(stat.substr(paren + 2), ' ');
+  if (w.size() < 3) return {'\0', 0};
+  return {w[0].empty() ? '\0' : w[0][0], static_cast<pid_t>(std::atol(w[2].c_str()))};
+}
+
+// Waits (at most 10 s) until no live process of group `pgid` is left: SIGKILLed workers of a
+// campaign are not our children, so they cannot be reaped here (a zombie does not count).
+void WaitGroupGone(pid_t pgid) {
+  for (int i = 0; i < 10000; ++i) {
+    bool any = false;
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+      const std::string name = e.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const auto [state, group] = StateAndGroup(name);
+      any = any || (group == pgid && state != 'Z' && state != '\0');
+    }
+    if (!any) return;
+    ::usleep(1000);
+  }
+}
+
 TEST(Faults, SigkillAtRandomMomentsNeverTearsAndARestartResumes) {
+  // Kills at random moments, each measured from a state the test has seen, never from a
+  // guess about how fast a loaded machine starts a process: the first campaign is killed only
+  // after it reported a finding (so there is something to tear), later ones at a random delay
+  // from their start, possibly before they opened the corpus. A campaign killed before its
+  // first finding leaves an empty corpus (perhaps no findings directory yet): that is empty,
+  // not corrupt.
   const std::string root = MakeTempDir("kill");
   const std::string findings = root + "/findings";
   std::mt19937_64 rng(20261130);
@@ -166,13 +201,20 @@ TEST(Faults, SigkillAtRandomMomentsNeverTearsAndARestartResumes) {
     Spawned s = Spawn(FuzzArgs(root, seed, {"--time", "30", "--jobs", two_jobs ? "2" : "1"}));
     ::close(s.in);
     ::close(s.out);
+    if (stored.empty()) {
+      bool found = false;
+      const std::string log = ReadUntil(s.err, "new finding: ", 60000, &found);
+      if (!found) KillGroup(s.pid);
+      ASSERT_TRUE(found) << "no finding within 60 s: " << log;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     KillGroup(s.pid);
     ProcResult r;
     Reap(s.pid, &r);
     ::close(s.err);
-    std::this_thread::sleep_for(std::chrono::milliseconds(two_jobs ? 20 : 0));
-    std::map<std::string, LoadedFinding> now = LoadAll(findings);
+    WaitGroupGone(s.pid);
+    std::map<std::string, LoadedFinding> now;
+    if (std::filesystem::exists(findings) || !stored.empty()) now = LoadAll(findings);
     if (HasFailure()) FAIL() << "after kill " << i << " at " << delay_ms << " ms";
     files_checked += static_cast<int>(now.size());
     stray = static_cast<int>(StrayTemps(root).size());
@@ -221,7 +263,7 @@ TEST(Faults, SigkillAtRandomMomentsNeverTearsAndARestartResumes) {
     new_total += sum.new_findings;
     repeats_total += sum.repeats;
   }
-  std::printf("%d SIGKILLs (delays 0..699 ms, 1 or 2 jobs): %d finding files checked after the "
+  std::printf("%d SIGKILLs (delays 0..699 ms, 1 or 2 jobs; the first after a finding): %d finding files checked after the "
               "kills, 0 corrupt; %d kills left new files; %zu signatures stored; %d stray temp "
               "files now; restart: %llu new, %llu repeats counted onto stored findings\n",
               kKillIterations, files_checked, kills_with_new_files, before.size(), stray,
@@ -241,7 +283,6 @@ TEST(Faults, SigintAndSigtermFlushEveryCountAndPrintTheSummary) {
       bool running = false;  // its first finding proves the handlers are installed
       const std::string head = ReadUntil(s.err, "new finding: ", 30000, &running);
       ASSERT_TRUE(running) << head;
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
       ::kill(-s.pid, sig);
       ProcResult r = Finish(Spawned{s.pid, -1, s.out, s.err}, "");
       r.err = head + r.err;
@@ -380,14 +421,27 @@ TEST(Faults, KillingACampaignWhileItsDeviceHangsLeavesNoOrphan) {
   Spawned s = Spawn({LanediffPath(), "fuzz", "--device=sim", "--inject", "hang", "--targets",
                      "gfx942", "--instrs", "v_cvt_sr_fp8_f32", "--lanes-per-batch", "64",
                      "--time", "60", "--batch-timeout", "60", "--quiet", "--corpus", root});
-  // Wait (up to 20 s on a loaded machine) for the isolated device child to exist, then give
-  // the campaign a moment to send it a hanging batch.
+  // Wait (up to 20 s on a loaded machine) for the isolated device child to exist, then (up to
+  // 60 s) for the state this test means to interrupt: the device child hung in pause() on a
+  // hanging batch (its /proc/PID/syscall names the system call it is blocked in).
   std::vector<pid_t> alive;
   for (int i = 0; i < 200 && alive.size() < 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     alive = ProcessesMentioning(root);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  bool hung = false;
+#ifdef SYS_pause
+  for (int i = 0; i < 6000 && !hung; ++i) {
+    for (pid_t p : ProcessesMentioning(root)) {
+      if (p == s.pid) continue;
+      std::ifstream f("/proc/" + std::to_string(p) + "/syscall");
+      long nr = -1;
+      hung = hung || ((f >> nr) && nr == SYS_pause);
+    }
+    if (!hung) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+#endif
+  if (!hung) std::printf("note: the device child was not seen in pause(); killing anyway\n");
   ::kill(s.pid, SIGKILL);  // only the campaign itself: its device child must follow it
   ProcResult r;
   Reap(s.pid, &r);

@@ -11,6 +11,7 @@
 #define LANEDIFF_FUZZ_RELIABILITY_SUBPROCESS_H_
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <string>
@@ -74,6 +76,20 @@ struct ProcResult {
   std::string out, err;
   long max_rss_kb = 0;   // ru_maxrss of the child (wait4)
 };
+
+// Writes `data` to `path` as is (test inputs, good and bad).
+inline void WriteRaw(const std::string& path, const std::string& data) {
+  std::ofstream f(path, std::ios::binary);
+  f << data;
+}
+
+// Drops privileges to nobody (65534) so that permission bits apply even when the test runs as
+// root (root's CAP_DAC_OVERRIDE ignores mode 000). A ChildSetup.
+inline bool BecomeNobody() {
+  if (::geteuid() != 0) return true;  // not root: permission bits already apply
+  if (::setgroups(0, nullptr) != 0) return false;
+  return ::setresgid(65534, 65534, 65534) == 0 && ::setresuid(65534, 65534, 65534) == 0;
+}
 
 // Runs in the child between fork and exec (unshare, mount, setuid ...). Returns false to make
 // the child exit 125 without exec'ing (it should write why to stderr first).

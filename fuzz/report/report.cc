@@ -11,8 +11,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/match.h"
 #include "model/isa/testcase.h"
+#include "proto/file_io.h"
 #include "proto/text_format.h"
+#include "proto/validate.h"
 
 namespace lanediff {
 namespace {
@@ -34,12 +37,90 @@ int InstrIndex(proto::Instruction i) {
   return instr.ok() ? static_cast<int>(*instr) : -1;
 }
 
-std::string XmlEscape(absl::string_view s) {
-  return absl::StrReplaceAll(s, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"},
-                                 {"'", "&apos;"}});
+// `s` with every byte sequence XML 1.0 cannot hold as a character written as "\xNN" per byte:
+// invalid UTF-8, C0 controls other than tab and line ends, DEL, U+FFFE and U+FFFF.
+std::string Printable(absl::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t ok = ValidUtf8Prefix(s.substr(i));
+    // Valid UTF-8 run [i, i + ok): copy it, except for the characters XML refuses.
+    for (size_t k = i; k < i + ok; ++k) {
+      const unsigned char c = static_cast<unsigned char>(s[k]);
+      const bool ffff = c == 0xef && k + 2 < i + ok && static_cast<unsigned char>(s[k + 1]) == 0xbf &&
+                        (static_cast<unsigned char>(s[k + 2]) & 0xfe) == 0xbe;
+      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+        absl::StrAppend(&out, absl::StrFormat("\\x%02x", c));
+      } else if (ffff) {
+        for (int j = 0; j < 3; ++j) {
+          absl::StrAppend(&out, absl::StrFormat("\\x%02x", static_cast<unsigned char>(s[k + j])));
+        }
+        k += 2;
+      } else {
+        out.push_back(static_cast<char>(c));
+      }
+    }
+    i += ok;
+    if (i < s.size()) {  // one byte that starts no valid character
+      absl::StrAppend(&out, absl::StrFormat("\\x%02x", static_cast<unsigned char>(s[i])));
+      ++i;
+    }
+  }
+  return out;
 }
 
-std::string MdEscape(absl::string_view s) { return absl::StrReplaceAll(s, {{"|", "\\|"}}); }
+std::string XmlEscape(absl::string_view s) {
+  return absl::StrReplaceAll(Printable(s), {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"},
+                                            {"\"", "&quot;"}, {"'", "&apos;"}});
+}
+
+// Markdown text (a table cell or a list item): one line, every character Markdown or inline
+// HTML could act on backslash-escaped.
+std::string MdEscape(absl::string_view s) {
+  std::string out;
+  for (char c : Printable(s)) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out.push_back(' ');
+      continue;
+    }
+    if (absl::string_view("\\`*_{}[]<>()#!|~&").find(c) != absl::string_view::npos) {
+      out.push_back('\\');
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// A fence of backticks longer than any run of them in `s` (at least `min` long).
+std::string Fence(absl::string_view s, size_t min) {
+  size_t run = 0, longest = 0;
+  for (char c : s) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max(min, longest + 1), '`');
+}
+
+// A fenced Markdown code block holding `s` verbatim (control bytes as "\xNN").
+std::string MdCodeBlock(absl::string_view s) {
+  const std::string text = Printable(s);
+  const std::string fence = Fence(text, 3);
+  return absl::StrCat(fence, "\n", text, "\n", fence);
+}
+
+// Inline Markdown code: one line, fenced by more backticks than it holds, space-padded.
+std::string MdCode(absl::string_view s) {
+  std::string text = Printable(s);
+  for (char& c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  const std::string fence = Fence(text, 1);
+  // A space inside the fence only where a backtick would otherwise touch it (CommonMark
+  // strips one space from each end).
+  const bool pad = text.empty() || text.front() == '`' || text.back() == '`';
+  return pad ? absl::StrCat(fence, " ", text, " ", fence) : absl::StrCat(fence, text, fence);
+}
 
 using SweepKey = std::tuple<std::string, int, std::string, std::string, std::string>;
 
@@ -82,17 +163,17 @@ std::vector<proto::SweepResult> MergeSweeps(const std::vector<proto::RunRecord>&
     m.set_last(std::max(m.last(), s.last()));
     m.set_lanes(m.lanes() + s.lanes());
     m.set_mismatches(m.mismatches() + s.mismatches());
-    for (int i = 0; i < s.mismatch_examples_size() &&
-                    m.mismatch_examples_size() < kMaxMismatchExamples;
-         ++i) {
+    // ValidateRunRecord makes the three lists equally long; the bound holds even if not.
+    const int examples = std::min({s.mismatch_examples_size(), s.mismatch_expected_size(),
+                                   s.mismatch_observed_size()});
+    for (int i = 0; i < examples && m.mismatch_examples_size() < kMaxMismatchExamples; ++i) {
       *m.add_mismatch_examples() = s.mismatch_examples(i);
       m.add_mismatch_expected(s.mismatch_expected(i));
       m.add_mismatch_observed(s.mismatch_observed(i));
     }
-    if (m.mismatch_by_exponent_size() < s.mismatch_by_exponent_size()) {
-      m.mutable_mismatch_by_exponent()->Resize(s.mismatch_by_exponent_size(), 0);
-    }
-    for (int i = 0; i < s.mismatch_by_exponent_size(); ++i) {
+    const int bins = std::min(s.mismatch_by_exponent_size(), kExponentBins);
+    if (m.mismatch_by_exponent_size() < bins) m.mutable_mismatch_by_exponent()->Resize(bins, 0);
+    for (int i = 0; i < bins; ++i) {
       m.set_mismatch_by_exponent(i, m.mismatch_by_exponent(i) + s.mismatch_by_exponent(i));
     }
     m.set_oracle_checked(m.oracle_checked() + s.oracle_checked());
@@ -209,6 +290,7 @@ std::string RenderJUnit(const ReportData& data) {
                      ") repro: ", f.repro()));
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lanediff\">\n";
+  // (Every string below goes through XmlEscape in add() or here.)
   for (const auto& [target, xs] : cases) {
     absl::StrAppend(&out, absl::StrFormat("  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\">\n",
                                           XmlEscape(target), xs.size(), failures[target]));
@@ -261,29 +343,31 @@ std::string RenderMarkdown(const ReportData& data) {
   if (verdicts.empty()) absl::StrAppend(&out, "No discrimination run.\n");
   else absl::StrAppend(&out, "| target | instruction | device | hypothesis | device follows | questions |\n|---|---|---|---|---|---|\n");
   for (const auto& v : verdicts) {
-    absl::StrAppend(&out, "| ", v.target(), " | ", InstrString(v.instr()), " | ", MdEscape(v.device()), " | ",
-                    v.hypothesis(), " | ", v.verdict(), " | ", v.questions(), " |\n");
+    absl::StrAppend(&out, "| ", MdEscape(v.target()), " | ", MdEscape(InstrString(v.instr())), " | ",
+                    MdEscape(v.device()), " | ", MdEscape(v.hypothesis()), " | ", MdEscape(v.verdict()),
+                    " | ", v.questions(), " |\n");
   }
   absl::StrAppend(&out, "\n## Sweeps\n\n");
   auto sweeps = MergeSweeps(data.runs);
   if (sweeps.empty()) absl::StrAppend(&out, "No sweep run.\n");
   else absl::StrAppend(&out, "| target | instruction | swept | setting | device | lanes | mismatches | seconds |\n|---|---|---|---|---|---|---|---|\n");
   for (const auto& s : sweeps) {
-    absl::StrAppend(&out, absl::StrFormat("| %s | %s | %s | %s | %s | %d | %d | %.1f |\n", s.target(),
-                                          InstrString(s.instr()), s.swept(), MdEscape(s.setting()),
+    absl::StrAppend(&out, absl::StrFormat("| %s | %s | %s | %s | %s | %d | %d | %.1f |\n", MdEscape(s.target()),
+                                          MdEscape(InstrString(s.instr())), MdEscape(s.swept()), MdEscape(s.setting()),
                                           MdEscape(s.device()), s.lanes(), s.mismatches(), s.seconds()));
   }
   absl::StrAppend(&out, "\n## Findings\n\n");
   if (data.findings.empty()) absl::StrAppend(&out, "None.\n");
   for (const proto::Finding& f : data.findings) {
-    absl::StrAppend(&out, "### ", f.signature(), "\n\n- kind: ", proto::Finding::Kind_Name(f.kind()),
-                    "\n- target: ", f.testcase().target(), ", instruction: ", InstrString(f.testcase().instr()),
-                    "\n- input class: ", f.input_class(), "\n- explained by: ",
-                    f.explained_by().empty() ? "no hypothesis" : f.explained_by(), "\n- seen: ", f.count(),
-                    " time(s), first ", f.first_seen(), ", last ", f.last_seen(), "\n\n```\n", f.assembly(),
-                    "\n```\n\nrepro: `", f.repro(), "`\n\n");
+    absl::StrAppend(&out, "### ", MdEscape(f.signature()), "\n\n- kind: ", MdEscape(proto::Finding::Kind_Name(f.kind())),
+                    "\n- target: ", MdEscape(f.testcase().target()), ", instruction: ",
+                    MdEscape(InstrString(f.testcase().instr())), "\n- input class: ", MdEscape(f.input_class()),
+                    "\n- explained by: ", MdEscape(f.explained_by().empty() ? "no hypothesis" : f.explained_by()),
+                    "\n- seen: ", f.count(), " time(s), first ", MdEscape(f.first_seen()), ", last ",
+                    MdEscape(f.last_seen()), "\n\n", MdCodeBlock(f.assembly()), "\n\nrepro: ", MdCode(f.repro()),
+                    "\n\n");
   }
-  for (const std::string& e : data.load_errors) absl::StrAppend(&out, "\n**input not loaded:** ", e, "\n");
+  for (const std::string& e : data.load_errors) absl::StrAppend(&out, "\n**input not loaded:** ", MdEscape(e), "\n");
   return out;
 }
 
@@ -420,8 +504,9 @@ std::string RenderHtml(const ReportData& data) {
   else {
     absl::StrAppend(&out, "<table id=\"verdicts\"><tr><th>target</th><th>instruction</th><th>device</th><th>hypothesis</th><th>device follows</th><th>questions</th></tr>\n");
     for (const auto& v : verdicts) {
-      absl::StrAppend(&out, "<tr><td>", v.target(), "</td><td>", InstrString(v.instr()), "</td><td>", HtmlEscape(v.device()),
-                      "</td><td>", v.hypothesis(), "</td><td>", HtmlEscape(v.verdict()), "</td><td>", v.questions(), "</td></tr>\n");
+      absl::StrAppend(&out, "<tr><td>", HtmlEscape(v.target()), "</td><td>", HtmlEscape(InstrString(v.instr())),
+                      "</td><td>", HtmlEscape(v.device()), "</td><td>", HtmlEscape(v.hypothesis()), "</td><td>",
+                      HtmlEscape(v.verdict()), "</td><td>", v.questions(), "</td></tr>\n");
     }
     absl::StrAppend(&out, "</table>\n");
   }
@@ -433,7 +518,8 @@ std::string RenderHtml(const ReportData& data) {
     absl::StrAppend(&out, "<table id=\"sweeps\"><tr><th>target</th><th>instruction</th><th>swept</th><th>setting</th><th>device</th><th>lanes</th><th>mismatches</th><th>seconds</th></tr>\n");
     for (const auto& s : sweeps) {
       absl::StrAppend(&out, absl::StrFormat("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%.1f</td></tr>\n",
-                                            s.target(), InstrString(s.instr()), s.swept(), HtmlEscape(s.setting()),
+                                            HtmlEscape(s.target()), HtmlEscape(InstrString(s.instr())),
+                                            HtmlEscape(s.swept()), HtmlEscape(s.setting()),
                                             HtmlEscape(s.device()), s.lanes(), s.mismatches(), s.seconds()));
     }
     absl::StrAppend(&out, "</table>\n");
@@ -442,8 +528,8 @@ std::string RenderHtml(const ReportData& data) {
   if (data.findings.empty()) absl::StrAppend(&out, "<p id=\"no-findings\">None.</p>\n");
   for (const proto::Finding& f : data.findings) {
     absl::StrAppend(&out, "<div class=\"finding\"><h3>", HtmlEscape(f.signature()), "</h3><p>",
-                    proto::Finding::Kind_Name(f.kind()), " on ", f.testcase().target(), ", ",
-                    InstrString(f.testcase().instr()), "; input class ", HtmlEscape(f.input_class()),
+                    HtmlEscape(proto::Finding::Kind_Name(f.kind())), " on ", HtmlEscape(f.testcase().target()),
+                    ", ", HtmlEscape(InstrString(f.testcase().instr())), "; input class ", HtmlEscape(f.input_class()),
                     "; explained by ", HtmlEscape(f.explained_by().empty() ? "no hypothesis" : f.explained_by()),
                     "; seen ", f.count(), " time(s)</p><pre>", HtmlEscape(f.assembly()), "</pre><p>repro: <code>",
                     HtmlEscape(f.repro()), "</code></p></div>\n");
@@ -451,6 +537,47 @@ std::string RenderHtml(const ReportData& data) {
   for (const std::string& e : data.load_errors) absl::StrAppend(&out, "<p class=\"load-error\">input not loaded: ", HtmlEscape(e), "</p>\n");
   absl::StrAppend(&out, "</body></html>\n");
   return out;
+}
+
+absl::StatusOr<proto::RunRecord> ParseRunRecordFile(const std::string& path,
+                                                    absl::string_view data) {
+  proto::RunRecord record;
+  const bool binary = absl::EndsWith(path, ".binpb") || absl::EndsWith(path, ".pb");
+  absl::Status parsed =
+      binary ? ParseBinaryInto(data, path, &record) : ParseTextInto(data, path, &record);
+  if (!parsed.ok()) return parsed;
+  if (absl::Status valid = ValidateRunRecord(record); !valid.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not a usable run record, skipped: ", valid.message()));
+  }
+  return record;
+}
+
+void LoadRunRecords(const std::vector<std::string>& paths, ReportData* data) {
+  for (const std::string& path : paths) {
+    FileWalk walk = WalkFiles({path}, [](absl::string_view name) {
+      return absl::EndsWith(name, ".textproto") || absl::EndsWith(name, ".txtpb") ||
+             absl::EndsWith(name, ".binpb") || absl::EndsWith(name, ".pb");
+    });
+    for (std::string& e : walk.errors) data->load_errors.push_back(std::move(e));
+    size_t loaded = 0;
+    for (const std::string& file : walk.files) {
+      absl::StatusOr<std::string> bytes = ReadFile(file);
+      absl::StatusOr<proto::RunRecord> record =
+          bytes.ok() ? ParseRunRecordFile(file, *bytes)
+                     : absl::StatusOr<proto::RunRecord>(bytes.status());
+      if (!record.ok()) {
+        data->load_errors.push_back(std::string(record.status().message()));
+        continue;
+      }
+      data->runs.push_back(*std::move(record));
+      ++loaded;
+    }
+    if (loaded == 0 && walk.errors.empty() && walk.files.empty()) {
+      data->load_errors.push_back(absl::StrCat(
+          path, ": no run record files (*.textproto, *.txtpb, *.binpb, *.pb) found"));
+    }
+  }
 }
 
 }  // namespace lanediff

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"
 #include "proto/report.pb.h"
@@ -24,6 +26,18 @@ struct ReportData {
   std::vector<proto::Finding> findings;
   std::vector<std::string> load_errors;  // inputs that could not be read, shown in the report
 };
+
+// One run record file's contents, parsed (binary for *.binpb / *.pb, text otherwise) and
+// validated (proto/validate.h ValidateRunRecord); errors name `path` and the field.
+absl::StatusOr<proto::RunRecord> ParseRunRecordFile(const std::string& path,
+                                                    absl::string_view data);
+
+// Run records from files and directories (*.textproto, *.txtpb, *.binpb, *.pb under a
+// directory; a named file whatever its name) into data->runs; every file or directory that
+// could not be read, parsed or validated is named in data->load_errors and skipped
+// (proto/file_io.h WalkFiles: FIFOs, devices and unreadable directories included). A path
+// that yields no run record at all is named too: reading nothing is never success.
+void LoadRunRecords(const std::vector<std::string>& paths, ReportData* data);
 
 // One cell of the compatibility matrix (instruction x target).
 enum class CellStatus {
@@ -46,6 +60,10 @@ absl::string_view CellStatusName(CellStatus s);
 // add up; the result is what one unsharded run would have produced.
 std::vector<proto::SweepResult> MergeSweeps(const std::vector<proto::RunRecord>& runs);
 
+// Every string from a file is escaped for its output: XML/HTML entities, and anything XML 1.0
+// cannot hold (invalid UTF-8, control characters but tab and line ends, U+FFFE/U+FFFF)
+// written as "\xNN" per byte; Markdown punctuation backslash-escaped, code in fences longer
+// than any run of backticks it holds. Reports are valid XML (xmllint) for any input.
 std::string RenderJUnit(const ReportData& data);
 std::string RenderMarkdown(const ReportData& data);
 std::string RenderHtml(const ReportData& data);

@@ -39,6 +39,18 @@ proto::SweepResult Shard(uint64_t first, uint64_t last, uint64_t mismatches) {
   return s;
 }
 
+proto::Finding PkU8Finding(const std::string& signature, const std::string& assembly,
+                           const std::string& repro) {
+  proto::Finding f;
+  f.set_kind(proto::Finding::DISAGREEMENT);
+  f.set_signature(signature);
+  f.set_assembly(assembly);
+  f.set_repro(repro);
+  f.mutable_testcase()->set_target("gfx942");
+  f.mutable_testcase()->set_instr(proto::v_cvt_pk_u8_f32);
+  return f;
+}
+
 TEST(Report, ShardsMergeToTheUnshardedResult) {
   // Four shards of [0, 400), the second and fourth with mismatches, given out of order.
   proto::RunRecord a, b;
@@ -115,14 +127,8 @@ TEST(Report, RenderingsCarryMatrixPlotsAndFindings) {
   seed.set_fraction(0.25);
   *r.add_sweeps() = seed;
   data.runs.push_back(r);
-  proto::Finding f;
-  f.set_kind(proto::Finding::DISAGREEMENT);
-  f.set_signature("gfx942.v_cvt_pk_u8_f32.tie.x<y>");
-  f.set_assembly("v_cvt_pk_u8_f32 v4, v1, v2, v3");
-  f.set_repro("lanediff replay corpus/findings/gfx942/v_cvt_pk_u8_f32/x.textproto");
-  f.mutable_testcase()->set_target("gfx942");
-  f.mutable_testcase()->set_instr(proto::v_cvt_pk_u8_f32);
-  data.findings.push_back(f);
+  data.findings.push_back(PkU8Finding("gfx942.v_cvt_pk_u8_f32.tie.x<y>", "v_cvt_pk_u8_f32 v4, v1, v2, v3",
+                                      "lanediff replay corpus/findings/gfx942/v_cvt_pk_u8_f32/x.textproto"));
 
   const std::string html = RenderHtml(data);
   EXPECT_THAT(html, HasSubstr("<table id=\"matrix\">"));
@@ -141,6 +147,66 @@ TEST(Report, RenderingsCarryMatrixPlotsAndFindings) {
   const std::string md = RenderMarkdown(data);
   EXPECT_THAT(md, HasSubstr("| v_cvt_pk_u8_f32 | not run on silicon"));
   EXPECT_THAT(md, HasSubstr("repro: `lanediff replay"));
+}
+
+TEST(Report, EveryStringFromAFileIsEscaped) {
+  // Issue 11 point 2: sweep `swept`, verdict `hypothesis` and others were written raw, so a
+  // run record could put a script into the HTML page and control bytes into the XML.
+  const std::string evil = "<script>alert(1)</script>";
+  ReportData data;
+  proto::RunRecord r;
+  proto::SweepResult s = Shard(0, 100, 0);
+  s.set_swept(evil);
+  s.set_setting("a|b\nc");
+  *r.add_sweeps() = s;
+  proto::HypothesisVerdict* v = r.add_verdicts();
+  v->set_target("gfx942");
+  v->set_instr(proto::v_cvt_pk_u8_f32);
+  v->set_hypothesis("<img src=x onerror=alert(2)>");
+  v->set_verdict("x\x01y");
+  proto::CampaignSummary* c = r.add_campaigns();
+  c->set_target("gfx942");
+  c->set_instr(proto::v_cvt_pk_u8_f32);
+  c->set_device("d\x1b[31m&\"'");
+  c->set_fault("\xff\xfe bytes");  // not UTF-8 (cannot come from a loaded file, but a name can)
+  data.runs.push_back(r);
+  data.findings.push_back(PkU8Finding("sig", "v_nop\n```\n<b>x</b>", "lanediff replay `x`"));
+  data.load_errors.push_back("bad\x02name.textproto: \xef\xbf\xbf");  // U+FFFF: not XML
+
+  const std::string html = RenderHtml(data);
+  EXPECT_THAT(html, Not(HasSubstr("<script")));
+  EXPECT_THAT(html, Not(HasSubstr("<img")));
+  EXPECT_THAT(html, Not(HasSubstr("<b>")));
+  EXPECT_THAT(html, HasSubstr("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  EXPECT_THAT(html, HasSubstr("&lt;img src=x onerror=alert(2)&gt;"));
+  EXPECT_THAT(html, HasSubstr("x\\x01y"));  // a control byte shown as \xNN, never raw
+
+  const std::string xml = RenderJUnit(data);
+  // Hand-derived: ESC -> \x1b, & -> &amp;, " -> &quot;, ' -> &apos;; 0xff 0xfe start no UTF-8
+  // character -> \xff\xfe; U+FFFF (ef bf bf) is not an XML character -> \xef\xbf\xbf.
+  EXPECT_THAT(xml, HasSubstr("campaign v_cvt_pk_u8_f32 on d\\x1b[31m&amp;&quot;&apos;"));
+  EXPECT_THAT(xml, HasSubstr("campaign fault: \\xff\\xfe bytes"));
+  EXPECT_THAT(xml, HasSubstr("bad\\x02name.textproto: \\xef\\xbf\\xbf"));
+  EXPECT_THAT(xml, HasSubstr("sweep v_cvt_pk_u8_f32 &lt;script&gt;"));
+  for (char ch : xml) {
+    const unsigned char u = static_cast<unsigned char>(ch);
+    EXPECT_TRUE(u >= 0x20 || u == '\n' || u == '\t' || u == '\r') << "raw control byte " << int(u);
+    EXPECT_LT(u, 0x80) << "this input yields ASCII-only XML";
+  }
+
+  const std::string md = RenderMarkdown(data);
+  // Outside code blocks every '<' is backslash-escaped (Markdown then shows it as text).
+  std::string text = md;
+  text.erase(text.find("````\n"), text.rfind("\n````") - text.find("````\n"));
+  for (size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
+    EXPECT_EQ(text[at - 1], '\\') << text.substr(at, 20);
+  }
+  EXPECT_THAT(md, HasSubstr("\\<script\\>alert\\(1\\)\\</script\\>"));
+  EXPECT_THAT(md, HasSubstr("\\<img src=x onerror=alert\\(2\\)\\>"));
+  EXPECT_THAT(md, HasSubstr("| a\\|b c |"));  // one table row: the line end became a space
+  // The assembly holds a ``` line: its fence is four backticks, so it cannot close early.
+  EXPECT_THAT(md, HasSubstr("````\nv_nop\n```\n<b>x</b>\n````"));
+  EXPECT_THAT(md, HasSubstr("repro: `` lanediff replay `x` ``"));
 }
 
 }  // namespace
