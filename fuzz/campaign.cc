@@ -3,11 +3,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-<<<<<<< HEAD
-#include <sys/stat.h>
-=======
 #include <sys/prctl.h>
->>>>>>> harden-proc
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
