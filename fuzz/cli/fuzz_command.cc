@@ -60,9 +60,9 @@ int RunFuzz(int argc, char** argv) {
             &aim);
   args.Double("batch-timeout", "SECONDS", "per-batch device timeout (hangs), above 0", kTimeoutRange,
               &batch_timeout);
-  args.Flag("shard", "i/n", "this machine's share of a fleet run: worker i of `--jobs n` (its seed, "
-            "its share of --execs); n shards merged with lanediff corpus merge find what one "
-            "--jobs n run finds", &shard);
+  args.Flag("shard", "i/n", "this machine's share of a fleet run: worker i of --jobs n (its seed, "
+            "its share of --execs), so n shards find what one --jobs n run finds; join their "
+            "corpora with `lanediff corpus merge`", &shard);
   args.Flag("summary-out", "FILE", "write the campaign's counts as a RunRecord (lanediff report)",
             &summary_out);
   args.Bool("quiet", "no live progress line", &quiet);
