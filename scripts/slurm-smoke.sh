@@ -42,8 +42,14 @@ while [ $# -gt 0 ]; do
 done
 t0=$(date +%s)
 say() { printf '[slurm-smoke %3ds] %s\n' "$(( $(date +%s) - t0 ))" "$*"; }
-fail() { echo "slurm-smoke: FAIL: sharded == unsharded not shown: $*"; exit 1; }
-envfail() { echo "slurm-smoke: environment: $*" >&2; echo "slurm-smoke: FAIL (environment): $*"; exit 3; }
+final=""  # the verdict; printed by cleanup as the very last line
+fail() { final="slurm-smoke: FAIL: sharded == unsharded not shown: $*"; exit 1; }
+envfail() {  # before the cluster's directory exists there is no cleanup to print the verdict
+  final="slurm-smoke: FAIL (environment): $*"
+  [ -n "${work:-}" ] || echo "$final"
+  exit 3
+}
+
 
 [ "$(id -u)" = 0 ] || envfail "needs root (slurmd runs the jobs); run as root or with sudo"
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
@@ -91,8 +97,9 @@ cleanup() {
   fi
   if [ "$keep" = 1 ]; then echo "slurm-smoke: work directory kept: $work"; else rm -rf "$work"; fi
   case "$rc" in
-    130|143) echo "slurm-smoke: FAIL: interrupted (exit $rc); everything it started is stopped" ;;
+    130|143) final="slurm-smoke: FAIL: interrupted (exit $rc); everything it started is stopped" ;;
   esac
+  [ -n "$final" ] && echo "$final"
   exit "$rc"
 }
 trap cleanup EXIT
@@ -225,7 +232,7 @@ nf=$(wc -l < "$work/one.findings"); ns=$(wc -l < "$work/one.sweeps")
 [ "$nf" -gt 0 ] || fail "the unsharded run stored no finding: the planted erratum was not found"
 grep -q 'pk_u8_rounding=truncate' "$work/one.findings" || fail "no finding explained by the planted erratum (pk_u8_rounding=truncate)"
 [ "$ns" -gt 0 ] || fail "no sweep rows in $work/one/report/report.md"
-awk -F'|' '$3 ~ /pk_u8/ && $8 + 0 > 0 { found = 1 } END { exit !found }' "$work/one.sweeps" ||
+awk -F'|' '$3 ~ /pk.*u8/ && $8 + 0 > 0 { found = 1 } END { exit !found }' "$work/one.sweeps" ||
   fail "the pk_u8 sweep saw no mismatch: the planted erratum was not swept"
 diff -u "$work/one.findings" "$work/merged.findings" > "$work/findings.diff" ||
   { head -n 20 "$work/findings.diff"; fail "findings differ (above: - unsharded, + merged shards)"; }
@@ -252,4 +259,4 @@ diff -q "$work/merged.findings" "$work/dead.findings" >/dev/null ||
   fail "the dead shard's findings did not merge like the complete shard's"
 
 say "findings: $nf signatures, same counts; sweeps: $ns rows, same lanes and mismatches; report rendered; dead shard named and merged"
-echo "slurm-smoke: PASS: sharded == unsharded ($shards Slurm shards merged vs one process: $nf findings with equal counts, $ns sweep rows equal) in $(( $(date +%s) - t0 )) s"
+final="slurm-smoke: PASS: sharded == unsharded ($shards Slurm shards merged vs one process: $nf findings with equal counts, $ns sweep rows equal) in $(( $(date +%s) - t0 )) s"
