@@ -1,21 +1,34 @@
 #!/bin/bash -eu
-# OSS-Fuzz / ClusterFuzzLite build: $CC, $CXX, $CFLAGS, $CXXFLAGS, $LIB_FUZZING_ENGINE and $OUT
-# come from the environment. lanediff_fuzzer() links $LIB_FUZZING_ENGINE when it is set.
+# OSS-Fuzz / ClusterFuzzLite build: $CC, $CXX, $CFLAGS, $CXXFLAGS, $LIB_FUZZING_ENGINE, $SRC,
+# $WORK and $OUT come from the base-builder image. lanediff_fuzzer() links $LIB_FUZZING_ENGINE.
+# Every target CMake builds from fuzz/fuzzers/ is shipped, none listed here, each with the
+# <name>.options, <name>.dict and <name>_seed_corpus.zip (from fuzz/fuzzers/corpus/<name>/) the
+# infrastructure expects; a target missing one of them fails the build, by name.
+# Tested as the image runs it: scripts/clusterfuzzlite-test.sh (scripts/test.sh runs it).
 src="${SRC:-$(cd "$(dirname "$0")/.." && pwd)}/lanediff"
 [ -d "$src" ] || src="$(cd "$(dirname "$0")/.." && pwd)"
 build="${WORK:-/tmp}/lanediff-build"
+# The image's CXXFLAGS ask for libc++; lanediff links the distribution's Abseil and protobuf,
+# built against libstdc++, so C++ code must use libstdc++ too (libFuzzer's own runtime is
+# unaffected).
+CXXFLAGS="${CXXFLAGS//-stdlib=libc++/}"
+export CXXFLAGS
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DLANEDIFF_FUZZERS=ON
 cmake --build "$build" -j "$(nproc)" --target lanediff_fuzzers
-# Each fuzzer ships with <name>.options, <name>.dict and <name>_seed_corpus.zip beside it.
+dir="$src/fuzz/fuzzers"
+shipped=0
 for bin in "$build"/fuzz/fuzzers/*_fuzzer; do
+  [ -x "$bin" ] || continue
   name="$(basename "$bin")"
-  cp "$bin" "$OUT/"
-  dir="$src/fuzz/fuzzers"
-  [ -f "$dir/$name.options" ] && cp "$dir/$name.options" "$OUT/"
-  [ -f "$dir/$name.dict" ] && cp "$dir/$name.dict" "$OUT/"
-  if [ -d "$dir/corpus/$name" ]; then
-    (cd "$dir/corpus/$name" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
-  fi
+  for need in "$dir/$name.options" "$dir/$name.dict" "$dir/corpus/$name"; do
+    [ -e "$need" ] || { echo "build.sh: $name has no $need (OSS-Fuzz ships options, dictionary and seed corpus)" >&2; exit 1; }
+  done
+  cp "$bin" "$dir/$name.options" "$dir/$name.dict" "$OUT/"
+  rm -f "$OUT/${name}_seed_corpus.zip"
+  (cd "$dir/corpus/$name" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+  shipped=$((shipped + 1))
 done
+[ "$shipped" -gt 0 ] || { echo "build.sh: no fuzz target built under $build/fuzz/fuzzers" >&2; exit 1; }
+echo "build.sh: $shipped fuzz target(s) in $OUT"

@@ -19,7 +19,10 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "fuzz/corpus_merge.h"
 #include "model/base/status.h"
 #include "proto/file_io.h"
 #include "proto/text_format.h"
@@ -104,6 +107,32 @@ void CleanStaleTemps(const std::string& dir) {
   ::closedir(d);
 }
 
+// Takes the per-signature lock for an update of `path` (making its directory first) and
+// removes temp files killed writers left there.
+absl::StatusOr<FileLock> LockForUpdate(const std::string& path, const std::string& signature) {
+  const std::string dir = DirName(path);
+  LANEDIFF_RETURN_IF_ERROR(MakeDirs(dir));
+  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock,
+                            FileLock::Acquire(absl::StrCat(dir, "/.", signature, ".lock")));
+  CleanStaleTemps(dir);
+  return lock;
+}
+
+// <root>/.origin: the corpus's id, 16 random hex digits, made once. Two stores racing to make
+// it may each keep its own: the counts stay right (each counts its hits under its id).
+absl::StatusOr<std::string> ReadOrMakeOrigin(const std::string& root) {
+  const std::string path = absl::StrCat(root, "/.origin");
+  if (absl::StatusOr<std::string> id = ReadFile(path); id.ok()) {
+    std::string s(absl::StripAsciiWhitespace(*id));
+    if (IsValidSignature(s)) return s;
+  }
+  uint64_t r = 0;
+  if (::getentropy(&r, sizeof r) != 0) return Errno("cannot get random bytes for", path, errno);
+  std::string id = absl::StrCat(absl::Hex(r, absl::kZeroPad16));
+  LANEDIFF_RETURN_IF_ERROR(WriteFileAtomic(path, id + "\n"));
+  return id;
+}
+
 }  // namespace
 
 std::string NowRfc3339() {
@@ -124,6 +153,19 @@ absl::StatusOr<CorpusStore> CorpusStore::Open(std::string root) {
   return CorpusStore(std::move(root));
 }
 
+absl::StatusOr<std::string> CorpusStore::Origin() {
+  if (origin_.empty()) {
+    absl::StatusOr<std::string> id = ReadOrMakeOrigin(root_);
+    if (!id.ok()) {
+      if (!absl::IsResourceExhausted(id.status())) return id.status();
+      return absl::ResourceExhaustedError(
+          absl::StrCat(id.status().message(), ": the finding was NOT stored"));
+    }
+    origin_ = *std::move(id);
+  }
+  return origin_;
+}
+
 std::string CorpusStore::PathFor(const proto::Finding& f) const {
   return absl::StrCat(root_, "/", f.testcase().target(), "/",
                       proto::Instruction_Name(f.testcase().instr()), "/", f.signature(),
@@ -132,12 +174,9 @@ std::string CorpusStore::PathFor(const proto::Finding& f) const {
 
 absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding) {
   LANEDIFF_RETURN_IF_ERROR(ValidateFinding(finding));
+  LANEDIFF_ASSIGN_OR_RETURN(const std::string origin, Origin());
   const std::string path = PathFor(finding);
-  const std::string dir = DirName(path);
-  LANEDIFF_RETURN_IF_ERROR(MakeDirs(dir));
-  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock,
-                            FileLock::Acquire(absl::StrCat(dir, "/.", finding.signature(), ".lock")));
-  CleanStaleTemps(dir);
+  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock, LockForUpdate(path, finding.signature()));
   const uint64_t add = std::max<uint64_t>(1, finding.count());
   const std::string now = NowRfc3339();
   RecordOutcome out;
@@ -153,7 +192,8 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
           parsed.status().message()));
     }
     stored = *std::move(parsed);
-    stored.set_count(stored.count() + add);
+    NormalizeOrigins(&stored);
+    AddHits(&stored, origin, add);
     const std::string first = finding.first_seen().empty() ? now : finding.first_seen();
     const std::string last = finding.last_seen().empty() ? now : finding.last_seen();
     if (stored.first_seen().empty() || first < stored.first_seen()) stored.set_first_seen(first);
@@ -162,7 +202,8 @@ absl::StatusOr<RecordOutcome> CorpusStore::Record(const proto::Finding& finding)
   } else if (errno == ENOENT) {
     out.is_new = true;
     stored = finding;
-    stored.set_count(add);
+    stored.clear_origin_counts();
+    AddHits(&stored, origin, add);
     if (stored.first_seen().empty()) stored.set_first_seen(now);
     if (stored.last_seen().empty()) stored.set_last_seen(stored.first_seen());
   } else {
@@ -199,22 +240,60 @@ CorpusLoad LoadCorpus(const std::vector<std::string>& paths) {
   return out;
 }
 
+absl::StatusOr<CorpusStore::MergeResult> CorpusStore::Merge(const proto::Finding& finding) {
+  LANEDIFF_RETURN_IF_ERROR(ValidateFinding(finding));
+  const std::string path = PathFor(finding);
+  LANEDIFF_ASSIGN_OR_RETURN(FileLock lock, LockForUpdate(path, finding.signature()));
+  proto::Finding merged = finding;
+  NormalizeOrigins(&merged);
+  std::string before;
+  if (absl::StatusOr<std::string> text = ReadFile(path); text.ok()) {
+    absl::StatusOr<proto::Finding> stored = ParseFindingFile(path, *text);
+    if (!stored.ok()) {
+      return absl::DataLossError(absl::StrCat("stored finding ", path,
+                                              " is malformed, left untouched (move it aside to "
+                                              "merge): ", stored.status().message()));
+    }
+    merged = MergeFindings(*stored, finding);
+    before = *std::move(text);
+  } else if (!absl::IsNotFound(text.status())) {
+    return text.status();
+  }
+  merged.DiscardUnknownFields();  // as in Record: never stored as unreadable "9: 0x..." text
+  const std::string after = ToText(merged);
+  if (after == before) return MergeResult::kUnchanged;
+  LANEDIFF_RETURN_IF_ERROR(WriteFileAtomic(path, after));
+  return before.empty() ? MergeResult::kAdded : MergeResult::kUpdated;
+}
+
 absl::StatusOr<MergeStats> MergeCorpora(const std::vector<std::string>& sources,
                                         const std::string& into) {
+  // The destination must not lie inside a source: its new files would be loaded again with
+  // that source (replay twice, counts twice in a report).
+  std::error_code ec;
+  const std::filesystem::path dest = std::filesystem::weakly_canonical(into, ec);
+  for (const std::string& src : sources) {
+    const std::filesystem::path s = std::filesystem::weakly_canonical(src, ec);
+    if (ec || s.empty() || s == dest) continue;
+    auto [si, di] = std::mismatch(s.begin(), s.end(), dest.begin(), dest.end());
+    if (si == s.end() && std::filesystem::is_directory(s)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "destination ", into, " is inside source ", src,
+          ": the merged copies would load again with the source (every finding twice); "
+          "merge into a directory outside every source"));
+    }
+  }
   LANEDIFF_ASSIGN_OR_RETURN(CorpusStore store, CorpusStore::Open(into));
   MergeStats stats;
   CorpusLoad load = LoadCorpus(sources);
   stats.errors = std::move(load.errors);
   for (const LoadedFinding& lf : load.findings) {
-    // Merging a corpus into itself must not double counts.
-    char a[PATH_MAX], b[PATH_MAX];
-    const std::string dest = store.PathFor(lf.finding);
-    if (::realpath(lf.path.c_str(), a) != nullptr && ::realpath(dest.c_str(), b) != nullptr &&
-        std::strcmp(a, b) == 0) {
-      continue;
+    LANEDIFF_ASSIGN_OR_RETURN(CorpusStore::MergeResult r, store.Merge(lf.finding));
+    switch (r) {
+      case CorpusStore::MergeResult::kAdded: ++stats.added; break;
+      case CorpusStore::MergeResult::kUpdated: ++stats.updated; break;
+      case CorpusStore::MergeResult::kUnchanged: ++stats.unchanged; break;
     }
-    LANEDIFF_ASSIGN_OR_RETURN(RecordOutcome r, store.Record(lf.finding));
-    (r.is_new ? stats.added : stats.updated)++;
   }
   return stats;
 }

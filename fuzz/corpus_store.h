@@ -50,14 +50,24 @@ class CorpusStore {
   // overwritten: the error names it and says why.
   absl::StatusOr<RecordOutcome> Record(const proto::Finding& finding);
 
+  // Joins a finding from another corpus into its signature's file (fuzz/corpus_merge.h:
+  // per-origin counts, the larger kept; idempotent and commutative). The file is rewritten
+  // only if something changed. A malformed stored file is left untouched, as by Record.
+  enum class MergeResult { kAdded, kUpdated, kUnchanged };
+  absl::StatusOr<MergeResult> Merge(const proto::Finding& finding);
+
   // Path a finding with this target/instruction/signature is stored at.
   std::string PathFor(const proto::Finding& finding) const;
 
   const std::string& root() const { return root_; }
+  // This corpus's id, the origin its own hits count under: <root>/.origin, 16 random hex
+  // digits, made by the first Record (a copy of the corpus keeps it).
+  absl::StatusOr<std::string> Origin();
 
  private:
   explicit CorpusStore(std::string root) : root_(std::move(root)) {}
   std::string root_;
+  std::string origin_;  // "" until Origin() read or made it
 };
 
 struct LoadedFinding {
@@ -85,12 +95,15 @@ CorpusLoad LoadCorpus(const std::vector<std::string>& paths);
 absl::StatusOr<proto::Finding> ParseFindingFile(const std::string& path, absl::string_view data);
 
 struct MergeStats {
-  int added = 0;     // new signatures written to the destination
-  int updated = 0;   // existing signatures whose count/seen times were merged
+  int added = 0;      // new signatures written to the destination
+  int updated = 0;    // existing signatures whose counts/seen times changed
+  int unchanged = 0;  // already merged before (nothing to add)
   std::vector<std::string> errors;  // bad source files (skipped)
 };
 
-// Joins corpora: every finding under `sources` is Record()ed into `into`.
+// Joins corpora: every finding under `sources` is Merge()d into `into`. Idempotent and
+// commutative (fuzz/corpus_merge.h). `into` inside a source is refused (InvalidArgument): the
+// merged copies would be loaded again with that source, every finding twice.
 absl::StatusOr<MergeStats> MergeCorpora(const std::vector<std::string>& sources,
                                         const std::string& into);
 

@@ -3,9 +3,10 @@
 # time-boxed campaigns for every target and instruction on the best device available, ask
 # each chip the discrimination questions, merge new findings into the corpus, write reports.
 #
-#   scripts/nightly.sh [--out DIR] [--corpus DIR] [--device SPEC] [--campaign-seconds N]
-#                      [--sweep full|quick|none] [--shard i/n] [--seed S] [--known FILE]
-#                      [--inject E]... [--targets LIST] [--lanediff PATH]
+#   scripts/nightly.sh [--out DIR] [--corpus DIR] [--device SPEC] [--inject E]...
+#                      [--budget-minutes M | --campaign-seconds N | --campaign-execs N]
+#                      [--seed S] [--jobs N] [--known FILE] [--targets LIST]
+#                      [--sweep full|quick|smoke|none] [--shard i/n] [--lanediff PATH]
 #
 #   --out DIR              reports and run records (default out/nightly-YYYYMMDD)
 #   --corpus DIR           the persistent corpus the campaigns start from and add to: its
@@ -16,27 +17,42 @@
 #                          to OUT/seed.txt)
 #   --known FILE           known-issues file (default CORPUS/known_issues.textproto). The night
 #                          is green unless `lanediff triage` finds a NEW or REGRESSED bucket
-#   --inject E             plant a simulator erratum (repeatable; with --device sim)
-#   --targets LIST         campaign only these targets (comma list; default all)
-#   --lanediff PATH        use this binary (skips setup and build)
 #   --device SPEC          auto (default: a HIP GPU if visible, else the simulator), hip, sim,
 #                          replay:PATH, exec:CMD
+#   --inject E             plant a simulator erratum (repeatable; `lanediff devices`; sim only)
+#   --targets LIST         campaign only these targets (comma list; default all)
+#   --budget-minutes M     the wall-clock limit the job runs under (Slurm --time, a CI timeout):
+#                          campaigns share what the sweeps leave, less a reserve of
+#                          max(2 min, M/10) for discrimination, triage and reports
 #   --campaign-seconds N   per target x instruction campaign (default 15; 27 pairs)
-#   --sweep full|quick|none  full: all 2^32 src0 for every MODE setting on one target per
-#                          family; quick: all 2^32 src0 at the default MODE on one target;
-#                          none: no sweeps and no discrimination questions (default full)
+#   --campaign-execs N     per campaign, test cases in total over all shards: deterministic
+#                          (with --seed, the same findings every run), no wall clock
+#   --jobs N               worker processes per campaign (default 1); n shards of --jobs 1
+#                          run exactly the cases of one unsharded --jobs n run
+#   --sweep full|quick|smoke|none
+#                          full: all 2^32 src0 for every MODE setting on one pk_u8 target and
+#                          the default MODE on four more, plus every non-default hypothesis
+#                          reading fast == oracle on its binades; quick: all 2^32 src0 at the
+#                          default MODE on gfx942; smoke: 2^24 src0 from 0x42000000 on gfx942
+#                          (seconds). The SR sweeps (every seed, boundary src0) run in all three.
+#                          none: no sweeps and no discrimination questions
 #   --shard i/n            this machine's share of every sweep and campaign (GPU fleets; merge
 #                          the shards' --out directories with scripts/merge_shards.sh)
+#   --lanediff PATH        use this binary (skips setup and build; also LANEDIFF=PATH)
 #
-# Works with no GPU (simulator and replay). Exits 0 when nothing NEW or REGRESSED was found
-# (known issues do not count), 1 otherwise, and 2 when the run itself broke.
+# Works with no GPU (simulator and replay). Writes DIR/status: "running", then "complete ..."
+# or "killed ..." (merge_shards.sh names a shard that never completed). Exits 0 when nothing
+# NEW or REGRESSED was found (known issues do not count), 1 otherwise, and 2 when the run
+# itself broke.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/out/nightly-$(date -u +%Y%m%d)"
 corpus="$root/corpus"
-device="auto"; campaign_seconds=15; sweep="full"; shard=""; seed=""; known=""; targets=""
-lanediff=""; corpus_given=0; inject=()
+device="auto"; campaign_seconds=15; campaign_execs=""; budget_minutes=""; sweep="full"; shard=""
+seed=""; jobs=1; known=""; targets=""; lanediff="${LANEDIFF:-}"; corpus_given=0; inject=()
+usage() { echo "nightly.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
+  [ $# -ge 2 ] || case "$1" in -h|--help) ;; *) usage "$1 needs a value (see --help)" ;; esac
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --corpus) corpus="$2"; corpus_given=1; shift 2 ;;
@@ -46,13 +62,23 @@ while [ $# -gt 0 ]; do
     --targets) targets="$2"; shift 2 ;;
     --lanediff) lanediff="$2"; shift 2 ;;
     --device) device="$2"; shift 2 ;;
-    --campaign-seconds) campaign_seconds="$2"; shift 2 ;;
+    --budget-minutes) budget_minutes="$2"; campaign_execs=""; shift 2 ;;
+    --campaign-seconds) campaign_seconds="$2"; budget_minutes=""; campaign_execs=""; shift 2 ;;
+    --campaign-execs) campaign_execs="$2"; budget_minutes=""; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
     --sweep) sweep="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
-    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
-    *) echo "nightly.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
+    *) usage "unknown option $1 (see --help)" ;;
   esac
 done
+is_uint() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ]; }
+[ -z "$budget_minutes" ] || is_uint "$budget_minutes" || usage "--budget-minutes '$budget_minutes' is not a whole number of minutes >= 1"
+[ -z "$campaign_execs" ] || is_uint "$campaign_execs" || usage "--campaign-execs '$campaign_execs' is not a count >= 1"
+is_uint "$campaign_seconds" || usage "--campaign-seconds '$campaign_seconds' is not a whole number >= 1"
+is_uint "$jobs" || usage "--jobs '$jobs' is not a count >= 1"
+case "$sweep" in full|quick|smoke|none) ;; *) usage "--sweep '$sweep' is not full, quick, smoke or none" ;; esac
+[ -z "$shard" ] || [[ "$shard" =~ ^[0-9]+/[0-9]+$ ]] || usage "--shard '$shard' is not i/n"
 started=$(date +%s)
 started_iso=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
@@ -73,12 +99,25 @@ step() {
   return 0
 }
 
-if [ -z "$lanediff" ]; then
+if [ -n "$lanediff" ]; then
+  [ -x "$lanediff" ] || usage "lanediff binary '$lanediff' is not an executable"
+  build="$(cd "$(dirname "$lanediff")/.." && pwd)"  # its build tree (build/<flavour>/fuzz/lanediff)
+else
   "$root/scripts/setup.sh" >/dev/null || { echo "nightly.sh: setup failed" >&2; exit 2; }
   build="$("$root/scripts/build.sh" release | tail -n 1)" || { echo "nightly.sh: build failed" >&2; exit 2; }
   lanediff="$build/fuzz/lanediff"
 fi
-mkdir -p "$out/runs" "$out/logs"
+mkdir -p "$out/runs" "$out/logs" || { echo "nightly.sh: cannot create $out" >&2; exit 2; }
+# DIR/status says whether this run completed: a shard killed by its time limit or a dead node
+# leaves "running" or "killed", and merge_shards.sh names it (its partial output still merges).
+echo "running since $(date -u +%Y-%m-%dT%H:%M:%SZ) shard=${shard:-1/1} host=$(hostname)" > "$out/status"
+on_signal() {
+  echo "killed by SIG$1 after $(( $(date +%s) - started )) s" > "$out/status"
+  log "killed by SIG$1: partial output left in $out"
+  trap - "$1"; kill -s "$1" $$
+}
+trap 'on_signal TERM' TERM
+trap 'on_signal INT' INT
 echo "$seed" > "$out/seed.txt"
 log "seed $seed (rerun this night: scripts/nightly.sh --seed $seed)"
 shard_flag=(); [ -n "$shard" ] && shard_flag=(--shard "$shard")
@@ -118,42 +157,62 @@ else
 fi
 
 # 2. Exhaustive sweeps.
-if [ "$sweep" = none ]; then
-  pk_targets=()
-elif [ "$sweep" = full ]; then
-  pk_targets=(gfx942 gfx1030 gfx1100 gfx1201 gfx1250); pk_modes=(--all-modes)
-else
-  pk_targets=(gfx942); pk_modes=()
-fi
+pk_range=(); pk_what="2^32 src0"; pk_targets=(); pk_modes=()
+case "$sweep" in
+  full) pk_targets=(gfx942 gfx1030 gfx1100 gfx1201 gfx1250); pk_modes=(--all-modes) ;;
+  quick) pk_targets=(gfx942) ;;
+  smoke) pk_targets=(gfx942)
+         pk_range=(--first $((0x42000000)) --last $((0x42000000 + (1 << 24)))); pk_what="2^24 src0" ;;
+esac
 for t in "${pk_targets[@]}"; do
-  step "sweep $t v_cvt_pk_u8_f32 (2^32 src0)" "$lanediff" sweep --target "$t" --instr v_cvt_pk_u8_f32 \
-    --device "$device" "${pk_modes[@]}" "${shard_flag[@]}" --out "$out/runs/sweep-$t-pk_u8.textproto"
+  step "sweep $t v_cvt_pk_u8_f32 ($pk_what)" "$lanediff" sweep --target "$t" --instr v_cvt_pk_u8_f32 \
+    --device "$device" "${inject[@]}" "${pk_modes[@]}" "${pk_range[@]}" "${shard_flag[@]}" \
+    --out "$out/runs/sweep-$t-pk_u8.textproto"
   pk_modes=()  # every MODE setting on the first target; the default MODE elsewhere
 done
 sr_sweep_targets=(gfx942 gfx950 gfx1201 gfx1250); [ "$sweep" = none ] && sr_sweep_targets=()
 for t in "${sr_sweep_targets[@]}"; do
   for i in v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
     step "sweep $t $i (all seeds, boundary src0)" "$lanediff" sweep --target "$t" --instr "$i" \
-      --device "$device" "${shard_flag[@]}" --out "$out/runs/sweep-$t-$i.textproto"
+      --device "$device" "${inject[@]}" "${shard_flag[@]}" --out "$out/runs/sweep-$t-$i.textproto"
   done
 done
 
 # 2b. Every non-default hypothesis reading, fast model vs exact oracle on every word of the
 # binades where it acts (docs/semantics.md §9; the `slow` CTest label).
-step "readings: fast == oracle on each reading's binades" \
-  ctest --test-dir "$build" -R '^model_readings_exhaustive_test$' --output-on-failure
+# Host-side (no device): once per fleet (shard 1), and only in a full night.
+shard_index="${shard%%/*}"; [ -n "$shard" ] || shard_index=1
+if [ "$sweep" = full ] && [ "$shard_index" = 1 ]; then
+  step "readings: fast == oracle on each reading's binades" \
+    ctest --test-dir "$build" -R '^model_readings_exhaustive_test$' --output-on-failure
+fi
 
 # 3. Campaigns: every target x instruction it has, time-boxed, one summary each (the matrix).
 "$lanediff" targets | awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i ~ /^v_/) { sub(/\(.*/, "", $i); print $1, $i } }' \
   | { if [ -n "$targets" ]; then grep -E "^(${targets//,/|}) "; else cat; fi; } > "$out/logs/pairs.txt"
+pairs=$(wc -l < "$out/logs/pairs.txt")
+# Bounded by test cases (--campaign-execs: deterministic), by time per campaign
+# (--campaign-seconds), or by what the job's wall-clock limit leaves after the sweeps
+# (--budget-minutes).
+if [ -n "$budget_minutes" ] && [ "$pairs" -gt 0 ]; then
+  reserve=$(( budget_minutes * 6 > 120 ? budget_minutes * 6 : 120 ))  # max(2 min, M/10), in s
+  left=$(( budget_minutes * 60 - reserve - ($(date +%s) - started) ))
+  campaign_seconds=$(( left / pairs > 1 ? left / pairs : 1 ))
+  log "budget ${budget_minutes} min: $left s left for $pairs campaigns after the sweeps, ${reserve} s kept for discrimination, triage and reports"
+fi
+if [ -n "$campaign_execs" ]; then
+  bound=(--execs "$campaign_execs"); bound_what="$campaign_execs cases in all shards"
+else
+  bound=(--time "$campaign_seconds"); bound_what="$campaign_seconds s"
+fi
 # A campaign's exit 1 only says "stored something new to this corpus": the triage below
 # decides whether the night is red.
 k=0
 while read -r t i; do
   k=$((k + 1))
-  log "fuzz $t $i ($campaign_seconds s, seed $((seed + k)))"
+  log "fuzz $t $i ($bound_what, seed $((seed + k)))"
   "$lanediff" fuzz --device "$device" "${inject[@]}" --targets "$t" --instrs "$i" \
-    --time "$campaign_seconds" --seed $((seed + k)) --corpus "$corpus" --quiet "${shard_flag[@]}" \
+    "${bound[@]}" --seed $((seed + k)) --jobs "$jobs" --corpus "$corpus" --quiet "${shard_flag[@]}" \
     --summary-out "$out/runs/campaign-$t-$i.textproto" > "$out/logs/fuzz-$t-$i.txt" 2>&1
   rc=$?
   [ $rc -gt 1 ] && { broken=1; log "fuzz $t $i: BROKEN (exit $rc), see $out/logs/fuzz-$t-$i.txt"; }
@@ -165,7 +224,7 @@ disc_targets=(gfx942 gfx950 gfx1201 gfx1250); [ "$sweep" = none ] && disc_target
 for t in "${disc_targets[@]}"; do
   for i in v_cvt_pk_u8_f32 v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
     step "discriminate $t $i" "$lanediff" discriminate --target "$t" --instr "$i" --device "$device" \
-      --out "$out/runs/verdicts-$t-$i.textproto"
+      "${inject[@]}" --out "$out/runs/verdicts-$t-$i.textproto"
   done
 done
 
@@ -185,6 +244,7 @@ report_inputs=()
 "$lanediff" report --out "$out/report" "${report_inputs[@]}" "$out/runs" || broken=1
 log "reports: $out/report/report.{xml,md,html}"
 log "done: seed $seed, found=$found broken=$broken (found = NEW or REGRESSED buckets)"
+echo "complete in $(( $(date +%s) - started )) s found=$found broken=$broken" > "$out/status"
 [ "$broken" = 1 ] && exit 2
 [ "$found" = 1 ] && exit 1
 exit 0

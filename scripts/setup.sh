@@ -14,8 +14,9 @@ PACKAGES=(
   # ROCm HIP host runtime (no GPU needed to build and link)
   libamdhip64-dev
   # tests: python3 for the LLVM differential scripts; chromium renders the HTML report;
-  # xmllint (libxml2-utils) checks the JUnit report is well-formed XML
-  python3 chromium libxml2-utils
+  # xmllint (libxml2-utils) checks the JUnit report is well-formed XML; zip/unzip pack and
+  # unpack ClusterFuzzLite seed corpora (scripts/clusterfuzzlite-test.sh)
+  python3 chromium libxml2-utils zip unzip
   # packaging and its test: dpkg-shlibdeps (the .deb's Depends), man/groff render the man
   # page, zsh checks the generated completion
   dpkg-dev man-db groff-base zsh

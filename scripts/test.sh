@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Set-up, build, run every test. What CI runs (.ci/run calls this).
-#   scripts/test.sh            release build + tests, ASan+UBSan build + tests, g++ build + tests
+#   scripts/test.sh            release build + tests, ASan+UBSan build + tests, g++ build + tests,
+#                              the Slurm example on a private one-node cluster (sharded ==
+#                              unsharded, scripts/slurm-smoke.sh) and the ClusterFuzzLite build
+#                              as its image runs it (scripts/clusterfuzzlite-test.sh)
 #   scripts/test.sh --quick    release build + tests only
 #   scripts/test.sh --slow     also the `slow` label (exhaustive 2^32 sweeps; nightly)
 # Tests labelled `gpu` run in every flavour and skip (CTest "Skipped", exit 77) with a printed
@@ -12,7 +15,7 @@ for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
     --slow) slow=1 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -29,7 +32,11 @@ run_flavour() {
 }
 run_flavour release
 if [ "$quick" = 0 ]; then
+  echo "=== scale-out: the Slurm example, sharded vs unsharded"
+  LANEDIFF="$root/build/release/fuzz/lanediff" "$root/scripts/slurm-smoke.sh" --install
   run_flavour asan
+  echo "=== scale-out: .clusterfuzzlite/build.sh in the OSS-Fuzz image's environment"
+  "$root/scripts/clusterfuzzlite-test.sh"
   run_flavour gcc
 fi
 echo "test.sh: all flavours passed"

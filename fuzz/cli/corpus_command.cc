@@ -38,8 +38,10 @@ int RunCorpus(int argc, char** argv) {
   const bool merge = std::strcmp(argv[1], "merge") == 0;
   Args args(merge ? "corpus merge" : "corpus check",
             merge ? "Join findings directories (from several machines) into DST: one file per\n"
-                    "signature, counts summed, first/last seen kept; bad source files reported\n"
-                    "and skipped, never rewritten."
+                    "signature, first/last seen kept, counts summed per corpus of origin. Merging\n"
+                    "is idempotent and commutative: the same corpus merged again adds nothing,\n"
+                    "and the order of merges does not matter. DST must not lie inside a SRC.\n"
+                    "Bad source files are reported and skipped, never rewritten."
                   : "Load findings and report every malformed file by name (and line).");
   std::string into;
   std::vector<std::string> paths;
@@ -62,11 +64,12 @@ int RunCorpus(int argc, char** argv) {
   absl::StatusOr<MergeStats> s = MergeCorpora(paths, into);
   if (!s.ok()) {
     std::fprintf(stderr, "lanediff corpus merge: %s\n", std::string(s.status().message()).c_str());
-    return kExitEnvironment;
+    return absl::IsInvalidArgument(s.status()) ? kExitUsage : kExitEnvironment;
   }
   for (const std::string& e : s->errors) std::printf("SKIPPED %s\n", e.c_str());
-  std::printf("%d new signatures, %d merged into existing ones, %zu bad source files\n", s->added,
-              s->updated, s->errors.size());
+  std::printf("%d new signatures, %d merged into existing ones, %d already merged, "
+              "%zu bad source files\n",
+              s->added, s->updated, s->unchanged, s->errors.size());
   return s->errors.empty() ? kExitOk : kExitFound;
 }
 

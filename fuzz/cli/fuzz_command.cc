@@ -47,7 +47,8 @@ int RunFuzz(int argc, char** argv) {
                 &inject);
   args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
   args.Double("time", "SECONDS", "stop after this long (0: no limit)", kDurationRange, &time_s);
-  args.Uint("execs", "N", "stop after N test cases (batches)", uint64_t{1} << 62, &execs);
+  args.Uint("execs", "N", "stop after N test cases (batches; with --shard, the fleet's total)",
+            uint64_t{1} << 62, &execs);
   args.Uint("seed", "S", "PRNG seed: same seed + same device = same findings", ~uint64_t{0},
             &seed);
   args.Uint("jobs", "N", "worker processes sharing the corpus (1..256)", 1, 256, &jobs);
@@ -61,8 +62,9 @@ int RunFuzz(int argc, char** argv) {
             &aim);
   args.Double("batch-timeout", "SECONDS", "per-batch device timeout (hangs), above 0", kTimeoutRange,
               &batch_timeout);
-  args.Flag("shard", "i/n", "this machine's share of a fleet run: seed stream i of n (seeds never "
-            "overlap between shards; merge with lanediff corpus merge)", &shard);
+  args.Flag("shard", "i/n", "this machine's share of a fleet run: worker i of --jobs n (its seed, "
+            "its share of --execs), so n shards find what one --jobs n run finds; join their "
+            "corpora with `lanediff corpus merge`", &shard);
   args.Flag("summary-out", "FILE", "write the campaign's counts as a RunRecord (lanediff report)",
             &summary_out);
   args.Bool("quiet", "no live progress line", &quiet);
@@ -127,9 +129,20 @@ int RunFuzz(int argc, char** argv) {
       std::fprintf(stderr, "lanediff fuzz: --shard '%s' is not i/n with 1 <= i <= n\n", shard.c_str());
       return kExitUsage;
     }
-    // Workers of one process use seed + worker (fewer than 256 of them): shard streams start
-    // 2^16 apart, so no two workers anywhere in the fleet share a seed.
-    o.seed = seed + (i - 1) * 65536;
+    // Shard i/n is worker i-1 of `--jobs n` (RunCampaignJobs: seed + worker, the worker index
+    // in the PRNG, an equal share of --execs), so n one-job shards run exactly the cases one
+    // `--jobs n` run does. With --jobs J per shard, its workers take seeds seed + (i-1)*J + w:
+    // still no overlap anywhere in the fleet.
+    o.seed = seed + (i - 1) * jobs;
+    if (jobs == 1) o.worker = static_cast<int>(i - 1);
+    if (execs != 0) {
+      o.max_execs = execs / n + (i - 1 < execs % n ? 1 : 0);
+      if (o.max_execs == 0) {
+        std::fprintf(stderr, "lanediff fuzz: --execs %llu leaves shard %s no case to run\n",
+                     static_cast<unsigned long long>(execs), shard.c_str());
+        return kExitOk;
+      }
+    }
   }
   o.jobs = static_cast<int>(jobs);
   o.corpus = corpus;
