@@ -107,6 +107,7 @@ std::string CampaignBlock(const Run& r) {
     f.clear_first_seen();
     f.clear_last_seen();
     f.clear_repro();  // names the temporary directory
+    f.clear_origin_counts();  // keyed by the corpus's random id (<corpus>/.origin)
     f.mutable_model()->clear_lanediff_version();
     f.mutable_device()->clear_lanediff_version();
     absl::StrAppend(&out, "-- finding\n", ToText(f));

@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/triage/buckets.h"
 #include "fuzz/triage/render.h"
@@ -73,6 +74,10 @@ int RunTriage(int argc, char** argv) {
   if (corpora.empty()) {
     std::fprintf(stderr, "lanediff triage: give at least one CORPUS\n");
     return kExitUsage;
+  }
+  // Reading a corpus that is not there is a usage error; --accept may start a new corpus's file.
+  if (accept.empty()) {
+    if (int rc = CheckInputPaths("triage", "CORPUS", corpora); rc >= 0) return rc;
   }
   if (known_path.empty()) known_path = CorpusRoot(corpora[0]) + "/known_issues.textproto";
   absl::StatusOr<proto::KnownIssues> known = ReadKnownIssues(known_path);
