@@ -18,6 +18,7 @@
 #include "device_harness/exec/subprocess.h"
 #include "device_harness/fault.h"
 #include "device_harness/open_runner.h"
+#include "device_harness/random_case_test_util.h"
 #include "device_harness/serve/serve_protocol.h"
 #include "gtest/gtest.h"
 #include "model/isa/testcase.h"
@@ -37,39 +38,8 @@ std::unique_ptr<Runner> Serve(const std::string& command,
   return r.ok() ? std::move(*r) : nullptr;
 }
 
-std::vector<uint32_t> Model(const proto::TestCase& tc) {
-  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
-  EXPECT_TRUE(rc.ok()) << rc.status();
-  std::vector<uint32_t> out(rc->lanes.size());
-  EXPECT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(out)).ok());
-  return out;
-}
-
-proto::TestCase Random(const TargetTraits& t, Instr instr, std::mt19937& rng, int lanes) {
-  proto::TestCase tc;
-  tc.set_target(std::string(t.name));
-  tc.set_instr(static_cast<proto::Instruction>(static_cast<int>(instr) + 1));
-  proto::Encoding* e = tc.mutable_encoding();
-  e->set_opsel(rng() % 16);
-  e->set_neg(rng() % 8);
-  e->set_abs(rng() % 8);
-  e->set_clamp(rng() % 2);
-  e->set_omod(rng() % 4);
-  if (rng() % 4 == 0) {  // an SGPR source: the request carries its value per lane
-    e->mutable_src0()->set_kind(proto::SOURCE_SGPR);
-    e->mutable_src0()->set_value(rng());
-  }
-  const uint32_t modes[] = {0xf0, 0xf3, 0x8000f0, 0x00};
-  tc.set_mode(modes[rng() % 4]);
-  for (int i = 0; i < lanes; ++i) {
-    proto::Lane* l = tc.add_lanes();
-    l->set_src0(rng());
-    l->set_src1(rng());
-    l->set_src2(rng());
-    l->set_vdst_old(rng());
-  }
-  return tc;
-}
+using testcases::ModelAnswer;
+using testcases::RandomCase;
 
 std::string TempDir() {
   std::string t = (std::filesystem::temp_directory_path() / "lanediff_serve_XXXXXX").string();
@@ -156,7 +126,7 @@ TEST(ServeRunnerTest, PythonAdapterServesAWholeRunInOneProcess) {
   int answered = 0, unsupported = 0;
   for (const TargetTraits& t : AllTargets()) {
     for (int b = 0; b < 4; ++b) {
-      const proto::TestCase tc = Random(t, Instr::v_cvt_pk_u8_f32, rng, 300);
+      const proto::TestCase tc = RandomCase(t, Instr::v_cvt_pk_u8_f32, rng, 300);
       auto r = dev->Run(*BuildDeviceBatch(tc));
       const bool implemented = (tc.mode() & 3) == 0 && ((tc.encoding().neg() | tc.encoding().abs()) & 1) == 0;
       if (!implemented) {
@@ -167,12 +137,12 @@ TEST(ServeRunnerTest, PythonAdapterServesAWholeRunInOneProcess) {
         continue;
       }
       ASSERT_TRUE(r.ok()) << r.status() << "\n" << ToText(tc);
-      EXPECT_EQ(r->vdst, Model(tc)) << ToText(tc);
+      EXPECT_EQ(r->vdst, ModelAnswer(tc)) << ToText(tc);
       ++answered;
     }
   }
   // An instruction the hello does not list: unsupported without asking the adapter.
-  const proto::TestCase sr = Random(**FindTarget("gfx950"), Instr::v_cvt_sr_fp8_f32, rng, 10);
+  const proto::TestCase sr = RandomCase(**FindTarget("gfx950"), Instr::v_cvt_sr_fp8_f32, rng, 10);
   auto s = dev->Run(*BuildDeviceBatch(sr));
   EXPECT_TRUE(IsUnsupported(s.status())) << s.status();
   EXPECT_TRUE(absl::StrContains(s.status().message(), "v_cvt_sr_fp8_f32 is not one")) << s.status();
@@ -267,10 +237,10 @@ TEST(ServeDeviceTest, SimBehindAShellAgreesWithTheModel) {
   for (const TargetTraits& t : AllTargets()) {
     for (Instr i : kAllInstrs) {
       if (!t.Has(i)) continue;
-      const proto::TestCase tc = Random(t, i, rng, 100);
+      const proto::TestCase tc = RandomCase(t, i, rng, 100);
       auto r = dev->Run(*BuildDeviceBatch(tc));
       ASSERT_TRUE(r.ok()) << r.status();
-      EXPECT_EQ(r->vdst, Model(tc)) << ToText(tc);
+      EXPECT_EQ(r->vdst, ModelAnswer(tc)) << ToText(tc);
       EXPECT_TRUE(absl::StartsWith(r->provenance.device(), "sim")) << r->provenance.device();
     }
   }

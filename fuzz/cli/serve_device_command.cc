@@ -50,22 +50,17 @@ int RunServeDevice(int argc, char** argv) {
   ro.inject = inject;
   ro.hypotheses = hyps;
   ro.timeout = absl::Seconds(timeout);
-  absl::StatusOr<std::vector<std::string>> targets = CampaignTargets(device, ro, {});
-  if (!targets.ok()) {
+  auto fail = [&](const absl::Status& s) {
     std::fprintf(stderr, "lanediff serve-device: --device=%s: %s\n", device.c_str(),
-                 std::string(targets.status().message()).c_str());
-    return targets.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
-                                                                          : kExitEnvironment;
-  }
+                 std::string(s.message()).c_str());
+    return s.code() == absl::StatusCode::kInvalidArgument ? kExitUsage : kExitEnvironment;
+  };
+  absl::StatusOr<std::vector<std::string>> targets = CampaignTargets(device, ro, {});
+  if (!targets.ok()) return fail(targets.status());
   std::string note;
   absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
   if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
-  if (!runner.ok()) {
-    std::fprintf(stderr, "lanediff serve-device: --device=%s: %s\n", device.c_str(),
-                 std::string(runner.status().message()).c_str());
-    return runner.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
-                                                                         : kExitEnvironment;
-  }
+  if (!runner.ok()) return fail(runner.status());
   ServeHello hello;
   hello.device = (*runner)->Describe();
   hello.targets = *targets;  // empty: any (the device refuses what it cannot run)
