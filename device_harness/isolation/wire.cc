@@ -312,15 +312,15 @@ absl::Status ReadExact(int fd, char* out, size_t n, StopAwareTimer* timer) {
 
 }  // namespace
 
-absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout) {
+absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout, uint32_t max_bytes) {
   std::optional<StopAwareTimer> timer;
   if (timeout != absl::InfiniteDuration()) timer.emplace(timeout);
   StopAwareTimer* t = timer ? &*timer : nullptr;
   unsigned char len[4];
   LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, reinterpret_cast<char*>(len), 4, t));
   const uint32_t n = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<uint32_t>(len[3]) << 24);
-  if (n > kMaxFrameBytes) {
-    return absl::DataLossError(absl::StrCat("isolation frame length ", n, " exceeds the limit"));
+  if (n > max_bytes) {
+    return absl::DataLossError(absl::StrCat("frame length ", n, " exceeds the limit ", max_bytes));
   }
   std::string payload(n, '\0');
   LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, payload.data(), n, t));

@@ -96,7 +96,9 @@ absl::Status WriteFrame(int fd, absl::string_view payload);
 // with StopAwareTimer); kDeadlineExceeded if it expires with no complete frame at hand (bytes
 // already in the pipe when it expires are still read: a complete answer is never a hang),
 // kUnavailable on end of file ("peer closed the pipe").
-absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout = absl::InfiniteDuration());
+// Frames longer than `max_bytes` are DataLoss.
+absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout = absl::InfiniteDuration(),
+                                      uint32_t max_bytes = kMaxFrameBytes);
 
 }  // namespace lanediff
 

@@ -211,7 +211,8 @@ absl::StatusOr<ServeAnswer> DecodeAnswer(absl::string_view payload, size_t max_l
 absl::Status ServeDevice(Runner& runner, const ServeHello& hello, int in_fd, int out_fd) {
   LANEDIFF_RETURN_IF_ERROR(WriteFrame(out_fd, EncodeHello(hello)));
   for (;;) {
-    absl::StatusOr<std::string> payload = ReadFrame(in_fd);
+    absl::StatusOr<std::string> payload =
+        ReadFrame(in_fd, absl::InfiniteDuration(), kServeMaxRequestBytes);
     if (!payload.ok()) {
       if (payload.status().message() == "peer closed the pipe") return absl::OkStatus();
       return payload.status();

@@ -30,11 +30,15 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "device_harness/isolation/wire.h"
 #include "device_harness/runner.h"
 
 namespace lanediff {
 
 inline constexpr uint32_t kServeProtocolVersion = 1;
+// A request carries each lane twice (resolved, and in the raw batch): 32 bytes per lane, so
+// kMaxLanesPerBatch lanes need twice the isolation protocol's frame limit.
+inline constexpr uint32_t kServeMaxRequestBytes = 2 * kMaxFrameBytes;
 
 struct ServeHello {
   std::string device;                // what answers: "sim (simulation ...)", "my emulator 0.3"

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -244,6 +245,23 @@ TEST(ServeDeviceTest, SimBehindAShellAgreesWithTheModel) {
       EXPECT_TRUE(absl::StartsWith(r->provenance.device(), "sim")) << r->provenance.device();
     }
   }
+}
+
+// The largest batch a device takes (kMaxLanesPerBatch lanes: a 32 MiB request, each lane sent
+// resolved and raw) crosses to serve-device and back. 1.0 converts to 1 in byte 0 of src2 = 0.
+TEST(ServeDeviceTest, LargestBatchCrosses) {
+  auto dev = Serve("lanediff serve-device --device=sim");
+  ASSERT_NE(dev, nullptr);
+  const proto::TestCase one = *ParseText<proto::TestCase>(
+      R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32 lanes { src0: 0x3f800000 })pb", "t");
+  absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(one);
+  ASSERT_TRUE(batch.ok()) << batch.status();
+  batch->lanes.Resize(kMaxLanesPerBatch);
+  for (uint32_t& s0 : batch->lanes.src0()) s0 = 0x3f800000;
+  auto r = dev->Run(*batch);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->vdst.size(), kMaxLanesPerBatch);
+  EXPECT_EQ(std::count(r->vdst.begin(), r->vdst.end(), 1u), static_cast<long>(kMaxLanesPerBatch));
 }
 
 // The whole path of the README's ssh example, with a local shell for ssh: a campaign against
