@@ -53,7 +53,7 @@ bool ParseWord(absl::string_view text, uint32_t* out) {
 // expand (quotes, $, globs, redirections) are not checked here; exit 127 then says it.
 }  // namespace
 
-absl::Status CheckCommandExists(absl::string_view command) {
+absl::Status CheckCommandExists(absl::string_view command, absl::string_view prefix) {
   absl::string_view t = absl::StripLeadingAsciiWhitespace(command);
   const absl::string_view first = t.substr(0, t.find_first_of(" \t\n"));
   if (first == "lanediff") return absl::OkStatus();  // this binary
@@ -65,7 +65,7 @@ absl::Status CheckCommandExists(absl::string_view command) {
   if (!r.ok()) return r.status();
   if (r->exited_ok()) return absl::OkStatus();
   return absl::UnavailableError(absl::StrCat(
-      "--device=exec:", command, ": command '", first,
+      "--device=", prefix, command, ": command '", first,
       "' not found (not a shell builtin, not in PATH, or not executable); PATH=",
       getenv("PATH") == nullptr ? "(unset)" : getenv("PATH")));
 }

@@ -57,7 +57,7 @@ std::string ExpandLanediff(absl::string_view command, absl::string_view lanediff
 
 // OkStatus when COMMAND's first word is something the shell can run (see above); kUnavailable
 // naming it and PATH otherwise.
-absl::Status CheckCommandExists(absl::string_view command);
+absl::Status CheckCommandExists(absl::string_view command, absl::string_view prefix = "exec:");
 
 // The shell command line the runner runs for `d` (COMMAND with `lanediff` replaced, plus flags).
 std::string ExecCommandLine(const ExecOptions& options, const DecodedBatch& d);

@@ -267,7 +267,7 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenServeRunner(const ServeOptions& opti
   if (options.timeout <= absl::ZeroDuration() || options.start_timeout <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("exec-serve timeouts must be positive");
   }
-  LANEDIFF_RETURN_IF_ERROR(CheckCommandExists(options.command));
+  LANEDIFF_RETURN_IF_ERROR(CheckCommandExists(options.command, "exec-serve:"));
   auto runner = std::make_unique<ServeRunner>(options);
   LANEDIFF_RETURN_IF_ERROR(runner->Start());
   return std::unique_ptr<Runner>(std::move(runner));

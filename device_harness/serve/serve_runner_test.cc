@@ -223,7 +223,9 @@ TEST(ServeRunnerTest, NoHelloIsAnEnvironmentError) {
   auto missing = OpenServeRunner({.command = "/nonexistent/device", .timeout = absl::Seconds(5), .lanediff_path = ""});
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kUnavailable);
-  EXPECT_TRUE(absl::StrContains(missing.status().message(), "not found")) << missing.status();
+  EXPECT_TRUE(absl::StrContains(missing.status().message(),
+                                "--device=exec-serve:/nonexistent/device: command "
+                                "'/nonexistent/device' not found")) << missing.status();
   auto empty = OpenRunner("exec-serve:", {});
   EXPECT_TRUE(absl::StrContains(empty.status().message(), "needs a command")) << empty.status();
 }
