@@ -1,6 +1,7 @@
 // lanediff serve-device: any device behind the exec-serve protocol on stdin/stdout
 // (device_harness/serve/serve_protocol.h), for --device='exec-serve:COMMAND' elsewhere:
 //   lanediff fuzz --device='exec-serve:ssh gpu-host lanediff serve-device --device=hip'
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -41,7 +42,7 @@ int RunServeDevice(int argc, char** argv) {
       "exit codes: 0 stdin ended, 2 usage, 3 the device cannot be opened or the protocol broke.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   // Frames only on stdout: keep it for the protocol, send anything else printed to stderr.
-  const int out_fd = ::dup(1);
+  const int out_fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
   if (out_fd < 0 || ::dup2(2, 1) < 0) {
     std::fprintf(stderr, "lanediff serve-device: cannot set up stdout\n");
     return kExitEnvironment;
