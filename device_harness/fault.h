@@ -54,6 +54,25 @@ inline bool NeedsFreshProcess(const absl::Status& s) {
   return IsDeviceFault(s) && s.code() == absl::StatusCode::kAborted;
 }
 
+// "Unsupported": the device cannot run this case (a target, instruction, modifier or MODE it
+// does not implement). Neither a fault nor a refusal: the campaign counts it and goes on. Code
+// kUnimplemented, message prefixed "unsupported: ", payload kUnsupportedPayload.
+//
+//   if (!Implements(batch)) return Unsupported("clamp is not implemented by this emulator");
+inline constexpr absl::string_view kUnsupportedPayload = "lanediff.unsupported";
+
+inline absl::Status Unsupported(absl::string_view what) {
+  absl::Status s(absl::StatusCode::kUnimplemented, absl::StartsWith(what, "unsupported: ")
+                                                       ? std::string(what)
+                                                       : absl::StrCat("unsupported: ", what));
+  s.SetPayload(kUnsupportedPayload, absl::Cord("1"));
+  return s;
+}
+
+inline bool IsUnsupported(const absl::Status& s) {
+  return !s.ok() && s.GetPayload(kUnsupportedPayload).has_value();
+}
+
 }  // namespace lanediff
 
 #endif  // LANEDIFF_DEVICE_HARNESS_FAULT_H_

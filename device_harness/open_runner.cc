@@ -1,15 +1,28 @@
 #include "device_harness/open_runner.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "device_harness/exec/exec_runner.h"
 #include "device_harness/hip/hip_runner.h"
 #include "device_harness/isolation/isolated_runner.h"
+#include "device_harness/isolation/wire.h"
 #include "device_harness/replay/replay_runner.h"
+#include "device_harness/serve/serve_runner.h"
 #include "device_harness/sim/errata.h"
 #include "device_harness/sim/sim_runner.h"
 #include "model/base/status.h"
@@ -44,6 +57,87 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenSim(const RunnerOptions& options) {
   return Isolate([sim]() { return OpenSimRunner(sim); }, options.timeout);
 }
 
+// "hip" -> 0, "hip:N" -> N; -1 for any other spec.
+int HipIndex(absl::string_view spec) {
+  int index = 0;
+  if (spec == "hip") return 0;
+  if (absl::StartsWith(spec, "hip:") && absl::SimpleAtoi(spec.substr(4), &index) && index >= 0) {
+    return index;
+  }
+  return -1;
+}
+
+// ListHipDevices in a forked child, its answer sent back as text over a pipe: line 1 "ok" or
+// "CODE message"; then one line per device, "index<TAB>name<TAB>gcnArchName".
+absl::StatusOr<std::vector<HipDeviceInfo>> ListHipDevicesInChild(absl::Duration timeout) {
+  int fds[2];
+  if (::pipe(fds) != 0) return absl::InternalError(absl::StrCat("pipe: ", std::strerror(errno)));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return absl::InternalError(absl::StrCat("fork: ", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    absl::StatusOr<std::vector<HipDeviceInfo>> list = ListHipDevices();
+    std::string text = list.ok() ? "ok" : absl::StrCat(static_cast<int>(list.status().code()), " ",
+                                                       list.status().message());
+    absl::StrReplaceAll({{"\n", " "}}, &text);
+    if (list.ok()) {
+      for (const HipDeviceInfo& d : *list) {
+        absl::StrAppend(&text, "\n", d.index, "\t",
+                        absl::StrReplaceAll(d.name, {{"\t", " "}, {"\n", " "}}), "\t",
+                        absl::StrReplaceAll(d.gcn_arch_name, {{"\t", " "}, {"\n", " "}}));
+      }
+    }
+    (void)WriteFrame(fds[1], text);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  absl::StatusOr<std::string> text = ReadFrame(fds[0], timeout);
+  ::close(fds[0]);
+  if (!text.ok()) ::kill(pid, SIGKILL);
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (!text.ok()) {
+    return absl::UnavailableError(absl::StrCat("listing the HIP devices in a child process: ",
+                                               text.status().message(), " (child ended with ",
+                                               DescribeWaitStatus(st), ")"));
+  }
+  std::vector<std::string> lines = absl::StrSplit(*text, '\n');
+  if (lines[0] != "ok") {
+    int code = static_cast<int>(absl::StatusCode::kUnavailable);
+    std::pair<std::string, std::string> cm = absl::StrSplit(lines[0], absl::MaxSplits(' ', 1));
+    if (!absl::SimpleAtoi(cm.first, &code) || code <= 0 || code > 16) {
+      code = static_cast<int>(absl::StatusCode::kUnavailable);
+    }
+    return absl::Status(static_cast<absl::StatusCode>(code), cm.second);
+  }
+  std::vector<HipDeviceInfo> out;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> f = absl::StrSplit(lines[i], '\t');
+    HipDeviceInfo d;
+    if (f.size() != 3 || !absl::SimpleAtoi(f[0], &d.index)) continue;
+    d.name = f[1];
+    d.gcn_arch_name = f[2];
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string DescribeGpus(const std::vector<HipDeviceInfo>& visible) {
+  if (visible.empty()) return "none";
+  std::vector<std::string> parts;
+  for (const HipDeviceInfo& d : visible) {
+    absl::StatusOr<std::string> gfx = ProcessorFromGcnArchName(d.gcn_arch_name);
+    parts.push_back(absl::StrCat("hip:", d.index, " ", d.name, " ",
+                                 gfx.ok() ? *gfx : absl::StrCat("'", d.gcn_arch_name, "'")));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
 }  // namespace
 
 int CountKfdGpus(const std::string& topology_nodes) {
@@ -60,9 +154,65 @@ int CountKfdGpus(const std::string& topology_nodes) {
 
 absl::Duration HipStartTimeout(int gpus) { return absl::Seconds(20) + absl::Seconds(10) * std::max(gpus, 0); }
 
+absl::StatusOr<std::vector<std::string>> ChooseHipTargets(
+    const std::vector<HipDeviceInfo>& visible, int device_index,
+    const std::vector<std::string>& requested) {
+  const HipDeviceInfo* used = nullptr;
+  for (const HipDeviceInfo& d : visible) {
+    if (d.index == device_index) used = &d;
+  }
+  if (used == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "HIP device ", device_index, " does not exist; GPUs found: ", DescribeGpus(visible)));
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(std::string gfx, ProcessorFromGcnArchName(used->gcn_arch_name));
+  if (!FindTarget(gfx).ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "hip:", device_index, " ", used->name, " is ", gfx,
+        ", not a target lanediff knows (lanediff targets); GPUs found: ", DescribeGpus(visible)));
+  }
+  if (requested.empty()) return std::vector<std::string>{gfx};
+  std::vector<std::string> missing;
+  for (const std::string& t : requested) {
+    if (t != gfx) missing.push_back(t);
+  }
+  if (missing.empty()) return requested;
+  std::string hint;
+  for (const std::string& t : missing) {
+    for (const HipDeviceInfo& d : visible) {
+      absl::StatusOr<std::string> g = ProcessorFromGcnArchName(d.gcn_arch_name);
+      if (g.ok() && *g == t) {
+        absl::StrAppend(&hint, "; --device=hip:", d.index, " runs ", t);
+        break;
+      }
+    }
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--targets ", absl::StrJoin(missing, ","), ": not the target of the GPU in use (hip:",
+      device_index, " is ", gfx, "); GPUs found: ", DescribeGpus(visible), hint));
+}
+
+absl::StatusOr<std::vector<std::string>> CampaignTargets(absl::string_view spec,
+                                                         const RunnerOptions& options,
+                                                         const std::vector<std::string>& requested) {
+  int index = HipIndex(spec);
+  const bool is_auto = spec == "auto" && options.inject.empty() && options.hypotheses.empty();
+  if (index < 0 && !is_auto) return requested;
+  absl::StatusOr<std::vector<HipDeviceInfo>> visible = ListHipDevicesInChild(absl::Seconds(20));
+  if (is_auto) {
+    // auto picks the GPU only when hip:0 opens; a GPU lanediff cannot run means the simulator.
+    if (!visible.ok()) return requested;
+    absl::StatusOr<std::vector<std::string>> t = ChooseHipTargets(*visible, 0, {});
+    if (!t.ok()) return requested;
+    index = 0;
+  }
+  if (!visible.ok()) return visible.status();
+  return ChooseHipTargets(*visible, index, requested);
+}
+
 absl::string_view DeviceSpecHelp() {
   return "auto (HIP GPU if visible, else the simulator), hip, hip:N, sim, exec:COMMAND, "
-         "replay:PATH";
+         "exec-serve:COMMAND, replay:PATH";
 }
 
 absl::StatusOr<std::unique_ptr<Runner>> OpenRunner(absl::string_view spec,
@@ -90,6 +240,11 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenRunner(absl::string_view spec,
     return OpenExecRunner({.command = std::string(spec.substr(5)),
                            .timeout = options.timeout,
                            .lanediff_path = options.lanediff_path});
+  }
+  if (absl::StartsWith(spec, "exec-serve:")) {
+    return OpenServeRunner({.command = std::string(spec.substr(11)),
+                            .timeout = options.timeout,
+                            .lanediff_path = options.lanediff_path});
   }
   if (absl::StartsWith(spec, "replay:")) return OpenReplayRunner(std::string(spec.substr(7)));
   if (spec == "auto") {

@@ -7,6 +7,8 @@
 //   sim            the ISA simulator (sim/sim_runner.h); isolated when a fault erratum
 //                  (crash, hang) is injected or RunnerOptions::isolate_sim is set
 //   exec:COMMAND   an external model speaking `lanediff eval`'s contract (exec/exec_runner.h)
+//   exec-serve:COMMAND  one long-lived process speaking the framed protocol of
+//                  serve/serve_protocol.h (serve/serve_runner.h), e.g. `lanediff serve-device`
 //   replay:PATH    recorded answers (replay/replay_runner.h)
 //
 //   RunnerOptions opt;
@@ -24,6 +26,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "device_harness/hip/hip_runner.h"
 #include "device_harness/runner.h"
 
 namespace lanediff {
@@ -51,6 +54,27 @@ absl::Duration HipStartTimeout(int gpus);
 absl::StatusOr<std::unique_ptr<Runner>> OpenRunner(absl::string_view spec,
                                                    const RunnerOptions& options,
                                                    std::string* note = nullptr);
+
+// The targets a campaign on `spec` fuzzes, given the --targets asked for (`requested`, empty =
+// all). For hip, hip:N, and auto when it will pick a GPU: the target of the GPU the spec uses
+// (hip is hip:0), queried in a forked child (the HIP runtime never starts in this process),
+// then ChooseHipTargets. For every other spec, `requested` unchanged. InvalidArgument is a
+// usage error (exit 2); other errors are the environment's (no GPU for hip: exit 3).
+absl::StatusOr<std::vector<std::string>> CampaignTargets(absl::string_view spec,
+                                                         const RunnerOptions& options,
+                                                         const std::vector<std::string>& requested);
+
+// The pure choice behind CampaignTargets, from the GPUs the runtime lists (`visible`, their
+// gcnArchName as reported, e.g. "gfx942:sramecc+:xnack-") and the index of the one used:
+//   requested empty         -> {that GPU's gfx processor}, when lanediff has the target;
+//   every requested target is that GPU's -> requested;
+//   otherwise               -> InvalidArgument naming the targets no GPU in use is and every
+//                              GPU found ("hip:0 AMD Instinct MI300X gfx942"), with the
+//                              --device=hip:N that would run a target another GPU is.
+// FailedPrecondition when the GPU used does not exist or is not a target lanediff knows.
+absl::StatusOr<std::vector<std::string>> ChooseHipTargets(
+    const std::vector<HipDeviceInfo>& visible, int device_index,
+    const std::vector<std::string>& requested);
 
 // The valid spec forms, one per line, for --help texts.
 absl::string_view DeviceSpecHelp();

@@ -74,5 +74,78 @@ TEST(OpenRunnerTest, HipStartTimeoutScalesWithTheKfdGpuCount) {
   std::filesystem::remove_all(root);
 }
 
+// ChooseHipTargets: the GPUs below are made up (no GPU here); gcnArchName strings are in the
+// form the HIP runtime reports them (processor, then feature flags after ':').
+std::vector<HipDeviceInfo> TwoGpus() {
+  HipDeviceInfo a, b;
+  a.index = 0;
+  a.name = "AMD Instinct MI300X";
+  a.gcn_arch_name = "gfx942:sramecc+:xnack-";
+  b.index = 1;
+  b.name = "AMD Radeon RX 9070";
+  b.gcn_arch_name = "gfx1201";
+  return {a, b};
+}
+
+TEST(ChooseHipTargetsTest, NoTargetsAskedMeansTheGpuInUse) {
+  auto t0 = ChooseHipTargets(TwoGpus(), 0, {});
+  ASSERT_TRUE(t0.ok()) << t0.status();
+  EXPECT_EQ(*t0, std::vector<std::string>{"gfx942"});  // feature flags dropped
+  auto t1 = ChooseHipTargets(TwoGpus(), 1, {});
+  ASSERT_TRUE(t1.ok()) << t1.status();
+  EXPECT_EQ(*t1, std::vector<std::string>{"gfx1201"});
+}
+
+TEST(ChooseHipTargetsTest, AskedTargetTheGpuIsIsKept) {
+  auto t = ChooseHipTargets(TwoGpus(), 0, {"gfx942"});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(*t, std::vector<std::string>{"gfx942"});
+}
+
+TEST(ChooseHipTargetsTest, AskedTargetNoGpuInUseIsIsAUsageErrorNamingTheGpus) {
+  auto t = ChooseHipTargets(TwoGpus(), 0, {"gfx942", "gfx1201", "gfx90a"});
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  const std::string m(t.status().message());
+  EXPECT_TRUE(absl::StrContains(m, "--targets gfx1201,gfx90a: not the target")) << m;
+  EXPECT_TRUE(absl::StrContains(
+      m, "GPUs found: hip:0 AMD Instinct MI300X gfx942, hip:1 AMD Radeon RX 9070 gfx1201")) << m;
+  EXPECT_TRUE(absl::StrContains(m, "--device=hip:1 runs gfx1201")) << m;  // the other GPU
+}
+
+TEST(ChooseHipTargetsTest, GpuLanediffCannotRunOrMissingIsTheEnvironment) {
+  std::vector<HipDeviceInfo> gpus = TwoGpus();
+  gpus[0].gcn_arch_name = "gfx906:sramecc+:xnack-";  // Vega 20: no lanediff target row
+  auto unknown = ChooseHipTargets(gpus, 0, {});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(absl::StrContains(unknown.status().message(), "is gfx906, not a target")) << unknown.status();
+  auto missing = ChooseHipTargets(TwoGpus(), 2, {});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(absl::StrContains(missing.status().message(), "HIP device 2 does not exist")) << missing.status();
+  auto none = ChooseHipTargets({}, 0, {"gfx942"});
+  EXPECT_TRUE(absl::StrContains(none.status().message(), "GPUs found: none")) << none.status();
+}
+
+// Specs that are not a GPU pass --targets through untouched; hip without a GPU is the
+// environment's error (the runtime's words), not a usage error.
+TEST(CampaignTargetsTest, OnlyHipSpecsAreRestricted) {
+  auto sim = CampaignTargets("sim", {}, {"gfx90a"});
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  EXPECT_EQ(*sim, std::vector<std::string>{"gfx90a"});
+  auto ex = CampaignTargets("exec:cat", {}, {});
+  ASSERT_TRUE(ex.ok()) << ex.status();
+  EXPECT_TRUE(ex->empty());
+  if (ListHipDevices().ok()) return;  // a GPU machine: covered by the GPU tests
+  auto hip = CampaignTargets("hip", {}, {});
+  ASSERT_FALSE(hip.ok());
+  EXPECT_NE(hip.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(hip.status().message(), "no AMD GPU is visible")) << hip.status();
+  auto autodev = CampaignTargets("auto", {}, {"gfx90a"});  // auto falls back to the simulator
+  ASSERT_TRUE(autodev.ok()) << autodev.status();
+  EXPECT_EQ(*autodev, std::vector<std::string>{"gfx90a"});
+}
+
 }  // namespace
 }  // namespace lanediff

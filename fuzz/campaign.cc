@@ -511,6 +511,11 @@ absl::StatusOr<CampaignStats> Worker::Run() {
       continue;
     }
     stats_.execs++;
+    if (IsUnsupported(both->device_status)) {  // the device cannot run it: counted, no finding
+      if (stats_.unsupported++ < 3) Note(std::string(both->device_status.message()));
+      Progress(false);
+      continue;
+    }
     stats_.lanes += c.size();
     if (!both->device_status.ok()) {
       if (IsDeviceFault(both->device_status)) {
@@ -598,6 +603,7 @@ std::string EncodeStats(const CampaignStats& s, bool final) {
                                       s.disagreeing, " ", s.device_faults, " ", s.new_findings,
                                       " ", s.repeats);
   for (uint64_t c : s.classes) absl::StrAppend(&counters, " ", c);
+  absl::StrAppend(&counters, " ", s.unsupported);
   std::string out = Message(final ? 'F' : 'P', counters);
   if (final) {
     for (const std::string& sig : s.signatures) out += Message('S', sig);
@@ -620,6 +626,9 @@ void DecodeMessage(absl::string_view msg, CampaignStats* s) {
     for (int i = 0; i < 8; ++i) *fields[i] = std::strtoull(f[i].c_str(), nullptr, 10);
     for (int i = 0; i < kNumInputClasses; ++i) {
       s->classes[i] = std::strtoull(f[8 + i].c_str(), nullptr, 10);
+    }
+    if (f.size() > 8 + kNumInputClasses) {
+      s->unsupported = std::strtoull(f[8 + kNumInputClasses].c_str(), nullptr, 10);
     }
   } else if (tag == 'S') {
     s->signatures.insert(std::string(rest));
@@ -841,6 +850,7 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
     total.lanes += s.lanes;
     total.invalid += s.invalid;
     total.refused += s.refused;
+    total.unsupported += s.unsupported;
     total.disagreeing += s.disagreeing;
     total.device_faults += s.device_faults;
     total.new_findings += s.new_findings;
@@ -881,8 +891,8 @@ std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
                         Rate(s.lanes, s.seconds));
   absl::StrAppendFormat(&out,
                         "  results       %d disagreeing cases, %d device faults, %d refused, "
-                        "%d invalid\n",
-                        s.disagreeing, s.device_faults, s.refused, s.invalid);
+                        "%d invalid, %d unsupported by the device\n",
+                        s.disagreeing, s.device_faults, s.refused, s.invalid, s.unsupported);
   absl::StrAppendFormat(&out, "  findings      %d new, %zu signatures seen, %d repeats%s\n",
                         s.new_findings, s.signatures.size(), s.repeats,
                         s.first_finding_exec == 0

@@ -78,6 +78,7 @@ struct CampaignStats {
   uint64_t lanes = 0;
   uint64_t invalid = 0;         // generated cases the resolver or batch builder refused
   uint64_t refused = 0;         // batches the device refused (not faults)
+  uint64_t unsupported = 0;     // cases the device answered "unsupported" (counted in execs)
   uint64_t disagreeing = 0;     // batches with at least one differing lane
   uint64_t device_faults = 0;
   uint64_t new_findings = 0;    // signatures stored for the first time

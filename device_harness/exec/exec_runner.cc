@@ -51,7 +51,9 @@ bool ParseWord(absl::string_view text, uint32_t* out) {
 // The first word of COMMAND must name something the shell can run (a builtin, a function-free
 // PATH lookup or a path): `command -v` decides, as the shell itself will. Words the shell would
 // expand (quotes, $, globs, redirections) are not checked here; exit 127 then says it.
-absl::Status CheckCommandExists(absl::string_view command) {
+}  // namespace
+
+absl::Status CheckCommandExists(absl::string_view command, absl::string_view prefix) {
   absl::string_view t = absl::StripLeadingAsciiWhitespace(command);
   const absl::string_view first = t.substr(0, t.find_first_of(" \t\n"));
   if (first == "lanediff") return absl::OkStatus();  // this binary
@@ -63,10 +65,12 @@ absl::Status CheckCommandExists(absl::string_view command) {
   if (!r.ok()) return r.status();
   if (r->exited_ok()) return absl::OkStatus();
   return absl::UnavailableError(absl::StrCat(
-      "--device=exec:", command, ": command '", first,
+      "--device=", prefix, command, ": command '", first,
       "' not found (not a shell builtin, not in PATH, or not executable); PATH=",
       getenv("PATH") == nullptr ? "(unset)" : getenv("PATH")));
 }
+
+namespace {
 
 class ExecRunner : public Runner {
  public:
@@ -167,15 +171,19 @@ std::vector<std::string> EvalFlags(const DecodedBatch& d) {
   return f;
 }
 
-std::string ExecCommandLine(const ExecOptions& options, const DecodedBatch& d) {
-  std::string cmd = options.command;
-  absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(cmd);
+std::string ExpandLanediff(absl::string_view command, absl::string_view lanediff_path) {
+  absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(command);
   if (trimmed == "lanediff" || absl::StartsWith(trimmed, "lanediff ") ||
       absl::StartsWith(trimmed, "lanediff\t")) {
-    const std::string self = options.lanediff_path.empty() ? SelfExe() : options.lanediff_path;
-    cmd = absl::StrCat(ShellQuote(self), trimmed.substr(8));
+    const std::string self = lanediff_path.empty() ? SelfExe() : std::string(lanediff_path);
+    return absl::StrCat(ShellQuote(self), trimmed.substr(8));
   }
-  return absl::StrCat(cmd, " ", absl::StrJoin(EvalFlags(d), " "));
+  return std::string(command);
+}
+
+std::string ExecCommandLine(const ExecOptions& options, const DecodedBatch& d) {
+  return absl::StrCat(ExpandLanediff(options.command, options.lanediff_path), " ",
+                      absl::StrJoin(EvalFlags(d), " "));
 }
 
 absl::StatusOr<std::unique_ptr<Runner>> OpenExecRunner(const ExecOptions& options) {

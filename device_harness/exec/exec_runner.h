@@ -52,6 +52,13 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenExecRunner(const ExecOptions& option
 // The `lanediff eval` flags for a decoded batch, in the order listed above.
 std::vector<std::string> EvalFlags(const DecodedBatch& d);
 
+// COMMAND with a first word `lanediff` replaced by `lanediff_path` ("" = this executable).
+std::string ExpandLanediff(absl::string_view command, absl::string_view lanediff_path);
+
+// OkStatus when COMMAND's first word is something the shell can run (see above); kUnavailable
+// naming it and PATH otherwise.
+absl::Status CheckCommandExists(absl::string_view command, absl::string_view prefix = "exec:");
+
 // The shell command line the runner runs for `d` (COMMAND with `lanediff` replaced, plus flags).
 std::string ExecCommandLine(const ExecOptions& options, const DecodedBatch& d);
 

@@ -13,6 +13,7 @@
 #include "device_harness/batch.h"
 #include "device_harness/exec/subprocess.h"
 #include "device_harness/fault.h"
+#include "device_harness/random_case_test_util.h"
 #include "device_harness/isolation/sigstop_test_util.h"
 #include "gtest/gtest.h"
 #include "model/isa/testcase.h"
@@ -31,38 +32,11 @@ std::unique_ptr<Runner> Exec(const std::string& command, absl::Duration timeout 
 }
 
 std::vector<uint32_t> Model(const proto::TestCase& tc, const Hypotheses& hyp = {}) {
-  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
-  EXPECT_TRUE(rc.ok()) << rc.status();
-  rc->ctx.hyp = hyp;
-  std::vector<uint32_t> out(rc->lanes.size());
-  EXPECT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(out)).ok());
-  return out;
+  return testcases::ModelAnswer(tc, hyp);
 }
 
 proto::TestCase Random(const TargetTraits& t, Instr instr, std::mt19937& rng, int lanes) {
-  proto::TestCase tc;
-  tc.set_target(std::string(t.name));
-  tc.set_instr(static_cast<proto::Instruction>(static_cast<int>(instr) + 1));
-  proto::Encoding* e = tc.mutable_encoding();
-  e->set_opsel(rng() % 16);
-  e->set_neg(rng() % 8);
-  e->set_abs(rng() % 8);
-  e->set_clamp(rng() % 2);
-  e->set_omod(rng() % 4);
-  if (rng() % 4 == 0) {  // an SGPR source: resolved to its value on the exec pipe
-    e->mutable_src0()->set_kind(proto::SOURCE_SGPR);
-    e->mutable_src0()->set_value(rng());
-  }
-  const uint32_t modes[] = {0xf0, 0xf3, 0x8000f0, 0x00};
-  tc.set_mode(modes[rng() % 4]);
-  for (int i = 0; i < lanes; ++i) {
-    proto::Lane* l = tc.add_lanes();
-    l->set_src0(rng());
-    l->set_src1(rng());
-    l->set_src2(rng());
-    l->set_vdst_old(rng());
-  }
-  return tc;
+  return testcases::RandomCase(t, instr, rng, lanes);
 }
 
 TEST(ExecRunnerTest, LanediffEvalAgreesWithTheModel) {

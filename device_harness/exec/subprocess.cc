@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "device_harness/isolation/isolated_runner.h"
 #include "device_harness/isolation/wire.h"
+#include "model/base/status.h"
 
 namespace lanediff {
 
@@ -112,10 +113,24 @@ namespace {
 
 }  // namespace
 
-absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
-                                               absl::string_view input, absl::Duration timeout,
-                                               size_t max_stdout) {
-  if (argv.empty()) return absl::InvalidArgumentError("RunSubprocess: empty argv");
+ssize_t WriteNoSigpipe(int fd, const char* data, size_t n, int* error) {
+  // Pipes are not sockets: MSG_NOSIGNAL is unavailable, so block SIGPIPE around write.
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  const ssize_t w = ::write(fd, data, n);
+  *error = w < 0 ? errno : 0;
+  if (w < 0 && *error == EPIPE) {  // consume the pending SIGPIPE before unblocking
+    timespec zero{0, 0};
+    sigtimedwait(&block, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return w;
+}
+
+absl::StatusOr<GuardedChild> SpawnGuarded(const std::vector<std::string>& argv) {
+  if (argv.empty()) return absl::InvalidArgumentError("SpawnGuarded: empty argv");
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0) return absl::InternalError("pipe2 failed");
   if (::pipe2(out, O_CLOEXEC) != 0) {
@@ -148,9 +163,16 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
   ::close(out[1]);
   ::close(err[1]);
   for (int fd : {in[1], out[0], err[0]}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  return GuardedChild{.pid = pid, .in = in[1], .out = out[0], .err = err[0]};
+}
 
+absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
+                                               absl::string_view input, absl::Duration timeout,
+                                               size_t max_stdout) {
+  LANEDIFF_ASSIGN_OR_RETURN(GuardedChild child, SpawnGuarded(argv));
+  const pid_t pid = child.pid;
   SubprocessResult r;
-  int fd_in = in[1], fd_out = out[0], fd_err = err[0];
+  int fd_in = child.in, fd_out = child.out, fd_err = child.err;
   size_t written = 0;
   if (input.empty()) {
     ::close(fd_in);
@@ -183,18 +205,8 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
       break;
     }
     if (idx_in >= 0 && p[idx_in].revents) {
-      // Pipes are not sockets: MSG_NOSIGNAL is unavailable, so block SIGPIPE around write.
-      sigset_t block, old;
-      sigemptyset(&block);
-      sigaddset(&block, SIGPIPE);
-      pthread_sigmask(SIG_BLOCK, &block, &old);
-      const ssize_t w = ::write(fd_in, input.data() + written, input.size() - written);
-      const int e = errno;
-      if (w < 0 && e == EPIPE) {  // consume the pending SIGPIPE before unblocking
-        timespec zero{0, 0};
-        sigtimedwait(&block, nullptr, &zero);
-      }
-      pthread_sigmask(SIG_SETMASK, &old, nullptr);
+      int e = 0;
+      const ssize_t w = WriteNoSigpipe(fd_in, input.data() + written, input.size() - written, &e);
       if (w > 0) written += static_cast<size_t>(w);
       if ((w < 0 && e != EAGAIN && e != EINTR) || written == input.size()) {
         if (written < input.size()) r.stdin_closed_early = true;

@@ -15,6 +15,8 @@
 #ifndef LANEDIFF_DEVICE_HARNESS_EXEC_SUBPROCESS_H_
 #define LANEDIFF_DEVICE_HARNESS_EXEC_SUBPROCESS_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,6 +43,19 @@ inline constexpr size_t kMaxStderrBytes = size_t{1} << 20;
 absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
                                                absl::string_view input, absl::Duration timeout,
                                                size_t max_stdout = SIZE_MAX);
+
+// The start of RunSubprocess, for a child that outlives one call (the exec-serve device): the
+// command behind its guard, in its own process group (kill(-pid, SIGKILL) ends it all), with
+// our ends of its stdin, stdout and stderr pipes (non-blocking, close-on-exec). The caller
+// closes the three and reaps `pid`.
+struct GuardedChild {
+  int pid = -1;
+  int in = -1, out = -1, err = -1;
+};
+absl::StatusOr<GuardedChild> SpawnGuarded(const std::vector<std::string>& argv);
+
+// write(2) with SIGPIPE blocked for the call: a reader gone is errno EPIPE in *error, no signal.
+ssize_t WriteNoSigpipe(int fd, const char* data, size_t n, int* error);
 
 // `s` as one word of a POSIX shell command line: unchanged when it holds only characters no
 // shell treats specially (letters, digits, `_-.,/:=+@%`), else in single quotes with each `'`

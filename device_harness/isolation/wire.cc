@@ -21,6 +21,8 @@ namespace {
 constexpr absl::string_view kBatchMagic = "LDB1";
 constexpr absl::string_view kResultMagic = "LDR1";
 
+}  // namespace
+
 void PutU32(std::string* out, uint32_t v) {
   char b[4] = {static_cast<char>(v), static_cast<char>(v >> 8), static_cast<char>(v >> 16),
                static_cast<char>(v >> 24)};
@@ -38,57 +40,47 @@ void PutWords(std::string* out, const uint32_t* w, size_t n) {
   }
 }
 
-class Reader {
- public:
-  explicit Reader(absl::string_view data) : data_(data) {}
-  absl::Status Magic(absl::string_view magic) {
-    if (data_.substr(0, magic.size()) != magic) {
-      return absl::DataLossError(absl::StrCat("isolation frame: bad magic, want '", magic, "'"));
-    }
-    data_.remove_prefix(magic.size());
-    return absl::OkStatus();
+absl::Status WireReader::Magic(absl::string_view magic) {
+  if (data_.substr(0, magic.size()) != magic) {
+    return absl::DataLossError(absl::StrCat(what_, ": bad magic, want '", magic, "'"));
   }
-  absl::StatusOr<uint32_t> U32(absl::string_view field) {
-    if (data_.size() < 4) return Short(field);
-    const auto* p = reinterpret_cast<const unsigned char*>(data_.data());
-    uint32_t v = p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24);
-    data_.remove_prefix(4);
-    return v;
+  data_.remove_prefix(magic.size());
+  return absl::OkStatus();
+}
+absl::StatusOr<uint32_t> WireReader::U32(absl::string_view field) {
+  if (data_.size() < 4) return Short(field);
+  const auto* p = reinterpret_cast<const unsigned char*>(data_.data());
+  uint32_t v = p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24);
+  data_.remove_prefix(4);
+  return v;
+}
+absl::StatusOr<std::string> WireReader::String(absl::string_view field) {
+  LANEDIFF_ASSIGN_OR_RETURN(uint32_t n, U32(field));
+  if (data_.size() < n) return Short(field);
+  std::string s(data_.substr(0, n));
+  data_.remove_prefix(n);
+  return s;
+}
+absl::Status WireReader::Words(absl::string_view field, size_t n, std::vector<uint32_t>* out) {
+  if (data_.size() / 4 < n) return Short(field);
+  out->resize(n);
+  if constexpr (std::endian::native == std::endian::little) {
+    if (n > 0) std::memcpy(out->data(), data_.data(), n * 4);
+    data_.remove_prefix(n * 4);
+  } else {
+    for (size_t i = 0; i < n; ++i) (*out)[i] = *U32(field);
   }
-  absl::StatusOr<std::string> String(absl::string_view field) {
-    LANEDIFF_ASSIGN_OR_RETURN(uint32_t n, U32(field));
-    if (data_.size() < n) return Short(field);
-    std::string s(data_.substr(0, n));
-    data_.remove_prefix(n);
-    return s;
+  return absl::OkStatus();
+}
+absl::Status WireReader::End() {
+  if (!data_.empty()) {
+    return absl::DataLossError(absl::StrCat(what_, ": ", data_.size(), " trailing bytes"));
   }
-  absl::Status Words(absl::string_view field, size_t n, std::vector<uint32_t>* out) {
-    if (data_.size() / 4 < n) return Short(field);
-    out->resize(n);
-    if constexpr (std::endian::native == std::endian::little) {
-      if (n > 0) std::memcpy(out->data(), data_.data(), n * 4);
-      data_.remove_prefix(n * 4);
-    } else {
-      for (size_t i = 0; i < n; ++i) (*out)[i] = *U32(field);
-    }
-    return absl::OkStatus();
-  }
-  absl::Status End() {
-    if (!data_.empty()) {
-      return absl::DataLossError(
-          absl::StrCat("isolation frame: ", data_.size(), " trailing bytes"));
-    }
-    return absl::OkStatus();
-  }
-
- private:
-  absl::Status Short(absl::string_view field) {
-    return absl::DataLossError(absl::StrCat("isolation frame: truncated at field '", field, "'"));
-  }
-  absl::string_view data_;
-};
-
-}  // namespace
+  return absl::OkStatus();
+}
+absl::Status WireReader::Short(absl::string_view field) {
+  return absl::DataLossError(absl::StrCat(what_, ": truncated at field '", field, "'"));
+}
 
 std::string EncodeBatch(const DeviceBatch& batch) {
   std::string out(kBatchMagic);
@@ -109,7 +101,7 @@ std::string EncodeBatch(const DeviceBatch& batch) {
 }
 
 absl::StatusOr<DeviceBatch> DecodeBatch(absl::string_view payload) {
-  Reader r(payload);
+  WireReader r(payload);
   DeviceBatch b;
   LANEDIFF_RETURN_IF_ERROR(r.Magic(kBatchMagic));
   LANEDIFF_ASSIGN_OR_RETURN(std::string target, r.String("target"));
@@ -155,7 +147,7 @@ std::string EncodeResult(const absl::StatusOr<DeviceResult>& result) {
 }
 
 absl::StatusOr<absl::StatusOr<DeviceResult>> DecodeResult(absl::string_view payload) {
-  Reader r(payload);
+  WireReader r(payload);
   LANEDIFF_RETURN_IF_ERROR(r.Magic(kResultMagic));
   LANEDIFF_ASSIGN_OR_RETURN(uint32_t ok, r.U32("ok"));
   if (ok == 1) {
@@ -325,15 +317,15 @@ absl::Status ReadExact(int fd, char* out, size_t n, StopAwareTimer* timer) {
 
 }  // namespace
 
-absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout) {
+absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout, uint32_t max_bytes) {
   std::optional<StopAwareTimer> timer;
   if (timeout != absl::InfiniteDuration()) timer.emplace(timeout);
   StopAwareTimer* t = timer ? &*timer : nullptr;
   unsigned char len[4];
   LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, reinterpret_cast<char*>(len), 4, t));
   const uint32_t n = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<uint32_t>(len[3]) << 24);
-  if (n > kMaxFrameBytes) {
-    return absl::DataLossError(absl::StrCat("isolation frame length ", n, " exceeds the limit"));
+  if (n > max_bytes) {
+    return absl::DataLossError(absl::StrCat("frame length ", n, " exceeds the limit ", max_bytes));
   }
   std::string payload(n, '\0');
   LANEDIFF_RETURN_IF_ERROR(ReadExact(fd, payload.data(), n, t));

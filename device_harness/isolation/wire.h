@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -28,6 +29,30 @@ namespace lanediff {
 
 // Frames larger than this are refused on both sides (1<<20 lanes x 4 words + slack).
 inline constexpr uint32_t kMaxFrameBytes = (1u << 20) * 16 + (1u << 16);
+
+// The payload pieces every frame here is made of: a little-endian uint32; a string or byte
+// blob as its uint32 length then the bytes; n words as n little-endian uint32.
+void PutU32(std::string* out, uint32_t v);
+void PutString(std::string* out, absl::string_view s);
+void PutWords(std::string* out, const uint32_t* w, size_t n);
+
+// Reads those pieces off a payload; every error names the field and is DataLoss, prefixed
+// with `what` ("isolation frame", "exec-serve answer", ...).
+class WireReader {
+ public:
+  explicit WireReader(absl::string_view data, absl::string_view what = "isolation frame")
+      : data_(data), what_(what) {}
+  absl::Status Magic(absl::string_view magic);
+  absl::StatusOr<uint32_t> U32(absl::string_view field);
+  absl::StatusOr<std::string> String(absl::string_view field);
+  absl::Status Words(absl::string_view field, size_t n, std::vector<uint32_t>* out);
+  absl::Status End();  // no bytes left
+
+ private:
+  absl::Status Short(absl::string_view field);
+  absl::string_view data_;
+  absl::string_view what_;
+};
 
 std::string EncodeBatch(const DeviceBatch& batch);
 absl::StatusOr<DeviceBatch> DecodeBatch(absl::string_view payload);
@@ -71,7 +96,9 @@ absl::Status WriteFrame(int fd, absl::string_view payload);
 // with StopAwareTimer); kDeadlineExceeded if it expires with no complete frame at hand (bytes
 // already in the pipe when it expires are still read: a complete answer is never a hang),
 // kUnavailable on end of file ("peer closed the pipe").
-absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout = absl::InfiniteDuration());
+// Frames longer than `max_bytes` are DataLoss.
+absl::StatusOr<std::string> ReadFrame(int fd, absl::Duration timeout = absl::InfiniteDuration(),
+                                      uint32_t max_bytes = kMaxFrameBytes);
 
 }  // namespace lanediff
 

@@ -16,6 +16,7 @@
 #include "device_harness/fault.h"
 #include "device_harness/isolation/isolated_runner.h"
 #include "device_harness/open_runner.h"
+#include "device_harness/random_case_test_util.h"
 #include "gtest/gtest.h"
 #include "model/isa/testcase.h"
 #include "model/ops/ops.h"
@@ -24,81 +25,9 @@
 namespace lanediff {
 namespace {
 
-bool IsSr(Instr i) { return i != Instr::v_cvt_pk_u8_f32; }
-
-// Values that separate behaviours (SEMANTICS.md §3, §5, §6), mixed with random bits.
-constexpr uint32_t kInteresting[] = {
-    0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x43018000 /*129.5*/, 0x437f8000 /*255.5*/,
-    0x3f000000 /*0.5*/, 0x3fc00000 /*1.5*/, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,
-    0x00000001, 0x80000001, 0x3fffffff, 0x3f840000, 0x35800000, 0x447a0000 /*1000*/,
-    0x47887000 /*69856*/, 0x7149f2ca /*1e30*/, 0x3e800000 /*0.25*/, 0x43e00000 /*448*/,
-    0x47600000 /*57344*/, 0x3f7fffff};
-constexpr uint32_t kModes[] = {0x000000f0, 0x000000f1, 0x000000f2, 0x000000f3, 0x00000000,
-                               0x008000f0, 0x008000f3, 0x000000e0};
-
-uint32_t Pick(std::mt19937& rng) {
-  if (rng() % 2) return kInteresting[rng() % std::size(kInteresting)];
-  return rng();
-}
-
-// A random test case: any modifier bits, any MODE above, VGPR sources mostly, sometimes an
-// SGPR, an inline constant or (GFX10+) a literal; at most one constant-bus source.
-proto::TestCase RandomCase(const TargetTraits& t, Instr instr, std::mt19937& rng, int lanes) {
-  proto::TestCase tc;
-  tc.set_target(std::string(t.name));
-  tc.set_instr(static_cast<proto::Instruction>(static_cast<int>(instr) + 1));
-  proto::Encoding* e = tc.mutable_encoding();
-  e->set_opsel(rng() % 16);
-  e->set_neg(rng() % 8);
-  e->set_abs(rng() % 8);
-  e->set_clamp(rng() % 2);
-  e->set_omod(rng() % 4);
-  tc.set_mode(kModes[rng() % std::size(kModes)]);
-  bool bus_used = false;
-  const int nsrc = IsSr(instr) ? 2 : 3;
-  for (int s = 0; s < nsrc; ++s) {
-    proto::Source* src = s == 0 ? e->mutable_src0() : (s == 1 ? e->mutable_src1() : e->mutable_src2());
-    const uint32_t r = rng() % 10;
-    if (r == 0 && !bus_used) {
-      src->set_kind(proto::SOURCE_SGPR);
-      src->set_value(Pick(rng));
-      bus_used = true;
-    } else if (r == 1) {
-      src->set_kind(proto::SOURCE_INLINE);
-      src->set_code(rng() % 2 ? 128 + rng() % 81 : 240 + rng() % 9);
-    } else if (r == 2 && !bus_used && t.family != Family::gfx9) {
-      src->set_kind(proto::SOURCE_LITERAL);
-      src->set_value(Pick(rng));
-      bus_used = true;
-    }
-  }
-  for (int i = 0; i < lanes; ++i) {
-    proto::Lane* l = tc.add_lanes();
-    do {
-      l->set_src0(Pick(rng));
-    } while (IsSignallingNan(l->src0()));  // crash/hang triggers stay out of the sample
-    l->set_src1(rng() % 3 ? Pick(rng) : (rng() & 0xfffff000u) | (rng() % 4));
-    l->set_src2(rng());
-    l->set_vdst_old(rng());
-  }
-  return tc;
-}
-
-// The model's answer through its own path (no encoder, patcher or decoder).
-std::vector<uint32_t> ModelAnswer(const proto::TestCase& tc, const Hypotheses& hyp = {},
-                                  bool flip_src1_sign = false) {
-  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
-  EXPECT_TRUE(rc.ok()) << rc.status() << "\n" << ToText(tc);
-  if (!rc.ok()) return {};
-  rc->ctx.hyp = hyp;
-  if (flip_src1_sign) {
-    for (uint32_t& s1 : rc->lanes.src1()) s1 ^= 0x80000000u;
-  }
-  std::vector<uint32_t> out(rc->lanes.size());
-  absl::Status s = Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(out));
-  EXPECT_TRUE(s.ok()) << s;
-  return out;
-}
+using testcases::IsSr;
+using testcases::ModelAnswer;
+using testcases::RandomCase;
 
 std::vector<uint32_t> SimAnswer(Runner& sim, const proto::TestCase& tc) {
   absl::StatusOr<DeviceBatch> b = BuildDeviceBatch(tc);

@@ -143,7 +143,10 @@ int RunDevices(int argc, char** argv) {
       DescribeErrata().c_str());
 
   std::printf("\nExternal model (--device=exec:COMMAND): any program speaking `lanediff eval`'s "
-              "pipe contract.\n");
+              "pipe contract, started once per batch.\n");
+  std::printf("External device (--device=exec-serve:COMMAND): one process per campaign speaking "
+              "the framed exec-serve protocol (README), e.g. `lanediff serve-device --device=hip` "
+              "over ssh.\n");
 
   std::printf("\nReplay sources (--device=replay:PATH)");
   if (replay_dir.empty()) {

@@ -114,6 +114,19 @@ int RunFuzz(int argc, char** argv) {
     std::fprintf(stderr, "lanediff fuzz: give --time SECONDS or --execs N\n");
     return kExitUsage;
   }
+  {  // hip (and auto picking a GPU): only the targets the GPU in use is
+    RunnerOptions ro;
+    ro.inject = inject;
+    ro.hypotheses = hyps;
+    absl::StatusOr<std::vector<std::string>> t = CampaignTargets(device, ro, o.targets);
+    if (!t.ok()) {
+      std::fprintf(stderr, "lanediff fuzz: --device=%s: %s\n", device.c_str(),
+                   std::string(t.status().message()).c_str());
+      return t.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
+                                                                      : kExitEnvironment;
+    }
+    o.targets = *std::move(t);
+  }
   o.relax = *r;
   o.device = device;
   o.inject = inject;

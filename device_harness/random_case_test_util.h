@@ -1,0 +1,108 @@
+// Test-only: random test cases that reach every encoding corner, and the model's answer to
+// them through its own path (ResolveTestCase + Evaluate: no encoder, patcher or decoder), for
+// the tests that hold a device against the model (sim, exec-serve).
+//
+//   std::mt19937 rng(1);
+//   proto::TestCase tc = testcases::RandomCase(target, Instr::v_cvt_pk_u8_f32, rng, 100);
+//   EXPECT_EQ(device_answer, testcases::ModelAnswer(tc));
+#ifndef LANEDIFF_DEVICE_HARNESS_RANDOM_CASE_TEST_UTIL_H_
+#define LANEDIFF_DEVICE_HARNESS_RANDOM_CASE_TEST_UTIL_H_
+
+#include <cstdint>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "gtest/gtest.h"
+#include "device_harness/sim/errata.h"
+#include "model/isa/testcase.h"
+#include "model/ops/ops.h"
+#include "model/targets/targets.h"
+#include "proto/lanediff.pb.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace testcases {
+
+inline bool IsSr(Instr i) { return i != Instr::v_cvt_pk_u8_f32; }
+
+// Values that separate behaviours (SEMANTICS.md §3, §5, §6), mixed with random bits.
+inline constexpr uint32_t kInteresting[] = {
+    0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x43018000 /*129.5*/, 0x437f8000 /*255.5*/,
+    0x3f000000 /*0.5*/, 0x3fc00000 /*1.5*/, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,
+    0x00000001, 0x80000001, 0x3fffffff, 0x3f840000, 0x35800000, 0x447a0000 /*1000*/,
+    0x47887000 /*69856*/, 0x7149f2ca /*1e30*/, 0x3e800000 /*0.25*/, 0x43e00000 /*448*/,
+    0x47600000 /*57344*/, 0x3f7fffff};
+inline constexpr uint32_t kModes[] = {0x000000f0, 0x000000f1, 0x000000f2, 0x000000f3, 0x00000000,
+                               0x008000f0, 0x008000f3, 0x000000e0};
+
+inline uint32_t Pick(std::mt19937& rng) {
+  if (rng() % 2) return kInteresting[rng() % std::size(kInteresting)];
+  return rng();
+}
+
+// A random test case: any modifier bits, any MODE above, VGPR sources mostly, sometimes an
+// SGPR, an inline constant or (GFX10+) a literal; at most one constant-bus source.
+inline proto::TestCase RandomCase(const TargetTraits& t, Instr instr, std::mt19937& rng, int lanes) {
+  proto::TestCase tc;
+  tc.set_target(std::string(t.name));
+  tc.set_instr(static_cast<proto::Instruction>(static_cast<int>(instr) + 1));
+  proto::Encoding* e = tc.mutable_encoding();
+  e->set_opsel(rng() % 16);
+  e->set_neg(rng() % 8);
+  e->set_abs(rng() % 8);
+  e->set_clamp(rng() % 2);
+  e->set_omod(rng() % 4);
+  tc.set_mode(kModes[rng() % std::size(kModes)]);
+  bool bus_used = false;
+  const int nsrc = IsSr(instr) ? 2 : 3;
+  for (int s = 0; s < nsrc; ++s) {
+    proto::Source* src = s == 0 ? e->mutable_src0() : (s == 1 ? e->mutable_src1() : e->mutable_src2());
+    const uint32_t r = rng() % 10;
+    if (r == 0 && !bus_used) {
+      src->set_kind(proto::SOURCE_SGPR);
+      src->set_value(Pick(rng));
+      bus_used = true;
+    } else if (r == 1) {
+      src->set_kind(proto::SOURCE_INLINE);
+      src->set_code(rng() % 2 ? 128 + rng() % 81 : 240 + rng() % 9);
+    } else if (r == 2 && !bus_used && t.family != Family::gfx9) {
+      src->set_kind(proto::SOURCE_LITERAL);
+      src->set_value(Pick(rng));
+      bus_used = true;
+    }
+  }
+  for (int i = 0; i < lanes; ++i) {
+    proto::Lane* l = tc.add_lanes();
+    do {
+      l->set_src0(Pick(rng));
+    } while (IsSignallingNan(l->src0()));  // crash/hang triggers stay out of the sample
+    l->set_src1(rng() % 3 ? Pick(rng) : (rng() & 0xfffff000u) | (rng() % 4));
+    l->set_src2(rng());
+    l->set_vdst_old(rng());
+  }
+  return tc;
+}
+
+// The model's answer through its own path (no encoder, patcher or decoder).
+inline std::vector<uint32_t> ModelAnswer(const proto::TestCase& tc, const Hypotheses& hyp = {},
+                                  bool flip_src1_sign = false) {
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+  EXPECT_TRUE(rc.ok()) << rc.status() << "\n" << ToText(tc);
+  if (!rc.ok()) return {};
+  rc->ctx.hyp = hyp;
+  if (flip_src1_sign) {
+    for (uint32_t& s1 : rc->lanes.src1()) s1 ^= 0x80000000u;
+  }
+  std::vector<uint32_t> out(rc->lanes.size());
+  absl::Status s = Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(out));
+  EXPECT_TRUE(s.ok()) << s;
+  return out;
+}
+
+}  // namespace testcases
+}  // namespace lanediff
+
+#endif  // LANEDIFF_DEVICE_HARNESS_RANDOM_CASE_TEST_UTIL_H_

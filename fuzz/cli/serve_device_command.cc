@@ -1,0 +1,83 @@
+// lanediff serve-device: any device behind the exec-serve protocol on stdin/stdout
+// (device_harness/serve/serve_protocol.h), for --device='exec-serve:COMMAND' elsewhere:
+//   lanediff fuzz --device='exec-serve:ssh gpu-host lanediff serve-device --device=hip'
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "device_harness/open_runner.h"
+#include "device_harness/serve/serve_protocol.h"
+#include "fuzz/cli/args.h"
+#include "fuzz/cli/commands.h"
+
+namespace lanediff {
+namespace {
+
+int RunServeDevice(int argc, char** argv) {
+  Args args("serve-device",
+            "Serve a device on stdin/stdout in the exec-serve protocol (README: Devices,\n"
+            "exec-serve): a hello naming the device, the targets it runs (for hip: the GPU's)\n"
+            "and the instructions, then one answer per request until stdin ends. stdout carries\n"
+            "only frames; everything else goes to stderr. Meant to be started by another\n"
+            "lanediff through --device='exec-serve:COMMAND', over ssh or locally.");
+  std::string device = "auto";
+  std::vector<std::string> inject, hyps;
+  double timeout = 30;
+  args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
+  args.Repeated("inject", "ERRATUM", "sim only: inject a simulator erratum (lanediff devices)",
+                &inject);
+  args.Repeated("hypothesis", "NAME=VALUE", "sim only: the simulated model's hypothesis", &hyps);
+  args.Double("timeout", "SECONDS", "per-batch watchdog for isolated and exec devices, above 0",
+              kTimeoutRange, &timeout);
+  args.Epilog(
+      "examples:\n  lanediff fuzz --execs 500 --device='exec-serve:ssh gpu-host lanediff serve-device "
+      "--device=hip'\n"
+      "  lanediff fuzz --execs 500 --device='exec-serve:lanediff serve-device --device=sim "
+      "--inject byte12_swap'\n"
+      "exit codes: 0 stdin ended, 2 usage, 3 the device cannot be opened or the protocol broke.");
+  if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  // Frames only on stdout: keep it for the protocol, send anything else printed to stderr.
+  const int out_fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+  if (out_fd < 0 || ::dup2(2, 1) < 0) {
+    std::fprintf(stderr, "lanediff serve-device: cannot set up stdout\n");
+    return kExitEnvironment;
+  }
+  RunnerOptions ro;
+  ro.inject = inject;
+  ro.hypotheses = hyps;
+  ro.timeout = absl::Seconds(timeout);
+  auto fail = [&](const absl::Status& s) {
+    std::fprintf(stderr, "lanediff serve-device: --device=%s: %s\n", device.c_str(),
+                 std::string(s.message()).c_str());
+    return s.code() == absl::StatusCode::kInvalidArgument ? kExitUsage : kExitEnvironment;
+  };
+  absl::StatusOr<std::vector<std::string>> targets = CampaignTargets(device, ro, {});
+  if (!targets.ok()) return fail(targets.status());
+  std::string note;
+  absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
+  if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+  if (!runner.ok()) return fail(runner.status());
+  ServeHello hello;
+  hello.device = (*runner)->Describe();
+  hello.targets = *targets;  // empty: any (the device refuses what it cannot run)
+  for (Instr i : kAllInstrs) hello.instrs.emplace_back(InstrName(i));
+  absl::Status s = ServeDevice(**runner, hello, 0, out_fd);
+  if (!s.ok()) {
+    std::fprintf(stderr, "lanediff serve-device: %s\n", std::string(s.message()).c_str());
+    return kExitEnvironment;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+LANEDIFF_REGISTER_COMMAND(75, "serve-device",
+                          "a device on stdin/stdout for --device=exec-serve:COMMAND (ssh)",
+                          RunServeDevice);
+
+}  // namespace lanediff
