@@ -14,6 +14,7 @@
 #include "device_harness/serve/serve_protocol.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 
 namespace lanediff {
 namespace {
@@ -41,6 +42,7 @@ int RunServeDevice(int argc, char** argv) {
       "--inject byte12_swap'\n"
       "exit codes: 0 stdin ended, 2 usage, 3 the device cannot be opened or the protocol broke.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = CheckDeviceSpecPath("serve-device", device); rc >= 0) return rc;
   // Frames only on stdout: keep it for the protocol, send anything else printed to stderr.
   const int out_fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
   if (out_fd < 0 || ::dup2(2, 1) < 0) {
