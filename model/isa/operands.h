@@ -1,4 +1,4 @@
-// The 9-bit VOP3 source operand codes per family (../shared/SEMANTICS.md §2), as data:
+// The 9-bit VOP3 source operand codes per family (docs/semantics.md §2), as data:
 // SGPRs, special registers, inline integer and float constants, the literal, VGPRs.
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(OperandInfo op, DescribeOperand(Family::gfx11, 124));

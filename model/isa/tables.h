@@ -1,4 +1,4 @@
-// VOP3 encoding tables as data (../shared/SEMANTICS.md §2): the field layout of each family,
+// VOP3 encoding tables as data (docs/semantics.md §2): the field layout of each family,
 // its constant-bus limit and literal support, and what LLVM 22's assembler accepts per target
 // and instruction. Opcodes are not here: they live in TargetTraits (model/targets/targets.h).
 // One table serves the encoder, the decoder, the printer and the parser.
