@@ -163,7 +163,8 @@ absl::Status Worker::Setup() {
   RunnerOptions ro;
   ro.inject = o_.inject;
   ro.timeout = absl::Seconds(o_.batch_timeout_seconds);
-  LANEDIFF_ASSIGN_OR_RETURN(runner_, OpenRunner(o_.device, ro, &stats_.note));
+  LANEDIFF_ASSIGN_OR_RETURN(runner_, o_.open_runner ? o_.open_runner(ro)
+                                                    : OpenRunner(o_.device, ro, &stats_.note));
   stats_.device_description = runner_->Describe();
   using KA = CampaignOptions::KnownAnswerCheck;
   if (o_.known_answer_check == KA::always ||

@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "device_harness/open_runner.h"
 #include "device_harness/runner.h"
 #include "fuzz/compare.h"
 #include "fuzz/mutator.h"
@@ -66,6 +68,10 @@ struct CampaignOptions {
   // failure stops the campaign ("the harness is wrong on this GPU") before any finding.
   enum class KnownAnswerCheck { hardware, always, never };
   KnownAnswerCheck known_answer_check = KnownAnswerCheck::hardware;
+  // Opens the device in place of OpenRunner(device, ...) when set: a test's runner (e.g. the
+  // HIP runner on a fake HIP runtime that injects errors). `device` still names it in repro
+  // lines and provenance.
+  std::function<absl::StatusOr<std::unique_ptr<Runner>>(const RunnerOptions&)> open_runner;
 };
 
 // Lanes whose value class is one of these are counted for the coverage line.

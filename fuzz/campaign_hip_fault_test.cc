@@ -1,0 +1,67 @@
+// A campaign against the HIP runner on a fake HIP runtime (device_harness/hip/fake_hip_api.h)
+// whose every launch fails at hipStreamSynchronize with 719 (hipErrorLaunchFailure): the
+// error code is a device fault, stored in the corpus as a DEVICE_FAULT finding whose fault
+// text carries the code and its name - not counted as 50 refused batches (issue 12).
+#include <stdlib.h>
+
+#include <memory>
+#include <string>
+
+#include "device_harness/hip/fake_hip_api.h"
+#include "device_harness/isolation/isolated_runner.h"
+#include "fuzz/campaign.h"
+#include "fuzz/corpus_store.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode) {
+  std::string dir = ::testing::TempDir() + "campaign_hip_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  CampaignOptions o;
+  o.device = "hip";
+  o.targets = {"gfx942"};  // the fake GPU's target
+  o.instrs = {Instr::v_cvt_pk_u8_f32};  // one signature (device faults are keyed per instruction)
+  o.corpus = dir;
+  o.lanes_per_batch = 64;
+  o.progress = false;
+  o.max_execs = 4;
+  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;  // it would fault too
+  // Isolated, as OpenRunner runs HIP: the child exits after the fault, the next batch gets a
+  // fresh one (and a fresh fake context).
+  o.open_runner = [](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
+    LANEDIFF_ASSIGN_OR_RETURN(
+        std::unique_ptr<IsolatedRunner> r,
+        IsolatedRunner::Start([] { return OpenFakeHip(nullptr, /*fail_every_launch=*/true); },
+                              {.timeout = ro.timeout, .start_timeout = absl::Seconds(60)}));
+    return std::unique_ptr<Runner>(std::move(r));
+  };
+  o.batch_timeout_seconds = 60;  // a loaded CI machine; nothing here hangs
+  absl::StatusOr<CampaignStats> stats = RunCampaign(o, nullptr);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->refused, 0u);  // before issue 12 every one was a refusal
+  EXPECT_EQ(stats->device_faults, stats->execs);
+  EXPECT_GE(stats->execs, 1u);
+  EXPECT_EQ(stats->new_findings, 1u);  // one fault kind: later ones are repeats
+
+  CorpusLoad load = LoadCorpus({dir + "/findings"});
+  EXPECT_TRUE(load.errors.empty());
+  ASSERT_EQ(load.findings.size(), 1u);
+  const proto::Finding& f = load.findings[0].finding;
+  EXPECT_EQ(f.kind(), proto::Finding::DEVICE_FAULT);
+  EXPECT_EQ(f.testcase().target(), "gfx942");
+  EXPECT_EQ(f.testcase().instr(), proto::v_cvt_pk_u8_f32);
+  EXPECT_EQ(f.testcase().lanes_size(), 1);  // bisected: every batch faults
+  EXPECT_THAT(f.fault(), HasSubstr("device fault: hip:0 fake MI300X"));
+  EXPECT_THAT(f.fault(), HasSubstr("HIP error 719 (hipErrorLaunchFailure: unspecified launch failure)"));
+  EXPECT_EQ(f.device().runner(), "hip");
+  EXPECT_FALSE(f.signature().empty());
+  std::printf("stored %s: %s\n", f.signature().c_str(), f.fault().c_str());
+}
+
+}  // namespace
+}  // namespace lanediff
