@@ -232,6 +232,26 @@ TEST(HipFaultTest, TheIsolatedChildExitsAfterAFaultAndTheNextBatchGetsAFreshOne)
   EXPECT_EQ((*dev)->children_started(), 2);
 }
 
+// allow_undefined reaches the isolated child (wire.h batch flags): a constant-bus violator on
+// GFX9 (v_cvt_pk_u8_f32 v4, v1, s21, s22: two SGPRs, GFX9 allows one) is refused by default
+// and runs when asked, as HIP always runs isolated.
+TEST(HipFaultTest, AllowUndefinedRunsAConstantBusViolatorInTheIsolatedChild) {
+  absl::StatusOr<std::unique_ptr<IsolatedRunner>> dev =
+      IsolatedRunner::Start([] { return OpenFakeHip(); }, {.timeout = absl::Seconds(60)});
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  DeviceBatch b = FakeBatch(0xf0);
+  b.words[1] = 257u | 21u << 9 | 22u << 18;  // SRC0 = v1, SRC1 = s21, SRC2 = s22
+  absl::StatusOr<DeviceResult> refused = (*dev)->Run(b);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_FALSE(IsDeviceFault(refused.status()));
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("undefined by spec on gfx942: constant bus: 2 distinct SGPR/literal reads, GFX9 allows 1"));
+  b.allow_undefined = true;
+  absl::StatusOr<DeviceResult> ran = (*dev)->Run(b);
+  ASSERT_TRUE(ran.ok()) << ran.status();
+  EXPECT_EQ(ran->vdst, (std::vector<uint32_t>{0x100, 0x101, 0x102}));  // the fake copies vdst_old
+}
+
 // Here (no AMD GPU) hipGetDeviceCount returns hipErrorNoDevice (100). On a machine with a GPU
 // this test has nothing to check and says so.
 TEST(HipRunnerNoGpuTest, FailsAtOnceWithTheHipErrorAndASentence) {

@@ -78,6 +78,20 @@ TEST(WireTest, BatchAndResultRoundTrip) {
   std::string frame = EncodeBatch(b);
   frame.pop_back();
   EXPECT_TRUE(absl::StrContains(DecodeBatch(frame).status().message(), "truncated at field 'vdst_old'"));
+  EXPECT_FALSE(again->allow_undefined);
+
+  // allow_undefined crosses to the child (an isolated HIP runner would refuse the word
+  // without it): one trailing flags word, absent when no flag is set.
+  DeviceBatch undefined = b;
+  undefined.allow_undefined = true;
+  const std::string with_flag = EncodeBatch(undefined);
+  EXPECT_EQ(with_flag.size(), EncodeBatch(b).size() + 4);
+  absl::StatusOr<DeviceBatch> flagged = DecodeBatch(with_flag);
+  ASSERT_TRUE(flagged.ok()) << flagged.status();
+  EXPECT_TRUE(flagged->allow_undefined);
+  std::string unknown_flag = with_flag;
+  unknown_flag.back() = '\x80';  // little-endian: bit 31 of the flags word
+  EXPECT_TRUE(absl::StrContains(DecodeBatch(unknown_flag).status().message(), "unknown batch flags 0x80000001"));
 
   absl::StatusOr<absl::StatusOr<DeviceResult>> fault =
       DecodeResult(EncodeResult(DeviceFault("boom")));

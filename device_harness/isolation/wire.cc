@@ -19,6 +19,7 @@ namespace lanediff {
 namespace {
 
 constexpr absl::string_view kBatchMagic = "LDB1";
+constexpr uint32_t kBatchAllowUndefined = 1;  // batch flags bit 0: DeviceBatch::allow_undefined
 constexpr absl::string_view kResultMagic = "LDR1";
 
 }  // namespace
@@ -97,6 +98,8 @@ std::string EncodeBatch(const DeviceBatch& batch) {
   PutWords(&out, v.src1, v.size);
   PutWords(&out, v.src2, v.size);
   PutWords(&out, v.vdst_old, v.size);
+  // Optional trailing flags: absent when zero, so frames without them stay what they were.
+  if (batch.allow_undefined) PutU32(&out, kBatchAllowUndefined);
   return out;
 }
 
@@ -125,6 +128,13 @@ absl::StatusOr<DeviceBatch> DecodeBatch(absl::string_view payload) {
   LANEDIFF_RETURN_IF_ERROR(r.Words("src1", n, &b.lanes.src1()));
   LANEDIFF_RETURN_IF_ERROR(r.Words("src2", n, &b.lanes.src2()));
   LANEDIFF_RETURN_IF_ERROR(r.Words("vdst_old", n, &b.lanes.vdst_old()));
+  if (!r.AtEnd()) {
+    LANEDIFF_ASSIGN_OR_RETURN(uint32_t flags, r.U32("flags"));
+    if ((flags & ~kBatchAllowUndefined) != 0) {
+      return absl::DataLossError(absl::StrCat("isolation frame: unknown batch flags 0x", absl::Hex(flags)));
+    }
+    b.allow_undefined = (flags & kBatchAllowUndefined) != 0;
+  }
   LANEDIFF_RETURN_IF_ERROR(r.End());
   return b;
 }

@@ -2,6 +2,7 @@
 //
 // A frame is a little-endian uint32 length followed by that many payload bytes. Payloads:
 //   batch:  "LDB1" target-name instr words[] mode sgpr[3] n src0[n] src1[n] src2[n] vdst_old[n]
+//           [flags]  (optional, only written when non-zero: bit 0 = allow_undefined)
 //   result: "LDR1" ok; ok=1: vdst[] provenance(proto bytes); ok=0: code message fault-flag
 //   hello:  the same as a result with no lanes; the provenance's `device` is Describe().
 // Strings and arrays carry a uint32 count first. Decoding checks every length against the
@@ -47,6 +48,7 @@ class WireReader {
   absl::StatusOr<std::string> String(absl::string_view field);
   absl::Status Words(absl::string_view field, size_t n, std::vector<uint32_t>* out);
   absl::Status End();  // no bytes left
+  bool AtEnd() const { return data_.empty(); }
 
  private:
   absl::Status Short(absl::string_view field);
