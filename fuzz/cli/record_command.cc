@@ -14,6 +14,7 @@
 #include "device_harness/replay/recording_io.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
 #include "proto/text_format.h"
 
@@ -75,15 +76,10 @@ int RunRecord(int argc, char** argv) {
   options.inject = inject;
   options.hypotheses = hyps;
   options.timeout = absl::Seconds(timeout);
-  std::string note;
-  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenRunner(device, options, &note);
-  if (!note.empty()) std::printf("%s\n", note.c_str());
-  if (!dev.ok()) {
-    std::fprintf(stderr, "lanediff record: --device=%s: %s\n", device.c_str(),
-                 std::string(dev.status().message()).c_str());
-    return absl::IsInvalidArgument(dev.status()) ? kExitUsage : kExitEnvironment;
-  }
-  std::printf("lanediff record: device %s\n", (*dev)->Describe().c_str());
+  int rc = kExitOk;
+  std::unique_ptr<Runner> dev = OpenCommandDevice("record", device, options, stdout, &rc);
+  if (dev == nullptr) return rc;
+  std::printf("lanediff record: device %s\n", dev->Describe().c_str());
   proto::Recording rec;
   int bad = 0, faults = 0;
   size_t lanes = 0;
@@ -102,7 +98,7 @@ int RunRecord(int argc, char** argv) {
       ++bad;
       continue;
     }
-    absl::StatusOr<DeviceResult> r = (*dev)->Run(*batch);
+    absl::StatusOr<DeviceResult> r = dev->Run(*batch);
     proto::Recording::Entry* e = rec.add_entries();
     *e->mutable_testcase() = *tc;
     if (r.ok()) {

@@ -14,6 +14,7 @@
 #include "device_harness/serve/serve_protocol.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
 
 namespace lanediff {
@@ -53,22 +54,16 @@ int RunServeDevice(int argc, char** argv) {
   ro.inject = inject;
   ro.hypotheses = hyps;
   ro.timeout = absl::Seconds(timeout);
-  auto fail = [&](const absl::Status& s) {
-    std::fprintf(stderr, "lanediff serve-device: --device=%s: %s\n", device.c_str(),
-                 std::string(s.message()).c_str());
-    return s.code() == absl::StatusCode::kInvalidArgument ? kExitUsage : kExitEnvironment;
-  };
   absl::StatusOr<std::vector<std::string>> targets = CampaignTargets(device, ro, {});
-  if (!targets.ok()) return fail(targets.status());
-  std::string note;
-  absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
-  if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
-  if (!runner.ok()) return fail(runner.status());
+  if (!targets.ok()) return ReportDeviceError("serve-device", device, targets.status());
+  int rc = kExitOk;
+  std::unique_ptr<Runner> runner = OpenCommandDevice("serve-device", device, ro, stderr, &rc);
+  if (runner == nullptr) return rc;
   ServeHello hello;
-  hello.device = (*runner)->Describe();
+  hello.device = runner->Describe();
   hello.targets = *targets;  // empty: any (the device refuses what it cannot run)
   for (Instr i : kAllInstrs) hello.instrs.emplace_back(InstrName(i));
-  absl::Status s = ServeDevice(**runner, hello, 0, out_fd);
+  absl::Status s = ServeDevice(*runner, hello, 0, out_fd);
   if (!s.ok()) {
     std::fprintf(stderr, "lanediff serve-device: %s\n", std::string(s.message()).c_str());
     return kExitEnvironment;
