@@ -215,7 +215,7 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   absl::StatusOr<Instr> instr = InstrFromProto(header.instr());
   instr_ = instr.ok() ? *instr : kAllInstrs[0];
   src2_unused_ = Src2Unused(instr_);
-  has_seed_ = GetInstrInfo(instr_).writes_fp8;
+  has_seed_ = GetInstrInfo(instr_).src[1] == SrcRole::sr_seed;
   if (t == nullptr || !t->Has(instr_)) return;
   // The 8-bit float format and seed position of the case (CLAMP included), if it writes one.
   OpContext ctx;

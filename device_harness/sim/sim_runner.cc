@@ -76,16 +76,21 @@ class SimRunner : public Runner {
       for (uint32_t& s1 : lanes.src1()) s1 ^= 0x80000000u;
     }
     if (errata_.Has(Erratum::byte12_swap)) {
-      if (!GetInstrInfo(ctx.instr).byte_select_src1) {  // OPSEL[3:2] selects the byte
-        const int byte = (ctx.mods.opsel >> 2) & 3;
-        if (byte == 1 || byte == 2) {
-          ctx.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & 0b0011) | ((byte ^ 3) << 2));
+      switch (GetInstrInfo(ctx.instr).write) {
+        case DstWrite::byte_at_opsel_3_2: {
+          const int byte = (ctx.mods.opsel >> 2) & 3;
+          if (byte == 1 || byte == 2) {
+            ctx.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & 0b0011) | ((byte ^ 3) << 2));
+          }
+          break;
         }
-      } else {
-        for (uint32_t& s1 : lanes.src1()) {
-          const uint32_t byte = s1 & 3;
-          if (byte == 1 || byte == 2) s1 ^= 3;
-        }
+        case DstWrite::byte_at_src1:
+          for (uint32_t& s1 : lanes.src1()) {
+            const uint32_t byte = s1 & 3;
+            if (byte == 1 || byte == 2) s1 ^= 3;
+          }
+          break;
+        case DstWrite::half_at_opsel_3: break;  // writes no single byte to swap
       }
     }
     DeviceResult r;

@@ -25,7 +25,6 @@
 namespace lanediff {
 namespace {
 
-using testcases::IsSr;
 using testcases::ModelAnswer;
 using testcases::RandomCase;
 
@@ -185,11 +184,17 @@ TEST(SimErrataTest, U8Truncate) {
 }
 
 // Selected byte of a lane, and the word whose other bytes are kept (SEMANTICS.md §3, §6).
+// -1: the instruction writes no single byte (a 16-bit half).
 int SelectedByte(const ResolvedCase& rc, size_t lane) {
-  return IsSr(rc.ctx.instr) ? (rc.ctx.mods.opsel >> 2) & 3 : rc.lanes.view().src1[lane] & 3;
+  switch (GetInstrInfo(rc.ctx.instr).write) {
+    case DstWrite::byte_at_opsel_3_2: return (rc.ctx.mods.opsel >> 2) & 3;
+    case DstWrite::byte_at_src1: return rc.lanes.view().src1[lane] & 3;
+    default: return -1;
+  }
 }
 uint32_t KeptWord(const ResolvedCase& rc, size_t lane) {
-  return IsSr(rc.ctx.instr) ? rc.lanes.view().vdst_old[lane] : rc.lanes.view().src2[lane];
+  return lanediff::KeptWord(GetInstrInfo(rc.ctx.instr), rc.lanes.view().src2[lane],
+                            rc.lanes.view().vdst_old[lane]);
 }
 
 TEST(SimErrataTest, Byte12Swap) {
@@ -236,7 +241,8 @@ TEST(SimErrataTest, NanSign) {
         ResolvedCase rc = *ResolveTestCase(tc);
         const uint32_t s0 = rc.lanes.src0()[lane];
         const bool nan = (s0 & 0x7f800000u) == 0x7f800000u && (s0 & 0x7fffffu) != 0;
-        return IsSr(rc.ctx.instr) && !GetFp8Format(rc.target->fp8).fnuz && nan;
+        return GetInstrInfo(rc.ctx.instr).src[1] == SrcRole::sr_seed &&
+               !GetFp8Format(rc.target->fp8).fnuz && nan;
       });
   EXPECT_GT(t.disagree, 0u);
   // SEMANTICS.md §5: OCP E4M3 NaN -> 0xFF canonical; sign-preserving: sign | 0x7F = 0x7F.

@@ -119,7 +119,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
   const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
   const Fp8Format* format = shape ? shape->format : nullptr;
-  auto kept = [&](size_t i) { return info.keeps_vdst_old ? v.vdst_old[i] : v.src2[i]; };
+  auto kept = [&](size_t i) { return KeptWord(info, v.src2[i], v.vdst_old[i]); };
   auto written = [&](size_t i) { return WrittenByte(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]); };
 
   // Structural differences first: no hypothesis moves a byte or touches a kept byte.
@@ -273,7 +273,7 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
   const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
   const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
   for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
-    const uint32_t kept = info.keeps_vdst_old ? v.vdst_old[i] : v.src2[i];
+    const uint32_t kept = KeptWord(info, v.src2[i], v.vdst_old[i]);
     const int byte = WrittenByte(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]);
     if (DifferenceClass(shape ? shape->format : nullptr, byte, kept, expected[i], observed[i]) ==
         cause.name) {

@@ -137,12 +137,14 @@ LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
   }
   absl::StatusOr<DecodedVop3> ours = DecodeVop3(target, *seen);
   if (!ours.ok()) e.applied.push_back("constant_bus_not_checked");
-  if ((in.mods.neg & 6) != 0 || (in.mods.abs & 6) != 0) {
+  const AsmRules rules = GetAsmRules(target, in.instr);
+  const uint8_t dropped = static_cast<uint8_t>(6 & ~rules.neg_abs_srcs);
+  if ((in.mods.neg & dropped) != 0 || (in.mods.abs & dropped) != 0) {
     e.applied.push_back("disasm_drops_src12_neg_abs");
-    in.mods.neg &= 1;
-    in.mods.abs &= 1;
+    in.mods.neg &= static_cast<uint8_t>(~dropped);
+    in.mods.abs &= static_cast<uint8_t>(~dropped);
   }
-  if (!sr && in.mods.opsel != 0) {
+  if (rules.opsel == OpSelSyntax::none && in.mods.opsel != 0) {
     e.applied.push_back("disasm_drops_pk_u8_opsel");
     in.mods.opsel = 0;
   }

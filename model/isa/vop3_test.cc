@@ -259,7 +259,7 @@ TEST(Vop3Golden, MatchesLlvm22) {
       if (!d.ok()) continue;
       // Syntax, not bits: gfx12/gfx1250 spell the SR byte select byte_sel:N and refuse op_sel
       // even for bits byte_sel can express.
-      if (GetAsmRules(t, in->instr).byte_sel == ByteSelSyntax::byte_sel &&
+      if (GetAsmRules(t, in->instr).opsel == OpSelSyntax::byte_sel &&
           absl::StrContains(c[2], "op_sel:")) {
         continue;
       }

@@ -103,15 +103,22 @@ absl::Status Evaluate(const OpContext& ctx, const LaneView& lanes, absl::Span<ui
 absl::Status EvaluateOracle(const OpContext& ctx, const LaneView& lanes,
                             absl::Span<uint32_t> out);
 
-// What an instruction that writes an 8-bit float (InstrInfo::writes_fp8) writes under ctx: the
-// format (gfx1250 CLAMP and the gfx1250_clamp hypothesis included) and where its seed sits in
-// S1 (seed = S1 >> seed_shift, 23 - man_bits bits wide).
+// The output element an instruction writes under ctx (the op file's <mnemonic>_output): for
+// an 8-bit float (InstrInfo::writes_float()) its format (gfx1250 CLAMP and the gfx1250_clamp
+// hypothesis included) and, for a stochastic-rounding instruction, where its seed sits in S1
+// (seed = S1 >> seed_shift, 23 - man_bits bits wide; 0 without a seed). format is nullptr for
+// integer bytes.
 struct Fp8Shape {
   const Fp8Format* format;
   uint32_t seed_shift;
 };
 // nullopt for instructions with an integer result; ctx must be valid.
 std::optional<Fp8Shape> Fp8OutputShape(const OpContext& ctx);
+
+// True if the 8-bit output element (the low byte of `element`) is a NaN in the format the
+// instruction writes under ctx; false for integer outputs. How compare, sweep and reports
+// test NaN without knowing the formats.
+bool OutputIsNan(const OpContext& ctx, uint32_t element);
 
 // One lane through the fast model (convenience for tests and tools; ctx must be valid).
 uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
