@@ -35,7 +35,7 @@ absl::Status CheckBits(absl::string_view field, uint32_t value, int bits) {
 // The proto enum is the wire format; each row of model/instrs.def names its value. Checked at
 // build time: every row's proto value exists, is spelled as the mnemonic and has the row's
 // number, and the enum has no value without a row (its values are 0 and 1..kNumInstrs).
-#define LANEDIFF_INSTR(mnemonic, proto_number, info)                                    \
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...)                                    \
   static_assert(static_cast<int>(proto::mnemonic) == proto_number,                       \
                 "proto::Instruction " #mnemonic " must have the number its row gives");
 #include "model/instrs.def"
@@ -48,14 +48,14 @@ namespace {
 constexpr std::array<int, kNumInstrs + 1> kInstrByProto = [] {
   std::array<int, kNumInstrs + 1> t{};
   t.fill(-1);
-#define LANEDIFF_INSTR(mnemonic, proto_number, info) \
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) \
   t[proto_number] = static_cast<int>(Instr::mnemonic);
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
   return t;
 }();
 constexpr proto::Instruction kProtoByInstr[] = {
-#define LANEDIFF_INSTR(mnemonic, proto_number, info) proto::mnemonic,
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) proto::mnemonic,
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 };

@@ -14,7 +14,7 @@ namespace {
 // The op table: one row per row of model/instrs.def, in Instr order. A row whose op file
 // lacks a function fails to link.
 constexpr OpRow kOpTable[] = {
-#define LANEDIFF_INSTR(mnemonic, proto_number, info) \
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) \
   {Instr::mnemonic, mnemonic, mnemonic##_oracle, mnemonic##_output, mnemonic##_classify},
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR

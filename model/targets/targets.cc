@@ -48,15 +48,9 @@ constexpr TargetTraits kTargets[] = {
 }  // namespace
 
 // The rows of model/instrs.def, in Instr order.
-constexpr InstrInfo WithName(InstrInfo info, Instr instr, absl::string_view name, int proto) {
-  info.instr = instr;
-  info.name = name;
-  info.proto_number = proto;
-  return info;
-}
 constexpr InstrInfo kInstrInfo[] = {
-#define LANEDIFF_INSTR(mnemonic, proto_number, info) \
-  WithName(info, Instr::mnemonic, #mnemonic, proto_number),
+#define LANEDIFF_INSTR(mnemonic, number, ...) \
+  InstrInfo{.instr = Instr::mnemonic, .name = #mnemonic, .proto_number = number, __VA_ARGS__},
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 };

@@ -32,17 +32,17 @@ inline constexpr FamilySet kAllFamilies = (1u << kNumFamilies) - 1;
 
 // The instructions the model knows, one per row of model/instrs.def, spelled as the mnemonic.
 enum class Instr : uint8_t {
-#define LANEDIFF_INSTR(mnemonic, proto_number, info) mnemonic,
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) mnemonic,
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 };
 inline constexpr int kNumInstrs = 0
-#define LANEDIFF_INSTR(mnemonic, proto_number, info) +1
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) +1
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
     ;
 inline constexpr std::array<Instr, kNumInstrs> kAllInstrs = {
-#define LANEDIFF_INSTR(mnemonic, proto_number, info) Instr::mnemonic,
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) Instr::mnemonic,
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 };
