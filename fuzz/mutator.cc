@@ -264,6 +264,18 @@ void Mutator::MutateField(Rng& rng, FlatCase* c) const {
         return;
       case FieldDescriptor::CPPTYPE_ENUM: {
         const auto* e = f->enum_type();
+        if (e == proto::Instruction_descriptor() && !config_.instrs.empty()) {
+          // --instrs: UNSPECIFIED or one of the allowed instructions, in enum order (Fixup
+          // repairs UNSPECIFIED), so that instructions outside the set take no draws.
+          std::vector<int> values = {proto::INSTRUCTION_UNSPECIFIED};
+          for (Instr i : kAllInstrs) {
+            if (std::find(config_.instrs.begin(), config_.instrs.end(), i) != config_.instrs.end()) {
+              values.push_back(InstrToProto(i));
+            }
+          }
+          r->SetEnumValue(msg, f, values[rng.Below(values.size())]);
+          return;
+        }
         r->SetEnumValue(msg, f, e->value(static_cast<int>(rng.Below(e->value_count())))->number());
         return;
       }
