@@ -703,7 +703,7 @@ absl::Status CheckOptions(const CampaignOptions& options) {
     return absl::InvalidArgumentError("give --time SECONDS or --execs N (or both)");
   }
   if (!(options.batch_timeout_seconds > 0) || !std::isfinite(options.batch_timeout_seconds)) {
-    return absl::InvalidArgumentError("--batch-timeout must be a finite number of seconds above 0");
+    return absl::InvalidArgumentError("--timeout must be a finite number of seconds above 0");
   }
   if (options.lanes_per_batch == 0 || options.lanes_per_batch > kMaxLanes) {
     return absl::InvalidArgumentError(absl::StrCat("--lanes-per-batch must be 1..", kMaxLanes));

@@ -3,7 +3,7 @@
 // `--campaign` measures the whole campaign on the simulator against that rate (issue 16).
 //
 //   lanediff bench                 # a table
-//   lanediff bench --seconds 2 --json
+//   lanediff bench --time 2 --json
 //   lanediff bench --campaign      # campaign lanes/s, --aim 0 vs 100, --jobs 1 vs 2, peak RSS
 #include <sys/resource.h>
 #include <time.h>
@@ -183,7 +183,7 @@ int RunBench(int argc, char** argv) {
             "L2), random operands concentrated where the formats live.");
   double seconds = 0.5;
   bool json = false;
-  args.Double("seconds", "S", "thread CPU time per measurement (default 0.5)", {0, 3600, true},
+  args.Double("time", "thread CPU time per measurement", {0, 3600, true},
               &seconds);
   bool campaign = false;
   double campaign_seconds = 5;
@@ -192,7 +192,7 @@ int RunBench(int argc, char** argv) {
             "flags against the model's pk_u8 rate, --aim 0 vs --aim 100, --jobs 1 vs 2, peak "
             "RSS at 65,536 lanes per batch",
             &campaign);
-  args.Double("campaign-seconds", "S", "wall time per campaign run (default 5)", {0, 3600, true},
+  args.Double("campaign-time", "wall time per campaign run", {0, 3600, true},
               &campaign_seconds);
   args.Bool("json",
             "print a JSON array of {instr, target, family, lanes_per_second (per CPU-second), "
@@ -200,7 +200,7 @@ int RunBench(int argc, char** argv) {
             &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (!(seconds > 0)) {
-    std::fprintf(stderr, "lanediff bench: --seconds must be positive\n");
+    std::fprintf(stderr, "lanediff bench: --time must be positive\n");
     return kExitUsage;
   }
 
