@@ -4,8 +4,9 @@
 Every fenced ```sh block of README.md and device_harness/README.md is a command block. The
 convention, stated in README.md ("The README's commands are run by a test"):
   - each block runs in a fresh temporary directory that holds a symbolic link to each of the
-    checkout's top-level entries (so `corpus/seeds` and `device_harness/serve/...` resolve and
-    everything written lands in the temporary directory), with the built lanediff first on
+    checkout's top-level entries (so `corpus/seeds` and `device_harness/serve/...` resolve;
+    `corpus` itself is a fresh directory holding a link to the seeds, so everything written
+    lands in the temporary directory), with the built lanediff first on
     PATH; a block's lines run one after another in that directory, each in its own
     `bash -c` (a line ending in `\\` continues on the next);
   - a line's expected exit status is 0 unless its comment starts with `# exit N`;
@@ -108,7 +109,13 @@ for readme in READMES:
             continue
         work = tempfile.mkdtemp(prefix="lanediff-tour-")
         for e in entries:
-            os.symlink(os.path.join(os.path.abspath(src), e), os.path.join(work, e))
+            if e == "corpus":
+                # A real directory, so that a command writing corpus/findings writes here, not
+                # into the checkout; its seeds are the checkout's.
+                os.mkdir(os.path.join(work, e))
+                os.symlink(os.path.join(src, e, "seeds"), os.path.join(work, e, "seeds"))
+                continue
+            os.symlink(os.path.join(src, e), os.path.join(work, e))
         for cmd, want in commands_of(lines):
             ran += 1
             t0 = time.monotonic()
