@@ -318,6 +318,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
     stats_.new_signatures.push_back(f.signature());
     if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
     std::fprintf(stderr, "new finding: %s\n  %s\n", f.signature().c_str(), path.c_str());
+    if (o_.on_new_finding) o_.on_new_finding(f, store_ != nullptr ? path : "");
   } else {
     stats_.repeats++;
   }

@@ -72,6 +72,10 @@ struct CampaignOptions {
   // HIP runner on a fake HIP runtime that injects errors). `device` still names it in repro
   // lines and provenance.
   std::function<absl::StatusOr<std::unique_ptr<Runner>>(const RunnerOptions&)> open_runner;
+  // Called for each new finding right after its `new finding:` line, in the process that
+  // stored it (a worker's, with --jobs N): `lanediff fuzz --json` streams it on stdout. `path`
+  // is its file, or "" without a corpus.
+  std::function<void(const proto::Finding& finding, const std::string& path)> on_new_finding;
 };
 
 // Lanes whose value class is one of these are counted for the coverage line.

@@ -32,23 +32,22 @@ std::atomic<bool> g_stop{false};
 
 void OnSigint(int) { g_stop.store(true); }
 
-// --json: a "finding" line per new signature (target and instruction are its first two
-// dot-separated fields; its file under the corpus when it is there), then a "summary" line.
+// --json: a "finding" line as each new finding is stored (from the worker that stored it;
+// one write per line, so lines of several workers never interleave), then a "summary" line.
+void PrintFindingJson(const proto::Finding& f, const std::string& path) {
+  const std::string line = JsonLine()
+                               .Str("type", "finding")
+                               .Str("signature", f.signature())
+                               .Str("target", f.testcase().target())
+                               .Str("instr", proto::Instruction_Name(f.testcase().instr()))
+                               .Str("path", path)
+                               .Text() +
+                           "\n";
+  std::fflush(stdout);
+  (void)!::write(STDOUT_FILENO, line.data(), line.size());
+}
+
 void PrintFuzzJson(const CampaignOptions& o, const CampaignStats& s, bool interrupted) {
-  for (const std::string& sig : s.new_signatures) {
-    const std::vector<std::string> parts = absl::StrSplit(sig, absl::MaxSplits('.', 2));
-    JsonLine j;
-    j.Str("type", "finding").Str("signature", sig)
-        .Str("target", parts.size() > 0 ? parts[0] : "")
-        .Str("instr", parts.size() > 1 ? parts[1] : "");
-    std::string path;
-    if (!o.corpus.empty() && parts.size() == 3) {
-      path = absl::StrCat(o.corpus, "/findings/", parts[0], "/", parts[1], "/", sig, ".textproto");
-      if (::access(path.c_str(), F_OK) != 0) path.clear();
-    }
-    j.Str("path", path);
-    std::printf("%s\n", j.Text().c_str());
-  }
   std::printf("%s\n", JsonLine()
                           .Str("type", "summary")
                           .Str("device", s.device_description)
@@ -109,7 +108,7 @@ int RunFuzz(int argc, char** argv) {
             &summary_out);
   args.Bool("quiet", "no live progress line", &quiet);
   args.Bool("verbose", "report every invalid case", &verbose);
-  args.Bool("json", "at the end, JSON Lines on stdout: one object per new finding, then the "
+  args.Bool("json", "JSON Lines on stdout: one object per new finding as it is stored, then the "
             "summary (docs/json.md); the human summary stays on stderr", &json);
   args.Epilog(
       "examples:\n"
@@ -206,6 +205,7 @@ int RunFuzz(int argc, char** argv) {
   o.batch_timeout_seconds = batch_timeout;
   o.progress = !quiet;
   o.verbose = verbose;
+  if (json) o.on_new_finding = PrintFindingJson;
   struct sigaction sa = {};
   sa.sa_handler = OnSigint;
   sigemptyset(&sa.sa_mask);

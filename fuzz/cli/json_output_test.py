@@ -113,6 +113,14 @@ try:
     for o in objs[:-1]:
         if not os.path.isfile(os.path.join(work, o.get("path", ""))):
             fail(f"fuzz --json: finding path {o.get('path')} is not a file")
+    # With two workers each streams its own findings: whole lines, one per signature.
+    objs = run_json("fuzz", ["--device=sim", "--inject", "sr_wrap", "--instrs", "v_cvt_sr_fp8_f32",
+                             "--execs", "80", "--jobs", "2", "--quiet", "--corpus", "c2"], 1,
+                    by_type)
+    sigs = [o.get("signature") for o in objs if o.get("type") == "finding"]
+    summary = objs[-1] if objs else {}
+    if not sigs or len(sigs) != len(set(sigs)) or summary.get("new_findings") != len(sigs):
+        fail(f"fuzz --json --jobs 2: finding lines {sigs} vs summary {summary}")
 
     # replay: the findings, and one malformed file.
     with open(os.path.join(work, "broken.textproto"), "w") as f:
