@@ -170,8 +170,17 @@ std::string WrapCommand(const std::string& command, size_t width) {
   std::string out = "  ";
   size_t column = 2;
   bool line_empty = true;
-  for (const std::string& w : words) {
-    if (w.empty()) continue;
+  // A flag and its value stay on one line: `--inject sr_wrap` is one unit.
+  std::vector<std::string> units;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (words[i].empty()) continue;
+    units.push_back(words[i]);
+    if (absl::StartsWith(words[i], "--") && words[i].find('=') == std::string::npos &&
+        i + 1 < words.size() && !absl::StartsWith(words[i + 1], "-")) {
+      absl::StrAppend(&units.back(), " ", words[++i]);
+    }
+  }
+  for (const std::string& w : units) {
     if (!line_empty && column + 1 + w.size() + 2 > width) {  // room for " \"
       out += " \\\n      ";
       column = 6;
