@@ -11,7 +11,7 @@ Checks, on the built binary:
   - every deprecated spelling still works, in every command that takes its new name, with
     exactly one `deprecated` line on stderr;
   - every value flag's --help line shows its default (or says it is required); --device
-    defaults to auto everywhere;
+    defaults to auto everywhere; every --help line fits 100 columns;
   - `lanediff help COMMAND` prints COMMAND's --help; mistyped commands, verbs and flags get a
     did-you-mean.
 Usage: flag_vocabulary_test.py PATH/TO/lanediff
@@ -124,6 +124,11 @@ for inv in invocations:
         text = blocks.get(flag, "").lower()
         if "default" not in text and "required" not in text:
             fail(f"lanediff {name} --help: --{flag} shows no default: {blocks.get(flag)!r}")
+
+    # The help fits 100 columns.
+    for line in help_text.splitlines():
+        if len(line) > 100:
+            fail(f"lanediff {name} --help: a line of {len(line)} columns: {line!r}")
 
     # --device defaults to auto in every command that takes it.
     if "device" in flags and "default: auto" not in blocks.get("device", ""):

@@ -39,8 +39,8 @@ int RunServeDevice(int argc, char** argv) {
   args.Epilog(
       "examples:\n  lanediff fuzz --execs 500 --device='exec-serve:ssh gpu-host lanediff serve-device "
       "--device=hip'\n"
-      "  lanediff fuzz --execs 500 --device='exec-serve:lanediff serve-device --device=sim "
-      "--inject byte12_swap'\n"
+      "  lanediff fuzz --execs 500 \\\n"
+      "      --device='exec-serve:lanediff serve-device --device=sim --inject byte12_swap'\n"
       "exit codes: 0 stdin ended, 2 usage, 3 the device cannot be opened or the protocol broke.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckDeviceSpecPath("serve-device", device); rc >= 0) return rc;
