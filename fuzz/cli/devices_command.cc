@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "device_harness/open_runner.h"
 #include "device_harness/hip/hip_runner.h"
@@ -26,8 +27,47 @@ namespace lanediff {
 namespace {
 
 // `lanediff devices --selftest`: fuzz/selftest.h on one device.
+// --selftest --json: a "check" line per known-answer batch, a "discriminate" line per verdict
+// or error, then one "selftest" line (docs/json.md).
+std::string SelfTestJsonLines(const SelfTest& st, const std::string& bundle) {
+  std::string out;
+  for (const KnownAnswer& k : st.known) {
+    absl::StrAppend(&out, JsonLine()
+                              .Str("type", "check")
+                              .Str("name", k.name)
+                              .Bool("ok", k.ok())
+                              .Uint("lanes", k.testcase.lanes_size())
+                              .Uint("wrong_lanes", k.wrong_lanes)
+                              .Str("first_wrong", k.first_wrong)
+                              .Str("error", k.status.ok() ? "" : std::string(k.status.message()))
+                              .Str("mode_readback", k.mode_readback.has_value()
+                                                        ? absl::StrFormat("0x%08x", *k.mode_readback)
+                                                        : "")
+                              .Text(),
+                    "\n");
+  }
+  for (const std::string& v : st.discriminate) {
+    absl::StrAppend(&out, JsonLine().Str("type", "discriminate").Str("verdict", v).Str("error", "").Text(),
+                    "\n");
+  }
+  for (const std::string& e : st.discriminate_errors) {
+    absl::StrAppend(&out, JsonLine().Str("type", "discriminate").Str("verdict", "").Str("error", e).Text(),
+                    "\n");
+  }
+  absl::StrAppend(&out, JsonLine()
+                            .Str("type", "selftest")
+                            .Bool("ok", st.ok())
+                            .Str("device", st.device)
+                            .Str("target", st.target)
+                            .Str("isa", st.isa)
+                            .Str("bundle", bundle)
+                            .Text(),
+                  "\n");
+  return out;
+}
+
 int RunSelfTestCommand(const std::string& device, std::string target_name, const RunnerOptions& ro,
-                       const std::string& bundle) {
+                       const std::string& bundle, bool json) {
   if (target_name.empty() && (device == "auto" || absl::StartsWith(device, "hip"))) {
     int index = 0;
     if (absl::StartsWith(device, "hip:") && !absl::SimpleAtoi(device.substr(4), &index)) index = -1;
@@ -52,7 +92,7 @@ int RunSelfTestCommand(const std::string& device, std::string target_name, const
     std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(st.status().message()).c_str());
     return kExitEnvironment;
   }
-  std::fputs(FormatSelfTest(*st).c_str(), stdout);
+  if (!json) std::fputs(FormatSelfTest(*st).c_str(), stdout);
   if (!bundle.empty()) {
     std::ofstream f(bundle, std::ios::binary | std::ios::trunc);
     f << SelfTestBundle(*st);
@@ -61,9 +101,12 @@ int RunSelfTestCommand(const std::string& device, std::string target_name, const
       std::fprintf(stderr, "lanediff devices --selftest: cannot write the bundle %s\n", bundle.c_str());
       return kExitEnvironment;
     }
-    std::printf("bundle: %s (attach it to a bug report; it replays with --device=replay:%s)\n",
-                bundle.c_str(), bundle.c_str());
+    if (!json) {
+      std::printf("bundle: %s (attach it to a bug report; it replays with --device=replay:%s)\n",
+                  bundle.c_str(), bundle.c_str());
+    }
   }
+  if (json) std::fputs(SelfTestJsonLines(*st, bundle).c_str(), stdout);
   return st->ok() ? kExitOk : kExitFound;
 }
 
@@ -186,7 +229,8 @@ int RunDevices(int argc, char** argv) {
             "child may take to initialise HIP (default 20 + 10 per GPU the driver exposes)",
               kTimeoutRange, &start_timeout);
   bool json = false;
-  args.Bool("json", "the listing as one JSON object (docs/json.md); not with --selftest", &json);
+  args.Bool("json", "the listing as one JSON object; with --selftest, JSON Lines: a line per check, "
+            "then the verdict (docs/json.md)", &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = RequireOne("devices", "--targets", target_name); rc >= 0) return rc;
   if (!replay_dir.empty()) {
@@ -200,7 +244,7 @@ int RunDevices(int argc, char** argv) {
       if (int rc = CheckOutputFile("devices", "--out", bundle); rc >= 0) return rc;
     }
     if (int rc = CheckDeviceSpecPath("devices", device); rc >= 0) return rc;
-    return RunSelfTestCommand(device, target_name, ro, bundle);
+    return RunSelfTestCommand(device, target_name, ro, bundle, json);
   }
   if (hip_count) {
     absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();

@@ -147,6 +147,10 @@ try:
     subprocess.run([lanediff, "record", "--device=sim", "--out", "rec/r.textproto",
                     os.path.join(src, "corpus", "seeds", "v_cvt_pk_u8_f32")], cwd=work,
                    capture_output=True)
+    objs = run_json("devices", ["--selftest", "--device=sim", "--targets", "gfx942", "--out",
+                                "st.textproto"], 0, lambda o: o.get("type", "?"))
+    if not objs or objs[-1].get("type") != "selftest" or not objs[-1].get("ok"):
+        fail(f"devices --selftest --json: the last line must be the passing verdict: {objs[-1:]}")
     objs = run_json("devices", ["--replay-dir", "rec"], 0, lambda o: "devices")
     if objs and len(objs[0].get("replay", [])) != 1:
         fail(f"devices --json --replay-dir: want the one recording, got {objs[0].get('replay')}")
