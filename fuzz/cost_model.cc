@@ -59,10 +59,16 @@ CostEstimate EstimateCost(const CostInputs& in) {
   if (e.host_lanes_per_second <= e.gpu_lanes_per_second) {
     e.bound = absl::StrFormat("host: %d cores x %.1f M lanes/CPU-s", in.cores, 1e3 / ns);
   } else {
+    // What takes most of the GPU's time per round: the copies or kernel, launches, or loads.
+    const double stages = slowest + (all - slowest) / std::max(1.0, in.launches_per_round);
+    const double launches = in.launches_per_round * in.launch_overhead_s;
+    const double loads = in.module_loads_per_round * in.module_load_s;
     const char* stage = slowest == e.h2d_s_per_round ? "host-to-device copies over the link"
                         : slowest == e.kernel_s_per_round ? "the kernel"
                                                           : "device-to-host copies";
-    e.bound = absl::StrCat("GPU: ", stage);
+    e.bound = absl::StrCat("GPU: ", loads >= stages && loads >= launches ? "module loads (one new word per round)"
+                                    : launches >= stages              ? "launch overhead"
+                                                                      : stage);
   }
   return e;
 }

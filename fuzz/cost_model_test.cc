@@ -66,6 +66,10 @@ TEST(CostModelTest, ASlowHostBoundsAndOverheadsAdd) {
   EXPECT_THAT(e.bound, ::testing::HasSubstr("host: 2 cores x 10.0 M lanes/CPU-s"));
   // One job: 262144 x 100 ns = 26.2144 ms of host, then the GPU's 1.59771136 ms.
   EXPECT_NEAR(e.job_lanes_per_second, 262144 / (26.2144e-3 + 1597.71136e-6), 1e-6);
+
+  // Many cores: the GPU bounds, and of its 1597.7 us a round, 1000 us are the module load.
+  in.cores = 4096;
+  EXPECT_THAT(EstimateCost(in).bound, ::testing::HasSubstr("GPU: module loads"));
 }
 
 TEST(CostModelTest, KnownGpusAreNamedAndOthersRefused) {
