@@ -628,12 +628,18 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   }
   for (LaunchGroup& g : GroupLaunches(std::move(valid), kMaxLanesPerBatch)) {
     absl::StatusOr<DeviceResult> r = runner_->Run(g.batch);
+    if (r.ok() && r->vdst.size() != g.batch.lanes.size()) {  // no slice would be right
+      r = DeviceFault(absl::StrCat(runner_->Describe(), " answered ", r->vdst.size(), " VDST words for ",
+                                   g.batch.lanes.size(), " lanes"));
+    }
     if (r.ok()) {
       std::vector<DeviceResult> per = SplitResult(g, *std::move(r));
       for (size_t k = 0; k < g.cases.size(); ++k) {
         FinishBothSides(std::move(per[k]), o_.relax, &both[index[g.cases[k]]]);
       }
     } else if (IsDeviceFault(r.status()) && g.cases.size() > 1) {
+      Note(absl::StrCat("a batch of ", g.cases.size(), " grouped cases faulted, rerun case by case: ",
+                        r.status().message()));
       for (size_t k : g.cases) {
         const FlatCase& c = cases[index[k]];
         absl::StatusOr<DeviceBatch> alone = BuildDeviceBatch(c.header, c.lanes.view());

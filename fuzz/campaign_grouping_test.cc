@@ -10,6 +10,7 @@
 #include "device_harness/hip/fake_hip_api.h"
 #include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/hip/launch_pipeline.h"
+#include "device_harness/sim/sim_runner.h"
 #include "fuzz/campaign.h"
 #include "fuzz/corpus_store.h"
 #include "gmock/gmock.h"
@@ -81,6 +82,43 @@ TEST(CampaignGroupingTest, ADisagreementInAGroupedLaunchIsFoundAndMinimized) {
   ASSERT_EQ(load.findings.size(), 1u);
   EXPECT_EQ(load.findings[0].finding.testcase().lanes_size(), 1);  // minimized to one lane
   EXPECT_EQ(load.findings[0].finding.device().runner(), "hip");
+}
+
+// The simulator, but a batch of more than 1024 lanes loses its last word.
+class ShortAnswers : public Runner {
+ public:
+  explicit ShortAnswers(std::unique_ptr<Runner> sim) : sim_(std::move(sim)) {}
+  std::string Describe() const override { return "short-answering sim"; }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& b) override {
+    absl::StatusOr<DeviceResult> r = sim_->Run(b);
+    if (r.ok() && b.lanes.size() > 1024) r->vdst.pop_back();
+    return r;
+  }
+
+ private:
+  std::unique_ptr<Runner> sim_;
+};
+
+// A grouped answer with the wrong number of words cannot be split: it is a fault of the group,
+// said in a note, and each case is run alone (here: correctly).
+TEST(CampaignGroupingTest, AGroupAnswerOfTheWrongSizeIsRerunCaseByCase) {
+  CampaignOptions o;
+  o.device = "sim";
+  o.lanes_per_batch = 1024;
+  o.launch_lanes = 4096;  // 4 cases a round
+  o.max_execs = 16;
+  o.progress = false;
+  o.open_runner = [](const RunnerOptions&) -> absl::StatusOr<std::unique_ptr<Runner>> {
+    LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<Runner> sim, OpenSimRunner({}));
+    return std::unique_ptr<Runner>(std::make_unique<ShortAnswers>(std::move(sim)));
+  };
+  absl::StatusOr<CampaignStats> s = RunCampaign(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->execs, 16u);
+  EXPECT_EQ(s->disagreeing, 0u) << FormatSummary(o, *s);
+  EXPECT_EQ(s->device_faults, 0u);
+  EXPECT_THAT(s->errors, ::testing::Contains(::testing::HasSubstr("grouped cases faulted, rerun case by case: device fault: "
+                                                 "short-answering sim answered 4095 VDST words for 4096 lanes")));
 }
 
 }  // namespace
