@@ -70,6 +70,9 @@ constexpr FlagDef kFlags[] = {
     {"selftest", "", K::kSwitch, "check the harness on a device"},
     {"campaign", "", K::kSwitch, "also measure the campaign"},
     {"campaign-time", "SECONDS", K::kNumber, "wall time per measured campaign"},
+    {"pipeline", "", K::kSwitch, "measure the host pipeline against the fake HIP runtime"},
+    {"cost-model", "GPU", K::kText, "a GPU whose campaign rate to predict (mi300x)"},
+    {"cores", "N", K::kUint, "host cores assumed by the cost model"},
     // Encodings.
     {"bytes-only", "", K::kSwitch, "print only byte lists"},
     {"show-encoding", "", K::kSwitch, "append `; encoding: [...]` as llvm-mc does"},
