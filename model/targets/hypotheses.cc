@@ -200,6 +200,8 @@ const std::vector<HypothesisInfo>& Registry() {
       {"pk_fp8_clamp",
        "v_cvt_pk_fp8/bf8_f32: CLAMP where it selects no format (LLVM refuses it there)",
        {{"ignored", "the bit changes nothing",
+         "AMD CDNA4 ISA guide V_CVT_PK_FP8_F32 / V_CVT_PK_BF8_F32 notes ('Round to nearest even. "
+         "Ignores OMOD and clamp.'); "
          LLVM_MC " refuses clamp on both on gfx942/gfx950/gfx12 and on pk_bf8 on gfx1250; "
          ROCJITSU_CVT_FP8 " reads inst_.clamp only as gfx1250's format select; HIP/CK clip in "
          "software (fmed3) before the builtin when they want saturation",
@@ -209,8 +211,10 @@ const std::vector<HypothesisInfo>& Registry() {
          "AMD's fp8 vocabulary: Triton's SetFP8ClampingAttr calls MODE[23] the 'FP8 clamp bit' "
          "(rdnacvt.ll note); no implementation reads the VOP3 CLAMP bit so",
          "-", "gfx950 fp8 clamp src0=0x43f00000 src1=0: 0x007e (default 0x007f)"}},
-       {{"gfx942 gfx950 gfx1200 gfx1201 gfx1250 gfx1251",
-         "U: an encoding LLVM refuses; no source gives the bit a meaning"},
+       {{"gfx950", "C (text): the CDNA4 ISA guide says the pk pair ignores OMOD and clamp"},
+        {"gfx942 gfx1200 gfx1201 gfx1250 gfx1251",
+         "L: an encoding LLVM refuses; the CDNA4 text carried over, no source gives the bit a "
+         "meaning"},
         {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
        Get<PkFp8Clamp, &Hypotheses::pk_fp8_clamp>, Set<PkFp8Clamp, &Hypotheses::pk_fp8_clamp>},
       {"fp8_to_f32_nan",
