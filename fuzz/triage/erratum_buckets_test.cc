@@ -5,6 +5,7 @@
 // yields none; two errata in one run give two buckets per instruction they both touch.
 #include <stdlib.h>
 
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -33,6 +34,13 @@ std::map<std::string, std::vector<Bucket>> Campaign(const std::vector<std::strin
   o.progress = false;
   o.seed = 11;
   o.max_execs = 600;
+  // The nightly's version (scripts/nightly.sh): LANEDIFF_ERRATUM_SECONDS=60 runs each campaign
+  // for that long over every target and instruction, at the default 1024 lanes per batch.
+  if (const char* secs = std::getenv("LANEDIFF_ERRATUM_SECONDS"); secs != nullptr && std::atof(secs) > 0) {
+    o.max_execs = 0;
+    o.time_seconds = std::atof(secs);
+    o.lanes_per_batch = 1024;
+  }
   auto stats = RunCampaign(o, nullptr);
   EXPECT_TRUE(stats.ok()) << stats.status();
   CorpusLoad load = LoadCorpus({o.corpus + "/findings"});

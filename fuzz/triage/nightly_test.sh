@@ -33,9 +33,17 @@ s2=$(sed -n 's/.*\] seed \([0-9]*\) (rerun.*/\1/p' "$tmp/night2.log")
 [ -n "$s1" ] && [ -n "$s2" ] || fail "seed not printed ($s1/$s2)"
 [ "$s1" != "$s2" ] || fail "both nights used seed $s1"
 [ "$(cat "$tmp/out1/seed.txt")" = "$s1" ] || fail "seed.txt does not record $s1"
+# The night's report agrees with its triage: the known buckets are skipped with their reason,
+# nothing fails, and the header names the simulator as not silicon.
+xml="$tmp/out1/report/report.xml"
+xmllint --noout "$xml" || fail "report.xml is not well-formed"
+grep -q 'skipped message="KNOWN: planted sr_wrap' "$xml" || fail "report.xml: no KNOWN bucket skipped"
+grep -q '<testsuites name="lanediff" tests="[0-9]*" failures="0">' "$xml" || fail "report.xml: failures on a green night"
+grep -q 'simulator (not silicon)' "$tmp/out1/report/report.html" || fail "report.html: simulator not labelled"
 # The same night with the erratum no longer accepted is red.
 rm "$corpus/known_issues.textproto"
 night 3; rc3=$?
 [ $rc3 = 1 ] || { cat "$tmp/night3.log"; fail "night 3 (nothing known) exited $rc3, expected 1"; }
+grep -q '<failure message="NEW: cause sr_rounding=literal' "$tmp/out3/report/report.xml" || fail "night 3: report.xml has no NEW failure"
 echo "PASS: nights exit $rc1 $rc2 (known) and $rc3 (not known); seeds $s1 $s2; night 2 started from $n1 findings"
 rm -rf "$tmp"
