@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/ascii.h"
 #include "fuzz/report/escape.h"
 #include "fuzz/report/report.h"
 #include "fuzz/report/text.h"
@@ -80,7 +81,8 @@ void Buckets(const std::vector<BucketGroup>& groups, std::string* out) {
       absl::StrAppend(out, "\n");
       if (r.bucket != nullptr && r.status != BucketStatus::kFixed && !r.bucket->examples.empty()) {
         const LoadedFinding& ex = r.bucket->examples[0];
-        absl::StrAppend(out, MdCodeBlock(DecodeExample(ex.finding, ex.path)), "\n\n");
+        absl::StrAppend(out, MdCodeBlock(absl::StripTrailingAsciiWhitespace(DecodeExample(ex.finding, ex.path))),
+                        "\n\n");
       }
     }
   }
