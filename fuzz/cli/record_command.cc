@@ -52,12 +52,12 @@ int RunRecord(int argc, char** argv) {
   std::string device = "auto", out;
   std::vector<std::string> inject, hyps, cases;
   double timeout = 30;
-  args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
-  args.Flag("out", "PATH", "recording to write (atomically: temp file, fsync, rename)", &out);
-  args.Repeated("inject", "ERRATUM", "sim only: inject a simulator erratum (lanediff devices)",
+  args.Flag("device", std::string(DeviceSpecHelp()), &device);
+  args.Flag("out", "recording to write (atomically: temp file, fsync, rename)", &out);
+  args.Repeated("inject", "sim only: inject a simulator erratum (lanediff devices)",
                 &inject);
-  args.Repeated("hypothesis", "NAME=VALUE", "sim only: the simulated model's hypothesis", &hyps);
-  args.Double("timeout", "SECONDS", "per-batch watchdog for isolated and exec devices, above 0",
+  args.Repeated("hypothesis", "sim only: the simulated model's hypothesis", &hyps);
+  args.Double("timeout", "per-batch watchdog for isolated and exec devices, above 0",
               kTimeoutRange, &timeout);
   args.Positional("CASE...", "TestCase text files, or directories of *.textproto", &cases);
   args.Epilog(

@@ -22,7 +22,7 @@ namespace {
 int RunReport(int argc, char** argv) {
   Args args("report",
             "Write report.xml (JUnit), report.md and report.html (one self-contained page) from run\n"
-            "records written by `lanediff sweep --out`/`fuzz --summary-out` and from findings\n"
+            "records written by `lanediff sweep --out`/`fuzz --out` and from findings\n"
             "corpora. They open with each run identity (device and whether it is silicon, driver,\n"
             "errata, seeds, version and commit, dates, duration, lanes and rate), then the\n"
             "root-cause buckets by status (NEW, REGRESSED, KNOWN, FIXED; as `lanediff triage`)\n"
@@ -33,14 +33,14 @@ int RunReport(int argc, char** argv) {
             "KNOWN buckets skipped with their reason.");
   std::string out_dir, known_path, since, instrs;
   std::vector<std::string> corpora, inputs;
-  args.Flag("out", "DIR", "directory for report.xml, report.md, report.html (created)", &out_dir);
-  args.Repeated("corpus", "DIR", "corpus root or findings directory to include (repeatable)", &corpora);
-  args.Flag("known", "FILE", "known-issues file (default: <first corpus>/known_issues.textproto)",
+  args.Flag("out", "directory for report.xml, report.md, report.html (created)", &out_dir);
+  args.Repeated("corpus", "corpus root or findings directory to include (repeatable)", &corpora);
+  args.Flag("known", "known-issues file (default: <first corpus>/known_issues.textproto)",
             &known_path);
-  args.Flag("since", "RFC3339",
+  args.Flag("since",
             "only buckets seen at or after this time count as seen by this run (default: all)",
             &since);
-  args.Flag("instrs", "LIST",
+  args.Flag("instrs",
             "instructions the run covered (comma list; default all): a known issue of a covered "
             "instruction that was not seen is FIXED",
             &instrs);

@@ -23,7 +23,7 @@ mkdir -p "$work/runs" "$out_dir"
 # A campaign that finds two root causes on two targets (deterministic: --execs and --seed).
 "$lanediff" fuzz --device=sim --inject sr_wrap --inject byte12_swap --targets gfx942,gfx950 \
   --execs 300 --lanes-per-batch 64 --seed 5 --quiet --corpus "$work/corpus" \
-  --summary-out "$work/runs/campaign.textproto" >"$work/fuzz.log" 2>&1 || [ $? = 1 ] || {
+  --out "$work/runs/campaign.textproto" >"$work/fuzz.log" 2>&1 || [ $? = 1 ] || {
   cat "$work/fuzz.log"; echo "FAIL: the campaign broke"; exit 1; }
 "$lanediff" triage "$work/corpus" --accept v_cvt_sr_fp8_f32.sr_rounding=literal \
   --reason "planted sr_wrap" --link device_harness/sim/errata.h >/dev/null
