@@ -76,6 +76,10 @@ class Runner {
   virtual ~Runner() = default;
   // "sim (simulation of the ISA; no hardware)", "hip:0 AMD Instinct MI300X (gfx942)", ...
   virtual std::string Describe() const = 0;
+  // Its driver / ISA string where it has one, for the run identity (proto/report.proto
+  // RunIdentity.driver): "HIP runtime 60342134, driver 60342134; ISA gfx942:sramecc+:xnack-".
+  // "" for devices without a driver (simulator, exec, replay).
+  virtual std::string Driver() const { return ""; }
   // Runs one batch. An error Status is a device fault or a refusal (wrong target, unknown
   // opcode); its message says which and carries the device's own words (stderr, HIP error).
   virtual absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) = 0;

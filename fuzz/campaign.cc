@@ -38,6 +38,7 @@
 #include "fuzz/selftest.h"
 #include "fuzz/triage/attribution.h"
 #include "fuzz/triage/bucket_merge.h"
+#include "fuzz/triage/render.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
@@ -77,17 +78,28 @@ std::string CoverageLine(const CampaignStats& s) {
   return absl::StrCat(parts.size(), "/", kNumInputClasses, " classes");
 }
 
-// "[  12s, 48s left] ... | 3 buckets (2 new), last new 5s ago | ..."
-std::string ProgressLine(const CampaignStats& s, double secs, double limit = 0) {
-  const std::string left = limit > secs ? absl::StrFormat(", %.0fs left", limit - secs) : "";
-  const std::string last_new =
-      s.last_new_seconds < 0 ? "none new yet"
-                             : absl::StrFormat("last new %.0fs ago", secs - s.last_new_seconds);
-  return absl::StrFormat(
-      "[%4.0fs%s] %" PRIu64 " cases (%s/s) %" PRIu64 " lanes (%s/s) | %zu buckets (%" PRIu64
-      " new), %s, %" PRIu64 " faults | %s",
-      secs, left, s.execs, Rate(s.execs, secs), s.lanes, Rate(s.lanes, secs),
-      s.signatures.size(), s.new_findings, last_new, s.device_faults, CoverageLine(s));
+// "<instr>.<cause>" of a campaign signature "<target>.<instr>.<cause>" (fuzz/triage/).
+std::string BucketOf(const std::string& signature) {
+  const size_t dot = signature.find('.');
+  return dot == std::string::npos ? signature : signature.substr(dot + 1);
+}
+
+// The driver / ISA string of the device that answered: the driver as it says (HIP: runtime
+// and driver versions) with the ISA it reports (HIP: "gfx942:sramecc+:xnack-"); a device
+// without a driver (simulator, exec, replay) is "none (<runner>)".
+std::string DriverOf(const proto::Provenance& p) {
+  if (p.driver().empty()) return absl::StrCat("none (", p.runner().empty() ? "?" : p.runner(), ")");
+  return p.target().empty() ? p.driver() : absl::StrCat(p.driver(), ", ISA ", p.target());
+}
+
+proto::StatsSample Sample(const CampaignStats& s, double secs) {
+  proto::StatsSample x;
+  x.set_seconds(secs);
+  x.set_cases(s.execs);
+  x.set_lanes(s.lanes);
+  x.set_findings(s.new_findings);
+  x.set_buckets(s.buckets.size());
+  return x;
 }
 
 // Resolved case + the model's words.
@@ -160,6 +172,9 @@ class Worker {
   void Note(const std::string& error) {
     if (stats_.errors.size() < 20) stats_.errors.push_back(error);
   }
+  void Saw(const std::string& signature);
+  bool BucketInStore(const proto::Finding& f) const;
+  void ReportNew(const std::string& signature, const std::string& path, bool bucket_new);
 
   const CampaignOptions& o_;
   const std::atomic<bool>* stop_;
@@ -187,6 +202,7 @@ class Worker {
   Clock::time_point t0_;
   Clock::time_point last_progress_;
   bool progress_shown_ = false;
+  std::set<std::string> printed_;  // buckets whose `new finding:` line is printed
 };
 
 absl::Status Worker::Setup() {
@@ -198,6 +214,7 @@ absl::Status Worker::Setup() {
   LANEDIFF_ASSIGN_OR_RETURN(runner_, o_.open_runner ? o_.open_runner(ro)
                                                     : OpenRunner(o_.device, ro, &stats_.note));
   stats_.device_description = runner_->Describe();
+  stats_.device_driver = runner_->Driver();  // else the first answer's provenance says
   const bool gpu = absl::StrContains(stats_.device_description, "hip:");
   launch_lanes_ = o_.launch_lanes >= 0 ? static_cast<size_t>(o_.launch_lanes) : gpu ? kGpuLaunchLanes : 0;
   using KA = CampaignOptions::KnownAnswerCheck;
@@ -285,8 +302,18 @@ FlatCase Worker::NextCase() {
 
 std::string EncodeStats(const CampaignStats& s, bool final);
 void WriteAll(int fd, const std::string& s);
+std::string Message(char tag, absl::string_view body);
+
+// The lines that announce a bucket's first new signature in a run.
+std::string NewFindingLines(const std::string& signature, const std::string& path,
+                            bool bucket_new) {
+  return absl::StrFormat("new finding: %s\n  %s (bucket %s: %s)\n", signature, path,
+                         BucketOf(signature),
+                         bucket_new ? "new" : "already in the corpus on another target");
+}
 
 void Worker::Progress(bool final) {
+  if (o_.progress_fd < 0) stats_.timeline.Offer(Sample(stats_, Since(t0_)));  // the parent samples --jobs
   if (o_.progress_fd >= 0 && !final) {
     const auto now = Clock::now();
     if (now - last_progress_ < std::chrono::milliseconds(1000)) return;
@@ -301,13 +328,56 @@ void Worker::Progress(bool final) {
   if (!final && now - last_progress_ < std::chrono::milliseconds(tty ? 1000 : 10000)) return;
   last_progress_ = now;
   if (!tty) {
-    std::fprintf(stderr, "%s\n", ProgressLine(stats_, Since(t0_), o_.time_seconds).c_str());
+    std::fprintf(stderr, "%s\n",
+                 ProgressLine(stats_, Since(t0_), o_.time_seconds, o_.max_execs).c_str());
     return;
   }
-  std::fprintf(stderr, "\r%s\x1b[K%s", ProgressLine(stats_, Since(t0_), o_.time_seconds).c_str(),
+  std::fprintf(stderr, "\r%s\x1b[K%s",
+               ProgressLine(stats_, Since(t0_), o_.time_seconds, o_.max_execs).c_str(),
                final ? "\n" : "");
   std::fflush(stderr);
   progress_shown_ = !final;
+}
+
+// A signature seen for the first time in this run: its bucket counts as seen, and a worker of
+// --jobs tells the parent at once (the parent's live line counts the buckets).
+void Worker::Saw(const std::string& signature) {
+  if (!stats_.signatures.insert(signature).second) return;
+  stats_.buckets.insert(BucketOf(signature));
+  if (o_.progress_fd >= 0) WriteAll(o_.progress_fd, Message('S', signature));
+}
+
+// Whether the store already holds a finding of `f`'s bucket on some target (before `f`).
+bool Worker::BucketInStore(const proto::Finding& f) const {
+  if (store_ == nullptr) return false;
+  const std::string bucket = BucketOf(f.signature());
+  for (const TargetTraits& t : AllTargets()) {
+    if (t.name == f.testcase().target()) continue;
+    proto::Finding other = f;
+    other.mutable_testcase()->set_target(std::string(t.name));
+    other.set_signature(absl::StrCat(t.name, ".", bucket));
+    struct stat st;
+    if (::stat(store_->PathFor(other).c_str(), &st) == 0) return true;
+  }
+  return false;
+}
+
+// A new signature is on disk: its bucket's first one in this run is printed (once per run,
+// whatever the targets and workers). A worker of --jobs leaves the printing to the parent,
+// which alone knows what the other workers printed.
+void Worker::ReportNew(const std::string& signature, const std::string& path, bool bucket_new) {
+  if (o_.progress_fd >= 0) {
+    WriteAll(o_.progress_fd, Message('B', absl::StrCat(bucket_new ? "1" : "0", signature, "\t", path)));
+    return;
+  }
+  const std::string bucket = BucketOf(signature);
+  if (!printed_.insert(bucket).second) return;
+  if (bucket_new) {
+    stats_.new_buckets.insert(bucket);
+    stats_.last_new_seconds = Since(t0_);
+  }
+  if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
+  std::fprintf(stderr, "%s", NewFindingLines(signature, path, bucket_new).c_str());
 }
 
 std::string Worker::Repro(const std::string& path) const {
@@ -327,7 +397,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
   f.set_count(1);
   for (const std::string& x : RelaxationNames(o_.relax)) f.add_relaxations(x);
   if (pre_to_final_.size() < kMaxPreSignatures) pre_to_final_[pre_signature] = f.signature();
-  stats_.signatures.insert(f.signature());
+  Saw(f.signature());
   auto it = known_.find(f.signature());
   if (it != known_.end()) {  // minimized into a signature already stored in this run
     it->second.unflushed++;
@@ -337,6 +407,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
   }
   bool is_new = true;
   std::string path = "(not stored: no --corpus)";
+  const bool bucket_new = !BucketInStore(f);
   if (store_ != nullptr) {
     // Durable before it is reported.
     LANEDIFF_ASSIGN_OR_RETURN(RecordOutcome r, store_->Record(f));
@@ -347,10 +418,8 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
   if (is_new) {
     if (stats_.new_findings == 0) stats_.first_finding_exec = stats_.execs;
     stats_.new_findings++;
-    stats_.last_new_seconds = Since(t0_);
     stats_.new_signatures.push_back(f.signature());
-    if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
-    std::fprintf(stderr, "new finding: %s\n  %s\n", f.signature().c_str(), path.c_str());
+    ReportNew(f.signature(), path, bucket_new);
     if (o_.on_new_finding) o_.on_new_finding(f, store_ != nullptr ? path : "");
   } else {
     stats_.repeats++;
@@ -402,7 +471,7 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
         !k.shapes.insert(shape).second) {  // a repeat: counted, not minimized again
       k.unflushed++;
       for (const std::string& a : attrs) k.attrs[a]++;
-      stats_.signatures.insert(key);
+      Saw(key);
       stats_.repeats++;
       return absl::OkStatus();
     }
@@ -457,7 +526,7 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
     *x->mutable_observed() = f.observed();
     k.unflushed++;
     for (const std::string& a : attrs) k.attrs[a]++;
-    stats_.signatures.insert(key);
+    Saw(key);
     stats_.repeats++;
     return absl::OkStatus();
   }
@@ -546,6 +615,11 @@ absl::Status Worker::Account(FlatCase& c, absl::StatusOr<BothSides> both, bool k
     return absl::OkStatus();
   }
   stats_.lanes += c.size();
+  stats_.coverage.Add(c.header.target(), c.header.instr(), ModifierSet(c.header, both->ctx.mods),
+                      ModeClass(both->ctx.mode), c.size());
+  if (stats_.device_driver.empty() && both->device_status.ok()) {
+    stats_.device_driver = DriverOf(both->device_provenance);
+  }
   if (!both->device_status.ok()) {
     if (IsDeviceFault(both->device_status)) {
       (*consecutive_refusals) = 0;
@@ -678,8 +752,9 @@ absl::StatusOr<CampaignStats> Worker::Run() {
   }
   FlushCounts();
   stats_.seconds = Since(t0_);
+  stats_.timeline.Close(Sample(stats_, stats_.seconds));
   if (progress_shown_) {
-    std::fprintf(stderr, "\r%s\x1b[K\n", ProgressLine(stats_, stats_.seconds).c_str());
+    std::fprintf(stderr, "\r%s\x1b[K\n", ProgressLine(stats_, stats_.seconds, 0, 0).c_str());
   }
   std::sort(stats_.new_signatures.begin(), stats_.new_signatures.end());
   return stats_;
@@ -712,8 +787,11 @@ void WriteAll(int fd, const std::string& s) {
 // Worker -> parent messages: one frame each (isolation/wire.h: a length prefix, then the
 // bytes), the first byte a tag and the rest its body, so that no text in a body (a seed file
 // name in an error note may hold a newline) can end a message or forge another:
-//   P/F counters (decimal, space-separated; F is the final set), S signature seen,
-//   N new signature, E error note, D device description, X fatal error ("env "/"err " + text).
+//   P/F counters (decimal, space-separated; F is the final set), S signature seen (at once),
+//   B new signature stored ("1" or "0": its bucket is new to the corpus, then the signature, a
+//   tab and its path; at once), N new signature, E error note, D device description, R device
+//   driver, C coverage cell (a serialized proto::CoverageCell), X fatal error ("env "/"err "
+//   + text).
 constexpr uint32_t kMaxWorkerMessage = 1 << 20;
 
 std::string Message(char tag, absl::string_view body) {
@@ -732,6 +810,8 @@ std::string EncodeStats(const CampaignStats& s, bool final) {
     for (const std::string& sig : s.new_signatures) out += Message('N', sig);
     for (const std::string& e : s.errors) out += Message('E', e);
     out += Message('D', s.device_description);
+    out += Message('R', s.device_driver);
+    for (const proto::CoverageCell& c : s.coverage.Cells()) out += Message('C', c.SerializeAsString());
   }
   return out;
 }
@@ -754,6 +834,12 @@ void DecodeMessage(absl::string_view msg, CampaignStats* s) {
     }
   } else if (tag == 'S') {
     s->signatures.insert(std::string(rest));
+    s->buckets.insert(BucketOf(std::string(rest)));
+  } else if (tag == 'R') {
+    s->device_driver = std::string(rest);
+  } else if (tag == 'C') {
+    proto::CoverageCell c;
+    if (c.ParseFromArray(rest.data(), static_cast<int>(rest.size()))) s->coverage.Add(c);
   } else if (tag == 'N') {
     s->new_signatures.push_back(std::string(rest));
   } else if (tag == 'E') {
@@ -888,6 +974,23 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
   size_t open = children.size();
   auto last = Clock::now();
   bool forwarded = false;
+  // What the parent alone knows: which buckets it printed, which were new, and when.
+  std::set<std::string> printed;
+  CampaignStats own;
+  auto sum_of = [&] {
+    CampaignStats sum;
+    for (const Child& c : children) {
+      sum.execs += c.stats.execs;
+      sum.lanes += c.stats.lanes;
+      sum.new_findings += c.stats.new_findings;
+      sum.device_faults += c.stats.device_faults;
+      for (int i = 0; i < kNumInputClasses; ++i) sum.classes[i] += c.stats.classes[i];
+      sum.buckets.insert(c.stats.buckets.begin(), c.stats.buckets.end());
+    }
+    sum.new_buckets = own.new_buckets;
+    sum.last_new_seconds = own.last_new_seconds;
+    return sum;
+  };
   while (open > 0) {
     // Asked to stop (SIGINT/SIGTERM reached this process only, say): so are the workers. They
     // finish their batch, flush their counts and send their final lists.
@@ -928,24 +1031,36 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
         }
         if (!msg->has_value()) break;
         const std::string& m = **msg;
-        if (!m.empty() && m[0] == 'X') fatal = m.substr(1);
-        else DecodeMessage(m, &c.stats);
+        if (!m.empty() && m[0] == 'X') {
+          fatal = m.substr(1);
+        } else if (m.size() > 2 && m[0] == 'B') {  // printed here, once per bucket per run
+          const size_t tab = m.find('\t');
+          const std::string sig = m.substr(2, tab == std::string::npos ? std::string::npos : tab - 2);
+          const std::string path = tab == std::string::npos ? "" : m.substr(tab + 1);
+          const std::string bucket = BucketOf(sig);
+          if (printed.insert(bucket).second) {
+            if (m[1] == '1') {
+              own.new_buckets.insert(bucket);
+              own.last_new_seconds = Since(t0);
+            }
+            if (options.progress && ::isatty(2)) std::fprintf(stderr, "\r\x1b[K");
+            std::fprintf(stderr, "%s", NewFindingLines(sig, path, m[1] == '1').c_str());
+          }
+        } else {
+          DecodeMessage(m, &c.stats);
+        }
       }
     }
-    // As for one worker: a terminal redraws the line every second, a log gets one every 10 s.
+    // One line for all workers. As for one worker: a terminal redraws the line every second,
+    // a log gets one every 10 s.
+    const CampaignStats sum = sum_of();
+    own.timeline.Offer(Sample(sum, Since(t0)));
     const bool tty = ::isatty(2);
     if (options.progress && Clock::now() - last > std::chrono::seconds(tty ? 1 : 10)) {
       last = Clock::now();
-      CampaignStats sum;
-      for (const Child& c : children) {
-        sum.execs += c.stats.execs;
-        sum.lanes += c.stats.lanes;
-        sum.new_findings += c.stats.new_findings;
-        sum.device_faults += c.stats.device_faults;
-        for (int i = 0; i < kNumInputClasses; ++i) sum.classes[i] += c.stats.classes[i];
-      }
       std::fprintf(stderr, tty ? "\r%s (%d workers)\x1b[K" : "%s (%d workers)\n",
-                   ProgressLine(sum, Since(t0)).c_str(), static_cast<int>(open));
+                   ProgressLine(sum, Since(t0), options.time_seconds, options.max_execs).c_str(),
+                   static_cast<int>(open));
       std::fflush(stderr);
     }
   }
@@ -973,19 +1088,47 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
                                 s.new_signatures.end());
     total.errors.insert(total.errors.end(), s.errors.begin(), s.errors.end());
     if (total.device_description.empty()) total.device_description = s.device_description;
+    if (total.device_driver.empty()) total.device_driver = s.device_driver;
+    total.buckets.insert(s.buckets.begin(), s.buckets.end());
+    for (const proto::CoverageCell& cell : s.coverage.Cells()) total.coverage.Add(cell);
   }
   total.seconds = Since(t0);
+  total.new_buckets = own.new_buckets;
+  total.last_new_seconds = own.last_new_seconds;
+  total.timeline = own.timeline;
   std::sort(total.new_signatures.begin(), total.new_signatures.end());
   total.new_signatures.erase(std::unique(total.new_signatures.begin(), total.new_signatures.end()),
                              total.new_signatures.end());
   // Two workers can both find a signature new only if they raced on it; the store kept one.
   total.new_findings = total.new_signatures.size();
+  total.timeline.Close(Sample(total, total.seconds));
   if (!fatal.empty()) {
     if (fatal.rfind("env ", 0) == 0) return absl::UnavailableError(fatal.substr(4));
     return absl::InternalError(fatal.substr(4));
   }
   if (failed) return absl::InternalError("a worker process died (see its messages above)");
   return total;
+}
+
+// "[  12s, 48s left] 1,234 cases (100/s) 1,264,616 lanes (98.0k/s) | 3 buckets (2 new), last
+// new bucket 5s ago | 0 faults | 5/8 classes". What is left is the --time limit's, or (with
+// --execs only) the cases left at the rate so far, marked "~".
+std::string ProgressLine(const CampaignStats& s, double secs, double limit, uint64_t max_execs) {
+  std::string left;
+  if (limit > secs) {
+    left = absl::StrFormat(", %.0fs left", limit - secs);
+  } else if (max_execs > s.execs && s.execs > 0 && secs > 0) {
+    left = absl::StrFormat(", ~%.0fs left", secs * double(max_execs - s.execs) / double(s.execs));
+  }
+  const std::string last_new =
+      s.last_new_seconds < 0
+          ? "no new bucket yet"
+          : absl::StrFormat("last new bucket %.0fs ago", std::max(0.0, secs - s.last_new_seconds));
+  return absl::StrFormat(
+      "[%4.0fs%s] %s cases (%s/s) %s lanes (%s/s) | %zu buckets (%zu new), %s | %s faults | %s",
+      secs, left, Thousands(s.execs), Rate(s.execs, secs), Thousands(s.lanes), Rate(s.lanes, secs),
+      s.buckets.size(), s.new_buckets.size(), last_new, Thousands(s.device_faults),
+      CoverageLine(s));
 }
 
 std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
@@ -1016,9 +1159,18 @@ std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
   }
   absl::StrAppendFormat(&out, "  coverage      %s (sampled lanes per input class)\n",
                         absl::StrJoin(cov, " "));
-  for (const std::string& sig : s.signatures) {
-    const bool is_new = std::binary_search(s.new_signatures.begin(), s.new_signatures.end(), sig);
-    absl::StrAppendFormat(&out, "  %s %s\n", is_new ? "NEW " : "seen", sig);
+  // Each bucket once, its stored signatures (one per target) under it.
+  absl::StrAppendFormat(&out, "  buckets       %zu seen, %zu new to the corpus\n", s.buckets.size(),
+                        s.new_buckets.size());
+  std::map<std::string, std::vector<std::string>> by_bucket;
+  for (const std::string& sig : s.signatures) by_bucket[BucketOf(sig)].push_back(sig);
+  for (const auto& [bucket, sigs] : by_bucket) {
+    absl::StrAppendFormat(&out, "  bucket %s%s\n", bucket,
+                          s.new_buckets.count(bucket) ? " (new)" : "");
+    for (const std::string& sig : sigs) {
+      const bool is_new = std::binary_search(s.new_signatures.begin(), s.new_signatures.end(), sig);
+      absl::StrAppendFormat(&out, "    %s %s\n", is_new ? "NEW " : "seen", sig);
+    }
   }
   for (const std::string& e : s.errors) absl::StrAppendFormat(&out, "  note: %s\n", e);
   return out;

@@ -31,6 +31,7 @@
 #include "absl/status/statusor.h"
 #include "device_harness/open_runner.h"
 #include "device_harness/runner.h"
+#include "fuzz/campaign_record.h"
 #include "fuzz/compare.h"
 #include "fuzz/mutator.h"
 #include "model/targets/hypotheses.h"
@@ -103,8 +104,15 @@ struct CampaignStats {
   uint64_t repeats = 0;         // disagreements whose signature was already known
   uint64_t first_finding_exec = 0;  // 1-based index of the case that gave the first new finding
   std::array<uint64_t, kNumInputClasses> classes{};  // sampled lanes per input class
-  double last_new_seconds = -1;           // when the last new finding was stored (-1: none)
+  double last_new_seconds = -1;           // when the last new bucket was stored (-1: none)
   std::set<std::string> signatures;       // distinct signatures seen this run
+  std::set<std::string> buckets;          // their buckets, "<instr>.<cause>" (fuzz/triage/)
+  // Buckets this run stored first (no finding of theirs on any target was in the corpus
+  // before); each is printed once per run, as its first `new finding:` line.
+  std::set<std::string> new_buckets;
+  CoverageTally coverage;                 // lanes per target x instr x shape x MODE class
+  Timeline timeline;                      // counters over time (bounded)
+  std::string device_driver;              // the device's driver / ISA string, where it says
   std::vector<std::string> new_signatures;
   std::vector<std::string> errors;        // store or minimization problems (first few)
   std::string device_description;
@@ -120,6 +128,13 @@ absl::StatusOr<CampaignStats> RunCampaign(const CampaignOptions& options,
 // Worker i uses seed + i and an equal share of max_execs.
 absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
                                               const std::atomic<bool>* stop);
+
+// The live progress line after `seconds`: cases and lanes with their rates, elapsed and
+// remaining time (of --time `limit`, or estimated from the rate for --execs `max_execs`,
+// marked "~"), buckets seen and new, the time since the last new bucket, faults, classes.
+// With --jobs the parent prints one such line for all workers.
+std::string ProgressLine(const CampaignStats& stats, double seconds, double limit,
+                         uint64_t max_execs);
 
 // The closing summary: counts, rates, relaxations in force, signatures, coverage.
 std::string FormatSummary(const CampaignOptions& options, const CampaignStats& stats);

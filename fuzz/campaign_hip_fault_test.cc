@@ -47,6 +47,9 @@ TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode
   EXPECT_EQ(stats->device_faults, stats->execs);
   EXPECT_GE(stats->execs, 1u);
   EXPECT_EQ(stats->new_findings, 1u);  // one fault kind: later ones are repeats
+  // The run identity's driver / ISA string comes from the runner (through the isolated
+  // child's hello), even when no batch ever answered: the fake's gcnArchName.
+  EXPECT_EQ(stats->device_driver, "ISA gfx942:sramecc+:xnack-");
 
   CorpusLoad load = LoadCorpus({dir + "/findings"});
   EXPECT_TRUE(load.errors.empty());

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -163,6 +164,58 @@ TEST(Campaign, TwoJobsShareOneCorpus) {
   CorpusLoad load = LoadCorpus({dir + "/findings"});
   EXPECT_TRUE(load.errors.empty());
   EXPECT_EQ(load.findings.size(), stats->signatures.size());
+}
+
+TEST(Campaign, ProgressLineShowsRatesTimesAndBuckets) {
+  CampaignStats s;
+  s.execs = 1234;
+  s.lanes = 1263616;  // 1234 x 1024
+  s.buckets = {"v_cvt_sr_fp8_f32.sr_rounding=literal", "v_cvt_sr_bf8_f32.sr_rounding=literal",
+               "v_cvt_pk_u8_f32.byte_moved"};
+  s.new_buckets = {"v_cvt_pk_u8_f32.byte_moved", "v_cvt_sr_fp8_f32.sr_rounding=literal"};
+  s.last_new_seconds = 5;
+  // 12 s into a --time 60 run: 48 s left; 1,263,616 lanes / 12 s = 105.3k/s; last new 7 s ago.
+  const std::string line = ProgressLine(s, 12, 60, 0);
+  EXPECT_NE(line.find("[  12s, 48s left]"), std::string::npos) << line;
+  EXPECT_NE(line.find("1,234 cases (103/s)"), std::string::npos) << line;
+  EXPECT_NE(line.find("1,263,616 lanes (105.3k/s)"), std::string::npos) << line;
+  EXPECT_NE(line.find("3 buckets (2 new), last new bucket 7s ago"), std::string::npos) << line;
+  // --execs 4936 only: 1234 cases in 12 s, 3702 left at that rate: ~36 s.
+  EXPECT_NE(ProgressLine(s, 12, 0, 4936).find("[  12s, ~36s left]"), std::string::npos);
+  s.last_new_seconds = -1;
+  EXPECT_NE(ProgressLine(s, 12, 0, 0).find("no new bucket yet"), std::string::npos);
+}
+
+TEST(Campaign, JobsReportBucketsCoverageTimelineAndDriverToTheParent) {
+  // With --jobs 2 the parent learns from its workers' frames which buckets they saw (its live
+  // line counts them), which were new, the lanes per coverage cell and the driver.
+  const std::string dir = TempDir();
+  CampaignOptions o = Options(dir);
+  o.inject = {"sr_wrap"};
+  o.jobs = 2;
+  o.max_execs = 200;
+  auto stats = RunCampaignJobs(o, nullptr);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  ASSERT_FALSE(stats->signatures.empty());
+  std::set<std::string> buckets;  // "<target>.<instr>.<cause>" -> "<instr>.<cause>"
+  for (const std::string& sig : stats->signatures) buckets.insert(sig.substr(sig.find('.') + 1));
+  EXPECT_EQ(stats->buckets, buckets);
+  EXPECT_EQ(stats->new_buckets, buckets);  // the corpus was empty: every bucket is new
+  EXPECT_GE(stats->last_new_seconds, 0);
+  uint64_t lanes = 0;
+  for (const proto::CoverageCell& c : stats->coverage.Cells()) lanes += c.lanes();
+  EXPECT_EQ(lanes, stats->lanes);
+  ASSERT_FALSE(stats->timeline.samples().empty());
+  EXPECT_EQ(stats->timeline.samples().back().lanes(), stats->lanes);
+  EXPECT_EQ(stats->timeline.samples().back().buckets(), buckets.size());
+  EXPECT_EQ(stats->device_driver, "none (sim)");  // the simulator has no driver
+  // A second run on the same corpus: the buckets are seen, none is new.
+  o.seed = 99;
+  auto again = RunCampaignJobs(o, nullptr);
+  ASSERT_TRUE(again.ok()) << again.status();
+  for (const std::string& b : again->new_buckets) {
+    EXPECT_EQ(buckets.count(b), 0u) << b << " was in the corpus already";
+  }
 }
 
 TEST(Campaign, OptionsOutOfRangeAreRefusedBeforeAnyCase) {

@@ -41,6 +41,13 @@ std::string ModifierSet(const proto::TestCase& tc, const Modifiers& m) {
   return parts.empty() ? "plain" : absl::StrJoin(parts, "-");
 }
 
+std::string ModeClass(uint32_t mode) {
+  static const char* kRound[] = {"nearest_even", "plus_inf", "minus_inf", "toward_zero"};
+  return absl::StrCat(kRound[mode & kModeRoundF32Mask],
+                      (mode & kModeDenormF32InBit) ? "" : " ftz_in",
+                      (mode & kModeFp16OvflBit) ? " fp16_ovfl" : "");
+}
+
 absl::StatusOr<std::string> ExplainingHypothesis(const ResolvedCase& rc,
                                                  absl::Span<const uint32_t> observed,
                                                  const Relaxations& relax) {

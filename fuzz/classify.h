@@ -40,6 +40,12 @@ struct Classification {
 // "plain" or "neg2-opsel4-..." (see above) for a case and its decoded modifiers.
 std::string ModifierSet(const proto::TestCase& tc, const Modifiers& mods);
 
+// The MODE fields that matter (docs/semantics.md §7) as a short class name: the f32 round mode
+// (MODE[1:0]: nearest_even, plus_inf, minus_inf, toward_zero), then " ftz_in" when MODE[4]
+// flushes f32 input denormals, then " fp16_ovfl" when MODE[23] is set. The default MODE
+// 0x000000f0 is "nearest_even"; 0x008000e3 is "toward_zero ftz_in fp16_ovfl".
+std::string ModeClass(uint32_t mode);
+
 // The first single alternative hypothesis setting (relative to rc.ctx.hyp) under which the
 // model's words agree with `observed` on every lane, or "".
 absl::StatusOr<std::string> ExplainingHypothesis(const ResolvedCase& rc,

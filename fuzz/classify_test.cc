@@ -81,5 +81,14 @@ TEST(Classify, FaultSignatureNamesKindAndClass) {
             "gfx942.v_cvt_sr_fp8_f32.device_fault.crash");
 }
 
+TEST(Classify, ModeClassNamesTheFieldsThatMatter) {
+  // docs/semantics.md §7: MODE[1:0] round, MODE[4] f32 input denormals, MODE[23] FP16_OVFL.
+  EXPECT_EQ(ModeClass(0x000000f0), "nearest_even");       // the default: RNE, denormals kept
+  EXPECT_EQ(ModeClass(0x000000f3), "toward_zero");        // MODE[1:0] = 3
+  EXPECT_EQ(ModeClass(0x000000e1), "plus_inf ftz_in");    // MODE[4] = 0
+  EXPECT_EQ(ModeClass(0x008000f2), "minus_inf fp16_ovfl");  // MODE[23] = 1
+  EXPECT_EQ(ModeClass(0x000000fc), "nearest_even");       // MODE[3:2] (f64/f16 round) ignored
+}
+
 }  // namespace
 }  // namespace lanediff

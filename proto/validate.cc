@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace lanediff {
 namespace {
@@ -142,8 +143,30 @@ absl::Status ValidateRunRecord(const proto::RunRecord& r) {
   for (int i = 0; i < r.campaigns_size(); ++i) {
     const proto::CampaignSummary& c = r.campaigns(i);
     const std::string w = absl::StrCat("campaigns[", i, "]");
-    if (absl::Status st = CheckTargetInstr(w, c.target(), c.instr()); !st.ok()) return st;
+    // A campaign over several targets names them as a comma list, and over several
+    // instructions leaves instr unspecified: its coverage cells say what ran where.
+    for (absl::string_view t : absl::StrSplit(c.target(), ',')) {
+      if (!IsValidSignature(t)) {
+        return Bad(w, "field target: missing or not a gfx name (or a comma list of them)");
+      }
+    }
+    if (c.instr() != proto::INSTRUCTION_UNSPECIFIED && !KnownInstr(c.instr())) {
+      return Bad(w, absl::StrCat("field instr: ", static_cast<int>(c.instr()),
+                                 " is not a known instruction"));
+    }
     if (absl::Status st = CheckSeconds(w, c.seconds()); !st.ok()) return st;
+    for (int k = 0; k < c.coverage_size(); ++k) {
+      const proto::CoverageCell& cell = c.coverage(k);
+      const std::string wc = absl::StrCat(w, ".coverage[", k, "]");
+      if (absl::Status st = CheckTargetInstr(wc, cell.target(), cell.instr()); !st.ok()) return st;
+    }
+    for (int k = 0; k < c.timeline_size(); ++k) {
+      if (absl::Status st = CheckSeconds(absl::StrCat(w, ".timeline[", k, "]"),
+                                         c.timeline(k).seconds());
+          !st.ok()) {
+        return st;
+      }
+    }
   }
   for (int i = 0; i < r.verdicts_size(); ++i) {
     const proto::HypothesisVerdict& v = r.verdicts(i);

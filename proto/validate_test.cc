@@ -67,6 +67,28 @@ TEST(Validate, RunRecordRules) {
   EXPECT_EQ(Why(v), "verdicts[0]: field instr: 0 is not a known instruction");
 }
 
+TEST(Validate, CampaignOverSeveralTargetsAndInstructions) {
+  // `lanediff fuzz --summary-out` over every target and instruction writes the targets as a
+  // comma list and no single instruction; its coverage cells place the lanes. Before, report
+  // refused such a record ("field target: missing or not a gfx name").
+  proto::RunRecord r;
+  proto::CampaignSummary* c = r.add_campaigns();
+  c->set_target("gfx942,gfx950");
+  EXPECT_TRUE(ValidateRunRecord(r).ok()) << Why(r);
+  proto::CoverageCell* cell = c->add_coverage();
+  cell->set_target("gfx942");
+  cell->set_instr(proto::v_cvt_pk_u8_f32);
+  EXPECT_TRUE(ValidateRunRecord(r).ok()) << Why(r);
+  cell->set_instr(proto::INSTRUCTION_UNSPECIFIED);
+  EXPECT_EQ(Why(r), "campaigns[0].coverage[0]: field instr: 0 is not a known instruction");
+  cell->set_instr(proto::v_cvt_pk_u8_f32);
+  c->add_timeline()->set_seconds(std::nan(""));
+  EXPECT_EQ(Why(r), "campaigns[0].timeline[0]: field seconds: not a finite, non-negative number");
+  c->clear_timeline();
+  c->set_target("gfx942,<b>");
+  EXPECT_EQ(Why(r), "campaigns[0]: field target: missing or not a gfx name (or a comma list of them)");
+}
+
 TEST(Validate, FindingEnumsAndLanes) {
   proto::Finding f;
   f.set_signature("s");

@@ -31,6 +31,8 @@ run_flavour() {
   ctest --test-dir "$dir" "${label_args[@]}" --output-on-failure -j "$(nproc)"
 }
 run_flavour release
+shot="$root/build/release/fuzz/report_artifacts/report_screenshot.png"
+[ -f "$shot" ] && echo "=== CI artifact: report.html as headless Chromium renders it: $shot"
 if [ "$quick" = 0 ]; then
   echo "=== scale-out: the Slurm example, sharded vs unsharded"
   LANEDIFF="$root/build/release/fuzz/lanediff" "$root/scripts/slurm-smoke.sh" --install

@@ -226,6 +226,10 @@ class HipRunner : public Runner {
   }
 
   std::string Describe() const override { return DescribeDevice(info_); }
+  std::string Driver() const override {
+    if (info_.runtime.empty()) return absl::StrCat("ISA ", info_.gcn_arch_name);
+    return absl::StrCat(info_.runtime, "; ISA ", info_.gcn_arch_name);
+  }
 
   absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
     absl::StatusOr<Instr> checked = CheckHipBatch(code_object_, batch);

@@ -32,6 +32,7 @@ constexpr int kChildOut = 4;  // the child's end of the response pipe
   }
   DeviceResult hello;
   hello.provenance.set_device((*runner)->Describe());
+  hello.provenance.set_driver((*runner)->Driver());
   if (!WriteFrame(kChildOut, EncodeResult(hello)).ok()) _exit(1);
   for (;;) {
     absl::StatusOr<std::string> frame = ReadFrame(kChildIn);
@@ -143,6 +144,7 @@ absl::Status IsolatedRunner::Spawn() {
     return decoded->status();
   }
   describe_ = (*decoded)->provenance.device();
+  driver_ = (*decoded)->provenance.driver();
   return absl::OkStatus();
 }
 

@@ -46,6 +46,8 @@ class IsolatedRunner : public Runner {
 
   // The child's Describe(), prefixed "isolated ".
   std::string Describe() const override;
+  // The child's Driver().
+  std::string Driver() const override { return driver_; }
   absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override;
 
   // Children forked so far (1 after Start; +1 after each fault).
@@ -62,6 +64,7 @@ class IsolatedRunner : public Runner {
   RunnerFactory factory_;
   IsolationOptions options_;
   std::string describe_;
+  std::string driver_;  // the child's Driver(), from its hello
   pid_t pid_ = -1;
   int to_child_ = -1;
   int from_child_ = -1;

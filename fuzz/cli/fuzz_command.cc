@@ -228,9 +228,14 @@ int RunFuzz(int argc, char** argv) {
     record.set_started(NowRfc3339());
     *record.mutable_identity() =
         MakeRunIdentity(o.device, s->device_description, o.inject, o.hypotheses, o.seed);
+    record.mutable_identity()->set_driver(s->device_driver);
     record.set_lanediff_version(LANEDIFF_VERSION);
     proto::CampaignSummary* c = record.add_campaigns();
-    c->set_target(absl::StrJoin(o.targets, ","));
+    std::vector<std::string> targets = o.targets;  // empty: every target
+    if (targets.empty()) {
+      for (const TargetTraits& t : AllTargets()) targets.push_back(std::string(t.name));
+    }
+    c->set_target(absl::StrJoin(targets, ","));
     if (o.instrs.size() == 1) {
       c->set_instr(InstrToProto(o.instrs[0]));
     }
@@ -243,6 +248,9 @@ int RunFuzz(int argc, char** argv) {
     c->set_seconds(s->seconds);
     for (const std::string& e : o.inject) c->add_injected(e);
     for (const std::string& x : relax) c->add_relaxations(x);
+    for (proto::CoverageCell& cell : s->coverage.Cells()) *c->add_coverage() = std::move(cell);
+    for (const proto::StatsSample& x : s->timeline.samples()) *c->add_timeline() = x;
+    c->set_buckets(s->buckets.size());
     if (absl::Status st = WriteFileAtomic(summary_out, ToText(record)); !st.ok()) {
       std::fprintf(stderr, "lanediff fuzz: %s\n", std::string(st.message()).c_str());
       return kExitEnvironment;

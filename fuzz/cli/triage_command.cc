@@ -1,7 +1,5 @@
 // `lanediff triage CORPUS...`: one line (or JSON object) per root-cause bucket, with its status
 // against the corpus's known-issues file (fuzz/triage/buckets.h, fuzz/triage/README.md).
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -18,25 +16,6 @@
 
 namespace lanediff {
 namespace {
-
-bool IsDir(const std::string& p) {
-  struct stat st;
-  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-// A corpus root holds findings/; a findings directory is accepted too.
-std::string FindingsDir(const std::string& corpus) {
-  return IsDir(corpus + "/findings") ? corpus + "/findings" : corpus;
-}
-std::string CorpusRoot(const std::string& corpus) {
-  if (IsDir(corpus + "/findings")) return corpus;
-  std::string c = corpus;
-  while (c.size() > 1 && c.back() == '/') c.pop_back();
-  const size_t slash = c.rfind('/');
-  const std::string base = slash == std::string::npos ? c : c.substr(slash + 1);
-  if (base == "findings") return slash == std::string::npos ? "." : c.substr(0, slash);
-  return c;
-}
 
 int RunTriage(int argc, char** argv) {
   Args args("triage",
@@ -77,7 +56,7 @@ int RunTriage(int argc, char** argv) {
   if (accept.empty()) {
     if (int rc = CheckInputPaths("triage", "CORPUS", corpora); rc >= 0) return rc;
   }
-  if (known_path.empty()) known_path = CorpusRoot(corpora[0]) + "/known_issues.textproto";
+  if (known_path.empty()) known_path = CorpusRootOf(corpora[0]) + "/known_issues.textproto";
   absl::StatusOr<proto::KnownIssues> known = ReadKnownIssues(known_path);
   if (!known.ok()) {
     std::fprintf(stderr, "lanediff triage: %s\n", std::string(known.status().message()).c_str());
@@ -115,7 +94,7 @@ int RunTriage(int argc, char** argv) {
     return kExitOk;
   }
   std::vector<std::string> dirs;
-  for (const std::string& c : corpora) dirs.push_back(FindingsDir(c));
+  for (const std::string& c : corpora) dirs.push_back(FindingsDirOf(c));
   CorpusLoad load = LoadCorpus(dirs);
   for (const std::string& e : load.errors) std::fprintf(stderr, "MALFORMED %s\n", e.c_str());
   const std::vector<Bucket> buckets = FoldIntoBuckets(load.findings);

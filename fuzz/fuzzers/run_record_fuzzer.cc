@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     absl::StatusOr<proto::RunRecord> r = ParseRunRecordFile(name, data);
     if (!r.ok()) report.load_errors.push_back(std::string(r.status().message()));
     absl::StatusOr<proto::Finding> f = ParseFindingFile(name, data);
-    if (f.ok()) report.findings.push_back(*std::move(f));
+    if (f.ok()) report.findings.push_back({name, *std::move(f)});
     proto::RunRecord unchecked;
     const bool binary = absl::EndsWith(name, ".binpb");
     if ((binary ? ParseBinaryInto(data, name, &unchecked) : ParseTextInto(data, name, &unchecked)).ok()) {

@@ -173,6 +173,36 @@ TEST(Process, WorkerMessagesCannotBeForgedBySeedFileNames) {
   EXPECT_TRUE(absl::StrContains(r.err, "seeds/bad\nN gfx942.v_cvt_pk_u8_f32.forged\nS ")) << r.err;
 }
 
+TEST(Process, EachBucketIsPrintedOncePerRun) {
+  // One root cause shows on several targets (one signature each) and, with --jobs 2, in both
+  // workers: its `new finding:` line is printed once, by the parent, for the whole run. The
+  // summary names each bucket once too ("  bucket <instr>.<cause>").
+  for (const char* jobs : {"1", "2"}) {
+    const std::string root = MakeTempDir("once");
+    const ProcResult r = RunProcess({LanediffPath(), "fuzz", "--device=sim", "--inject", "sr_wrap",
+                                     "--inject", "byte12_swap", "--execs", "400",
+                                     "--lanes-per-batch", "64", "--jobs", jobs, "--quiet",
+                                     "--corpus", root});
+    ASSERT_EQ(r.exit_code, 1) << r.err;
+    std::map<std::string, int> printed, summarized;
+    std::set<std::string> signatures;
+    for (absl::string_view line : absl::StrSplit(r.err, '\n')) {
+      if (absl::ConsumePrefix(&line, "new finding: ")) {
+        ++printed[std::string(line.substr(line.find('.') + 1))];
+      } else if (absl::ConsumePrefix(&line, "  bucket ")) {
+        ++summarized[std::string(line.substr(0, line.find(' ')))];
+      } else if (absl::ConsumePrefix(&line, "    NEW  ")) {
+        signatures.insert(std::string(line));
+      }
+    }
+    ASSERT_FALSE(printed.empty()) << r.err;
+    for (const auto& [bucket, n] : printed) EXPECT_EQ(n, 1) << bucket << " with --jobs " << jobs;
+    for (const auto& [bucket, n] : summarized) EXPECT_EQ(n, 1) << bucket << " with --jobs " << jobs;
+    EXPECT_EQ(printed.size(), summarized.size()) << r.err;
+    EXPECT_GT(signatures.size(), printed.size()) << "no bucket spanned two targets: " << r.err;
+  }
+}
+
 TEST(Process, SigtermToTheParentAloneStopsEveryWorker) {
   // SIGTERM to the parent of --jobs 2 only (as `kill PID` or a service manager sends it): the
   // workers stop too, flush their counts, and the summary is printed, long before --time 600.

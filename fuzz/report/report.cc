@@ -1,20 +1,20 @@
 #include "fuzz/report/report.h"
 
-#include "fuzz/triage/run_identity.h"
-
 #include <algorithm>
-#include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
-#include "absl/strings/match.h"
+#include "fuzz/triage/render.h"
+#include "fuzz/triage/run_identity.h"
 #include "model/isa/testcase.h"
+#include "model/targets/hypotheses.h"
 #include "proto/file_io.h"
 #include "proto/text_format.h"
 #include "proto/validate.h"
@@ -23,8 +23,6 @@ namespace lanediff {
 namespace {
 
 constexpr int kMaxMismatchExamples = 8;
-
-std::string InstrString(proto::Instruction i) { return proto::Instruction_Name(i); }
 
 int TargetIndex(absl::string_view name) {
   auto targets = AllTargets();
@@ -39,98 +37,49 @@ int InstrIndex(proto::Instruction i) {
   return instr.ok() ? static_cast<int>(*instr) : -1;
 }
 
-// `s` with every byte sequence XML 1.0 cannot hold as a character written as "\xNN" per byte:
-// invalid UTF-8, C0 controls other than tab and line ends, DEL, U+FFFE and U+FFFF.
-std::string Printable(absl::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    const size_t ok = ValidUtf8Prefix(s.substr(i));
-    // Valid UTF-8 run [i, i + ok): copy it, except for the characters XML refuses.
-    for (size_t k = i; k < i + ok; ++k) {
-      const unsigned char c = static_cast<unsigned char>(s[k]);
-      const bool ffff = c == 0xef && k + 2 < i + ok && static_cast<unsigned char>(s[k + 1]) == 0xbf &&
-                        (static_cast<unsigned char>(s[k + 2]) & 0xfe) == 0xbe;
-      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
-        absl::StrAppend(&out, absl::StrFormat("\\x%02x", c));
-      } else if (ffff) {
-        for (int j = 0; j < 3; ++j) {
-          absl::StrAppend(&out, absl::StrFormat("\\x%02x", static_cast<unsigned char>(s[k + j])));
-        }
-        k += 2;
-      } else {
-        out.push_back(static_cast<char>(c));
-      }
-    }
-    i += ok;
-    if (i < s.size()) {  // one byte that starts no valid character
-      absl::StrAppend(&out, absl::StrFormat("\\x%02x", static_cast<unsigned char>(s[i])));
-      ++i;
-    }
-  }
-  return out;
-}
-
-std::string XmlEscape(absl::string_view s) {
-  return absl::StrReplaceAll(Printable(s), {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"},
-                                            {"\"", "&quot;"}, {"'", "&apos;"}});
-}
-
-// Markdown text (a table cell or a list item): one line, every character Markdown or inline
-// HTML could act on backslash-escaped.
-std::string MdEscape(absl::string_view s) {
-  std::string out;
-  for (char c : Printable(s)) {
-    if (c == '\n' || c == '\r' || c == '\t') {
-      out.push_back(' ');
-      continue;
-    }
-    if (absl::string_view("\\`*_{}[]<>()#!|~&").find(c) != absl::string_view::npos) {
-      out.push_back('\\');
-    }
-    out.push_back(c);
-  }
-  return out;
-}
-
-// A fence of backticks longer than any run of them in `s` (at least `min` long).
-std::string Fence(absl::string_view s, size_t min) {
-  size_t run = 0, longest = 0;
-  for (char c : s) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  return std::string(std::max(min, longest + 1), '`');
-}
-
-// A fenced Markdown code block holding `s` verbatim (control bytes as "\xNN").
-std::string MdCodeBlock(absl::string_view s) {
-  const std::string text = Printable(s);
-  const std::string fence = Fence(text, 3);
-  return absl::StrCat(fence, "\n", text, "\n", fence);
-}
-
-// Inline Markdown code: one line, fenced by more backticks than it holds, space-padded.
-std::string MdCode(absl::string_view s) {
-  std::string text = Printable(s);
-  for (char& c : text) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  }
-  const std::string fence = Fence(text, 1);
-  // A space inside the fence only where a backtick would otherwise touch it (CommonMark
-  // strips one space from each end).
-  const bool pad = text.empty() || text.front() == '`' || text.back() == '`';
-  return pad ? absl::StrCat(fence, " ", text, " ", fence) : absl::StrCat(fence, text, fence);
-}
-
 using SweepKey = std::tuple<std::string, int, std::string, std::string, std::string>;
 
 SweepKey KeyOf(const proto::SweepResult& s) {
   return {s.target(), static_cast<int>(s.instr()), s.setting(), s.device(), s.swept()};
 }
 
+// The model hypotheses a finding was decided under that are not the defaults (its provenance
+// lists every setting in force), sorted.
+std::vector<std::string> ModelChoices(const proto::Finding& f) {
+  const std::vector<std::string> defaults = HypothesisSettings(Hypotheses{});
+  std::vector<std::string> out;
+  for (const std::string& h : f.model().hypotheses()) {
+    if (std::find(defaults.begin(), defaults.end(), h) == defaults.end()) out.push_back(h);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The identity a finding was produced under: who answered, which errata, which hypotheses.
+std::string FindingGroupKey(const proto::Finding& f) {
+  std::vector<std::string> inj(f.device().injected().begin(), f.device().injected().end());
+  std::sort(inj.begin(), inj.end());
+  return absl::StrCat(DeviceKind(f.device().runner()), "|", absl::StrJoin(inj, ","), "|",
+                      absl::StrJoin(ModelChoices(f), ","));
+}
+
+std::string FindingGroupLabel(const proto::Finding& f) {
+  std::string label = DeviceLabel(f.device().runner());
+  std::vector<std::string> inj(f.device().injected().begin(), f.device().injected().end());
+  std::sort(inj.begin(), inj.end());
+  if (!inj.empty()) absl::StrAppend(&label, ", injected ", absl::StrJoin(inj, ","));
+  const std::vector<std::string> model = ModelChoices(f);
+  if (!model.empty()) absl::StrAppend(&label, ", model ", absl::StrJoin(model, " "));
+  return label;
+}
+
 }  // namespace
+
+std::string DeviceLabel(absl::string_view runner) {
+  // "replay:PATH recorded by hip" is a replay: the kind is what precedes ':' or ' '.
+  const absl::string_view first = runner.substr(0, runner.find(' '));
+  return DeviceKindLabel(std::string(first.substr(0, first.find(':'))));
+}
 
 absl::string_view CellStatusName(CellStatus s) {
   switch (s) {
@@ -143,10 +92,18 @@ absl::string_view CellStatusName(CellStatus s) {
 }
 
 std::vector<proto::SweepResult> MergeSweeps(const std::vector<proto::RunRecord>& runs) {
+  std::vector<proto::SweepResult> out;
+  for (IdentifiedSweep& s : MergeSweepsWithIdentity(runs)) out.push_back(std::move(s.sweep));
+  return out;
+}
+
+std::vector<IdentifiedSweep> MergeSweepsWithIdentity(const std::vector<proto::RunRecord>& runs) {
   // Only shards of one run merge: same sweep key and same run identity (device, errata,
   // hypotheses, version; fuzz/triage/run_identity.h). Different identities stay apart.
   std::vector<std::pair<std::string, const proto::SweepResult*>> all;
+  std::map<std::string, const proto::RunIdentity*> identity_of;
   for (const proto::RunRecord& r : runs) {
+    identity_of.try_emplace(IdentityKey(r.identity()), &r.identity());
     for (const proto::SweepResult& s : r.sweeps()) all.push_back({IdentityKey(r.identity()), &s});
   }
   // Shards in range order, so the first examples of the merge are the first of the whole.
@@ -155,11 +112,13 @@ std::vector<proto::SweepResult> MergeSweeps(const std::vector<proto::RunRecord>&
            std::make_tuple(KeyOf(*b.second), b.first, b.second->first(), b.second->last());
   });
   std::vector<proto::SweepResult> merged;
+  std::vector<std::string> merged_ids;
   std::string merged_id;
   for (const auto& [id, p] : all) {
     const proto::SweepResult& s = *p;
     if (merged.empty() || KeyOf(merged.back()) != KeyOf(s) || merged_id != id) {
       merged_id = id;
+      merged_ids.push_back(id);
       merged.push_back(s);
       merged.back().clear_shard();
       continue;
@@ -196,13 +155,141 @@ std::vector<proto::SweepResult> MergeSweeps(const std::vector<proto::RunRecord>&
       m.set_fault(m.fault().empty() ? s.fault() : absl::StrCat(m.fault(), "; ", s.fault()));
     }
   }
-  return merged;
+  std::vector<IdentifiedSweep> out;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    out.push_back({*identity_of[merged_ids[i]], std::move(merged[i])});
+  }
+  return out;
+}
+
+std::vector<RunGroup> GroupRuns(const std::vector<proto::RunRecord>& runs) {
+  std::map<std::string, RunGroup> by_key;
+  std::vector<std::string> order;  // first appearance
+  for (const proto::RunRecord& r : runs) {
+    const std::string key = IdentityKey(r.identity());
+    auto [it, fresh] = by_key.try_emplace(key);
+    RunGroup& g = it->second;
+    if (fresh) {
+      order.push_back(key);
+      g.key = key;
+      g.identity = r.identity();
+      g.label = IdentityTitle(r.identity());
+    }
+    g.runs.push_back(&r);
+    g.seeds.push_back(r.identity().seed());
+    const std::string date = r.identity().date().empty() ? r.started() : r.identity().date();
+    if (!date.empty() && (g.first_date.empty() || date < g.first_date)) g.first_date = date;
+    if (date > g.last_date) g.last_date = date;
+    for (const proto::CampaignSummary& c : r.campaigns()) {
+      g.seconds += c.seconds();
+      g.cases += c.testcases();
+      g.lanes += c.lanes();
+      g.findings += c.findings();
+      g.faults += c.faults();
+    }
+    for (const proto::SweepResult& s : r.sweeps()) {
+      g.seconds += s.seconds();
+      g.lanes += s.lanes();
+    }
+  }
+  std::vector<RunGroup> out;
+  for (const std::string& key : order) {
+    RunGroup& g = by_key[key];
+    std::sort(g.seeds.begin(), g.seeds.end());
+    g.seeds.erase(std::unique(g.seeds.begin(), g.seeds.end()), g.seeds.end());
+    // Coverage: summed per cell.
+    std::map<std::tuple<int, std::string, std::string, std::string>, proto::CoverageCell> cells;
+    for (const proto::RunRecord* r : g.runs) {
+      for (const proto::CampaignSummary& c : r->campaigns()) {
+        for (const proto::CoverageCell& x : c.coverage()) {
+          proto::CoverageCell& m =
+              cells[{static_cast<int>(x.instr()), x.target(), x.shape(), x.mode_class()}];
+          if (m.target().empty()) m = x, m.set_lanes(0), m.set_cases(0);
+          m.set_lanes(m.lanes() + x.lanes());
+          m.set_cases(m.cases() + x.cases());
+        }
+      }
+    }
+    for (auto& [k, c] : cells) g.coverage.push_back(std::move(c));
+    // Timeline: campaigns in date order, end to end.
+    std::vector<std::tuple<std::string, size_t, const proto::CampaignSummary*>> cs;
+    for (const proto::RunRecord* r : g.runs) {
+      const std::string date = r->identity().date().empty() ? r->started() : r->identity().date();
+      for (const proto::CampaignSummary& c : r->campaigns()) cs.push_back({date, cs.size(), &c});
+    }
+    std::sort(cs.begin(), cs.end());  // by date, then in input order
+    proto::StatsSample base;
+    for (const auto& [date, index, c] : cs) {
+      for (const proto::StatsSample& x : c->timeline()) {
+        proto::StatsSample y = x;
+        y.set_seconds(base.seconds() + x.seconds());
+        y.set_cases(base.cases() + x.cases());
+        y.set_lanes(base.lanes() + x.lanes());
+        y.set_findings(base.findings() + x.findings());
+        y.set_buckets(base.buckets() + x.buckets());
+        g.timeline.push_back(y);
+      }
+      base.set_seconds(base.seconds() + c->seconds());
+      base.set_cases(base.cases() + c->testcases());
+      base.set_lanes(base.lanes() + c->lanes());
+      base.set_findings(base.findings() + c->findings());
+      base.set_buckets(base.buckets() + c->buckets());
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<BucketGroup> GroupBuckets(const ReportData& data) {
+  std::map<std::string, std::vector<LoadedFinding>> by_key;
+  std::map<std::string, std::string> labels;
+  for (const LoadedFinding& f : data.findings) {
+    const std::string key = FindingGroupKey(f.finding);
+    by_key[key].push_back(f);
+    labels.try_emplace(key, FindingGroupLabel(f.finding));
+  }
+  std::vector<BucketGroup> out;
+  for (auto& [key, findings] : by_key) {
+    BucketGroup g;
+    g.key = key;
+    g.label = labels[key];
+    g.buckets = FoldIntoBuckets(findings);
+    out.push_back(std::move(g));
+  }
+  // A known issue seen by no group is listed (FIXED) once, in the first group.
+  for (BucketGroup& g : out) g.rows = Triage(g.buckets, data.known, data.triage);
+  if (out.size() > 1) {
+    std::set<std::string> seen;
+    for (const BucketGroup& g : out) {
+      for (const TriageRow& r : g.rows) {
+        if (r.status != BucketStatus::kFixed) seen.insert(r.signature);
+      }
+    }
+    std::set<std::string> listed;
+    for (BucketGroup& g : out) {
+      std::vector<TriageRow> kept;
+      for (const TriageRow& r : g.rows) {
+        if (r.status == BucketStatus::kFixed && r.bucket == nullptr &&
+            (seen.count(r.signature) || !listed.insert(r.signature).second)) {
+          continue;
+        }
+        kept.push_back(r);
+      }
+      g.rows = std::move(kept);
+    }
+  }
+  return out;
 }
 
 std::vector<std::vector<MatrixCell>> BuildMatrix(const ReportData& data) {
   auto targets = AllTargets();
   std::vector<std::vector<MatrixCell>> m(kNumInstrs, std::vector<MatrixCell>(targets.size()));
-  struct Tally { uint64_t lanes = 0, silicon_lanes = 0, findings = 0, faults = 0, sweep_mismatches = 0; };
+  // Per cell and per device label: lanes that agreed or disagreed, never summed across labels.
+  struct Tally {
+    std::map<std::string, uint64_t> lanes;             // label -> lanes run
+    std::map<std::string, uint64_t> findings, faults, sweep_mismatches;  // label -> count
+    uint64_t silicon_lanes = 0;
+  };
   std::vector<std::vector<Tally>> t(kNumInstrs, std::vector<Tally>(targets.size()));
   auto tally = [&](const std::string& target, proto::Instruction instr) -> Tally* {
     const int ti = TargetIndex(target), ii = InstrIndex(instr);
@@ -211,25 +298,50 @@ std::vector<std::vector<MatrixCell>> BuildMatrix(const ReportData& data) {
   };
   for (const proto::RunRecord& r : data.runs) {
     for (const proto::CampaignSummary& c : r.campaigns()) {
+      const std::string label = r.has_identity() ? IdentityTitle(r.identity())
+                                : c.on_silicon()   ? "silicon"
+                                                   : DeviceLabel(c.device());
+      const bool silicon = r.has_identity() ? r.identity().silicon() : c.on_silicon();
+      if (c.coverage_size() > 0) {  // placed by its coverage cells (any number of targets)
+        for (const proto::CoverageCell& x : c.coverage()) {
+          if (Tally* y = tally(x.target(), x.instr())) {
+            y->lanes[label] += x.lanes();
+            if (silicon) y->silicon_lanes += x.lanes();
+          }
+        }
+      } else if (Tally* x = tally(c.target(), c.instr())) {
+        x->lanes[label] += c.lanes();
+        if (silicon) x->silicon_lanes += c.lanes();
+      }
       if (Tally* x = tally(c.target(), c.instr())) {
-        x->lanes += c.lanes();
-        if (c.on_silicon()) x->silicon_lanes += c.lanes();
-        x->findings += c.findings();
-        x->faults += c.faults() + (c.fault().empty() ? 0 : 1);
+        if (c.faults() + (c.fault().empty() ? 0 : 1) > 0) {
+          x->faults[label] += c.faults() + (c.fault().empty() ? 0 : 1);
+        }
       }
     }
   }
-  for (const proto::SweepResult& s : MergeSweeps(data.runs)) {
+  for (const IdentifiedSweep& is : MergeSweepsWithIdentity(data.runs)) {
+    const proto::SweepResult& s = is.sweep;
     if (Tally* x = tally(s.target(), s.instr())) {
-      x->lanes += s.lanes();
-      if (s.device() == "hip") x->silicon_lanes += s.lanes();
-      x->sweep_mismatches += s.mismatches();
-      x->faults += s.fault().empty() ? 0 : 1;
+      const std::string label = is.identity.device_kind().empty() ? DeviceLabel(s.device())
+                                                                  : IdentityTitle(is.identity);
+      x->lanes[label] += s.lanes();
+      if (DeviceKind(s.device()) == "hip") x->silicon_lanes += s.lanes();
+      if (s.mismatches() > 0) x->sweep_mismatches[label] += s.mismatches();
+      if (!s.fault().empty()) x->faults[label] += 1;
     }
   }
-  for (const proto::Finding& f : data.findings) {
-    if (Tally* x = tally(f.testcase().target(), f.testcase().instr())) ++x->findings;
+  for (const LoadedFinding& lf : data.findings) {
+    const proto::Finding& f = lf.finding;
+    if (Tally* x = tally(f.testcase().target(), f.testcase().instr())) {
+      ++x->findings[DeviceLabel(f.device().runner())];
+    }
   }
+  auto per_label = [](const std::map<std::string, uint64_t>& m, const std::string& what) {
+    std::vector<std::string> parts;
+    for (const auto& [label, n] : m) parts.push_back(absl::StrCat(Thousands(n), " ", what, " on ", label));
+    return parts;
+  };
   for (int i = 0; i < kNumInstrs; ++i) {
     for (size_t j = 0; j < targets.size(); ++j) {
       MatrixCell& cell = m[i][j];
@@ -238,311 +350,26 @@ std::vector<std::vector<MatrixCell>> BuildMatrix(const ReportData& data) {
         cell.status = CellStatus::kNotSupported;
         continue;
       }
-      if (x.findings > 0 || x.faults > 0 || x.sweep_mismatches > 0) {
+      if (!x.findings.empty() || !x.faults.empty() || !x.sweep_mismatches.empty()) {
         cell.status = CellStatus::kDisagrees;
-        std::vector<std::string> parts;
-        if (x.findings) parts.push_back(absl::StrCat(x.findings, " finding(s)"));
-        if (x.sweep_mismatches) parts.push_back(absl::StrCat(x.sweep_mismatches, " sweep lane(s)"));
-        if (x.faults) parts.push_back(absl::StrCat(x.faults, " fault(s)"));
-        cell.note = absl::StrJoin(parts, ", ");
+        std::vector<std::string> parts = per_label(x.findings, "finding(s)");
+        for (std::string& p : per_label(x.sweep_mismatches, "sweep lane(s)")) parts.push_back(p);
+        for (std::string& p : per_label(x.faults, "fault(s)")) parts.push_back(p);
+        cell.note = absl::StrJoin(parts, "; ");
       } else if (x.silicon_lanes > 0) {
         cell.status = CellStatus::kAgreesOnSilicon;
-        cell.note = absl::StrCat(x.silicon_lanes, " lanes");
+        cell.note = absl::StrCat(Thousands(x.silicon_lanes), " lanes");
       } else {
         cell.status = CellStatus::kNotRun;
-        cell.note = x.lanes ? absl::StrCat("simulated: ", x.lanes, " lanes agree") : "";
+        std::vector<std::string> parts;
+        for (const auto& [label, n] : x.lanes) {
+          if (n > 0) parts.push_back(absl::StrCat(label, ": ", Thousands(n), " lanes agree"));
+        }
+        cell.note = absl::StrJoin(parts, "; ");
       }
     }
   }
   return m;
-}
-
-std::string RenderJUnit(const ReportData& data) {
-  // One suite per target; a test case per campaign, per sweep, and per stored finding.
-  std::map<std::string, std::vector<std::string>> cases;  // target -> <testcase> elements
-  std::map<std::string, int> failures;
-  auto add = [&](const std::string& target, const std::string& name, const std::string& cls,
-                 double seconds, const std::string& failure) {
-    std::string x = absl::StrFormat("    <testcase classname=\"%s\" name=\"%s\" time=\"%.3f\"",
-                                    XmlEscape(cls), XmlEscape(name), seconds);
-    if (failure.empty()) {
-      absl::StrAppend(&x, "/>\n");
-    } else {
-      absl::StrAppend(&x, ">\n      <failure message=\"", XmlEscape(failure), "\"/>\n    </testcase>\n");
-      ++failures[target];
-    }
-    cases[target].push_back(x);
-  };
-  for (const proto::RunRecord& r : data.runs) {
-    for (const proto::CampaignSummary& c : r.campaigns()) {
-      std::string failure;
-      if (!c.fault().empty()) failure = absl::StrCat("campaign fault: ", c.fault());
-      else if (c.findings() > 0) failure = absl::StrCat(c.findings(), " new finding(s)");
-      add(c.target(), absl::StrCat("campaign ", InstrString(c.instr()), " on ", c.device()),
-          absl::StrCat("lanediff.", c.target()), c.seconds(), failure);
-    }
-  }
-  for (const proto::SweepResult& s : MergeSweeps(data.runs)) {
-    std::string failure;
-    if (!s.fault().empty()) failure = absl::StrCat("sweep fault: ", s.fault());
-    else if (s.mismatches() > 0) failure = absl::StrCat(s.mismatches(), " of ", s.lanes(), " lanes disagree");
-    add(s.target(), absl::StrCat("sweep ", InstrString(s.instr()), " ", s.swept(), " ", s.setting(), " vs ", s.device()),
-        absl::StrCat("lanediff.", s.target()), s.seconds(), failure);
-  }
-  for (const proto::Finding& f : data.findings) {
-    add(f.testcase().target(), absl::StrCat("finding ", f.signature()),
-        absl::StrCat("lanediff.", f.testcase().target()), 0,
-        absl::StrCat(proto::Finding::Kind_Name(f.kind()), ": ", f.assembly(), " (", f.input_class(),
-                     ") repro: ", f.repro()));
-  }
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lanediff\">\n";
-  // (Every string below goes through XmlEscape in add() or here.)
-  for (const auto& [target, xs] : cases) {
-    absl::StrAppend(&out, absl::StrFormat("  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\">\n",
-                                          XmlEscape(target), xs.size(), failures[target]));
-    for (const std::string& x : xs) absl::StrAppend(&out, x);
-    absl::StrAppend(&out, "  </testsuite>\n");
-  }
-  for (const std::string& e : data.load_errors) {
-    absl::StrAppend(&out, "  <testsuite name=\"inputs\" tests=\"1\" failures=\"1\">\n"
-                          "    <testcase classname=\"lanediff.inputs\" name=\"load\">\n"
-                          "      <failure message=\"", XmlEscape(e), "\"/>\n    </testcase>\n  </testsuite>\n");
-  }
-  absl::StrAppend(&out, "</testsuites>\n");
-  return out;
-}
-
-namespace {
-
-std::string MatrixMarkdown(const ReportData& data) {
-  auto m = BuildMatrix(data);
-  auto targets = AllTargets();
-  std::string out = "| instruction |";
-  for (const TargetTraits& t : targets) absl::StrAppend(&out, " ", t.name, " |");
-  absl::StrAppend(&out, "\n|---|");
-  for (size_t j = 0; j < targets.size(); ++j) absl::StrAppend(&out, "---|");
-  absl::StrAppend(&out, "\n");
-  for (int i = 0; i < kNumInstrs; ++i) {
-    absl::StrAppend(&out, "| ", InstrName(kAllInstrs[i]), " |");
-    for (size_t j = 0; j < targets.size(); ++j) {
-      const MatrixCell& c = m[i][j];
-      absl::StrAppend(&out, " ", CellStatusName(c.status), c.note.empty() ? "" : absl::StrCat(" (", MdEscape(c.note), ")"), " |");
-    }
-    absl::StrAppend(&out, "\n");
-  }
-  return out;
-}
-
-std::vector<proto::HypothesisVerdict> AllVerdicts(const ReportData& data) {
-  std::vector<proto::HypothesisVerdict> v;
-  for (const auto& r : data.runs) for (const auto& x : r.verdicts()) v.push_back(x);
-  return v;
-}
-
-}  // namespace
-
-std::string RenderMarkdown(const ReportData& data) {
-  std::string out = "# lanediff report\n\n## Compatibility matrix\n\n";
-  absl::StrAppend(&out, MatrixMarkdown(data));
-  absl::StrAppend(&out, "\n## Hypothesis verdicts\n\n");
-  auto verdicts = AllVerdicts(data);
-  if (verdicts.empty()) absl::StrAppend(&out, "No discrimination run.\n");
-  else absl::StrAppend(&out, "| target | instruction | device | hypothesis | device follows | questions |\n|---|---|---|---|---|---|\n");
-  for (const auto& v : verdicts) {
-    absl::StrAppend(&out, "| ", MdEscape(v.target()), " | ", MdEscape(InstrString(v.instr())), " | ",
-                    MdEscape(v.device()), " | ", MdEscape(v.hypothesis()), " | ", MdEscape(v.verdict()),
-                    " | ", v.questions(), " |\n");
-  }
-  absl::StrAppend(&out, "\n## Sweeps\n\n");
-  auto sweeps = MergeSweeps(data.runs);
-  if (sweeps.empty()) absl::StrAppend(&out, "No sweep run.\n");
-  else absl::StrAppend(&out, "| target | instruction | swept | setting | device | lanes | mismatches | seconds |\n|---|---|---|---|---|---|---|---|\n");
-  for (const auto& s : sweeps) {
-    absl::StrAppend(&out, absl::StrFormat("| %s | %s | %s | %s | %s | %d | %d | %.1f |\n", MdEscape(s.target()),
-                                          MdEscape(InstrString(s.instr())), MdEscape(s.swept()), MdEscape(s.setting()),
-                                          MdEscape(s.device()), s.lanes(), s.mismatches(), s.seconds()));
-  }
-  absl::StrAppend(&out, "\n## Findings\n\n");
-  if (data.findings.empty()) absl::StrAppend(&out, "None.\n");
-  for (const proto::Finding& f : data.findings) {
-    absl::StrAppend(&out, "### ", MdEscape(f.signature()), "\n\n- kind: ", MdEscape(proto::Finding::Kind_Name(f.kind())),
-                    "\n- target: ", MdEscape(f.testcase().target()), ", instruction: ",
-                    MdEscape(InstrString(f.testcase().instr())), "\n- input class: ", MdEscape(f.input_class()),
-                    "\n- explained by: ", MdEscape(f.explained_by().empty() ? "no hypothesis" : f.explained_by()),
-                    "\n- seen: ", f.count(), " time(s), first ", MdEscape(f.first_seen()), ", last ",
-                    MdEscape(f.last_seen()), "\n\n", MdCodeBlock(f.assembly()), "\n\nrepro: ", MdCode(f.repro()),
-                    "\n\n");
-  }
-  for (const std::string& e : data.load_errors) absl::StrAppend(&out, "\n**input not loaded:** ", MdEscape(e), "\n");
-  return out;
-}
-
-namespace {
-
-// SR round-up probability against the fractional position: one polyline per (target,
-// instruction, side), plus the ideal diagonal P(up) = fraction.
-std::string SrProbabilitySvg(const std::vector<proto::SweepResult>& sweeps) {
-  std::map<std::string, std::vector<std::pair<double, double>>> series;
-  for (const auto& s : sweeps) {
-    if (s.swept() != "seed" || s.lanes() == 0) continue;
-    const std::string key = absl::StrCat(s.target(), " ", InstrString(s.instr()));
-    series[key + " model"].push_back({s.fraction(), double(s.round_up_model()) / s.lanes()});
-    series[key + " device (" + s.device() + ")"].push_back({s.fraction(), double(s.round_up_device()) / s.lanes()});
-  }
-  const int W = 640, H = 400, L = 60, B = 50, R = 260, T = 20;
-  const int pw = W - L - R, ph = H - T - B;
-  auto X = [&](double x) { return L + x * pw; };
-  auto Y = [&](double y) { return T + (1 - y) * ph; };
-  std::string svg = absl::StrFormat(
-      "<svg id=\"sr-probability\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-      "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"SR round-up probability\">\n"
-      "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" stroke=\"#888\"/>\n",
-      W, H, W, H, L, T, pw, ph);
-  for (int k = 0; k <= 4; ++k) {
-    const double v = k / 4.0;
-    absl::StrAppend(&svg, absl::StrFormat(
-        "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%.2f</text>"
-        "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.2f</text>\n",
-        X(v), H - B + 16, v, L - 6, Y(v) + 4, v));
-  }
-  absl::StrAppend(&svg, absl::StrFormat(
-      "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">fractional position of src0 "
-      "between the two neighbouring outputs</text>\n"
-      "<text x=\"14\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 14 %d)\" "
-      "text-anchor=\"middle\">P(round up) over all seeds</text>\n"
-      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#bbb\" stroke-dasharray=\"4\"/>\n",
-      L + pw / 2, H - 12, T + ph / 2, T + ph / 2, X(0), Y(0), X(1), Y(1)));
-  static const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                  "#8c564b", "#e377c2", "#17becf"};
-  int n = 0;
-  for (auto& [name, pts] : series) {
-    std::sort(pts.begin(), pts.end());
-    const char* color = kColors[n % 8];
-    std::string path;
-    for (const auto& [x, y] : pts) absl::StrAppend(&path, path.empty() ? "M" : " L", absl::StrFormat("%.1f %.1f", X(x), Y(y)));
-    absl::StrAppend(&svg, absl::StrFormat("<path class=\"series\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>\n",
-                                          path, color, (n % 2) ? " stroke-dasharray=\"6 3\"" : ""));
-    for (const auto& [x, y] : pts) absl::StrAppend(&svg, absl::StrFormat("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", X(x), Y(y), color));
-    absl::StrAppend(&svg, absl::StrFormat("\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"%s\">%s</text>\n",
-                                          W - R + 10, T + 14 + 16 * n, color, XmlEscape(name)));
-    ++n;
-  }
-  if (n == 0) absl::StrAppend(&svg, absl::StrFormat("<text x=\"%d\" y=\"%d\" font-size=\"13\">no seed sweep in these runs</text>\n", L + 20, T + 30));
-  absl::StrAppend(&svg, "</svg>\n");
-  return svg;
-}
-
-// Where in f32 space pk_u8 disagreements fall: sign x biased exponent heat map.
-std::string PkU8MapSvg(const std::vector<proto::SweepResult>& sweeps) {
-  std::vector<uint64_t> counts(512, 0);
-  uint64_t lanes = 0;
-  for (const auto& s : sweeps) {
-    if (s.instr() != proto::v_cvt_pk_u8_f32) continue;
-    lanes += s.lanes();
-    for (int i = 0; i < s.mismatch_by_exponent_size() && i < 512; ++i) counts[i] += s.mismatch_by_exponent(i);
-  }
-  const uint64_t peak = std::max<uint64_t>(1, *std::max_element(counts.begin(), counts.end()));
-  const int cell = 2, L = 90, T = 20, rowh = 40;
-  const int W = L + 256 * cell + 40, H = T + 2 * rowh + 60;
-  std::string svg = absl::StrFormat(
-      "<svg id=\"pk-u8-map\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-      "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"pk_u8 disagreement map\">\n", W, H, W, H);
-  for (int sign = 0; sign < 2; ++sign) {
-    absl::StrAppend(&svg, absl::StrFormat("<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">%s</text>\n",
-                                          L - 6, T + sign * rowh + rowh / 2 + 4, sign ? "src0 < 0" : "src0 >= 0"));
-    for (int e = 0; e < 256; ++e) {
-      const uint64_t c = counts[sign * 256 + e];
-      // White for none; red intensity by log count otherwise.
-      std::string fill = "#eef3ee";
-      if (c > 0) {
-        const double t = std::log1p(double(c)) / std::log1p(double(peak));
-        fill = absl::StrFormat("rgb(%d,%d,%d)", 255, int(200 * (1 - t)), int(200 * (1 - t)));
-      }
-      absl::StrAppend(&svg, absl::StrFormat("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>exp %d, %s: %d</title></rect>",
-                                            L + e * cell, T + sign * rowh, cell, rowh - 2, fill, e, sign ? "negative" : "positive", c));
-    }
-    absl::StrAppend(&svg, "\n");
-  }
-  for (int e : {0, 64, 127, 192, 255}) {
-    absl::StrAppend(&svg, absl::StrFormat("<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>",
-                                          L + e * cell + 1, T + 2 * rowh + 14, e));
-  }
-  absl::StrAppend(&svg, absl::StrFormat(
-      "\n<text x=\"%d\" y=\"%d\" font-size=\"12\">f32 biased exponent of src0 "
-      "(127 = 1.0, 134 = 128.0); %d lanes swept; red = disagreements (log scale)</text>\n</svg>\n",
-      L, T + 2 * rowh + 34, lanes));
-  return svg;
-}
-
-std::string HtmlEscape(absl::string_view s) { return XmlEscape(s); }
-
-}  // namespace
-
-std::string RenderHtml(const ReportData& data) {
-  auto m = BuildMatrix(data);
-  auto targets = AllTargets();
-  auto sweeps = MergeSweeps(data.runs);
-  std::string out =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>lanediff report</title>\n"
-      "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}"
-      "td,th{border:1px solid #ccc;padding:4px 8px;font-size:13px}th{background:#f0f0f0}"
-      ".agrees{background:#c8ecc8}.disagrees{background:#f7c2c2}.notsupported{background:#eee;color:#999}"
-      ".notrun{background:#fff8dc}code,pre{background:#f6f6f6;padding:2px 4px}</style></head><body>\n"
-      "<h1>lanediff report</h1>\n<h2>Compatibility matrix</h2>\n<table id=\"matrix\"><tr><th>instruction</th>";
-  for (const TargetTraits& t : targets) absl::StrAppend(&out, "<th>", t.name, "<br><small>", t.generation, "</small></th>");
-  absl::StrAppend(&out, "</tr>\n");
-  for (int i = 0; i < kNumInstrs; ++i) {
-    absl::StrAppend(&out, "<tr><th>", InstrName(kAllInstrs[i]), "</th>");
-    for (size_t j = 0; j < targets.size(); ++j) {
-      const MatrixCell& c = m[i][j];
-      const char* cls = c.status == CellStatus::kAgreesOnSilicon ? "agrees"
-                        : c.status == CellStatus::kDisagrees     ? "disagrees"
-                        : c.status == CellStatus::kNotSupported  ? "notsupported"
-                                                                 : "notrun";
-      absl::StrAppend(&out, "<td class=\"", cls, "\">", CellStatusName(c.status),
-                      c.note.empty() ? "" : absl::StrCat("<br><small>", HtmlEscape(c.note), "</small>"), "</td>");
-    }
-    absl::StrAppend(&out, "</tr>\n");
-  }
-  absl::StrAppend(&out, "</table>\n<h2>Hypothesis verdicts</h2>\n");
-  auto verdicts = AllVerdicts(data);
-  if (verdicts.empty()) absl::StrAppend(&out, "<p>No discrimination run.</p>\n");
-  else {
-    absl::StrAppend(&out, "<table id=\"verdicts\"><tr><th>target</th><th>instruction</th><th>device</th><th>hypothesis</th><th>device follows</th><th>questions</th></tr>\n");
-    for (const auto& v : verdicts) {
-      absl::StrAppend(&out, "<tr><td>", HtmlEscape(v.target()), "</td><td>", HtmlEscape(InstrString(v.instr())),
-                      "</td><td>", HtmlEscape(v.device()), "</td><td>", HtmlEscape(v.hypothesis()), "</td><td>",
-                      HtmlEscape(v.verdict()), "</td><td>", v.questions(), "</td></tr>\n");
-    }
-    absl::StrAppend(&out, "</table>\n");
-  }
-  absl::StrAppend(&out, "<h2>Stochastic rounding: round-up probability</h2>\n", SrProbabilitySvg(sweeps),
-                  "<h2>v_cvt_pk_u8_f32: where disagreements fall</h2>\n", PkU8MapSvg(sweeps),
-                  "<h2>Sweeps</h2>\n");
-  if (sweeps.empty()) absl::StrAppend(&out, "<p>No sweep run.</p>\n");
-  else {
-    absl::StrAppend(&out, "<table id=\"sweeps\"><tr><th>target</th><th>instruction</th><th>swept</th><th>setting</th><th>device</th><th>lanes</th><th>mismatches</th><th>seconds</th></tr>\n");
-    for (const auto& s : sweeps) {
-      absl::StrAppend(&out, absl::StrFormat("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%.1f</td></tr>\n",
-                                            HtmlEscape(s.target()), HtmlEscape(InstrString(s.instr())),
-                                            HtmlEscape(s.swept()), HtmlEscape(s.setting()),
-                                            HtmlEscape(s.device()), s.lanes(), s.mismatches(), s.seconds()));
-    }
-    absl::StrAppend(&out, "</table>\n");
-  }
-  absl::StrAppend(&out, "<h2>Findings</h2>\n");
-  if (data.findings.empty()) absl::StrAppend(&out, "<p id=\"no-findings\">None.</p>\n");
-  for (const proto::Finding& f : data.findings) {
-    absl::StrAppend(&out, "<div class=\"finding\"><h3>", HtmlEscape(f.signature()), "</h3><p>",
-                    HtmlEscape(proto::Finding::Kind_Name(f.kind())), " on ", HtmlEscape(f.testcase().target()),
-                    ", ", HtmlEscape(InstrString(f.testcase().instr())), "; input class ", HtmlEscape(f.input_class()),
-                    "; explained by ", HtmlEscape(f.explained_by().empty() ? "no hypothesis" : f.explained_by()),
-                    "; seen ", f.count(), " time(s)</p><pre>", HtmlEscape(f.assembly()), "</pre><p>repro: <code>",
-                    HtmlEscape(f.repro()), "</code></p></div>\n");
-  }
-  for (const std::string& e : data.load_errors) absl::StrAppend(&out, "<p class=\"load-error\">input not loaded: ", HtmlEscape(e), "</p>\n");
-  absl::StrAppend(&out, "</body></html>\n");
-  return out;
 }
 
 absl::StatusOr<proto::RunRecord> ParseRunRecordFile(const std::string& path,

@@ -152,6 +152,27 @@ std::vector<TriageRow> Triage(const std::vector<Bucket>& buckets, const proto::K
   return rows;
 }
 
+namespace {
+bool IsDir(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+}  // namespace
+
+std::string FindingsDirOf(const std::string& corpus) {
+  return IsDir(corpus + "/findings") ? corpus + "/findings" : corpus;
+}
+
+std::string CorpusRootOf(const std::string& corpus) {
+  if (IsDir(corpus + "/findings")) return corpus;
+  std::string c = corpus;
+  while (c.size() > 1 && c.back() == '/') c.pop_back();
+  const size_t slash = c.rfind('/');
+  const std::string base = slash == std::string::npos ? c : c.substr(slash + 1);
+  if (base == "findings") return slash == std::string::npos ? "." : c.substr(0, slash);
+  return c;
+}
+
 absl::StatusOr<proto::KnownIssues> ReadKnownIssues(const std::string& path) {
   proto::KnownIssues known;
   struct stat st;

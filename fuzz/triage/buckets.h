@@ -71,6 +71,11 @@ struct TriageRow {
 std::vector<TriageRow> Triage(const std::vector<Bucket>& buckets, const proto::KnownIssues& known,
                               const TriageOptions& options);
 
+// A corpus named either by its root (holding findings/) or by its findings directory: the
+// findings directory, and the root (where known_issues.textproto lives by default).
+std::string FindingsDirOf(const std::string& corpus);
+std::string CorpusRootOf(const std::string& corpus);
+
 // The known-issues file: absent is empty; malformed is an error naming path:line:col.
 absl::StatusOr<proto::KnownIssues> ReadKnownIssues(const std::string& path);
 absl::Status WriteKnownIssues(const std::string& path, const proto::KnownIssues& known);

@@ -16,8 +16,10 @@ for i in v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
   "$lanediff" triage "$corpus" --accept "$i.sr_rounding=literal" --reason "planted sr_wrap" \
     --link "device_harness/sim/errata.h" >/dev/null || fail "accept $i"
 done
+# night N [ERRATUM]: the night's erratum, sr_wrap unless given ("none": a fixed simulator).
 night() {
-  "$root/scripts/nightly.sh" --lanediff "$lanediff" --device sim --inject sr_wrap --targets gfx950 \
+  local inject=(--inject "${2:-sr_wrap}"); [ "${2:-}" = none ] && inject=()
+  "$root/scripts/nightly.sh" --lanediff "$lanediff" --device sim "${inject[@]}" --targets gfx950 \
     --campaign-seconds 1 --sweep none --corpus "$corpus" --out "$tmp/out$1" > "$tmp/night$1.log" 2>&1
 }
 night 1; rc1=$?
@@ -33,9 +35,21 @@ s2=$(sed -n 's/.*\] seed \([0-9]*\) (rerun.*/\1/p' "$tmp/night2.log")
 [ -n "$s1" ] && [ -n "$s2" ] || fail "seed not printed ($s1/$s2)"
 [ "$s1" != "$s2" ] || fail "both nights used seed $s1"
 [ "$(cat "$tmp/out1/seed.txt")" = "$s1" ] || fail "seed.txt does not record $s1"
+# The night's report agrees with its triage: the known buckets are skipped with their reason,
+# nothing fails, and the header names the simulator as not silicon.
+xml="$tmp/out1/report/report.xml"
+xmllint --noout "$xml" || fail "report.xml is not well-formed"
+grep -q 'skipped message="KNOWN: planted sr_wrap' "$xml" || fail "report.xml: no KNOWN bucket skipped"
+grep -q '<testsuites name="lanediff" tests="[0-9]*" failures="0">' "$xml" || fail "report.xml: failures on a green night"
+grep -q 'simulator (not silicon)' "$tmp/out1/report/report.html" || fail "report.html: simulator not labelled"
+# The erratum gone (a fixed simulator): its accepted buckets are FIXED, the night green.
+night 4 none; rc4=$?
+[ $rc4 = 0 ] || { cat "$tmp/night4.log"; fail "night 4 (erratum fixed) exited $rc4, expected 0"; }
+grep -q "FIXED *v_cvt_sr_fp8_f32.sr_rounding=literal" "$tmp/night4.log" || { cat "$tmp/night4.log"; fail "night 4: the known bucket is not FIXED"; }
 # The same night with the erratum no longer accepted is red.
 rm "$corpus/known_issues.textproto"
 night 3; rc3=$?
 [ $rc3 = 1 ] || { cat "$tmp/night3.log"; fail "night 3 (nothing known) exited $rc3, expected 1"; }
-echo "PASS: nights exit $rc1 $rc2 (known) and $rc3 (not known); seeds $s1 $s2; night 2 started from $n1 findings"
+grep -q '<failure message="NEW: cause sr_rounding=literal' "$tmp/out3/report/report.xml" || fail "night 3: report.xml has no NEW failure"
+echo "PASS: nights exit $rc1 $rc2 (known), $rc4 (erratum gone: FIXED) and $rc3 (not known); seeds $s1 $s2; night 2 started from $n1 findings"
 rm -rf "$tmp"

@@ -59,12 +59,39 @@ inline std::string IdentityKey(const proto::RunIdentity& id) {
   return k + "|" + id.lanediff_version() + "|" + id.git_commit();
 }
 
-// "simulator", "silicon", "exec", ... for labels.
+// What answered, for labels: "silicon" for a real GPU (hip), and for everything else what it
+// is with "not silicon" said: "simulator (not silicon)", "exec (external model, not
+// silicon)", "replay of a recording (not live silicon)", ...
+inline std::string DeviceKindLabel(const std::string& kind) {
+  if (kind == "hip") return "silicon";
+  if (kind == "sim") return "simulator (not silicon)";
+  if (kind == "exec" || kind == "exec-serve") return kind + " (external model, not silicon)";
+  if (kind == "replay") return "replay of a recording (not live silicon)";
+  if (kind == "oracle") return "exact oracle (host, not silicon)";
+  if (kind == "model") return "model (not silicon)";
+  if (kind.empty()) return "unknown device (not silicon)";
+  return kind + " (not silicon)";
+}
+
 inline std::string IdentityLabel(const proto::RunIdentity& id) {
   if (id.silicon()) return "silicon";
-  if (id.device_kind() == "sim") return "simulator (not silicon)";
-  if (id.device_kind().empty()) return "unknown device";
-  return id.device_kind() + " (not silicon)";
+  if (id.device_kind() == "hip") return "hip (not silicon: no real GPU answered)";
+  return DeviceKindLabel(id.device_kind());
+}
+
+// The label with what else sets runs apart: "simulator (not silicon), injected sr_wrap, model
+// sr_rounding=literal". Runs with different titles are never summed.
+inline std::string IdentityTitle(const proto::RunIdentity& id) {
+  std::string t = IdentityLabel(id);
+  if (id.injected_size() > 0) {
+    t += ", injected ";
+    for (int i = 0; i < id.injected_size(); ++i) t += (i ? "," : "") + id.injected(i);
+  }
+  if (id.hypotheses_size() > 0) {
+    t += ", model";
+    for (const std::string& h : id.hypotheses()) t += " " + h;
+  }
+  return t;
 }
 
 }  // namespace lanediff

@@ -23,6 +23,8 @@ using I = Instr;
 constexpr I kPk = I::v_cvt_pk_u8_f32;
 constexpr I kFp8 = I::v_cvt_sr_fp8_f32;
 constexpr I kBf8 = I::v_cvt_sr_bf8_f32;
+constexpr I kPkFp8 = I::v_cvt_pk_fp8_f32;
+constexpr I kPkBf8 = I::v_cvt_pk_bf8_f32;
 
 struct Row {
   const char* target;
@@ -182,6 +184,30 @@ const std::vector<Row>& Rows() {
       {"gfx950", kBf8, M(), 0x8000f0, {}, 0x49742400, 0, 0, 0, 0x7b,
        "bf8 1e6, MODE[23]: 0x7b (ignored: 0x7c)"},
 
+      // ---- v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 (docs/semantics.md §10) -----------------------
+      // By hand: E4M3 OCP (bias 7) 1.0 = 2^0 -> exponent 7 -> 0x38, 2.0 -> 0x40; E4M3 FNUZ
+      // (bias 8) 1.0 -> 0x40, 2.0 -> 0x48; E5M2 OCP (bias 15) 1.0 -> 0x3c, 2.0 -> 0x40;
+      // UE5M3 (bias 15, 3 mantissa bits) 1.0 -> 15 << 3 = 0x78, 2.0 -> 0x80.
+      // {fp8(S1) << 8 | fp8(S0)} replaces the half OPSEL[3] selects; the other half is kOld's.
+      {"gfx950", kPkFp8, M(), kD, {}, 0x3f800000, 0x40000000, 0, kOld, 0xaabb4038,
+       "pk_fp8 OPSEL[3]=0: 1.0, 2.0 -> 0x4038 in bits [15:0]"},
+      {"gfx950", kPkFp8, M(0b1000), kD, {}, 0x3f800000, 0x40000000, 0, kOld, 0x4038ccdd,
+       "pk_fp8 OPSEL[3]=1: 0x4038 in bits [31:16]"},
+      {"gfx942", kPkFp8, M(), kD, {}, 0x3f800000, 0x40000000, 0, kOld, 0xaabb4840,
+       "pk_fp8 on gfx942 is E4M3 FNUZ: 1.0 -> 0x40, 2.0 -> 0x48"},
+      {"gfx1200", kPkBf8, M(), kD, {}, 0x3f800000, 0x40000000, 0, kOld, 0xaabb403c,
+       "pk_bf8 E5M2: 1.0 -> 0x3c, 2.0 -> 0x40"},
+      {"gfx1250", kPkFp8, M(0, 0, 0, true), kD, {}, 0x3f800000, 0x40000000, 0, kOld, 0xaabb8078,
+       "gfx1250 pk_fp8 CLAMP=1 selects UE5M3 (gfx1250_clamp=ue5m3): 1.0 -> 0x78, 2.0 -> 0x80"},
+      // 1000.0 (0x447a0000) overflows E4M3 OCP (max 448 = 0x7e): RNE gives the NaN byte 0x7f
+      // (OCP E4M3FN has no Inf; docs §5); MODE.FP16_OVFL=1 saturates to max finite 0x7e.
+      {"gfx950", kPkFp8, M(), kD, {}, 0x447a0000, 0x3f800000, 0, kOld, 0xaabb387f,
+       "pk_fp8 overflow 1000.0 -> 0x7f (NaN byte), FP16_OVFL off"},
+      {"gfx950", kPkFp8, M(), kD | kModeFp16OvflBit, {}, 0x447a0000, 0x3f800000, 0, kOld,
+       0xaabb387e, "pk_fp8 overflow 1000.0 with FP16_OVFL -> max finite 0x7e"},
+      // -1.0 with NEG on src1 -> +1.0; ABS on src0 makes -2.0 -> 2.0.
+      {"gfx950", kPkFp8, M(0, 0b10, 0b01), kD, {}, 0xc0000000, 0xbf800000, 0, kOld, 0xaabb3840,
+       "pk_fp8 |S0| and -S1: -2.0 -> 0x40, -(-1.0) -> 0x38"},
       // ---- gfx1250_clamp ----------------------------------------------------------------
       {"gfx1250", kFp8, M(0, 0, 0, true), kD, {}, 0x3f800000, 0, 0, 0, 0x78,
        "gfx1250 CLAMP=1, ue5m3: 1.0 -> UE5M3 0x78"},

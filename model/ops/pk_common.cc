@@ -11,15 +11,11 @@
 
 namespace lanediff {
 namespace ops {
-PkUniform DecodePk(const OpContext& ctx, const Fp8Format& format) {
+PkUniform DecodePk(const OpContext& ctx, const Fp8Format& format, bool clamp_saturates) {
   PkUniform u{};
   u.format = &format;
-  u.options.nan_sign_preserving = ctx.hyp.fp8_nan == Fp8Nan::sign_preserving;
-  u.options.nan_sign_7f = ctx.hyp.fp8_nan == Fp8Nan::sign_7f;
-  const bool ovfl_bit = (ctx.mode & kModeFp16OvflBit) != 0;
-  u.options.saturate_finite =
-      (ovfl_bit && ctx.hyp.fp16_ovfl != Fp16Ovfl::ignored) || ctx.mods.clamp;
-  u.options.saturate_inf = ovfl_bit && ctx.hyp.fp16_ovfl == Fp16Ovfl::saturate_all;
+  u.options = Fp8EncodeOptionsFor(ctx.hyp, (ctx.mode & kModeFp16OvflBit) != 0,
+                                  clamp_saturates && ctx.mods.clamp);
   const bool keep = (ctx.mode & kModeDenormF32InBit) != 0;
   for (int i = 0; i < 2; ++i) {
     u.src[i] = {((ctx.mods.abs >> i) & 1) ? ~kF32SignMask : 0xffffffffu,
@@ -71,9 +67,9 @@ void PkBatch(const PkUniform& u, const LaneView& lanes, uint32_t* out) {
 }
 
 // Written apart from the fast path: modifiers bit by bit, the exact oracle, the halves spelled.
-void PkBatchOracle(const OpContext& ctx, const Fp8Format& format, const LaneView& lanes,
-                   uint32_t* out) {
-  const PkUniform u = DecodePk(ctx, format);
+void PkBatchOracle(const OpContext& ctx, const Fp8Format& format, bool clamp_saturates,
+                   const LaneView& lanes, uint32_t* out) {
+  const PkUniform u = DecodePk(ctx, format, clamp_saturates);
   const bool high = ((ctx.mods.opsel >> 3) & 1) != 0;
   for (size_t i = 0; i < lanes.size; ++i) {
     const uint32_t lo = OracleF32ToFp8Rne(OracleSource(lanes.src0[i], 0, ctx), format, u.options);

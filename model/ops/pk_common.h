@@ -15,20 +15,22 @@
 namespace lanediff {
 namespace ops {
 
-// Uniform across a batch: the format, the readings (Fp8Options: fp8_nan, MODE.FP16_OVFL under
-// fp16_ovfl, CLAMP as saturate_finite), each source's ABS/NEG and flush, and the half.
+// Uniform across a batch: the format, the readings (Fp8EncodeOptionsFor: fp8_nan, MODE.FP16_OVFL
+// under fp16_ovfl, CLAMP under pk_fp8_clamp), each source's ABS/NEG and flush, and the half.
 struct PkUniform {
   const Fp8Format* format;
   Fp8Options options;
   Src0Uniform src[2];
   uint32_t half_shift;  // 16 * OPSEL[3]
 };
-PkUniform DecodePk(const OpContext& ctx, const Fp8Format& format);
+// `clamp_saturates`: CLAMP saturates a finite overflow under the pk_fp8_clamp reading (false
+// where CLAMP is a format select instead, ClampSelectsFormat in fp8_clamp.h).
+PkUniform DecodePk(const OpContext& ctx, const Fp8Format& format, bool clamp_saturates);
 
 // Fast batch and oracle batch.
 void PkBatch(const PkUniform& u, const LaneView& lanes, uint32_t* out);
-void PkBatchOracle(const OpContext& ctx, const Fp8Format& format, const LaneView& lanes,
-                   uint32_t* out);
+void PkBatchOracle(const OpContext& ctx, const Fp8Format& format, bool clamp_saturates,
+                   const LaneView& lanes, uint32_t* out);
 
 // The input class of the source with the rarer class (S0's when both are normal): nan, inf,
 // zero, denormal, overflow (|x| above the format's largest finite value), tie (the bits below

@@ -41,11 +41,11 @@ namespace ops {
 Fp8Shape v_cvt_pk_bf8_f32_output(const OpContext& ctx) { return {&GetFp8Format(ctx.target->bf8), 0}; }
 
 void v_cvt_pk_bf8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  PkBatch(DecodePk(ctx, GetFp8Format(ctx.target->bf8)), lanes, out);
+  PkBatch(DecodePk(ctx, GetFp8Format(ctx.target->bf8), true), lanes, out);
 }
 
 void v_cvt_pk_bf8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  PkBatchOracle(ctx, GetFp8Format(ctx.target->bf8), lanes, out);
+  PkBatchOracle(ctx, GetFp8Format(ctx.target->bf8), true, lanes, out);
 }
 
 absl::string_view v_cvt_pk_bf8_f32_classify(const OpContext& ctx, uint32_t src0, uint32_t src1) {

@@ -33,24 +33,25 @@
 //     signed zero (they round to zero either way under RNE).
 //   - OPSEL[2:0], OMOD and S2 have no effect (U).
 #include "model/fp/fp8_format.h"
+#include "model/ops/fp8_clamp.h"
 #include "model/ops/op_table.h"
 #include "model/ops/pk_common.h"
 
 namespace lanediff {
 namespace ops {
 
-Fp8Shape v_cvt_pk_fp8_f32_output(const OpContext& ctx) { return {&GetFp8Format(ctx.target->fp8), 0}; }
+Fp8Shape v_cvt_pk_fp8_f32_output(const OpContext& ctx) { return {&Fp8FormatUnderClamp(ctx), 0}; }
 
 void v_cvt_pk_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  PkBatch(DecodePk(ctx, GetFp8Format(ctx.target->fp8)), lanes, out);
+  PkBatch(DecodePk(ctx, Fp8FormatUnderClamp(ctx), !ClampSelectsFormat(ctx)), lanes, out);
 }
 
 void v_cvt_pk_fp8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  PkBatchOracle(ctx, GetFp8Format(ctx.target->fp8), lanes, out);
+  PkBatchOracle(ctx, Fp8FormatUnderClamp(ctx), !ClampSelectsFormat(ctx), lanes, out);
 }
 
 absl::string_view v_cvt_pk_fp8_f32_classify(const OpContext& ctx, uint32_t src0, uint32_t src1) {
-  return ClassifyPk(ctx, GetFp8Format(ctx.target->fp8), src0, src1);
+  return ClassifyPk(ctx, Fp8FormatUnderClamp(ctx), src0, src1);
 }
 
 }  // namespace ops

@@ -34,6 +34,7 @@
 //     under RNE, and under carry_truncate a seed cannot lift them: their fraction of the
 //     smallest quantum is far below 2^-20).
 #include "model/fp/fp8_format.h"
+#include "model/ops/fp8_clamp.h"
 #include "model/ops/op_table.h"
 #include "model/ops/sr_common.h"
 
@@ -51,15 +52,7 @@ SrUniform Decode(const OpContext& ctx) {
 }  // namespace
 
 Fp8Shape v_cvt_sr_fp8_f32_output(const OpContext& ctx) {
-  Fp8FormatId id = ctx.target->fp8;
-  if (ctx.mods.clamp && ctx.target->clamp_selects_ue5m3) {
-    switch (ctx.hyp.gfx1250_clamp) {
-      case Gfx1250Clamp::ue5m3: id = Fp8FormatId::ue5m3; break;
-      case Gfx1250Clamp::ignored: break;
-      case Gfx1250Clamp::ue5m3_magnitude: id = Fp8FormatId::ue5m3_magnitude; break;
-    }
-  }
-  return {&GetFp8Format(id), kFp8SeedShift};
+  return {&Fp8FormatUnderClamp(ctx), kFp8SeedShift};
 }
 
 void v_cvt_sr_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
