@@ -37,9 +37,9 @@ int RunFuzz(int argc, char** argv) {
             "classify it and store one finding per signature under <corpus>/findings/.");
   std::string targets, instrs, device = "auto", corpus, shard, summary_out;
   std::vector<std::string> inject, hyps, relax;
-  double time_s = 0, batch_timeout = 2;
+  double time_s = 0, batch_timeout = 2, start_timeout = 0;
   uint64_t execs = 0, seed = 1, jobs = 1, lanes = 1024, aim = 50;
-  bool quiet = false, verbose = false;
+  bool quiet = false, verbose = false, allow_undefined = false;
   args.Flag("targets", "T,T", "comma list of gfx targets (default: all)", &targets);
   args.Flag("instrs", "I,I", "comma list of instructions (default: all)", &instrs);
   args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
@@ -67,6 +67,13 @@ int RunFuzz(int argc, char** argv) {
             "corpora with `lanediff corpus merge`", &shard);
   args.Flag("summary-out", "FILE", "write the campaign's counts as a RunRecord (lanediff report)",
             &summary_out);
+  args.Double("start-timeout", "SECONDS", "hip: how long the isolated device process may take to "
+              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
+              &start_timeout);
+  args.Bool("allow-undefined", "also generate and run words that break a documented ISA "
+            "restriction (more SGPR/literal reads than the constant bus takes: 1 on GFX9, 2 on "
+            "GFX10+); their findings are labelled undefined-by-spec (cause undefined_by_spec.*)",
+            &allow_undefined);
   args.Bool("quiet", "no live progress line", &quiet);
   args.Bool("verbose", "report every invalid case", &verbose);
   args.Epilog(
@@ -118,6 +125,7 @@ int RunFuzz(int argc, char** argv) {
     RunnerOptions ro;
     ro.inject = inject;
     ro.hypotheses = hyps;
+    if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
     absl::StatusOr<std::vector<std::string>> t = CampaignTargets(device, ro, o.targets);
     if (!t.ok()) {
       std::fprintf(stderr, "lanediff fuzz: --device=%s: %s\n", device.c_str(),
@@ -162,6 +170,8 @@ int RunFuzz(int argc, char** argv) {
   o.lanes_per_batch = lanes;
   o.aim_percent = static_cast<int>(aim);
   o.batch_timeout_seconds = batch_timeout;
+  o.start_timeout_seconds = start_timeout;
+  o.allow_undefined = allow_undefined;
   o.progress = !quiet;
   o.verbose = verbose;
   struct sigaction sa = {};

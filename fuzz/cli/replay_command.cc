@@ -25,12 +25,18 @@ int RunReplay(int argc, char** argv) {
             "model still disagrees; a stored device fault reproduces when the device faults.");
   std::string device = "auto";
   std::vector<std::string> inject, hyps, relax, paths;
-  double timeout = 10;
+  double timeout = 10, start_timeout = 0;
+  bool allow_undefined = false;
   args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
   args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
   args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
   args.Repeated("relax", "NAME", "comparison relaxation (added to the finding's own)", &relax);
   args.Double("batch-timeout", "SECONDS", "per-batch device timeout, above 0", kTimeoutRange, &timeout);
+  args.Double("start-timeout", "SECONDS", "hip: how long the isolated device process may take to "
+              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
+              &start_timeout);
+  args.Bool("allow-undefined", "run findings whose word breaks a documented ISA restriction "
+            "(labelled undefined-by-spec; refused without this flag)", &allow_undefined);
   args.Positional("PATH", "finding files (.textproto, .binpb) or directories", &paths);
   args.Epilog("exit codes: 0 every finding reproduced, 1 some did not (or a file is malformed or\n"
               "refused: not a regular file, over a size limit; or there was nothing to replay),\n"
@@ -58,6 +64,7 @@ int RunReplay(int argc, char** argv) {
   RunnerOptions ro;
   ro.inject = inject;
   ro.timeout = absl::Seconds(timeout);
+  if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
   std::string note;
   absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
   if (!runner.ok()) {
@@ -69,7 +76,7 @@ int RunReplay(int argc, char** argv) {
   for (const std::string& e : load.errors) std::printf("MALFORMED   %s\n", e.c_str());
   int reproduced = 0, gone = 0;
   for (const LoadedFinding& lf : load.findings) {
-    ReplayOutcome o = ReplayFinding(lf.finding, hyp, **runner, *r);
+    ReplayOutcome o = ReplayFinding(lf.finding, hyp, **runner, *r, allow_undefined);
     std::printf("%-11s %s\n            %s\n", o.reproduced ? "REPRODUCED" : "NOT-REPRO",
                 lf.path.c_str(), o.detail.c_str());
     (o.reproduced ? reproduced : gone)++;

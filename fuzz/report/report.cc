@@ -293,7 +293,11 @@ std::string RenderJUnit(const ReportData& data) {
     add(f.testcase().target(), absl::StrCat("finding ", f.signature()),
         absl::StrCat("lanediff.", f.testcase().target()), 0,
         absl::StrCat(proto::Finding::Kind_Name(f.kind()), ": ", f.assembly(), " (", f.input_class(),
-                     ") repro: ", f.repro()));
+                     ")",
+                     f.undefined_by_spec().empty()
+                         ? ""
+                         : absl::StrCat(" undefined by spec: ", absl::StrJoin(f.undefined_by_spec(), "; ")),
+                     " repro: ", f.repro()));
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lanediff\">\n";
   // (Every string below goes through XmlEscape in add() or here.)
@@ -369,6 +373,10 @@ std::string RenderMarkdown(const ReportData& data) {
                     "\n- target: ", MdEscape(f.testcase().target()), ", instruction: ",
                     MdEscape(InstrString(f.testcase().instr())), "\n- input class: ", MdEscape(f.input_class()),
                     "\n- explained by: ", MdEscape(f.explained_by().empty() ? "no hypothesis" : f.explained_by()),
+                    f.undefined_by_spec().empty()
+                        ? std::string()
+                        : absl::StrCat("\n- **undefined by spec** (run with --allow-undefined): ",
+                                       MdEscape(absl::StrJoin(f.undefined_by_spec(), "; "))),
                     "\n- seen: ", f.count(), " time(s), first ", MdEscape(f.first_seen()), ", last ",
                     MdEscape(f.last_seen()), "\n\n", MdCodeBlock(f.assembly()), "\n\nrepro: ", MdCode(f.repro()),
                     "\n\n");
@@ -537,6 +545,11 @@ std::string RenderHtml(const ReportData& data) {
                     HtmlEscape(proto::Finding::Kind_Name(f.kind())), " on ", HtmlEscape(f.testcase().target()),
                     ", ", HtmlEscape(InstrString(f.testcase().instr())), "; input class ", HtmlEscape(f.input_class()),
                     "; explained by ", HtmlEscape(f.explained_by().empty() ? "no hypothesis" : f.explained_by()),
+                    f.undefined_by_spec().empty()
+                        ? std::string()
+                        : absl::StrCat("; <strong class=\"undefined-by-spec\">undefined by spec</strong> (run "
+                                       "with --allow-undefined): ",
+                                       HtmlEscape(absl::StrJoin(f.undefined_by_spec(), "; "))),
                     "; seen ", f.count(), " time(s)</p><pre>", HtmlEscape(f.assembly()), "</pre><p>repro: <code>",
                     HtmlEscape(f.repro()), "</code></p></div>\n");
   }
