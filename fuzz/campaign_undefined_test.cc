@@ -208,7 +208,7 @@ TEST(AllowUndefined, FindingsOnViolatorsAreLabelledAndReplayOnlyWhenAllowed) {
       ReplayOutcome no = ReplayFinding(f, {}, **sim, {});
       EXPECT_FALSE(no.reproduced);
       EXPECT_THAT(no.detail, StartsWith("undefined by spec (constant bus: "));
-      EXPECT_THAT(no.detail, HasSubstr("replay it with --allow-undefined"));
+      EXPECT_THAT(no.detail, HasSubstr("(--allow-undefined runs it)"));
       ReplayOutcome yes = ReplayFinding(f, {}, **sim, {}, /*allow_undefined=*/true);
       EXPECT_TRUE(yes.reproduced) << yes.detail;
       EXPECT_THAT(yes.detail, StartsWith("undefined by spec (constant bus: "));

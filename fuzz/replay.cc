@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -32,7 +33,9 @@ ReplayOutcome ReplayFinding(const proto::Finding& f, const Hypotheses& hyp, Runn
   if (!undefined.empty()) {
     out.detail = absl::StrCat("undefined by spec (", absl::StrJoin(undefined, "; "), "): ",
                               out.detail,
-                              allow_undefined ? "" : "; replay it with --allow-undefined");
+                              allow_undefined || absl::StrContains(out.detail, "--allow-undefined")
+                                  ? ""
+                                  : "; replay it with --allow-undefined");
   }
   return out;
 }

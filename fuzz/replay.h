@@ -28,7 +28,7 @@ struct ReplayOutcome {
 // bit for bit. Relaxations stored in the finding are added to `relax`. A finding on a word
 // that is undefined by spec (Finding.undefined_by_spec; one the batch builder refuses) runs
 // only with `allow_undefined` (--allow-undefined); its detail then starts "undefined by spec
-// (REASONS): ", and without it says to pass --allow-undefined.
+// (REASONS): ", and without it names --allow-undefined.
 ReplayOutcome ReplayFinding(const proto::Finding& finding, const Hypotheses& hyp,
                             Runner& runner, const Relaxations& relax,
                             bool allow_undefined = false);
