@@ -32,6 +32,8 @@
 #include "device_harness/open_runner.h"
 #include "fuzz/classify.h"
 #include "fuzz/corpus_store.h"
+#include "fuzz/launch_group.h"
+#include "fuzz/lane_gen.h"
 #include "fuzz/minimize.h"
 #include "fuzz/selftest.h"
 #include "fuzz/triage/attribution.h"
@@ -103,6 +105,33 @@ absl::StatusOr<ModelSide> RunModel(const proto::TestCase& tc, const Hypotheses& 
   return m;
 }
 
+// The two halves of RunBothSides, so the grouping step (fuzz/launch_group.h) can run the
+// device side of many cases as one batch in between. Prepare: every per-case decision once
+// (operands, format, target), the model's answer, and the device batch. Finish: the device's
+// answer (or its error) and the comparison.
+absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSides* b, DeviceBatch* batch,
+                              bool allow_undefined) {
+  LaneRouting routing;
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(c.header, &routing));
+  b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
+  rc.ctx.hyp = hyp;
+  b->ctx = rc.ctx;
+  b->expected.resize(c.size());
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
+  LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(c.header, c.lanes.view(), allow_undefined));
+  return absl::OkStatus();
+}
+
+void FinishBothSides(absl::StatusOr<DeviceResult> r, const Relaxations& relax, BothSides* b) {
+  if (!r.ok()) {
+    b->device_status = r.status();
+    return;
+  }
+  b->observed = std::move(r->vdst);
+  b->device_provenance = std::move(r->provenance);
+  b->differing = DifferingLanes(b->ctx, b->resolved, b->expected, b->observed, relax);
+}
+
 class Worker {
  public:
   Worker(const CampaignOptions& o, const std::atomic<bool>* stop)
@@ -117,6 +146,9 @@ class Worker {
 
  private:
   absl::Status Setup();
+  absl::Status RunRound(uint64_t* consecutive_refusals);
+  absl::Status Account(FlatCase& c, absl::StatusOr<BothSides> both, bool keep_in_pool,
+                       uint64_t* consecutive_refusals);
   absl::Status CheckKnownAnswers();
   void LoadSeeds();
   FlatCase NextCase();
@@ -140,6 +172,7 @@ class Worker {
   std::unique_ptr<CorpusStore> store_;
   std::vector<FlatCase> pool_;  // flat: 16 bytes per lane (issue 16)
   AimScratch aim_scratch_;
+  size_t launch_lanes_ = 0;  // the grouping step's aim (0: one case per launch)
   size_t pool_next_ = 0;
   CampaignStats stats_;
   // pre-signature (unminimized) -> final signature; final signature -> stored finding and
@@ -168,9 +201,10 @@ absl::Status Worker::Setup() {
   LANEDIFF_ASSIGN_OR_RETURN(runner_, o_.open_runner ? o_.open_runner(ro)
                                                     : OpenRunner(o_.device, ro, &stats_.note));
   stats_.device_description = runner_->Describe();
+  const bool gpu = absl::StrContains(stats_.device_description, "hip:");
+  launch_lanes_ = o_.launch_lanes >= 0 ? static_cast<size_t>(o_.launch_lanes) : gpu ? kGpuLaunchLanes : 0;
   using KA = CampaignOptions::KnownAnswerCheck;
-  if (o_.known_answer_check == KA::always ||
-      (o_.known_answer_check == KA::hardware && absl::StrContains(stats_.device_description, "hip:"))) {
+  if (o_.known_answer_check == KA::always || (o_.known_answer_check == KA::hardware && gpu)) {
     LANEDIFF_RETURN_IF_ERROR(CheckKnownAnswers());
   }
   if (!o_.corpus.empty()) {
@@ -504,6 +538,140 @@ absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& 
   return Store(std::move(f), pre);
 }
 
+// Counts one case's outcome (invalid, unsupported, refused, fault, disagreement) and keeps it
+// in the pool when asked. A non-OK return stops the campaign (the store failed, or every case
+// is invalid, or the device refuses everything).
+absl::Status Worker::Account(FlatCase& c, absl::StatusOr<BothSides> both, bool keep_in_pool,
+                             uint64_t* consecutive_refusals) {
+  if (!both.ok()) {  // the case itself is invalid (resolver, batch builder)
+    stats_.invalid++;
+    if (o_.verbose || stats_.invalid <= 3) Note(std::string(both.status().message()));
+    if (stats_.invalid > 1000 && stats_.execs == 0) {
+      return absl::InternalError(absl::StrCat(
+          "every generated case was refused as invalid; first reason: ", stats_.errors[0]));
+    }
+    return absl::OkStatus();
+  }
+  stats_.execs++;
+  if (IsUnsupported(both->device_status)) {  // the device cannot run it: counted, no finding
+    if (stats_.unsupported++ < 3) Note(std::string(both->device_status.message()));
+    Progress(false);
+    return absl::OkStatus();
+  }
+  stats_.lanes += c.size();
+  if (!both->device_status.ok()) {
+    if (IsDeviceFault(both->device_status)) {
+      (*consecutive_refusals) = 0;
+      absl::Status s = HandleFault(ToProto(c), both->device_status);
+      if (!s.ok()) return s;  // the store failed: nothing may be lost silently
+    } else {
+      stats_.refused++;
+      if (++(*consecutive_refusals) >= 50) {
+        return absl::UnavailableError(absl::StrCat(
+            "the device refused 50 batches in a row; last: ", both->device_status.message()));
+      }
+      if (stats_.refused <= 3) Note(std::string(both->device_status.message()));
+    }
+    Progress(false);
+    return absl::OkStatus();
+  }
+  (*consecutive_refusals) = 0;
+  // Input-class coverage: a sample of lanes.
+  {
+    OpContext ctx = both->ctx;
+    ctx.hyp = Hypotheses{};  // as the case resolves, whatever --hypothesis says
+    const LaneView v = both->resolved;
+    for (size_t i = 0; i < v.size && i < 64; ++i) {
+      stats_.classes[ClassIndex(ClassifyInput(ctx, v.src0[i], v.src1[i]))]++;
+    }
+  }
+  if (!both->differing.empty()) {
+    absl::Status s = HandleDisagreement(ToProto(c), *both);  // protobuf at the edge only
+    if (!s.ok()) return s;
+  }
+  if (!keep_in_pool) {
+    Progress(false);
+    return absl::OkStatus();
+  }
+  if (pool_.size() < kPoolSize) {
+    pool_.push_back(std::move(c));
+  } else {
+    pool_[pool_next_++ % kPoolSize] = std::move(c);
+  }
+  Progress(false);
+  return absl::OkStatus();
+}
+
+// One round of the grouping step (launch_lanes_ > 0, a GPU by default): a case as NextCase
+// makes it, then siblings with its header (the same instruction words and MODE) and fresh
+// lanes, aimed as often as any case, until the round holds launch_lanes_ lanes; the model
+// runs per case, the device once per group of cases sharing a launch (fuzz/launch_group.h),
+// and each case is then counted and handled exactly as one run alone. A group that faults is
+// run again case by case, so the fault lands on the case (and lanes) that cause it.
+absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
+  std::vector<FlatCase> cases;
+  cases.push_back(NextCase());
+  std::vector<BothSides> both(1);
+  std::vector<DeviceBatch> batches(1);
+  if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0], o_.allow_undefined); !s.ok()) {
+    return Account(cases[0], s, /*keep_in_pool=*/true, consecutive_refusals);  // invalid: no siblings
+  }
+  const size_t per_case = cases[0].size();
+  const uint64_t budget = o_.max_execs == 0 ? UINT64_MAX : o_.max_execs - stats_.execs;
+  if (per_case > 0) {
+    LaneGen gen(cases[0].header);
+    for (size_t lanes = per_case; lanes < launch_lanes_ && cases.size() < budget; lanes += per_case) {
+      FlatCase c;
+      c.header = cases[0].header;
+      gen.Fill(rng_, &c.lanes, per_case);
+      if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) AimLanes(rng_, hyp_, &c, &aim_scratch_);
+      cases.push_back(std::move(c));
+    }
+  }
+  // `cases` no longer grows: BothSides::resolved may point into its lanes from here on.
+  both.resize(cases.size());
+  batches.resize(cases.size());
+  std::vector<absl::Status> invalid(cases.size());
+  for (size_t i = 1; i < cases.size(); ++i) invalid[i] = PrepareBothSides(cases[i], hyp_, &both[i], &batches[i], o_.allow_undefined);
+  std::vector<size_t> index;  // batches (valid cases) -> case
+  std::vector<DeviceBatch> valid;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (!invalid[i].ok()) continue;
+    index.push_back(i);
+    valid.push_back(std::move(batches[i]));
+  }
+  for (LaunchGroup& g : GroupLaunches(std::move(valid), kMaxLanesPerBatch)) {
+    absl::StatusOr<DeviceResult> r = runner_->Run(g.batch);
+    if (r.ok() && r->vdst.size() != g.batch.lanes.size()) {  // no slice would be right
+      r = DeviceFault(absl::StrCat(runner_->Describe(), " answered ", r->vdst.size(), " VDST words for ",
+                                   g.batch.lanes.size(), " lanes"));
+    }
+    if (r.ok()) {
+      std::vector<DeviceResult> per = SplitResult(g, *std::move(r));
+      for (size_t k = 0; k < g.cases.size(); ++k) {
+        FinishBothSides(std::move(per[k]), o_.relax, &both[index[g.cases[k]]]);
+      }
+    } else if (IsDeviceFault(r.status()) && g.cases.size() > 1) {
+      Note(absl::StrCat("a batch of ", g.cases.size(), " grouped cases faulted, rerun case by case: ",
+                        r.status().message()));
+      for (size_t k : g.cases) {
+        const FlatCase& c = cases[index[k]];
+        absl::StatusOr<DeviceBatch> alone = BuildDeviceBatch(c.header, c.lanes.view(), o_.allow_undefined);
+        FinishBothSides(alone.ok() ? runner_->Run(*alone) : absl::StatusOr<DeviceResult>(alone.status()),
+                        o_.relax, &both[index[k]]);
+      }
+    } else {
+      for (size_t k : g.cases) FinishBothSides(r.status(), o_.relax, &both[index[k]]);
+    }
+  }
+  for (size_t i = 0; i < cases.size(); ++i) {
+    absl::StatusOr<BothSides> b = invalid[i].ok() ? absl::StatusOr<BothSides>(std::move(both[i]))
+                                                  : absl::StatusOr<BothSides>(invalid[i]);
+    LANEDIFF_RETURN_IF_ERROR(Account(cases[i], std::move(b), /*keep_in_pool=*/i == 0, consecutive_refusals));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<CampaignStats> Worker::Run() {
   LANEDIFF_RETURN_IF_ERROR(Setup());
   t0_ = Clock::now();
@@ -513,60 +681,13 @@ absl::StatusOr<CampaignStats> Worker::Run() {
     if (o_.max_execs != 0 && stats_.execs >= o_.max_execs) break;
     if (o_.stop_after_findings != 0 && stats_.new_findings >= o_.stop_after_findings) break;
     if (o_.time_seconds > 0 && Since(t0_) >= o_.time_seconds) break;
+    if (launch_lanes_ > 0) {
+      LANEDIFF_RETURN_IF_ERROR(RunRound(&consecutive_refusals));
+      continue;
+    }
     FlatCase c = NextCase();
     absl::StatusOr<BothSides> both = RunBothSides(c, hyp_, *runner_, o_.relax, o_.allow_undefined);
-    if (!both.ok()) {  // the case itself is invalid (resolver, batch builder)
-      stats_.invalid++;
-      if (o_.verbose || stats_.invalid <= 3) Note(std::string(both.status().message()));
-      if (stats_.invalid > 1000 && stats_.execs == 0) {
-        return absl::InternalError(absl::StrCat(
-            "every generated case was refused as invalid; first reason: ", stats_.errors[0]));
-      }
-      continue;
-    }
-    stats_.execs++;
-    if (IsUnsupported(both->device_status)) {  // the device cannot run it: counted, no finding
-      if (stats_.unsupported++ < 3) Note(std::string(both->device_status.message()));
-      Progress(false);
-      continue;
-    }
-    stats_.lanes += c.size();
-    if (!both->device_status.ok()) {
-      if (IsDeviceFault(both->device_status)) {
-        consecutive_refusals = 0;
-        absl::Status s = HandleFault(ToProto(c), both->device_status);
-        if (!s.ok()) return s;  // the store failed: nothing may be lost silently
-      } else {
-        stats_.refused++;
-        if (++consecutive_refusals >= 50) {
-          return absl::UnavailableError(absl::StrCat(
-              "the device refused 50 batches in a row; last: ", both->device_status.message()));
-        }
-        if (stats_.refused <= 3) Note(std::string(both->device_status.message()));
-      }
-      Progress(false);
-      continue;
-    }
-    consecutive_refusals = 0;
-    // Input-class coverage: a sample of lanes.
-    {
-      OpContext ctx = both->ctx;
-      ctx.hyp = Hypotheses{};  // as the case resolves, whatever --hypothesis says
-      const LaneView v = both->resolved;
-      for (size_t i = 0; i < v.size && i < 64; ++i) {
-        stats_.classes[ClassIndex(ClassifyInput(ctx, v.src0[i], v.src1[i]))]++;
-      }
-    }
-    if (!both->differing.empty()) {
-      absl::Status s = HandleDisagreement(ToProto(c), *both);  // protobuf at the edge only
-      if (!s.ok()) return s;
-    }
-    if (pool_.size() < kPoolSize) {
-      pool_.push_back(std::move(c));
-    } else {
-      pool_[pool_next_++ % kPoolSize] = std::move(c);
-    }
-    Progress(false);
+    LANEDIFF_RETURN_IF_ERROR(Account(c, std::move(both), /*keep_in_pool=*/true, &consecutive_refusals));
   }
   FlushCounts();
   stats_.seconds = Since(t0_);
@@ -678,25 +799,10 @@ absl::StatusOr<BothSides> RunBothSides(const proto::TestCase& tc, const Hypothes
 
 absl::StatusOr<BothSides> RunBothSides(const FlatCase& c, const Hypotheses& hyp, Runner& runner,
                                        const Relaxations& relax, bool allow_undefined) {
-  // Every per-case decision once (operands, format, target), then the lanes as flat arrays.
   BothSides b;
-  LaneRouting routing;
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(c.header, &routing));
-  b.resolved = ResolveLanes(routing, c.lanes.view(), &b.uniform);
-  rc.ctx.hyp = hyp;
-  b.ctx = rc.ctx;
-  b.expected.resize(c.size());
-  LANEDIFF_RETURN_IF_ERROR(Evaluate(b.ctx, b.resolved, absl::MakeSpan(b.expected)));
-  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch,
-                            BuildDeviceBatch(c.header, c.lanes.view(), allow_undefined));
-  absl::StatusOr<DeviceResult> r = runner.Run(batch);
-  if (!r.ok()) {
-    b.device_status = r.status();
-    return b;
-  }
-  b.observed = std::move(r->vdst);
-  b.device_provenance = std::move(r->provenance);
-  b.differing = DifferingLanes(b.ctx, b.resolved, b.expected, b.observed, relax);
+  DeviceBatch batch;
+  LANEDIFF_RETURN_IF_ERROR(PrepareBothSides(c, hyp, &b, &batch, allow_undefined));
+  FinishBothSides(runner.Run(batch), relax, &b);
   return b;
 }
 
@@ -734,6 +840,10 @@ absl::Status CheckOptions(const CampaignOptions& options) {
   }
   if (options.lanes_per_batch == 0 || options.lanes_per_batch > kMaxLanes) {
     return absl::InvalidArgumentError(absl::StrCat("--lanes-per-batch must be 1..", kMaxLanes));
+  }
+  if (options.launch_lanes < -1 || options.launch_lanes > static_cast<int64_t>(kMaxLanesPerBatch)) {
+    return absl::InvalidArgumentError(absl::StrCat("launch_lanes must be -1 (automatic), 0 (off) or up to ",
+                                                   kMaxLanesPerBatch));
   }
   if (options.jobs < 1 || options.jobs > 256) {
     return absl::InvalidArgumentError("--jobs must be 1..256");

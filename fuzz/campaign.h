@@ -39,6 +39,9 @@
 namespace lanediff {
 
 inline constexpr size_t kPoolSize = 64;
+// Lanes per round on a GPU: four launches of 64K lanes (device_harness/hip/launch_pipeline.h),
+// so two are always in flight.
+inline constexpr size_t kGpuLaunchLanes = 4 * 65536;
 inline constexpr size_t kMaxSignatures = 65536;     // stored findings remembered (~1 KB each)
 inline constexpr size_t kMaxPreSignatures = 8192;   // unminimized -> final map (~300 B each)
 
@@ -57,6 +60,11 @@ struct CampaignOptions {
   size_t lanes_per_batch = 1024;
   Relaxations relax;
   int aim_percent = 50;                   // batches whose lanes are aimed at hypotheses
+  // The grouping step (fuzz/launch_group.h): each round is a case plus siblings with its
+  // header and fresh lanes, this many lanes in all, sent to the device as one batch. -1: on a
+  // GPU (a device that describes itself "hip:N") kGpuLaunchLanes, elsewhere 0; 0: one case
+  // per batch (each case's own launch, as before grouping existed).
+  int64_t launch_lanes = -1;
   double batch_timeout_seconds = 2;       // per batch, isolated devices (hangs)
   uint64_t stop_after_findings = 0;       // stop once this many new findings (0: never)
   bool progress = true;                   // live line on stderr

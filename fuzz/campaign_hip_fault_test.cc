@@ -27,7 +27,13 @@ std::function<absl::StatusOr<std::unique_ptr<Runner>>(const RunnerOptions&)> Fak
   return [code](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
     LANEDIFF_ASSIGN_OR_RETURN(
         std::unique_ptr<IsolatedRunner> r,
-        IsolatedRunner::Start([code] { return OpenFakeHip(nullptr, /*fail_every_launch=*/true, code); },
+        IsolatedRunner::Start(
+            [code]() -> absl::StatusOr<std::unique_ptr<Runner>> {
+              FakeHip* fake = nullptr;
+              absl::StatusOr<std::unique_ptr<Runner>> r = OpenFakeHip(&fake, /*fail_every_launch=*/true);
+              if (r.ok()) fake->fault_code = code;
+              return r;
+            },
                               {.timeout = ro.timeout, .start_timeout = absl::Seconds(60)}));
     return std::unique_ptr<Runner>(std::move(r));
   };

@@ -14,7 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
-#include "device_harness/hip/fake_hip_api.h"
+#include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/campaign.h"
 #include "gmock/gmock.h"

@@ -1,21 +1,28 @@
-// For tests only: a fake HIP runtime behind the HipApi seam (hip_api.h), so the HIP runner runs
-// without a GPU. Host memory; a HIP error injected at hipStreamSynchronize when the launch's
-// `mode` argument is kFaultMode (or on every launch when `fail_every_launch` is set), so the
-// fault is a property of the batch (as on a GPU) and survives a fresh process.
-// Its "kernel" either copies vdst_old to out (the error-path tests), or - computing, what the
-// GPU tests run on without a GPU (hip_runner_gpu_test --fake-hip) - runs the model on the
-// words patched into the very module the launch names (read back from the loaded image, as
-// the simulator does), so a stale or mixed-up module, a wrong kernel argument or a lost lane
-// gives a wrong answer.
+// For tests and `lanediff bench --pipeline` only: a fake HIP runtime behind the HipApi seam
+// (hip_api.h), so the HIP runner runs without a GPU. Host memory stands for device memory;
+// every asynchronous call is done when it is queued (so results are right whatever the
+// order), and the fake records what the launch path asked for: the order of its calls (`log`,
+// when `keep_log`), page-locked allocations and copies from pageable memory, modules loaded
+// and unloaded, streams and events created.
+//
+// The "kernel" is `kernel` (FakeKernel): by default it copies vdst_old to out (it computes
+// nothing: the tests using it are about errors and the launch path); a test or the pipeline
+// bench gives one that computes (the simulator). The words it runs are read back from the
+// patched code object the runner loaded, as a GPU would run them. A HIP error is injected at
+// the next hipEventSynchronize / hipStreamSynchronize when the launch's `mode` argument is
+// kFaultMode (or on every launch when `fail_every_launch` is set), so the fault is a property
+// of the batch (as on a GPU) and survives a fresh process.
 //
 //   absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip();  // "hip:0 fake MI300X", gfx942
-//   dev = OpenComputingFakeHip("gfx1100", 64, &fake);             // wave64 RDNA3, computing
 #ifndef LANEDIFF_DEVICE_HARNESS_HIP_FAKE_HIP_API_H_
 #define LANEDIFF_DEVICE_HARNESS_HIP_FAKE_HIP_API_H_
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -23,13 +30,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "device_harness/batch.h"
+#include "absl/types/span.h"
 #include "device_harness/code_object.h"
 #include "device_harness/hip/hip_api.h"
 #include "device_harness/hip/hip_runner.h"
 #include "device_harness/runner.h"
 #include "model/base/status.h"
-#include "model/ops/ops.h"
 
 namespace lanediff {
 
@@ -37,85 +43,114 @@ inline constexpr uint32_t kFaultMode = 0x3;
 inline constexpr uint32_t kLostMode = 0x1;  // round toward +inf
 inline constexpr int kHipErrorLaunchFailure = 719;  // hip_runtime_api.h: hipErrorLaunchFailure = 719
 inline constexpr int kHipErrorIllegalAddress = 700;  // hip_runtime_api.h: hipErrorIllegalAddress = 700
-inline constexpr int kHipErrorInvalidValue = 1;      // hip_runtime_api.h: hipErrorInvalidValue = 1
-inline constexpr int kHipErrorInvalidImage = 200;    // hip_runtime_api.h: hipErrorInvalidImage = 200
+
+// One launch as the fake kernel sees it: the words of the module, the kernel arguments.
+struct FakeLaunch {
+  PatchSiteWords words{};  // the patch site of the loaded code object (3 dwords)
+  uint32_t mode = 0;
+  std::array<uint32_t, 3> sgpr{};
+  LaneView in;             // n lanes
+  uint32_t* out = nullptr; // n VDST words (out[n], the MODE readback, is the fake's)
+};
+using FakeKernel = std::function<void(const FakeLaunch&)>;
 
 class FakeHip : public HipApi {
  public:
-  FakeHip() = default;
-  // A computing fake for `code_object` (its target, and its size: an image is read back from
-  // the bytes the runner loads).
-  explicit FakeHip(CodeObjectView code_object) : code_object_(code_object), compute_(true) {}
-  FakeHip(const FakeHip&) = delete;
-  FakeHip& operator=(const FakeHip&) = delete;
   ~FakeHip() override {
-    for (Module* m : live_) delete m;
+    for (auto& [m, words] : modules_) delete words;
   }
   int SetDevice(int) override { return 0; }
-  int StreamCreate(void** s) override { *s = this; return 0; }
+  int StreamCreate(void** s) override { *s = NewHandle("stream"); ++streams_created; return 0; }
   int StreamDestroy(void*) override { return 0; }
   int Malloc(void** p, size_t bytes) override { *p = ::operator new(bytes); return 0; }
   int Free(void* p) override { ::operator delete(p); return 0; }
+  int HostMalloc(void** p, size_t bytes) override {
+    *p = ::operator new(bytes);
+    pinned_[static_cast<const char*>(*p)] = bytes;
+    ++host_mallocs;
+    return 0;
+  }
+  int HostFree(void* p) override {
+    pinned_.erase(static_cast<const char*>(p));
+    ::operator delete(p);
+    return 0;
+  }
   int ModuleLoadData(void** m, const void* image) override {
-    auto* module = new Module;
-    if (compute_) {
-      const auto* bytes = static_cast<const uint8_t*>(image);
-      absl::StatusOr<PatchSiteWords> site = ReadPatchSite(absl::MakeConstSpan(bytes, code_object_.elf.size()));
-      if (!site.ok()) {
-        delete module;
-        return kHipErrorInvalidImage;
-      }
-      module->site = *site;
-    }
-    live_.push_back(module);
-    *m = module;
+    // The words the module would run: read back from the patch site of the image.
+    const auto* bytes = static_cast<const uint8_t*>(image);
+    uint64_t shoff;
+    uint16_t shentsize, shnum;
+    std::memcpy(&shoff, bytes + 0x28, 8);  // ELF64 e_shoff, e_shentsize, e_shnum
+    std::memcpy(&shentsize, bytes + 0x3a, 2);
+    std::memcpy(&shnum, bytes + 0x3c, 2);
+    absl::StatusOr<PatchSiteWords> site =
+        ReadPatchSite(absl::MakeConstSpan(bytes, shoff + uint64_t{shentsize} * shnum));
+    if (!site.ok()) return 200;  // hipErrorInvalidImage
+    auto* words = new PatchSiteWords(*site);
+    *m = words;
+    modules_[words] = words;
     ++modules_loaded;
+    Log("load");
     return 0;
   }
   int ModuleGetFunction(void** f, void* m, const char*) override { *f = m; return 0; }
   int ModuleUnload(void* m) override {
-    auto it = std::find(live_.begin(), live_.end(), static_cast<Module*>(m));
-    if (it == live_.end()) return kHipErrorInvalidValue;  // unloaded twice, or never loaded
-    delete *it;
-    live_.erase(it);
+    auto it = modules_.find(m);
+    if (it != modules_.end()) {
+      delete it->second;
+      modules_.erase(it);
+    }
+    ++modules_unloaded;
+    Log("unload");
     return 0;
   }
-  size_t modules_live() const { return live_.size(); }
-  int MemcpyHtoDAsync(void* d, const void* h, size_t n, void*) override { std::memcpy(d, h, n); return 0; }
+  int MemcpyHtoDAsync(void* d, const void* h, size_t n, void* s) override {
+    if (!IsPinned(h, n)) ++pageable_copies;
+    std::memcpy(d, h, n);
+    Log("h2d", s);
+    return 0;
+  }
+  int MemcpyDtoHAsync(void* h, const void* d, size_t n, void* s) override {
+    if (!IsPinned(h, n)) ++pageable_copies;
+    std::memcpy(h, d, n);
+    Log("d2h", s);
+    return 0;
+  }
   int MemsetD32Async(void* d, uint32_t v, size_t n, void*) override {
     std::fill_n(static_cast<uint32_t*>(d), n, v);
     return 0;
   }
-  int LaunchKernel(void* function, unsigned, unsigned, void*, void** params) override {
-    const uint32_t n = *static_cast<uint32_t*>(params[5]), mode = *static_cast<uint32_t*>(params[6]);
-    const auto* old = *static_cast<uint32_t**>(params[3]);
-    auto* out = *static_cast<uint32_t**>(params[4]);
-    if (std::find(live_.begin(), live_.end(), static_cast<Module*>(function)) == live_.end()) {
-      return kHipErrorInvalidValue;  // a function of an unloaded module
-    }
-    if (compute_) {
-      // The MODE the instruction runs under: kLostMode loses the MODE[7:0] write.
-      const uint32_t ran = mode == kLostMode ? ((mode & ~0xffu) | (kDefaultMode & 0xffu)) : mode;
-      absl::Status s = Compute(*static_cast<Module*>(function), params, n, ran, out);
-      if (!s.ok()) {
-        last_error = std::string(s.message());
-        return kHipErrorInvalidValue;
-      }
+  int LaunchKernel(void* f, unsigned, unsigned, void* s, void** params) override {
+    FakeLaunch l;
+    l.words = *static_cast<PatchSiteWords*>(f);
+    const uint32_t n = *static_cast<uint32_t*>(params[5]);
+    l.mode = *static_cast<uint32_t*>(params[6]);
+    for (int i = 0; i < 3; ++i) l.sgpr[i] = *static_cast<uint32_t*>(params[7 + i]);
+    auto ptr = [&](int i) { return reinterpret_cast<uint32_t*>(*static_cast<uint64_t*>(params[i])); };
+    l.in = {ptr(0), ptr(1), ptr(2), ptr(3), n};
+    l.out = ptr(4);
+    if (kernel) {
+      kernel(l);
     } else {
-      std::copy_n(old, n, out);
+      std::copy_n(l.in.vdst_old, n, l.out);
     }
     // out[n]: the kernel's MODE readback; kLostMode plays a GPU that lost the MODE[7:0] write.
-    out[n] = mode == kLostMode ? (mode & ~0xffu) | (kDefaultMode & 0xffu) : mode;
-    pending_error_ = mode == kFaultMode || fail_every_launch ? fault_code : 0;
+    l.out[n] = l.mode == kLostMode ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
+    pending_error_ = l.mode == kFaultMode || fail_every_launch ? fault_code : 0;
+    ++launches;
+    Log(absl::StrCat("launch ", n), s);
     return 0;
   }
   int StreamSynchronize(void*) override { return pending_error_; }
   int MemcpyDtoH(void* h, const void* d, size_t n) override { std::memcpy(h, d, n); return 0; }
+  int EventCreate(void** e) override { *e = NewHandle("event"); return 0; }
+  int EventDestroy(void*) override { return 0; }
+  int EventRecord(void* e, void* s) override { Log(absl::StrCat("record ", Name(e)), s); return 0; }
+  int EventSynchronize(void* e) override { Log(absl::StrCat("wait ", Name(e))); return pending_error_; }
+  int StreamWaitEvent(void* s, void* e) override { Log(absl::StrCat("streamwait ", Name(e)), s); return 0; }
   std::string ErrorName(int e) override {
     return e == kHipErrorLaunchFailure   ? "hipErrorLaunchFailure"
            : e == kHipErrorIllegalAddress ? "hipErrorIllegalAddress"
-           : e == kHipErrorInvalidValue   ? "hipErrorInvalidValue"
-           : e == kHipErrorInvalidImage   ? "hipErrorInvalidImage"
                                           : "hipErrorUnknown";
   }
   std::string ErrorString(int e) override {
@@ -123,46 +158,49 @@ class FakeHip : public HipApi {
            : e == kHipErrorIllegalAddress ? "an illegal memory access was encountered"
                                           : "";
   }
-  int modules_loaded = 0;
+
+  // True when [p, p + n) lies inside one hipHostMalloc allocation.
+  bool IsPinned(const void* p, size_t n) const {
+    const char* c = static_cast<const char*>(p);
+    auto it = pinned_.upper_bound(c);
+    if (it == pinned_.begin()) return false;
+    --it;
+    return c + n <= it->first + it->second;
+  }
+  size_t pinned_allocations() const { return pinned_.size(); }
+  size_t modules_live() const { return modules_.size(); }  // loaded and not unloaded
+
+  FakeKernel kernel;
   bool fail_every_launch = false;
   int fault_code = kHipErrorLaunchFailure;  // the HIP error an injected fault returns
-  std::string last_error;                    // why a computing launch failed
+  bool keep_log = false;
+  std::vector<std::string> log;  // "h2d stream1", "launch 65536 stream2", "wait event3", ...
+  int modules_loaded = 0, modules_unloaded = 0, streams_created = 0, host_mallocs = 0;
+  int pageable_copies = 0;       // async copies to or from memory not from hipHostMalloc
+  uint64_t launches = 0;
 
  private:
-  struct Module {
-    PatchSiteWords site{};
-  };
-
-  // What the kernel computes: the words at the module's patch site (2 dwords, or 3 when a
-  // source is the literal), each lane's operands from the kernel arguments in metadata order
-  // (src0 src1 src2 vdst_old out n mode sgpr0..2), the model under `mode`.
-  absl::Status Compute(const Module& m, void** params, uint32_t n, uint32_t mode, uint32_t* out) {
-    const TargetTraits& t = *code_object_.target;
-    LANEDIFF_ASSIGN_OR_RETURN(DecodedVop3 fields, DecodeVop3Fields(t, m.site));
-    DeviceBatch b;
-    b.target = &t;
-    b.instr = fields.vop3.instr;
-    b.words.assign(m.site.begin(), m.site.begin() + fields.words_used);
-    b.mode = mode;
-    b.allow_undefined = true;  // the runner decided; the fake runs what it was given
-    for (int i = 0; i < 3; ++i) b.sgpr_values[i] = *static_cast<uint32_t*>(params[7 + i]);
-    const uint32_t* in[4];
-    for (int i = 0; i < 4; ++i) in[i] = *static_cast<uint32_t**>(params[i]);
-    for (uint32_t i = 0; i < n; ++i) b.lanes.Add(in[0][i], in[1][i], in[2][i], in[3][i]);
-    LANEDIFF_ASSIGN_OR_RETURN(DecodedBatch d, DecodeDeviceBatch(b, b.words));
-    return Evaluate(d.ctx, d.resolved.view(), absl::MakeSpan(out, n));
+  void* NewHandle(const char* kind) {
+    names_.push_back(absl::StrCat(kind, names_.size() + 1));
+    return reinterpret_cast<void*>(static_cast<uintptr_t>(names_.size()));  // never dereferenced
   }
-
-  CodeObjectView code_object_;
-  bool compute_ = false;
-  std::vector<Module*> live_;
+  std::string Name(void* h) const {
+    const uintptr_t i = reinterpret_cast<uintptr_t>(h);
+    return i >= 1 && i <= names_.size() ? names_[i - 1] : "?";
+  }
+  void Log(const std::string& what, void* stream = nullptr) {
+    if (keep_log) log.push_back(stream == nullptr ? what : absl::StrCat(what, " ", Name(stream)));
+  }
   int pending_error_ = 0;
+  std::vector<std::string> names_;
+  std::map<const char*, size_t> pinned_;
+  std::map<void*, PatchSiteWords*> modules_;
 };
 
 // The HIP runner ("hip:0 fake MI300X", gfx942 wave64) on a FakeHip; `fake` receives it.
 inline absl::StatusOr<std::unique_ptr<Runner>> OpenFakeHip(FakeHip** fake = nullptr,
                                                            bool fail_every_launch = false,
-                                                           int fault_code = kHipErrorLaunchFailure) {
+                                                           FakeKernel kernel = nullptr) {
   LANEDIFF_ASSIGN_OR_RETURN(CodeObjectView co, FindCodeObject("gfx942", 64));
   HipDeviceInfo info;
   info.name = "fake MI300X";
@@ -171,23 +209,7 @@ inline absl::StatusOr<std::unique_ptr<Runner>> OpenFakeHip(FakeHip** fake = null
   info.target = "gfx942";
   auto api = std::make_unique<FakeHip>();
   api->fail_every_launch = fail_every_launch;
-  api->fault_code = fault_code;
-  if (fake != nullptr) *fake = api.get();
-  return OpenHipRunnerWithApi(std::move(info), co, std::move(api));
-}
-
-// The HIP runner on a computing FakeHip for `target` and `wave_size` (its code object):
-// "hip:0 fake gfx1100 (gfx1100, wave64)"; `fake` receives the fake runtime.
-inline absl::StatusOr<std::unique_ptr<Runner>> OpenComputingFakeHip(const std::string& target, int wave_size,
-                                                                    FakeHip** fake = nullptr) {
-  LANEDIFF_ASSIGN_OR_RETURN(CodeObjectView co, FindCodeObject(target, wave_size));
-  HipDeviceInfo info;
-  info.name = absl::StrCat("fake ", target);
-  info.gcn_arch_name = target;
-  info.wave_size = wave_size;
-  info.target = target;
-  info.runtime = "fake HIP runtime (device_harness/hip/fake_hip_api.h)";
-  auto api = std::make_unique<FakeHip>(co);
+  api->kernel = std::move(kernel);
   if (fake != nullptr) *fake = api.get();
   return OpenHipRunnerWithApi(std::move(info), co, std::move(api));
 }

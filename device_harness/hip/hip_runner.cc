@@ -18,6 +18,9 @@
 #include "device_harness/code_object.h"
 #include "device_harness/fault.h"
 #include "device_harness/hip/hip_api.h"
+#include "device_harness/hip/hip_error.h"
+#include "device_harness/hip/launch_pipeline.h"
+#include "device_harness/hip/module_cache.h"
 #include "model/isa/vop3.h"
 #include "model/base/status.h"
 
@@ -36,16 +39,10 @@ constexpr char kNoGpuHelp[] =
     "ROCR_VISIBLE_DEVICES do not hide the GPU. `lanediff devices` lists what the runtime sees; "
     "--device=sim runs without a GPU.";
 
-// "<doing> failed with HIP error 100 (hipErrorNoDevice: no ROCm-capable device is detected)"
-std::string HipErrorText(int e, const std::string& name, const std::string& text, absl::string_view doing) {
-  const bool has_text = !text.empty() && text != name;  // HIP 5.2 repeats the name
-  return absl::StrCat(doing, " failed with HIP error ", e, " (", name.empty() ? "unnamed" : name,
-                      has_text ? absl::StrCat(": ", text) : "", ")");
-}
 std::string HipErrorText(hipError_t e, absl::string_view doing) {
   const char* name = hipGetErrorName(e);
   const char* text = hipGetErrorString(e);
-  return HipErrorText(static_cast<int>(e), name != nullptr ? name : "", text != nullptr ? text : "", doing);
+  return ::lanediff::HipErrorText(static_cast<int>(e), name != nullptr ? name : "", text != nullptr ? text : "", doing);
 }
 
 class RealApi : public HipApi {
@@ -87,6 +84,25 @@ class RealApi : public HipApi {
   int MemcpyDtoH(void* dst, const void* src, size_t bytes) override {
     return hipMemcpyDtoH(dst, const_cast<void*>(src), bytes);
   }
+  int HostMalloc(void** ptr, size_t bytes) override { return hipHostMalloc(ptr, bytes, hipHostMallocDefault); }
+  int HostFree(void* ptr) override { return hipHostFree(ptr); }
+  int MemcpyDtoHAsync(void* dst, const void* src, size_t bytes, void* stream) override {
+    return hipMemcpyDtoHAsync(dst, const_cast<void*>(src), bytes, static_cast<hipStream_t>(stream));
+  }
+  int EventCreate(void** event) override {
+    hipEvent_t e = nullptr;
+    const int r = hipEventCreateWithFlags(&e, hipEventDisableTiming);
+    *event = e;
+    return r;
+  }
+  int EventDestroy(void* event) override { return hipEventDestroy(static_cast<hipEvent_t>(event)); }
+  int EventRecord(void* event, void* stream) override {
+    return hipEventRecord(static_cast<hipEvent_t>(event), static_cast<hipStream_t>(stream));
+  }
+  int EventSynchronize(void* event) override { return hipEventSynchronize(static_cast<hipEvent_t>(event)); }
+  int StreamWaitEvent(void* stream, void* event) override {
+    return hipStreamWaitEvent(static_cast<hipStream_t>(stream), static_cast<hipEvent_t>(event), 0);
+  }
   std::string ErrorName(int e) override {
     const char* n = hipGetErrorName(static_cast<hipError_t>(e));
     return n != nullptr ? n : "";
@@ -97,61 +113,8 @@ class RealApi : public HipApi {
   }
 };
 
-// A HIP error while running an accepted batch: a device fault (the campaign keeps it as a
-// finding with the words), carrying the HIP code and name in its message and the code in the
-// payload kHipErrorPayload. After one the runner's context is not trusted again (a sticky
-// error such as 700/719 fails every later call), so the isolated child exits and the next
-// batch gets a fresh process and HIP context.
-absl::Status HipFault(HipApi& api, int e, absl::string_view doing) {
-  absl::Status s = DeviceFaultLostContext(HipErrorText(e, api.ErrorName(e), api.ErrorString(e), doing));
-  const std::string code = absl::StrCat(e);
-  s.SetPayload(kHipErrorPayload, absl::Cord(absl::string_view(code)));  // (Debian's Abseil exports no Cord(string&&))
-  return s;
-}
-
-#define LANEDIFF_HIP_CHECK(api, call, doing)                 \
-  do {                                                       \
-    const int lanediff_hip_err_ = (api).call;                \
-    if (lanediff_hip_err_ != 0) {                            \
-      return HipFault((api), lanediff_hip_err_, (doing));    \
-    }                                                        \
-  } while (0)
-
-// RAII owners. Destructors cannot report: a failing Free / ModuleUnload during teardown
+// RAII owner of a loaded module. The destructor cannot report: a failing Free / ModuleUnload during teardown
 // after a device fault is expected, and the fault itself was already reported by Run.
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(HipApi* api = nullptr) : api_(api) {}
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { Release(); }
-  void set_api(HipApi* api) { api_ = api; }
-
-  // Makes room for `words` uint32 values; keeps the allocation when it is big enough.
-  absl::Status Reserve(size_t words, absl::string_view what) {
-    if (words <= capacity_) return absl::OkStatus();
-    Release();
-    void* p = nullptr;
-    LANEDIFF_HIP_CHECK(*api_, Malloc(&p, words * sizeof(uint32_t)),
-                       absl::StrCat("hipMalloc of ", words * sizeof(uint32_t), " bytes for ", what));
-    ptr_ = p;
-    capacity_ = words;
-    return absl::OkStatus();
-  }
-  void* get() const { return ptr_; }
-  void Reset() { Release(); }
-
- private:
-  void Release() {
-    if (ptr_ != nullptr) (void)api_->Free(ptr_);
-    ptr_ = nullptr;
-    capacity_ = 0;
-  }
-  HipApi* api_;
-  void* ptr_ = nullptr;
-  size_t capacity_ = 0;
-};
-
 class Module {
  public:
   explicit Module(HipApi* api) : api_(api) {}
@@ -248,19 +211,18 @@ std::string DescribeDevice(const HipDeviceInfo& d) {
 class HipRunner : public Runner {
  public:
   HipRunner(HipDeviceInfo info, CodeObjectView code_object, std::unique_ptr<HipApi> api)
-      : info_(std::move(info)), code_object_(code_object), api_(std::move(api)) {
-    for (DeviceBuffer& b : buffers_) b.set_api(api_.get());
-  }
+      : info_(std::move(info)), code_object_(code_object), api_(std::move(api)),
+        pipeline_(std::make_unique<HipLaunchPipeline>(api_.get())) {}
   ~HipRunner() override {
-    for (DeviceBuffer& b : buffers_) b.Reset();  // before the stream goes
-    modules_.clear();
-    if (stream_ != nullptr) (void)api_->StreamDestroy(stream_);
+    pipeline_.reset();  // buffers, events and streams before the modules
+    modules_.Clear();
   }
 
+  // Once per process: the isolated child keeps this context, its streams, pinned buffers and
+  // loaded modules for the whole campaign (until a HIP fault, after which it exits).
   absl::Status Init() {
     LANEDIFF_HIP_CHECK(*api_, SetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
-    LANEDIFF_HIP_CHECK(*api_, StreamCreate(&stream_), "hipStreamCreateWithFlags");
-    return absl::OkStatus();
+    return pipeline_->Init();
   }
 
   std::string Describe() const override { return DescribeDevice(info_); }
@@ -302,55 +264,33 @@ class HipRunner : public Runner {
 
     HipApi& api = *api_;
     LANEDIFF_HIP_CHECK(api, SetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
-    LANEDIFF_ASSIGN_OR_RETURN(void* function, Kernel(batch.words));
-    const char* names[] = {"src0", "src1", "src2", "vdst_old", "out"};
-    const uint32_t* host[] = {lanes.src0, lanes.src1, lanes.src2, lanes.vdst_old};
-    // out holds one more word: out[n] = the MODE readback the kernel stores.
-    for (int i = 0; i < 5; ++i) LANEDIFF_RETURN_IF_ERROR(buffers_[i].Reserve(i == 4 ? n + 1 : n, names[i]));
-    const size_t bytes = n * sizeof(uint32_t);
-    for (int i = 0; i < 4; ++i) {
-      LANEDIFF_HIP_CHECK(api, MemcpyHtoDAsync(buffers_[i].get(), host[i], bytes, stream_),
-                         absl::StrCat("copying ", names[i], " (", bytes, " bytes) to the device"));
-    }
-    // A lane the kernel fails to store shows this pattern instead of stale data.
-    LANEDIFF_HIP_CHECK(api, MemsetD32Async(buffers_[4].get(), 0xA5A5A5A5u, n + 1, stream_),
-                       "filling the output buffer with 0xA5A5A5A5");
-
-    KernelArgs args;
-    args.src0 = reinterpret_cast<uintptr_t>(buffers_[0].get());
-    args.src1 = reinterpret_cast<uintptr_t>(buffers_[1].get());
-    args.src2 = reinterpret_cast<uintptr_t>(buffers_[2].get());
-    args.vdst_old = reinterpret_cast<uintptr_t>(buffers_[3].get());
-    args.out = reinterpret_cast<uintptr_t>(buffers_[4].get());
-    args.n = static_cast<uint32_t>(n);
-    args.mode = batch.mode;
-    for (int i = 0; i < 3; ++i) args.sgpr[i] = batch.sgpr_values[i];
-    std::array<void*, 11> params = KernelParamPointers(args);
-    const unsigned blocks = HipGridBlocks(n);
-    const std::string words = absl::StrJoin(batch.words, " ", [](std::string* o, uint32_t w) {
+    LaunchRequest req;
+    LANEDIFF_ASSIGN_OR_RETURN(req.function, Kernel(batch.words));
+    req.lanes = lanes;
+    req.mode = batch.mode;
+    req.sgpr = batch.sgpr_values;
+    req.what = absl::StrCat(InstrName(instr), " words ", absl::StrJoin(batch.words, " ", [](std::string* o, uint32_t w) {
       absl::StrAppend(o, absl::Hex(w, absl::kZeroPad8));
-    });
-    LANEDIFF_HIP_CHECK(api, LaunchKernel(function, blocks, kKernelWorkgroupSize, stream_, params.data()),
-                       absl::StrCat("hipModuleLaunchKernel (", blocks, " blocks of ", kKernelWorkgroupSize,
-                                    " for ", n, " lanes of ", InstrName(instr), " words ", words, ")"));
-    LANEDIFF_HIP_CHECK(api, StreamSynchronize(stream_),
-                       absl::StrCat("running the kernel (hipStreamSynchronize after launching ",
-                                    n, " lanes of ", InstrName(instr), " words ", words, ")"));
-    result.vdst.resize(n + 1);
-    LANEDIFF_HIP_CHECK(api, MemcpyDtoH(result.vdst.data(), buffers_[4].get(), bytes + 4),
-                       absl::StrCat("copying ", bytes + 4, " bytes of VDST and the MODE readback back from the device"));
-    result.mode_readback = result.vdst.back();
-    result.vdst.pop_back();
+    }));
+    std::vector<uint32_t> readbacks;
+    LANEDIFF_RETURN_IF_ERROR(pipeline_->Run(req, &result.vdst, &readbacks));
+    // One readback per launch; one that differs from the batch's MODE is the one reported.
+    result.mode_readback = readbacks.front();
+    for (uint32_t r : readbacks) {
+      if ((r & kKernelModeMask) != (batch.mode & kKernelModeMask)) {
+        result.mode_readback = r;
+        break;
+      }
+    }
     LANEDIFF_RETURN_IF_ERROR(CheckModeReadback(batch, result));
     return result;
   }
 
-  // The loaded kernel for these words, from a small cache (loading a module costs a
-  // round trip to the driver; campaigns reuse words across batches).
+  // The loaded kernel for these words, from the LRU cache (module_cache.h: loading a module
+  // is a round trip to the driver; campaigns reuse words across batches).
   absl::StatusOr<void*> Kernel(const std::vector<uint32_t>& words) {
-    auto it = modules_.find(words);
-    if (it != modules_.end()) return it->second.function();
-    if (modules_.size() >= kHipModuleCacheSize) modules_.clear();
+    ModuleKey key{std::string(code_object_.target->name), words};
+    if (Module* m = modules_.Find(key)) return m->function();
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<uint8_t> elf, PatchCodeObject(code_object_, words));
     // Belt and braces: the words must read back from the site before the GPU sees them.
     LANEDIFF_ASSIGN_OR_RETURN(PatchSiteWords site, ReadPatchSite(elf));
@@ -366,16 +306,15 @@ class HipRunner : public Runner {
     LANEDIFF_RETURN_IF_ERROR(m.Load(elf, absl::StrCat("patched ", code_object_.target->name, " wave",
                                                       code_object_.wave_size)));
     void* f = m.function();
-    modules_.emplace(words, std::move(m));
+    modules_.Insert(key, std::move(m));
     return f;
   }
 
   HipDeviceInfo info_;
   CodeObjectView code_object_;
   std::unique_ptr<HipApi> api_;
-  void* stream_ = nullptr;
-  std::array<DeviceBuffer, 5> buffers_;  // src0, src1, src2, vdst_old, out
-  std::map<std::vector<uint32_t>, Module> modules_;
+  std::unique_ptr<HipLaunchPipeline> pipeline_;
+  LruCache<ModuleKey, Module> modules_{kHipModuleCacheSize};
   absl::Status broken_;  // the first HIP fault; every later batch is refused with it
 };
 

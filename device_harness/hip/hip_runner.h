@@ -67,7 +67,8 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenHipRunnerWithApi(HipDeviceInfo info,
 // isolated child exits after sending a fault, so the next batch gets a fresh process and HIP
 // context.
 inline constexpr absl::string_view kHipErrorPayload = "lanediff.hip_error";
-// Modules kept loaded (one per distinct instruction word); the oldest are dropped together.
+// Modules kept loaded (one per target and instruction words); when full, the least recently
+// used one is unloaded (module_cache.h), never all at once.
 inline constexpr size_t kHipModuleCacheSize = 64;
 
 // Exposed for tests (they run without a GPU):

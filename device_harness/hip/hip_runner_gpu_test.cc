@@ -21,7 +21,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "device_harness/code_object.h"
-#include "device_harness/hip/fake_hip_api.h"
+#include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/hip/hip_runner.h"
 #include "gtest/gtest.h"
 

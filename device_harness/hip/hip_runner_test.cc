@@ -6,9 +6,11 @@
 
 #include "device_harness/fault.h"
 #include "device_harness/hip/fake_hip_api.h"
+#include "device_harness/hip/launch_pipeline.h"
 #include "device_harness/isolation/isolated_runner.h"
 #include "model/base/status.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -250,6 +252,96 @@ TEST(HipFaultTest, AllowUndefinedRunsAConstantBusViolatorInTheIsolatedChild) {
   absl::StatusOr<DeviceResult> ran = (*dev)->Run(b);
   ASSERT_TRUE(ran.ok()) << ran.status();
   EXPECT_EQ(ran->vdst, (std::vector<uint32_t>{0x100, 0x101, 0x102}));  // the fake copies vdst_old
+}
+
+TEST(HipLaunchRangesTest, EveryLaunchHas64KLanesWhenTheBatchHas) {
+  using R = std::vector<std::pair<size_t, size_t>>;
+  EXPECT_EQ(HipLaunchRanges(0), R{});
+  EXPECT_EQ(HipLaunchRanges(1), (R{{0, 1}}));
+  EXPECT_EQ(HipLaunchRanges(65536), (R{{0, 65536}}));
+  EXPECT_EQ(HipLaunchRanges(131071), (R{{0, 131071}}));  // 131071 / 65536 = 1 launch
+  EXPECT_EQ(HipLaunchRanges(131072), (R{{0, 65536}, {65536, 131072}}));
+  // 3 * 65536 + 5 = 196613 lanes: 3 launches of 65537, 65538, 65538 (n * i / 3 boundaries).
+  EXPECT_EQ(HipLaunchRanges(196613), (R{{0, 65537}, {65537, 131075}, {131075, 196613}}));
+  EXPECT_EQ(HipLaunchRanges(size_t{1} << 20).size(), 16u);
+}
+
+DeviceBatch LanesBatch(size_t n, uint32_t op = 477) {
+  DeviceBatch b;
+  b.target = *FindTarget("gfx942");
+  b.instr = op == 477 ? Instr::v_cvt_pk_u8_f32 : Instr::v_cvt_sr_fp8_f32;
+  b.words = Vop3(*b.target, op);
+  for (uint32_t i = 0; i < n; ++i) b.lanes.Add(i, 0, 0, 0x10000000u + i);
+  return b;
+}
+
+// Launch i + 1 is queued (its operands copied on the copy stream, its kernel on the compute
+// stream) before the host first waits for launch i: two launches in flight, and every async
+// copy is from or to page-locked memory (hipHostMalloc).
+TEST(HipLaunchPipelineTest, TwoLaunchesInFlightThroughPinnedBuffers) {
+  FakeHip* fake = nullptr;
+  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip(&fake);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  fake->keep_log = true;
+  const size_t n = 4 * kHipLaunchLanes + 5;
+  const DeviceBatch b = LanesBatch(n);
+  absl::StatusOr<DeviceResult> r = (*dev)->Run(b);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->vdst.size(), n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(r->vdst[i], 0x10000000u + i) << "lane " << i;  // the fake copies vdst_old
+  EXPECT_EQ(fake->launches, 4u);
+  EXPECT_EQ(fake->pageable_copies, 0);
+  EXPECT_EQ(fake->host_mallocs, 4);  // two slots, an input and an output buffer each, once
+  // Handles in HipLaunchPipeline::Init's order: stream1 = copy, stream2 = compute; slot A's
+  // events h2d_done = event3, d2h_done = event4; slot B's event5, event6. 4 launches of
+  // 262149 lanes end at n * i / 4: 65537, 131074, 196611, 262149 (sizes 65537 x 3, 65538).
+  std::vector<std::string> order;
+  for (const std::string& e : fake->log) {
+    if (absl::StartsWith(e, "h2d") || absl::StartsWith(e, "launch") || absl::StartsWith(e, "wait")) order.push_back(e);
+  }
+  const std::vector<std::string> want = {
+      "h2d stream1", "launch 65537 stream2",   // launch 1 (slot A)
+      "h2d stream1", "launch 65537 stream2",   // launch 2 (slot B) queued while 1 runs
+      "wait event4",                           // the host waits for launch 1 only now
+      "h2d stream1", "launch 65537 stream2",   // launch 3 reuses slot A
+      "wait event6",
+      "h2d stream1", "launch 65538 stream2",   // launch 4
+      "wait event4", "wait event6"};
+  EXPECT_EQ(order, want);
+  // The compute stream waits for each copy's event before the kernel.
+  EXPECT_NE(std::find(fake->log.begin(), fake->log.end(), "streamwait event3 stream2"), fake->log.end());
+}
+
+// The runner keeps its context for every batch: streams and pinned buffers are made once,
+// modules come from the LRU cache (A, B, A loads two), and a smaller batch reuses the buffers.
+TEST(HipLaunchPipelineTest, TheContextStreamsBuffersAndModulesAreReused) {
+  FakeHip* fake = nullptr;
+  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip(&fake);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  const uint32_t ops[] = {477, 676, 477, 477, 676};  // pk_u8, sr_fp8, pk_u8, ...
+  for (uint32_t op : ops) {
+    absl::StatusOr<DeviceResult> r = (*dev)->Run(LanesBatch(op == 477 ? 3 * kHipLaunchLanes : 1000, op));
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+  EXPECT_EQ(fake->streams_created, 2);
+  EXPECT_EQ(fake->host_mallocs, 4);
+  EXPECT_EQ(fake->modules_loaded, 2);
+  EXPECT_EQ(fake->modules_unloaded, 0);
+}
+
+// The isolated child (how HIP runs) is one process for the whole campaign: many batches, one
+// child, one HIP context.
+TEST(HipLaunchPipelineTest, TheIsolatedChildServesEveryBatchWithOneContext) {
+  absl::StatusOr<std::unique_ptr<IsolatedRunner>> dev =
+      IsolatedRunner::Start([] { return OpenFakeHip(); }, {.timeout = absl::Seconds(60)});
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  const pid_t pid = (*dev)->child_pid();
+  for (int i = 0; i < 20; ++i) {
+    absl::StatusOr<DeviceResult> r = (*dev)->Run(LanesBatch(i % 2 == 0 ? 100 : kHipLaunchLanes + 1, i % 3 == 0 ? 676 : 477));
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+  EXPECT_EQ((*dev)->children_started(), 1);
+  EXPECT_EQ((*dev)->child_pid(), pid);
 }
 
 // Here (no AMD GPU) hipGetDeviceCount returns hipErrorNoDevice (100). On a machine with a GPU

@@ -22,6 +22,7 @@
 #include "absl/types/span.h"
 #include "fuzz/campaign.h"
 #include "fuzz/cli/args.h"
+#include "fuzz/cli/bench_pipeline.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/peak_rss.h"
 #include "model/ops/ops.h"
@@ -39,14 +40,6 @@ struct Result {
   double lanes_per_second;       // per second of this thread's CPU time
   double lanes_per_wall_second;  // per second of wall-clock time
 };
-
-// This thread's CPU time: on a shared machine the wall clock also counts time the thread spent
-// waiting for a core, which says nothing about the model.
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 std::string BuildDescription() {
   std::string s;
@@ -194,6 +187,20 @@ int RunBench(int argc, char** argv) {
             &campaign);
   args.Double("campaign-seconds", "S", "wall time per campaign run (default 5)", {0, 3600, true},
               &campaign_seconds);
+  bool pipeline = false;
+  args.Bool("pipeline",
+            "measure the host's ceiling on a GPU instead: the whole campaign pipeline against the "
+            "fake HIP runtime with a device that answers at once (grouped 64K-lane launches vs "
+            "not, --aim 0/50/100), and the device child's pipe; --campaign-seconds per row",
+            &pipeline);
+  std::string cost_model;
+  args.Flag("cost-model", "GPU",
+              "print the expected lanes/s of a campaign on GPU (mi300x), from its documented "
+              "peaks, stated assumptions and the host costs measured now (as --pipeline)",
+              &cost_model);
+  uint64_t cores = static_cast<uint64_t>(sysconf(_SC_NPROCESSORS_ONLN));
+  args.Uint("cores", "N", "host cores the cost model gives the campaign (default: this machine's)",
+            1, 4096, &cores);
   args.Bool("json",
             "print a JSON array of {instr, target, family, lanes_per_second (per CPU-second), "
             "lanes_per_wall_second}",
@@ -203,6 +210,8 @@ int RunBench(int argc, char** argv) {
     std::fprintf(stderr, "lanediff bench: --seconds must be positive\n");
     return kExitUsage;
   }
+  if (!cost_model.empty()) return RunCostModelBench(cost_model, static_cast<int>(cores), campaign_seconds);
+  if (pipeline) return RunPipelineBench(campaign_seconds);
 
   std::mt19937 rng(12345);
   LaneBatch lanes;

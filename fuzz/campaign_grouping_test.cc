@@ -1,0 +1,125 @@
+// The grouping step in a campaign (fuzz/launch_group.h) on the HIP runner over the fake HIP
+// runtime, whose kernel runs the simulator (device_harness/hip/fake_sim_kernel.h): cases that
+// share an instruction word go to the device together, in launches of at least 64K lanes, and
+// each case gets back its own lanes' answers.
+#include <stdlib.h>
+
+#include <memory>
+#include <string>
+
+#include "device_harness/hip/fake_hip_api.h"
+#include "device_harness/hip/fake_sim_kernel.h"
+#include "device_harness/hip/launch_pipeline.h"
+#include "device_harness/sim/sim_runner.h"
+#include "fuzz/campaign.h"
+#include "fuzz/corpus_store.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace lanediff {
+namespace {
+
+// The fake HIP runtime belongs to the runner, which the campaign destroys when it ends: what
+// the test looks at afterwards is recorded into `launches` (lanes of every launch) instead.
+CampaignOptions FakeGpuCampaign(std::vector<size_t>* launches, std::vector<std::string> inject) {
+  CampaignOptions o;
+  o.device = "hip";
+  o.targets = {"gfx942"};  // the fake GPU's target
+  o.lanes_per_batch = 1024;
+  o.progress = false;
+  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
+  o.open_runner = [launches, inject](const RunnerOptions&) -> absl::StatusOr<std::unique_ptr<Runner>> {
+    FakeKernel sim = SimFakeKernel(inject);
+    return OpenFakeHip(nullptr, false, [launches, sim](const FakeLaunch& l) {
+      launches->push_back(l.in.size);
+      sim(l);
+    });
+  };
+  return o;
+}
+
+// A correct device (the simulator with no erratum) and the grouping step: rounds of
+// kGpuLaunchLanes = 262144 lanes, i.e. 256 cases of 1024 lanes sharing one header, reach the
+// device as one batch = 4 launches of 65536; no case disagrees (a case given a neighbour's
+// answers would: their lanes differ).
+TEST(CampaignGroupingTest, CasesSharingAWordGoTogetherInLaunchesOf64KLanes) {
+  std::vector<size_t> sizes;
+  CampaignOptions o = FakeGpuCampaign(&sizes, {});
+  o.max_execs = 512;  // two rounds of 256 cases
+  absl::StatusOr<CampaignStats> s = RunCampaign(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->execs, 512u);
+  EXPECT_EQ(s->disagreeing, 0u) << FormatSummary(o, *s);
+  EXPECT_EQ(s->refused, 0u) << FormatSummary(o, *s);
+  EXPECT_EQ(s->device_faults, 0u);
+  // Invalid cases are fewer lanes; a round of valid ones is 262144 lanes in 4 launches.
+  EXPECT_EQ(s->lanes, 512u * 1024u - 1024u * s->invalid);
+  ASSERT_FALSE(sizes.empty());
+  size_t launched = 0;
+  for (size_t n : sizes) {
+    EXPECT_GE(n, kHipLaunchLanes);
+    launched += n;
+  }
+  EXPECT_EQ(launched, s->lanes);
+}
+
+// A device with an erratum (u8_truncate: pk_u8 truncates where the model rounds): the
+// disagreement is found in grouped launches, minimized on single cases and stored.
+TEST(CampaignGroupingTest, ADisagreementInAGroupedLaunchIsFoundAndMinimized) {
+  std::string dir = ::testing::TempDir() + "campaign_grouping_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  std::vector<size_t> sizes;
+  CampaignOptions o = FakeGpuCampaign(&sizes, {"u8_truncate"});
+  o.instrs = {Instr::v_cvt_pk_u8_f32};
+  o.corpus = dir;
+  o.max_execs = 256;
+  o.stop_after_findings = 1;
+  absl::StatusOr<CampaignStats> s = RunCampaign(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_GE(s->disagreeing, 1u);
+  EXPECT_EQ(s->new_findings, 1u) << FormatSummary(o, *s);
+  CorpusLoad load = LoadCorpus({dir + "/findings"});
+  ASSERT_EQ(load.findings.size(), 1u);
+  EXPECT_EQ(load.findings[0].finding.testcase().lanes_size(), 1);  // minimized to one lane
+  EXPECT_EQ(load.findings[0].finding.device().runner(), "hip");
+}
+
+// The simulator, but a batch of more than 1024 lanes loses its last word.
+class ShortAnswers : public Runner {
+ public:
+  explicit ShortAnswers(std::unique_ptr<Runner> sim) : sim_(std::move(sim)) {}
+  std::string Describe() const override { return "short-answering sim"; }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& b) override {
+    absl::StatusOr<DeviceResult> r = sim_->Run(b);
+    if (r.ok() && b.lanes.size() > 1024) r->vdst.pop_back();
+    return r;
+  }
+
+ private:
+  std::unique_ptr<Runner> sim_;
+};
+
+// A grouped answer with the wrong number of words cannot be split: it is a fault of the group,
+// said in a note, and each case is run alone (here: correctly).
+TEST(CampaignGroupingTest, AGroupAnswerOfTheWrongSizeIsRerunCaseByCase) {
+  CampaignOptions o;
+  o.device = "sim";
+  o.lanes_per_batch = 1024;
+  o.launch_lanes = 4096;  // 4 cases a round
+  o.max_execs = 16;
+  o.progress = false;
+  o.open_runner = [](const RunnerOptions&) -> absl::StatusOr<std::unique_ptr<Runner>> {
+    LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<Runner> sim, OpenSimRunner({}));
+    return std::unique_ptr<Runner>(std::make_unique<ShortAnswers>(std::move(sim)));
+  };
+  absl::StatusOr<CampaignStats> s = RunCampaign(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->execs, 16u);
+  EXPECT_EQ(s->disagreeing, 0u) << FormatSummary(o, *s);
+  EXPECT_EQ(s->device_faults, 0u);
+  EXPECT_THAT(s->errors, ::testing::Contains(::testing::HasSubstr("grouped cases faulted, rerun case by case: device fault: "
+                                                 "short-answering sim answered 4095 VDST words for 4096 lanes")));
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -1,0 +1,61 @@
+#include "fuzz/launch_group.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace lanediff {
+
+bool SameLaunch(const DeviceBatch& a, const DeviceBatch& b) {
+  return a.target == b.target && a.instr == b.instr && a.words == b.words && a.mode == b.mode &&
+         a.sgpr_values == b.sgpr_values && a.allow_undefined == b.allow_undefined;
+}
+
+namespace {
+
+void Append(LaneBatch* to, const LaneView& from) {
+  const size_t at = to->size();
+  to->Resize(at + from.size);
+  std::copy_n(from.src0, from.size, to->src0().begin() + at);
+  std::copy_n(from.src1, from.size, to->src1().begin() + at);
+  std::copy_n(from.src2, from.size, to->src2().begin() + at);
+  std::copy_n(from.vdst_old, from.size, to->vdst_old().begin() + at);
+}
+
+}  // namespace
+
+std::vector<LaunchGroup> GroupLaunches(std::vector<DeviceBatch> batches, size_t max_lanes) {
+  std::vector<LaunchGroup> groups;
+  std::vector<size_t> open;  // groups that may still take lanes
+  for (size_t i = 0; i < batches.size(); ++i) {
+    DeviceBatch& b = batches[i];
+    LaunchGroup* g = nullptr;
+    for (size_t k : open) {
+      if (SameLaunch(groups[k].batch, b) && groups[k].batch.lanes.size() + b.lanes.size() <= max_lanes) {
+        g = &groups[k];
+        break;
+      }
+    }
+    if (g == nullptr) {
+      open.push_back(groups.size());
+      const size_t n = b.lanes.size();
+      groups.push_back({std::move(b), {i}, {0, n}});
+      continue;
+    }
+    Append(&g->batch.lanes, b.lanes.view());
+    g->cases.push_back(i);
+    g->offset.push_back(g->batch.lanes.size());
+  }
+  return groups;
+}
+
+std::vector<DeviceResult> SplitResult(const LaunchGroup& g, DeviceResult r) {
+  std::vector<DeviceResult> out(g.cases.size());
+  for (size_t k = 0; k < g.cases.size(); ++k) {
+    out[k].vdst.assign(r.vdst.begin() + g.offset[k], r.vdst.begin() + g.offset[k + 1]);
+    out[k].provenance = r.provenance;
+    out[k].mode_readback = r.mode_readback;
+  }
+  return out;
+}
+
+}  // namespace lanediff
