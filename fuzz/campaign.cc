@@ -355,6 +355,7 @@ absl::Status Worker::Store(proto::Finding f, const std::string& pre_signature) {
     stats_.new_signatures.push_back(f.signature());
     if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
     std::fprintf(stderr, "new finding: %s\n  %s\n", f.signature().c_str(), path.c_str());
+    if (o_.on_new_finding) o_.on_new_finding(f, store_ != nullptr ? path : "");
   } else {
     stats_.repeats++;
   }
@@ -836,7 +837,7 @@ absl::Status CheckOptions(const CampaignOptions& options) {
     return absl::InvalidArgumentError("give --time SECONDS or --execs N (or both)");
   }
   if (!(options.batch_timeout_seconds > 0) || !std::isfinite(options.batch_timeout_seconds)) {
-    return absl::InvalidArgumentError("--batch-timeout must be a finite number of seconds above 0");
+    return absl::InvalidArgumentError("--timeout must be a finite number of seconds above 0");
   }
   if (options.lanes_per_batch == 0 || options.lanes_per_batch > kMaxLanes) {
     return absl::InvalidArgumentError(absl::StrCat("--lanes-per-batch must be 1..", kMaxLanes));

@@ -88,6 +88,10 @@ struct CampaignOptions {
   // hip: how long the isolated child may take to initialise HIP (--start-timeout); zero: the
   // default for the number of GPUs (device_harness/open_runner.h HipStartTimeout).
   double start_timeout_seconds = 0;
+  // Called for each new finding right after its `new finding:` line, in the process that
+  // stored it (a worker's, with --jobs N): `lanediff fuzz --json` streams it on stdout. `path`
+  // is its file, or "" without a corpus.
+  std::function<void(const proto::Finding& finding, const std::string& path)> on_new_finding;
 };
 
 // Lanes whose value class is one of these are counted for the coverage line.

@@ -247,7 +247,7 @@ std::string FormatSelfTest(const SelfTest& st) {
 }
 
 std::string SelfTestBundle(const SelfTest& st) {
-  std::string out = "# lanediff self-test bundle (lanediff devices --selftest --bundle FILE).\n"
+  std::string out = "# lanediff self-test bundle (lanediff devices --selftest --out FILE).\n"
                     "# The '#' lines are the report; the rest is a lanediff.proto.Recording of every batch\n"
                     "# run, so this file replays: lanediff fuzz --device=replay:FILE ...\n";
   absl::StrAppend(&out, "# lanediff version: ", LANEDIFF_VERSION, "\n");

@@ -200,21 +200,21 @@ int RunCli(const std::string& args, std::string* out) {
 TEST(SelfTestTest, DevicesSelftestCommandExitCodesAndBundle) {
   const std::string bundle = TempPath("cli_bundle.textproto");
   std::string out;
-  EXPECT_EQ(RunCli(absl::StrCat("devices --selftest --device=sim --target gfx942 --bundle ", bundle), &out), 0) << out;
+  EXPECT_EQ(RunCli(absl::StrCat("devices --selftest --device=sim --targets gfx942 --out ", bundle), &out), 0) << out;
   EXPECT_THAT(out, HasSubstr("self-test passed"));
   EXPECT_THAT(out, HasSubstr(absl::StrCat("bundle: ", bundle)));
   std::unique_ptr<Runner> replay = Open("replay:" + bundle);
   EXPECT_NE(replay, nullptr);
   out.clear();
-  EXPECT_EQ(RunCli("devices --selftest --device='exec:lanediff eval' --target gfx1100", &out), 0) << out;
+  EXPECT_EQ(RunCli("devices --selftest --device='exec:lanediff eval' --targets gfx1100", &out), 0) << out;
   out.clear();
-  EXPECT_EQ(RunCli("devices --selftest --device=sim --inject garbage_lane --target gfx942", &out), 1) << out;
+  EXPECT_EQ(RunCli("devices --selftest --device=sim --inject garbage_lane --targets gfx942", &out), 1) << out;
   EXPECT_THAT(out, HasSubstr("the harness is wrong on this GPU"));
   out.clear();
   EXPECT_EQ(RunCli("devices --selftest --device=sim", &out), 2) << out;
-  EXPECT_THAT(out, HasSubstr("--target T is needed"));
+  EXPECT_THAT(out, HasSubstr("--targets T is needed"));
   out.clear();
-  EXPECT_EQ(RunCli("devices --selftest --device=sim --target gfx942 --start-timeout soon", &out), 2) << out;
+  EXPECT_EQ(RunCli("devices --selftest --device=sim --targets gfx942 --start-timeout soon", &out), 2) << out;
   EXPECT_THAT(out, HasSubstr("--start-timeout: 'soon' is not a number; accepted: (0, 86400]"));
   std::remove(bundle.c_str());
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generates lanediff's man page and shell completions from the built binary itself, so they
 # can never drift from the flag tables (fuzz/cli/args.h):
-#   lanediff --help, lanediff COMMAND --help    -> lanediff.1 (the same text, as roff)
+#   lanediff --help, lanediff help COMMAND      -> lanediff.1 (the same text, as roff)
+#   lanediff help flags                         -> the flag vocabulary (fuzz/cli/flag_table.cc)
 #   lanediff --list-commands                    -> command names and summaries
 #   lanediff COMMAND --list-flags               -> `--NAME<TAB>METAVAR<TAB>HELP` per flag, or
 #                                                  `VERB<TAB><TAB>HELP` for a sub-verb (corpus)
@@ -33,10 +34,13 @@ roff_escape() { sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/"; }
   for c in "${commands[@]}"; do
     echo ".SS lanediff $c"
     echo ".nf"
-    # corpus prints its verb usage on stderr.
-    "$bin" "$c" --help 2>&1 | roff_escape
+    "$bin" help "$c" | roff_escape
     echo ".fi"
   done
+  echo ".SH FLAGS"
+  echo ".nf"
+  "$bin" help flags | roff_escape
+  echo ".fi"
   echo ".SH SEE ALSO"
   echo ".BR llvm-mc (1)"
 } >"$out/lanediff.1.tmp"
@@ -74,9 +78,10 @@ each_command() {  # RENDER FLAGS_FMT VERBS_FMT VERB_FMT END
   echo "_lanediff() {"
   echo "  local cur=\"\${COMP_WORDS[COMP_CWORD]}\" words=\"\""
   echo "  if (( COMP_CWORD == 1 )); then"
-  echo "    COMPREPLY=(\$(compgen -W \"${commands[*]} --help --version\" -- \"\$cur\")); return"
+  echo "    COMPREPLY=(\$(compgen -W \"${commands[*]} help --help --version\" -- \"\$cur\")); return"
   echo "  fi"
   echo "  case \"\${COMP_WORDS[1]}\" in"
+  echo "    help) (( COMP_CWORD == 2 )) && COMPREPLY=(\$(compgen -W \"${commands[*]} flags\" -- \"\$cur\")); return ;;"
   each_command flags_of '    %s) words="%s" ;;' \
     '    %s)\n      if (( COMP_CWORD == 2 )); then COMPREPLY=($(compgen -W "%s" -- "$cur")); return; fi\n      case "${COMP_WORDS[2]}" in' \
     '        %s) words="%s" ;;' '      esac ;;'
@@ -96,8 +101,9 @@ each_command() {  # RENDER FLAGS_FMT VERBS_FMT VERB_FMT END
   "$bin" --list-commands | awk -F'\t' '{h = $2; gsub(/'\''/, "", h);
                                       printf "    \x27%s:%s\x27\n", $1, h}'
   echo "  )"
-  echo "  if (( CURRENT == 2 )); then _describe command commands; return; fi"
+  echo "  if (( CURRENT == 2 )); then _describe command commands; compadd -- help; return; fi"
   echo "  case \$words[2] in"
+  echo "    help) (( CURRENT == 3 )) && compadd -- ${commands[*]} flags ;;"
   each_command zsh_specs_of "    %s) _arguments -s%s '*:file:_files' ;;" \
     '    %s)\n      if (( CURRENT == 3 )); then compadd -- %s; return; fi\n      case $words[3] in' \
     "        %s) _arguments -s%s '*:file:_files' ;;" '      esac ;;'

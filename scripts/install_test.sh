@@ -24,7 +24,7 @@ check_tree() {  # root of an installed tree (prefix)
   [[ "$("$bin" --version)" == "$("$build/fuzz/lanediff" --version)" ]] || say_fail "$bin --version"
   # Bytes: llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding (model/isa/testdata/golden_vop3.txt).
   local got
-  got=$(echo 'v_cvt_pk_u8_f32 v5, v1, v2, s3' | "$bin" asm --bytes-only --target gfx942)
+  got=$(echo 'v_cvt_pk_u8_f32 v5, v1, v2, s3' | "$bin" asm --bytes-only --targets gfx942)
   [[ "$got" == "[0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]" ]] || say_fail "$bin asm: $got"
 }
 
@@ -59,10 +59,12 @@ else
   comp="$root/share/bash-completion/completions/lanediff"
   got=$(bash -c 'source "$1"; COMP_WORDS=(lanediff swe); COMP_CWORD=1; _lanediff; echo "${COMPREPLY[*]}"' _ "$comp")
   [[ "$got" == "sweep" ]] || say_fail "bash completion of 'lanediff swe': '$got'"
+  got=$(bash -c 'source "$1"; COMP_WORDS=(lanediff help swe); COMP_CWORD=2; _lanediff; echo "${COMPREPLY[*]}"' _ "$comp")
+  [[ "$got" == "sweep" ]] || say_fail "bash completion of 'lanediff help swe': '$got'"
   got=$(bash -c 'source "$1"; COMP_WORDS=(lanediff sweep --ou); COMP_CWORD=2; _lanediff; echo "${COMPREPLY[*]}"' _ "$comp")
   [[ "$got" == "--out" ]] || say_fail "bash completion of 'lanediff sweep --ou': '$got'"
-  got=$(bash -c 'source "$1"; COMP_WORDS=(lanediff corpus merge --i); COMP_CWORD=3; _lanediff; echo "${COMPREPLY[*]}"' _ "$comp")
-  [[ "$got" == "--into" ]] || say_fail "bash completion of 'lanediff corpus merge --i': '$got'"
+  got=$(bash -c 'source "$1"; COMP_WORDS=(lanediff corpus merge --o); COMP_CWORD=3; _lanediff; echo "${COMPREPLY[*]}"' _ "$comp")
+  [[ "$got" == "--out" ]] || say_fail "bash completion of 'lanediff corpus merge --o': '$got'"
   want=$("$root/bin/lanediff" sweep --help | grep -oE '^  --[a-z0-9-]+' | tr -d ' ' | sort | tr '\n' ' ')
   got=$(bash -c 'source "$1"; COMP_WORDS=(lanediff sweep --); COMP_CWORD=2; _lanediff; printf "%s\n" "${COMPREPLY[@]}"' _ "$comp" | sort | tr '\n' ' ')
   [[ "$got" == "$want" ]] || say_fail "bash completion of sweep flags: '$got' vs --help '$want'"

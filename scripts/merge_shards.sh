@@ -38,7 +38,7 @@ for s in "${shards[@]}"; do
   [ -d "$s/runs" ] && run_dirs+=("$s/runs")
 done
 if [ ${#finding_dirs[@]} -gt 0 ]; then
-  "$lanediff" corpus merge "${finding_dirs[@]}" --into "$into/corpus/findings"
+  "$lanediff" corpus merge "${finding_dirs[@]}" --out "$into/corpus/findings"
   case $? in 0) ;; 1) rc=1 ;; *) exit 3 ;; esac
 fi
 "$lanediff" report --out "$into/report" --corpus "$into/corpus/findings" "${run_dirs[@]}" || exit 3

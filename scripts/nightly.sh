@@ -165,7 +165,7 @@ case "$sweep" in
          pk_range=(--first $((0x42000000)) --last $((0x42000000 + (1 << 24)))); pk_what="2^24 src0" ;;
 esac
 for t in "${pk_targets[@]}"; do
-  step "sweep $t v_cvt_pk_u8_f32 ($pk_what)" "$lanediff" sweep --target "$t" --instr v_cvt_pk_u8_f32 \
+  step "sweep $t v_cvt_pk_u8_f32 ($pk_what)" "$lanediff" sweep --targets "$t" --instrs v_cvt_pk_u8_f32 \
     --device "$device" "${inject[@]}" "${pk_modes[@]}" "${pk_range[@]}" "${shard_flag[@]}" \
     --out "$out/runs/sweep-$t-pk_u8.textproto"
   pk_modes=()  # every MODE setting on the first target; the default MODE elsewhere
@@ -173,7 +173,7 @@ done
 sr_sweep_targets=(gfx942 gfx950 gfx1201 gfx1250); [ "$sweep" = none ] && sr_sweep_targets=()
 for t in "${sr_sweep_targets[@]}"; do
   for i in v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
-    step "sweep $t $i (all seeds, boundary src0)" "$lanediff" sweep --target "$t" --instr "$i" \
+    step "sweep $t $i (all seeds, boundary src0)" "$lanediff" sweep --targets "$t" --instrs "$i" \
       --device "$device" "${inject[@]}" "${shard_flag[@]}" --out "$out/runs/sweep-$t-$i.textproto"
   done
 done
@@ -213,7 +213,7 @@ while read -r t i; do
   log "fuzz $t $i ($bound_what, seed $((seed + k)))"
   "$lanediff" fuzz --device "$device" "${inject[@]}" --targets "$t" --instrs "$i" \
     "${bound[@]}" --seed $((seed + k)) --jobs "$jobs" --corpus "$corpus" --quiet "${shard_flag[@]}" \
-    --summary-out "$out/runs/campaign-$t-$i.textproto" > "$out/logs/fuzz-$t-$i.txt" 2>&1
+    --out "$out/runs/campaign-$t-$i.textproto" > "$out/logs/fuzz-$t-$i.txt" 2>&1
   rc=$?
   [ $rc -gt 1 ] && { broken=1; log "fuzz $t $i: BROKEN (exit $rc), see $out/logs/fuzz-$t-$i.txt"; }
 done < "$out/logs/pairs.txt"
@@ -223,7 +223,7 @@ covered=$(awk '{print $2}' "$out/logs/pairs.txt" | sort -u | paste -sd, -)
 disc_targets=(gfx942 gfx950 gfx1201 gfx1250); [ "$sweep" = none ] && disc_targets=()
 for t in "${disc_targets[@]}"; do
   for i in v_cvt_pk_u8_f32 v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
-    step "discriminate $t $i" "$lanediff" discriminate --target "$t" --instr "$i" --device "$device" \
+    step "discriminate $t $i" "$lanediff" discriminate --targets "$t" --instrs "$i" --device "$device" \
       "${inject[@]}" --out "$out/runs/verdicts-$t-$i.textproto"
   done
 done

@@ -161,7 +161,7 @@ class ExecRunner : public Runner {
 std::vector<std::string> EvalFlags(const DecodedBatch& d) {
   const Modifiers& m = d.ctx.mods;
   std::vector<std::string> f = {
-      "--target", std::string(d.ctx.target->name), "--instr", std::string(InstrName(d.ctx.instr)),
+      "--targets", std::string(d.ctx.target->name), "--instrs", std::string(InstrName(d.ctx.instr)),
       "--opsel", absl::StrCat(m.opsel), "--neg", absl::StrCat(m.neg), "--abs", absl::StrCat(m.abs)};
   if (m.clamp) f.push_back("--clamp");
   f.push_back("--omod");

@@ -1,7 +1,7 @@
 // The external-model device (--device=exec:COMMAND): any program that speaks `lanediff
 // eval`'s pipe contract is a device.
 //
-// For each batch the runner decodes the words, runs `/bin/sh -c 'COMMAND --target T --instr I
+// For each batch the runner decodes the words, runs `/bin/sh -c 'COMMAND --targets T --instrs I
 // --opsel N --neg N --abs N [--clamp] --omod N --mode 0xHEX'`, writes one line per lane,
 // `src0 src1 src2 vdst_old` as 8-digit hex (operands resolved to the 32-bit values the lane
 // reads: inline constants, SGPRs and the literal expanded), and reads one VDST word per lane

@@ -188,7 +188,7 @@ TEST(ExecRunnerTest, FlagsAndCommandLine) {
   auto d = DecodeDeviceBatch(*b, b->words);
   ASSERT_TRUE(d.ok()) << d.status();
   EXPECT_EQ(ExecCommandLine({.command = "lanediff eval -x", .timeout = absl::Seconds(1), .lanediff_path = "/p/lane diff"}, *d),
-            "'/p/lane diff' eval -x --target gfx1250 --instr v_cvt_sr_fp8_f32 --opsel 12 --neg 3 "
+            "'/p/lane diff' eval -x --targets gfx1250 --instrs v_cvt_sr_fp8_f32 --opsel 12 --neg 3 "
             "--abs 1 --clamp --omod 2 --mode 0x008000f3");
   EXPECT_EQ(ExecCommandLine({.command = "lanediffx", .timeout = absl::Seconds(1), .lanediff_path = ""}, *d).substr(0, 10), "lanediffx ");
 }

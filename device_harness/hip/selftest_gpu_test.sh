@@ -10,9 +10,9 @@ if [ "$gpus" = "0" ]; then
 fi
 bundle=$(mktemp --suffix=.textproto)
 trap 'rm -f "$bundle"' EXIT
-"$lanediff" devices --selftest --device=hip:0 --bundle "$bundle" || exit 1
+"$lanediff" devices --selftest --device=hip:0 --out "$bundle" || exit 1
 grep -q '^# self-test passed' "$bundle" || { echo "bundle lacks the verdict"; exit 1; }
 "$lanediff" devices --selftest --device="replay:$bundle" \
-  --target "$(sed -n 's/^# self-test of .* as \(gfx[0-9a-z]*\) .*/\1/p' "$bundle" | head -1)" >/dev/null \
+  --targets "$(sed -n 's/^# self-test of .* as \(gfx[0-9a-z]*\) .*/\1/p' "$bundle" | head -1)" >/dev/null \
   || { echo "the bundle does not replay its own known answers"; exit 1; }
 echo "self-test passed on hip:0; bundle replays"

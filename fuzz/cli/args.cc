@@ -10,6 +10,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 
 namespace lanediff {
@@ -37,6 +39,37 @@ absl::StatusOr<uint64_t> ParseDigits(absl::string_view text, absl::string_view d
                                               absl::StrFormat(" (0x%x)", max)));
   }
   return value;
+}
+
+// "  --flag METAVAR   help words..." with the help wrapped to 100 columns, continuation lines
+// under the help's first column (a long left part gets the help on the next line).
+std::string WrapHelp(const std::string& left, absl::string_view help) {
+  constexpr size_t kIndent = 29, kWidth = 100;
+  std::string out = left;
+  size_t column = out.size();
+  if (column + 1 > kIndent) {
+    out += "\n";
+    column = 0;
+  }
+  out.append(kIndent - column, ' ');
+  column = kIndent;
+  bool first = true;
+  for (absl::string_view word : absl::StrSplit(help, ' ', absl::SkipEmpty())) {
+    if (!first && column + 1 + word.size() > kWidth) {
+      out += "\n";
+      out.append(kIndent, ' ');
+      column = kIndent;
+      first = true;
+    }
+    if (!first) {
+      out += ' ';
+      ++column;
+    }
+    absl::StrAppend(&out, word);
+    column += word.size();
+    first = false;
+  }
+  return out + "\n";
 }
 
 }  // namespace
@@ -82,7 +115,31 @@ absl::StatusOr<double> ParseDouble(absl::string_view text, DoubleRange range) {
 Args::Args(std::string command, std::string summary)
     : command_(std::move(command)), summary_(std::move(summary)) {}
 
-void Args::Flag(std::string name, std::string metavar, std::string help, std::string* out) {
+std::string Args::Declare(const std::string& name, FlagKind kind) {
+  const FlagDef* def = FindFlagDef(name);
+  if (def == nullptr) {
+    if (table_error_.empty()) {
+      table_error_ = absl::StrCat("--", name, " is not in the flag table (fuzz/cli/flag_table.cc)");
+    }
+    return "";
+  }
+  if (def->kind != kind && table_error_.empty()) {
+    table_error_ = absl::StrCat("--", name, " is declared as ", FlagKindName(kind),
+                                " but the flag table says ", FlagKindName(def->kind));
+  }
+  return std::string(def->metavar);
+}
+
+std::string Args::WithDefault(std::string help, const std::string& shown_default) {
+  const std::string lower = absl::AsciiStrToLower(help);
+  if (absl::StrContains(lower, "default") || absl::StrContains(lower, "required")) return help;
+  absl::StrAppend(&help, help.empty() ? "" : " ", "(default: ", shown_default, ")");
+  return help;
+}
+
+void Args::Flag(std::string name, std::string help, std::string* out) {
+  std::string metavar = Declare(name, FlagKind::kText);
+  help = WithDefault(std::move(help), out->empty() ? "none" : *out);
   specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
                     [out](absl::string_view v) {
                       *out = std::string(v);
@@ -91,8 +148,10 @@ void Args::Flag(std::string name, std::string metavar, std::string help, std::st
 }
 
 template <typename T, typename ParseFn>
-void Args::Parsed(std::string name, std::string metavar, std::string help, T* out,
-                  ParseFn parse) {
+void Args::Parsed(std::string name, FlagKind kind, std::string help, std::string shown_default,
+                  T* out, ParseFn parse) {
+  std::string metavar = Declare(name, kind);
+  help = WithDefault(std::move(help), shown_default);
   specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
                     [out, parse](absl::string_view v) {
                       absl::StatusOr<T> parsed = parse(v);
@@ -102,15 +161,13 @@ void Args::Parsed(std::string name, std::string metavar, std::string help, T* ou
                     }});
 }
 
-void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t max,
-                uint64_t* out) {
-  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+void Args::Uint(std::string name, std::string help, uint64_t max, uint64_t* out) {
+  Parsed(std::move(name), FlagKind::kUint, std::move(help), absl::StrCat(*out), out,
          [max](absl::string_view v) { return ParseUnsigned(v, max); });
 }
 
-void Args::Uint(std::string name, std::string metavar, std::string help, uint64_t min,
-                uint64_t max, uint64_t* out) {
-  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+void Args::Uint(std::string name, std::string help, uint64_t min, uint64_t max, uint64_t* out) {
+  Parsed(std::move(name), FlagKind::kUint, std::move(help), absl::StrCat(*out), out,
          [min, max](absl::string_view v) -> absl::StatusOr<uint64_t> {
            absl::StatusOr<uint64_t> parsed = ParseUnsigned(v, UINT64_MAX);
            if (parsed.ok() && *parsed >= min && *parsed <= max) return parsed;
@@ -121,20 +178,21 @@ void Args::Uint(std::string name, std::string metavar, std::string help, uint64_
          });
 }
 
-void Args::Hex(std::string name, std::string metavar, std::string help, uint64_t max,
-               uint64_t* out) {
-  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+void Args::Hex(std::string name, std::string help, uint64_t max, uint64_t* out) {
+  Parsed(std::move(name), FlagKind::kHex, std::move(help), absl::StrFormat("0x%x", *out), out,
          [max](absl::string_view v) { return ParseHex(v, max); });
 }
 
-void Args::Double(std::string name, std::string metavar, std::string help, DoubleRange range,
-                  double* out) {
-  Parsed(std::move(name), std::move(metavar), std::move(help), out,
+void Args::Double(std::string name, std::string help, DoubleRange range, double* out) {
+  Parsed(std::move(name), FlagKind::kNumber, std::move(help), absl::StrFormat("%g", *out), out,
          [range](absl::string_view v) { return ParseDouble(v, range); });
 }
 
 void Args::Bool(std::string name, std::string help, bool* out) {
-  specs_.push_back({std::move(name), "", std::move(help), true, [out](absl::string_view v) {
+  std::string metavar = Declare(name, FlagKind::kSwitch);
+  if (*out) help = WithDefault(std::move(help), "on");
+  specs_.push_back({std::move(name), std::move(metavar), std::move(help), true,
+                    [out](absl::string_view v) {
                       if (v.empty() || v == "true" || v == "1") *out = true;
                       else if (v == "false" || v == "0") *out = false;
                       else return absl::StrCat("'", v, "' is not true or false");
@@ -142,13 +200,36 @@ void Args::Bool(std::string name, std::string help, bool* out) {
                     }});
 }
 
-void Args::Repeated(std::string name, std::string metavar, std::string help,
-                    std::vector<std::string>* out) {
+void Args::Repeated(std::string name, std::string help, std::vector<std::string>* out) {
+  std::string metavar = Declare(name, FlagKind::kText);
+  help = WithDefault(std::move(help), out->empty() ? "none" : absl::StrJoin(*out, ","));
   specs_.push_back({std::move(name), std::move(metavar), std::move(help), false,
                     [out](absl::string_view v) {
                       out->emplace_back(v);
                       return std::string();
                     }});
+}
+
+bool Args::Given(absl::string_view name) const {
+  for (const std::string& g : given_) {
+    if (g == name) return true;
+  }
+  return false;
+}
+
+int RequireOne(absl::string_view command, absl::string_view flag, absl::string_view value) {
+  if (!absl::StrContains(value, ',')) return -1;
+  std::fprintf(stderr, "lanediff %s: %s takes one item here, got '%s'\n",
+               std::string(command).c_str(), std::string(flag).c_str(),
+               std::string(value).c_str());
+  return 2;
+}
+
+const Args::Spec* Args::Find(absl::string_view name) const {
+  for (const Spec& s : specs_) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
 }
 
 void Args::Positional(std::string metavar, std::string help, std::vector<std::string>* out) {
@@ -163,7 +244,7 @@ std::string Args::Help() const {
   absl::StrAppend(&out, "\n\n", summary_, "\n\nflags:\n");
   for (const Spec& s : specs_) {
     std::string left = absl::StrCat("  --", s.name, s.metavar.empty() ? "" : " ", s.metavar);
-    absl::StrAppend(&out, absl::StrFormat("%-28s %s\n", left, s.help));
+    absl::StrAppend(&out, WrapHelp(left, s.help));
   }
   absl::StrAppend(&out, absl::StrFormat("%-28s %s\n", "  --help", "print this text"));
   if (positional_) {
@@ -181,6 +262,11 @@ std::string Args::ListFlags() const {
 }
 
 int Args::Parse(int argc, char** argv) {
+  if (!table_error_.empty()) {
+    std::fprintf(stderr, "lanediff %s: internal error: %s\n", command_.c_str(),
+                 table_error_.c_str());
+    return 2;
+  }
   bool only_positional = false;
   for (int i = 1; i < argc; ++i) {
     absl::string_view arg = argv[i];
@@ -213,13 +299,37 @@ int Args::Parse(int argc, char** argv) {
       value = body.substr(eq + 1);
       has_value = true;
     }
-    const Spec* spec = nullptr;
-    for (const Spec& s : specs_) {
-      if (s.name == name) spec = &s;
+    const Spec* spec = Find(name);
+    if (!spec) {
+      const DeprecatedFlag* old = FindDeprecatedFlag(name);
+      if (old != nullptr && old->new_name.empty() && old->only_in == command_) {
+        std::fprintf(stderr, "lanediff %s: --%s is deprecated and does nothing\n",
+                     command_.c_str(), std::string(name).c_str());
+        continue;  // a switch: no value to skip
+      }
+      if (old != nullptr && !old->new_name.empty() && (spec = Find(old->new_name)) != nullptr) {
+        std::fprintf(stderr, "lanediff %s: --%s is deprecated, use --%s (the old spelling goes "
+                     "in the next release)\n", command_.c_str(), std::string(name).c_str(),
+                     spec->name.c_str());
+      }
     }
     if (!spec) {
-      std::fprintf(stderr, "lanediff %s: unknown flag --%s (see --help)\n", command_.c_str(),
-                   std::string(name).c_str());
+      std::vector<std::string> names;
+      for (const Spec& s : specs_) names.push_back(s.name);
+      names.push_back("help");
+      std::string best = ClosestWord(name, names);
+      if (best.empty()) {  // a typo of an old spelling: suggest its new one
+        std::vector<std::string> old_names;
+        for (const DeprecatedFlag& d : DeprecatedFlags()) {
+          if (!d.new_name.empty() && Find(d.new_name) != nullptr) old_names.emplace_back(d.old_name);
+        }
+        const std::string old_best = ClosestWord(name, old_names);
+        if (!old_best.empty()) best = std::string(FindDeprecatedFlag(old_best)->new_name);
+      }
+      std::fprintf(stderr, "lanediff %s: unknown flag --%s%s (see lanediff help %s)\n",
+                   command_.c_str(), std::string(name).c_str(),
+                   best.empty() ? "" : absl::StrCat("; did you mean --", best, "?").c_str(),
+                   command_.c_str());
       return 2;
     }
     if (!has_value && !spec->is_bool) {
@@ -230,6 +340,7 @@ int Args::Parse(int argc, char** argv) {
       }
       value = argv[++i];
     }
+    given_.push_back(spec->name);
     std::string error = spec->set(value);
     if (!error.empty()) {
       std::fprintf(stderr, "lanediff %s: --%s: %s\n", command_.c_str(), spec->name.c_str(),

@@ -1,7 +1,7 @@
 // `lanediff asm`: LLVM assembly to instruction bytes, with the project's own tables, printed
 // exactly as `llvm-mc-22 -arch=amdgcn -mcpu=T -show-encoding` prints them (llvm_mc_format.h):
 //
-//   $ lanediff asm --target gfx942 <<< 'v_cvt_pk_u8_f32 v5, v1, v2, s3'
+//   $ lanediff asm --targets gfx942 <<< 'v_cvt_pk_u8_f32 v5, v1, v2, s3'
 //   \tv_cvt_pk_u8_f32 v5, v1, v2, s3          ; encoding: [0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]
 //
 // Lines as llvm-mc treats them: a blank line prints an empty line; a line starting with `;`,
@@ -48,25 +48,23 @@ int RunAsm(int argc, char** argv) {
             "tables, printing exactly what `llvm-mc-22 -arch=amdgcn -mcpu=T -show-encoding`\n"
             "prints, errors included (`<stdin>:LINE:COL: error: ...`).");
   std::string target_name;
-  bool bytes_only = false, show_text = false;
-  args.Flag("target", "T", "gfx target, e.g. gfx942 (see `lanediff targets`)", &target_name);
+  bool bytes_only = false;
+  args.Flag("targets", "the one gfx target, e.g. gfx942 (`lanediff targets`); required", &target_name);
   args.Bool("bytes-only", "print only each instruction's byte list `[0x05,0x00,...]`",
             &bytes_only);
-  args.Bool("show-text", "deprecated: the text is now always printed (llvm-mc's format)",
-            &show_text);
   args.Epilog(
       "Example:\n"
-      "  echo 'v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1]' | lanediff asm --target gfx942\n"
-      "  diff <(lanediff asm --target gfx942 < f.s) <(llvm-mc-22 -arch=amdgcn -mcpu=gfx942 \\\n"
+      "  echo 'v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1]' | lanediff asm --targets gfx942\n"
+      "  diff <(lanediff asm --targets gfx942 < f.s) <(llvm-mc-22 -arch=amdgcn -mcpu=gfx942 \\\n"
       "      -show-encoding < f.s)    # differs only on lines marked `; llvm-mc-22 refuses:`\n"
       "An encoding llvm-mc-22 would refuse (NEG on src1, OMOD, ...) is still assembled; its line\n"
       "ends in ` ; llvm-mc-22 refuses: REASON`.\n"
       "Exit codes: 0 every line assembled; 1 some line did not (diagnostic on stderr); 2 usage.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
-  if (show_text) std::fprintf(stderr, "lanediff asm: --show-text is deprecated (now the default)\n");
+  if (int rc = RequireOne("asm", "--targets", target_name); rc >= 0) return rc;
   absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
   if (!target.ok()) {
-    std::fprintf(stderr, "lanediff asm: --target: %s\n", std::string(target.status().message()).c_str());
+    std::fprintf(stderr, "lanediff asm: --targets: %s\n", std::string(target.status().message()).c_str());
     return kExitUsage;
   }
   int bad = 0;

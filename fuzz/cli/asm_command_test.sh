@@ -7,9 +7,9 @@ bin="$1"
 fail=0
 check() {  # target, text, expected bytes
   local target="$1" text="$2" want="$3" got back
-  got=$(printf '%s\n' "$text" | "$bin" asm --bytes-only --target "$target") || { echo "FAIL asm $target: $text"; fail=1; return; }
+  got=$(printf '%s\n' "$text" | "$bin" asm --bytes-only --targets "$target") || { echo "FAIL asm $target: $text"; fail=1; return; }
   [[ "$got" == "$want" ]] || { echo "FAIL asm $target '$text': got $got want $want"; fail=1; }
-  back=$(printf '%s\n' "$want" | "$bin" disasm --target "$target") || { echo "FAIL disasm $target: $want"; fail=1; return; }
+  back=$(printf '%s\n' "$want" | "$bin" disasm --targets "$target") || { echo "FAIL disasm $target: $want"; fail=1; return; }
   # llvm-mc --disassemble indents the text with one tab.
   [[ "$back" == $'\t'"$text" ]] || { echo "FAIL disasm $target $want: got '$back' want '$text'"; fail=1; }
 }
@@ -23,12 +23,12 @@ sr='v_cvt_sr_fp8_f32 v1, v2, v3'
 for t in gfx942 gfx950; do check "$t" "$sr" '[0x01,0x00,0xa4,0xd2,0x02,0x07,0x02,0x00]'; done
 for t in gfx1200 gfx1201 gfx1250 gfx1251; do check "$t" "$sr" '[0x01,0x00,0x6b,0xd7,0x02,0x07,0x02,0x00]'; done
 # 32-bit word input: the gfx942 pk_u8 word pair.
-got=$(echo '0xd1dd0005 0x000e0501' | "$bin" disasm --target gfx942)
+got=$(echo '0xd1dd0005 0x000e0501' | "$bin" disasm --targets gfx942)
 [[ "$got" == $'\t'"$pk" ]] || { echo "FAIL disasm words: '$got'"; fail=1; }
 # A bad line is reported as llvm-mc reports one (`<stdin>:LINE:COL: error: ...`, the line, a
 # caret under the operand: column 21 is where `bogus` starts), the others still processed,
 # exit 1.
-out=$(printf '%s\nv_cvt_pk_u8_f32 v5, bogus, v2, v3\n%s\n' "$pk" "$pk" | "$bin" asm --bytes-only --target gfx942 2>/tmp/lanediff_asm_test.$$)
+out=$(printf '%s\nv_cvt_pk_u8_f32 v5, bogus, v2, v3\n%s\n' "$pk" "$pk" | "$bin" asm --bytes-only --targets gfx942 2>/tmp/lanediff_asm_test.$$)
 rc=$?
 [[ $rc -eq 1 ]] || { echo "FAIL asm bad line: exit $rc"; fail=1; }
 [[ $(echo "$out" | wc -l) -eq 2 ]] || { echo "FAIL asm bad line: output '$out'"; fail=1; }
@@ -39,7 +39,7 @@ caret="                    ^"
   { echo "FAIL asm bad line: stderr"; cat /tmp/lanediff_asm_test.$$; fail=1; }
 # v_cvt_sr_fp8_f32 does not exist on gfx1100: llvm-mc's warning, our reason as a note, nothing
 # on stdout, exit 1.
-out=$(echo '[0x01,0x00,0x6b,0xd7,0x02,0x07,0x02,0x00]' | "$bin" disasm --target gfx1100 2>/tmp/lanediff_asm_test.$$)
+out=$(echo '[0x01,0x00,0x6b,0xd7,0x02,0x07,0x02,0x00]' | "$bin" disasm --targets gfx1100 2>/tmp/lanediff_asm_test.$$)
 rc=$?
 [[ $rc -eq 1 && -z "$out" ]] || { echo "FAIL disasm invalid: exit $rc '$out'"; fail=1; }
 grep -q '^<stdin>:1:2: warning: invalid instruction encoding$' /tmp/lanediff_asm_test.$$ &&

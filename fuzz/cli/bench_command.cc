@@ -3,7 +3,7 @@
 // `--campaign` measures the whole campaign on the simulator against that rate (issue 16).
 //
 //   lanediff bench                 # a table
-//   lanediff bench --seconds 2 --json
+//   lanediff bench --time 2 --json
 //   lanediff bench --campaign      # campaign lanes/s, --aim 0 vs 100, --jobs 1 vs 2, peak RSS
 #include <sys/resource.h>
 #include <time.h>
@@ -176,7 +176,7 @@ int RunBench(int argc, char** argv) {
             "L2), random operands concentrated where the formats live.");
   double seconds = 0.5;
   bool json = false;
-  args.Double("seconds", "S", "thread CPU time per measurement (default 0.5)", {0, 3600, true},
+  args.Double("time", "thread CPU time per measurement", {0, 3600, true},
               &seconds);
   bool campaign = false;
   double campaign_seconds = 5;
@@ -185,21 +185,20 @@ int RunBench(int argc, char** argv) {
             "flags against the model's pk_u8 rate, --aim 0 vs --aim 100, --jobs 1 vs 2, peak "
             "RSS at 65,536 lanes per batch",
             &campaign);
-  args.Double("campaign-seconds", "S", "wall time per campaign run (default 5)", {0, 3600, true},
+  args.Double("campaign-time", "wall time per campaign run", {0, 3600, true},
               &campaign_seconds);
   bool pipeline = false;
   args.Bool("pipeline",
             "measure the host's ceiling on a GPU instead: the whole campaign pipeline against the "
             "fake HIP runtime with a device that answers at once (grouped 64K-lane launches vs "
-            "not, --aim 0/50/100), and the device child's pipe; --campaign-seconds per row",
+            "not, --aim 0/50/100), and the device child's pipe; --campaign-time per row",
             &pipeline);
   std::string cost_model;
-  args.Flag("cost-model", "GPU",
-              "print the expected lanes/s of a campaign on GPU (mi300x), from its documented "
+  args.Flag("cost-model", "print the expected lanes/s of a campaign on GPU (mi300x), from its documented "
               "peaks, stated assumptions and the host costs measured now (as --pipeline)",
               &cost_model);
   uint64_t cores = static_cast<uint64_t>(sysconf(_SC_NPROCESSORS_ONLN));
-  args.Uint("cores", "N", "host cores the cost model gives the campaign (default: this machine's)",
+  args.Uint("cores", "host cores the cost model gives the campaign (default: this machine's)",
             1, 4096, &cores);
   args.Bool("json",
             "print a JSON array of {instr, target, family, lanes_per_second (per CPU-second), "
@@ -207,7 +206,7 @@ int RunBench(int argc, char** argv) {
             &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (!(seconds > 0)) {
-    std::fprintf(stderr, "lanediff bench: --seconds must be positive\n");
+    std::fprintf(stderr, "lanediff bench: --time must be positive\n");
     return kExitUsage;
   }
   if (!cost_model.empty()) return RunCostModelBench(cost_model, static_cast<int>(cores), campaign_seconds);

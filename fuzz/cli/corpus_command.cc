@@ -1,4 +1,4 @@
-// `lanediff corpus merge SRC... --into DST` and `lanediff corpus check PATH...`.
+// `lanediff corpus merge SRC... --out DST` and `lanediff corpus check PATH...`.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -6,6 +6,7 @@
 
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/flag_table.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 
@@ -19,7 +20,7 @@ struct Verb {
   const char* summary;
 };
 constexpr Verb kVerbs[] = {
-    {"merge", "SRC... --into DST", "join findings without duplicates"},
+    {"merge", "SRC... --out DST", "join findings without duplicates"},
     {"check", "PATH...", "load and report bad files"},
 };
 
@@ -29,11 +30,19 @@ int RunCorpus(int argc, char** argv) {
     return kExitOk;
   }
   if (argc < 2 || (std::strcmp(argv[1], "merge") != 0 && std::strcmp(argv[1], "check") != 0)) {
-    for (const Verb& v : kVerbs) {
-      std::fprintf(stderr, "%s lanediff corpus %s %-20s %s\n", &v == kVerbs ? "usage:" : "      ",
-                   v.name, v.args, v.summary);
+    const bool help = argc >= 2 && (std::strcmp(argv[1], "--help") == 0);
+    if (argc >= 2 && !help) {
+      std::vector<std::string> verbs;
+      for (const Verb& v : kVerbs) verbs.emplace_back(v.name);
+      const std::string best = ClosestWord(argv[1], verbs);
+      std::fprintf(stderr, "lanediff corpus: unknown verb '%s'%s\n", argv[1],
+                   best.empty() ? "" : ("; did you mean '" + best + "'?").c_str());
     }
-    return argc >= 2 && (std::strcmp(argv[1], "--help") == 0) ? kExitOk : kExitUsage;
+    for (const Verb& v : kVerbs) {
+      std::fprintf(help ? stdout : stderr, "%s lanediff corpus %s %-20s %s\n",
+                   &v == kVerbs ? "usage:" : "      ", v.name, v.args, v.summary);
+    }
+    return help ? kExitOk : kExitUsage;
   }
   const bool merge = std::strcmp(argv[1], "merge") == 0;
   Args args(merge ? "corpus merge" : "corpus check",
@@ -45,13 +54,13 @@ int RunCorpus(int argc, char** argv) {
                   : "Load findings and report every malformed file by name (and line).");
   std::string into;
   std::vector<std::string> paths;
-  if (merge) args.Flag("into", "DST", "destination findings directory", &into);
+  if (merge) args.Flag("out", "destination findings directory", &into);
   args.Positional(merge ? "SRC" : "PATH", "findings files or directories", &paths);
   if (int rc = args.Parse(argc - 1, argv + 1); rc >= 0) return rc;
   if (int rc = CheckInputPaths("corpus", merge ? "SRC" : "PATH", paths); rc >= 0) return rc;
-  if (int rc = CheckOutputDir("corpus merge", "--into", into); rc >= 0) return rc;
+  if (int rc = CheckOutputDir("corpus merge", "--out", into); rc >= 0) return rc;
   if (paths.empty() || (merge && into.empty())) {
-    std::fprintf(stderr, "lanediff corpus: give %s\n", merge ? "SRC... --into DST" : "PATH...");
+    std::fprintf(stderr, "lanediff corpus: give %s\n", merge ? "SRC... --out DST" : "PATH...");
     return kExitUsage;
   }
   if (!merge) {

@@ -9,6 +9,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "device_harness/open_runner.h"
 #include "device_harness/hip/hip_runner.h"
@@ -16,6 +18,8 @@
 #include "device_harness/sim/errata.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/json_line.h"
+#include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/selftest.h"
 
@@ -23,8 +27,47 @@ namespace lanediff {
 namespace {
 
 // `lanediff devices --selftest`: fuzz/selftest.h on one device.
+// --selftest --json: a "check" line per known-answer batch, a "discriminate" line per verdict
+// or error, then one "selftest" line (docs/json.md).
+std::string SelfTestJsonLines(const SelfTest& st, const std::string& bundle) {
+  std::string out;
+  for (const KnownAnswer& k : st.known) {
+    absl::StrAppend(&out, JsonLine()
+                              .Str("type", "check")
+                              .Str("name", k.name)
+                              .Bool("ok", k.ok())
+                              .Uint("lanes", k.testcase.lanes_size())
+                              .Uint("wrong_lanes", k.wrong_lanes)
+                              .Str("first_wrong", k.first_wrong)
+                              .Str("error", k.status.ok() ? "" : std::string(k.status.message()))
+                              .Str("mode_readback", k.mode_readback.has_value()
+                                                        ? absl::StrFormat("0x%08x", *k.mode_readback)
+                                                        : "")
+                              .Text(),
+                    "\n");
+  }
+  for (const std::string& v : st.discriminate) {
+    absl::StrAppend(&out, JsonLine().Str("type", "discriminate").Str("verdict", v).Str("error", "").Text(),
+                    "\n");
+  }
+  for (const std::string& e : st.discriminate_errors) {
+    absl::StrAppend(&out, JsonLine().Str("type", "discriminate").Str("verdict", "").Str("error", e).Text(),
+                    "\n");
+  }
+  absl::StrAppend(&out, JsonLine()
+                            .Str("type", "selftest")
+                            .Bool("ok", st.ok())
+                            .Str("device", st.device)
+                            .Str("target", st.target)
+                            .Str("isa", st.isa)
+                            .Str("bundle", bundle)
+                            .Text(),
+                  "\n");
+  return out;
+}
+
 int RunSelfTestCommand(const std::string& device, std::string target_name, const RunnerOptions& ro,
-                       const std::string& bundle) {
+                       const std::string& bundle, bool json) {
   if (target_name.empty() && (device == "auto" || absl::StartsWith(device, "hip"))) {
     int index = 0;
     // hip:N or hip:N:wave64: the index is up to the next ':'.
@@ -36,7 +79,7 @@ int RunSelfTestCommand(const std::string& device, std::string target_name, const
     if (hip.ok() && index >= 0 && static_cast<size_t>(index) < hip->size()) target_name = (*hip)[index].target;
   }
   if (target_name.empty()) {
-    std::fprintf(stderr, "lanediff devices --selftest: --target T is needed for --device=%s (no HIP GPU "
+    std::fprintf(stderr, "lanediff devices --selftest: --targets T is needed for --device=%s (no HIP GPU "
                  "to take it from)\n", device.c_str());
     return kExitUsage;
   }
@@ -45,19 +88,15 @@ int RunSelfTestCommand(const std::string& device, std::string target_name, const
     std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(target.status().message()).c_str());
     return kExitUsage;
   }
-  std::string note;
-  absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
-  if (!runner.ok()) {
-    std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(runner.status().message()).c_str());
-    return kExitEnvironment;
-  }
-  if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
-  absl::StatusOr<SelfTest> st = RunSelfTest(**runner, **target);
+  int rc = kExitOk;
+  std::unique_ptr<Runner> runner = OpenCommandDevice("devices --selftest", device, ro, stderr, &rc);
+  if (runner == nullptr) return rc;
+  absl::StatusOr<SelfTest> st = RunSelfTest(*runner, **target);
   if (!st.ok()) {
     std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(st.status().message()).c_str());
     return kExitEnvironment;
   }
-  std::fputs(FormatSelfTest(*st).c_str(), stdout);
+  if (!json) std::fputs(FormatSelfTest(*st).c_str(), stdout);
   if (!bundle.empty()) {
     std::ofstream f(bundle, std::ios::binary | std::ios::trunc);
     f << SelfTestBundle(*st);
@@ -66,10 +105,100 @@ int RunSelfTestCommand(const std::string& device, std::string target_name, const
       std::fprintf(stderr, "lanediff devices --selftest: cannot write the bundle %s\n", bundle.c_str());
       return kExitEnvironment;
     }
-    std::printf("bundle: %s (attach it to a bug report; it replays with --device=replay:%s)\n",
-                bundle.c_str(), bundle.c_str());
+    if (!json) {
+      std::printf("bundle: %s (attach it to a bug report; it replays with --device=replay:%s)\n",
+                  bundle.c_str(), bundle.c_str());
+    }
   }
+  if (json) std::fputs(SelfTestJsonLines(*st, bundle).c_str(), stdout);
   return st->ok() ? kExitOk : kExitFound;
+}
+
+// One recording found under --replay-dir.
+struct ReplaySource {
+  std::string path;
+  int batches = 0;
+  size_t lanes = 0, faults = 0;
+  std::set<std::string> targets, devices;
+};
+
+// The recordings under `dir` (files that are no recording are passed over), or the error
+// listing the directory.
+absl::StatusOr<std::vector<ReplaySource>> FindReplaySources(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<ReplaySource> found;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file()) continue;
+    ReplaySource src;
+    src.path = it->path().string();
+    absl::StatusOr<proto::Recording> rec = ReadRecordingFile(src.path);
+    if (!rec.ok() || rec->entries_size() == 0) continue;  // not a recording
+    src.batches = rec->entries_size();
+    for (const auto& e : rec->entries()) {
+      src.targets.insert(e.testcase().target());
+      src.devices.insert(e.observation().provenance().device());
+      src.lanes += e.testcase().lanes_size();
+      src.faults += !e.observation().fault().empty();
+    }
+    found.push_back(std::move(src));
+  }
+  if (ec) return absl::UnavailableError(absl::StrCat("cannot read ", dir, ": ", ec.message()));
+  return found;
+}
+
+int PrintDevicesJson(const absl::StatusOr<std::vector<HipDeviceInfo>>& hip,
+                     const std::string& replay_dir) {
+  std::vector<std::string> gpus, errata, replays;
+  if (hip.ok()) {
+    for (const HipDeviceInfo& d : *hip) {
+      gpus.push_back(JsonLine()
+                         .Str("device", absl::StrCat("hip:", d.index))
+                         .Str("name", d.name)
+                         .Str("gcn_arch_name", d.gcn_arch_name)
+                         .Uint("wave_size", d.wave_size)
+                         .Str("target", d.target)
+                         .Str("unsupported", d.unsupported)
+                         .Text());
+    }
+  }
+  for (const ErratumInfo& e : AllErrata()) {
+    errata.push_back(JsonLine()
+                         .Str("name", e.name)
+                         .Str("description", e.description)
+                         .Str("predicts", e.predicts)
+                         .Bool("fault", e.fault)
+                         .Text());
+  }
+  int rc = kExitOk;
+  std::string replay_error;
+  if (!replay_dir.empty()) {
+    absl::StatusOr<std::vector<ReplaySource>> found = FindReplaySources(replay_dir);
+    if (!found.ok()) {
+      replay_error = std::string(found.status().message());
+      rc = kExitEnvironment;
+    } else {
+      for (const ReplaySource& r : *found) {
+        replays.push_back(JsonLine()
+                              .Str("device", "replay:" + r.path)
+                              .Uint("batches", r.batches)
+                              .Uint("lanes", r.lanes)
+                              .Uint("faults", r.faults)
+                              .Strs("targets", {r.targets.begin(), r.targets.end()})
+                              .Strs("devices", {r.devices.begin(), r.devices.end()})
+                              .Text());
+      }
+    }
+  }
+  JsonLine j;
+  j.Raw("hip", JsonArray(gpus))
+      .Str("hip_error", hip.ok() ? "" : std::string(hip.status().message()))
+      .Raw("errata", JsonArray(errata))
+      .Raw("replay", JsonArray(replays))
+      .Str("replay_error", replay_error);
+  std::printf("%s\n", j.Text().c_str());
+  return rc;
 }
 
 int RunDevices(int argc, char** argv) {
@@ -80,7 +209,7 @@ int RunDevices(int argc, char** argv) {
             "on one device (device_harness/README.md walks through it).");
   std::string replay_dir;
   bool hip_count = false;
-  args.Flag("replay-dir", "DIR", "also list the recordings under DIR", &replay_dir);
+  args.Flag("replay-dir", "also list the recordings under DIR", &replay_dir);
   args.Bool("hip-count", "print only the number of usable HIP GPUs (0 with none), for scripts",
             &hip_count);
   bool selftest = false;
@@ -93,17 +222,21 @@ int RunDevices(int argc, char** argv) {
             "read back after each batch, and a discriminate pass; exit 0 when all are right, 1 when "
             "the harness is wrong on the device, 3 when the device cannot be opened",
             &selftest);
-  args.Flag("device", "SPEC", "with --selftest: the device to check (default auto)", &device);
-  args.Flag("target", "T", "with --selftest: the gfx target (default: the HIP device's own; "
+  args.Flag("device", "with --selftest: the device to check", &device);
+  args.Flag("targets", "with --selftest: the gfx target (default: the HIP device's own; "
             "needed for sim, exec and replay)", &target_name);
-  args.Repeated("inject", "E", "with --selftest and --device=sim: simulator erratum (repeatable)", &inject);
-  args.Flag("bundle", "FILE", "with --selftest: write the attachable report (device, driver, ISA "
+  args.Repeated("inject", "with --selftest and --device=sim: simulator erratum (repeatable)", &inject);
+  args.Flag("out", "with --selftest: write the attachable report (device, driver, ISA "
             "string, MODE readback, known answers, verdicts) with a recording that replays with "
             "--device=replay:FILE", &bundle);
-  args.Double("start-timeout", "SECONDS", "with --selftest and a HIP device: how long the isolated "
+  args.Double("start-timeout", "with --selftest and a HIP device: how long the isolated "
             "child may take to initialise HIP (default 20 + 10 per GPU the driver exposes)",
               kTimeoutRange, &start_timeout);
+  bool json = false;
+  args.Bool("json", "the listing as one JSON object; with --selftest, JSON Lines: a line per check, "
+            "then the verdict (docs/json.md)", &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = RequireOne("devices", "--targets", target_name); rc >= 0) return rc;
   if (!replay_dir.empty()) {
     if (int rc = CheckInputPaths("devices", "--replay-dir", {replay_dir}); rc >= 0) return rc;
   }
@@ -112,10 +245,10 @@ int RunDevices(int argc, char** argv) {
   if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
   if (selftest) {
     if (!bundle.empty()) {
-      if (int rc = CheckOutputFile("devices", "--bundle", bundle); rc >= 0) return rc;
+      if (int rc = CheckOutputFile("devices", "--out", bundle); rc >= 0) return rc;
     }
     if (int rc = CheckDeviceSpecPath("devices", device); rc >= 0) return rc;
-    return RunSelfTestCommand(device, target_name, ro, bundle);
+    return RunSelfTestCommand(device, target_name, ro, bundle, json);
   }
   if (hip_count) {
     absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();
@@ -127,8 +260,9 @@ int RunDevices(int argc, char** argv) {
     return kExitOk;
   }
 
-  std::printf("HIP devices (--device=hip:N, run isolated in a child process):\n");
   absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();
+  if (json) return PrintDevicesJson(hip, replay_dir);
+  std::printf("HIP devices (--device=hip:N, run isolated in a child process):\n");
   if (!hip.ok()) {
     std::printf("  none: %s\n", std::string(hip.status().message()).c_str());
   } else {
@@ -158,33 +292,17 @@ int RunDevices(int argc, char** argv) {
     return kExitOk;
   }
   std::printf(" under %s:\n", replay_dir.c_str());
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  int found = 0;
-  for (auto it = fs::recursive_directory_iterator(replay_dir, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (!it->is_regular_file()) continue;
-    const std::string path = it->path().string();
-    absl::StatusOr<proto::Recording> rec = ReadRecordingFile(path);
-    if (!rec.ok() || rec->entries_size() == 0) continue;  // not a recording
-    std::set<std::string> targets, devices;
-    size_t lanes = 0, faults = 0;
-    for (const auto& e : rec->entries()) {
-      targets.insert(e.testcase().target());
-      devices.insert(e.observation().provenance().device());
-      lanes += e.testcase().lanes_size();
-      faults += !e.observation().fault().empty();
-    }
-    std::printf("  replay:%s  %d batches, %zu lanes, %zu faults; targets %s; devices %s\n",
-                path.c_str(), rec->entries_size(), lanes, faults,
-                absl::StrJoin(targets, ",").c_str(), absl::StrJoin(devices, ",").c_str());
-    ++found;
-  }
-  if (ec) {
-    std::printf("  cannot read %s: %s\n", replay_dir.c_str(), ec.message().c_str());
+  absl::StatusOr<std::vector<ReplaySource>> found = FindReplaySources(replay_dir);
+  if (!found.ok()) {
+    std::printf("  %s\n", std::string(found.status().message()).c_str());
     return kExitEnvironment;
   }
-  if (found == 0) std::printf("  none\n");
+  for (const ReplaySource& r : *found) {
+    std::printf("  replay:%s  %d batches, %zu lanes, %zu faults; targets %s; devices %s\n",
+                r.path.c_str(), r.batches, r.lanes, r.faults, absl::StrJoin(r.targets, ",").c_str(),
+                absl::StrJoin(r.devices, ",").c_str());
+  }
+  if (found->empty()) std::printf("  none\n");
   return kExitOk;
 }
 

@@ -2,7 +2,7 @@
 // printed exactly as `llvm-mc-22 -arch=amdgcn -mcpu=T --disassemble [-show-encoding]` prints
 // them (llvm_mc_format.h):
 //
-//   $ lanediff disasm --target gfx942 <<< '[0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]'
+//   $ lanediff disasm --targets gfx942 <<< '[0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]'
 //   \tv_cvt_pk_u8_f32 v5, v1, v2, s3
 //
 // One instruction per line: a byte list as llvm-mc reads it (`[0x05,0x00,...]`, brackets
@@ -58,7 +58,7 @@ int RunDisasm(int argc, char** argv) {
             "get llvm-mc's warning and the reason.");
   std::string target_name;
   bool show_encoding = false;
-  args.Flag("target", "T", "gfx target, e.g. gfx942 (see `lanediff targets`)", &target_name);
+  args.Flag("targets", "the one gfx target, e.g. gfx942 (`lanediff targets`); required", &target_name);
   args.Bool("show-encoding", "append `; encoding: [...]` as llvm-mc -show-encoding does",
             &show_encoding);
   args.Epilog(
@@ -66,9 +66,10 @@ int RunDisasm(int argc, char** argv) {
       "A word llvm-mc-22 decodes differently (or refuses) gets ` ; llvm-mc-22 ...` saying how.\n"
       "Exit codes: 0 every line valid; 1 some line invalid (reported on stderr); 2 usage.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = RequireOne("disasm", "--targets", target_name); rc >= 0) return rc;
   absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
   if (!target.ok()) {
-    std::fprintf(stderr, "lanediff disasm: --target: %s\n",
+    std::fprintf(stderr, "lanediff disasm: --targets: %s\n",
                  std::string(target.status().message()).c_str());
     return kExitUsage;
   }

@@ -1,4 +1,4 @@
-// `lanediff discriminate --target T --instr I [--device D]` (fuzz/discriminate.h).
+// `lanediff discriminate --targets T --instrs I [--device D]` (fuzz/discriminate.h).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -13,6 +13,8 @@
 #include "proto/text_format.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/discriminate_table.h"
+#include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/discriminate.h"
 
@@ -26,18 +28,28 @@ int RunDiscriminate(int argc, char** argv) {
             "a new chip. With --device, run them and say which reading of each rule the\n"
             "device follows, or that it follows none of the known readings (with the lanes\n"
             "that contradict all of them). `lanediff targets --hypotheses` lists the readings.");
-  std::string target, instr, device, out;
+  std::string target, instr, device = "auto", out;
+  bool json = false;
   std::vector<std::string> inject;
-  args.Flag("target", "T", "gfx target, e.g. gfx942", &target);
-  args.Flag("instr", "I", "instruction, e.g. v_cvt_sr_fp8_f32", &instr);
-  args.Flag("device", "SPEC", "ask this device too: " + std::string(DeviceSpecHelp()), &device);
-  args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
-  args.Flag("out", "FILE", "with --device: write the verdicts as a RunRecord (lanediff report)",
+  args.Flag("targets", "the one gfx target, e.g. gfx942; required", &target);
+  args.Flag("instrs", "the one instruction, e.g. v_cvt_sr_fp8_f32; required", &instr);
+  args.Flag("device", "ask this device too: " + std::string(DeviceSpecHelp()) +
+            "; none: only print the questions", &device);
+  args.Repeated("inject", "simulator erratum (repeatable)", &inject);
+  args.Flag("out", "with --device: write the verdicts as a RunRecord (lanediff report)",
             &out);
-  args.Epilog("exit codes: 0 ok, 1 no combination of known readings explains the device, "
-              "2 usage, 3 device error.");
+  args.Bool("json", "JSON Lines: one object per question, per rule, then the verdict "
+            "(docs/json.md)", &json);
+  args.Epilog("Prints a table of the relevant rules (each rule's readings, the reading the device\n"
+              "follows, the questions that decide it), the questions with every reading's answer\n"
+              "and the device's, and the next command to run.\n"
+              "exit codes: 0 ok, 1 no combination of known readings explains the device,\n"
+              "2 usage (a malformed --device included), 3 the device cannot be opened or fails.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = RequireOne("discriminate", "--targets", target); rc >= 0) return rc;
+  if (int rc = RequireOne("discriminate", "--instrs", instr); rc >= 0) return rc;
   if (int rc = CheckOutputFile("discriminate", "--out", out); rc >= 0) return rc;
+  if (device == "none") device.clear();
   if (int rc = CheckDeviceSpecPath("discriminate", device); rc >= 0) return rc;
   absl::StatusOr<const TargetTraits*> t = FindTarget(target);
   absl::StatusOr<Instr> i = ParseInstr(instr);
@@ -52,26 +64,26 @@ int RunDiscriminate(int argc, char** argv) {
     return kExitUsage;
   }
   if (device.empty()) {
-    std::fputs(FormatDiscrimination(*d, nullptr).c_str(), stdout);
+    std::fputs((json ? DiscriminationJsonLines(*d, nullptr, "", "")
+                     : FormatDiscriminationTable(*d, nullptr, "", "")).c_str(), stdout);
     return kExitOk;
   }
   RunnerOptions ro;
   ro.inject = inject;
-  std::string note;
-  absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
-  if (!runner.ok()) {
-    std::fprintf(stderr, "lanediff discriminate: %s\n",
-                 std::string(runner.status().message()).c_str());
-    return kExitEnvironment;
-  }
-  if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
-  absl::StatusOr<DeviceVerdict> v = AskDevice(*d, **runner);
+  int rc = kExitOk;
+  std::unique_ptr<Runner> runner = OpenCommandDevice("discriminate", device, ro, stderr, &rc);
+  if (runner == nullptr) return rc;
+  absl::StatusOr<DeviceVerdict> v = AskDevice(*d, *runner);
   if (!v.ok()) {
     std::fprintf(stderr, "lanediff discriminate: %s\n", std::string(v.status().message()).c_str());
     return kExitEnvironment;
   }
-  std::printf("device: %s\n", (*runner)->Describe().c_str());
-  std::fputs(FormatDiscrimination(*d, &*v).c_str(), stdout);
+  const std::string described = runner->Describe();
+  std::string device_flags = "--device=" + ShellWord(device);
+  for (const std::string& e : inject) absl::StrAppend(&device_flags, " --inject ", ShellWord(e));
+  std::fputs((json ? DiscriminationJsonLines(*d, &*v, described, device_flags)
+                   : FormatDiscriminationTable(*d, &*v, described, device_flags)).c_str(),
+             stdout);
   const bool any = v->explained;
   if (!out.empty()) {
     // One verdict per relevant hypothesis: the value the device follows unambiguously,
@@ -83,7 +95,7 @@ int RunDiscriminate(int argc, char** argv) {
       proto::HypothesisVerdict* hv = record.add_verdicts();
       hv->set_target(target);
       hv->set_instr(InstrToProto(*i));
-      hv->set_device((*runner)->Describe());
+      hv->set_device(described);
       hv->set_hypothesis(name);
       hv->set_questions(static_cast<uint32_t>(d->questions.size()));
       hv->set_verdict("inconclusive");

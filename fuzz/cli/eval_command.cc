@@ -1,6 +1,6 @@
 // `lanediff eval`: the model as a pipe. Lanes on stdin, one VDST word per lane on stdout.
 //
-//   lanediff eval --target T --instr I [--opsel N] [--neg N] [--abs N] [--clamp] [--omod N]
+//   lanediff eval --targets T --instrs I [--opsel N] [--neg N] [--abs N] [--clamp] [--omod N]
 //                 [--mode HEX] [--hypothesis NAME=VALUE]... < lanes
 //
 // Input: one lane per line, four 32-bit hex words `src0 src1 src2 vdst_old` (`0x` optional);
@@ -28,6 +28,7 @@
 #include "absl/types/span.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/json_line.h"
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
@@ -130,27 +131,31 @@ int RunEval(int argc, char** argv) {
   uint64_t opsel = 0, neg = 0, abs = 0, omod = 0, mode = 0xf0;
   bool clamp = false;
   std::vector<std::string> hyps;
-  args.Flag("target", "T", "gfx target, e.g. gfx942 (see `lanediff targets`)", &target_name);
-  args.Flag("instr", "I", "instruction mnemonic, e.g. v_cvt_sr_fp8_f32", &instr_name);
-  args.Uint("opsel", "N", "OPSEL[3:0] as encoded (SR: OPSEL[3:2] is the destination byte)", 15,
+  args.Flag("targets", "the one gfx target, e.g. gfx942 (`lanediff targets`); required", &target_name);
+  args.Flag("instrs", "the one instruction, e.g. v_cvt_sr_fp8_f32; required", &instr_name);
+  args.Uint("opsel", "OPSEL[3:0] as encoded (SR: OPSEL[3:2] is the destination byte)", 15,
             &opsel);
-  args.Uint("neg", "N", "NEG[2:0] mask, bit 0 = src0", 7, &neg);
-  args.Uint("abs", "N", "ABS[2:0] mask, bit 0 = src0", 7, &abs);
+  args.Uint("neg", "NEG[2:0] mask, bit 0 = src0", 7, &neg);
+  args.Uint("abs", "ABS[2:0] mask, bit 0 = src0", 7, &abs);
   args.Bool("clamp", "set the CLAMP bit", &clamp);
-  args.Uint("omod", "N", "OMOD[1:0]", 3, &omod);
-  args.Hex("mode", "HEX", "the whole MODE register, hex (0x optional); default 0xf0", 0xffffffffu,
+  args.Uint("omod", "OMOD[1:0]", 3, &omod);
+  args.Hex("mode", "the whole MODE register, hex (0x optional); default 0xf0", 0xffffffffu,
           &mode);
-  args.Repeated("hypothesis", "NAME=VALUE",
-                "select a hypothesis (repeatable; `lanediff targets --hypotheses`)", &hyps);
+  args.Repeated("hypothesis", "select a hypothesis (repeatable; `lanediff targets --hypotheses`)", &hyps);
   args.Epilog(
       "example:\n"
-      "  echo '3fffffff fffff000 0 aabbccdd' | lanediff eval --target gfx1201 \\\n"
-      "      --instr v_cvt_sr_fp8_f32          # prints 0xaabbcc40\n"
+      "  echo '3fffffff fffff000 0 aabbccdd' | lanediff eval --targets gfx1201 \\\n"
+      "      --instrs v_cvt_sr_fp8_f32          # prints 0xaabbcc40\n"
       "A malformed row gets an error row in its place, so output row k answers input row k:\n"
       "  error: line N: REASON          (N counts every stdin line, comments included)\n"
       "exit codes: 0 every row evaluated; 1 some row was malformed (its error row printed,\n"
       "also reported on stderr); 2 usage error; 3 stdout or stdin failed.");
+  bool json = false;
+  args.Bool("json", "JSON Lines: {\"line\":N,\"vdst\":\"0x...\"} per lane, {\"line\":N,\"error\":...} "
+            "per malformed row (docs/json.md)", &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
+  if (int rc = RequireOne("eval", "--targets", target_name); rc >= 0) return rc;
+  if (int rc = RequireOne("eval", "--instrs", instr_name); rc >= 0) return rc;
 
   auto usage_error = [](const std::string& msg) {
     std::fprintf(stderr, "lanediff eval: %s\n", msg.c_str());
@@ -159,12 +164,12 @@ int RunEval(int argc, char** argv) {
   if (target_name.empty()) {
     std::vector<absl::string_view> names;
     for (const TargetTraits& t : AllTargets()) names.push_back(t.name);
-    return usage_error(absl::StrCat("--target is required; valid: ", absl::StrJoin(names, ", ")));
+    return usage_error(absl::StrCat("--targets is required; valid: ", absl::StrJoin(names, ", ")));
   }
   if (instr_name.empty()) {
     std::vector<absl::string_view> names;
     for (Instr i : kAllInstrs) names.push_back(InstrName(i));
-    return usage_error(absl::StrCat("--instr is required; valid: ", absl::StrJoin(names, ", ")));
+    return usage_error(absl::StrCat("--instrs is required; valid: ", absl::StrJoin(names, ", ")));
   }
   OpContext ctx;
   absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
@@ -200,6 +205,7 @@ int RunEval(int argc, char** argv) {
     std::string text;
   };
   std::vector<ErrorRow> error_rows;
+  std::vector<uint64_t> lane_lines;  // with --json: each lane's input line
 
   auto parse_line = [&](absl::string_view line) {
     ++line_no;
@@ -207,6 +213,7 @@ int RunEval(int argc, char** argv) {
     switch (ParseLine(line, w, &error)) {
       case LineKind::lane:
         lanes.Add(w[0], w[1], w[2], w[3]);
+        if (json) lane_lines.push_back(line_no);
         break;
       case LineKind::skip:
         break;
@@ -214,7 +221,9 @@ int RunEval(int argc, char** argv) {
         bad_line = true;
         std::fprintf(stderr, "lanediff eval: stdin line %llu: %s\n",
                      static_cast<unsigned long long>(line_no), error.c_str());
-        error_rows.push_back({lanes.size(), absl::StrCat("error: line ", line_no, ": ", error, "\n")});
+        error_rows.push_back(
+            {lanes.size(), json ? JsonLine().Uint("line", line_no).Str("error", error).Text() + "\n"
+                                : absl::StrCat("error: line ", line_no, ": ", error, "\n")});
         break;
     }
   };
@@ -226,6 +235,20 @@ int RunEval(int argc, char** argv) {
       return false;
     }
     static constexpr char kHex[] = "0123456789abcdef";
+    if (json) {
+      out.clear();
+      auto next = error_rows.begin();
+      for (size_t i = 0; i <= vdst.size(); ++i) {
+        for (; next != error_rows.end() && next->before == i; ++next) out += next->text;
+        if (i == vdst.size()) break;
+        absl::StrAppend(&out, "{\"line\":", lane_lines[i], ",\"vdst\":\"0x",
+                        absl::Hex(vdst[i], absl::kZeroPad8), "\"}\n");
+      }
+      lanes.Clear();
+      lane_lines.clear();
+      error_rows.clear();
+      return WriteAll(out.data(), out.size());
+    }
     size_t error_bytes = 0;
     for (const ErrorRow& e : error_rows) error_bytes += e.text.size();
     out.resize(vdst.size() * 11 + error_bytes);

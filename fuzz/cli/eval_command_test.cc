@@ -56,40 +56,40 @@ TEST(EvalCommand, CarryVersusLiteralAndFormats) {
       "3f840000 80000000 0 aabbccdd   # 1 + 2^-5, seed 1/2\n"
       "0x35800000 0xFFFFF000 0 0\n"             // 2^-20, subnormal SR
       "0x35800000 0xffdff000 0 0";             // last line without a newline
-  RunResult r = RunEval("--target gfx1201 --instr v_cvt_sr_fp8_f32", input);
+  RunResult r = RunEval("--targets gfx1201 --instrs v_cvt_sr_fp8_f32", input);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "0xaabbcc40\n0xaabbcc38\n0x00000001\n0x00000000\n");
   EXPECT_EQ(r.err, "");
 
-  r = RunEval("--target gfx1201 --instr v_cvt_sr_fp8_f32 --hypothesis sr_rounding=literal", input);
+  r = RunEval("--targets gfx1201 --instrs v_cvt_sr_fp8_f32 --hypothesis sr_rounding=literal", input);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "0xaabbcc39\n0xaabbcc39\n0x00000000\n0x00000000\n");
 
   // OPSEL 0b0100 writes byte 1; gfx942 FNUZ: 1.0 = 0x40.
-  r = RunEval("--target gfx942 --instr v_cvt_sr_fp8_f32 --opsel 4", "3f800000 0 0 aabbccdd\n");
+  r = RunEval("--targets gfx942 --instrs v_cvt_sr_fp8_f32 --opsel 4", "3f800000 0 0 aabbccdd\n");
   EXPECT_EQ(r.out, "0xaabb40dd\n") << r.err;
   // gfx1250 CLAMP: UE5M3 1.0 = 0x78; --neg 1 makes it -1.0 -> 0x00.
-  r = RunEval("--target gfx1250 --instr v_cvt_sr_fp8_f32 --clamp", "3f800000 0 0 0\n");
+  r = RunEval("--targets gfx1250 --instrs v_cvt_sr_fp8_f32 --clamp", "3f800000 0 0 0\n");
   EXPECT_EQ(r.out, "0x00000078\n") << r.err;
-  r = RunEval("--target gfx1250 --instr v_cvt_sr_fp8_f32 --clamp --neg 1", "3f800000 0 0 0\n");
+  r = RunEval("--targets gfx1250 --instrs v_cvt_sr_fp8_f32 --clamp --neg 1", "3f800000 0 0 0\n");
   EXPECT_EQ(r.out, "0x00000000\n") << r.err;
   // MODE[23] with the default saturate_finite: 1000 -> 0x7e (0x7f without).
-  r = RunEval("--target gfx1201 --instr v_cvt_sr_fp8_f32 --mode 0x8000f0", "447a0000 0 0 0\n");
+  r = RunEval("--targets gfx1201 --instrs v_cvt_sr_fp8_f32 --mode 0x8000f0", "447a0000 0 0 0\n");
   EXPECT_EQ(r.out, "0x0000007e\n") << r.err;
 }
 
 TEST(EvalCommand, PkU8ModeAndByteSelect) {
   // 129.5 into byte 2 of S2: RNE 0x82, truncate 0x81. 0.25 under MODE round-up (hex without
   // 0x): 1.
-  RunResult r = RunEval("--target gfx908 --instr v_cvt_pk_u8_f32",
+  RunResult r = RunEval("--targets gfx908 --instrs v_cvt_pk_u8_f32",
                         "43018000 2 11223344 ffffffff\n");
   EXPECT_EQ(r.out, "0x11823344\n") << r.err;
-  r = RunEval("--target gfx908 --instr v_cvt_pk_u8_f32 --hypothesis pk_u8_rounding=truncate",
+  r = RunEval("--targets gfx908 --instrs v_cvt_pk_u8_f32 --hypothesis pk_u8_rounding=truncate",
               "43018000 2 11223344 ffffffff\n");
   EXPECT_EQ(r.out, "0x11813344\n") << r.err;
-  r = RunEval("--target gfx1100 --instr v_cvt_pk_u8_f32 --mode f1", "3e800000 0 0 0\n");
+  r = RunEval("--targets gfx1100 --instrs v_cvt_pk_u8_f32 --mode f1", "3e800000 0 0 0\n");
   EXPECT_EQ(r.out, "0x00000001\n") << r.err;
-  r = RunEval("--target gfx1100 --instr v_cvt_pk_u8_f32 --mode=0xe1", "00000001 0 0 0\n");
+  r = RunEval("--targets gfx1100 --instrs v_cvt_pk_u8_f32 --mode=0xe1", "00000001 0 0 0\n");
   EXPECT_EQ(r.out, "0x00000000\n") << r.err;  // denormal flushed, then 0 even rounding up
 }
 
@@ -105,7 +105,7 @@ TEST(EvalCommand, ReproducesEachPublicImplementation) {
   //   +Inf: sign|0x7F, then "fp16_ovfl && !isnan && (result & 0x7F) == 0x7F" -> 0x7e;
   //   +NaN: "isnan -> sign | 0x7F" -> 0x7f.
   const std::string rocjitsu =
-      "--target gfx950 --instr v_cvt_sr_fp8_f32 --mode 0x8000f0 --hypothesis "
+      "--targets gfx950 --instrs v_cvt_sr_fp8_f32 --mode 0x8000f0 --hypothesis "
       "sr_rounding=exact_subnormal --hypothesis fp8_nan=sign_7f --hypothesis "
       "fp16_ovfl=saturate_all";
   const std::string lanes =
@@ -114,23 +114,23 @@ TEST(EvalCommand, ReproducesEachPublicImplementation) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "0x00000008\n0x00000000\n0x0000007e\n0x0000007f\n");
   // The defaults on the same lanes: 0x07, 0x01, 0x7f, 0xff.
-  r = RunEval("--target gfx950 --instr v_cvt_sr_fp8_f32 --mode 0x8000f0", lanes);
+  r = RunEval("--targets gfx950 --instrs v_cvt_sr_fp8_f32 --mode 0x8000f0", lanes);
   EXPECT_EQ(r.out, "0x00000007\n0x00000001\n0x0000007f\n0x000000ff\n") << r.err;
   // rocjitsu gfx1250 CLAMP (f32_to_fp8_e5m3_sr, "mag = std::fabs(val)"): -2^-15 -> 4 * 2^-17
   // = 0x04; +Inf -> "isinf -> 0xFF".
-  r = RunEval("--target gfx1250 --instr v_cvt_sr_fp8_f32 --clamp --hypothesis "
+  r = RunEval("--targets gfx1250 --instrs v_cvt_sr_fp8_f32 --clamp --hypothesis "
               "gfx1250_clamp=ue5m3_magnitude",
               "b8000000 0 0 0\n7f800000 0 0 0\n");
   EXPECT_EQ(r.out, "0x00000004\n0x000000ff\n") << r.err;
   // HIP's host cast_to_f8 (gfx950 fp8): 1 + 2^-23 with rng 0x000fffff: "mantissa += rng &
   // drop_mask" -> 0x900000 -> 0x39; 448 + 2^-15: "(x & mask) > ifmax -> signed_inf" = 0x7f;
   // +NaN: "nan = (sign << 7) + 0x7f" = 0x7f.
-  r = RunEval("--target gfx950 --instr v_cvt_sr_fp8_f32 --hypothesis sr_seed=low --hypothesis "
+  r = RunEval("--targets gfx950 --instrs v_cvt_sr_fp8_f32 --hypothesis sr_seed=low --hypothesis "
               "sr_overflow=before_rounding --hypothesis fp8_nan=sign_7f",
               "3f800001 000fffff 0 0\n43e00001 0 0 0\n7fc00000 0 0 0\n");
   EXPECT_EQ(r.out, "0x00000039\n0x0000007f\n0x0000007f\n") << r.err;
   // tinygrad (pcode.py _f_to_u: TRUNC, NaN through the host cast): 129.5 -> 129; NaN -> 255.
-  r = RunEval("--target gfx1100 --instr v_cvt_pk_u8_f32 --hypothesis pk_u8_rounding=truncate "
+  r = RunEval("--targets gfx1100 --instrs v_cvt_pk_u8_f32 --hypothesis pk_u8_rounding=truncate "
               "--hypothesis pk_u8_nan=max",
               "43018000 0 0 0\n7fc00000 0 0 0\n");
   EXPECT_EQ(r.out, "0x00000081\n0x000000ff\n") << r.err;
@@ -145,7 +145,7 @@ TEST(EvalCommand, MalformedRowsGetAnErrorRowInPlace) {
       "3f800000 zz 0 0\n"           // line 5: not hex
       "123456789 0 0 0\n"           // line 6: nine digits
       "40000000 0 0 0\n";
-  RunResult r = RunEval("--target gfx950 --instr v_cvt_sr_fp8_f32", input);
+  RunResult r = RunEval("--targets gfx950 --instrs v_cvt_sr_fp8_f32", input);
   EXPECT_EQ(r.exit_code, 1);
   // Output row k answers input row k (comment line 4 is not a row). gfx950 writes OCP E4M3
   // (bias 7): 1.0 = 0 0111 000 = 0x38, 2.0 = 0 1000 000 = 0x40. The four bad rows are in
@@ -167,27 +167,27 @@ TEST(EvalCommand, MalformedRowsGetAnErrorRowInPlace) {
 }
 
 TEST(EvalCommand, UsageErrorsListTheChoices) {
-  RunResult r = RunEval("--target gfx999 --instr v_cvt_pk_u8_f32", "");
+  RunResult r = RunEval("--targets gfx999 --instrs v_cvt_pk_u8_f32", "");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(absl::StrContains(r.err, "gfx942")) << r.err;
-  r = RunEval("--target gfx908 --instr v_cvt_sr_fp8_f32", "");
+  r = RunEval("--targets gfx908 --instrs v_cvt_sr_fp8_f32", "");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(absl::StrContains(r.err, "gfx908 has no v_cvt_sr_fp8_f32")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "v_cvt_pk_u8_f32")) << r.err;
-  r = RunEval("--target gfx942 --instr v_bogus", "");
+  r = RunEval("--targets gfx942 --instrs v_bogus", "");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(absl::StrContains(r.err, "v_cvt_sr_bf8_f32")) << r.err;
-  r = RunEval("--target gfx942 --instr v_cvt_sr_fp8_f32 --hypothesis nope=1", "");
+  r = RunEval("--targets gfx942 --instrs v_cvt_sr_fp8_f32 --hypothesis nope=1", "");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(absl::StrContains(r.err, "sr_rounding")) << r.err;
-  r = RunEval("--target gfx942 --instr v_cvt_sr_fp8_f32 --hypothesis sr_rounding=maybe", "");
+  r = RunEval("--targets gfx942 --instrs v_cvt_sr_fp8_f32 --hypothesis sr_rounding=maybe", "");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(absl::StrContains(r.err, "carry_truncate")) << r.err;
-  r = RunEval("--target gfx942 --instr v_cvt_sr_fp8_f32 --opsel 16", "");
+  r = RunEval("--targets gfx942 --instrs v_cvt_sr_fp8_f32 --opsel 16", "");
   EXPECT_EQ(r.exit_code, 2);
-  r = RunEval("--instr v_cvt_sr_fp8_f32", "");
+  r = RunEval("--instrs v_cvt_sr_fp8_f32", "");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(absl::StrContains(r.err, "--target")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "--targets")) << r.err;
 }
 
 TEST(EvalCommand, LargeBatchStreams) {
@@ -206,7 +206,7 @@ TEST(EvalCommand, LargeBatchStreams) {
       want += absl::StrCat("0x", absl::Hex(old | 0x38, absl::kZeroPad8), "\n");
     }
   }
-  RunResult r = RunEval("--target gfx1200 --instr v_cvt_sr_fp8_f32", input);
+  RunResult r = RunEval("--targets gfx1200 --instrs v_cvt_sr_fp8_f32", input);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out == want) << "outputs differ; sizes " << r.out.size() << " vs " << want.size();
 }

@@ -1,5 +1,6 @@
 // `lanediff fuzz`: the campaign driver (fuzz/campaign.h).
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/json_line.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/triage/run_identity.h"
@@ -30,6 +32,44 @@ std::atomic<bool> g_stop{false};
 
 void OnSigint(int) { g_stop.store(true); }
 
+// --json: a "finding" line as each new finding is stored (from the worker that stored it;
+// one write per line, so lines of several workers never interleave), then a "summary" line.
+void PrintFindingJson(const proto::Finding& f, const std::string& path) {
+  const std::string line = JsonLine()
+                               .Str("type", "finding")
+                               .Str("signature", f.signature())
+                               .Str("target", f.testcase().target())
+                               .Str("instr", proto::Instruction_Name(f.testcase().instr()))
+                               .Str("path", path)
+                               .Text() +
+                           "\n";
+  std::fflush(stdout);
+  (void)!::write(STDOUT_FILENO, line.data(), line.size());
+}
+
+void PrintFuzzJson(const CampaignOptions& o, const CampaignStats& s, bool interrupted) {
+  std::printf("%s\n", JsonLine()
+                          .Str("type", "summary")
+                          .Str("device", s.device_description)
+                          .Strs("targets", o.targets)
+                          .Uint("seed", o.seed)
+                          .Uint("execs", s.execs)
+                          .Uint("lanes", s.lanes)
+                          .Num("seconds", s.seconds)
+                          .Uint("disagreeing", s.disagreeing)
+                          .Uint("device_faults", s.device_faults)
+                          .Uint("refused", s.refused)
+                          .Uint("invalid", s.invalid)
+                          .Uint("unsupported", s.unsupported)
+                          .Uint("new_findings", s.new_findings)
+                          .Uint("repeats", s.repeats)
+                          .Strs("signatures", {s.signatures.begin(), s.signatures.end()})
+                          .Strs("errors", s.errors)
+                          .Bool("interrupted", interrupted)
+                          .Text()
+                          .c_str());
+}
+
 int RunFuzz(int argc, char** argv) {
   Args args("fuzz",
             "Hunt disagreements between the model and a device: generate and mutate test cases,\n"
@@ -39,35 +79,34 @@ int RunFuzz(int argc, char** argv) {
   std::vector<std::string> inject, hyps, relax;
   double time_s = 0, batch_timeout = 2, start_timeout = 0;
   uint64_t execs = 0, seed = 1, jobs = 1, lanes = 1024, aim = 50;
-  bool quiet = false, verbose = false, allow_undefined = false;
-  args.Flag("targets", "T,T", "comma list of gfx targets (default: all)", &targets);
-  args.Flag("instrs", "I,I", "comma list of instructions (default: all)", &instrs);
-  args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
-  args.Repeated("inject", "E", "simulator erratum to inject (repeatable; `lanediff devices`)",
+  bool quiet = false, verbose = false, json = false, allow_undefined = false;
+  args.Flag("targets", "comma list of gfx targets (default: all)", &targets);
+  args.Flag("instrs", "comma list of instructions (default: all)", &instrs);
+  args.Flag("device", std::string(DeviceSpecHelp()), &device);
+  args.Repeated("inject", "simulator erratum to inject (repeatable; `lanediff devices`)",
                 &inject);
-  args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
-  args.Double("time", "SECONDS", "stop after this long (0: no limit)", kDurationRange, &time_s);
-  args.Uint("execs", "N", "stop after N test cases (batches; with --shard, the fleet's total)",
+  args.Repeated("hypothesis", "model-side hypothesis (repeatable)", &hyps);
+  args.Double("time", "stop after this long (0: no limit)", kDurationRange, &time_s);
+  args.Uint("execs", "stop after N test cases (batches; with --shard, the fleet's total)",
             uint64_t{1} << 62, &execs);
-  args.Uint("seed", "S", "PRNG seed: same seed + same device = same findings", ~uint64_t{0},
+  args.Uint("seed", "PRNG seed: same seed + same device = same findings", ~uint64_t{0},
             &seed);
-  args.Uint("jobs", "N", "worker processes sharing the corpus (1..256)", 1, 256, &jobs);
-  args.Flag("corpus", "DIR", "corpus root: findings stored in DIR/findings, seeds read from "
+  args.Uint("jobs", "worker processes sharing the corpus (1..256)", 1, 256, &jobs);
+  args.Flag("corpus", "corpus root: findings stored in DIR/findings, seeds read from "
             "DIR/seeds (default: nothing stored)", &corpus);
-  args.Uint("lanes-per-batch", "N",
-            absl::StrCat("lanes per test case (one launch; 1..", kMaxLanes, ")"), 1, kMaxLanes,
+  args.Uint("lanes-per-batch", absl::StrCat("lanes per test case (one launch; 1..", kMaxLanes, ")"), 1, kMaxLanes,
             &lanes);
-  args.Repeated("relax", "NAME", "comparison relaxation: nan_payload, unwritten_bytes", &relax);
-  args.Uint("aim", "PERCENT", "batches whose lanes are aimed where hypotheses disagree", 100,
+  args.Repeated("relax", "comparison relaxation: nan_payload, unwritten_bytes", &relax);
+  args.Uint("aim", "batches whose lanes are aimed where hypotheses disagree", 100,
             &aim);
-  args.Double("batch-timeout", "SECONDS", "per-batch device timeout (hangs), above 0", kTimeoutRange,
+  args.Double("timeout", "per-batch device timeout (hangs), above 0", kTimeoutRange,
               &batch_timeout);
-  args.Flag("shard", "i/n", "this machine's share of a fleet run: worker i of --jobs n (its seed, "
+  args.Flag("shard", "this machine's share of a fleet run: worker i of --jobs n (its seed, "
             "its share of --execs), so n shards find what one --jobs n run finds; join their "
             "corpora with `lanediff corpus merge`", &shard);
-  args.Flag("summary-out", "FILE", "write the campaign's counts as a RunRecord (lanediff report)",
+  args.Flag("out", "write the campaign's counts as a RunRecord file (lanediff report)",
             &summary_out);
-  args.Double("start-timeout", "SECONDS", "hip: how long the isolated device process may take to "
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
               "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
               &start_timeout);
   args.Bool("allow-undefined", "also generate and run words that break a documented ISA "
@@ -76,14 +115,16 @@ int RunFuzz(int argc, char** argv) {
             &allow_undefined);
   args.Bool("quiet", "no live progress line", &quiet);
   args.Bool("verbose", "report every invalid case", &verbose);
+  args.Bool("json", "JSON Lines on stdout: one object per new finding as it is stored, then the "
+            "summary (docs/json.md); the human summary stays on stderr", &json);
   args.Epilog(
       "examples:\n"
       "  lanediff fuzz --device=sim --inject sr_wrap --execs 2000 --corpus /tmp/c\n"
       "  lanediff fuzz --device=auto --time 60 --corpus corpus --jobs 2\n"
-      "exit codes: 0 no new finding, 1 new findings stored, 2 usage, 3 device or environment "
+      "exit codes: 0 no new finding, 1 new findings stored, 2 usage, 3 device or environment\n"
       "error (unwritable corpus, no device).");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
-  if (int rc = CheckOutputFile("fuzz", "--summary-out", summary_out); rc >= 0) return rc;
+  if (int rc = CheckOutputFile("fuzz", "--out", summary_out); rc >= 0) return rc;
   if (int rc = CheckDeviceSpecPath("fuzz", device); rc >= 0) return rc;
   CampaignOptions o;
   for (absl::string_view t : absl::StrSplit(targets, ',', absl::SkipEmpty())) {
@@ -174,6 +215,7 @@ int RunFuzz(int argc, char** argv) {
   o.allow_undefined = allow_undefined;
   o.progress = !quiet;
   o.verbose = verbose;
+  if (json) o.on_new_finding = PrintFindingJson;
   struct sigaction sa = {};
   sa.sa_handler = OnSigint;
   sigemptyset(&sa.sa_mask);
@@ -188,6 +230,7 @@ int RunFuzz(int argc, char** argv) {
   if (!s->note.empty()) std::fprintf(stderr, "%s\n", s->note.c_str());
   std::fputs(FormatSummary(o, *s).c_str(), stderr);
   if (g_stop.load()) std::fprintf(stderr, "  (interrupted: everything found so far is stored)\n");
+  if (json) PrintFuzzJson(o, *s, g_stop.load());
   if (!summary_out.empty()) {
     // One CampaignSummary for the whole run; the report's matrix places it when the run
     // covered exactly one target and one instruction.

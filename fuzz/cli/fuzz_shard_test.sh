@@ -27,7 +27,7 @@ for i in 1 2 3; do
   want=$([ "$i" = 1 ] && echo 101 || echo 100)
   grep -q "ran  *$want cases" "$tmp/shard$i.log" || { echo "FAIL: shard $i/3 did not run $want cases:"; cat "$tmp/shard$i.log"; exit 1; }
 done
-"$bin" corpus merge "$tmp"/shard{1,2,3}/findings --into "$tmp/merged" > "$tmp/merge.log" 2>&1 ||
+"$bin" corpus merge "$tmp"/shard{1,2,3}/findings --out "$tmp/merged" > "$tmp/merge.log" 2>&1 ||
   { echo "FAIL: corpus merge:"; cat "$tmp/merge.log"; exit 1; }
 listing "$tmp/one/findings" > "$tmp/one.txt"
 listing "$tmp/merged" > "$tmp/merged.txt"

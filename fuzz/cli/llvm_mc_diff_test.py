@@ -3,7 +3,7 @@
 (model/isa/testdata/golden_vop3.txt, generated with llvm-mc-22 by scripts/gen_isa_golden.py).
 
 For each target, all the golden inputs go through `llvm-mc-22 -arch=amdgcn -mcpu=T
--show-encoding` and `lanediff asm --target T` (one process each); the outputs are aligned per
+-show-encoding` and `lanediff asm --targets T` (one process each); the outputs are aligned per
 input line through the diagnostics' `<stdin>:LINE:` (each accepted line prints one line):
   - both accept: lanediff's line is byte-identical to llvm-mc's;
   - llvm-mc refuses, lanediff accepts: lanediff's line ends in `; llvm-mc-22 refuses: ...`;
@@ -66,7 +66,7 @@ def main():
     for target, inputs in sorted(by_target.items()):
         text = "".join(i + "\n" for i in inputs)
         rc_l, out_l, err_l = run([llvm_mc, "-arch=amdgcn", f"-mcpu={target}", "-show-encoding"], text)
-        rc_d, out_d, err_d = run([lanediff, "asm", "--target", target], text)
+        rc_d, out_d, err_d = run([lanediff, "asm", "--targets", target], text)
         L = per_line(len(inputs), out_l, err_l, f"llvm-mc {target}")
         D = per_line(len(inputs), out_d, err_d, f"lanediff asm {target}")
         if (rc_l != 0) != (rc_d != 0) and not any(v[0] == "diag" for v in D.values()):
@@ -101,7 +101,7 @@ def main():
         dtext = "".join(w + "\n" for w, _ in words)
         for extra in ([], ["-show-encoding"]):
             _, out_l, err_l = run([llvm_mc, "-arch=amdgcn", f"-mcpu={target}", "--disassemble"] + extra, dtext)
-            _, out_d, err_d = run([lanediff, "disasm", "--target", target] +
+            _, out_d, err_d = run([lanediff, "disasm", "--targets", target] +
                                   (["--show-encoding"] if extra else []), dtext)
             L = per_line(len(words), out_l, err_l, f"llvm-mc --disassemble {target}")
             D = per_line(len(words), out_d, err_d, f"lanediff disasm {target}")

@@ -16,7 +16,7 @@ std::unique_ptr<Runner> OpenCommandDevice(absl::string_view command, const std::
                                           int* exit_code) {
   std::string note;
   absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, options, &note);
-  if (!note.empty()) std::fprintf(note_to, "%s\n", note.c_str());
+  if (!note.empty() && note_to != nullptr) std::fprintf(note_to, "%s\n", note.c_str());
   if (!runner.ok()) {
     *exit_code = ReportDeviceError(command, device, runner.status());
     return nullptr;

@@ -38,17 +38,17 @@ expect 2 "$missing" report --out "$tmp/rep" --corpus "$missing"
 expect 2 "$missing" record --out "$tmp/rec.textproto" "$missing"
 expect 2 "$missing" record --device "replay:$missing" --out "$tmp/rec.textproto" "$seed"
 expect 2 "$missing" corpus check "$missing"
-expect 2 "$missing" corpus merge "$missing" --into "$tmp/merged"
+expect 2 "$missing" corpus merge "$missing" --out "$tmp/merged"
 expect 2 "$missing" devices --replay-dir "$missing"
 expect 2 "$missing" triage "$missing"
 expect 2 "$missing" serve-device --device "replay:$missing"
-expect 2 "$missing" sweep --target gfx942 --instr v_cvt_pk_u8_f32 --device "replay:$missing"
+expect 2 "$missing" sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --device "replay:$missing"
 expect 2 "$missing" fuzz --targets gfx942 --execs 1 --device "replay:$missing"
-expect 2 "$missing" discriminate --target gfx942 --instr v_cvt_sr_fp8_f32 --device "replay:$missing"
+expect 2 "$missing" discriminate --targets gfx942 --instrs v_cvt_sr_fp8_f32 --device "replay:$missing"
 # Commands that read no path.
-expect 2 "$missing" eval --target gfx942 --instr v_cvt_pk_u8_f32 "$missing"
-expect 2 "$missing" asm --target gfx942 "$missing"
-expect 2 "$missing" disasm --target gfx942 "$missing"
+expect 2 "$missing" eval --targets gfx942 --instrs v_cvt_pk_u8_f32 "$missing"
+expect 2 "$missing" asm --targets gfx942 "$missing"
+expect 2 "$missing" disasm --targets gfx942 "$missing"
 expect 2 "$missing" targets "$missing"
 expect 2 "$missing" bench "$missing"
 
@@ -61,9 +61,9 @@ out_ok() {  # file that must exist afterwards, command words...
     echo "FAIL lanediff $*: exit $rc, $file not written"; sed 's/^/  /' "$tmp/err" | head -5; fail=1
   fi
 }
-out_ok "$tmp/s/w/sweep.textproto" sweep --target gfx942 --instr v_cvt_pk_u8_f32 --first 0 --last 4096 --out "$tmp/s/w/sweep.textproto"
-out_ok "$tmp/f/u/sum.textproto" fuzz --device sim --targets gfx942 --execs 2 --summary-out "$tmp/f/u/sum.textproto"
-out_ok "$tmp/d/i/d.textproto" discriminate --target gfx942 --instr v_cvt_sr_fp8_f32 --device sim --out "$tmp/d/i/d.textproto"
+out_ok "$tmp/s/w/sweep.textproto" sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --first 0 --last 4096 --out "$tmp/s/w/sweep.textproto"
+out_ok "$tmp/f/u/sum.textproto" fuzz --device sim --targets gfx942 --execs 2 --out "$tmp/f/u/sum.textproto"
+out_ok "$tmp/d/i/d.textproto" discriminate --targets gfx942 --instrs v_cvt_sr_fp8_f32 --device sim --out "$tmp/d/i/d.textproto"
 out_ok "$tmp/r/e/report.html" report --out "$tmp/r/e" "$tmp/s/w/sweep.textproto"
 out_ok "$tmp/c/r/rec.textproto" record --device sim --out "$tmp/c/r/rec.textproto" "$seed"
 
@@ -80,12 +80,12 @@ out_bad() {
   fi
 }
 bad="$tmp/plain/sub/x.textproto"
-out_bad "$bad" sweep --target gfx942 --instr v_cvt_pk_u8_f32 --out "$bad"  # the full 2^32 sweep
-out_bad "$bad" fuzz --device sim --targets gfx942 --summary-out "$bad"
-out_bad "$bad" discriminate --target gfx942 --instr v_cvt_sr_fp8_f32 --device sim --out "$bad"
+out_bad "$bad" sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --out "$bad"  # the full 2^32 sweep
+out_bad "$bad" fuzz --device sim --targets gfx942 --out "$bad"
+out_bad "$bad" discriminate --targets gfx942 --instrs v_cvt_sr_fp8_f32 --device sim --out "$bad"
 out_bad "$bad" record --device sim --out "$bad" "$seed"
 out_bad "$tmp/plain" report --out "$tmp/plain" "$tmp/s/w/sweep.textproto"
-out_bad "$tmp/plain" corpus merge "$src/corpus/findings" --into "$tmp/plain"
+out_bad "$tmp/plain" corpus merge "$src/corpus/findings" --out "$tmp/plain"
 
 # Every command is covered.
 while IFS=$'\t' read -r name _; do

@@ -53,14 +53,14 @@ int RunRecord(int argc, char** argv) {
   std::vector<std::string> inject, hyps, cases;
   double timeout = 30, start_timeout = 0;
   bool allow_undefined = false;
-  args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
-  args.Flag("out", "PATH", "recording to write (atomically: temp file, fsync, rename)", &out);
-  args.Repeated("inject", "ERRATUM", "sim only: inject a simulator erratum (lanediff devices)",
+  args.Flag("device", std::string(DeviceSpecHelp()), &device);
+  args.Flag("out", "recording to write (atomically: temp file, fsync, rename)", &out);
+  args.Repeated("inject", "sim only: inject a simulator erratum (lanediff devices)",
                 &inject);
-  args.Repeated("hypothesis", "NAME=VALUE", "sim only: the simulated model's hypothesis", &hyps);
-  args.Double("timeout", "SECONDS", "per-batch watchdog for isolated and exec devices, above 0",
+  args.Repeated("hypothesis", "sim only: the simulated model's hypothesis", &hyps);
+  args.Double("timeout", "per-batch watchdog for isolated and exec devices, above 0",
               kTimeoutRange, &timeout);
-  args.Double("start-timeout", "SECONDS", "hip: how long the isolated device process may take to "
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
               "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
               &start_timeout);
   args.Bool("allow-undefined", "run cases whose word breaks a documented ISA restriction (the "

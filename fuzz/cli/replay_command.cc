@@ -9,6 +9,8 @@
 #include "device_harness/open_runner.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/json_line.h"
+#include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/compare.h"
 #include "fuzz/corpus_store.h"
@@ -27,16 +29,19 @@ int RunReplay(int argc, char** argv) {
   std::vector<std::string> inject, hyps, relax, paths;
   double timeout = 10, start_timeout = 0;
   bool allow_undefined = false;
-  args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
-  args.Repeated("inject", "E", "simulator erratum (repeatable)", &inject);
-  args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
-  args.Repeated("relax", "NAME", "comparison relaxation (added to the finding's own)", &relax);
-  args.Double("batch-timeout", "SECONDS", "per-batch device timeout, above 0", kTimeoutRange, &timeout);
-  args.Double("start-timeout", "SECONDS", "hip: how long the isolated device process may take to "
+  args.Flag("device", std::string(DeviceSpecHelp()), &device);
+  args.Repeated("inject", "simulator erratum (repeatable)", &inject);
+  args.Repeated("hypothesis", "model-side hypothesis (repeatable)", &hyps);
+  args.Repeated("relax", "comparison relaxation (added to the finding's own)", &relax);
+  args.Double("timeout", "per-batch device timeout, above 0", kTimeoutRange, &timeout);
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
               "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
               &start_timeout);
   args.Bool("allow-undefined", "run findings whose word breaks a documented ISA restriction "
             "(labelled undefined-by-spec; refused without this flag)", &allow_undefined);
+  bool json = false;
+  args.Bool("json", "JSON Lines: one object per finding and per malformed file, then a summary "
+            "(docs/json.md)", &json);
   args.Positional("PATH", "finding files (.textproto, .binpb) or directories", &paths);
   args.Epilog("exit codes: 0 every finding reproduced, 1 some did not (or a file is malformed or\n"
               "refused: not a regular file, over a size limit; or there was nothing to replay),\n"
@@ -65,24 +70,50 @@ int RunReplay(int argc, char** argv) {
   ro.inject = inject;
   ro.timeout = absl::Seconds(timeout);
   if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
-  std::string note;
-  absl::StatusOr<std::unique_ptr<Runner>> runner = OpenRunner(device, ro, &note);
-  if (!runner.ok()) {
-    std::fprintf(stderr, "lanediff replay: %s\n", std::string(runner.status().message()).c_str());
-    return kExitEnvironment;
-  }
-  if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+  int rc = kExitOk;
+  std::unique_ptr<Runner> runner = OpenCommandDevice("replay", device, ro, stderr, &rc);
+  if (runner == nullptr) return rc;
   CorpusLoad load = LoadCorpus(paths);
-  for (const std::string& e : load.errors) std::printf("MALFORMED   %s\n", e.c_str());
+  for (const std::string& e : load.errors) {
+    if (json) {
+      std::printf("%s\n", JsonLine().Str("type", "malformed").Str("error", e).Text().c_str());
+    } else {
+      std::printf("MALFORMED   %s\n", e.c_str());
+    }
+  }
   int reproduced = 0, gone = 0;
   for (const LoadedFinding& lf : load.findings) {
-    ReplayOutcome o = ReplayFinding(lf.finding, hyp, **runner, *r, allow_undefined);
-    std::printf("%-11s %s\n            %s\n", o.reproduced ? "REPRODUCED" : "NOT-REPRO",
-                lf.path.c_str(), o.detail.c_str());
+    ReplayOutcome o = ReplayFinding(lf.finding, hyp, *runner, *r, allow_undefined);
+    const char* status = o.reproduced ? "REPRODUCED" : "NOT-REPRO";
+    if (json) {
+      std::printf("%s\n", JsonLine()
+                              .Str("type", "finding")
+                              .Str("status", status)
+                              .Bool("reproduced", o.reproduced)
+                              .Str("path", lf.path)
+                              .Str("signature", lf.finding.signature())
+                              .Str("detail", o.detail)
+                              .Text()
+                              .c_str());
+    } else {
+      std::printf("%-11s %s\n            %s\n", status, lf.path.c_str(), o.detail.c_str());
+    }
+    std::fflush(stdout);
     (o.reproduced ? reproduced : gone)++;
   }
+  if (json) {
+    std::printf("%s\n", JsonLine()
+                            .Str("type", "summary")
+                            .Uint("reproduced", reproduced)
+                            .Uint("not_reproduced", gone)
+                            .Uint("malformed", load.errors.size())
+                            .Str("device", runner->Describe())
+                            .Text()
+                            .c_str());
+    return load.findings.empty() || gone > 0 || !load.errors.empty() ? kExitFound : kExitOk;
+  }
   std::printf("%d reproduced, %d did not, %zu malformed (device: %s)\n", reproduced, gone,
-              load.errors.size(), (*runner)->Describe().c_str());
+              load.errors.size(), runner->Describe().c_str());
   if (load.findings.empty() && load.errors.empty()) {
     // Reading nothing is never success: an empty directory verifies nothing.
     std::printf("NOTHING     no finding files (*.textproto, *.txtpb, *.binpb, *.pb) under the "

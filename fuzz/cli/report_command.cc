@@ -22,12 +22,12 @@ int RunReport(int argc, char** argv) {
             "Write report.xml (JUnit), report.md and report.html (one self-contained page: the\n"
             "instruction x target matrix, hypothesis verdicts per target, the SR round-up\n"
             "probability curve, the pk_u8 disagreement map, and every finding with its repro\n"
-            "command) from run records written by `lanediff sweep --out`/`fuzz --summary-out` and from\n"
+            "command) from run records written by `lanediff sweep --out`/`fuzz --out` and from\n"
             "findings corpora. Shards of one run are merged.");
   std::string out_dir;
   std::vector<std::string> corpora, inputs;
-  args.Flag("out", "DIR", "directory for report.xml, report.md, report.html (created)", &out_dir);
-  args.Repeated("corpus", "DIR", "findings directory to include (repeatable)", &corpora);
+  args.Flag("out", "directory for report.xml, report.md, report.html (created)", &out_dir);
+  args.Repeated("corpus", "findings directory to include (repeatable)", &corpora);
   args.Positional("RUN_RECORD...", "run record files or directories of them", &inputs);
   args.Epilog("example:\n  lanediff report --out out/report --corpus corpus/findings out/runs/");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;

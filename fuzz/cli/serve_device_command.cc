@@ -30,20 +30,20 @@ int RunServeDevice(int argc, char** argv) {
   std::string device = "auto";
   std::vector<std::string> inject, hyps;
   double timeout = 30, start_timeout = 0;
-  args.Flag("device", "SPEC", std::string(DeviceSpecHelp()), &device);
-  args.Repeated("inject", "ERRATUM", "sim only: inject a simulator erratum (lanediff devices)",
+  args.Flag("device", std::string(DeviceSpecHelp()), &device);
+  args.Repeated("inject", "sim only: inject a simulator erratum (lanediff devices)",
                 &inject);
-  args.Repeated("hypothesis", "NAME=VALUE", "sim only: the simulated model's hypothesis", &hyps);
-  args.Double("timeout", "SECONDS", "per-batch watchdog for isolated and exec devices, above 0",
+  args.Repeated("hypothesis", "sim only: the simulated model's hypothesis", &hyps);
+  args.Double("timeout", "per-batch watchdog for isolated and exec devices, above 0",
               kTimeoutRange, &timeout);
-  args.Double("start-timeout", "SECONDS", "hip: how long the isolated device process may take to "
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
               "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
               &start_timeout);
   args.Epilog(
       "examples:\n  lanediff fuzz --execs 500 --device='exec-serve:ssh gpu-host lanediff serve-device "
       "--device=hip'\n"
-      "  lanediff fuzz --execs 500 --device='exec-serve:lanediff serve-device --device=sim "
-      "--inject byte12_swap'\n"
+      "  lanediff fuzz --execs 500 \\\n"
+      "      --device='exec-serve:lanediff serve-device --device=sim --inject byte12_swap'\n"
       "exit codes: 0 stdin ended, 2 usage, 3 the device cannot be opened or the protocol broke.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckDeviceSpecPath("serve-device", device); rc >= 0) return rc;

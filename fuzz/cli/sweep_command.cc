@@ -14,6 +14,8 @@
 #include "fuzz/triage/run_identity.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/json_line.h"
+#include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/sweep/sweep.h"
@@ -49,54 +51,50 @@ int RunSweepCommand(int argc, char** argv) {
             "    side and zero for the oracle. Gives the SR round-up probability curve.\n"
             "Work goes to the device in chunks of --chunk lanes, one runner per --jobs worker.\n"
             "Several sweeps (--all-modes, the SR boundary set) run one after another.");
-  std::string target_name, instr_name, device = "sim", shard, oracle = "sampled", out;
+  std::string target_name, instr_name, device = "auto", shard, oracle = "sampled", out;
   std::vector<std::string> injects, hyps;
   uint64_t mode = kDefaultMode, opsel = 0, neg = 0, abs = 0, omod = 0, src0 = 0, first = 0,
            last = 0, jobs = std::max(1u, std::thread::hardware_concurrency()), chunk = 1u << 18;
-  bool clamp = false, all_modes = false, has_src0 = false;
-  std::string src0_text;
-  args.Flag("target", "T", "gfx target (lanediff targets)", &target_name);
-  args.Flag("instr", "I", "instruction mnemonic", &instr_name);
-  args.Flag("device", "D", "sim (default), hip, auto, exec:CMD, replay:PATH", &device);
-  args.Repeated("inject", "E", "simulator erratum (repeatable; lanediff devices lists them)", &injects);
-  args.Repeated("hypothesis", "NAME=VALUE", "model-side hypothesis (repeatable)", &hyps);
-  args.Hex("mode", "HEX", "MODE register, hex (0x optional; default 0xf0)", 0xffffffffu, &mode);
+  bool clamp = false, all_modes = false;
+  args.Flag("targets", "the one gfx target (`lanediff targets`); required", &target_name);
+  args.Flag("instrs", "the one instruction mnemonic; required", &instr_name);
+  args.Flag("device", std::string(DeviceSpecHelp()), &device);
+  args.Repeated("inject", "simulator erratum (repeatable; lanediff devices lists them)", &injects);
+  args.Repeated("hypothesis", "model-side hypothesis (repeatable)", &hyps);
+  args.Hex("mode", "MODE register, hex (0x optional; default 0xf0)", 0xffffffffu, &mode);
   args.Bool("all-modes", "pk_u8: sweep every rounding mode x input-denormal setting", &all_modes);
-  args.Uint("opsel", "N", "OPSEL field (SR: destination byte in bits 3:2)", 15, &opsel);
-  args.Uint("neg", "N", "NEG mask (bit 0 = src0)", 7, &neg);
-  args.Uint("abs", "N", "ABS mask (bit 0 = src0)", 7, &abs);
+  args.Uint("opsel", "OPSEL field (SR: destination byte in bits 3:2)", 15, &opsel);
+  args.Uint("neg", "NEG mask (bit 0 = src0)", 7, &neg);
+  args.Uint("abs", "ABS mask (bit 0 = src0)", 7, &abs);
   args.Bool("clamp", "set CLAMP", &clamp);
-  args.Uint("omod", "N", "OMOD field", 3, &omod);
-  args.Flag("src0", "HEX", "SR: the one src0 to sweep seeds for, hex (default: the boundary set)",
-            &src0_text);
-  args.Uint("first", "N", "start of the swept range (default 0)", UINT64_MAX, &first);
-  args.Uint("last", "N", "end of the swept range, exclusive (default: all values)", UINT64_MAX, &last);
-  args.Flag("shard", "i/n", "sweep only shard i of n of the range (merge with lanediff report)", &shard);
-  args.Uint("jobs", "N", "worker threads, one device runner each (1..256; default: cores)", 1, 256,
+  args.Uint("omod", "OMOD field", 3, &omod);
+  args.Hex("src0", "SR: the one src0 to sweep seeds for (default: the boundary set)", 0xffffffffu,
+           &src0);
+  bool has_src0 = false;
+  args.Uint("first", "start of the swept range (default 0)", UINT64_MAX, &first);
+  args.Uint("last", "end of the swept range, exclusive (default: all values)", UINT64_MAX, &last);
+  args.Flag("shard", "sweep only shard i of n of the range (merge with lanediff report)", &shard);
+  args.Uint("jobs", "worker threads, one device runner each (1..256; default: cores)", 1, 256,
             &jobs);
-  args.Uint("chunk", "N", "lanes per device batch (1..67108864; default 262144)", 1, 1u << 26,
+  args.Uint("chunk", "lanes per device batch (1..67108864; default 262144)", 1, 1u << 26,
             &chunk);
-  args.Flag("oracle", "off|sampled|every", "fast model vs exact oracle (default sampled: 1 in 61)", &oracle);
-  args.Flag("out", "FILE", "write the results as a RunRecord text proto (for lanediff report)", &out);
+  args.Flag("oracle", "fast model vs exact oracle (default sampled: 1 in 61)", &oracle);
+  args.Flag("out", "write the results as a RunRecord text proto (for lanediff report)", &out);
+  bool json = false;
+  args.Bool("json", "JSON Lines: one object per sweep (docs/json.md)", &json);
   args.Epilog(
       "examples:\n"
-      "  lanediff sweep --target gfx942 --instr v_cvt_pk_u8_f32 --device sim\n"
-      "  lanediff sweep --target gfx1201 --instr v_cvt_sr_fp8_f32 --out runs/sr.textproto\n"
-      "  lanediff sweep --target gfx942 --instr v_cvt_pk_u8_f32 --shard 2/4 --out s2.textproto\n"
+      "  lanediff sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --device sim\n"
+      "  lanediff sweep --targets gfx1201 --instrs v_cvt_sr_fp8_f32 --out runs/sr.textproto\n"
+      "  lanediff sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --shard 2/4 --out s2.textproto\n"
       "exit: 0 all agree, 1 a mismatch (model vs device, or fast model vs oracle), 2 usage (a\n"
       "missing replay: file included), 3 device error or unwritable --out (checked first).");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckOutputFile("sweep", "--out", out); rc >= 0) return rc;
   if (int rc = CheckDeviceSpecPath("sweep", device); rc >= 0) return rc;
-  if (!src0_text.empty()) {
-    auto v = ParseHex(src0_text, 0xffffffffu);
-    if (!v.ok()) {
-      std::fprintf(stderr, "lanediff sweep: --src0: %s\n", std::string(v.status().message()).c_str());
-      return kExitUsage;
-    }
-    src0 = *v;
-    has_src0 = true;
-  }
+  has_src0 = args.Given("src0");
+  if (int rc = RequireOne("sweep", "--targets", target_name); rc >= 0) return rc;
+  if (int rc = RequireOne("sweep", "--instrs", instr_name); rc >= 0) return rc;
   auto target = FindTarget(target_name);
   auto instr = ParseInstr(instr_name);
   if (!target.ok() || !instr.ok()) {
@@ -134,15 +132,11 @@ int RunSweepCommand(int argc, char** argv) {
   std::vector<std::unique_ptr<Runner>> owned;
   std::vector<Runner*> runners;
   for (uint64_t j = 0; j < jobs; ++j) {
-    std::string note;
-    auto runner = OpenRunner(device, options, &note);
-    if (!runner.ok()) {
-      std::fprintf(stderr, "lanediff sweep: --device=%s: %s\n", device.c_str(),
-                   std::string(runner.status().message()).c_str());
-      return kExitEnvironment;
-    }
-    if (j == 0 && !note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
-    owned.push_back(*std::move(runner));
+    int rc = kExitOk;
+    std::unique_ptr<Runner> runner =
+        OpenCommandDevice("sweep", device, options, j == 0 ? stderr : nullptr, &rc);
+    if (runner == nullptr) return rc;
+    owned.push_back(std::move(runner));
     runners.push_back(owned.back().get());
   }
   std::fprintf(stderr, "device: %s\n", runners[0]->Describe().c_str());
@@ -216,27 +210,59 @@ int RunSweepCommand(int argc, char** argv) {
     }
     r->set_shard(shard);
     if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-110s\r", "");
-    std::printf("%s: %llu lanes in %.2f s (%.3g lanes/s), %llu mismatches, oracle %llu/%llu mismatches",
-                label.c_str(), static_cast<unsigned long long>(r->lanes()), r->seconds(),
-                r->seconds() > 0 ? r->lanes() / r->seconds() : 0.0,
-                static_cast<unsigned long long>(r->mismatches()),
-                static_cast<unsigned long long>(r->oracle_mismatches()),
-                static_cast<unsigned long long>(r->oracle_checked()));
-    if (s.swept == SweptOperand::kSeed) {
-      std::printf(", P(up) model %.6f device %.6f", double(r->round_up_model()) / r->lanes(),
-                  double(r->round_up_device()) / r->lanes());
+    if (json) {
+      std::vector<std::string> examples;
+      for (int i = 0; i < r->mismatch_examples_size(); ++i) {
+        const proto::Lane& l = r->mismatch_examples(i);
+        examples.push_back(JsonLine()
+                               .Str("src0", absl::StrFormat("0x%08x", l.src0()))
+                               .Str("src1", absl::StrFormat("0x%08x", l.src1()))
+                               .Str("src2", absl::StrFormat("0x%08x", l.src2()))
+                               .Str("vdst_old", absl::StrFormat("0x%08x", l.vdst_old()))
+                               .Str("model", absl::StrFormat("0x%08x", r->mismatch_expected(i)))
+                               .Str("device", absl::StrFormat("0x%08x", r->mismatch_observed(i)))
+                               .Text());
+      }
+      JsonLine j;
+      j.Str("type", "sweep").Str("target", target_name).Str("instr", instr_name)
+          .Str("swept", s.swept == SweptOperand::kSeed ? "seed" : "src0")
+          .Str("mode", absl::StrFormat("0x%08x", s.ctx.mode));
+      if (s.swept == SweptOperand::kSeed) j.Str("src0", absl::StrFormat("0x%08x", s.src0));
+      j.Uint("first", s.first).Uint("last", s.last).Uint("lanes", r->lanes())
+          .Num("seconds", r->seconds()).Uint("mismatches", r->mismatches())
+          .Uint("oracle_checked", r->oracle_checked())
+          .Uint("oracle_mismatches", r->oracle_mismatches());
+      if (s.swept == SweptOperand::kSeed && r->lanes() > 0) {
+        j.Num("p_up_model", double(r->round_up_model()) / r->lanes())
+            .Num("p_up_device", double(r->round_up_device()) / r->lanes());
+      }
+      j.Raw("mismatch_examples", JsonArray(examples)).Str("fault", r->fault())
+          .Str("device", runners[0]->Describe());
+      std::printf("%s\n", j.Text().c_str());
+      std::fflush(stdout);
+    } else {
+      std::printf("%s: %llu lanes in %.2f s (%.3g lanes/s), %llu mismatches, oracle %llu/%llu mismatches",
+                  label.c_str(), static_cast<unsigned long long>(r->lanes()), r->seconds(),
+                  r->seconds() > 0 ? r->lanes() / r->seconds() : 0.0,
+                  static_cast<unsigned long long>(r->mismatches()),
+                  static_cast<unsigned long long>(r->oracle_mismatches()),
+                  static_cast<unsigned long long>(r->oracle_checked()));
+      if (s.swept == SweptOperand::kSeed) {
+        std::printf(", P(up) model %.6f device %.6f", double(r->round_up_model()) / r->lanes(),
+                    double(r->round_up_device()) / r->lanes());
+      }
+      std::printf("\n");
+      for (int i = 0; i < r->mismatch_examples_size(); ++i) {
+        const proto::Lane& l = r->mismatch_examples(i);
+        std::printf("  mismatch: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x model=0x%08x device=0x%08x\n",
+                    l.src0(), l.src1(), l.src2(), l.vdst_old(), r->mismatch_expected(i), r->mismatch_observed(i));
+      }
+      for (const proto::Lane& l : r->oracle_mismatch_examples()) {
+        std::printf("  fast model != oracle: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x\n", l.src0(),
+                    l.src1(), l.src2(), l.vdst_old());
+      }
+      if (!r->fault().empty()) std::printf("  fault: %s\n", r->fault().c_str());
     }
-    std::printf("\n");
-    for (int i = 0; i < r->mismatch_examples_size(); ++i) {
-      const proto::Lane& l = r->mismatch_examples(i);
-      std::printf("  mismatch: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x model=0x%08x device=0x%08x\n",
-                  l.src0(), l.src1(), l.src2(), l.vdst_old(), r->mismatch_expected(i), r->mismatch_observed(i));
-    }
-    for (const proto::Lane& l : r->oracle_mismatch_examples()) {
-      std::printf("  fast model != oracle: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x\n", l.src0(),
-                  l.src1(), l.src2(), l.vdst_old());
-    }
-    if (!r->fault().empty()) std::printf("  fault: %s\n", r->fault().c_str());
     mismatch |= r->mismatches() > 0 || r->oracle_mismatches() > 0;
     fault |= !r->fault().empty();
     *record.add_sweeps() = *std::move(r);

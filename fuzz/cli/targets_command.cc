@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
@@ -30,7 +31,9 @@ std::string TargetsJson() {
     out.append("]}");
     first = false;
   }
-  absl::StrAppend(&out, "],\"hypotheses\":", DescribeHypotheses(true), "}\n");
+  // One line (JSON Lines, docs/json.md): DescribeHypotheses ends its array with a newline.
+  absl::StrAppend(&out, "],\"hypotheses\":",
+                  absl::StripTrailingAsciiWhitespace(DescribeHypotheses(true)), "}\n");
   return out;
 }
 
@@ -44,7 +47,7 @@ int RunTargets(int argc, char** argv) {
             "each target and why. docs/semantics.md explains them at length.");
   bool hypotheses = false, json = false;
   args.Bool("hypotheses", "also list the hypotheses (first value is the default)", &hypotheses);
-  args.Bool("json", "print targets and hypotheses as one JSON object instead", &json);
+  args.Bool("json", "targets and hypotheses as one JSON object on one line (docs/json.md)", &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (json) {
     std::fputs(TargetsJson().c_str(), stdout);

@@ -49,18 +49,16 @@ int RunTriage(int argc, char** argv) {
   std::vector<std::string> corpora;
   std::string known_path, accept, reason, link, since, instrs;
   bool json = false, record_fixed = false;
-  args.Flag("known", "FILE", "known-issues file (default: <first corpus>/known_issues.textproto)",
+  args.Flag("known", "known-issues file (default: <first corpus>/known_issues.textproto)",
             &known_path);
-  args.Bool("json", "one JSON object per bucket per line (fields: fuzz/triage/README.md)", &json);
-  args.Flag("accept", "SIGNATURE", "add SIGNATURE to the known-issues file (needs --reason)",
+  args.Bool("json", "JSON Lines: one object per bucket (docs/json.md)", &json);
+  args.Flag("accept", "add SIGNATURE to the known-issues file (needs --reason)",
             &accept);
-  args.Flag("reason", "TEXT", "why the accepted cause is acceptable", &reason);
-  args.Flag("link", "URL", "bug or erratum link for --accept", &link);
-  args.Flag("since", "RFC3339",
-            "only buckets seen at or after this time count as seen by this run (default: all)",
+  args.Flag("reason", "why the accepted cause is acceptable", &reason);
+  args.Flag("link", "bug or erratum link for --accept", &link);
+  args.Flag("since", "only buckets seen at or after this time count as seen by this run (default: all)",
             &since);
-  args.Flag("instrs", "LIST",
-            "instructions the run covered (comma list; default all): a known issue of a covered "
+  args.Flag("instrs", "instructions the run covered (comma list; default all): a known issue of a covered "
             "instruction that was not seen is FIXED",
             &instrs);
   args.Bool("record-fixed", "write the FIXED date into the known-issues file, so that a later "

@@ -155,7 +155,7 @@ TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
   // `corpus merge` of the same broken corpus into a fresh one: the good findings arrive, every
   // bad file is named, and the source is untouched.
   const std::string into = MakeTempDir("merge");
-  ProcResult m = RunProcess({LanediffPath(), "corpus", "merge", findings, "--into", into});
+  ProcResult m = RunProcess({LanediffPath(), "corpus", "merge", findings, "--out", into});
   EXPECT_EQ(DescribeChanges(before, Snapshot(root)), "");
   EXPECT_TRUE(absl::StrContains(m.out + m.err, dir + "a_field.textproto:3:")) << m.out << m.err;
   EXPECT_TRUE(absl::StrContains(m.out + m.err, dir + "f_noise.binpb: malformed")) << m.out << m.err;
@@ -207,7 +207,7 @@ TEST(BadInput, BinaryFindingFromANewerSchemaMergesToLoadableText) {
   ASSERT_TRUE(parsed.ParseFromString(bin));
   EXPECT_TRUE(ParseText<proto::Finding>(ToText(parsed), "printed").ok()) << ToText(parsed);
   const std::string into = MakeTempDir("newer_into");
-  ProcResult m = RunProcess({LanediffPath(), "corpus", "merge", src, "--into", into});
+  ProcResult m = RunProcess({LanediffPath(), "corpus", "merge", src, "--out", into});
   EXPECT_EQ(m.exit_code, 0) << m.out << m.err;
   CorpusLoad merged = LoadCorpus({into});
   EXPECT_TRUE(merged.errors.empty()) << merged.errors[0];
@@ -260,7 +260,7 @@ TEST(BadInput, SymlinkLoopInACorpusLoadsEachFileOnce) {
   EXPECT_TRUE(absl::StrContains(r.out, absl::StrCat(real.findings.size(), " reproduced, 0 did not")))
       << r.out;
   const std::string into = MakeTempDir("loop_into");
-  ProcResult m = RunProcess({LanediffPath(), "corpus", "merge", findings, "--into", into});
+  ProcResult m = RunProcess({LanediffPath(), "corpus", "merge", findings, "--out", into});
   CorpusLoad merged = LoadCorpus({into});
   EXPECT_EQ(merged.findings.size(), real.findings.size()) << m.out << m.err;
   uint64_t merged_count = 0;
@@ -285,9 +285,9 @@ TEST(BadInput, UnknownNamesAndOutOfRangeFlagsAreUsageErrors) {
       {{"fuzz", "--device=sim", "--inject", "no_such_erratum", "--execs", "1"},
        "unknown erratum 'no_such_erratum'"},
       {{"fuzz", "--hypothesis", "sr_rounding=bogus", "--execs", "1"}, "sr_rounding"},
-      {{"eval", "--target", "gfx999", "--instr", "v_cvt_pk_u8_f32"}, "unknown target 'gfx999'"},
-      {{"eval", "--target", "gfx942", "--instr", "v_bogus"}, "unknown instruction 'v_bogus'"},
-      {{"eval", "--target", "gfx942", "--instr", "v_cvt_pk_u8_f32", "--opsel", "16"}, "opsel"},
+      {{"eval", "--targets", "gfx999", "--instrs", "v_cvt_pk_u8_f32"}, "unknown target 'gfx999'"},
+      {{"eval", "--targets", "gfx942", "--instrs", "v_bogus"}, "unknown instruction 'v_bogus'"},
+      {{"eval", "--targets", "gfx942", "--instrs", "v_cvt_pk_u8_f32", "--opsel", "16"}, "opsel"},
       {{"replay", "--device=sim", "--inject", "no_such_erratum", root}, "no_such_erratum"},
   };
   for (const Case& c : cases) {
@@ -319,7 +319,7 @@ TEST(BadInput, EvalReportsBadLinesByNumberAndAnswersTheRest) {
   in += std::string("3f800000 0\0 0 0\n", 16);
   in += "123456789 0 0 0\n";
   in += good6;
-  const std::vector<std::string> argv = {LanediffPath(), "eval", "--target", "gfx942", "--instr",
+  const std::vector<std::string> argv = {LanediffPath(), "eval", "--targets", "gfx942", "--instrs",
                                          "v_cvt_pk_u8_f32"};
   ProcResult mixed = RunProcess(argv, in);
   ProcResult alone = RunProcess(argv, good1 + good3 + good6);

@@ -357,7 +357,7 @@ void CheckFaultCampaign(const char* erratum, const char* kind_word) {
   const std::string root = MakeTempDir(erratum);
   ProcResult r = RunProcess({LanediffPath(), "fuzz", "--device=sim", "--inject", erratum,
                              "--targets", "gfx942", "--instrs", "v_cvt_sr_fp8_f32",
-                             "--lanes-per-batch", "64", "--execs", "60", "--batch-timeout",
+                             "--lanes-per-batch", "64", "--execs", "60", "--timeout",
                              "0.3", "--quiet", "--seed", "2", "--corpus", root});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const Summary sum = ParseSummary(r.err);
@@ -371,7 +371,7 @@ void CheckFaultCampaign(const char* erratum, const char* kind_word) {
   }
   // And it replays: the device faults again.
   ProcResult rep = RunProcess({LanediffPath(), "replay", root + "/findings", "--device=sim",
-                               "--inject", erratum, "--batch-timeout", "0.3"});
+                               "--inject", erratum, "--timeout", "0.3"});
   EXPECT_EQ(rep.exit_code, 0) << rep.out << rep.err;
   std::printf("%s: 60/60 cases run, %zu device-fault finding(s), replay reproduces\n", erratum,
               all.size());
@@ -420,7 +420,7 @@ TEST(Faults, KillingACampaignWhileItsDeviceHangsLeavesNoOrphan) {
   // Long batch timeout: after a second the isolated device child is almost surely hung.
   Spawned s = Spawn({LanediffPath(), "fuzz", "--device=sim", "--inject", "hang", "--targets",
                      "gfx942", "--instrs", "v_cvt_sr_fp8_f32", "--lanes-per-batch", "64",
-                     "--time", "60", "--batch-timeout", "60", "--quiet", "--corpus", root});
+                     "--time", "60", "--timeout", "60", "--quiet", "--corpus", root});
   // Wait (up to 20 s on a loaded machine) for the isolated device child to exist, then (up to
   // 60 s) for the state this test means to interrupt: the device child hung in pause() on a
   // hanging batch (its /proc/PID/syscall names the system call it is blocked in).

@@ -38,7 +38,7 @@ struct BadFlag {
 };
 
 TEST(Process, FlagsOutOfRangeAreUsageErrorsNamingTheFlagAndRange) {
-  const std::vector<std::string> sweep = {"sweep", "--target", "gfx942", "--instr",
+  const std::vector<std::string> sweep = {"sweep", "--targets", "gfx942", "--instrs",
                                           "v_cvt_pk_u8_f32", "--first", "0", "--last", "16"};
   auto with = [](std::vector<std::string> base, std::vector<std::string> extra) {
     base.insert(base.end(), extra.begin(), extra.end());
@@ -48,12 +48,12 @@ TEST(Process, FlagsOutOfRangeAreUsageErrorsNamingTheFlagAndRange) {
       {{"fuzz", "--device=sim", "--time", "nan"}, "--time: 'nan' is not a finite number"},
       {{"fuzz", "--device=sim", "--time", "inf"}, "--time: 'inf' is not a finite number"},
       {{"fuzz", "--device=sim", "--time", "-1"}, "--time: '-1' is out of range; accepted: [0, "},
-      {{"fuzz", "--device=sim", "--execs", "1", "--batch-timeout", "0"},
-       "--batch-timeout: '0' is out of range; accepted: (0, 86400]"},
-      {{"fuzz", "--device=sim", "--execs", "1", "--batch-timeout", "-1"},
-       "--batch-timeout: '-1' is out of range; accepted: (0, 86400]"},
-      {{"fuzz", "--device=sim", "--execs", "1", "--batch-timeout", "nan"},
-       "--batch-timeout: 'nan' is not a finite number; accepted: (0, 86400]"},
+      {{"fuzz", "--device=sim", "--execs", "1", "--timeout", "0"},
+       "--timeout: '0' is out of range; accepted: (0, 86400]"},
+      {{"fuzz", "--device=sim", "--execs", "1", "--timeout", "-1"},
+       "--timeout: '-1' is out of range; accepted: (0, 86400]"},
+      {{"fuzz", "--device=sim", "--execs", "1", "--timeout", "nan"},
+       "--timeout: 'nan' is not a finite number; accepted: (0, 86400]"},
       {{"fuzz", "--device=sim", "--execs", "1", "--jobs", "0"},
        "--jobs: '0' is out of range; accepted: 1..256"},
       // The mutator's cap is 65536 lanes (fuzz/mutator.h kMaxLanes): above it, no silent cap.
@@ -61,9 +61,9 @@ TEST(Process, FlagsOutOfRangeAreUsageErrorsNamingTheFlagAndRange) {
        "--lanes-per-batch: '65537' is out of range; accepted: 1..65536"},
       {with(sweep, {"--chunk", "0"}), "--chunk: '0' is out of range; accepted: 1..67108864"},
       {with(sweep, {"--jobs", "0"}), "--jobs: '0' is out of range; accepted: 1..256"},
-      {{"replay", "--batch-timeout", "nan", "x"}, "--batch-timeout: 'nan' is not a finite number"},
+      {{"replay", "--timeout", "nan", "x"}, "--timeout: 'nan' is not a finite number"},
       {{"record", "--timeout", "0", "--out", "x", "y"}, "--timeout: '0' is out of range"},
-      {{"eval", "--target", "gfx942", "--instr", "v_cvt_pk_u8_f32", "--mode", "0x1g"},
+      {{"eval", "--targets", "gfx942", "--instrs", "v_cvt_pk_u8_f32", "--mode", "0x1g"},
        "--mode: '0x1g' is not a hex number"},
   };
   for (const BadFlag& c : cases) {
@@ -79,7 +79,7 @@ TEST(Process, FlagsOutOfRangeAreUsageErrorsNamingTheFlagAndRange) {
 TEST(Process, HexFlagsAreHexInEveryCommand) {
   // `--mode 10` is MODE 0x10 for sweep as for eval (it was 0x0a for sweep, 0x10 for eval).
   for (const char* mode : {"10", "0x10"}) {
-    const ProcResult s = RunProcess({LanediffPath(), "sweep", "--target", "gfx942", "--instr",
+    const ProcResult s = RunProcess({LanediffPath(), "sweep", "--targets", "gfx942", "--instrs",
                                      "v_cvt_pk_u8_f32", "--mode", mode, "--first", "0", "--last",
                                      "16", "--jobs", "1"});
     EXPECT_EQ(s.exit_code, 0) << s.err;
@@ -89,7 +89,7 @@ TEST(Process, HexFlagsAreHexInEveryCommand) {
   // nearest even: 2.5 -> 2. MODE 0x0a would be round bits 2 (toward -inf): also 2, so use
   // 0x0b vs 0x11 instead: "11" read as hex is 0x11 (round bits 1, toward +inf: 2.5 -> 3);
   // read as decimal it would be 0x0b (round bits 3, toward zero: 2.5 -> 2).
-  const ProcResult e = RunProcess({LanediffPath(), "eval", "--target", "gfx942", "--instr",
+  const ProcResult e = RunProcess({LanediffPath(), "eval", "--targets", "gfx942", "--instrs",
                                    "v_cvt_pk_u8_f32", "--mode", "11"},
                                   "40200000 0 0 0\n");
   EXPECT_EQ(e.exit_code, 0) << e.err;
@@ -121,6 +121,12 @@ TEST(Process, HelpTextsNameOnlyFlagsThatExist) {
     help[c] = r.out;
     flags[c] = ListedFlags(r.out);
     flags[c].insert("help");
+  }
+  // `corpus --help` lists its verbs; their flags are in `corpus VERB --help`.
+  for (const char* verb : {"merge", "check"}) {
+    const ProcResult r = RunProcess({LanediffPath(), "corpus", verb, "--help"});
+    ASSERT_EQ(r.exit_code, 0) << verb << r.err;
+    for (const std::string& f : ListedFlags(r.out)) flags["corpus"].insert(f);
   }
   // "lanediff CMD ..." up to the end of the line or a closing backtick, or "`CMD --x`".
   const std::regex mention(
