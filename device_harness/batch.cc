@@ -31,7 +31,7 @@ absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& in) {
         absl::StrCat("VDST is v", in.vdst, "; the harness kernels load vdst_old into v",
                      conv.vdst, " and read the result from there (register convention)"));
   }
-  const bool src2_unused = GetInstrInfo(in.instr).sources < 3;
+  const bool src2_unused = GetInstrInfo(in.instr).sources() < 3;
   for (int i = 0; i < 3; ++i) {
     const uint16_t code = in.src[i];
     // An unused SRC2 (the SR instructions') carries no data; LLVM encodes it as 0 (s0).

@@ -9,6 +9,8 @@
 #include "absl/strings/str_join.h"
 #include "device_harness/code_object_table.h"
 #include "model/base/status.h"
+#include "model/isa/tables.h"
+#include "model/isa/vop3.h"
 
 namespace lanediff {
 namespace {
@@ -92,7 +94,6 @@ absl::StatusOr<absl::string_view> StringAt(absl::Span<const uint8_t> elf, const 
   return absl::string_view(begin, len);
 }
 
-bool IsLiteralCode(uint32_t code) { return code == 255; }
 
 }  // namespace
 
@@ -176,54 +177,58 @@ absl::StatusOr<PatchSiteWords> ReadPatchSite(absl::Span<const uint8_t> elf) {
   return w;
 }
 
+// The words are decoded by the model's VOP3 decoder (model/isa/vop3.h DecodeVop3Fields): the
+// same field layout, opcode table and literal rule (a literal dword follows when a source the
+// instruction reads is code 255 on a family with literals) as everywhere else. Operand codes
+// and modifier bits are not checked: running raw words is the point.
 absl::StatusOr<Instr> CheckPatchWords(const TargetTraits& target,
                                       absl::Span<const uint32_t> words) {
   if (words.size() != 2 && words.size() != 3) {
     return absl::InvalidArgumentError(absl::StrCat(
         "instruction has ", words.size(), " dwords; the patch site takes 2 (VOP3) or 3 (VOP3 + literal)"));
   }
-  // VOP3 fields, SEMANTICS.md §2: ENC[31:26] is 110100 on GFX9, 110101 on GFX10 and later.
-  const uint32_t enc = words[0] >> 26;
-  const uint32_t want_enc = target.family == Family::gfx9 ? 0b110100 : 0b110101;
-  if (enc != want_enc) {
+  const Vop3Layout& l = GetVop3Layout(target.family);
+  if (const uint32_t enc = l.enc.Get(words); enc != l.enc_value) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "word 0x%08x is not a %s VOP3 instruction: ENC[31:26] = 0x%02x, expected 0x%02x",
-        words[0], FamilyName(target.family), enc, want_enc));
+        words[0], FamilyName(target.family), enc, l.enc_value));
   }
-  const int op = static_cast<int>((words[0] >> 16) & 0x3ff);
-  const Instr* found = nullptr;
-  for (const Instr& i : kAllInstrs) {
-    if (target.Has(i) && target.Opcode(i) == op) found = &i;
+  // Decoded with a zero dword appended, so that a missing literal is told apart below.
+  const uint32_t padded[3] = {words[0], words[1], words.size() == 3 ? words[2] : 0u};
+  absl::StatusOr<DecodedVop3> d = DecodeVop3Fields(target, padded);
+  if (!d.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("refusing to splice VOP3 opcode ",
+                                                   l.op.Get(words), " into the ", target.name,
+                                                   " kernel: ", d.status().message()));
   }
-  if (found == nullptr) {
-    std::vector<std::string> known;
-    for (Instr i : kAllInstrs) {
-      if (target.Has(i)) known.push_back(absl::StrCat(InstrName(i), "=", target.Opcode(i)));
+  for (int i = NumSourcesRead(d->vop3.instr); i < 3 && l.literal_allowed; ++i) {
+    if (d->vop3.src[i] == 255) {  // as DecodeVop3 (model/isa/vop3.cc) refuses it
+      return absl::InvalidArgumentError(absl::StrCat(
+          "refusing to splice ", InstrName(d->vop3.instr), " with SRC", i,
+          " = 255 (literal) in a source field it does not read: whether a literal dword "
+          "follows is unknown, so the instruction length is unknown"));
     }
-    return absl::InvalidArgumentError(absl::StrCat(
-        "refusing to splice VOP3 opcode ", op, " into the ", target.name,
-        " kernel: not an instruction lanediff knows there (", absl::StrJoin(known, ", "), ")"));
   }
-  const uint32_t vdst = words[0] & 0xff;
-  if (vdst != kKernelVdst) {
+  if (d->words_used == 3 && words.size() == 2) {
+    return absl::InvalidArgumentError(
+        "a source names the literal (code 255) but no literal dword follows");
+  }
+  if (d->vop3.vdst != kKernelVdst) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "instruction writes v", vdst, " but the kernel stores v", kKernelVdst,
+        "instruction writes v", d->vop3.vdst, " but the kernel stores v", kKernelVdst,
         " (RegisterConvention::vdst): encode VDST = ", kKernelVdst));
   }
-  bool has_literal_src = false;
-  for (int s = 0; s < 3; ++s) has_literal_src |= IsLiteralCode((words[1] >> (9 * s)) & 0x1ff);
-  if (target.family == Family::gfx9) {
+  if (static_cast<size_t>(d->words_used) != words.size()) {
     // GFX9 VOP3 has no literal: code 255 there is a raw encoding to run as is, in 8 bytes.
-    if (words.size() == 3) {
+    if (!l.literal_allowed) {
       return absl::InvalidArgumentError(
           absl::StrCat("a 3-dword instruction on ", target.name, ": GFX9 VOP3 takes no literal"));
     }
-  } else if (has_literal_src && words.size() != 3) {
-    return absl::InvalidArgumentError("a source names the literal (code 255) but no literal dword follows");
-  } else if (!has_literal_src && words.size() == 3) {
-    return absl::InvalidArgumentError("a third dword was given but no source names the literal (code 255)");
+    return absl::InvalidArgumentError(
+        "a third dword was given but no source names the literal (code 255) among those the "
+        "instruction reads");
   }
-  return *found;
+  return d->vop3.instr;
 }
 
 absl::StatusOr<std::vector<uint8_t>> PatchCodeObject(const CodeObjectView& view,

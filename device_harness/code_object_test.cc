@@ -401,9 +401,6 @@ constexpr char kOracleIr[] = R"(
 declare void @llvm.amdgcn.s.setreg(i32 immarg, i32)
 declare i32 @llvm.amdgcn.s.getreg(i32 immarg)
 declare i32 @llvm.amdgcn.workitem.id.x()
-declare i32 @llvm.amdgcn.cvt.pk.u8.f32(float, i32, i32)
-declare i32 @llvm.amdgcn.cvt.sr.fp8.f32(float, i32, i32, i32 immarg)
-declare i32 @llvm.amdgcn.cvt.sr.bf8.f32(float, i32, i32, i32 immarg)
 define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c,
                              ptr addrspace(1) %out, i32 %mode) {
   %id = call i32 @llvm.amdgcn.workitem.id.x()
@@ -433,12 +430,32 @@ define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrs
 
 // The instruction lines of llc's assembly for @k (comments, directives and labels dropped).
 std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
-  const std::string call =
-      instr == Instr::v_cvt_pk_u8_f32
-          ? "call i32 @llvm.amdgcn.cvt.pk.u8.f32(float %x, i32 %y, i32 %z)"
-          : absl::StrCat("call i32 @llvm.amdgcn.cvt.sr.", instr == Instr::v_cvt_sr_fp8_f32 ? "fp8" : "bf8",
-                         ".f32(float %x, i32 %y, i32 %z, i32 0)");
-  const std::string ir = absl::StrReplaceAll(kOracleIr, {{"@CALL@", call}});
+  // The intrinsic is named after the mnemonic (v_cvt_X_f32 -> llvm.amdgcn.cvt.X.f32, '_' ->
+  // '.'), its operands follow the instruction's row: an f32 data source is a float (%x, or %y
+  // as float), the others i32; an instruction that keeps the old VDST takes it (%z) and its
+  // select as an immediate (byte: i32 0; 16-bit half: i1 false).
+  const InstrInfo& info = GetInstrInfo(instr);
+  absl::string_view mnemonic = InstrName(instr);
+  absl::ConsumePrefix(&mnemonic, "v_cvt_");
+  const std::string name = absl::StrReplaceAll(mnemonic, {{"_", "."}});
+  const char* const kArgs[3] = {"%x", "%y", "%z"};
+  std::vector<std::string> types, args;
+  for (int i = 0; i < info.sources(); ++i) {
+    const bool f = info.src[i] == SrcRole::data_f32;
+    types.push_back(f ? "float" : "i32");
+    args.push_back(absl::StrCat(types.back(), " ", i == 1 && f ? "%yf" : kArgs[i]));
+  }
+  if (info.kept == KeptFrom::vdst_old) {
+    types.push_back("i32");
+    args.push_back("i32 %z");
+    const bool half = info.write == DstWrite::half_at_opsel_3;
+    types.push_back(half ? "i1 immarg" : "i32 immarg");
+    args.push_back(half ? "i1 false" : "i32 0");
+  }
+  const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
+  const std::string decl = absl::StrCat("declare i32 ", fn, "(", absl::StrJoin(types, ", "), ")\n");
+  const std::string call = absl::StrCat("call i32 ", fn, "(", absl::StrJoin(args, ", "), ")");
+  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %r = ", call)}});
   const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", InstrName(instr), ".ll"),
                                      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(ir.data()), ir.size()));
   CommandResult r = RunCommand(absl::StrCat(Tool("llc"), " -mtriple=amdgcn-amd-amdhsa -mcpu=", co.target->name, " ",
@@ -602,6 +619,32 @@ TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
 // Patched words read back from the ELF, for every instruction of every target, every value of
 // each modifier field, SGPR / inline-constant / literal sources and random field mixes; every
 // byte outside the 12-byte site unchanged.
+// The literal rule is the model's (model/isa/vop3.cc): a two-source instruction's unread SRC2
+// = 255 has an unknown length, refused with or without a third dword; a read source = 255
+// needs its dword.
+TEST(PatchTest, LiteralRuleIsTheModels) {
+  absl::StatusOr<CodeObjectView> co = FindCodeObject("gfx1201", 32);
+  ASSERT_TRUE(co.ok());
+  for (Instr instr : kAllInstrs) {
+    if (!co->target->Has(instr)) continue;
+    const Fields base{.op = static_cast<uint32_t>(co->target->Opcode(instr))};
+    Fields f = base;
+    f.src2 = 255;
+    std::vector<uint32_t> two = HandEncode(Family::gfx12, f), three = two;
+    three.push_back(0x3f800000u);
+    if (NumSourcesRead(instr) == 3) {
+      EXPECT_TRUE(PatchCodeObject(*co, three).ok()) << InstrName(instr);
+      EXPECT_FALSE(PatchCodeObject(*co, two).ok()) << InstrName(instr);
+    } else {
+      for (const auto& w : {two, three}) {
+        absl::StatusOr<std::vector<uint8_t>> p = PatchCodeObject(*co, w);
+        ASSERT_FALSE(p.ok()) << InstrName(instr);
+        EXPECT_THAT(std::string(p.status().message()), HasSubstr("length is unknown"));
+      }
+    }
+  }
+}
+
 TEST(PatchTest, PatchedWordsReadBackExactly) {
   std::mt19937 rng(12345);
   size_t checked = 0;
@@ -627,7 +670,9 @@ TEST(PatchTest, PatchedWordsReadBackExactly) {
         }
       }
       if (fam != Family::gfx9) {
-        for (int slot = 0; slot < 3; ++slot) {
+        // A literal in a source field the instruction reads (the model's rule, NumSourcesRead;
+        // the unread SRC2 of a two-source instruction is refused, checked below).
+        for (int slot = 0; slot < NumSourcesRead(instr); ++slot) {
           for (uint32_t lit : {0u, 0x3fc00000u, 0xffffffffu, 0xbf800000u}) {
             Fields f = base;
             (slot == 0 ? f.src0 : slot == 1 ? f.src1 : f.src2) = 255;

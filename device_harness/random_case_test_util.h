@@ -3,7 +3,7 @@
 // the tests that hold a device against the model (sim, exec-serve).
 //
 //   std::mt19937 rng(1);
-//   proto::TestCase tc = testcases::RandomCase(target, Instr::v_cvt_pk_u8_f32, rng, 100);
+//   proto::TestCase tc = testcases::RandomCase(target, kAllInstrs[0], rng, 100);
 //   EXPECT_EQ(device_answer, testcases::ModelAnswer(tc));
 #ifndef LANEDIFF_DEVICE_HARNESS_RANDOM_CASE_TEST_UTIL_H_
 #define LANEDIFF_DEVICE_HARNESS_RANDOM_CASE_TEST_UTIL_H_
@@ -26,7 +26,6 @@
 namespace lanediff {
 namespace testcases {
 
-inline bool IsSr(Instr i) { return i != Instr::v_cvt_pk_u8_f32; }
 
 // Values that separate behaviours (SEMANTICS.md §3, §5, §6), mixed with random bits.
 inline constexpr uint32_t kInteresting[] = {
@@ -48,7 +47,7 @@ inline uint32_t Pick(std::mt19937& rng) {
 inline proto::TestCase RandomCase(const TargetTraits& t, Instr instr, std::mt19937& rng, int lanes) {
   proto::TestCase tc;
   tc.set_target(std::string(t.name));
-  tc.set_instr(static_cast<proto::Instruction>(static_cast<int>(instr) + 1));
+  tc.set_instr(InstrToProto(instr));
   proto::Encoding* e = tc.mutable_encoding();
   e->set_opsel(rng() % 16);
   e->set_neg(rng() % 8);
@@ -57,7 +56,7 @@ inline proto::TestCase RandomCase(const TargetTraits& t, Instr instr, std::mt199
   e->set_omod(rng() % 4);
   tc.set_mode(kModes[rng() % std::size(kModes)]);
   bool bus_used = false;
-  const int nsrc = IsSr(instr) ? 2 : 3;
+  const int nsrc = GetInstrInfo(instr).sources();
   for (int s = 0; s < nsrc; ++s) {
     proto::Source* src = s == 0 ? e->mutable_src0() : (s == 1 ? e->mutable_src1() : e->mutable_src2());
     const uint32_t r = rng() % 10;

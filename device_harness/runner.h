@@ -21,7 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
-#include "model/ops/ops.h"
+#include "model/base/lanes.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"
 

@@ -91,7 +91,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"byte12_swap", ""}, Case{"nan_sign", "fp8_nan=sign_preserving"},
                       Case{"fp16_ovfl_ignored", "fp16_ovfl=ignored"},
                       Case{"gfx1250_clamp_ignored", "gfx1250_clamp=ignored"},
-                      Case{"src1_neg", ""}, Case{"garbage_lane", ""}),
+                      Case{"src1_neg", ""}, Case{"half_swap", ""}, Case{"round_odd", ""},
+                      Case{"garbage_lane", ""}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.erratum); });
 
 TEST(Campaign, NoErratumNoFindings) {

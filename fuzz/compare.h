@@ -5,10 +5,10 @@
 //   std::vector<size_t> bad = DifferingLanes(ctx, lanes.view(), expected, observed, relax);
 //
 // Relaxations:
-//   nan_payload      any NaN equals any NaN in the written byte's output format (the SR
-//                    instructions' fp8/bf8/UE5M3 byte). pk_u8 writes integers: no effect there.
-//   unwritten_bytes  compare only the byte the instruction writes (pk_u8: S1[1:0];
-//                    SR: OPSEL[3:2]); the other three bytes are ignored.
+//   nan_payload      any NaN equals any NaN in each written element's output format (the
+//                    op says which: OutputIsNan, model/ops/ops.h). Integer outputs have none.
+//   unwritten_bytes  compare only the bits the instruction writes (WrittenMask,
+//                    model/targets/targets.h); the others are ignored.
 #ifndef LANEDIFF_FUZZ_COMPARE_H_
 #define LANEDIFF_FUZZ_COMPARE_H_
 
@@ -19,7 +19,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "model/fp/fp8_format.h"
 #include "model/ops/ops.h"
 
 namespace lanediff {
@@ -41,9 +40,6 @@ std::vector<std::string> RelaxationNames(const Relaxations& r);
 
 // "strict" or "relaxed: nan_payload,unwritten_bytes": for summaries.
 std::string DescribeRelaxations(const Relaxations& r);
-
-// True if `byte` is a NaN in format `id`.
-bool IsFp8Nan(Fp8FormatId id, uint8_t byte);
 
 // Whether one lane's words agree under `relax`. `src1` is the lane's resolved S1.
 bool LaneAgrees(const OpContext& ctx, uint32_t src1, uint32_t expected, uint32_t observed,

@@ -105,8 +105,10 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
   }
   for (const Fp8Shape& shape : shapes) AddFp8Candidates(shape.format->id, &src0);
+  // S1 by its role in the row: seeds for a stochastic-rounding seed, else 0 (byte 0, or the
+  // f32 +0 a second data source converts exactly).
   std::vector<uint32_t> src1 = {0};
-  if (!shapes.empty()) {
+  if (!shapes.empty() && GetInstrInfo(instr).src[1] == SrcRole::sr_seed) {
     src1 = SeedValues(static_cast<int>(shapes[0].seed_shift));
     // The seed readings part on S1's low bits: all of them set, and the bit just below the
     // top-bits seed (the extra bit a subnormal result's wider seed takes).

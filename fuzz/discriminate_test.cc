@@ -37,7 +37,7 @@ Sample MakeSample(const TargetTraits& t, Instr instr) {
     }
   };
   std::mt19937 rng(14);
-  if (GetInstrInfo(instr).writes_fp8) {
+  if (GetInstrInfo(instr).writes_float()) {
     std::vector<Fp8FormatId> ids = {t.fp8, t.bf8};
     if (t.clamp_selects_ue5m3) {
       ids.push_back(Fp8FormatId::ue5m3);

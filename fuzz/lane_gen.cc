@@ -215,7 +215,8 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   absl::StatusOr<Instr> instr = InstrFromProto(header.instr());
   instr_ = instr.ok() ? *instr : kAllInstrs[0];
   src2_unused_ = Src2Unused(instr_);
-  has_seed_ = GetInstrInfo(instr_).writes_fp8;
+  has_seed_ = GetInstrInfo(instr_).src[1] == SrcRole::sr_seed;
+  src1_data_ = GetInstrInfo(instr_).src[1] == SrcRole::data_f32;
   if (t == nullptr || !t->Has(instr_)) return;
   // The 8-bit float format and seed position of the case (CLAMP included), if it writes one.
   OpContext ctx;
@@ -259,6 +260,7 @@ LaneGen::LaneGen(const proto::TestCase& header) {
 }
 
 [[gnu::always_inline]] inline uint32_t LaneGen::Src1(Rng& rng) const {
+  if (src1_data_) return Src0(rng);  // a second f32 data source: the same interesting values
   if (seed_table_ == nullptr) {
     const uint32_t k = static_cast<uint32_t>(rng.Below(4));
     return rng.OneIn(2) ? k : ((rng.Next32() & ~3u) | k);  // S1[31:2] must not matter

@@ -67,6 +67,7 @@ class LaneGen {
   Instr instr_;
   bool src2_unused_ = false;
   bool has_seed_ = false;                  // writes an 8-bit float (SR seed in S1)
+  bool src1_data_ = false;                 // S1 is f32 data (its row's SrcRole::data_f32)
   const std::vector<uint32_t>* fp8_table_ = nullptr;  // null: integer result (u8 table)
   uint32_t fp8_low_mask_ = 0;              // f32 mantissa bits below the 8-bit format's
   const std::vector<uint32_t>* seed_table_ = nullptr;

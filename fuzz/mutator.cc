@@ -1,6 +1,7 @@
 #include "fuzz/mutator.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/lane_gen.h"
@@ -40,6 +41,15 @@ bool IsInlineCode(Family f, uint32_t code) {
 
 // What the mutator may know about an instruction comes from its InstrInfo row.
 const InstrInfo& Info(Instr i) { return GetInstrInfo(i); }
+
+// Scatters the low bits of v into the set bits of mask, lowest first (BMI2 pdep).
+uint32_t Deposit(uint32_t v, uint32_t mask) {
+  uint32_t out = 0;
+  for (uint32_t m = mask; m != 0; m &= m - 1, v >>= 1) {
+    if (v & 1) out |= m & (0u - m);
+  }
+  return out;
+}
 
 // Unknown values (a mutated enum) map to the first instruction; Fixup then picks a valid one.
 Instr FromProto(proto::Instruction i) {
@@ -138,7 +148,9 @@ FlatCase Mutator::GenerateFlat(Rng& rng) const {
   tc.set_instr(InstrToProto(instr));
   proto::Encoding* enc = tc.mutable_encoding();
   const auto exotic = [&]() { return static_cast<int>(rng.Below(256)) < config_.exotic_per_256; };
-  if (!Info(instr).byte_select_src1) enc->set_opsel(static_cast<uint32_t>(rng.Below(4)) << 2);  // byte select
+  if (const uint32_t bits = Info(instr).opsel_bits; bits != 0) {  // the selects it owns
+    enc->set_opsel(Deposit(static_cast<uint32_t>(rng.Below(1u << std::popcount(bits))), bits));
+  }
   if (exotic()) enc->set_opsel(static_cast<uint32_t>(rng.Below(16)));         // stray OPSEL bits
   if (exotic()) enc->set_neg(static_cast<uint32_t>(rng.Below(8)));
   if (exotic()) enc->set_abs(static_cast<uint32_t>(rng.Below(8)));
@@ -252,6 +264,18 @@ void Mutator::MutateField(Rng& rng, FlatCase* c) const {
         return;
       case FieldDescriptor::CPPTYPE_ENUM: {
         const auto* e = f->enum_type();
+        if (e == proto::Instruction_descriptor() && !config_.instrs.empty()) {
+          // --instrs: UNSPECIFIED or one of the allowed instructions, in enum order (Fixup
+          // repairs UNSPECIFIED), so that instructions outside the set take no draws.
+          std::vector<int> values = {proto::INSTRUCTION_UNSPECIFIED};
+          for (Instr i : kAllInstrs) {
+            if (std::find(config_.instrs.begin(), config_.instrs.end(), i) != config_.instrs.end()) {
+              values.push_back(InstrToProto(i));
+            }
+          }
+          r->SetEnumValue(msg, f, values[rng.Below(values.size())]);
+          return;
+        }
         r->SetEnumValue(msg, f, e->value(static_cast<int>(rng.Below(e->value_count())))->number());
         return;
       }

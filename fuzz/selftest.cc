@@ -32,8 +32,26 @@ struct Variant {
   proto::Encoding encoding;
 };
 
+// An SGPR S1 value for a source of this role: byte 2, an SR seed, or 1.5.
+uint32_t Src1Value(SrcRole role) {
+  switch (role) {
+    case SrcRole::byte_select: return 2u;
+    case SrcRole::sr_seed: return 0x12345678u;
+    default: return 0x3fc00000u;
+  }
+}
+
+// Candidate S1 values by role: byte selects, seed extremes, or a few floats.
+std::vector<uint32_t> Src1Candidates(SrcRole role) {
+  switch (role) {
+    case SrcRole::byte_select: return {0, 1, 2, 3};
+    case SrcRole::sr_seed: return {0, 0x12345678u, 0x7fffffffu, 0xffffffffu};
+    default: return {0, 0x3f800000u, 0xc3800000u, 0x7fc00000u};  // 0, 1.0, -256.0, NaN
+  }
+}
+
 std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
-  const bool pk = instr == Instr::v_cvt_pk_u8_f32;
+  const InstrInfo& info = GetInstrInfo(instr);
   const AsmRules rules = GetAsmRules(target, instr);
   std::vector<Variant> out;
   out.push_back({"v1, v2, v3", {}});
@@ -41,11 +59,17 @@ std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
   na.encoding.set_neg(1);
   na.encoding.set_abs(1);
   out.push_back(na);
-  if (!pk) {
-    for (uint32_t byte = 1; byte < 4; ++byte) {
-      Variant b{absl::StrCat("byte ", byte), {}};
-      b.encoding.set_opsel(byte << 2);
-      out.push_back(b);
+  if (info.opsel_bits != 0) {
+    if (info.write == DstWrite::byte_at_opsel_3_2) {
+      for (uint32_t byte = 1; byte < 4; ++byte) {
+        Variant b{absl::StrCat("byte ", byte), {}};
+        b.encoding.set_opsel(byte << 2);
+        out.push_back(b);
+      }
+    } else if (info.write == DstWrite::half_at_opsel_3) {
+      Variant h{"high half", {}};
+      h.encoding.set_opsel(0b1000);
+      out.push_back(h);
     }
     if (rules.clamp) {
       Variant c{"clamp", {}};
@@ -56,7 +80,7 @@ std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
   Variant s{"SGPR src1 (s21)", {}};
   s.encoding.mutable_src1()->set_kind(proto::SOURCE_SGPR);
   s.encoding.mutable_src1()->set_code(21);
-  s.encoding.mutable_src1()->set_value(pk ? 2u : 0x12345678u);  // byte 2 / an SR seed
+  s.encoding.mutable_src1()->set_value(Src1Value(info.src[1]));
   out.push_back(s);
   if (GetVop3Layout(target.family).literal_allowed) {
     Variant l{"literal src0 (12-byte word)", {}};
@@ -73,9 +97,7 @@ std::vector<proto::Lane> Candidates(Instr instr) {
   std::set<uint32_t> src0;
   for (uint32_t v : SpecialF32Values()) src0.insert(v);
   for (uint32_t v : U8BoundaryValues()) src0.insert(v);
-  const bool pk = instr == Instr::v_cvt_pk_u8_f32;
-  const std::vector<uint32_t> src1 = pk ? std::vector<uint32_t>{0, 1, 2, 3}
-                                        : std::vector<uint32_t>{0, 0x12345678u, 0x7fffffffu, 0xffffffffu};
+  const std::vector<uint32_t> src1 = Src1Candidates(GetInstrInfo(instr).src[1]);
   std::vector<proto::Lane> out;
   for (uint32_t a : src0) {
     for (uint32_t b : src1) {

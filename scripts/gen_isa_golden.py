@@ -13,6 +13,7 @@ Output, one record per line, tab separated:
   refused TARGET  INPUT   LLVM_ERROR               (LLVM rejected INPUT)
 
 Usage: scripts/gen_isa_golden.py [--llvm-mc PATH] [--out model/isa/testdata/golden_vop3.txt]
+                                 [--rows model/instrs.def]
 """
 import argparse
 import os
@@ -20,21 +21,35 @@ import re
 import subprocess
 import sys
 
-# Target -> (family, instructions). Mirrors model/targets/targets.cc (SEMANTICS.md §1).
+# Target -> (family, has FeatureFP8ConversionInsts). Mirrors AllTargets() in
+# model/targets/targets.cc (SEMANTICS.md §1); the instructions come from model/instrs.def.
 TARGETS = [
-    ("gfx908", "gfx9", ["v_cvt_pk_u8_f32"]),
-    ("gfx90a", "gfx9", ["v_cvt_pk_u8_f32"]),
-    ("gfx942", "gfx9", ["v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"]),
-    ("gfx950", "gfx9", ["v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"]),
-    ("gfx1010", "gfx10", ["v_cvt_pk_u8_f32"]),
-    ("gfx1030", "gfx10", ["v_cvt_pk_u8_f32"]),
-    ("gfx1100", "gfx11", ["v_cvt_pk_u8_f32"]),
-    ("gfx1150", "gfx11", ["v_cvt_pk_u8_f32"]),
-    ("gfx1200", "gfx12", ["v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"]),
-    ("gfx1201", "gfx12", ["v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"]),
-    ("gfx1250", "gfx1250", ["v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"]),
-    ("gfx1251", "gfx1250", ["v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"]),
+    ("gfx908", "gfx9", False), ("gfx90a", "gfx9", False), ("gfx942", "gfx9", True),
+    ("gfx950", "gfx9", True), ("gfx1010", "gfx10", False), ("gfx1030", "gfx10", False),
+    ("gfx1100", "gfx11", False), ("gfx1150", "gfx11", False), ("gfx1200", "gfx12", True),
+    ("gfx1201", "gfx12", True), ("gfx1250", "gfx1250", True), ("gfx1251", "gfx1250", True),
 ]
+FAMILIES = ["gfx9", "gfx10", "gfx11", "gfx12", "gfx1250"]
+
+
+def read_rows(path):
+    """The rows of model/instrs.def: mnemonic -> dict(opcode per family, feature, sources,
+    op_sel syntax per family). A small reader of the X-macro, not a C++ parser."""
+    text = open(path).read()
+    rows = {}
+    for m in re.finditer(r"^LANEDIFF_INSTR\((\w+), \d+,(.*?)\.output = [\w:]+\)", text, re.M | re.S):
+        name, body = m.group(1), m.group(2)
+        opc = re.search(r"\.opcode = \{([^}]*)\}", body).group(1).split(",")
+        src = re.search(r"\.src = \{([^}]*)\}", body).group(1)
+        syn = re.search(r"\.opsel_syntax = \{([^}]*)\}", body).group(1)
+        rows[name] = {
+            "opcode": [o.strip() for o in opc],
+            "feature": "fp8_conversion" in re.search(r"\.requires_feature = ([\w:]+)", body).group(1),
+            "sources": 2 if src.strip().endswith("SrcRole::unused") else 3,
+            "opsel": [x.strip().split("::")[-1] for x in syn.split(",")],
+        }
+    return rows
+
 
 SOURCES = [
     "v1", "v255", "v0", "s3", "s0", "s101", "vcc_lo", "vcc_hi", "ttmp0", "ttmp15", "m0", "null",
@@ -45,15 +60,16 @@ SOURCES = [
 ]
 
 
-def lines_for(instr, family):
-    sr = instr != "v_cvt_pk_u8_f32"
+def lines_for(instr, row, family):
+    two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources
+    opsel = row["opsel"][FAMILIES.index(family)]
     out = []
-    tail = "" if sr else ", v3"
+    tail = "" if two else ", v3"
     for s in SOURCES:
         out.append(f"{instr} v5, {s}, v2{tail}")          # every operand kind in src0
         if not s.startswith(("-", "|", "neg")):
             out.append(f"{instr} v5, v1, {s}{tail}")      # ... in src1
-            if not sr:
+            if not two:
                 out.append(f"{instr} v5, v1, v2, {s}")    # ... in src2
     out += [
         f"{instr} v5, v1, v2{tail} clamp",
@@ -62,12 +78,12 @@ def lines_for(instr, family):
         f"{instr} v5, s1, s1{tail}",                      # same SGPR twice: one bus read
         f"{instr} v5, 0x1234, s1{tail}",                  # literal + SGPR
         f"{instr} v5, 0x1234, 0x1234{tail}",              # same literal twice
-        f"{instr} v5, v1, -v2{tail}",                     # neg on src1: refused
-        f"{instr} v5, v1, |v2|{tail}",                    # abs on src1: refused
+        f"{instr} v5, v1, -v2{tail}",                     # neg on src1: refused unless a data source
+        f"{instr} v5, v1, |v2|{tail}",                    # abs on src1
         f"{instr} v5, v1, v2{tail} mul:2",                # omod: refused
         f"{instr} v5, v1, v2{tail} div:2",
     ]
-    if not sr:
+    if not two:
         out += [f"{instr} v5, v1, v2, -v3", f"{instr} v5, v1, v2, s3",
                 f"{instr} v5, v1, v2, v3 op_sel:[1,0,0,0]", f"{instr} v255, v1, s2, 0x3"]
     else:
@@ -77,14 +93,20 @@ def lines_for(instr, family):
         for sel in range(16):
             bits = ",".join(str((sel >> i) & 1) for i in range(4))
             out.append(f"{instr} v1, v2, v3 op_sel:[{bits}]")
+        if opsel == "op_sel_dst3":                        # op_sel:[a,b,d]: d = OPSEL[3]
+            for sel in range(8):
+                bits = ",".join(str((sel >> i) & 1) for i in range(3))
+                out.append(f"{instr} v1, v2, v3 op_sel:[{bits}]")
+                out.append(f"{instr} v1, -v2, |s3| op_sel:[{bits}]")
+            out.append(f"{instr} v1, -|v2|, -|v3| clamp")
         out.append(f"{instr} v1, v2, v3, v4")             # third source: refused
     return out
 
 
 def run_target(llvm_mc, target, family, instrs):
     lines = []
-    for instr in instrs:
-        lines += lines_for(instr, family)
+    for instr, row in instrs:
+        lines += lines_for(instr, row, family)
     proc = subprocess.run([llvm_mc, "-arch=amdgcn", f"-mcpu={target}", "-show-encoding"],
                           input="\n".join(lines) + "\n", capture_output=True, text=True)
     errors = {}
@@ -111,11 +133,16 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--out", default=os.path.join(here, "..", "model", "isa", "testdata",
                                                   "golden_vop3.txt"))
+    ap.add_argument("--rows", default=os.path.join(here, "..", "model", "instrs.def"),
+                    help="the instruction table to read (default: model/instrs.def)")
     args = ap.parse_args()
     version = subprocess.run([args.llvm_mc, "--version"], capture_output=True, text=True).stdout
     vline = next((l.strip() for l in version.splitlines() if "version" in l), "unknown")
+    rows = read_rows(args.rows)
     records = []
-    for target, family, instrs in TARGETS:
+    for target, family, fp8 in TARGETS:
+        instrs = [(name, row) for name, row in rows.items()
+                  if row["opcode"][FAMILIES.index(family)] != "kNoOpcode" and (fp8 or not row["feature"])]
         records += run_target(args.llvm_mc, target, family, instrs)
     with open(args.out, "w") as f:
         f.write(f"# Generated by scripts/gen_isa_golden.py with {vline}. Do not edit.\n")

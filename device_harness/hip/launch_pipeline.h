@@ -48,7 +48,7 @@ struct LaunchRequest {
   LaneView lanes;
   uint32_t mode = 0;
   std::array<uint32_t, 3> sgpr{};
-  std::string what;          // "v_cvt_pk_u8_f32 words d1dd0004 040e0501", for errors
+  std::string what;          // "<mnemonic> words d1dd0004 040e0501", for errors
 };
 
 class HipLaunchPipeline {

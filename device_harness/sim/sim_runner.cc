@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,31 @@ namespace lanediff {
 namespace {
 
 constexpr uint32_t kGarbageXor = 0xdeadbeef;
+
+// Erratum round_odd: an instruction whose row writes 8-bit floats from f32 data sources with no
+// seed (RNE) rounds to odd instead. Emulated on the inputs: an f32 whose bits below the output
+// quantum are not all zero has them cleared and the quantum's bit set, so that RNE returns
+// exactly the truncated value with its last bit forced to 1. Normal and subnormal outputs
+// alike (the quantum widens below the smallest normal); specials and f32 denormals unchanged.
+void RoundToOddInputs(const OpContext& ctx, LaneBatch* lanes) {
+  const InstrInfo& info = GetInstrInfo(ctx.instr);
+  const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
+  if (!shape || info.src[1] == SrcRole::sr_seed) return;
+  const Fp8Format& f = *shape->format;
+  std::vector<uint32_t>* words[2] = {&lanes->src0(), &lanes->src1()};
+  for (int k = 0; k < 2; ++k) {
+    if (info.src[k] != SrcRole::data_f32) continue;
+    for (uint32_t& x : *words[k]) {
+      const int32_t exp = static_cast<int32_t>((x >> 23) & 0xff);
+      if (exp == 0 || exp == 0xff) continue;
+      const int32_t f_exp = exp - (127 - f.bias);
+      const int32_t t = (23 - f.man_bits) + (f_exp < 1 ? 1 - f_exp : 0);
+      if (t >= 23) continue;
+      const uint32_t below = (1u << t) - 1u;
+      if ((x & below) != 0) x = (x & ~below) | (1u << t);
+    }
+  }
+}
 
 
 class SimRunner : public Runner {
@@ -76,18 +102,28 @@ class SimRunner : public Runner {
       for (uint32_t& s1 : lanes.src1()) s1 ^= 0x80000000u;
     }
     if (errata_.Has(Erratum::byte12_swap)) {
-      if (!GetInstrInfo(ctx.instr).byte_select_src1) {  // OPSEL[3:2] selects the byte
-        const int byte = (ctx.mods.opsel >> 2) & 3;
-        if (byte == 1 || byte == 2) {
-          ctx.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & 0b0011) | ((byte ^ 3) << 2));
+      switch (GetInstrInfo(ctx.instr).write) {
+        case DstWrite::byte_at_opsel_3_2: {
+          const int byte = (ctx.mods.opsel >> 2) & 3;
+          if (byte == 1 || byte == 2) {
+            ctx.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & 0b0011) | ((byte ^ 3) << 2));
+          }
+          break;
         }
-      } else {
-        for (uint32_t& s1 : lanes.src1()) {
-          const uint32_t byte = s1 & 3;
-          if (byte == 1 || byte == 2) s1 ^= 3;
-        }
+        case DstWrite::byte_at_src1:
+          for (uint32_t& s1 : lanes.src1()) {
+            const uint32_t byte = s1 & 3;
+            if (byte == 1 || byte == 2) s1 ^= 3;
+          }
+          break;
+        case DstWrite::half_at_opsel_3: break;  // writes no single byte to swap
       }
     }
+    if (errata_.Has(Erratum::half_swap) &&
+        GetInstrInfo(ctx.instr).write == DstWrite::half_at_opsel_3) {
+      ctx.mods.opsel ^= 0b1000;
+    }
+    if (errata_.Has(Erratum::round_odd)) RoundToOddInputs(ctx, &lanes);
     DeviceResult r;
     r.vdst.resize(n);
     LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(r.vdst)));

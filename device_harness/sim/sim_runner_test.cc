@@ -25,7 +25,6 @@
 namespace lanediff {
 namespace {
 
-using testcases::IsSr;
 using testcases::ModelAnswer;
 using testcases::RandomCase;
 
@@ -185,11 +184,17 @@ TEST(SimErrataTest, U8Truncate) {
 }
 
 // Selected byte of a lane, and the word whose other bytes are kept (SEMANTICS.md §3, §6).
+// -1: the instruction writes no single byte (a 16-bit half).
 int SelectedByte(const ResolvedCase& rc, size_t lane) {
-  return IsSr(rc.ctx.instr) ? (rc.ctx.mods.opsel >> 2) & 3 : rc.lanes.view().src1[lane] & 3;
+  switch (GetInstrInfo(rc.ctx.instr).write) {
+    case DstWrite::byte_at_opsel_3_2: return (rc.ctx.mods.opsel >> 2) & 3;
+    case DstWrite::byte_at_src1: return rc.lanes.view().src1[lane] & 3;
+    default: return -1;
+  }
 }
 uint32_t KeptWord(const ResolvedCase& rc, size_t lane) {
-  return IsSr(rc.ctx.instr) ? rc.lanes.view().vdst_old[lane] : rc.lanes.view().src2[lane];
+  return lanediff::KeptWord(GetInstrInfo(rc.ctx.instr), rc.lanes.view().src2[lane],
+                            rc.lanes.view().vdst_old[lane]);
 }
 
 TEST(SimErrataTest, Byte12Swap) {
@@ -228,15 +233,43 @@ TEST(SimErrataTest, Byte12Swap) {
   EXPECT_EQ(RunOne(*Sim({"byte12_swap"}), same), RunOne(*Sim(), same));
 }
 
+// half_swap: the packed conversion's OPSEL[3] inverted. gfx950 OCP E4M3: 1.0 = 0x38,
+// 2.0 = 0x40 (exponent fields 7 and 8, bias 7); OPSEL[3]=1 puts {0x40, 0x38} in [31:16].
+TEST(SimErrataTest, HalfSwap) {
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_pk_fp8_f32 encoding { opsel: 8 }
+                             lanes { src0: 0x3f800000 src1: 0x40000000 vdst_old: 0xaabbccdd })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x4038ccddu);
+  EXPECT_EQ(RunOne(*Sim({"half_swap"}), c), 0xaabb4038u);
+  // Byte-writing instructions are untouched.
+  const std::string sr = R"pb(target: "gfx950" instr: v_cvt_sr_fp8_f32 encoding { opsel: 8 }
+                              lanes { src0: 0x3f800000 vdst_old: 0xaabbccdd })pb";
+  EXPECT_EQ(RunOne(*Sim({"half_swap"}), sr), RunOne(*Sim(), sr));
+}
+
+// round_odd: ties of the RNE packed conversion. gfx1200 OCP E4M3, quantum 1/8 in [1, 2):
+// 1.0625 -> RNE 1.0 (0x38), odd 1.125 (0x39); 1.1875 -> RNE 1.25 (0x3a), odd 1.125 (0x39).
+// An exact input (2.0 = 0x40) is unchanged.
+TEST(SimErrataTest, RoundOdd) {
+  const std::string c = R"pb(target: "gfx1200" instr: v_cvt_pk_fp8_f32
+                             lanes { src0: 0x3f880000 src1: 0x3f980000 vdst_old: 0x11223344 }
+                             lanes { src0: 0x40000000 src1: 0x40000000 vdst_old: 0 })pb";
+  absl::StatusOr<proto::TestCase> tc = ParseText<proto::TestCase>(c, "case");
+  ASSERT_TRUE(tc.ok());
+  EXPECT_EQ(SimAnswer(*Sim(), *tc), (std::vector<uint32_t>{0x11223a38u, 0x4040u}));
+  EXPECT_EQ(SimAnswer(*Sim({"round_odd"}), *tc), (std::vector<uint32_t>{0x11223939u, 0x4040u}));
+}
+
 TEST(SimErrataTest, NanSign) {
   const Hypotheses sp = With("fp8_nan=sign_preserving");
   Tally t = CheckErratum(
       "nan_sign", [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(tc, sp); },
       [](const proto::TestCase& tc, size_t lane) {
         ResolvedCase rc = *ResolveTestCase(tc);
-        const uint32_t s0 = rc.lanes.src0()[lane];
-        const bool nan = (s0 & 0x7f800000u) == 0x7f800000u && (s0 & 0x7fffffu) != 0;
-        return IsSr(rc.ctx.instr) && !GetFp8Format(rc.target->fp8).fnuz && nan;
+        auto is_nan = [](uint32_t x) { return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) != 0; };
+        const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
+        const bool nan = is_nan(rc.lanes.src0()[lane]) ||
+                         (info.src[1] == SrcRole::data_f32 && is_nan(rc.lanes.src1()[lane]));
+        return info.writes_float() && !GetFp8Format(rc.target->fp8).fnuz && nan;
       });
   EXPECT_GT(t.disagree, 0u);
   // SEMANTICS.md §5: OCP E4M3 NaN -> 0xFF canonical; sign-preserving: sign | 0x7F = 0x7F.

@@ -35,7 +35,7 @@ namespace {
 std::vector<std::string> Refusals(const TargetTraits& target, const Vop3Instr& in,
                                   absl::string_view line) {
   std::vector<std::string> why = LlvmRefusals(target, in);
-  if (GetAsmRules(target, in.instr).byte_sel == ByteSelSyntax::byte_sel &&
+  if (GetAsmRules(target, in.instr).opsel == OpSelSyntax::byte_sel &&
       absl::StrContains(line, "op_sel:")) {
     why.push_back(absl::StrCat("op_sel: spelling (", target.name, " takes byte_sel:N)"));
   }

@@ -19,7 +19,7 @@ std::string TargetsJson() {
   for (const TargetTraits& t : AllTargets()) {
     absl::StrAppend(&out, first ? "" : ",", "{\"name\":\"", t.name, "\",\"generation\":\"",
                     t.generation, "\",\"family\":\"", FamilyName(t.family), "\"");
-    const bool has_sr = t.Has(Instr::v_cvt_sr_fp8_f32);
+    const bool has_sr = t.fp8_conversion;
     absl::StrAppend(&out, ",\"fp8\":\"", has_sr ? GetFp8Format(t.fp8).name : "", "\",\"bf8\":\"",
                     has_sr ? GetFp8Format(t.bf8).name : "", "\",\"instructions\":[");
     bool first_instr = true;

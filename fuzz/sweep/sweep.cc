@@ -61,6 +61,7 @@ uint8_t SweptByte(const OpContext& ctx, uint32_t vdst) {
 }  // namespace
 
 int SeedBits(const OpContext& ctx) {
+  if (GetInstrInfo(ctx.instr).src[1] != SrcRole::sr_seed) return 0;  // the row: no seed
   const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
   return shape ? 32 - static_cast<int>(shape->seed_shift) : 0;
 }

@@ -88,6 +88,31 @@ std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t 
   return "value_differs";
 }
 
+std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t kept,
+                                uint32_t expected, uint32_t observed) {
+  int bytes = 0, first = -1;
+  for (int p = 0; p < 4; ++p) {
+    if (((mask >> (8 * p)) & 0xffu) == 0) continue;
+    ++bytes;
+    if (first < 0) first = p;
+  }
+  if (bytes <= 1) return DifferenceClass(format, first < 0 ? 0 : first, kept, expected, observed);
+  if ((observed & mask) == (kept & mask) && (expected & ~mask) == (kept & ~mask) &&
+      (observed & ~mask) != (kept & ~mask)) {
+    return "byte_moved";
+  }
+  if ((expected & ~mask) != (observed & ~mask)) {
+    return (expected & mask) == (observed & mask) ? "unwritten_bytes_changed"
+                                                  : "written_and_unwritten_bytes_changed";
+  }
+  for (int p = 0; p < 4; ++p) {
+    const uint32_t m = 0xffu << (8 * p);
+    if ((mask & m) == 0 || (expected & m) == (observed & m)) continue;
+    return DifferenceClass(format, p, kept, (expected & m) | (kept & ~m), (observed & m) | (kept & ~m));
+  }
+  return "value_differs";
+}
+
 std::string DecodeByte(const Fp8Format* format, uint8_t byte) {
   if (format == nullptr) return absl::StrFormat("0x%02x = %d", byte, byte);
   const Fp8Format& f = *format;
@@ -120,14 +145,14 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
   const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
   const Fp8Format* format = shape ? shape->format : nullptr;
-  auto kept = [&](size_t i) { return info.keeps_vdst_old ? v.vdst_old[i] : v.src2[i]; };
-  auto written = [&](size_t i) { return WrittenByte(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]); };
+  auto kept = [&](size_t i) { return KeptWord(info, v.src2[i], v.vdst_old[i]); };
+  auto written = [&](size_t i) { return WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]); };
 
   // Structural differences first: no hypothesis moves a byte or touches a kept byte.
   std::map<std::string, Cause> by_class;
   std::vector<size_t> value_lanes;  // only the written byte differs
   for (size_t i : differing) {
-    std::string c = DifferenceClass(format, written(i), kept(i), expected[i], observed[i]);
+    std::string c = DifferenceClassMask(format, written(i), kept(i), expected[i], observed[i]);
     if (c == "byte_moved" || c == "unwritten_bytes_changed" ||
         c == "written_and_unwritten_bytes_changed") {
       by_class[c].lanes.push_back(i);
@@ -225,7 +250,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     }
     if (!done) {  // no hypothesis set explains them all: structured difference classes
       for (size_t i : value_lanes) {
-        by_class[DifferenceClass(format, written(i), kept(i), expected[i], observed[i])]
+        by_class[DifferenceClassMask(format, written(i), kept(i), expected[i], observed[i])]
             .lanes.push_back(i);
       }
     }
@@ -274,9 +299,9 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
   const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
   const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
   for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
-    const uint32_t kept = info.keeps_vdst_old ? v.vdst_old[i] : v.src2[i];
-    const int byte = WrittenByte(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]);
-    if (DifferenceClass(shape ? shape->format : nullptr, byte, kept, expected[i], observed[i]) ==
+    const uint32_t kept = KeptWord(info, v.src2[i], v.vdst_old[i]);
+    const uint32_t mask = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]);
+    if (DifferenceClassMask(shape ? shape->format : nullptr, mask, kept, expected[i], observed[i]) ==
         cause.name) {
       return true;
     }

@@ -68,6 +68,13 @@ inline constexpr const char* kDifferenceClasses[] = {
 // instruction keeps (old VDST or S2). expected != observed.
 std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t kept,
                             uint32_t expected, uint32_t observed);
+// The same for an instruction that may write more than one byte (`written_mask`, the row's
+// WrittenMask: a 16-bit half of two elements): a single byte is DifferenceClass; otherwise
+// "byte_moved" when the written part stayed as kept and the other part changed, the
+// unwritten-bytes classes when bytes outside the mask differ, else the class of the first
+// differing element.
+std::string DifferenceClassMask(const Fp8Format* format, uint32_t written_mask, uint32_t kept,
+                                uint32_t expected, uint32_t observed);
 
 // "0x7f = NaN", "0x38 = 1", "0x7c = +Inf", "0x80 = 128" (u8): one byte decoded in `format`
 // (nullptr: unsigned integer).

@@ -66,7 +66,7 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   d.src0 = v.src0[d.lane];
   d.src1 = v.src1[d.lane];
   const InstrInfo& info = GetInstrInfo(rc->ctx.instr);
-  d.kept = info.keeps_vdst_old ? v.vdst_old[d.lane] : v.src2[d.lane];
+  d.kept = KeptWord(info, v.src2[d.lane], v.vdst_old[d.lane]);
   d.written_byte = WrittenByte(rc->ctx.instr, rc->ctx.mods.opsel, d.src1);
   const std::optional<Fp8Shape> shape =
       ValidateContext(rc->ctx).ok() ? Fp8OutputShape(rc->ctx) : std::nullopt;

@@ -293,4 +293,84 @@ uint32_t OracleF32ToFp8SrExactSubnormal(uint32_t x, uint32_t s1, bool seed_low,
   });
 }
 
+namespace {
+
+// What a byte means, by the format's definition (docs/semantics.md §4): its sign, and either a
+// special or the exact magnitude n * 2^k.
+struct Fp8Value {
+  bool negative = false;
+  bool nan = false;
+  bool inf = false;
+  bool subnormal = false;
+  uint64_t n = 0;  // magnitude = n * 2^k
+  int k = 0;
+};
+
+Fp8Value DecodeByDefinition(uint32_t byte, const Fp8Format& f) {
+  Fp8Value r;
+  byte &= 0xffu;
+  // Signed formats: bit 7 is the sign, bits [6:0] the code; unsigned ones use all 8 bits.
+  const uint32_t code = f.is_signed ? byte % 128u : byte;
+  r.negative = f.is_signed && byte >= 128u;
+  if (f.fnuz && byte == 128u) {  // FNUZ: the sign bit alone is the only NaN, no -0
+    r.nan = true;
+    return r;
+  }
+  if (code > f.max_finite) {  // past the largest finite code: Inf (E5M2's 0x7C) or NaN
+    r.inf = f.has_inf && code == f.inf_out;
+    r.nan = !r.inf;
+    return r;
+  }
+  const uint32_t radix = 1u << f.man_bits;  // 2^M
+  const uint32_t e = code / radix, m = code % radix;
+  if (e == 0) {  // subnormal or zero: m * 2^(1 - bias - M)
+    r.subnormal = m != 0;
+    r.n = m;
+    r.k = 1 - f.bias - f.man_bits;
+  } else {  // normal: (2^M + m) * 2^(e - bias - M)
+    r.n = radix + m;
+    r.k = static_cast<int>(e) - f.bias - f.man_bits;
+  }
+  return r;
+}
+
+// The f32 bits of (-1)^negative * n * 2^k, n < 2^24, exactly representable as a normal f32.
+uint32_t EncodeF32(bool negative, uint64_t n, int k) {
+  const uint32_t sign = negative ? 0x80000000u : 0u;
+  if (n == 0) return sign;
+  int top = 0;  // n in [2^top, 2^(top + 1))
+  while ((n >> (top + 1)) != 0) ++top;
+  const int exponent = k + top;  // the value lies in [2^exponent, 2^(exponent + 1))
+  const uint64_t fraction = (n - (uint64_t{1} << top)) << (23 - top);
+  return sign | (static_cast<uint32_t>(exponent + 127) << 23) | static_cast<uint32_t>(fraction);
+}
+
+}  // namespace
+
+uint32_t OracleFp8ToF32(uint32_t byte, const Fp8Format& f, const Fp8ToF32Options& o) {
+  Fp8Value v = DecodeByDefinition(byte, f);
+  if (v.nan) {
+    if (o.clamp && o.dx10_clamp) return 0u;
+    if (!f.is_signed) return o.unsigned_nan;
+    if (o.nan == Fp8NanToF32::host_7f800001) return 0x7f800001u;
+    return (v.negative ? 0x80000000u : 0u) | 0x7fc00000u;
+  }
+  if (v.subnormal && o.flush_denormals) v.n = 0;
+  // OMOD multiplies the exact value by 2, 4 or 1/2.
+  switch (o.omod) {
+    case kOmodMul2: v.k += 1; break;
+    case kOmodMul4: v.k += 2; break;
+    case kOmodDiv2: v.k -= 1; break;
+    default: break;
+  }
+  if (o.clamp) {
+    if (v.negative) return 0u;  // every negative value, -0 and -Inf: +0
+    // v >= 1 (or +Inf): 1.0. n * 2^k >= 1 <=> n >= 2^-k.
+    const bool at_least_one = v.inf || (v.k >= 0 ? v.n != 0 : v.n >= (uint64_t{1} << -v.k));
+    if (at_least_one) return 0x3f800000u;
+  }
+  if (v.inf) return (v.negative ? 0x80000000u : 0u) | 0x7f800000u;
+  return EncodeF32(v.negative, v.n, v.k);
+}
+
 }  // namespace lanediff

@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "model/fp/fp8.h"
+#include "model/fp/fp8_decode.h"
 #include "model/fp/fp8_format.h"
 #include "model/fp/u8.h"
 
@@ -44,6 +45,11 @@ uint32_t OracleF32ToFp8Literal(uint32_t x, uint32_t seed, const Fp8Format& forma
 // or the low k when `seed_low`) as a fraction of the quantum, and k > 24 gives a zero.
 uint32_t OracleF32ToFp8SrExactSubnormal(uint32_t x, uint32_t s1, bool seed_low,
                                         const Fp8Format& format, const Fp8Options& options);
+
+// 8-bit float -> f32 (fp8_decode.h) from the byte's mathematical value: the format's
+// definition gives an integer n and a power of two 2^k with |v| = n * 2^k, OMOD adds to k, CLAMP
+// compares the value with 1, and the f32 is the normalised (n, k); specials by cases.
+uint32_t OracleFp8ToF32(uint32_t byte, const Fp8Format& format, const Fp8ToF32Options& options);
 
 }  // namespace lanediff
 

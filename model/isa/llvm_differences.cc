@@ -36,6 +36,11 @@ constexpr LlvmDifference kDifferences[] = {
      "on gfx12/gfx1250 LLVM's disassembler rejects OPSEL[1:0] != 0, NEG[2] and ABS[2] on the SR "
      "instructions",
      "silicon executes the word; effect U: we decode it"},
+    {"disasm_rejects_src2_bits",
+     "for a two-source instruction whose op_sel is [a,b,d] (OPSEL[3] the destination half), "
+     "LLVM's disassembler rejects OPSEL[2], NEG[2] and ABS[2] (the absent third source's bits) "
+     "on every target",
+     "silicon executes the word; effect U: we decode it and print OPSEL[2] as op_sel_src2:1"},
     {"constant_bus_not_checked",
      "LLVM's disassembler does not check the constant bus: it prints `v_cvt_pk_u8_f32 v5, s1, "
      "s2, s3` on GFX9",
@@ -130,19 +135,27 @@ LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
     e.applied.push_back("disasm_rejects_sr_clamp");
     return e;
   }
-  if (sr && fam != Family::gfx9 &&
+  const AsmRules syntax = GetAsmRules(target, in.instr);
+  if (syntax.opsel == OpSelSyntax::byte_sel &&
       ((in.mods.opsel & 3) != 0 || (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0)) {
     e.applied.push_back("disasm_rejects_gfx12_sr_bits");
     return e;
   }
+  if (syntax.opsel == OpSelSyntax::op_sel_dst3 &&
+      ((in.mods.opsel & 4) != 0 || (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0)) {
+    e.applied.push_back("disasm_rejects_src2_bits");
+    return e;
+  }
   absl::StatusOr<DecodedVop3> ours = DecodeVop3(target, *seen);
   if (!ours.ok()) e.applied.push_back("constant_bus_not_checked");
-  if ((in.mods.neg & 6) != 0 || (in.mods.abs & 6) != 0) {
+  const AsmRules rules = GetAsmRules(target, in.instr);
+  const uint8_t dropped = static_cast<uint8_t>(6 & ~rules.neg_abs_srcs);
+  if ((in.mods.neg & dropped) != 0 || (in.mods.abs & dropped) != 0) {
     e.applied.push_back("disasm_drops_src12_neg_abs");
-    in.mods.neg &= 1;
-    in.mods.abs &= 1;
+    in.mods.neg &= static_cast<uint8_t>(~dropped);
+    in.mods.abs &= static_cast<uint8_t>(~dropped);
   }
-  if (!sr && in.mods.opsel != 0) {
+  if (rules.opsel == OpSelSyntax::none && in.mods.opsel != 0) {
     e.applied.push_back("disasm_drops_pk_u8_opsel");
     in.mods.opsel = 0;
   }

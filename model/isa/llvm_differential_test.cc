@@ -140,13 +140,18 @@ Vop3Instr RandomLegal(std::mt19937& rng, const TargetTraits& t, const CodePools&
     for (uint16_t s : in.src) {
       if (s == kLiteralCode) in.literal = RandomLiteral(rng);
     }
-    in.mods.neg = rng() % 2;
-    in.mods.abs = rng() % 2;
+    in.mods.neg = (rng() % 8) & r.neg_abs_srcs;
+    in.mods.abs = (rng() % 8) & r.neg_abs_srcs;
     in.mods.clamp = r.clamp && rng() % 2;
-    switch (r.byte_sel) {
-      case ByteSelSyntax::none: break;
-      case ByteSelSyntax::op_sel: in.mods.opsel = rng() % 16; break;
-      case ByteSelSyntax::byte_sel: in.mods.opsel = (rng() % 4) << 2; break;
+    switch (r.opsel) {
+      case OpSelSyntax::none: break;
+      case OpSelSyntax::op_sel_4: in.mods.opsel = rng() % 16; break;
+      case OpSelSyntax::op_sel_dst3: {
+        const uint32_t v = rng() % 8;  // op_sel:[a,b,d] = OPSEL[0], OPSEL[1], OPSEL[3]
+        in.mods.opsel = static_cast<uint8_t>((v & 3) | ((v >> 2) << 3));
+        break;
+      }
+      case OpSelSyntax::byte_sel: in.mods.opsel = (rng() % 4) << 2; break;
     }
     if (!LlvmRefusals(t, in).empty()) continue;
     absl::StatusOr<std::vector<uint32_t>> w = EncodeVop3(t, in);

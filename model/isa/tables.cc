@@ -41,34 +41,21 @@ constexpr Vop3Layout kLayouts[kNumFamilies] = {
 
 const Vop3Layout& GetVop3Layout(Family family) { return kLayouts[static_cast<int>(family)]; }
 
-bool Src2Unused(Instr instr) { return GetInstrInfo(instr).sources < 3; }
+bool Src2Unused(Instr instr) { return GetInstrInfo(instr).sources() < 3; }
 
-// SEMANTICS.md §2, second table, each cell checked with llvm-mc-22 -show-encoding:
-//   pk_u8: src0 neg/abs yes, clamp yes, op_sel "not a valid operand" on every target,
-//          literal on GFX10+, two different SGPRs on GFX10+.
-//   SR gfx942/gfx950: op_sel:[a,b,c,d] accepts all four bits; clamp "invalid operand".
-//   SR gfx12: byte_sel:N; clamp "invalid operand". gfx1250: clamp accepted on fp8 only
-//          (v_cvt_sr_bf8_f32 ... clamp: "invalid operand for instruction").
-//   mul:2 / div:2 (OMOD) and -v2 on src1/src2: "not a valid operand" everywhere.
+// SEMANTICS.md §2, second table: the row says what the instruction accepts (each cell checked
+// with llvm-mc-22 -show-encoding, model/instrs.def), the family's layout the literal and the
+// constant bus. mul:2 / div:2 (OMOD): "not a valid operand" everywhere.
 AsmRules GetAsmRules(const TargetTraits& target, Instr instr) {
   const Vop3Layout& layout = GetVop3Layout(target.family);
+  const InstrInfo& info = GetInstrInfo(instr);
   AsmRules r;
   r.literal = layout.literal_allowed;
   r.constant_bus_limit = layout.constant_bus_limit;
-  if (GetInstrInfo(instr).byte_select_src1) {  // v_cvt_pk_u8_f32
-    r.clamp = true;
-    r.byte_sel = ByteSelSyntax::none;
-    r.has_src2_operand = true;
-    return r;
-  }
-  r.has_src2_operand = false;
-  if (target.family == Family::gfx9) {
-    r.byte_sel = ByteSelSyntax::op_sel;
-    r.clamp = false;
-  } else {
-    r.byte_sel = ByteSelSyntax::byte_sel;
-    r.clamp = target.family == Family::gfx1250 && instr == Instr::v_cvt_sr_fp8_f32;
-  }
+  r.neg_abs_srcs = info.neg_abs_srcs;
+  r.clamp = (info.clamp_families & FamilyBit(target.family)) != 0;
+  r.opsel = info.opsel_syntax[static_cast<int>(target.family)];
+  r.has_src2_operand = info.src[2] != SrcRole::unused;
   return r;
 }
 

@@ -6,7 +6,7 @@
 //   const Vop3Layout& l = GetVop3Layout(Family::gfx9);
 //   uint32_t op = l.op.Get(words);               // OP[25:16]
 //   AsmRules r = GetAsmRules(*target, Instr::v_cvt_sr_fp8_f32);
-//   if (r.byte_sel == ByteSelSyntax::op_sel) ...  // gfx942/gfx950 op_sel:[0,0,b0,b1]
+//   if (r.opsel == OpSelSyntax::byte_sel) ...     // gfx12/gfx1250 byte_sel:N
 #ifndef LANEDIFF_MODEL_ISA_TABLES_H_
 #define LANEDIFF_MODEL_ISA_TABLES_H_
 
@@ -54,24 +54,17 @@ struct Vop3Layout {
 
 const Vop3Layout& GetVop3Layout(Family family);
 
-// How LLVM 22's assembler spells the SR instructions' destination-byte select (OPSEL[3:2]).
-enum class ByteSelSyntax : uint8_t {
-  none,     // v_cvt_pk_u8_f32: LLVM accepts no op_sel at all
-  op_sel,   // gfx942/gfx950: op_sel:[a,b,c,d] (all four OPSEL bits; c = OPSEL[2])
-  byte_sel  // gfx12/gfx1250: byte_sel:N (N = OPSEL[3:2]; OPSEL[1:0] not expressible)
-};
-
 // What LLVM 22's assembler accepts for one instruction on one target (SEMANTICS.md §2,
-// second table; each entry checked with llvm-mc-22, see tables.cc).
+// second table): the instruction's row (model/instrs.def) and the family's layout, read
+// together so the encoder, printer, parser and LLVM-refusal checks share one answer.
 struct AsmRules {
-  bool src0_neg_abs = true;  // -x, |x| on src0
-  bool src12_neg_abs = false;  // never: LLVM has no neg/abs operand on src1/src2
+  uint8_t neg_abs_srcs = 0b001;  // bit i: -x, |x| accepted on source i
   bool clamp = false;
-  bool omod = false;           // never for these instructions
+  bool omod = false;             // never for these instructions
   bool literal = false;
   int constant_bus_limit = 1;  // 2: two different SGPRs (or SGPR + literal) accepted
-  ByteSelSyntax byte_sel = ByteSelSyntax::none;
-  // false for the SR instructions: the syntax has two sources and LLVM encodes SRC2 = 0.
+  OpSelSyntax opsel = OpSelSyntax::none;
+  // false when SRC2 carries no data: the syntax has two sources and LLVM encodes SRC2 = 0.
   bool has_src2_operand = true;
 };
 

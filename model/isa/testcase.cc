@@ -1,5 +1,6 @@
 #include "model/isa/testcase.h"
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -31,41 +32,45 @@ absl::Status CheckBits(absl::string_view field, uint32_t value, int bits) {
 
 }  // namespace
 
-// The proto enum spells each value as the mnemonic (design rule 1), so names map both ways;
-// the names are matched once, into a table by enum number (called per case on the hot path).
+// The proto enum is the wire format; each row of model/instrs.def names its value. Checked at
+// build time: every row's proto value exists, is spelled as the mnemonic and has the row's
+// number, and the enum has no value without a row (its values are 0 and 1..kNumInstrs).
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...)                                    \
+  static_assert(static_cast<int>(proto::mnemonic) == proto_number,                       \
+                "proto::Instruction " #mnemonic " must have the number its row gives");
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
+static_assert(proto::Instruction_MAX == kNumInstrs && proto::Instruction_MIN == 0,
+              "proto::Instruction has a value with no row in model/instrs.def (or the reverse)");
+
+namespace {
+// Instr index by proto number (-1: none), and proto number by Instr.
+constexpr std::array<int, kNumInstrs + 1> kInstrByProto = [] {
+  std::array<int, kNumInstrs + 1> t{};
+  t.fill(-1);
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) \
+  t[proto_number] = static_cast<int>(Instr::mnemonic);
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
+  return t;
+}();
+constexpr proto::Instruction kProtoByInstr[] = {
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) proto::mnemonic,
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
+};
+}  // namespace
+
 absl::StatusOr<Instr> InstrFromProto(proto::Instruction p) {
-  static const auto* table = [] {
-    auto* t = new std::vector<int>;  // enum number -> Instr index, -1 for none
-    for (int i = 0; i < proto::Instruction_descriptor()->value_count(); ++i) {
-      const auto* v = proto::Instruction_descriptor()->value(i);
-      if (v->number() < 0 || v->number() > 1024) continue;
-      if (t->size() <= static_cast<size_t>(v->number())) t->resize(v->number() + 1, -1);
-      absl::StatusOr<Instr> instr = ParseInstr(v->name());
-      if (instr.ok()) (*t)[v->number()] = static_cast<int>(*instr);
-    }
-    return t;
-  }();
   const int n = static_cast<int>(p);
-  if (n < 0 || static_cast<size_t>(n) >= table->size() || (*table)[n] < 0) {
+  if (n < 0 || n > kNumInstrs || kInstrByProto[n] < 0) {
     return absl::InvalidArgumentError(absl::StrCat("instr ", n,
                                                    " is not an instruction lanediff models"));
   }
-  return static_cast<Instr>((*table)[n]);
+  return static_cast<Instr>(kInstrByProto[n]);
 }
 
-proto::Instruction InstrToProto(Instr instr) {
-  static const auto* table = [] {
-    auto* t = new std::vector<proto::Instruction>;
-    for (Instr i : kAllInstrs) {
-      proto::Instruction p = proto::INSTRUCTION_UNSPECIFIED;
-      proto::Instruction_Parse(std::string(InstrName(i)), &p);
-      if (t->size() <= static_cast<size_t>(i)) t->resize(static_cast<size_t>(i) + 1);
-      (*t)[static_cast<size_t>(i)] = p;
-    }
-    return t;
-  }();
-  return (*table)[static_cast<size_t>(instr)];
-}
+proto::Instruction InstrToProto(Instr instr) { return kProtoByInstr[static_cast<size_t>(instr)]; }
 
 absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const proto::TestCase& tc,
                                            const RegisterConvention& conv) {

@@ -54,7 +54,7 @@ std::string Bits4(uint32_t v) {
 
 }  // namespace
 
-int NumSourcesRead(Instr instr) { return GetInstrInfo(instr).sources; }
+int NumSourcesRead(Instr instr) { return GetInstrInfo(instr).sources(); }
 
 absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
                                                  const Vop3Instr& in) {
@@ -198,7 +198,8 @@ std::vector<std::string> SpecViolations(const TargetTraits& target, const Vop3In
 std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& in) {
   std::vector<std::string> out;
   const AsmRules r = GetAsmRules(target, in.instr);
-  for (int i = 1; i < 3; ++i) {
+  for (int i = 0; i < 3; ++i) {
+    if ((r.neg_abs_srcs >> i) & 1) continue;
     if ((in.mods.neg >> i) & 1) {
       out.push_back(absl::StrCat("NEG[", i, "] set: LLVM accepts no neg modifier on src", i));
     }
@@ -214,15 +215,21 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
     out.push_back(absl::StrCat("CLAMP set: LLVM rejects clamp on ", InstrName(in.instr), " on ",
                                target.name));
   }
-  switch (r.byte_sel) {
-    case ByteSelSyntax::none:
+  switch (r.opsel) {
+    case OpSelSyntax::none:
       if (in.mods.opsel != 0) {
         out.push_back(absl::StrCat("OPSEL ", in.mods.opsel, " != 0: LLVM accepts no op_sel on ",
                                    InstrName(in.instr)));
       }
       break;
-    case ByteSelSyntax::op_sel: break;  // all four bits expressible
-    case ByteSelSyntax::byte_sel:
+    case OpSelSyntax::op_sel_4: break;  // all four bits expressible
+    case OpSelSyntax::op_sel_dst3:
+      if ((in.mods.opsel & 4) != 0) {
+        out.push_back(absl::StrCat("OPSEL[2] set: LLVM's op_sel:[a,b,d] for ", InstrName(in.instr),
+                                   " has no element for it (a third source's select)"));
+      }
+      break;
+    case OpSelSyntax::byte_sel:
       if ((in.mods.opsel & 3) != 0) {
         out.push_back(absl::StrCat("OPSEL[1:0] = ", in.mods.opsel & 3,
                                    ": byte_sel expresses only OPSEL[3:2] on ", target.name));
@@ -287,9 +294,17 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
   for (int i = 0; i < n; ++i) absl::StrAppend(&out, ", ", SourceText(target, in, i));
   // Modifier order as llvm-mc-22 prints it: byte_sel:N before clamp.
   if (in.mods.opsel != 0) {
-    if (r.byte_sel == ByteSelSyntax::byte_sel) {
+    if (r.opsel == OpSelSyntax::byte_sel) {
       if ((in.mods.opsel & 3) != 0) absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel & 3));
       if ((in.mods.opsel >> 2) != 0) absl::StrAppend(&out, " byte_sel:", in.mods.opsel >> 2);
+    } else if (r.opsel == OpSelSyntax::op_sel_dst3) {
+      // Two sources and the destination: op_sel:[OPSEL[0],OPSEL[1],OPSEL[3]] as LLVM prints it;
+      // OPSEL[2], which LLVM cannot express, as op_sel_src2:1.
+      const uint32_t v = in.mods.opsel;
+      if ((v & 0b1011) != 0) {
+        absl::StrAppend(&out, absl::StrFormat(" op_sel:[%d,%d,%d]", v & 1, (v >> 1) & 1, (v >> 3) & 1));
+      }
+      if ((v & 4) != 0) absl::StrAppend(&out, " op_sel_src2:1");
     } else {
       absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel));
     }
@@ -425,6 +440,7 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
     for (size_t i = 1; i < toks.size(); ++i) {
       absl::string_view tk = toks[i];
       if (tk == "clamp" || absl::StartsWith(tk, "op_sel:") || absl::StartsWith(tk, "byte_sel:") ||
+          absl::StartsWith(tk, "op_sel_src2:") ||
           absl::StartsWith(tk, "mul:") || absl::StartsWith(tk, "div:")) {
         first_mod = i;
         break;
@@ -475,19 +491,32 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
       if (bits.size() > 4) {
         return absl::InvalidArgumentError(absl::StrCat("'", m, "': at most 4 op_sel bits"));
       }
+      // Element k is OPSEL[k], except for two sources and a destination
+      // (OpSelSyntax::op_sel_dst3): element 2 is OPSEL[3], the destination select, and a
+      // fourth element is ignored, as llvm-mc-22 does (`op_sel:[0,0,1]` and `op_sel:[0,0,1,0]`
+      // set bit 14, `op_sel:[0,0,0,1]` encodes OPSEL = 0). OPSEL[2] is op_sel_src2:1 then.
+      static constexpr int kIdentity[4] = {0, 1, 2, 3}, kDst3[4] = {0, 1, 3, -1};
+      const int* bit_of = r.opsel == OpSelSyntax::op_sel_dst3 ? kDst3 : kIdentity;
       for (size_t b = 0; b < bits.size(); ++b) {
         absl::string_view bit = absl::StripAsciiWhitespace(bits[b]);
         if (bit != "0" && bit != "1") {
           return absl::InvalidArgumentError(absl::StrCat("'", m, "': op_sel bits are 0 or 1"));
         }
-        if (bit == "1") in.mods.opsel |= 1 << b;
+        if (bit == "1" && bit_of[b] >= 0) in.mods.opsel |= 1 << bit_of[b];
       }
+    } else if (absl::ConsumePrefix(&mv, "op_sel_src2:")) {
+      // OPSEL[2] of a two-source instruction with op_sel:[a,b,d] (our spelling; LLVM has none).
+      if ((mv != "0" && mv != "1") || r.opsel != OpSelSyntax::op_sel_dst3) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "'", m, "': op_sel_src2:0|1 is OPSEL[2] of an instruction whose op_sel is [a,b,d]"));
+      }
+      if (mv == "1") in.mods.opsel |= 4;
     } else if (absl::ConsumePrefix(&mv, "byte_sel:")) {
       int n = 0;
       if (!absl::SimpleAtoi(mv, &n) || n < 0 || n > 3) {
         return absl::InvalidArgumentError(absl::StrCat("'", m, "': byte_sel is 0..3"));
       }
-      if (r.byte_sel != ByteSelSyntax::byte_sel) {
+      if (r.opsel != OpSelSyntax::byte_sel) {
         return absl::InvalidArgumentError(absl::StrCat("'", m, "': byte_sel is ", target.name,
                                                        "'s syntax only on gfx12/gfx1250 SR"));
       }

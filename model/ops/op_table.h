@@ -1,13 +1,15 @@
-// The one table of instructions the model implements: one row per instruction, naming its fast
-// batch function and its slow oracle batch function. Adding an instruction is a new file
-// model/ops/<mnemonic>.cc defining the two functions, a declaration here and one row in
-// kOpTable (ops.cc).
+// The op functions of every instruction, one OpRow per row of model/instrs.def: its fast batch
+// function, its slow oracle batch function, its output format and its input classifier.
+// Adding an instruction is its row in model/instrs.def and its op file
+// model/ops/<mnemonic>.cc defining the four functions declared below; nothing here changes.
 //
 // Batch functions get a context that ValidateContext accepted and arrays of lanes.size words.
 #ifndef LANEDIFF_MODEL_OPS_OP_TABLE_H_
 #define LANEDIFF_MODEL_OPS_OP_TABLE_H_
 
 #include <cstdint>
+
+#include "absl/strings/string_view.h"
 
 #include "model/fp/fp8_format.h"
 #include "model/ops/ops.h"
@@ -17,28 +19,34 @@ namespace ops {
 
 using BatchFn = void (*)(const OpContext& ctx, const LaneView& lanes, uint32_t* out);
 
-// Fp8Shape (model/ops/ops.h): the format and seed position of an 8-bit float output.
-using Fp8ShapeFn = Fp8Shape (*)(const OpContext& ctx);
+// Fp8Shape (model/ops/ops.h): the format and seed position of the output element; format is
+// nullptr when the instruction writes integers.
+using OutputFn = Fp8Shape (*)(const OpContext& ctx);
 
+// The input class of one lane (model/ops/input_class.h), from its raw S0 and S1.
+using ClassifyFn = absl::string_view (*)(const OpContext& ctx, uint32_t src0, uint32_t src1);
+
+// The op part of an instruction's row (model/instrs.def): the functions its op file
+// model/ops/<mnemonic>.cc defines, found by name from the row's mnemonic.
 struct OpRow {
   Instr instr;
   BatchFn fast;    // the model: branch-free inner loop, uniform choices hoisted
   BatchFn oracle;  // the slow exact oracle (model/fp/oracle.h), same contract
-  Fp8ShapeFn fp8_shape;  // nullptr unless the instruction writes an 8-bit float
+  OutputFn output;
+  ClassifyFn classify;
 };
 
 // The rows, indexed by Instr.
 const OpRow& GetOp(Instr instr);
 
-// One pair per instruction file, named by the mnemonic (DESIGN.md rule 1).
-void v_cvt_pk_u8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out);
-void v_cvt_pk_u8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out);
-void v_cvt_sr_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out);
-Fp8Shape v_cvt_sr_fp8_f32_shape(const OpContext& ctx);
-void v_cvt_sr_fp8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out);
-void v_cvt_sr_bf8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out);
-Fp8Shape v_cvt_sr_bf8_f32_shape(const OpContext& ctx);
-void v_cvt_sr_bf8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out);
+// What every op file model/ops/<mnemonic>.cc defines (DESIGN.md rule 1).
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...)                                        \
+  void mnemonic(const OpContext& ctx, const LaneView& lanes, uint32_t* out);                \
+  void mnemonic##_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out);       \
+  Fp8Shape mnemonic##_output(const OpContext& ctx);                                          \
+  absl::string_view mnemonic##_classify(const OpContext& ctx, uint32_t src0, uint32_t src1);
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
 
 }  // namespace ops
 }  // namespace lanediff

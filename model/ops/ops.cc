@@ -11,11 +11,13 @@ namespace lanediff {
 namespace ops {
 namespace {
 
-// The op table: one row per instruction, in Instr order (checked by GetOp).
+// The op table: one row per row of model/instrs.def, in Instr order. A row whose op file
+// lacks a function fails to link.
 constexpr OpRow kOpTable[] = {
-    {Instr::v_cvt_pk_u8_f32, v_cvt_pk_u8_f32, v_cvt_pk_u8_f32_oracle, nullptr},
-    {Instr::v_cvt_sr_fp8_f32, v_cvt_sr_fp8_f32, v_cvt_sr_fp8_f32_oracle, v_cvt_sr_fp8_f32_shape},
-    {Instr::v_cvt_sr_bf8_f32, v_cvt_sr_bf8_f32, v_cvt_sr_bf8_f32_oracle, v_cvt_sr_bf8_f32_shape},
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) \
+  {Instr::mnemonic, mnemonic, mnemonic##_oracle, mnemonic##_output, mnemonic##_classify},
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
 };
 static_assert(sizeof(kOpTable) / sizeof(kOpTable[0]) == kNumInstrs,
               "every Instr needs a row in kOpTable");
@@ -84,9 +86,25 @@ absl::Status EvaluateOracle(const OpContext& ctx, const LaneView& lanes,
 }
 
 std::optional<Fp8Shape> Fp8OutputShape(const OpContext& ctx) {
-  const ops::OpRow& row = ops::GetOp(ctx.instr);
-  if (row.fp8_shape == nullptr) return std::nullopt;
-  return row.fp8_shape(ctx);
+  const Fp8Shape shape = ops::GetOp(ctx.instr).output(ctx);
+  if (shape.format == nullptr) return std::nullopt;
+  return shape;
+}
+
+bool OutputIsNan(const OpContext& ctx, uint32_t element) {
+  const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
+  if (!shape) return false;  // integers have no NaN
+  const Fp8Format& f = *shape->format;
+  const uint8_t b = static_cast<uint8_t>(element);
+  if (f.fnuz) return b == 0x80;
+  if (!f.is_signed) return b == 0xff;  // UE5M3
+  const uint8_t mag = b & 0x7f;
+  const int man_mask = (1 << f.man_bits) - 1;
+  const int exp = mag >> f.man_bits;
+  const int exp_max = (1 << f.exp_bits) - 1;
+  if (exp != exp_max) return false;
+  if (f.has_inf) return (mag & man_mask) != 0;  // E5M2: S.11111.00 is Inf
+  return (mag & man_mask) == man_mask;          // E4M3FN: S.1111.111 only
 }
 
 uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,

@@ -22,17 +22,12 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "model/base/lanes.h"
 #include "model/fp/fp8_format.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {
-
-// MODE register fields that matter (docs/semantics.md §7).
-inline constexpr uint32_t kDefaultMode = 0x000000f0;  // RNE, all denormals on, FP16_OVFL off
-inline constexpr uint32_t kModeRoundF32Mask = 0x3;     // MODE[1:0]
-inline constexpr uint32_t kModeDenormF32InBit = 1u << 4;
-inline constexpr uint32_t kModeFp16OvflBit = 1u << 23;
 
 // The VOP3 modifier fields, as encoded.
 struct Modifiers {
@@ -53,44 +48,6 @@ struct OpContext {
   Hypotheses hyp;
 };
 
-// Non-owning structure-of-arrays view of a batch's resolved operands.
-struct LaneView {
-  const uint32_t* src0 = nullptr;
-  const uint32_t* src1 = nullptr;
-  const uint32_t* src2 = nullptr;
-  const uint32_t* vdst_old = nullptr;
-  size_t size = 0;
-};
-
-// Owning structure-of-arrays batch.
-class LaneBatch {
- public:
-  void Add(uint32_t src0, uint32_t src1, uint32_t src2, uint32_t vdst_old) {
-    src0_.push_back(src0);
-    src1_.push_back(src1);
-    src2_.push_back(src2);
-    vdst_old_.push_back(vdst_old);
-  }
-  void Resize(size_t n) {
-    src0_.resize(n);
-    src1_.resize(n);
-    src2_.resize(n);
-    vdst_old_.resize(n);
-  }
-  void Clear() { Resize(0); }
-  size_t size() const { return src0_.size(); }
-  LaneView view() const {
-    return {src0_.data(), src1_.data(), src2_.data(), vdst_old_.data(), src0_.size()};
-  }
-  std::vector<uint32_t>& src0() { return src0_; }
-  std::vector<uint32_t>& src1() { return src1_; }
-  std::vector<uint32_t>& src2() { return src2_; }
-  std::vector<uint32_t>& vdst_old() { return vdst_old_; }
-
- private:
-  std::vector<uint32_t> src0_, src1_, src2_, vdst_old_;
-};
-
 // Checks that ctx names a target that has ctx.instr and that the modifier fields fit their
 // widths; the error says which.
 absl::Status ValidateContext(const OpContext& ctx);
@@ -103,15 +60,22 @@ absl::Status Evaluate(const OpContext& ctx, const LaneView& lanes, absl::Span<ui
 absl::Status EvaluateOracle(const OpContext& ctx, const LaneView& lanes,
                             absl::Span<uint32_t> out);
 
-// What an instruction that writes an 8-bit float (InstrInfo::writes_fp8) writes under ctx: the
-// format (gfx1250 CLAMP and the gfx1250_clamp hypothesis included) and where its seed sits in
-// S1 (seed = S1 >> seed_shift, 23 - man_bits bits wide).
+// The output element an instruction writes under ctx (the op file's <mnemonic>_output): for
+// an 8-bit float (InstrInfo::writes_float()) its format (gfx1250 CLAMP and the gfx1250_clamp
+// hypothesis included) and, for a stochastic-rounding instruction, where its seed sits in S1
+// (seed = S1 >> seed_shift, 23 - man_bits bits wide; 0 without a seed). format is nullptr for
+// integer bytes.
 struct Fp8Shape {
   const Fp8Format* format;
   uint32_t seed_shift;
 };
 // nullopt for instructions with an integer result; ctx must be valid.
 std::optional<Fp8Shape> Fp8OutputShape(const OpContext& ctx);
+
+// True if the 8-bit output element (the low byte of `element`) is a NaN in the format the
+// instruction writes under ctx; false for integer outputs. How compare, sweep and reports
+// test NaN without knowing the formats.
+bool OutputIsNan(const OpContext& ctx, uint32_t element);
 
 // One lane through the fast model (convenience for tests and tools; ctx must be valid).
 uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,

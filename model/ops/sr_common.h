@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "absl/strings/string_view.h"
 #include "model/fp/fp8.h"
 #include "model/fp/fp8_format.h"
 #include "model/ops/kernel.h"
@@ -33,6 +34,12 @@ struct SrUniform {
 // seed, overflow and rounding hypotheses and the src0 modifiers. `seed_shift` is where the
 // seed's top-bits reading starts (12 for 3-bit mantissas, 11 for 2-bit ones).
 SrUniform DecodeSr(const OpContext& ctx, const Fp8Format& format, uint32_t seed_shift);
+
+// The input class (model/ops/input_class.h) of an SR lane: nan, inf, zero, denormal, overflow
+// (|src0| above the format's largest finite value), sr_carry (fraction + seed >= 2^23), tie
+// (the bits below the output quantum are exactly one half of it), normal.
+absl::string_view ClassifySr(const OpContext& ctx, const Fp8Shape& shape, uint32_t src0,
+                             uint32_t src1);
 
 // Fast batch and oracle batch.
 void SrBatch(const SrUniform& u, const LaneView& lanes, uint32_t* out);

@@ -94,5 +94,29 @@ void v_cvt_pk_u8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_
   }
 }
 
+Fp8Shape v_cvt_pk_u8_f32_output(const OpContext&) { return {nullptr, 0}; }  // integer bytes
+
+// nan, inf, zero, denormal; then overflow (a finite value above 255, which saturates under
+// some round mode), tie (a positive n + 1/2 with n < 256: RNE, truncation and the round modes
+// disagree), normal.
+absl::string_view v_cvt_pk_u8_f32_classify(const OpContext& ctx, uint32_t src0, uint32_t) {
+  const Src0Uniform u = DecodeSrc0(ctx);
+  const uint32_t x = (src0 & u.abs_and) ^ u.neg_xor;  // modifiers, no flush
+  if (F32IsNan(x)) return "nan";
+  if (F32IsInf(x)) return "inf";
+  if (F32IsZero(x)) return "zero";
+  if (F32IsDenormal(x)) return "denormal";
+  const uint32_t mag = x & ~kF32SignMask;
+  if (F32Sign(x) != 0) return "normal";
+  if (mag > 0x437f0000u) return "overflow";  // 255.0
+  // n + 1/2 with n < 256: the bits below the units place are exactly 100..0.
+  const int32_t units = 150 - static_cast<int32_t>(F32Exp(x));  // fraction bits below 1
+  if (units >= 1 && units <= 24) {
+    const uint32_t below = F32Significand(x) & ((1u << units) - 1u);
+    if (below == (1u << (units - 1))) return "tie";
+  }
+  return "normal";
+}
+
 }  // namespace ops
 }  // namespace lanediff

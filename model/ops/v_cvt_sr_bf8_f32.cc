@@ -29,13 +29,13 @@ namespace {
 constexpr uint32_t kBf8SeedShift = 11;  // S1[31:11]: the 21 f32 fraction bits E5M2 drops
 
 SrUniform Decode(const OpContext& ctx) {
-  const Fp8Shape shape = v_cvt_sr_bf8_f32_shape(ctx);
+  const Fp8Shape shape = v_cvt_sr_bf8_f32_output(ctx);
   return DecodeSr(ctx, *shape.format, shape.seed_shift);
 }
 
 }  // namespace
 
-Fp8Shape v_cvt_sr_bf8_f32_shape(const OpContext& ctx) {
+Fp8Shape v_cvt_sr_bf8_f32_output(const OpContext& ctx) {
   return {&GetFp8Format(ctx.target->bf8), kBf8SeedShift};
 }
 
@@ -45,6 +45,10 @@ void v_cvt_sr_bf8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out
 
 void v_cvt_sr_bf8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
   SrBatchOracle(Decode(ctx), lanes, out);
+}
+
+absl::string_view v_cvt_sr_bf8_f32_classify(const OpContext& ctx, uint32_t src0, uint32_t src1) {
+  return ClassifySr(ctx, v_cvt_sr_bf8_f32_output(ctx), src0, src1);
 }
 
 }  // namespace ops

@@ -44,13 +44,13 @@ namespace {
 constexpr uint32_t kFp8SeedShift = 12;  // S1[31:12]: the 20 f32 fraction bits E4M3 drops
 
 SrUniform Decode(const OpContext& ctx) {
-  const Fp8Shape shape = v_cvt_sr_fp8_f32_shape(ctx);
+  const Fp8Shape shape = v_cvt_sr_fp8_f32_output(ctx);
   return DecodeSr(ctx, *shape.format, shape.seed_shift);
 }
 
 }  // namespace
 
-Fp8Shape v_cvt_sr_fp8_f32_shape(const OpContext& ctx) {
+Fp8Shape v_cvt_sr_fp8_f32_output(const OpContext& ctx) {
   Fp8FormatId id = ctx.target->fp8;
   if (ctx.mods.clamp && ctx.target->clamp_selects_ue5m3) {
     switch (ctx.hyp.gfx1250_clamp) {
@@ -68,6 +68,10 @@ void v_cvt_sr_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out
 
 void v_cvt_sr_fp8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
   SrBatchOracle(Decode(ctx), lanes, out);
+}
+
+absl::string_view v_cvt_sr_fp8_f32_classify(const OpContext& ctx, uint32_t src0, uint32_t src1) {
+  return ClassifySr(ctx, v_cvt_sr_fp8_f32_output(ctx), src0, src1);
 }
 
 }  // namespace ops

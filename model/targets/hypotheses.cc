@@ -31,9 +31,23 @@ void Set(Hypotheses* h, uint8_t v) {
   "gen_cvt_fp8 and fp8_formats.py"
 #define HIP_HOST "ROCm clr hipamd/include/hip/amd_detail/amd_hip_fp8.h cast_to_f8 (host path)"
 #define TINYGRAD "tinygrad/tinygrad test/mockgpu/amd/pcode.py _f_to_u via 'f32_to_u8'"
+#define GOC_RDNA4                                                                          \
+  "goc RDNA4 emulator rdna4_fp8_narrow.h goc::narrow_fp8 ('RDNA4 NaN, infinity and subnormal " \
+  "stochastic behavior established by GPU captures'; MIT, repository not named by the index)"
+#define COMGR_E5M3                                                                          \
+  "ROCm comgr comgr-hotswap-patch-f32-to-e5m3.cpp (gfx1250 B0 CLAMP emulation on A0): "     \
+  "emitF32ToUE5M3, patchCvtPkFp8F32, patchCvtF32Fp8"
+#define ROCJITSU_CVT_FP8                                                                   \
+  "ROCm/rocm-systems emulation/rocjitsu vector_special.py gen_cvt_fp8 (_gen_pk_narrow_fp8, " \
+  "_gen_pk_widen_fp8) with data_types.h (02dd3a6f)"
+#define ISA_CDNA "AMD CDNA3/CDNA4 ISA guides, V_CVT_F32_FP8 / V_CVT_PK_F32_FP8 pseudocode and notes"
+#define LLVM_MC "llvm-mc-22 (model/isa/testdata/fp8_family_forms.txt)"
 
 constexpr absl::string_view kNoSr =
     "gfx908 gfx90a gfx1010 gfx1030 gfx1100 gfx1150";  // targets without the SR instructions
+// The same targets have none of the fp8 conversion family (pk, f32_fp8, pk_f32_fp8) either.
+constexpr absl::string_view kNoFp8 =
+    "gfx908 gfx90a gfx1010 gfx1030 gfx1100 gfx1150";
 
 const std::vector<HypothesisInfo>& Registry() {
   static const auto* registry = new std::vector<HypothesisInfo>{
@@ -119,8 +133,8 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoSr, "no SR instructions: the rule does not arise"}},
        Get<SrOverflow, &Hypotheses::sr_overflow>, Set<SrOverflow, &Hypotheses::sr_overflow>},
       {"fp8_nan",
-       "OCP formats: the byte a NaN input produces",
-       {{"canonical", "0xFF (E4M3) / 0xFE (E5M2) whatever the sign", ROCJITSU_RDNA4,
+       "OCP formats: the byte a NaN input produces (v_cvt_sr_* and v_cvt_pk_fp8/bf8_f32)",
+       {{"canonical", "0xFF (E4M3) / 0xFE (E5M2) whatever the sign", ROCJITSU_RDNA4 "; " GOC_RDNA4,
          "gfx1200 gfx1201 (measured)", "gfx950 bf8 src0=0x7fc00000: 0xfe"},
         {"sign_preserving", "sign|0x7F (E4M3) / sign|0x7E (E5M2)",
          "no public implementation found; the quiet-NaN pattern of each format with the sign "
@@ -138,9 +152,11 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoSr, "no SR instructions: the rule does not arise"}},
        Get<Fp8Nan, &Hypotheses::fp8_nan>, Set<Fp8Nan, &Hypotheses::fp8_nan>},
       {"fp16_ovfl",
-       "MODE[23] FP16_OVFL on the SR instructions",
+       "MODE[23] FP16_OVFL on the SR instructions and v_cvt_pk_fp8/bf8_f32",
        {{"saturate_finite", "a finite overflow gives sign|max-finite; Inf and NaN unchanged",
-         ROCJITSU_RDNA4, "gfx1200 gfx1201 (measured)",
+         ROCJITSU_RDNA4 "; " GOC_RDNA4 " ('Saturation applies only to finite inputs'); Triton "
+         "rdnacvt.ll note (pk_fp8 overflow gives 0x7f without MODE[23], +-448 with it)",
+         "gfx1200 gfx1201 (measured)",
          "gfx950 fp8 MODE=0x008000f0 src0=0x7f800000: 0x7f"},
         {"ignored", "the bit changes nothing",
          "rocjitsu vector_special.py gen_cvt_fp8 at 0ffdc8c6 (calls the SR helpers without "
@@ -161,16 +177,18 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoSr, "no SR instructions: the rule does not arise"}},
        Get<Fp16Ovfl, &Hypotheses::fp16_ovfl>, Set<Fp16Ovfl, &Hypotheses::fp16_ovfl>},
       {"gfx1250_clamp",
-       "gfx1250 CLAMP on v_cvt_sr_fp8_f32",
+       "gfx1250 CLAMP on v_cvt_sr_fp8_f32, v_cvt_pk_fp8_f32 and v_cvt_f32_fp8 (UE5M3 in or out)",
        {{"ue5m3",
-         "CLAMP=1 selects UE5M3: negatives give 0x00, +Inf 0xFE, NaN 0xFF, overflow 0xFE",
-         "LLVM __builtin_amdgcn_cvt_sr_fp8_f32_e5m3 (B0 stepping); comgr hot-swap notes",
+         "CLAMP=1 selects UE5M3: negatives give 0x00, +Inf 0xFE, NaN 0xFF, overflow 0xFE; "
+         "v_cvt_f32_fp8 decodes the byte as UE5M3",
+         "LLVM __builtin_amdgcn_cvt_sr_fp8_f32_e5m3 (B0 stepping); " COMGR_E5M3,
          "gfx1250 B0", "gfx1250 fp8 clamp src0=0x7f800000: 0xfe"},
         {"ignored", "CLAMP is non-functional: the result is E4M3", "AMD comgr notes (A0 stepping)",
          "gfx1250 A0", "gfx1250 fp8 clamp src0=0x3f800000: 0x38 (default 0x78)"},
         {"ue5m3_magnitude",
          "CLAMP=1 encodes |x| as UE5M3 (the sign dropped); NaN, Inf and overflow give 0xFF",
-         ROCJITSU_CDNA " f32_to_fp8_e5m3_sr (chosen by inst_.clamp in gen_cvt_fp8)",
+         ROCJITSU_CDNA " f32_to_fp8_e5m3_sr, f32_to_fp8_e5m3_rne (chosen by inst_.clamp in "
+         "gen_cvt_fp8)",
          "gfx1250", "gfx1250 fp8 clamp src0=0xb8000000: 0x04 (default 0x00)"}},
        {{"gfx1250 gfx1251",
          "L: the LLVM _e5m3 builtin and AMD's B0 notes; not measured (the sign handling of "
@@ -179,6 +197,114 @@ const std::vector<HypothesisInfo>& Registry() {
          "CLAMP does not select a format here: the rule does not arise"}},
        Get<Gfx1250Clamp, &Hypotheses::gfx1250_clamp>,
        Set<Gfx1250Clamp, &Hypotheses::gfx1250_clamp>},
+      {"pk_fp8_clamp",
+       "v_cvt_pk_fp8/bf8_f32: CLAMP where it selects no format (LLVM refuses it there)",
+       {{"ignored", "the bit changes nothing",
+         "AMD CDNA4 ISA guide V_CVT_PK_FP8_F32 / V_CVT_PK_BF8_F32 notes ('Round to nearest even. "
+         "Ignores OMOD and clamp.'); "
+         LLVM_MC " refuses clamp on both on gfx942/gfx950/gfx12 and on pk_bf8 on gfx1250; "
+         ROCJITSU_CVT_FP8 " reads inst_.clamp only as gfx1250's format select; HIP/CK clip in "
+         "software (fmed3) before the builtin when they want saturation",
+         "gfx942 gfx950 gfx1200 gfx1201 gfx1250 gfx1251",
+         "gfx950 fp8 clamp src0=0x43f00000 src1=0: 0x007f (default)"},
+        {"saturate_finite", "CLAMP=1 saturates a finite overflow to sign|max-finite, like MODE[23]",
+         "AMD's fp8 vocabulary: Triton's SetFP8ClampingAttr calls MODE[23] the 'FP8 clamp bit' "
+         "(rdnacvt.ll note); no implementation reads the VOP3 CLAMP bit so",
+         "-", "gfx950 fp8 clamp src0=0x43f00000 src1=0: 0x007e (default 0x007f)"}},
+       {{"gfx950", "C (text): the CDNA4 ISA guide says the pk pair ignores OMOD and clamp"},
+        {"gfx942 gfx1200 gfx1201 gfx1250 gfx1251",
+         "L: an encoding LLVM refuses; the CDNA4 text carried over, no source gives the bit a "
+         "meaning"},
+        {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
+       Get<PkFp8Clamp, &Hypotheses::pk_fp8_clamp>, Set<PkFp8Clamp, &Hypotheses::pk_fp8_clamp>},
+      {"fp8_to_f32_nan",
+       "v_cvt_f32_fp8/bf8, v_cvt_pk_f32_fp8/bf8: the f32 a NaN byte gives (signed formats)",
+       {{"sign_quiet", "sign|0x7FC00000 (FNUZ 0x80: 0xFFC00000); E5M2 NaN payloads dropped",
+         ROCJITSU_CDNA " fp8_e4m3_ocp_to_f32, bf8_e5m2_ocp_to_f32, fp8_e4m3_fnuz_to_f32, "
+         "bf8_e5m2_fnuz_to_f32 (called by gen_cvt_fp8 for every target)",
+         "gfx942 gfx950 gfx1200 gfx1201 gfx1250", "gfx942 v_cvt_f32_fp8 src0=0x80: 0xffc00000"},
+        {"host_7f800001", "0x7F800001 for every NaN byte, the sign dropped",
+         HIP_HOST " cast_from_f8 ('ifNaN = 0x7F800001', rocBLAS-derived; the host stand-in for "
+         "__builtin_amdgcn_cvt_f32_fp8)",
+         "gfx942 gfx950 gfx12 (the host stand-in for them)",
+         "gfx942 v_cvt_f32_fp8 src0=0x80: 0x7f800001 (default 0xffc00000)"}},
+       {{"gfx942 gfx950 gfx1200 gfx1201 gfx1250 gfx1251",
+         "U: not measured; the AMD emulator's decoder against HIP's host stand-in"},
+        {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
+       Get<Fp8ToF32Nan, &Hypotheses::fp8_to_f32_nan>,
+       Set<Fp8ToF32Nan, &Hypotheses::fp8_to_f32_nan>},
+      {"ue5m3_nan",
+       "gfx1250 v_cvt_f32_fp8 with CLAMP=1 (UE5M3 in): the f32 the NaN byte 0xFF gives",
+       {{"comgr_7fa3d000", "0x7FA3D000",
+         COMGR_E5M3 " ('byte 0xFF to hardware qNaN 0x7FA3D000')", "gfx1250 B0",
+         "gfx1250 v_cvt_f32_fp8 clamp src0=0xff: 0x7fa3d000"},
+        {"quiet", "0x7FC00000", ROCJITSU_CDNA " fp8_e5m3_to_f32", "gfx1250",
+         "gfx1250 v_cvt_f32_fp8 clamp src0=0xff: 0x7fc00000 (default 0x7fa3d000)"}},
+       {{"gfx1250 gfx1251",
+         "L: AMD's compiler emulates B0 silicon and names the value the hardware qNaN; not "
+         "measured here"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
+         "no UE5M3 input: the rule does not arise"}},
+       Get<Ue5m3Nan, &Hypotheses::ue5m3_nan>, Set<Ue5m3Nan, &Hypotheses::ue5m3_nan>},
+      {"fp8_denorm_input",
+       "v_cvt_f32_fp8/bf8, v_cvt_pk_f32_fp8/bf8: does MODE flush a subnormal 8-bit input",
+       {{"kept", "subnormal bytes decode exactly (every one is a normal f32); MODE ignored",
+         ROCJITSU_CDNA " decoders (ldexp of the mantissa); " ISA_CDNA " (fp8_to_f32 has no MODE "
+         "term)",
+         "gfx942 gfx950 gfx1200 gfx1201 gfx1250", "gfx942 v_cvt_f32_fp8 MODE=0x30 src0=0x01: "
+         "0x3a800000"},
+        {"flush_f16_mode",
+         "a subnormal byte gives a zero of its sign when MODE[6] (f16/f64 input denormals) is 0",
+         COMGR_E5M3 " patchCvtF32Fp8: decodes through v_cvt_f32_f16 (byte << 7), which flushes "
+         "f16 denormal inputs under that MODE",
+         "gfx1250 (an emulation sequence)",
+         "gfx942 v_cvt_f32_fp8 MODE=0x30 src0=0x01: 0x00000000 (default 0x3a800000)"}},
+       {{"gfx942 gfx950 gfx1200 gfx1201 gfx1250 gfx1251",
+         "L: the emulator and the pseudocode decode exactly; the f16 path is a software stand-in"},
+        {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
+       Get<Fp8DenormInput, &Hypotheses::fp8_denorm_input>,
+       Set<Fp8DenormInput, &Hypotheses::fp8_denorm_input>},
+      {"fp8_to_f32_outmod",
+       "v_cvt_f32_fp8/bf8, v_cvt_pk_f32_fp8/bf8: do OMOD and CLAMP act on the f32 result",
+       {{"applied",
+         "OMOD scales (exactly) by 2, 4 or 1/2, then CLAMP clamps to [+0, 1.0] (NaN to +0 under "
+         "MODE.DX10_CLAMP), as on any f32 VOP3 result",
+         LLVM_MC " accepts clamp and mul:2/mul:4/div:2 on the e64 and SDWA forms on gfx942/gfx950 "
+         "(VOP3 output modifiers of an f32 result)",
+         "gfx942 gfx950", "gfx942 v_cvt_f32_fp8_e64 clamp src0=0x48: 0x3f800000"},
+        {"ignored", "OMOD and CLAMP change nothing",
+         ROCJITSU_CVT_FP8 " (_gen_pk_widen_fp8 reads neither)", "gfx942 gfx950 gfx12",
+         "gfx942 v_cvt_f32_fp8_e64 clamp src0=0x48: 0x40000000 (default 0x3f800000)"}},
+       {{"gfx942 gfx950",
+         "L: LLVM encodes both as output modifiers; the emulator that ignores them is unmeasured"},
+        {"gfx1200 gfx1201 gfx1250 gfx1251",
+         "U: LLVM refuses OMOD and CLAMP here (gfx1250 v_cvt_f32_fp8 CLAMP is gfx1250_clamp); "
+         "the rule only matters for raw encodings"},
+        {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
+       Get<Fp8ToF32Outmod, &Hypotheses::fp8_to_f32_outmod>,
+       Set<Fp8ToF32Outmod, &Hypotheses::fp8_to_f32_outmod>},
+      {"fp8_sdwa_sel",
+       "gfx9 SDWA src0_sel on v_cvt_f32_fp8/bf8 and v_cvt_pk_f32_fp8/bf8: which byte or word",
+       {{"pseudocode",
+         "v_cvt_f32: BYTE_1/2/3 pick that byte, every other select byte 0; v_cvt_pk_f32: "
+         "SEL[1:0] == 1 (WORD_1, BYTE_1) picks the high word, else the low word",
+         ISA_CDNA " ('if SDWA_SRC0_SEL == BYTE1 ... else BYTE0 implied'; 'tmp = "
+         "SDWA_SRC0_SEL[1 : 0] == WORD1 ? S0[31 : 16] : S0[15 : 0]')",
+         "gfx942 gfx950", "gfx942 v_cvt_f32_fp8_sdwa src0_sel:WORD_1 src0=0x00380000: 0x00000000"},
+        {"extract",
+         "the generic SDWA operand rule: the selected byte/word, zero-extended, then the low "
+         "byte/word converted (WORD_1 reads byte 2; pk BYTE_n reads byte n and a zero byte)",
+         "AMD GCN/CDNA ISA guides, SDWA section (SRC0_SEL extracts, SRC0_SEXT extends); no "
+         "fp8-specific implementation",
+         "gfx942 gfx950",
+         "gfx942 v_cvt_f32_fp8_sdwa src0_sel:WORD_1 src0=0x00380000: 0x3f000000 (default "
+         "0x00000000)"}},
+       {{"gfx942 gfx950",
+         "C for the selects the ISA calls legal (BYTE_n; WORD_n on pk), where both readings "
+         "agree; U for the others, which LLVM also accepts"},
+        {"gfx1200 gfx1201 gfx1250 gfx1251", "no SDWA on GFX12: the rule does not arise"},
+        {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
+       Get<Fp8SdwaSel, &Hypotheses::fp8_sdwa_sel>, Set<Fp8SdwaSel, &Hypotheses::fp8_sdwa_sel>},
   };
   return *registry;
 }
@@ -187,6 +313,11 @@ const std::vector<HypothesisInfo>& Registry() {
 #undef ROCJITSU_CDNA
 #undef HIP_HOST
 #undef TINYGRAD
+#undef GOC_RDNA4
+#undef COMGR_E5M3
+#undef ROCJITSU_CVT_FP8
+#undef ISA_CDNA
+#undef LLVM_MC
 
 void AppendJsonString(std::string* out, absl::string_view s) {
   out->push_back('"');
@@ -276,6 +407,30 @@ std::vector<std::string> NonDefaultHypothesisSettings(const Hypotheses& h) {
     if (info.get(h) != 0) out.push_back(absl::StrCat(info.name, "=", info.values[info.get(h)].name));
   }
   return out;
+}
+
+Fp8Options Fp8EncodeOptionsFor(const Hypotheses& h, bool fp16_ovfl_bit, bool clamp_saturates) {
+  Fp8Options o;
+  o.nan_sign_preserving = h.fp8_nan == Fp8Nan::sign_preserving;
+  o.nan_sign_7f = h.fp8_nan == Fp8Nan::sign_7f;
+  o.saturate_finite = (fp16_ovfl_bit && h.fp16_ovfl != Fp16Ovfl::ignored) ||
+                      (clamp_saturates && h.pk_fp8_clamp == PkFp8Clamp::saturate_finite);
+  o.saturate_inf = fp16_ovfl_bit && h.fp16_ovfl == Fp16Ovfl::saturate_all;
+  return o;
+}
+
+Fp8ToF32Options Fp8DecodeOptionsFor(const Hypotheses& h, bool f16_input_denormals, uint32_t omod,
+                                    bool clamp, bool dx10_clamp) {
+  Fp8ToF32Options o;
+  o.nan = h.fp8_to_f32_nan == Fp8ToF32Nan::host_7f800001 ? Fp8NanToF32::host_7f800001
+                                                          : Fp8NanToF32::sign_quiet;
+  o.unsigned_nan = h.ue5m3_nan == Ue5m3Nan::quiet ? 0x7fc00000u : kUe5m3NanComgr;
+  o.flush_denormals = h.fp8_denorm_input == Fp8DenormInput::flush_f16_mode && !f16_input_denormals;
+  const bool outmod = h.fp8_to_f32_outmod == Fp8ToF32Outmod::applied;
+  o.omod = outmod ? omod & 3u : kOmodNone;
+  o.clamp = outmod && clamp;
+  o.dx10_clamp = dx10_clamp;
+  return o;
 }
 
 std::string DescribeHypotheses(bool json) {

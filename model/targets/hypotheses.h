@@ -23,6 +23,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "model/fp/fp8.h"
+#include "model/fp/fp8_decode.h"
 
 namespace lanediff {
 
@@ -42,9 +44,27 @@ enum class SrOverflow : uint8_t { after_rounding, before_rounding };
 enum class Fp8Nan : uint8_t { canonical, sign_preserving, sign_7f };
 // MODE.FP16_OVFL: finite overflow saturates (default), the bit is ignored, or Inf saturates too.
 enum class Fp16Ovfl : uint8_t { saturate_finite, ignored, saturate_all };
-// gfx1250 CLAMP on v_cvt_sr_fp8_f32: selects UE5M3 (B0, default), is ignored (A0), or selects
-// an UE5M3 that encodes |x| and gives 0xFF for Inf, NaN and overflow.
+// gfx1250 CLAMP on v_cvt_sr_fp8_f32, v_cvt_pk_fp8_f32 (and, decoding, v_cvt_f32_fp8): selects
+// UE5M3 (B0, default), is ignored (A0), or selects an UE5M3 that encodes |x| and gives 0xFF for
+// Inf, NaN and overflow.
 enum class Gfx1250Clamp : uint8_t { ue5m3, ignored, ue5m3_magnitude };
+// v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 CLAMP where it selects no format (LLVM refuses it there):
+// no effect (default), or it saturates a finite overflow like MODE.FP16_OVFL.
+enum class PkFp8Clamp : uint8_t { ignored, saturate_finite };
+// fp8/bf8 -> f32 of a NaN byte: sign|0x7fc00000 (default), or 0x7f800001 whatever the sign.
+enum class Fp8ToF32Nan : uint8_t { sign_quiet, host_7f800001 };
+// UE5M3 (gfx1250 v_cvt_f32_fp8 CLAMP=1) NaN byte 0xFF -> f32: 0x7fa3d000 (default) or 0x7fc00000.
+enum class Ue5m3Nan : uint8_t { comgr_7fa3d000, quiet };
+// fp8/bf8 -> f32 of a subnormal byte: exact (default), or flushed to a signed zero when MODE's
+// f16/f64 input-denormal bit (MODE[6]) is clear.
+enum class Fp8DenormInput : uint8_t { kept, flush_f16_mode };
+// fp8/bf8 -> f32 VOP3/SDWA OMOD and CLAMP (gfx9, where LLVM accepts them): applied to the f32
+// result as on any f32 VOP3 result (default), or ignored.
+enum class Fp8ToF32Outmod : uint8_t { applied, ignored };
+// gfx9 SDWA src0_sel on v_cvt_f32_fp8 / v_cvt_pk_f32_fp8: the ISA pseudocode (default: BYTE_1..3
+// pick a byte, every other select byte 0; SEL[1:0] == 1 picks the high word), or the generic SDWA
+// operand extraction (the selected byte/word zero-extended, then the low byte/word read).
+enum class Fp8SdwaSel : uint8_t { pseudocode, extract };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -55,6 +75,12 @@ struct Hypotheses {
   Fp8Nan fp8_nan = Fp8Nan::canonical;
   Fp16Ovfl fp16_ovfl = Fp16Ovfl::saturate_finite;
   Gfx1250Clamp gfx1250_clamp = Gfx1250Clamp::ue5m3;
+  PkFp8Clamp pk_fp8_clamp = PkFp8Clamp::ignored;
+  Fp8ToF32Nan fp8_to_f32_nan = Fp8ToF32Nan::sign_quiet;
+  Ue5m3Nan ue5m3_nan = Ue5m3Nan::comgr_7fa3d000;
+  Fp8DenormInput fp8_denorm_input = Fp8DenormInput::kept;
+  Fp8ToF32Outmod fp8_to_f32_outmod = Fp8ToF32Outmod::applied;
+  Fp8SdwaSel fp8_sdwa_sel = Fp8SdwaSel::pseudocode;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
@@ -100,6 +126,20 @@ std::vector<std::string> HypothesisSettings(const Hypotheses& h);
 
 // Only the settings that differ from the defaults ("" if none): for repro command lines.
 std::vector<std::string> NonDefaultHypothesisSettings(const Hypotheses& h);
+
+// What the fp8 conversion family's arithmetic (model/fp) needs from the readings, for one batch
+// (docs/semantics.md §10.7 says which instruction calls which function with these).
+//
+// f32 -> 8-bit float (v_cvt_pk_fp8_f32, v_cvt_pk_bf8_f32; the same fields as the SR
+// instructions): `fp16_ovfl_bit` is MODE[23]; `clamp_saturates` is the CLAMP bit when it selects
+// no format (every target but gfx1250 v_cvt_pk_fp8_f32 with gfx1250_clamp != ignored).
+Fp8Options Fp8EncodeOptionsFor(const Hypotheses& h, bool fp16_ovfl_bit, bool clamp_saturates);
+
+// 8-bit float -> f32 (v_cvt_f32_fp8/bf8, v_cvt_pk_f32_fp8/bf8): `f16_input_denormals` is MODE[6];
+// `omod` the VOP3/SDWA OMOD field and `clamp` the CLAMP bit when it selects no format (0/false
+// in e32 and wherever the encoding has none); `dx10_clamp` MODE[8] on GFX9 (true on GFX12).
+Fp8ToF32Options Fp8DecodeOptionsFor(const Hypotheses& h, bool f16_input_denormals, uint32_t omod,
+                                    bool clamp, bool dx10_clamp);
 
 // The table for `lanediff targets --hypotheses`: per rule, its values with their provenance
 // and the default per target with its reason. `json` gives the same as one JSON array.

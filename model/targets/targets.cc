@@ -9,54 +9,79 @@
 namespace lanediff {
 namespace {
 
-constexpr int16_t kNone = -1;
-
-// Opcodes: C (LLVM 22 llvm-mc accepts/rejects exactly so; seed pages give 477/350/550 and
-// 676/875). Formats: C (HIP amd_hip_fp8.h per target; gfx950 and MI300X hardware bytes).
+// fp8_conversion: C (LLVM 22 llvm-mc accepts/rejects the fp8 conversions exactly so; the
+// opcodes are in the instruction rows, model/instrs.def). Formats: C (HIP amd_hip_fp8.h per target; gfx950 and MI300X hardware bytes).
 // Wave sizes: C (LLVM 22 accepts +wavefrontsize32/64 exactly so; gfx1250 is wave32-only).
 constexpr TargetTraits kTargets[] = {
-    {"gfx908", "CDNA1", "MI100", Family::gfx9, false, true, {477, kNone, kNone},
+    {"gfx908", "CDNA1", "MI100", Family::gfx9, false, true, false,
      Fp8FormatId::e4m3_fnuz, Fp8FormatId::e5m2_fnuz, false, "no SR instructions (llvm-mc-22 rejects)"},
-    {"gfx90a", "CDNA2", "MI210/MI250X", Family::gfx9, false, true, {477, kNone, kNone},
+    {"gfx90a", "CDNA2", "MI210/MI250X", Family::gfx9, false, true, false,
      Fp8FormatId::e4m3_fnuz, Fp8FormatId::e5m2_fnuz, false, "no SR instructions (llvm-mc-22 rejects)"},
-    {"gfx942", "CDNA3", "MI300X", Family::gfx9, false, true, {477, 676, 677},
+    {"gfx942", "CDNA3", "MI300X", Family::gfx9, false, true, true,
      Fp8FormatId::e4m3_fnuz, Fp8FormatId::e5m2_fnuz, false,
      "FNUZ formats: HIP headers, MI300X bytes (WeirdFloats.jl)"},
-    {"gfx950", "CDNA4", "MI355X", Family::gfx9, false, true, {477, 676, 677},
+    {"gfx950", "CDNA4", "MI355X", Family::gfx9, false, true, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false,
      "OCP formats: HIP headers, tinygrad gfx950 hardware values"},
-    {"gfx1010", "RDNA1", "RX 5700 XT", Family::gfx10, true, true, {350, kNone, kNone},
+    {"gfx1010", "RDNA1", "RX 5700 XT", Family::gfx10, true, true, false,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false, "pk_u8 only"},
-    {"gfx1030", "RDNA2", "RX 6900 XT", Family::gfx10, true, true, {350, kNone, kNone},
+    {"gfx1030", "RDNA2", "RX 6900 XT", Family::gfx10, true, true, false,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false, "pk_u8 only"},
-    {"gfx1100", "RDNA3", "RX 7900 XTX", Family::gfx11, true, true, {550, kNone, kNone},
+    {"gfx1100", "RDNA3", "RX 7900 XTX", Family::gfx11, true, true, false,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false, "pk_u8 only"},
-    {"gfx1150", "RDNA3.5", "Radeon 890M", Family::gfx11, true, true, {550, kNone, kNone},
+    {"gfx1150", "RDNA3.5", "Radeon 890M", Family::gfx11, true, true, false,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false, "pk_u8 only"},
-    {"gfx1200", "RDNA4", "RX 9060 XT", Family::gfx12, true, true, {550, 875, 876},
+    {"gfx1200", "RDNA4", "RX 9060 XT", Family::gfx12, true, true, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false, "OCP formats: HIP headers"},
-    {"gfx1201", "RDNA4", "RX 9070 XT", Family::gfx12, true, true, {550, 875, 876},
+    {"gfx1201", "RDNA4", "RX 9070 XT", Family::gfx12, true, true, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false,
      "OCP formats: HIP headers; conversion rules measured by rocjitsu on this target (L+)"},
-    {"gfx1250", "CDNA5", "MI450 (GFX12.5)", Family::gfx1250, true, false, {550, 875, 876},
+    {"gfx1250", "CDNA5", "MI450 (GFX12.5)", Family::gfx1250, true, false, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, true,
      "CLAMP selects UE5M3 on B0 stepping (LLVM _e5m3 builtin; comgr: A0 ignores the bit)"},
-    {"gfx1251", "CDNA5", "GFX12.5 variant", Family::gfx1250, true, false, {550, 875, 876},
+    {"gfx1251", "CDNA5", "GFX12.5 variant", Family::gfx1250, true, false, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, true, "as gfx1250 (LLVM 22 treats it alike)"},
 };
 
-// Formats on targets without the SR instructions are placeholders: nothing reads them.
+// Formats on targets without fp8_conversion are placeholders: nothing reads them.
 
 }  // namespace
 
-// docs/semantics.md §3 (pk_u8: byte S1[1:0], other bytes from S2) and §6 (SR: byte OPSEL[3:2],
-// other bytes of the old VDST kept, SRC2 carries no data): C, spec text.
+// The rows of model/instrs.def, in Instr order.
 constexpr InstrInfo kInstrInfo[] = {
-    {Instr::v_cvt_pk_u8_f32, "v_cvt_pk_u8_f32", 3, true, false, false},
-    {Instr::v_cvt_sr_fp8_f32, "v_cvt_sr_fp8_f32", 2, false, true, true},
-    {Instr::v_cvt_sr_bf8_f32, "v_cvt_sr_bf8_f32", 2, false, true, true},
+#define LANEDIFF_INSTR(mnemonic, number, ...) \
+  InstrInfo{.instr = Instr::mnemonic, .name = #mnemonic, .proto_number = number, __VA_ARGS__},
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
 };
 static_assert(std::size(kInstrInfo) == kNumInstrs, "every Instr needs a row in kInstrInfo");
+
+// A row is consistent: an opcode somewhere, OPSEL syntax only where the family has the
+// instruction, op_sel_dst3 / half writes only with the OPSEL[3] bit owned.
+constexpr bool RowsConsistent() {
+  for (const InstrInfo& i : kInstrInfo) {
+    bool any = false;
+    for (int f = 0; f < kNumFamilies; ++f) {
+      if (i.opcode[f] != kNoOpcode) any = true;
+      if (i.opcode[f] == kNoOpcode && i.opsel_syntax[f] != OpSelSyntax::none) return false;
+      if (i.opcode[f] < kNoOpcode || i.opcode[f] > 1023) return false;
+    }
+    if (!any || i.proto_number <= 0) return false;
+    if (i.write == DstWrite::byte_at_opsel_3_2 && i.opsel_bits != 0b1100) return false;
+    if (i.write == DstWrite::half_at_opsel_3 && i.opsel_bits != 0b1000) return false;
+    if (i.write == DstWrite::byte_at_src1 && i.src[1] != SrcRole::byte_select) return false;
+    if (i.kept == KeptFrom::src2 && i.src[2] != SrcRole::kept_bytes) return false;
+    if (i.src[0] == SrcRole::unused) return false;
+  }
+  for (int a = 0; a < kNumInstrs; ++a) {
+    if (static_cast<int>(kInstrInfo[a].instr) != a) return false;
+    for (int b = 0; b < a; ++b) {
+      if (kInstrInfo[a].proto_number == kInstrInfo[b].proto_number) return false;
+    }
+  }
+  return true;
+}
+static_assert(RowsConsistent(), "an instruction row in model/instrs.def is inconsistent");
 
 const InstrInfo& GetInstrInfo(Instr instr) { return kInstrInfo[static_cast<int>(instr)]; }
 
@@ -104,7 +129,7 @@ std::string DescribeTargets() {
     for (Instr i : kAllInstrs) {
       if (t.Has(i)) instrs.push_back(absl::StrCat(InstrName(i), "(", t.Opcode(i), ")"));
     }
-    const bool has_sr = t.Has(Instr::v_cvt_sr_fp8_f32);
+    const bool has_sr = t.fp8_conversion;
     std::string fp8 = has_sr ? std::string(GetFp8Format(t.fp8).name) : "-";
     if (has_sr && t.clamp_selects_ue5m3) absl::StrAppend(&fp8, "|ue5m3");
     std::string bf8 = has_sr ? std::string(GetFp8Format(t.bf8).name) : "-";

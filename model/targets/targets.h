@@ -4,7 +4,7 @@
 // Semantics read these fields; nothing outside this file tests a target's name.
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(const TargetTraits* t, FindTarget("gfx942"));
-//   if (!t->Has(Instr::v_cvt_sr_fp8_f32)) ...
+//   if (!t->Has(instr)) ...
 //   GetFp8Format(t->fp8).max_finite
 #ifndef LANEDIFF_MODEL_TARGETS_TARGETS_H_
 #define LANEDIFF_MODEL_TARGETS_TARGETS_H_
@@ -21,39 +21,127 @@
 
 namespace lanediff {
 
-// The instructions the model knows. Spelled as the mnemonic (design rule 1).
-enum class Instr : uint8_t { v_cvt_pk_u8_f32, v_cvt_sr_fp8_f32, v_cvt_sr_bf8_f32 };
-inline constexpr int kNumInstrs = 3;
-inline constexpr std::array<Instr, kNumInstrs> kAllInstrs = {
-    Instr::v_cvt_pk_u8_f32, Instr::v_cvt_sr_fp8_f32, Instr::v_cvt_sr_bf8_f32};
-
-absl::string_view InstrName(Instr instr);
-
-// How an instruction moves data, as data: all that code outside model/ops/<mnemonic>.cc and
-// the ISA's syntax tables may know about an instruction, so none of it tests a name. A new
-// instruction is one row in kInstrInfo (targets.cc) plus its op file.
-struct InstrInfo {
-  Instr instr;
-  absl::string_view name;  // the mnemonic
-  int sources;             // source operands read: 3, or 2 when SRC2 carries no data
-  bool byte_select_src1;   // the written byte is S1[1:0]; else OPSEL[3:2]
-  bool keeps_vdst_old;     // the three unwritten bytes are the old VDST's; else S2's
-  bool writes_fp8;         // the written byte is an 8-bit float, rounded with a seed from S1
-};
-const InstrInfo& GetInstrInfo(Instr instr);
-
-// The byte of VDST (0..3) a lane writes, for the instruction's OPSEL field and the lane's S1.
-inline int WrittenByte(Instr instr, uint32_t opsel, uint32_t src1) {
-  return GetInstrInfo(instr).byte_select_src1 ? static_cast<int>(src1 & 3)
-                                              : static_cast<int>((opsel >> 2) & 3);
-}
-absl::StatusOr<Instr> ParseInstr(absl::string_view name);  // error lists the valid names
-
 // VOP3 encoding family (docs/semantics.md §2). gfx1250 shares GFX12's VOP3 layout but has its own
 // row because its operand rules and modifiers differ.
 enum class Family : uint8_t { gfx9, gfx10, gfx11, gfx12, gfx1250 };
 inline constexpr int kNumFamilies = 5;
 absl::string_view FamilyName(Family family);
+using FamilySet = uint8_t;  // bit i: Family i
+constexpr FamilySet FamilyBit(Family f) { return static_cast<FamilySet>(1u << static_cast<int>(f)); }
+inline constexpr FamilySet kAllFamilies = (1u << kNumFamilies) - 1;
+
+// The instructions the model knows, one per row of model/instrs.def, spelled as the mnemonic.
+enum class Instr : uint8_t {
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) mnemonic,
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
+};
+inline constexpr int kNumInstrs = 0
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) +1
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
+    ;
+inline constexpr std::array<Instr, kNumInstrs> kAllInstrs = {
+#define LANEDIFF_INSTR(mnemonic, proto_number, ...) Instr::mnemonic,
+#include "model/instrs.def"
+#undef LANEDIFF_INSTR
+};
+
+absl::string_view InstrName(Instr instr);
+
+// --- The vocabulary of an instruction's row (model/instrs.def) ---
+
+// How the instruction is encoded. Only VOP3 exists today; the VOP1 forms of the fp8 -> f32
+// conversions (e32, SDWA, VOP3-of-VOP1) will be new values here, read by the encoder.
+enum class Encoding : uint8_t { vop3 };
+
+// A target capability an instruction needs beside its family's opcode (LLVM's
+// FeatureFP8ConversionInsts: gfx942, gfx950, gfx12, gfx1250).
+enum class TargetFeature : uint8_t { none, fp8_conversion };
+
+// What a source operand (32 bits wide today) means to the instruction.
+enum class SrcRole : uint8_t {
+  unused,       // the field carries no data; LLVM's syntax omits it and encodes 0
+  data_f32,     // an f32 value that is converted (ABS/NEG apply)
+  byte_select,  // bits [1:0] select the destination byte
+  sr_seed,      // the stochastic-rounding seed (its high bits; model/ops decides which)
+  kept_bytes,   // the destination bits the instruction does not write come from here
+};
+
+// Which bits of the destination a lane writes, and what selects them.
+enum class DstWrite : uint8_t {
+  byte_at_src1,       // byte S1[1:0]
+  byte_at_opsel_3_2,  // byte OPSEL[3:2]
+  half_at_opsel_3,    // 16-bit half OPSEL[3]: {element(S0) low byte, element(S1) high byte}
+};
+
+// Where the destination bits the lane does not write come from.
+enum class KeptFrom : uint8_t { src2, vdst_old };
+
+// How LLVM 22 spells the OPSEL field for this instruction on one family.
+enum class OpSelSyntax : uint8_t {
+  none,        // no op_sel: LLVM accepts none (OPSEL must be 0)
+  op_sel_4,    // op_sel:[a,b,c,d] = OPSEL[0..3]
+  op_sel_dst3, // two sources + destination: op_sel:[a,b,d] = OPSEL[0], OPSEL[1], OPSEL[3]
+  byte_sel,    // byte_sel:N = OPSEL[3:2] (OPSEL[1:0] not expressible)
+};
+
+// What an element the lane writes is: compare, sweep and reports decode by this, and ask the
+// op (OutputFormat, model/ops/ops.h) for the exact 8-bit float format under a context.
+enum class OutputKind : uint8_t { u8_int, fp8, bf8 };
+
+inline constexpr int16_t kNoOpcode = -1;  // the family has no encoding of the instruction
+
+// One row of model/instrs.def: an instruction's shape. Filled by the row; `instr` and `name`
+// come from the row's mnemonic.
+struct InstrInfo {
+  Instr instr{};
+  absl::string_view name;
+  int proto_number = 0;
+  Encoding encoding = Encoding::vop3;
+  std::array<int16_t, kNumFamilies> opcode{};  // per Family; kNoOpcode: none
+  TargetFeature requires_feature = TargetFeature::none;
+  std::array<SrcRole, 3> src{};  // roles of SRC0..SRC2
+  uint8_t dst_bits = 32;         // 64: a VGPR pair (the packed fp8 -> f32 conversions)
+  DstWrite write = DstWrite::byte_at_src1;
+  KeptFrom kept = KeptFrom::vdst_old;
+  uint8_t neg_abs_srcs = 0;  // bit i: LLVM accepts -x / |x| on source i
+  uint8_t opsel_bits = 0;    // the OPSEL bits the instruction reads (others are don't-care)
+  std::array<OpSelSyntax, kNumFamilies> opsel_syntax{};
+  FamilySet clamp_families = 0;  // families where LLVM accepts `clamp`
+  OutputKind output = OutputKind::u8_int;
+
+  // Source operands read: 1 + the index of the last source that is not `unused`.
+  constexpr int sources() const {
+    return src[2] != SrcRole::unused ? 3 : src[1] != SrcRole::unused ? 2 : 1;
+  }
+  constexpr bool writes_float() const { return output != OutputKind::u8_int; }
+};
+const InstrInfo& GetInstrInfo(Instr instr);
+
+// The destination bits a lane writes (a mask over the 32-bit VDST), for the instruction's
+// OPSEL field and the lane's S1. The other bits come from InstrInfo::kept.
+inline uint32_t WrittenMask(const InstrInfo& info, uint32_t opsel, uint32_t src1) {
+  switch (info.write) {
+    case DstWrite::byte_at_src1: return 0xffu << (8 * (src1 & 3));
+    case DstWrite::byte_at_opsel_3_2: return 0xffu << (8 * ((opsel >> 2) & 3));
+    case DstWrite::half_at_opsel_3: return 0xffffu << (16 * ((opsel >> 3) & 1));
+  }
+  return 0xffffffffu;
+}
+inline uint32_t WrittenMask(Instr instr, uint32_t opsel, uint32_t src1) {
+  return WrittenMask(GetInstrInfo(instr), opsel, src1);
+}
+// The lowest byte (0..3) of the destination the lane writes: the byte of a one-byte write.
+inline int WrittenByte(Instr instr, uint32_t opsel, uint32_t src1) {
+  const uint32_t m = WrittenMask(instr, opsel, src1);
+  return m & 0xffu ? 0 : m & 0xff00u ? 1 : m & 0xff0000u ? 2 : 3;
+}
+// The lane's old-bits word: the word InstrInfo::kept names.
+inline uint32_t KeptWord(const InstrInfo& info, uint32_t src2, uint32_t vdst_old) {
+  return info.kept == KeptFrom::src2 ? src2 : vdst_old;
+}
+absl::StatusOr<Instr> ParseInstr(absl::string_view name);  // error lists the valid names
 
 struct TargetTraits {
   absl::string_view name;        // "gfx942": the LLVM processor name
@@ -62,16 +150,27 @@ struct TargetTraits {
   Family family;
   bool wave32;                  // supports wave32
   bool wave64;                  // supports wave64
-  // Opcode of each instruction in this target's VOP3 encoding, indexed by Instr; -1: absent.
-  std::array<int16_t, kNumInstrs> opcode;
-  Fp8FormatId fp8;              // format of v_cvt_sr_fp8_f32 (CLAMP=0)
-  Fp8FormatId bf8;              // format of v_cvt_sr_bf8_f32
-  // CLAMP=1 makes v_cvt_sr_fp8_f32 produce UE5M3 (gfx1250 B0; hypothesis gfx1250_clamp).
+  bool fp8_conversion;          // LLVM FeatureFP8ConversionInsts (TargetFeature::fp8_conversion)
+  Fp8FormatId fp8;              // format of an OutputKind::fp8 element (CLAMP=0)
+  Fp8FormatId bf8;              // format of an OutputKind::bf8 element
+  // CLAMP=1 makes the stochastic-rounding fp8 conversion produce UE5M3 (gfx1250 B0;
+  // hypothesis gfx1250_clamp).
   bool clamp_selects_ue5m3;
   absl::string_view evidence;
 
-  bool Has(Instr instr) const { return opcode[static_cast<int>(instr)] >= 0; }
-  int Opcode(Instr instr) const { return opcode[static_cast<int>(instr)]; }
+  bool HasFeature(TargetFeature f) const {
+    return f == TargetFeature::none || (f == TargetFeature::fp8_conversion && fp8_conversion);
+  }
+  // The instruction exists here: its row has an opcode for this family and the target has
+  // the feature the row requires.
+  bool Has(Instr instr) const {
+    const InstrInfo& i = GetInstrInfo(instr);
+    return i.opcode[static_cast<int>(family)] != kNoOpcode && HasFeature(i.requires_feature);
+  }
+  // The VOP3 opcode here, kNoOpcode when !Has(instr).
+  int Opcode(Instr instr) const {
+    return Has(instr) ? GetInstrInfo(instr).opcode[static_cast<int>(family)] : kNoOpcode;
+  }
   int DefaultWaveSize() const { return wave64 && !wave32 ? 64 : 32; }
 };
 

@@ -34,18 +34,20 @@ TEST(Targets, OpcodesPerGeneration) {
 TEST(Targets, InstrInfoRowsFollowTheSpec) {
   for (Instr i : kAllInstrs) EXPECT_EQ(GetInstrInfo(i).instr, i) << InstrName(i);
   const InstrInfo& pk = GetInstrInfo(Instr::v_cvt_pk_u8_f32);
-  EXPECT_EQ(pk.sources, 3);
-  EXPECT_TRUE(pk.byte_select_src1);
-  EXPECT_FALSE(pk.keeps_vdst_old);
-  EXPECT_FALSE(pk.writes_fp8);
+  EXPECT_EQ(pk.sources(), 3);
+  EXPECT_EQ(pk.write, DstWrite::byte_at_src1);
+  EXPECT_EQ(pk.kept, KeptFrom::src2);
+  EXPECT_FALSE(pk.writes_float());
   for (Instr sr : {Instr::v_cvt_sr_fp8_f32, Instr::v_cvt_sr_bf8_f32}) {
-    EXPECT_EQ(GetInstrInfo(sr).sources, 2);
-    EXPECT_FALSE(GetInstrInfo(sr).byte_select_src1);
-    EXPECT_TRUE(GetInstrInfo(sr).keeps_vdst_old);
-    EXPECT_TRUE(GetInstrInfo(sr).writes_fp8);
+    EXPECT_EQ(GetInstrInfo(sr).sources(), 2);
+    EXPECT_EQ(GetInstrInfo(sr).write, DstWrite::byte_at_opsel_3_2);
+    EXPECT_EQ(GetInstrInfo(sr).kept, KeptFrom::vdst_old);
+    EXPECT_EQ(GetInstrInfo(sr).src[1], SrcRole::sr_seed);
+    EXPECT_TRUE(GetInstrInfo(sr).writes_float());
   }
-  EXPECT_EQ(WrittenByte(Instr::v_cvt_pk_u8_f32, /*opsel=*/0b1100, /*src1=*/0xfffffff6), 2);
-  EXPECT_EQ(WrittenByte(Instr::v_cvt_sr_bf8_f32, /*opsel=*/0b1011, /*src1=*/0xfffffff6), 2);
+  // pk_u8: byte S1[1:0] = 2 whatever OPSEL says; SR: byte OPSEL[3:2] = 2 whatever S1 says.
+  EXPECT_EQ(WrittenMask(Instr::v_cvt_pk_u8_f32, /*opsel=*/0b1100, /*src1=*/0xfffffff6), 0x00ff0000u);
+  EXPECT_EQ(WrittenMask(Instr::v_cvt_sr_bf8_f32, /*opsel=*/0b1011, /*src1=*/0xfffffff6), 0x00ff0000u);
 }
 
 TEST(Targets, FormatsFollowHipHeaders) {
