@@ -71,8 +71,18 @@ absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& in) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc) {
-  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(tc, tc.lanes_size()));
+absl::Status CheckDefinedBySpec(const TargetTraits& target, const Vop3Instr& instr,
+                                bool allow_undefined) {
+  const std::vector<std::string> undefined = SpecViolations(target, instr);
+  if (undefined.empty() || allow_undefined) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("undefined by spec on ", target.name, ": ",
+                                                 absl::StrJoin(undefined, "; "),
+                                                 "; not run (--allow-undefined runs it)"));
+}
+
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc, bool allow_undefined) {
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b,
+                            BuildDeviceBatchHeader(tc, tc.lanes_size(), allow_undefined));
   b.lanes.Resize(tc.lanes_size());
   for (int i = 0; i < tc.lanes_size(); ++i) {
     const proto::Lane& l = tc.lanes(i);
@@ -84,8 +94,9 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc) {
   return b;
 }
 
-absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes) {
-  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(header, lanes.size));
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes,
+                                             bool allow_undefined) {
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(header, lanes.size, allow_undefined));
   b.lanes.src0().assign(lanes.src0, lanes.src0 + lanes.size);
   b.lanes.src1().assign(lanes.src1, lanes.src1 + lanes.size);
   b.lanes.src2().assign(lanes.src2, lanes.src2 + lanes.size);
@@ -93,7 +104,8 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, cons
   return b;
 }
 
-absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& tc, size_t num_lanes) {
+absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& tc, size_t num_lanes,
+                                                   bool allow_undefined) {
   LANEDIFF_ASSIGN_OR_RETURN(const TargetTraits* target, FindTarget(tc.target()));
   if (num_lanes == 0) {
     return absl::InvalidArgumentError("test case has no lanes (need 1 to kMaxLanesPerBatch)");
@@ -119,6 +131,8 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& tc, si
           conv.message()));
     }
   }
+  LANEDIFF_RETURN_IF_ERROR(CheckDefinedBySpec(*target, vop3, allow_undefined));
+  b.allow_undefined = allow_undefined;
   b.mode = tc.has_mode() ? tc.mode() : kDefaultMode;
   for (int i = 0; i < 3; ++i) b.sgpr_values[i] = SourceOf(tc.encoding(), i).value();
   return b;
@@ -133,8 +147,9 @@ absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
                                                    " lanes; the limit is ", kMaxLanesPerBatch));
   }
   DecodedBatch d;
-  LANEDIFF_ASSIGN_OR_RETURN(d.decoded, DecodeVop3(t, words));
+  LANEDIFF_ASSIGN_OR_RETURN(d.decoded, DecodeVop3(t, words, /*allow_undefined=*/true));
   const Vop3Instr& in = d.decoded.vop3;
+  LANEDIFF_RETURN_IF_ERROR(CheckDefinedBySpec(t, in, batch.allow_undefined));
   if (in.instr != batch.instr) {
     return absl::InvalidArgumentError(absl::StrCat("words decode to ", InstrName(in.instr),
                                                    " but the batch says ",

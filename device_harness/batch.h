@@ -35,13 +35,25 @@ const RegisterConvention& HarnessConvention();
 // Encodes the case's instruction (or takes encoding.raw_words verbatim), copies the lanes and
 // the SGPR-source values. Errors name the field at fault: unknown target, an instruction the
 // target lacks, no lanes or more than kMaxLanesPerBatch, raw words that do not decode or name
-// the wrong instruction, a register outside the convention.
-absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc);
+// the wrong instruction, a register outside the convention, and - unless `allow_undefined`
+// (--allow-undefined; then set in the batch) - a word that breaks a documented restriction
+// (CheckDefinedBySpec).
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc, bool allow_undefined = false);
 // The same from a case whose lanes are flat arrays (fuzz/lane_gen.h FlatCase): `header`'s own
 // lanes are ignored; `lanes` holds the Lane fields (src0, src1, src2, vdst_old).
-absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes);
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes,
+                                             bool allow_undefined = false);
 // Everything but the lanes (b.lanes empty), checked for a batch of `num_lanes` lanes.
-absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& header, size_t num_lanes);
+absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& header, size_t num_lanes,
+                                                   bool allow_undefined = false);
+
+// Refuses (InvalidArgument) a word that breaks a documented ISA restriction (model/isa/vop3.h
+// SpecViolations: the constant-bus limit, a literal where none is allowed) unless
+// `allow_undefined`: "undefined by spec on gfx942: constant bus: 2 distinct SGPR/literal
+// reads, GFX9 allows 1; not run (--allow-undefined runs it)". Every runner that executes words
+// (HIP, the simulator) and BuildDeviceBatch check it, so a word is refused before any launch.
+absl::Status CheckDefinedBySpec(const TargetTraits& target, const Vop3Instr& instr,
+                                bool allow_undefined);
 
 // Refuses a decoded instruction whose VDST is not v4 or whose sources read a register the
 // convention does not load (VGPRs other than v1..v4, SGPRs other than s20..s22, special
@@ -57,7 +69,8 @@ struct DecodedBatch {
 
 // Decodes `words` (normally batch.words; the simulator passes the words it read back from
 // the patched code object) and resolves every lane. Refuses words that decode to another
-// instruction than batch.instr, or break the register convention.
+// instruction than batch.instr, break the register convention, or (unless
+// batch.allow_undefined) a documented restriction (CheckDefinedBySpec).
 absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
                                                absl::Span<const uint32_t> words);
 

@@ -117,5 +117,89 @@ TEST(DescribeBatchTest, NamesTargetAssemblyWordsModeAndLanes) {
   EXPECT_TRUE(absl::StrContains(text, "MODE 0x000000f0, 3 lanes")) << text;
 }
 
+// Words that break a documented restriction, one per family (model/isa/tables.cc: constant bus
+// 1 on GFX9 VOP3, 2 on GFX10+; GFX9 VOP3 takes no literal): refused before any device sees
+// them unless allow_undefined, which builds the batch and marks it so (the runners check the
+// mark again). gfx942 v_cvt_pk_u8_f32 v4, s20, s21, v3: dword1 = 20 | 21 << 9 | 0x103 << 18
+// = 0x040c2a14.
+TEST(BuildDeviceBatchTest, UndefinedBySpecIsRefusedUnlessAllowedPerFamily) {
+  struct Case {
+    const char* text;
+    const char* reason;
+  };
+  const Case cases[] = {
+      {R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32
+            encoding { src0 { kind: SOURCE_SGPR value: 0x40000000 } src1 { kind: SOURCE_SGPR value: 1 } }
+            lanes { src2: 0x11223344 })pb",
+       "undefined by spec on gfx942: constant bus: 2 distinct SGPR/literal reads, GFX9 allows 1"},
+      {R"pb(target: "gfx90a" instr: v_cvt_pk_u8_f32
+            encoding { src0 { kind: SOURCE_SGPR value: 1 } src2 { kind: SOURCE_SGPR value: 2 } }
+            lanes { })pb",
+       "undefined by spec on gfx90a: constant bus: 2 distinct SGPR/literal reads, GFX9 allows 1"},
+      {R"pb(target: "gfx1030" instr: v_cvt_pk_u8_f32
+            encoding { src0 { kind: SOURCE_SGPR value: 1 } src1 { kind: SOURCE_SGPR value: 2 }
+                       src2 { kind: SOURCE_SGPR value: 3 } }
+            lanes { })pb",
+       "undefined by spec on gfx1030: constant bus: 3 distinct SGPR/literal reads, GFX10 allows 2"},
+      {R"pb(target: "gfx1100" instr: v_cvt_pk_u8_f32
+            encoding { src0 { kind: SOURCE_SGPR value: 1 } src1 { kind: SOURCE_SGPR value: 2 }
+                       src2 { kind: SOURCE_SGPR value: 3 } }
+            lanes { })pb",
+       "undefined by spec on gfx1100: constant bus: 3 distinct SGPR/literal reads, GFX11 allows 2"},
+      {R"pb(target: "gfx1201" instr: v_cvt_pk_u8_f32
+            encoding { src0 { kind: SOURCE_LITERAL value: 0x40000000 } src1 { kind: SOURCE_SGPR value: 2 }
+                       src2 { kind: SOURCE_SGPR value: 3 } }
+            lanes { })pb",
+       "undefined by spec on gfx1201: constant bus: 3 distinct SGPR/literal reads, GFX12 allows 2"},
+      {R"pb(target: "gfx1250" instr: v_cvt_sr_fp8_f32
+            encoding { src0 { kind: SOURCE_LITERAL value: 0x40000000 } src1 { kind: SOURCE_SGPR value: 2 }
+                       src2 { kind: SOURCE_SGPR value: 3 } }
+            lanes { })pb",
+       // The SR instructions read two sources: SRC2 = s22 is no read (SpecViolations counts
+       // the sources read), so this word is defined.
+       nullptr},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    const proto::TestCase tc = Parse(c.text);
+    auto refused = BuildDeviceBatch(tc);
+    auto allowed = BuildDeviceBatch(tc, /*allow_undefined=*/true);
+    ASSERT_TRUE(allowed.ok()) << allowed.status();
+    EXPECT_TRUE(allowed->allow_undefined);
+    if (c.reason == nullptr) {
+      EXPECT_TRUE(refused.ok()) << refused.status();
+      continue;
+    }
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_TRUE(absl::StrContains(refused.status().message(), c.reason)) << refused.status();
+    EXPECT_TRUE(absl::StrContains(refused.status().message(), "--allow-undefined runs it"));
+    // A software device decodes the allowed batch only when the batch carries the mark.
+    EXPECT_TRUE(DecodeDeviceBatch(*allowed, allowed->words).ok());
+    DeviceBatch unmarked = *allowed;
+    unmarked.allow_undefined = false;
+    auto d = DecodeDeviceBatch(unmarked, unmarked.words);
+    ASSERT_FALSE(d.ok());
+    EXPECT_TRUE(absl::StrContains(d.status().message(), c.reason)) << d.status();
+  }
+  auto gfx942 = BuildDeviceBatch(Parse(cases[0].text), true);
+  ASSERT_TRUE(gfx942.ok());
+  EXPECT_EQ(gfx942->words, (std::vector<uint32_t>{0xd1dd0004, 0x040c2a14}));
+  EXPECT_EQ(gfx942->sgpr_values[0], 0x40000000u);
+  EXPECT_EQ(gfx942->sgpr_values[1], 1u);
+  // GFX9 literal (SRC1 = 255 in an 8-byte word: 0x101 | 255 << 9 | 0x103 << 18): no operand
+  // value exists for the model or a software device, so it is refused even when allowed;
+  // only the HIP runner runs such a word, given a DeviceBatch marked allow_undefined
+  // (hip_runner_test RefusesALiteralCodeOnGfx9UnlessAllowed).
+  const proto::TestCase lit = Parse(R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32
+      encoding { raw_words: 0xd1dd0004 raw_words: 0x040dff01 } lanes { })pb");
+  for (bool allow : {false, true}) {
+    auto b = BuildDeviceBatch(lit, allow);
+    ASSERT_FALSE(b.ok());
+    EXPECT_TRUE(absl::StrContains(b.status().message(), "code 255 (literal) is not allowed in VOP3 on GFX9"))
+        << b.status();
+  }
+}
+
 }  // namespace
 }  // namespace lanediff

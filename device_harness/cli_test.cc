@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -63,6 +64,36 @@ TEST(CliTest, RecordThenReplayReproducesBitForBit) {
     EXPECT_EQ(b->entries(i).observation().provenance().device(), "simulation (no hardware)");
   }
   std::printf("recorded and replayed %d batches, %d lanes bit for bit\n", a->entries_size(), lanes);
+  fs::remove_all(dir);
+}
+
+// `record --allow-undefined`: a case over GFX9's constant-bus limit (two SGPRs) is refused
+// without the flag (exit 1, named) and recorded with it; the recording answers a replay device
+// only for a batch that allows it. Expected VDST by hand: u8(2.0) = 2 into byte s21 = 1 of
+// v3 = 0x11223344 -> 0x11220244.
+TEST(CliTest, RecordRunsAnUndefinedBySpecWordOnlyWithAllowUndefined) {
+  const fs::path dir = fs::temp_directory_path() / absl::StrCat("lanediff_cli_undef_", ::getpid());
+  fs::create_directories(dir);
+  const std::string tc = (dir / "bus.textproto").string();
+  std::ofstream(tc) << R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32
+      encoding { src0 { kind: SOURCE_SGPR value: 0x40000000 } src1 { kind: SOURCE_SGPR value: 1 } }
+      lanes { src2: 0x11223344 })pb";
+  const std::string out = (dir / "rec.textproto").string();
+  SubprocessResult no = Lanediff({"record", "--device=sim", "--out", out, tc});
+  EXPECT_EQ(ExitCode(no), 1) << no.out << no.err;
+  EXPECT_TRUE(absl::StrContains(no.err, "undefined by spec on gfx942: constant bus: 2 distinct "
+                                        "SGPR/literal reads, GFX9 allows 1; not run (--allow-undefined runs it)"))
+      << no.err;
+  SubprocessResult yes = Lanediff({"record", "--device=sim", "--allow-undefined", "--out", out, tc});
+  ASSERT_EQ(ExitCode(yes), 0) << yes.out << yes.err;
+  auto rec = ReadRecordingFile(out);
+  ASSERT_TRUE(rec.ok()) << rec.status();
+  ASSERT_EQ(rec->entries_size(), 1);
+  ASSERT_EQ(rec->entries(0).observation().vdst_size(), 1);
+  EXPECT_EQ(rec->entries(0).observation().vdst(0), 0x11220244u);
+  const std::string again = (dir / "again.textproto").string();
+  EXPECT_EQ(ExitCode(Lanediff({"record", "--device=replay:" + out, "--out", again, tc})), 1);
+  EXPECT_EQ(ExitCode(Lanediff({"record", "--device=replay:" + out, "--allow-undefined", "--out", again, tc})), 0);
   fs::remove_all(dir);
 }
 

@@ -11,6 +11,7 @@
 #ifndef LANEDIFF_DEVICE_HARNESS_FAULT_H_
 #define LANEDIFF_DEVICE_HARNESS_FAULT_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -52,6 +53,27 @@ inline bool IsDeviceFault(const absl::Status& s) {
 // True for a fault made by DeviceFaultLostContext (also after it crossed the isolation pipe).
 inline bool NeedsFreshProcess(const absl::Status& s) {
   return IsDeviceFault(s) && s.code() == absl::StatusCode::kAborted;
+}
+
+// The HIP error code of a fault the HIP runner made (hip/hip_runner.h: "... failed with HIP
+// error 719 (hipErrorLaunchFailure...)"), read from the message, which crosses the isolation
+// pipe whole; nullopt for a crash, a hang or any other fault.
+inline std::optional<int> HipErrorOf(const absl::Status& s) {
+  if (!IsDeviceFault(s) || s.code() == absl::StatusCode::kDeadlineExceeded ||
+      s.code() == absl::StatusCode::kUnavailable) {
+    return std::nullopt;
+  }
+  constexpr absl::string_view kMark = "HIP error ";
+  const absl::string_view m = s.message();
+  const size_t at = m.find(kMark);
+  if (at == absl::string_view::npos) return std::nullopt;
+  size_t i = at + kMark.size();
+  int code = 0, digits = 0;
+  for (; i < m.size() && m[i] >= '0' && m[i] <= '9' && digits < 9; ++i, ++digits) {
+    code = code * 10 + (m[i] - '0');
+  }
+  if (digits == 0 || i >= m.size() || m[i] != ' ') return std::nullopt;
+  return code;
 }
 
 // "Unsupported": the device cannot run this case (a target, instruction, modifier or MODE it

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -41,11 +42,34 @@ absl::StatusOr<std::unique_ptr<Runner>> Isolate(RunnerFactory factory, absl::Dur
   return std::unique_ptr<Runner>(std::move(r));
 }
 
-absl::StatusOr<std::unique_ptr<Runner>> OpenHip(int index, const RunnerOptions& options) {
-  const absl::Duration start = options.start_timeout > absl::ZeroDuration()
-                                   ? options.start_timeout
-                                   : HipStartTimeout(CountKfdGpus());
-  return Isolate([index]() { return OpenHipRunner(index); }, options.timeout, start);
+// --start-timeout, else the default for the GPUs the driver exposes: a child that starts HIP
+// initialises every visible GPU.
+absl::Duration HipStart(const RunnerOptions& options) {
+  return options.start_timeout > absl::ZeroDuration() ? options.start_timeout
+                                                      : HipStartTimeout(CountKfdGpus());
+}
+
+// wave_size 0: the device's own (warpSize).
+absl::StatusOr<std::unique_ptr<Runner>> OpenHip(int index, const RunnerOptions& options, int wave_size = 0) {
+  return Isolate([index, wave_size]() { return OpenHipRunner(index, wave_size); }, options.timeout,
+                 HipStart(options));
+}
+
+// "hip" -> {0, 0}; "hip:N" -> {N, 0}; "hip:N:wave32" / "hip:N:wave64" -> {N, 32 or 64}.
+// InvalidArgument for any other hip spec.
+absl::StatusOr<std::pair<int, int>> ParseHipSpec(absl::string_view spec) {
+  if (spec == "hip") return std::pair<int, int>{0, 0};
+  std::vector<absl::string_view> parts = absl::StrSplit(spec, ':');
+  int index = -1, wave = 0;
+  const bool ok = parts.size() >= 2 && parts.size() <= 3 && parts[0] == "hip" &&
+                  absl::SimpleAtoi(parts[1], &index) && index >= 0 &&
+                  (parts.size() == 2 || parts[2] == "wave32" || parts[2] == "wave64");
+  if (!ok) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--device=", spec, ": want hip, hip:N or hip:N:wave32|wave64 with N a device index"));
+  }
+  if (parts.size() == 3) wave = parts[2] == "wave64" ? 64 : 32;
+  return std::pair<int, int>{index, wave};
 }
 
 absl::StatusOr<std::unique_ptr<Runner>> OpenSim(const RunnerOptions& options) {
@@ -57,14 +81,10 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenSim(const RunnerOptions& options) {
   return Isolate([sim]() { return OpenSimRunner(sim); }, options.timeout);
 }
 
-// "hip" -> 0, "hip:N" -> N; -1 for any other spec.
+// "hip" -> 0, "hip:N" and "hip:N:waveW" -> N; -1 for any other spec.
 int HipIndex(absl::string_view spec) {
-  int index = 0;
-  if (spec == "hip") return 0;
-  if (absl::StartsWith(spec, "hip:") && absl::SimpleAtoi(spec.substr(4), &index) && index >= 0) {
-    return index;
-  }
-  return -1;
+  absl::StatusOr<std::pair<int, int>> p = ParseHipSpec(spec);
+  return p.ok() ? p->first : -1;
 }
 
 // ListHipDevices in a forked child, its answer sent back as text over a pipe: line 1 "ok" or
@@ -198,7 +218,7 @@ absl::StatusOr<std::vector<std::string>> CampaignTargets(absl::string_view spec,
   int index = HipIndex(spec);
   const bool is_auto = spec == "auto" && options.inject.empty() && options.hypotheses.empty();
   if (index < 0 && !is_auto) return requested;
-  absl::StatusOr<std::vector<HipDeviceInfo>> visible = ListHipDevicesInChild(absl::Seconds(20));
+  absl::StatusOr<std::vector<HipDeviceInfo>> visible = ListHipDevicesInChild(HipStart(options));
   if (is_auto) {
     // auto picks the GPU only when hip:0 opens; a GPU lanediff cannot run means the simulator.
     if (!visible.ok()) return requested;
@@ -211,7 +231,7 @@ absl::StatusOr<std::vector<std::string>> CampaignTargets(absl::string_view spec,
 }
 
 absl::string_view DeviceSpecHelp() {
-  return "auto (HIP GPU if visible, else the simulator), hip, hip:N, sim, exec:COMMAND, "
+  return "auto (HIP GPU if visible, else the simulator), hip, hip:N, hip:N:wave64 (RDNA), sim, exec:COMMAND, "
          "exec-serve:COMMAND, replay:PATH";
 }
 
@@ -226,15 +246,11 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenRunner(absl::string_view spec,
   }
   if (spec == "sim") return OpenSim(options);
   if (spec == "hip" || absl::StartsWith(spec, "hip:")) {
-    int index = 0;
-    if (spec != "hip" && (!absl::SimpleAtoi(spec.substr(4), &index) || index < 0)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--device=", spec, ": want hip or hip:N with N a device index"));
-    }
+    LANEDIFF_ASSIGN_OR_RETURN(auto index_wave, ParseHipSpec(spec));
     if (!options.inject.empty()) {
       return absl::InvalidArgumentError("--inject is for --device=sim only");
     }
-    return OpenHip(index, options);
+    return OpenHip(index_wave.first, options, index_wave.second);
   }
   if (absl::StartsWith(spec, "exec:")) {
     return OpenExecRunner({.command = std::string(spec.substr(5)),

@@ -4,6 +4,8 @@
 //                  says so, for the caller to print as its first line
 //   hip | hip:N    HIP device N (default 0), always in an isolated child process with a
 //                  watchdog (isolation/isolated_runner.h)
+//   hip:N:wave64   the same with the wave64 code object (RDNA runs both; hip:N:wave32 too);
+//                  a wave size the target has no code object for fails to open, naming it
 //   sim            the ISA simulator (sim/sim_runner.h); isolated when a fault erratum
 //                  (crash, hang) is injected or RunnerOptions::isolate_sim is set
 //   exec:COMMAND   an external model speaking `lanediff eval`'s contract (exec/exec_runner.h)

@@ -31,6 +31,12 @@ TEST(OpenRunnerTest, BadSpecs) {
   EXPECT_TRUE(absl::StrContains(OpenRunner("gpu", {}).status().message(),
                                 "unknown --device 'gpu'; valid: auto"));
   EXPECT_TRUE(absl::StrContains(OpenRunner("hip:x", {}).status().message(), "hip:N"));
+  // The wave-size suffix: only wave32 and wave64, after a device index.
+  for (const char* bad : {"hip:0:wave48", "hip:0:", "hip::wave64", "hip:0:wave64:x", "hip:-1:wave64"}) {
+    absl::Status s = OpenRunner(bad, {}).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << bad << ": " << s;
+    EXPECT_TRUE(absl::StrContains(s.message(), "hip:N:wave32|wave64")) << s;
+  }
   EXPECT_TRUE(absl::StrContains(OpenRunner("exec:", {}).status().message(), "needs a command"));
   RunnerOptions inject;
   inject.inject = {"crash"};
@@ -53,6 +59,10 @@ TEST(OpenRunnerTest, HipAndAutoFollowWhatIsVisible) {
   }
   ASSERT_FALSE(hip.ok());
   EXPECT_TRUE(absl::StrContains(hip.status().message(), "no AMD GPU is visible")) << hip.status();
+  // hip:0:wave64 is a valid spec (RDNA's wave64 code object): it gets as far as the runtime.
+  auto w64 = OpenRunner("hip:0:wave64", {});
+  ASSERT_FALSE(w64.ok());
+  EXPECT_TRUE(absl::StrContains(w64.status().message(), "no AMD GPU is visible")) << w64.status();
   EXPECT_TRUE(absl::StrContains(hip.status().message(), "hipErrorNoDevice")) << hip.status();
   EXPECT_TRUE(absl::StrContains(note, "using the ISA simulator (a simulation, no hardware)")) << note;
   EXPECT_TRUE(absl::StrContains(note, "no AMD GPU is visible")) << note;

@@ -121,7 +121,8 @@ absl::StatusOr<ModelSide> RunModel(const proto::TestCase& tc, const Hypotheses& 
 // device side of many cases as one batch in between. Prepare: every per-case decision once
 // (operands, format, target), the model's answer, and the device batch. Finish: the device's
 // answer (or its error) and the comparison.
-absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSides* b, DeviceBatch* batch) {
+absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSides* b, DeviceBatch* batch,
+                              bool allow_undefined) {
   LaneRouting routing;
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(c.header, &routing));
   b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
@@ -129,7 +130,7 @@ absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSide
   b->ctx = rc.ctx;
   b->expected.resize(c.size());
   LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
-  LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(c.header, c.lanes.view()));
+  LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(c.header, c.lanes.view(), allow_undefined));
   return absl::OkStatus();
 }
 
@@ -150,7 +151,8 @@ class Worker {
         mutator_(MutatorConfig{.targets = o.targets,
                                .instrs = o.instrs,
                                .min_lanes = o.lanes_per_batch,
-                               .max_lanes = o.lanes_per_batch}) {}
+                               .max_lanes = o.lanes_per_batch,
+                               .allow_undefined = o.allow_undefined}) {}
 
   absl::StatusOr<CampaignStats> Run();
 
@@ -211,6 +213,7 @@ absl::Status Worker::Setup() {
   RunnerOptions ro;
   ro.inject = o_.inject;
   ro.timeout = absl::Seconds(o_.batch_timeout_seconds);
+  if (o_.start_timeout_seconds > 0) ro.start_timeout = absl::Seconds(o_.start_timeout_seconds);
   LANEDIFF_ASSIGN_OR_RETURN(runner_, o_.open_runner ? o_.open_runner(ro)
                                                     : OpenRunner(o_.device, ro, &stats_.note));
   stats_.device_description = runner_->Describe();
@@ -387,6 +390,7 @@ std::string Worker::Repro(const std::string& path) const {
   for (const std::string& e : o_.inject) w.insert(w.end(), {"--inject", e});
   for (const std::string& h : o_.hypotheses) w.insert(w.end(), {"--hypothesis", h});
   for (const std::string& x : RelaxationNames(o_.relax)) w.insert(w.end(), {"--relax", x});
+  if (o_.allow_undefined) w.push_back("--allow-undefined");
   return ShellJoin(w);
 }
 
@@ -459,8 +463,10 @@ absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSid
 
 absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& rc,
                                  const Cause& cause) {
+  std::vector<std::string> undefined;
+  const std::string stored_cause = StoredCause(tc, cause.name, &undefined);
   const std::string key =
-      CauseSignature(tc.target(), proto::Instruction_Name(tc.instr()), cause.name);
+      CauseSignature(tc.target(), proto::Instruction_Name(tc.instr()), stored_cause);
   const std::vector<std::string> attrs = SightingAttributes(tc, rc, cause.lanes[0]);
   const std::string shape = attrs.front() + "/" + attrs.back();  // modifiers and MODE
   auto seen = known_.find(key);
@@ -479,9 +485,12 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
   }
   // Minimize: the predicate re-runs both sides and wants this very cause again.
   StillFails pred = [&](const proto::TestCase& c) -> absl::StatusOr<bool> {
-    LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp_, *runner_, o_.relax));
+    LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp_, *runner_, o_.relax, o_.allow_undefined));
     if (!b.device_status.ok()) return b.device_status;
     if (b.differing.empty()) return false;
+    // A smaller word must stay on the same side of the spec: a defined word never stands for
+    // an undefined one's finding, nor the reverse.
+    if (StoredCause(c, cause.name) != stored_cause) return false;
     return ShowsCause(c, hyp_, b.observed, o_.relax, cause);
   };
   MinimizeStats ms;
@@ -492,11 +501,11 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
     small = tc;  // keep the unminimized case: nothing is dropped
   }
   // Re-run the result on both sides before storing.
-  LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(*small, hyp_, *runner_, o_.relax));
+  LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(*small, hyp_, *runner_, o_.relax, o_.allow_undefined));
   if (!b.device_status.ok() || b.differing.empty()) {
     Note(absl::StrCat("minimized case no longer disagrees on re-run; storing the original"));
     small = tc;
-    LANEDIFF_ASSIGN_OR_RETURN(b, RunBothSides(*small, hyp_, *runner_, o_.relax));
+    LANEDIFF_ASSIGN_OR_RETURN(b, RunBothSides(*small, hyp_, *runner_, o_.relax, o_.allow_undefined));
     if (!b.device_status.ok() || b.differing.empty()) {
       return absl::OkStatus();  // not reproducible: flaky device; counted in disagreeing
     }
@@ -510,7 +519,8 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
   for (uint32_t w : b.expected) f.add_expected(w);
   for (uint32_t w : b.observed) f.add_observed(w);
   f.set_signature(key);
-  f.set_cause(cause.name);
+  f.set_cause(stored_cause);
+  for (const std::string& u : undefined) f.add_undefined_by_spec(u);
   for (const std::string& a : attrs) (*f.mutable_attributes())[a] = 1;
   f.set_input_class(cls.input_class);
   if (cause.by_hypothesis) f.set_explained_by(cause.name);
@@ -538,8 +548,9 @@ absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& 
 absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& fault) {
   stats_.device_faults++;
   // A fault kind already stored in this run is a repeat: no second bisection.
+  // Keyed by the stored cause: each HIP error code is its own cause (FaultCause).
   const std::string pre = absl::StrCat("fault:", tc.target(), ".", proto::Instruction_Name(tc.instr()),
-                                       ".", static_cast<int>(fault.code()));
+                                       ".", StoredCause(tc, FaultCause(fault)));
   if (auto seen = pre_to_final_.find(pre); seen != pre_to_final_.end()) {
     auto k = known_.find(seen->second);
     if (k != known_.end()) k->second.unflushed++;
@@ -560,7 +571,7 @@ absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& 
       if (side == 0) c.mutable_lanes()->DeleteSubrange(half, n - half);
       else c.mutable_lanes()->DeleteSubrange(0, half);
       ++calls;
-      absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(c);
+      absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(c, o_.allow_undefined);
       if (!batch.ok()) continue;
       absl::StatusOr<DeviceResult> r = runner_->Run(*batch);
       if (!r.ok() && IsDeviceFault(r.status())) {
@@ -576,7 +587,10 @@ absl::Status Worker::HandleFault(const proto::TestCase& tc, const absl::Status& 
   f.set_kind(proto::Finding::DEVICE_FAULT);
   *f.mutable_testcase() = best;
   f.set_fault(std::string(best_fault.message()));  // the device's exact words
-  f.set_cause(FaultCause(best_fault));  // the input class is an attribute, not part of the key
+  std::vector<std::string> undefined;
+  // The input class is an attribute, not part of the key.
+  f.set_cause(StoredCause(best, FaultCause(best_fault), &undefined));
+  for (const std::string& u : undefined) f.add_undefined_by_spec(u);
   f.set_signature(CauseSignature(best.target(), proto::Instruction_Name(best.instr()), f.cause()));
   if (absl::StatusOr<ResolvedCase> r1 = ResolveTestCase(best); r1.ok() && best.lanes_size() > 0) {
     for (const std::string& a : SightingAttributes(best, *r1, 0)) (*f.mutable_attributes())[a] = 1;
@@ -674,7 +688,7 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   cases.push_back(NextCase());
   std::vector<BothSides> both(1);
   std::vector<DeviceBatch> batches(1);
-  if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0]); !s.ok()) {
+  if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0], o_.allow_undefined); !s.ok()) {
     return Account(cases[0], s, /*keep_in_pool=*/true, consecutive_refusals);  // invalid: no siblings
   }
   const size_t per_case = cases[0].size();
@@ -693,7 +707,7 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   both.resize(cases.size());
   batches.resize(cases.size());
   std::vector<absl::Status> invalid(cases.size());
-  for (size_t i = 1; i < cases.size(); ++i) invalid[i] = PrepareBothSides(cases[i], hyp_, &both[i], &batches[i]);
+  for (size_t i = 1; i < cases.size(); ++i) invalid[i] = PrepareBothSides(cases[i], hyp_, &both[i], &batches[i], o_.allow_undefined);
   std::vector<size_t> index;  // batches (valid cases) -> case
   std::vector<DeviceBatch> valid;
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -717,7 +731,7 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
                         r.status().message()));
       for (size_t k : g.cases) {
         const FlatCase& c = cases[index[k]];
-        absl::StatusOr<DeviceBatch> alone = BuildDeviceBatch(c.header, c.lanes.view());
+        absl::StatusOr<DeviceBatch> alone = BuildDeviceBatch(c.header, c.lanes.view(), o_.allow_undefined);
         FinishBothSides(alone.ok() ? runner_->Run(*alone) : absl::StatusOr<DeviceResult>(alone.status()),
                         o_.relax, &both[index[k]]);
       }
@@ -747,7 +761,7 @@ absl::StatusOr<CampaignStats> Worker::Run() {
       continue;
     }
     FlatCase c = NextCase();
-    absl::StatusOr<BothSides> both = RunBothSides(c, hyp_, *runner_, o_.relax);
+    absl::StatusOr<BothSides> both = RunBothSides(c, hyp_, *runner_, o_.relax, o_.allow_undefined);
     LANEDIFF_RETURN_IF_ERROR(Account(c, std::move(both), /*keep_in_pool=*/true, &consecutive_refusals));
   }
   FlushCounts();
@@ -862,20 +876,33 @@ proto::Provenance ModelProvenance(const std::string& target, const Hypotheses& h
 }
 
 absl::StatusOr<BothSides> RunBothSides(const proto::TestCase& tc, const Hypotheses& hyp,
-                                       Runner& runner, const Relaxations& relax) {
+                                       Runner& runner, const Relaxations& relax,
+                                       bool allow_undefined) {
   const FlatCase c = Flatten(tc);
-  LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp, runner, relax));
+  LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(c, hyp, runner, relax, allow_undefined));
   b.resolved = {};  // pointed into `c`
   return b;
 }
 
 absl::StatusOr<BothSides> RunBothSides(const FlatCase& c, const Hypotheses& hyp, Runner& runner,
-                                       const Relaxations& relax) {
+                                       const Relaxations& relax, bool allow_undefined) {
   BothSides b;
   DeviceBatch batch;
-  LANEDIFF_RETURN_IF_ERROR(PrepareBothSides(c, hyp, &b, &batch));
+  LANEDIFF_RETURN_IF_ERROR(PrepareBothSides(c, hyp, &b, &batch, allow_undefined));
   FinishBothSides(runner.Run(batch), relax, &b);
   return b;
+}
+
+std::string StoredCause(const proto::TestCase& tc, const std::string& cause,
+                        std::vector<std::string>* violations) {
+  absl::StatusOr<const TargetTraits*> t = FindTarget(tc.target());
+  if (!t.ok()) return cause;
+  absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc);
+  if (!in.ok()) return cause;
+  std::vector<std::string> v = SpecViolations(**t, *in);
+  if (v.empty()) return cause;
+  if (violations != nullptr) *violations = std::move(v);
+  return absl::StrCat("undefined_by_spec.", cause);
 }
 
 size_t AimLanes(const Mutator&, Rng& rng, const Hypotheses& hyp, proto::TestCase* tc) {

@@ -81,6 +81,14 @@ struct CampaignOptions {
   // HIP runner on a fake HIP runtime that injects errors). `device` still names it in repro
   // lines and provenance.
   std::function<absl::StatusOr<std::unique_ptr<Runner>>(const RunnerOptions&)> open_runner;
+  // --allow-undefined: also generate and run words that break a documented ISA restriction
+  // (the constant-bus limit: model/isa/vop3.h SpecViolations); their findings are labelled
+  // undefined by spec (Finding.undefined_by_spec, cause "undefined_by_spec.<cause>"). Without
+  // it such words are never generated and a seed holding one is refused before it runs.
+  bool allow_undefined = false;
+  // hip: how long the isolated child may take to initialise HIP (--start-timeout); zero: the
+  // default for the number of GPUs (device_harness/open_runner.h HipStartTimeout).
+  double start_timeout_seconds = 0;
   // Called for each new finding right after its `new finding:` line, in the process that
   // stored it (a worker's, with --jobs N): `lanediff fuzz --json` streams it on stdout. `path`
   // is its file, or "" without a corpus.
@@ -150,10 +158,18 @@ struct BothSides {
   proto::Provenance device_provenance;
 };
 // From a FlatCase, `resolved` is valid while the case lives; from a proto it is empty.
+// `allow_undefined`: run a word that breaks a documented restriction (else it is an error,
+// like any case the batch builder refuses).
 absl::StatusOr<BothSides> RunBothSides(const proto::TestCase& tc, const Hypotheses& hyp,
-                                       Runner& runner, const Relaxations& relax);
+                                       Runner& runner, const Relaxations& relax,
+                                       bool allow_undefined = false);
 absl::StatusOr<BothSides> RunBothSides(const FlatCase& c, const Hypotheses& hyp, Runner& runner,
-                                       const Relaxations& relax);
+                                       const Relaxations& relax, bool allow_undefined = false);
+
+// The stored cause of a finding on `tc`: `cause` itself, or "undefined_by_spec.<cause>" when
+// the word breaks a documented restriction (then *violations, when given, gets the reasons).
+std::string StoredCause(const proto::TestCase& tc, const std::string& cause,
+                        std::vector<std::string>* violations = nullptr);
 
 // Replaces up to all lanes of `tc` by candidates on which some single alternative hypothesis
 // disagrees with `hyp` (the proto form of fuzz/lane_gen.h AimLanes, which the campaign uses).

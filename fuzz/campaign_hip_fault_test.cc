@@ -4,6 +4,7 @@
 // text carries the code and its name - not counted as 50 refused batches (issue 12).
 #include <stdlib.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "device_harness/isolation/isolated_runner.h"
 #include "fuzz/campaign.h"
 #include "fuzz/corpus_store.h"
+#include "fuzz/triage/buckets.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -18,6 +20,24 @@ namespace lanediff {
 namespace {
 
 using ::testing::HasSubstr;
+
+// The HIP runner on a fake runtime whose every launch fails with `code`, isolated as OpenRunner
+// runs HIP: the child exits after the fault, the next batch gets a fresh one (and context).
+std::function<absl::StatusOr<std::unique_ptr<Runner>>(const RunnerOptions&)> FakeHipFailingWith(int code) {
+  return [code](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
+    LANEDIFF_ASSIGN_OR_RETURN(
+        std::unique_ptr<IsolatedRunner> r,
+        IsolatedRunner::Start(
+            [code]() -> absl::StatusOr<std::unique_ptr<Runner>> {
+              FakeHip* fake = nullptr;
+              absl::StatusOr<std::unique_ptr<Runner>> r = OpenFakeHip(&fake, /*fail_every_launch=*/true);
+              if (r.ok()) fake->fault_code = code;
+              return r;
+            },
+                              {.timeout = ro.timeout, .start_timeout = absl::Seconds(60)}));
+    return std::unique_ptr<Runner>(std::move(r));
+  };
+}
 
 TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode) {
   std::string dir = ::testing::TempDir() + "campaign_hip_XXXXXX";
@@ -33,13 +53,7 @@ TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode
   o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;  // it would fault too
   // Isolated, as OpenRunner runs HIP: the child exits after the fault, the next batch gets a
   // fresh one (and a fresh fake context).
-  o.open_runner = [](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
-    LANEDIFF_ASSIGN_OR_RETURN(
-        std::unique_ptr<IsolatedRunner> r,
-        IsolatedRunner::Start([] { return OpenFakeHip(nullptr, /*fail_every_launch=*/true); },
-                              {.timeout = ro.timeout, .start_timeout = absl::Seconds(60)}));
-    return std::unique_ptr<Runner>(std::move(r));
-  };
+  o.open_runner = FakeHipFailingWith(kHipErrorLaunchFailure);
   o.batch_timeout_seconds = 60;  // a loaded CI machine; nothing here hangs
   absl::StatusOr<CampaignStats> stats = RunCampaign(o, nullptr);
   ASSERT_TRUE(stats.ok()) << stats.status();
@@ -62,8 +76,50 @@ TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode
   EXPECT_THAT(f.fault(), HasSubstr("device fault: hip:0 fake MI300X"));
   EXPECT_THAT(f.fault(), HasSubstr("HIP error 719 (hipErrorLaunchFailure: unspecified launch failure)"));
   EXPECT_EQ(f.device().runner(), "hip");
-  EXPECT_FALSE(f.signature().empty());
+  EXPECT_EQ(f.cause(), "device_fault.hip_error_719");
+  EXPECT_EQ(f.signature(), "gfx942.v_cvt_pk_u8_f32.device_fault.hip_error_719");
   std::printf("stored %s: %s\n", f.signature().c_str(), f.fault().c_str());
+}
+
+// Each HIP code is its own cause: a second campaign on the same corpus whose launches fail
+// with 700 (hipErrorIllegalAddress) stores a second finding, not a repeat of the 719 one, and
+// triage shows two buckets.
+TEST(CampaignHipFaultTest, EachHipErrorCodeIsItsOwnFindingAndBucket) {
+  std::string dir = ::testing::TempDir() + "campaign_hip2_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  CampaignOptions o;
+  o.device = "hip";
+  o.targets = {"gfx942"};
+  o.instrs = {Instr::v_cvt_pk_u8_f32};
+  o.corpus = dir;
+  o.lanes_per_batch = 16;
+  o.progress = false;
+  o.max_execs = 2;
+  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
+  o.batch_timeout_seconds = 60;
+  for (int code : {kHipErrorLaunchFailure, kHipErrorIllegalAddress, kHipErrorLaunchFailure}) {
+    o.open_runner = FakeHipFailingWith(code);
+    absl::StatusOr<CampaignStats> stats = RunCampaign(o, nullptr);
+    ASSERT_TRUE(stats.ok()) << stats.status();
+    EXPECT_EQ(stats->device_faults, stats->execs);
+  }
+  CorpusLoad load = LoadCorpus({dir + "/findings"});
+  EXPECT_TRUE(load.errors.empty());
+  std::vector<std::string> causes;
+  for (const LoadedFinding& lf : load.findings) causes.push_back(lf.finding.cause());
+  EXPECT_THAT(causes, ::testing::UnorderedElementsAre("device_fault.hip_error_719",
+                                                      "device_fault.hip_error_700"));
+  std::vector<Bucket> buckets = FoldIntoBuckets(load.findings);
+  std::vector<std::string> sigs;
+  for (const Bucket& b : buckets) sigs.push_back(b.signature);
+  EXPECT_THAT(sigs, ::testing::UnorderedElementsAre("v_cvt_pk_u8_f32.device_fault.hip_error_719",
+                                                    "v_cvt_pk_u8_f32.device_fault.hip_error_700"));
+  for (const LoadedFinding& lf : load.findings) {
+    if (lf.finding.cause() == "device_fault.hip_error_700") {
+      EXPECT_THAT(lf.finding.fault(),
+                  HasSubstr("HIP error 700 (hipErrorIllegalAddress: an illegal memory access was encountered)"));
+    }
+  }
 }
 
 }  // namespace

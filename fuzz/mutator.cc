@@ -406,6 +406,8 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
     // The SR instructions' SRC2 field carries no data; a literal code there would make the
     // instruction's length ambiguous, so the unused field is never the literal.
     int bus = 0;
+    // With allow_undefined every source may read the constant bus (3 > every family's limit).
+    const int bus_limit = config_.allow_undefined ? 3 : ConstantBusLimit(t->family);
     bool have_literal = false;
     uint32_t literal = 0;
     for (int k = 0; k < 3; ++k) {
@@ -438,7 +440,7 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
           }
           break;
         case proto::SOURCE_LITERAL:
-          if (!LiteralAllowed(t->family) || (!have_literal && bus >= ConstantBusLimit(t->family))) {
+          if (!LiteralAllowed(t->family) || (!have_literal && bus >= bus_limit)) {
             s->set_kind(proto::SOURCE_VGPR);
             s->clear_value();
             s->clear_code();
@@ -461,7 +463,7 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
           }
           break;
         case proto::SOURCE_SGPR:
-          if (bus >= ConstantBusLimit(t->family)) {
+          if (bus >= bus_limit) {
             s->set_kind(proto::SOURCE_VGPR);
             s->clear_value();
             changed = true;

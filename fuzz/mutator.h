@@ -76,6 +76,9 @@ struct MutatorConfig {
   // Probability (in 1/256) that a generated case uses a non-default source kind, a refused
   // modifier bit, or a non-default MODE.
   int exotic_per_256 = 48;
+  // --allow-undefined: sources may also break the constant-bus limit (model/isa/vop3.h
+  // SpecViolations). Never a literal on GFX9: its operand has no value the model can compute.
+  bool allow_undefined = false;
 };
 
 inline constexpr size_t kMaxLanes = 1 << 16;
@@ -119,7 +122,8 @@ class Mutator {
 
   // The post-processor: target allowed and known (else replaced), instruction present on the
   // target (else replaced), field widths (OPSEL 4 bits, NEG/ABS 3, OMOD 2), source kinds the
-  // target's encoding allows (no literal on GFX9; constant-bus limit; inline codes valid),
+  // target's encoding allows (no literal on GFX9; constant-bus limit unless allow_undefined;
+  // inline codes valid),
   // raw_words only as 2 or 3 words and not mixed with modifier fields, lane count within
   // [min_lanes, max_lanes]. Returns true if anything changed.
   bool Fixup(Rng& rng, proto::TestCase* tc) const;

@@ -2,17 +2,48 @@
 
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "device_harness/batch.h"
 #include "device_harness/fault.h"
 #include "model/isa/testcase.h"
+#include "model/isa/vop3.h"
 #include "model/ops/ops.h"
 
 namespace lanediff {
 
+namespace {
+ReplayOutcome Replay(const proto::Finding& f, const Hypotheses& hyp, Runner& runner,
+                     const Relaxations& relax_in, bool allow_undefined);
+}  // namespace
+
 ReplayOutcome ReplayFinding(const proto::Finding& f, const Hypotheses& hyp, Runner& runner,
-                            const Relaxations& relax_in) {
+                            const Relaxations& relax, bool allow_undefined) {
+  ReplayOutcome out = Replay(f, hyp, runner, relax, allow_undefined);
+  // The label is the finding's (what was stored) or the word's (what it is now).
+  std::vector<std::string> undefined(f.undefined_by_spec().begin(), f.undefined_by_spec().end());
+  if (undefined.empty()) {
+    absl::StatusOr<const TargetTraits*> t = FindTarget(f.testcase().target());
+    absl::StatusOr<Vop3Instr> in = t.ok() ? Vop3FromTestCase(**t, f.testcase())
+                                          : absl::StatusOr<Vop3Instr>(t.status());
+    if (in.ok()) undefined = SpecViolations(**t, *in);
+  }
+  if (!undefined.empty()) {
+    out.detail = absl::StrCat("undefined by spec (", absl::StrJoin(undefined, "; "), "): ",
+                              out.detail,
+                              allow_undefined || absl::StrContains(out.detail, "--allow-undefined")
+                                  ? ""
+                                  : "; replay it with --allow-undefined");
+  }
+  return out;
+}
+
+namespace {
+
+ReplayOutcome Replay(const proto::Finding& f, const Hypotheses& hyp, Runner& runner,
+                     const Relaxations& relax_in, bool allow_undefined) {
   ReplayOutcome out;
   Relaxations relax = relax_in;
   for (const std::string& name : f.relaxations()) {
@@ -22,7 +53,7 @@ ReplayOutcome ReplayFinding(const proto::Finding& f, const Hypotheses& hyp, Runn
       relax.unwritten_bytes |= r->unwritten_bytes;
     }
   }
-  absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(f.testcase());
+  absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(f.testcase(), allow_undefined);
   if (!batch.ok()) {
     out.detail = absl::StrCat("the stored test case no longer builds: ", batch.status().message());
     return out;
@@ -86,4 +117,5 @@ ReplayOutcome ReplayFinding(const proto::Finding& f, const Hypotheses& hyp, Runn
   return out;
 }
 
+}  // namespace
 }  // namespace lanediff

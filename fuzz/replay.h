@@ -25,9 +25,13 @@ struct ReplayOutcome {
 };
 
 // `relax` applies to the model-vs-device check; the stored-vs-now device check is always
-// bit for bit. Relaxations stored in the finding are added to `relax`.
+// bit for bit. Relaxations stored in the finding are added to `relax`. A finding on a word
+// that is undefined by spec (Finding.undefined_by_spec; one the batch builder refuses) runs
+// only with `allow_undefined` (--allow-undefined); its detail then starts "undefined by spec
+// (REASONS): ", and without it names --allow-undefined.
 ReplayOutcome ReplayFinding(const proto::Finding& finding, const Hypotheses& hyp,
-                            Runner& runner, const Relaxations& relax);
+                            Runner& runner, const Relaxations& relax,
+                            bool allow_undefined = false);
 
 }  // namespace lanediff
 

@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
+#include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/campaign.h"
 #include "gmock/gmock.h"
@@ -151,6 +152,44 @@ TEST(SelfTestTest, ACampaignStopsWhenTheKnownAnswersAreWrong) {
   ASSERT_TRUE(good.ok()) << good.status();
   EXPECT_EQ(good->execs, 5u);
   std::filesystem::remove_all(o.corpus);
+}
+
+// The self-test through the HIP runner itself (patching, module cache, kernel arguments, MODE
+// readback), on the computing fake HIP runtime (device_harness/hip/fake_hip_api.h) instead of
+// a GPU: what `devices --selftest --device=hip` runs, for a GFX9, an RDNA (both wave sizes) and
+// the gfx1250 code object; the bundle replays; a campaign on a "hip:" device checks the known
+// answers by default and runs. (The silicon itself: device_hip_selftest_gpu_test, label gpu.)
+TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
+  for (auto [target, wave] : std::vector<std::pair<const char*, int>>{
+           {"gfx942", 64}, {"gfx1201", 32}, {"gfx1201", 64}, {"gfx1250", 32}}) {
+    SCOPED_TRACE(absl::StrCat(target, " wave", wave));
+    absl::StatusOr<std::unique_ptr<Runner>> hip = OpenComputingFakeHip(target, wave);
+    ASSERT_TRUE(hip.ok()) << hip.status();
+    // The discriminate pass once (it is the same questions through the same runner).
+    absl::StatusOr<SelfTest> st =
+        RunSelfTest(**hip, **FindTarget(target), {.discriminate = std::string(target) == "gfx942"});
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
+    for (const KnownAnswer& k : st->known) ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
+    const std::string path = TempPath("hip_bundle.textproto");
+    std::ofstream(path) << SelfTestBundle(*st);
+    std::unique_ptr<Runner> replay = Open("replay:" + path);
+    ASSERT_NE(replay, nullptr);
+    absl::StatusOr<SelfTest> again = RunSelfTest(*replay, **FindTarget(target), {.discriminate = false});
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_TRUE(again->ok()) << FormatSelfTest(*again);
+    std::remove(path.c_str());
+  }
+  CampaignOptions o;
+  o.targets = {"gfx942"};
+  o.device = "hip";
+  o.max_execs = 3;
+  o.progress = false;
+  o.open_runner = [](const RunnerOptions&) { return OpenComputingFakeHip("gfx942", 64); };
+  absl::StatusOr<CampaignStats> run = RunCampaign(o, nullptr);  // known answers checked first
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->execs, 3u);
+  EXPECT_EQ(run->disagreeing, 0u);  // the fake computes what the model computes
 }
 
 int RunCli(const std::string& args, std::string* out) {

@@ -42,6 +42,7 @@ namespace lanediff {
 inline constexpr uint32_t kFaultMode = 0x3;
 inline constexpr uint32_t kLostMode = 0x1;  // round toward +inf
 inline constexpr int kHipErrorLaunchFailure = 719;  // hip_runtime_api.h: hipErrorLaunchFailure = 719
+inline constexpr int kHipErrorIllegalAddress = 700;  // hip_runtime_api.h: hipErrorIllegalAddress = 700
 
 // One launch as the fake kernel sees it: the words of the module, the kernel arguments.
 struct FakeLaunch {
@@ -135,7 +136,7 @@ class FakeHip : public HipApi {
     }
     // out[n]: the kernel's MODE readback; kLostMode plays a GPU that lost the MODE[7:0] write.
     l.out[n] = l.mode == kLostMode ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
-    pending_error_ = l.mode == kFaultMode || fail_every_launch ? kHipErrorLaunchFailure : 0;
+    pending_error_ = l.mode == kFaultMode || fail_every_launch ? fault_code : 0;
     ++launches;
     Log(absl::StrCat("launch ", n), s);
     return 0;
@@ -147,8 +148,16 @@ class FakeHip : public HipApi {
   int EventRecord(void* e, void* s) override { Log(absl::StrCat("record ", Name(e)), s); return 0; }
   int EventSynchronize(void* e) override { Log(absl::StrCat("wait ", Name(e))); return pending_error_; }
   int StreamWaitEvent(void* s, void* e) override { Log(absl::StrCat("streamwait ", Name(e)), s); return 0; }
-  std::string ErrorName(int e) override { return e == kHipErrorLaunchFailure ? "hipErrorLaunchFailure" : "hipErrorUnknown"; }
-  std::string ErrorString(int e) override { return e == kHipErrorLaunchFailure ? "unspecified launch failure" : ""; }
+  std::string ErrorName(int e) override {
+    return e == kHipErrorLaunchFailure   ? "hipErrorLaunchFailure"
+           : e == kHipErrorIllegalAddress ? "hipErrorIllegalAddress"
+                                          : "hipErrorUnknown";
+  }
+  std::string ErrorString(int e) override {
+    return e == kHipErrorLaunchFailure   ? "unspecified launch failure"
+           : e == kHipErrorIllegalAddress ? "an illegal memory access was encountered"
+                                          : "";
+  }
 
   // True when [p, p + n) lies inside one hipHostMalloc allocation.
   bool IsPinned(const void* p, size_t n) const {
@@ -159,9 +168,11 @@ class FakeHip : public HipApi {
     return c + n <= it->first + it->second;
   }
   size_t pinned_allocations() const { return pinned_.size(); }
+  size_t modules_live() const { return modules_.size(); }  // loaded and not unloaded
 
   FakeKernel kernel;
   bool fail_every_launch = false;
+  int fault_code = kHipErrorLaunchFailure;  // the HIP error an injected fault returns
   bool keep_log = false;
   std::vector<std::string> log;  // "h2d stream1", "launch 65536 stream2", "wait event3", ...
   int modules_loaded = 0, modules_unloaded = 0, streams_created = 0, host_mallocs = 0;

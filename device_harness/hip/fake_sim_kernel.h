@@ -53,6 +53,24 @@ inline FakeKernel SimFakeKernel(std::vector<std::string> inject, const char* tar
   };
 }
 
+// The HIP runner on a fake runtime whose kernel computes (SimFakeKernel) for `target` and
+// `wave_size` (that code object): "hip:0 fake gfx1100 (gfx1100, wave64)". What the GPU tests
+// run on without a GPU (hip_runner_gpu_test --fake-hip) and the self-test's fake-HIP test.
+inline absl::StatusOr<std::unique_ptr<Runner>> OpenComputingFakeHip(const std::string& target, int wave_size,
+                                                                    FakeHip** fake = nullptr) {
+  LANEDIFF_ASSIGN_OR_RETURN(CodeObjectView co, FindCodeObject(target, wave_size));
+  HipDeviceInfo info;
+  info.name = absl::StrCat("fake ", target);
+  info.gcn_arch_name = target;
+  info.wave_size = wave_size;
+  info.target = target;
+  info.runtime = "fake HIP runtime (device_harness/hip/fake_hip_api.h)";
+  auto api = std::make_unique<FakeHip>();
+  api->kernel = SimFakeKernel({}, target.c_str());
+  if (fake != nullptr) *fake = api.get();
+  return OpenHipRunnerWithApi(std::move(info), co, std::move(api));
+}
+
 }  // namespace lanediff
 
 #endif  // LANEDIFF_DEVICE_HARNESS_HIP_FAKE_SIM_KERNEL_H_

@@ -1,5 +1,11 @@
-// GPU-only tests of the HIP runner (CTest label gpu). With no AMD GPU the program prints why
+// GPU tests of the HIP runner (CTest label gpu). With no AMD GPU the program prints why
 // and exits 77, which CTest reports as skipped.
+//
+// `--fake-hip=TARGET:WAVE` runs the same tests, through the same HipRunner (patching, module
+// cache, kernel arguments, MODE readback), on a computing fake HIP runtime
+// (fake_hip_api.h: the "kernel" runs the model on the words patched into the module the
+// launch names) instead of a GPU: device_hip_fake_gpu_test_* run so in the default test run,
+// which checks the tests' own logic and expected values without a GPU (not the silicon).
 //
 // Expected values are the spec's confirmed rows (SEMANTICS.md §3, C): v_cvt_pk_u8_f32 writes
 // f32_to_u8(S0) into byte S1[1:0] of S2 and keeps S2's other three bytes; exact integers
@@ -8,9 +14,14 @@
 // and both are worth knowing.
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "device_harness/code_object.h"
+#include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/hip/hip_runner.h"
 #include "gtest/gtest.h"
 
@@ -19,6 +30,10 @@ namespace {
 
 std::unique_ptr<Runner>* g_runner = nullptr;
 const TargetTraits* g_target = nullptr;
+int g_wave = 0;  // the wave size g_runner runs
+// hip:0 with another wave size (OpenHipRunner(0, wave), or the fake's).
+std::function<absl::StatusOr<std::unique_ptr<Runner>>(int wave)> g_open_wave;
+FakeHip* g_fake = nullptr;  // set with --fake-hip
 
 // VOP3 words from fields (SEMANTICS.md §2), VDST = v4.
 std::vector<uint32_t> PkU8Words(uint32_t src0, uint32_t src1, uint32_t src2, uint32_t neg = 0) {
@@ -106,12 +121,17 @@ TEST(HipGpuTest, RefusesUnknownOpcodesAndOtherTargets) {
 TEST(HipGpuTest, EveryWordRunsItsOwnCodeAcrossTheModuleCache) {
   std::vector<uint32_t> ks = {2, 3, 2};  // A, B, A
   for (uint32_t k = 0; k <= kHipModuleCacheSize; ++k) ks.push_back(k);
+  const int loaded_before = g_fake != nullptr ? g_fake->modules_loaded : 0;
   for (uint32_t k : ks) {
     DeviceBatch b = Batch(PkU8Words(257, 258, 128 + k));
     b.lanes.Add(F32(5.0f), 1, 0, 0);
     absl::StatusOr<DeviceResult> r = (*g_runner)->Run(b);
     ASSERT_TRUE(r.ok()) << r.status();
     ASSERT_EQ(r->vdst[0], k | 0x500u) << "inline constant " << k;
+  }
+  if (g_fake != nullptr) {  // the cache was really exceeded, and modules are unloaded again
+    EXPECT_GT(g_fake->modules_loaded - loaded_before, static_cast<int>(kHipModuleCacheSize));
+    EXPECT_LE(g_fake->modules_live(), kHipModuleCacheSize);
   }
 }
 
@@ -159,12 +179,13 @@ TEST(HipGpuTest, ModeReadsBack) {
 }
 
 // RDNA runs wave64 code objects too (hipModuleLaunchKernel takes the wave size from the code
-// object's descriptor): lanes across wave64 waves get their own operands.
+// object's descriptor; --device=hip:N:wave64 selects them): lanes across wave64 waves get
+// their own operands. (When hip:0 itself runs wave64 this runs wave32 the same way.)
 TEST(HipGpuTest, Wave64OnRdna) {
   if (g_target->family == Family::gfx9 || g_target->family == Family::gfx1250) {
     GTEST_SKIP() << g_target->name << " has one wave size";
   }
-  absl::StatusOr<std::unique_ptr<Runner>> w64 = OpenHipRunner(0, 64);
+  absl::StatusOr<std::unique_ptr<Runner>> w64 = g_open_wave(g_wave == 64 ? 32 : 64);
   ASSERT_TRUE(w64.ok()) << w64.status();
   DeviceBatch b = Batch(PkU8Words(257, 258, 259));
   for (uint32_t i = 0; i < 130; ++i) b.lanes.Add(F32(static_cast<float>(i)), 0, 0x11223300u, 0);
@@ -191,21 +212,45 @@ TEST(HipGpuTest, ProvenanceNamesTheDevice) {
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  absl::StatusOr<std::vector<lanediff::HipDeviceInfo>> devices = lanediff::ListHipDevices();
-  if (!devices.ok()) {
-    std::printf("SKIPPED: %s\n", std::string(devices.status().message()).c_str());
-    return 77;
+  std::string fake;  // --fake-hip=TARGET:WAVE
+  for (int i = 1; i < argc; ++i) {
+    if (absl::StartsWith(argv[i], "--fake-hip=")) fake = argv[i] + 11;
   }
-  for (const lanediff::HipDeviceInfo& d : *devices) {
-    std::printf("hip:%d %s (%s, wave%d) %s\n", d.index, d.name.c_str(), d.gcn_arch_name.c_str(),
-                d.wave_size, d.unsupported.empty() ? d.target.c_str() : d.unsupported.c_str());
+  absl::StatusOr<std::unique_ptr<lanediff::Runner>> runner;
+  std::string target;
+  if (!fake.empty()) {
+    const size_t colon = fake.find(':');
+    int wave = 0;
+    if (colon == std::string::npos || !absl::SimpleAtoi(fake.substr(colon + 1), &wave)) {
+      std::printf("--fake-hip=%s: want TARGET:WAVE, e.g. gfx1100:32\n", fake.c_str());
+      return 2;
+    }
+    target = fake.substr(0, colon);
+    runner = lanediff::OpenComputingFakeHip(target, wave, &lanediff::g_fake);
+    lanediff::g_wave = wave;
+    lanediff::g_open_wave = [target](int w) { return lanediff::OpenComputingFakeHip(target, w); };
+    std::printf("no GPU: the HIP runner on the computing fake HIP runtime, %s wave%d\n",
+                target.c_str(), wave);
+  } else {
+    absl::StatusOr<std::vector<lanediff::HipDeviceInfo>> devices = lanediff::ListHipDevices();
+    if (!devices.ok()) {
+      std::printf("SKIPPED: %s\n", std::string(devices.status().message()).c_str());
+      return 77;
+    }
+    for (const lanediff::HipDeviceInfo& d : *devices) {
+      std::printf("hip:%d %s (%s, wave%d) %s\n", d.index, d.name.c_str(), d.gcn_arch_name.c_str(),
+                  d.wave_size, d.unsupported.empty() ? d.target.c_str() : d.unsupported.c_str());
+    }
+    runner = lanediff::OpenHipRunner(0);
+    target = (*devices)[0].target;
+    lanediff::g_wave = (*devices)[0].wave_size;
+    lanediff::g_open_wave = [](int w) { return lanediff::OpenHipRunner(0, w); };
   }
-  absl::StatusOr<std::unique_ptr<lanediff::Runner>> runner = lanediff::OpenHipRunner(0);
   if (!runner.ok()) {
     std::printf("FAILED to open hip:0: %s\n", std::string(runner.status().message()).c_str());
     return 1;
   }
   lanediff::g_runner = &*runner;
-  lanediff::g_target = *lanediff::FindTarget((*devices)[0].target);
+  lanediff::g_target = *lanediff::FindTarget(target);
   return RUN_ALL_TESTS();
 }

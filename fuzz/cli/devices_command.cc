@@ -70,7 +70,11 @@ int RunSelfTestCommand(const std::string& device, std::string target_name, const
                        const std::string& bundle, bool json) {
   if (target_name.empty() && (device == "auto" || absl::StartsWith(device, "hip"))) {
     int index = 0;
-    if (absl::StartsWith(device, "hip:") && !absl::SimpleAtoi(device.substr(4), &index)) index = -1;
+    // hip:N or hip:N:wave64: the index is up to the next ':'.
+    if (absl::StartsWith(device, "hip:") &&
+        !absl::SimpleAtoi(absl::string_view(device).substr(4, device.find(':', 4) - 4), &index)) {
+      index = -1;
+    }
     absl::StatusOr<std::vector<HipDeviceInfo>> hip = ListHipDevices();
     if (hip.ok() && index >= 0 && static_cast<size_t>(index) < hip->size()) target_name = (*hip)[index].target;
   }

@@ -43,6 +43,7 @@ constexpr FlagDef kFlags[] = {
     {"replay-dir", "DIR", K::kText, "directory of recordings to list"},
     {"json", "", K::kSwitch, "machine-readable output (docs/json.md)"},
     {"quiet", "", K::kSwitch, "no progress line"},
+    {"allow-undefined", "", K::kSwitch, "also run words that break a documented ISA restriction (undefined by spec)"},
     {"verbose", "", K::kSwitch, "more detail on stderr"},
     // The instruction word and MODE.
     {"opsel", "N", K::kUint, "OPSEL field"},

@@ -77,9 +77,9 @@ int RunFuzz(int argc, char** argv) {
             "classify it and store one finding per signature under <corpus>/findings/.");
   std::string targets, instrs, device = "auto", corpus, shard, summary_out;
   std::vector<std::string> inject, hyps, relax;
-  double time_s = 0, batch_timeout = 2;
+  double time_s = 0, batch_timeout = 2, start_timeout = 0;
   uint64_t execs = 0, seed = 1, jobs = 1, lanes = 1024, aim = 50;
-  bool quiet = false, verbose = false, json = false;
+  bool quiet = false, verbose = false, json = false, allow_undefined = false;
   args.Flag("targets", "comma list of gfx targets (default: all)", &targets);
   args.Flag("instrs", "comma list of instructions (default: all)", &instrs);
   args.Flag("device", std::string(DeviceSpecHelp()), &device);
@@ -106,6 +106,13 @@ int RunFuzz(int argc, char** argv) {
             "corpora with `lanediff corpus merge`", &shard);
   args.Flag("out", "write the campaign's counts as a RunRecord file (lanediff report)",
             &summary_out);
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
+              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
+              &start_timeout);
+  args.Bool("allow-undefined", "also generate and run words that break a documented ISA "
+            "restriction (more SGPR/literal reads than the constant bus takes: 1 on GFX9, 2 on "
+            "GFX10+); their findings are labelled undefined-by-spec (cause undefined_by_spec.*)",
+            &allow_undefined);
   args.Bool("quiet", "no live progress line", &quiet);
   args.Bool("verbose", "report every invalid case", &verbose);
   args.Bool("json", "JSON Lines on stdout: one object per new finding as it is stored, then the "
@@ -159,6 +166,7 @@ int RunFuzz(int argc, char** argv) {
     RunnerOptions ro;
     ro.inject = inject;
     ro.hypotheses = hyps;
+    if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
     absl::StatusOr<std::vector<std::string>> t = CampaignTargets(device, ro, o.targets);
     if (!t.ok()) {
       std::fprintf(stderr, "lanediff fuzz: --device=%s: %s\n", device.c_str(),
@@ -203,6 +211,8 @@ int RunFuzz(int argc, char** argv) {
   o.lanes_per_batch = lanes;
   o.aim_percent = static_cast<int>(aim);
   o.batch_timeout_seconds = batch_timeout;
+  o.start_timeout_seconds = start_timeout;
+  o.allow_undefined = allow_undefined;
   o.progress = !quiet;
   o.verbose = verbose;
   if (json) o.on_new_finding = PrintFindingJson;

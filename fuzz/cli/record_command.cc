@@ -51,7 +51,8 @@ int RunRecord(int argc, char** argv) {
             "Device faults are recorded as such (Observation.fault) and replay as faults.");
   std::string device = "auto", out;
   std::vector<std::string> inject, hyps, cases;
-  double timeout = 30;
+  double timeout = 30, start_timeout = 0;
+  bool allow_undefined = false;
   args.Flag("device", std::string(DeviceSpecHelp()), &device);
   args.Flag("out", "recording to write (atomically: temp file, fsync, rename)", &out);
   args.Repeated("inject", "sim only: inject a simulator erratum (lanediff devices)",
@@ -59,6 +60,11 @@ int RunRecord(int argc, char** argv) {
   args.Repeated("hypothesis", "sim only: the simulated model's hypothesis", &hyps);
   args.Double("timeout", "per-batch watchdog for isolated and exec devices, above 0",
               kTimeoutRange, &timeout);
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
+              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
+              &start_timeout);
+  args.Bool("allow-undefined", "run cases whose word breaks a documented ISA restriction (the "
+            "constant-bus limit); refused without this flag", &allow_undefined);
   args.Positional("CASE...", "TestCase text files, or directories of *.textproto", &cases);
   args.Epilog(
       "exit codes: 0 every case recorded (device faults included); 1 some case could not be\n"
@@ -76,6 +82,7 @@ int RunRecord(int argc, char** argv) {
   options.inject = inject;
   options.hypotheses = hyps;
   options.timeout = absl::Seconds(timeout);
+  if (start_timeout > 0) options.start_timeout = absl::Seconds(start_timeout);
   int rc = kExitOk;
   std::unique_ptr<Runner> dev = OpenCommandDevice("record", device, options, stdout, &rc);
   if (dev == nullptr) return rc;
@@ -91,7 +98,7 @@ int RunRecord(int argc, char** argv) {
         in ? ParseText<proto::TestCase>(ss.str(), file)
            : absl::StatusOr<proto::TestCase>(absl::NotFoundError(absl::StrCat(file, ": cannot open")));
     absl::StatusOr<DeviceBatch> batch =
-        tc.ok() ? BuildDeviceBatch(*tc) : absl::StatusOr<DeviceBatch>(tc.status());
+        tc.ok() ? BuildDeviceBatch(*tc, allow_undefined) : absl::StatusOr<DeviceBatch>(tc.status());
     if (!batch.ok()) {
       std::fprintf(stderr, "lanediff record: %s: %s\n", file.c_str(),
                    std::string(batch.status().message()).c_str());

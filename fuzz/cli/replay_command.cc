@@ -27,12 +27,18 @@ int RunReplay(int argc, char** argv) {
             "model still disagrees; a stored device fault reproduces when the device faults.");
   std::string device = "auto";
   std::vector<std::string> inject, hyps, relax, paths;
-  double timeout = 10;
+  double timeout = 10, start_timeout = 0;
+  bool allow_undefined = false;
   args.Flag("device", std::string(DeviceSpecHelp()), &device);
   args.Repeated("inject", "simulator erratum (repeatable)", &inject);
   args.Repeated("hypothesis", "model-side hypothesis (repeatable)", &hyps);
   args.Repeated("relax", "comparison relaxation (added to the finding's own)", &relax);
   args.Double("timeout", "per-batch device timeout, above 0", kTimeoutRange, &timeout);
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
+              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
+              &start_timeout);
+  args.Bool("allow-undefined", "run findings whose word breaks a documented ISA restriction "
+            "(labelled undefined-by-spec; refused without this flag)", &allow_undefined);
   bool json = false;
   args.Bool("json", "JSON Lines: one object per finding and per malformed file, then a summary "
             "(docs/json.md)", &json);
@@ -63,6 +69,7 @@ int RunReplay(int argc, char** argv) {
   RunnerOptions ro;
   ro.inject = inject;
   ro.timeout = absl::Seconds(timeout);
+  if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
   int rc = kExitOk;
   std::unique_ptr<Runner> runner = OpenCommandDevice("replay", device, ro, stderr, &rc);
   if (runner == nullptr) return rc;
@@ -76,7 +83,7 @@ int RunReplay(int argc, char** argv) {
   }
   int reproduced = 0, gone = 0;
   for (const LoadedFinding& lf : load.findings) {
-    ReplayOutcome o = ReplayFinding(lf.finding, hyp, *runner, *r);
+    ReplayOutcome o = ReplayFinding(lf.finding, hyp, *runner, *r, allow_undefined);
     const char* status = o.reproduced ? "REPRODUCED" : "NOT-REPRO";
     if (json) {
       std::printf("%s\n", JsonLine()

@@ -29,13 +29,16 @@ int RunServeDevice(int argc, char** argv) {
             "lanediff through --device='exec-serve:COMMAND', over ssh or locally.");
   std::string device = "auto";
   std::vector<std::string> inject, hyps;
-  double timeout = 30;
+  double timeout = 30, start_timeout = 0;
   args.Flag("device", std::string(DeviceSpecHelp()), &device);
   args.Repeated("inject", "sim only: inject a simulator erratum (lanediff devices)",
                 &inject);
   args.Repeated("hypothesis", "sim only: the simulated model's hypothesis", &hyps);
   args.Double("timeout", "per-batch watchdog for isolated and exec devices, above 0",
               kTimeoutRange, &timeout);
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
+              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
+              &start_timeout);
   args.Epilog(
       "examples:\n  lanediff fuzz --execs 500 --device='exec-serve:ssh gpu-host lanediff serve-device "
       "--device=hip'\n"
@@ -54,6 +57,7 @@ int RunServeDevice(int argc, char** argv) {
   ro.inject = inject;
   ro.hypotheses = hyps;
   ro.timeout = absl::Seconds(timeout);
+  if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
   absl::StatusOr<std::vector<std::string>> targets = CampaignTargets(device, ro, {});
   if (!targets.ok()) return ReportDeviceError("serve-device", device, targets.status());
   int rc = kExitOk;

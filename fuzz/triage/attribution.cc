@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "device_harness/fault.h"
 #include "fuzz/classify.h"
 #include "model/base/status.h"
 #include "model/ops/input_class.h"
@@ -325,6 +326,7 @@ std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const Res
 }
 
 std::string FaultCause(const absl::Status& fault) {
+  if (std::optional<int> hip = HipErrorOf(fault)) return absl::StrCat("device_fault.hip_error_", *hip);
   switch (fault.code()) {
     case absl::StatusCode::kDeadlineExceeded:
       return "device_fault.hang";

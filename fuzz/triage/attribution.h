@@ -118,7 +118,10 @@ std::string CauseSignature(absl::string_view target, absl::string_view instr,
 std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const ResolvedCase& rc,
                                             size_t lane);
 
-// The cause of a device fault: "device_fault.crash", "device_fault.hang" or "device_fault.fault".
+// The cause of a device fault: "device_fault.crash", "device_fault.hang", for a HIP error
+// "device_fault.hip_error_<code>" (each code its own cause: a 719 launch failure and a 700
+// illegal address are different bugs; device_harness/fault.h HipErrorOf), else
+// "device_fault.fault".
 std::string FaultCause(const absl::Status& fault);
 
 }  // namespace lanediff

@@ -1,5 +1,6 @@
 #include "fuzz/triage/attribution.h"
 
+#include "device_harness/fault.h"
 #include "gtest/gtest.h"
 #include "model/fp/fp8_format.h"
 #include "model/isa/testcase.h"
@@ -239,6 +240,29 @@ TEST(FaultCause, KindFromStatusCode) {
   EXPECT_EQ(FaultCause(absl::DeadlineExceededError("x")), "device_fault.hang");
   EXPECT_EQ(FaultCause(absl::UnavailableError("x")), "device_fault.crash");
   EXPECT_EQ(FaultCause(absl::InternalError("x")), "device_fault.fault");
+}
+
+// Each HIP error code is its own cause: the messages are the HIP runner's
+// (device_harness/hip/hip_runner.cc HipErrorText: "<doing> failed with HIP error N (name...)",
+// made a DeviceFaultLostContext, code kAborted).
+TEST(FaultCause, EachHipErrorCodeIsItsOwnCause) {
+  const absl::Status launch = DeviceFaultLostContext(
+      "hip:0 fake MI300X (gfx942, wave64): running the kernel (hipStreamSynchronize after "
+      "launching 64 lanes of v_cvt_pk_u8_f32 words d1dd0004 040e0501) failed with HIP error 719 "
+      "(hipErrorLaunchFailure: unspecified launch failure)");
+  const absl::Status illegal = DeviceFaultLostContext(
+      "hip:0: copying 260 bytes of VDST and the MODE readback back from the device failed with "
+      "HIP error 700 (hipErrorIllegalAddress)");
+  EXPECT_EQ(FaultCause(launch), "device_fault.hip_error_719");
+  EXPECT_EQ(FaultCause(illegal), "device_fault.hip_error_700");
+  EXPECT_NE(FaultCause(launch), FaultCause(illegal));
+  // Not a HIP error: the kind alone (a crash's stderr may quote HIP, but a crash is a crash).
+  EXPECT_EQ(FaultCause(DeviceFaultLostContext("the context went away")), "device_fault.fault");
+  EXPECT_EQ(FaultCause(DeviceFault("child died of SIGSEGV; stderr: HIP error 719 (x)")),
+            "device_fault.crash");
+  EXPECT_EQ(FaultCause(DeviceFaultLostContext("HIP error (no number)")), "device_fault.fault");
+  // Not a device fault at all: never a HIP cause.
+  EXPECT_EQ(FaultCause(absl::AbortedError("failed with HIP error 719 (x)")), "device_fault.fault");
 }
 
 }  // namespace

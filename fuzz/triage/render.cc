@@ -91,6 +91,11 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
   const Decoded d = Decode(f, path);
   std::string out = absl::StrFormat("    example  %s: %s\n", d.target, d.assembly);
   absl::StrAppendFormat(&out, "    modifiers %s; %s\n", d.modifiers, d.mode);
+  if (!f.undefined_by_spec().empty()) {
+    absl::StrAppendFormat(&out, "    undefined-by-spec: %s (run with --allow-undefined; the "
+                          "hardware's result is not defined by the ISA)\n",
+                          absl::StrJoin(f.undefined_by_spec(), "; "));
+  }
   if (f.kind() == proto::Finding::DEVICE_FAULT) {
     absl::StrAppendFormat(&out, "    device fault: %s\n", f.fault());
   } else if (d.has_lane) {

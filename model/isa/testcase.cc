@@ -87,7 +87,7 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
           "derives them)");
     }
     std::vector<uint32_t> words(e.raw_words().begin(), e.raw_words().end());
-    absl::StatusOr<DecodedVop3> d = DecodeVop3(target, words);
+    absl::StatusOr<DecodedVop3> d = DecodeVop3(target, words, /*allow_undefined=*/true);
     if (!d.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("encoding.raw_words: ", d.status().message()));
@@ -178,7 +178,7 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
   }
   absl::StatusOr<std::vector<uint32_t>> words = EncodeVop3(target, in);
   if (!words.ok()) return absl::InvalidArgumentError(absl::StrCat("encoding: ", words.status().message()));
-  absl::StatusOr<DecodedVop3> d = DecodeVop3(target, *words);
+  absl::StatusOr<DecodedVop3> d = DecodeVop3(target, *words, /*allow_undefined=*/true);
   if (!d.ok()) return absl::InvalidArgumentError(absl::StrCat("encoding: ", d.status().message()));
   return in;
 }

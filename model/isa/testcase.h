@@ -36,7 +36,10 @@ struct RegisterConvention {
 // (VGPR: register vgpr[i] unless Source.code names one; SGPR: sgpr[i] unless Source.code
 // names one; INLINE: Source.code must be an inline constant; LITERAL: code 255 with
 // Source.value). An SR instruction's absent src2 is encoded as 0, as LLVM does.
-// raw_words: DecodeVop3 of them, which must name tc.instr. Errors name the field at fault:
+// raw_words: DecodeVop3 of them, which must name tc.instr. A word over the constant-bus limit
+// is accepted: the model computes it as if every source were delivered (each has a value);
+// whether it may run is the harness's decision (SpecViolations, device_harness/batch.h:
+// refused unless --allow-undefined). Errors name the field at fault:
 // "encoding.src1.code 300 is not an inline constant", "encoding.opsel 17 exceeds 4 bits",
 // "instruction v_cvt_sr_fp8_f32 does not exist on gfx1100".
 absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target,

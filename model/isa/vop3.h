@@ -61,9 +61,11 @@ absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
 // Decodes the instruction at the start of `words`. Errors with the reason when the words
 // are not a valid instance of a known instruction on `target`: wrong ENC bits, unknown
 // opcode, unknown operand code, literal not allowed, literal dword missing, constant bus
-// exceeded, too few words.
+// exceeded, too few words. `allow_undefined` (--allow-undefined) accepts a word whose only
+// fault is the constant bus (SpecViolations): each source still has a value to compute with.
 absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
-                                       absl::Span<const uint32_t> words);
+                                       absl::Span<const uint32_t> words,
+                                       bool allow_undefined = false);
 
 // The fields of the instruction at the start of `words`, without checking operand codes,
 // literal rules or the constant bus (checks only the word count, ENC and the opcode). For
