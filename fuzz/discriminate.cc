@@ -97,6 +97,10 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     if (clamped && clamped->format != plain->format) {
       shapes.push_back(*clamped);
       clamps.push_back(true);
+    } else if (target.clamp_selects_ue5m3) {
+      // Where CLAMP is a format bit for one conversion (gfx1250), the others' CLAMP bit is a
+      // reading of its own (pk_fp8_clamp: ignored or saturating), asked with the same format.
+      clamps.push_back(true);
     }
   }
   // Candidate values, simplest first.

@@ -29,7 +29,7 @@ constexpr ErratumInfo kErrata[] = {
      "SR lanes with MODE[23]=1 whose finite value overflows after rounding", false},
     {Erratum::gfx1250_clamp_ignored, "gfx1250_clamp_ignored",
      "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored, A0 stepping)",
-     "v_cvt_sr_fp8_f32 with CLAMP=1 on gfx1250/gfx1251 where E4M3 and UE5M3 bytes differ", false},
+     "E4M3 conversions (SR and packed) with CLAMP=1 on gfx1250/gfx1251 where E4M3 and UE5M3 bytes differ", false},
     {Erratum::src1_neg, "src1_neg",
      "NEG[1] honoured as float negation of the src1 word: S1 bit 31 flipped before use",
      "only NEG[1]=1 batches; SR lanes whose result depends on seed bit 31; pk_u8 never", false},
