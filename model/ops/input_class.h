@@ -26,11 +26,42 @@
 #include <cstdint>
 
 #include "absl/strings/string_view.h"
+#include "model/fp/f32.h"
+#include "model/fp/fp8_format.h"
 #include "model/ops/ops.h"
 
 namespace lanediff {
 
 absl::string_view ClassifyInput(const OpContext& ctx, uint32_t src0, uint32_t src1);
+
+// The pieces the op files' classify functions share (x: src0 after its ABS/NEG, no flush).
+
+// "nan", "inf", "zero" or "denormal" when x is one, else "".
+inline absl::string_view SpecialInputClass(uint32_t x) {
+  if (F32IsNan(x)) return "nan";
+  if (F32IsInf(x)) return "inf";
+  if (F32IsZero(x)) return "zero";
+  if (F32IsDenormal(x)) return "denormal";
+  return "";
+}
+
+// The format's largest finite value as f32 bits: exponent field e, fraction m of the format map
+// to f32 exponent e - bias + 127 and fraction m << (23 - M).
+inline uint32_t Fp8MaxFiniteF32Bits(const Fp8Format& f) {
+  const uint32_t e8 = f.max_finite >> f.man_bits;
+  const uint32_t m8 = f.max_finite & ((1u << f.man_bits) - 1u);
+  return ((e8 - f.bias + kF32Bias) << 23) | (m8 << (23 - f.man_bits));
+}
+
+// The bits of x below the format's output quantum are exactly one half of it (fraction bits
+// dropped = 23 - M, plus the subnormal shift): the round-to-nearest tie.
+inline bool IsFp8QuantumTie(uint32_t x, const Fp8Format& f) {
+  const int32_t f_exp = static_cast<int32_t>(F32Exp(x)) - (kF32Bias - f.bias);
+  const int32_t t = (23 - f.man_bits) + (f_exp < 1 ? 1 - f_exp : 0);
+  if (t > 24) return false;
+  const uint32_t below = F32Significand(x) & ((1u << t) - 1u);
+  return below == (1u << (t - 1));
+}
 
 }  // namespace lanediff
 

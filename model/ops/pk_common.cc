@@ -7,6 +7,7 @@
 #include "model/fp/fp8.h"
 #include "model/fp/fp8_format.h"
 #include "model/fp/oracle.h"
+#include "model/ops/input_class.h"
 #include "model/ops/kernel.h"
 
 namespace lanediff {
@@ -86,20 +87,9 @@ absl::string_view ClassifyPk(const OpContext& ctx, const Fp8Format& f, uint32_t 
     uint32_t x = raw;
     if ((ctx.mods.abs >> i) & 1) x &= ~kF32SignMask;
     if ((ctx.mods.neg >> i) & 1) x ^= kF32SignMask;
-    if (F32IsNan(x)) return "nan";
-    if (F32IsInf(x)) return "inf";
-    if (F32IsZero(x)) return "zero";
-    if (F32IsDenormal(x)) return "denormal";
-    const uint32_t e8 = f.max_finite >> f.man_bits;
-    const uint32_t m8 = f.max_finite & ((1u << f.man_bits) - 1u);
-    const uint32_t max_bits = ((e8 - f.bias + kF32Bias) << 23) | (m8 << (23 - f.man_bits));
-    if ((x & ~kF32SignMask) > max_bits) return "overflow";
-    const int32_t f_exp = static_cast<int32_t>(F32Exp(x)) - (kF32Bias - f.bias);
-    const int32_t t = (23 - f.man_bits) + (f_exp < 1 ? 1 - f_exp : 0);
-    if (t <= 24) {
-      const uint32_t below = F32Significand(x) & ((1u << t) - 1u);
-      if (below == (1u << (t - 1))) return "tie";
-    }
+    if (absl::string_view special = SpecialInputClass(x); !special.empty()) return special;
+    if ((x & ~kF32SignMask) > Fp8MaxFiniteF32Bits(f)) return "overflow";
+    if (IsFp8QuantumTie(x, f)) return "tie";
     return "normal";
   };
   const absl::string_view a = one(src0, 0), b = one(src1, 1);

@@ -1,6 +1,7 @@
 #include "model/ops/sr_common.h"
 
 #include "model/fp/oracle.h"
+#include "model/ops/input_class.h"
 
 namespace lanediff {
 namespace ops {
@@ -123,27 +124,13 @@ absl::string_view ClassifySr(const OpContext& ctx, const Fp8Shape& shape, uint32
                              uint32_t src1) {
   const Src0Uniform u = DecodeSrc0(ctx);
   const uint32_t x = (src0 & u.abs_and) ^ u.neg_xor;  // modifiers, no flush
-  if (F32IsNan(x)) return "nan";
-  if (F32IsInf(x)) return "inf";
-  if (F32IsZero(x)) return "zero";
-  if (F32IsDenormal(x)) return "denormal";
+  if (absl::string_view special = SpecialInputClass(x); !special.empty()) return special;
   const uint32_t mag = x & ~kF32SignMask;
   const Fp8Format& f = *shape.format;
-  // The largest finite value as f32 bits: exponent field e, fraction m of the format map to
-  // f32 exponent e - bias + 127 and fraction m << (23 - M).
-  const uint32_t e8 = f.max_finite >> f.man_bits;
-  const uint32_t m8 = f.max_finite & ((1u << f.man_bits) - 1u);
-  const uint32_t max_bits = ((e8 - f.bias + kF32Bias) << 23) | (m8 << (23 - f.man_bits));
-  if (mag > max_bits) return "overflow";
+  if (mag > Fp8MaxFiniteF32Bits(f)) return "overflow";
   const uint32_t seed = src1 >> shape.seed_shift;
   if (F32Man(x) + seed >= (1u << 23)) return "sr_carry";
-  // The output quantum's position: fraction bits dropped = 23 - M, plus the subnormal shift.
-  const int32_t f_exp = static_cast<int32_t>(F32Exp(x)) - (kF32Bias - f.bias);
-  const int32_t t = (23 - f.man_bits) + (f_exp < 1 ? 1 - f_exp : 0);
-  if (t <= 24) {
-    const uint32_t below = F32Significand(x) & ((1u << t) - 1u);
-    if (below == (1u << (t - 1))) return "tie";
-  }
+  if (IsFp8QuantumTie(x, f)) return "tie";
   return "normal";
 }
 

@@ -21,6 +21,7 @@
 
 #include "model/fp/oracle.h"
 #include "model/fp/u8.h"
+#include "model/ops/input_class.h"
 #include "model/ops/kernel.h"
 #include "model/ops/op_table.h"
 
@@ -102,10 +103,7 @@ Fp8Shape v_cvt_pk_u8_f32_output(const OpContext&) { return {nullptr, 0}; }  // i
 absl::string_view v_cvt_pk_u8_f32_classify(const OpContext& ctx, uint32_t src0, uint32_t) {
   const Src0Uniform u = DecodeSrc0(ctx);
   const uint32_t x = (src0 & u.abs_and) ^ u.neg_xor;  // modifiers, no flush
-  if (F32IsNan(x)) return "nan";
-  if (F32IsInf(x)) return "inf";
-  if (F32IsZero(x)) return "zero";
-  if (F32IsDenormal(x)) return "denormal";
+  if (absl::string_view special = SpecialInputClass(x); !special.empty()) return special;
   const uint32_t mag = x & ~kF32SignMask;
   if (F32Sign(x) != 0) return "normal";
   if (mag > 0x437f0000u) return "overflow";  // 255.0
