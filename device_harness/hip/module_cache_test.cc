@@ -84,8 +84,8 @@ TEST(ModuleCacheTest, MoreThanCapacityMissesAsLruSaysAndAFittingSetHits) {
   EXPECT_THAT(dropped, ElementsAre("1", "2", "3", "4", "1", "2", "3", "4", "1"));
   EXPECT_EQ(c.size(), 3u);
 
+  std::vector<std::string> none;  // declared first: the cache's entries log into it when destroyed
   LruCache<ModuleKey, Tracked> fits(3);
-  std::vector<std::string> none;
   for (int pass = 0; pass < 3; ++pass) {
     for (uint32_t w = 1; w <= 3; ++w) Use(fits, w, &none);
   }
