@@ -104,6 +104,9 @@ TEST(CorpusSeeds, EveryExpectationHolds) {
     base.mods.abs = static_cast<uint8_t>(tc->encoding().abs());
     base.mods.clamp = tc->encoding().clamp();
     base.mods.omod = static_cast<uint8_t>(tc->encoding().omod());
+    if (tc->encoding().has_src0_sel()) {  // the SDWA select (model/ops/ops.h Modifiers)
+      base.mods.src0_sel = static_cast<uint8_t>(tc->encoding().src0_sel());
+    }
     base.mode = tc->has_mode() ? tc->mode() : kDefaultMode;
     ASSERT_TRUE(ValidateContext(base).ok()) << name << ": " << ValidateContext(base);
 

@@ -31,12 +31,14 @@ absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& in) {
         absl::StrCat("VDST is v", in.vdst, "; the harness kernels load vdst_old into v",
                      conv.vdst, " and read the result from there (register convention)"));
   }
-  const bool src2_unused = GetInstrInfo(in.instr).sources() < 3;
+  const int read = GetInstrInfo(in.instr).sources();
   for (int i = 0; i < 3; ++i) {
     const uint16_t code = in.src[i];
-    // An unused SRC2 (the SR instructions') carries no data; LLVM encodes it as 0 (s0).
-    if (src2_unused && i == 2 && code == 0) continue;
-    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo op, DescribeOperand(target.family, code));
+    // A source field the instruction does not read (the SR instructions' SRC2, a VOP1
+    // instruction's SRC1/SRC2) carries no data; LLVM encodes it as 0 (s0).
+    if (i >= read && code == 0) continue;
+    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo op, DescribeOperand(target.family, code,
+                                                              in.form == InstrForm::e32));
     const std::string where = absl::StrCat("src", i, " (operand code ", code, ")");
     switch (op.kind) {
       case OperandKind::vgpr: {
@@ -172,7 +174,8 @@ absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
   std::vector<uint32_t>* dst[3] = {&d.resolved.src0(), &d.resolved.src1(), &d.resolved.src2()};
   const uint32_t* vgpr_of[3] = {v.src0, v.src1, v.src2};
   for (int s = 0; s < 3; ++s) {
-    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo op, DescribeOperand(t.family, in.src[s]));
+    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo op,
+                              DescribeOperand(t.family, in.src[s], in.form == InstrForm::e32));
     if (op.kind == OperandKind::vgpr) {
       const uint32_t* lane_values = op.index == conv.vdst ? v.vdst_old : vgpr_of[op.index - conv.vgpr[0]];
       dst[s]->assign(lane_values, lane_values + n);
@@ -184,7 +187,8 @@ absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
       sgpr_value = batch.sgpr_values[op.index - conv.sgpr[0]];
     }
     LANEDIFF_ASSIGN_OR_RETURN(uint32_t value,
-                              ResolveOperand(t.family, in.src[s], 0, sgpr_value, in.literal));
+                              ResolveOperand(t.family, in.src[s], 0, sgpr_value, in.literal,
+                                             in.form == InstrForm::e32));
     dst[s]->assign(n, value);
   }
   d.resolved.vdst_old().assign(v.vdst_old, v.vdst_old + n);

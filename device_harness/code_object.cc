@@ -183,25 +183,34 @@ absl::StatusOr<PatchSiteWords> ReadPatchSite(absl::Span<const uint8_t> elf) {
 // and modifier bits are not checked: running raw words is the point.
 absl::StatusOr<Instr> CheckPatchWords(const TargetTraits& target,
                                       absl::Span<const uint32_t> words) {
-  if (words.size() != 2 && words.size() != 3) {
+  if (words.empty() || words.size() > 3) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "instruction has ", words.size(), " dwords; the patch site takes 2 (VOP3) or 3 (VOP3 + literal)"));
+        "instruction has ", words.size(), " dwords; the patch site takes 1 to 3 (VOP1 e32, "
+        "+ literal or SDWA; VOP3; VOP3 + literal)"));
   }
   const Vop3Layout& l = GetVop3Layout(target.family);
-  if (const uint32_t enc = l.enc.Get(words); enc != l.enc_value) {
+  const bool vop1 = kVop1Layout.enc.Get(words) == kVop1Layout.enc_value;
+  if (!vop1 && words.size() < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "instruction has ", words.size(), " dwords; a VOP3 word takes 2 (3 with a literal)"));
+  }
+  if (const uint32_t enc = l.enc.Get(words); enc != l.enc_value && !vop1) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "word 0x%08x is not a %s VOP3 instruction: ENC[31:26] = 0x%02x, expected 0x%02x",
+        "word 0x%08x is not a %s VOP3 or VOP1 instruction: ENC[31:26] = 0x%02x, expected 0x%02x",
         words[0], FamilyName(target.family), enc, l.enc_value));
   }
-  // Decoded with a zero dword appended, so that a missing literal is told apart below.
-  const uint32_t padded[3] = {words[0], words[1], words.size() == 3 ? words[2] : 0u};
+  // Decoded with zero dwords appended, so that a missing dword is told apart below.
+  const uint32_t padded[3] = {words[0], words.size() >= 2 ? words[1] : 0u,
+                              words.size() == 3 ? words[2] : 0u};
   absl::StatusOr<DecodedVop3> d = DecodeVop3Fields(target, padded);
   if (!d.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("refusing to splice VOP3 opcode ",
-                                                   l.op.Get(words), " into the ", target.name,
-                                                   " kernel: ", d.status().message()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "refusing to splice ", vop1 ? "VOP1 opcode " : "VOP3 opcode ",
+        vop1 ? kVop1Layout.op.Get(words) : l.op.Get(words), " into the ", target.name,
+        " kernel: ", d.status().message()));
   }
-  for (int i = NumSourcesRead(d->vop3.instr); i < 3 && l.literal_allowed; ++i) {
+  const bool e64 = d->vop3.form == InstrForm::e64;
+  for (int i = NumSourcesRead(d->vop3.instr); i < 3 && l.literal_allowed && e64; ++i) {
     if (d->vop3.src[i] == 255) {  // as DecodeVop3 (model/isa/vop3.cc) refuses it
       return absl::InvalidArgumentError(absl::StrCat(
           "refusing to splice ", InstrName(d->vop3.instr), " with SRC", i,
@@ -209,9 +218,10 @@ absl::StatusOr<Instr> CheckPatchWords(const TargetTraits& target,
           "follows is unknown, so the instruction length is unknown"));
     }
   }
-  if (d->words_used == 3 && words.size() == 2) {
-    return absl::InvalidArgumentError(
-        "a source names the literal (code 255) but no literal dword follows");
+  if (static_cast<size_t>(d->words_used) > words.size()) {
+    return absl::InvalidArgumentError(d->vop3.form == InstrForm::sdwa
+        ? "an SDWA word (SRC0 = 249) but no SDWA dword follows"
+        : "a source names the literal (code 255) but no literal dword follows");
   }
   if (d->vop3.vdst != kKernelVdst) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -220,13 +230,13 @@ absl::StatusOr<Instr> CheckPatchWords(const TargetTraits& target,
   }
   if (static_cast<size_t>(d->words_used) != words.size()) {
     // GFX9 VOP3 has no literal: code 255 there is a raw encoding to run as is, in 8 bytes.
-    if (!l.literal_allowed) {
+    if (!l.literal_allowed && e64) {
       return absl::InvalidArgumentError(
           absl::StrCat("a 3-dword instruction on ", target.name, ": GFX9 VOP3 takes no literal"));
     }
-    return absl::InvalidArgumentError(
-        "a third dword was given but no source names the literal (code 255) among those the "
-        "instruction reads");
+    return absl::InvalidArgumentError(absl::StrCat(
+        words.size(), " dwords given but the instruction is ", d->words_used,
+        ": no source names the literal (code 255) among those the instruction reads"));
   }
   return d->vop3.instr;
 }
@@ -237,7 +247,8 @@ absl::StatusOr<std::vector<uint8_t>> PatchCodeObject(const CodeObjectView& view,
   LANEDIFF_RETURN_IF_ERROR(CheckPatchWords(*view.target, words).status());
   LANEDIFF_ASSIGN_OR_RETURN(PatchSite site, FindPatchSite(view.elf));
   std::vector<uint8_t> out(view.elf.begin(), view.elf.end());
-  const uint32_t padded[3] = {words[0], words[1], words.size() == 3 ? words[2] : kSNop0};
+  const uint32_t padded[3] = {words[0], words.size() >= 2 ? words[1] : kSNop0,
+                              words.size() == 3 ? words[2] : kSNop0};
   std::memcpy(out.data() + site.file_offset, padded, sizeof(padded));
   return out;
 }

@@ -443,9 +443,15 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   for (int i = 0; i < info.sources(); ++i) {
     const bool f = info.src[i] == SrcRole::data_f32;
     types.push_back(f ? "float" : "i32");
-    args.push_back(absl::StrCat(types.back(), " ", i == 1 && f ? "%yf" : kArgs[i]));
+    args.push_back(absl::StrCat(types.back(), " ",
+                                i == 1 && f ? "%yf" : i == 0 && !f ? "%xi" : kArgs[i]));
   }
-  if (info.kept == KeptFrom::vdst_old) {
+  // An f32 result from selected bytes (DstWrite::dword): float, and the select an immediate.
+  const bool f32_result = info.write == DstWrite::dword;
+  if (f32_result) {
+    types.push_back("i32 immarg");
+    args.push_back("i32 0");
+  } else if (info.kept == KeptFrom::vdst_old) {
     types.push_back("i32");
     args.push_back("i32 %z");
     const bool half = info.write == DstWrite::half_at_opsel_3;
@@ -453,9 +459,12 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     args.push_back(half ? "i1 false" : "i32 0");
   }
   const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
-  const std::string decl = absl::StrCat("declare i32 ", fn, "(", absl::StrJoin(types, ", "), ")\n");
-  const std::string call = absl::StrCat("call i32 ", fn, "(", absl::StrJoin(args, ", "), ")");
-  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %r = ", call)}});
+  const char* const ret = f32_result ? "float" : "i32";
+  const std::string decl = absl::StrCat("declare ", ret, " ", fn, "(", absl::StrJoin(types, ", "), ")\n");
+  const std::string call = absl::StrCat("call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
+  const std::string result = f32_result ? absl::StrCat("%rf = ", call, "\n  %r = bitcast float %rf to i32")
+                                        : absl::StrCat("%r = ", call);
+  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %xi = bitcast float %x to i32\n  ", result)}});
   const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", InstrName(instr), ".ll"),
                                      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(ir.data()), ir.size()));
   CommandResult r = RunCommand(absl::StrCat(Tool("llc"), " -mtriple=amdgcn-amd-amdhsa -mcpu=", co.target->name, " ",
@@ -751,6 +760,16 @@ TEST(PatchTest, LlvmMcWordsDecodeAtTheSite) {
         if (t.clamp_selects_ue5m3) text.push_back("v_cvt_sr_fp8_f32 v4, v1, v2 clamp");
       }
     }
+    if (t.Has(Instr::v_cvt_f32_fp8)) {  // the VOP1 forms: 4, 8 and 8 bytes
+      text.push_back("v_cvt_f32_fp8_e32 v4, v1");
+      text.push_back("v_cvt_f32_fp8_e32 v4, 0x12345678");
+      if (gfx9) {
+        text.push_back("v_cvt_f32_fp8_sdwa v4, v1 clamp src0_sel:BYTE_2");
+        text.push_back("v_cvt_f32_fp8_e64 v4, s20 mul:2");
+      } else {
+        text.push_back("v_cvt_f32_fp8_e64 v4, v1 byte_sel:3");
+      }
+    }
     std::vector<std::vector<uint32_t>> words = Assemble(t.name, wave, text);
     ASSERT_EQ(words.size(), text.size());
     for (size_t i = 0; i < text.size(); ++i) {
@@ -765,7 +784,7 @@ TEST(PatchTest, LlvmMcWordsDecodeAtTheSite) {
       EXPECT_TRUE(absl::StartsWith(at->text, text[i].substr(0, text[i].find(' '))));
       const Line* next = LineAt(d, site->address + 4 * words[i].size());
       ASSERT_NE(next, nullptr) << "no instruction right after the spliced word";
-      EXPECT_EQ(next->text, words[i].size() == 2 ? "s_nop 0" : "s_nop 7");
+      EXPECT_EQ(next->text, words[i].size() < 3 ? "s_nop 0" : "s_nop 7");
     }
   }
 }

@@ -93,6 +93,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"fp16_ovfl_ignored", "fp16_ovfl=ignored"},
                       Case{"gfx1250_clamp_ignored", "gfx1250_clamp=ignored"},
                       Case{"src1_neg", ""}, Case{"half_swap", ""}, Case{"round_odd", ""},
+                      Case{"src_byte_swap", ""},
                       Case{"garbage_lane", ""}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.erratum); });
 

@@ -12,6 +12,7 @@
 #include "model/isa/operands.h"
 #include "model/isa/tables.h"
 #include "model/isa/testcase.h"
+#include "model/isa/vop3.h"
 #include "model/ops/ops.h"
 
 namespace lanediff {
@@ -136,6 +137,38 @@ std::vector<Instr> Mutator::AllowedInstrs(const TargetTraits& t) const {
   return out;
 }
 
+namespace {
+
+// The VOP1 forms (model/isa/vop3.h HasForm): a form the instruction lacks becomes e64; e32 has
+// no modifier fields and one source; SDWA (src0_sel) no OPSEL, NEG/ABS or literal. True if
+// anything changed.
+bool FixupForm(const TargetTraits& t, Instr instr, proto::Encoding* enc) {
+  const proto::Encoding before = *enc;
+  const InstrForm form = enc->form() == proto::FORM_E32    ? InstrForm::e32
+                         : enc->form() == proto::FORM_SDWA ? InstrForm::sdwa
+                                                           : InstrForm::e64;
+  if (!proto::Form_IsValid(enc->form()) || !HasForm(t, instr, form)) enc->clear_form();
+  if (enc->form() != proto::FORM_SDWA) enc->clear_src0_sel();
+  if (enc->form() != proto::FORM_E64) {
+    enc->clear_opsel();
+    enc->clear_neg();
+    enc->clear_abs();
+    enc->clear_src1();
+    enc->clear_src2();
+    if (enc->form() == proto::FORM_E32) {
+      enc->clear_clamp();
+      enc->clear_omod();
+    }
+    if (enc->src0_sel() > 6) enc->set_src0_sel(enc->src0_sel() % 7);
+    if (enc->form() == proto::FORM_SDWA && enc->src0().kind() == proto::SOURCE_LITERAL) {
+      enc->clear_src0();
+    }
+  }
+  return enc->SerializeAsString() != before.SerializeAsString();
+}
+
+}  // namespace
+
 proto::TestCase Mutator::Generate(Rng& rng) const { return ToProto(GenerateFlat(rng)); }
 
 FlatCase Mutator::GenerateFlat(Rng& rng) const {
@@ -175,6 +208,13 @@ FlatCase Mutator::GenerateFlat(Rng& rng) const {
         break;
     }
     if (s->kind() != proto::SOURCE_INLINE) s->set_value(DomainValue(rng, tc, "value"));
+  }
+  // A VOP1 instruction: two thirds of its cases in its other forms (e32; SDWA on GFX9).
+  if (HasForm(*t, instr, InstrForm::e32) && rng.Below(3) != 0) {
+    const bool sdwa = HasForm(*t, instr, InstrForm::sdwa) && rng.OneIn(2);
+    enc->set_form(sdwa ? proto::FORM_SDWA : proto::FORM_E32);
+    if (sdwa) enc->set_src0_sel(static_cast<uint32_t>(rng.Below(7)));
+    FixupForm(*t, instr, enc);
   }
   if (exotic()) tc.set_mode(DomainValue(rng, tc, "mode"));
   const size_t n = config_.min_lanes == config_.max_lanes
@@ -398,6 +438,7 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
       }
     }
   }
+  if (enc->raw_words_size() == 0 && FixupForm(*t, FromProto(tc->instr()), enc)) changed = true;
   if (enc->raw_words_size() == 0) {
     set([&] { return enc->opsel(); }, [&](uint32_t v) { enc->set_opsel(v); }, enc->opsel() & 15u);
     set([&] { return enc->neg(); }, [&](uint32_t v) { enc->set_neg(v); }, enc->neg() & 7u);

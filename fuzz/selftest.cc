@@ -15,6 +15,7 @@
 #include "model/base/status.h"
 #include "model/base/version.h"
 #include "model/isa/tables.h"
+#include "model/isa/vop3.h"
 #include "model/isa/testcase.h"
 #include "model/ops/ops.h"
 #include "proto/text_format.h"
@@ -70,12 +71,29 @@ std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
       Variant h{"high half", {}};
       h.encoding.set_opsel(0b1000);
       out.push_back(h);
+    } else if (rules.opsel == OpSelSyntax::byte_sel_src) {  // source byte = 2*OPSEL[0] + OPSEL[1]
+      for (uint32_t byte = 1; byte < 4; ++byte) {
+        Variant b{absl::StrCat("source byte ", byte), {}};
+        b.encoding.set_opsel((byte >> 1) | ((byte & 1) << 1));
+        out.push_back(b);
+      }
     }
     if (rules.clamp) {
       Variant c{"clamp", {}};
       c.encoding.set_clamp(true);
       out.push_back(c);
     }
+  }
+  if (HasForm(target, instr, InstrForm::e32)) {  // the VOP1 forms (model/isa/vop3.h)
+    Variant e{"e32 (4-byte VOP1 word)", {}};
+    e.encoding.set_form(proto::FORM_E32);
+    out.push_back(e);
+  }
+  if (HasForm(target, instr, InstrForm::sdwa)) {
+    Variant w{"SDWA src0_sel:BYTE_2", {}};
+    w.encoding.set_form(proto::FORM_SDWA);
+    w.encoding.set_src0_sel(2);
+    out.push_back(w);
   }
   Variant s{"SGPR src1 (s21)", {}};
   s.encoding.mutable_src1()->set_kind(proto::SOURCE_SGPR);

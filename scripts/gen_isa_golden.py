@@ -42,10 +42,13 @@ def read_rows(path):
         opc = re.search(r"\.opcode = \{([^}]*)\}", body).group(1).split(",")
         src = re.search(r"\.src = \{([^}]*)\}", body).group(1)
         syn = re.search(r"\.opsel_syntax = \{([^}]*)\}", body).group(1)
+        enc = re.search(r"\.encoding = Encoding::(\w+)", body).group(1)
         rows[name] = {
+            "encoding": enc,
             "opcode": [o.strip() for o in opc],
             "feature": "fp8_conversion" in re.search(r"\.requires_feature = ([\w:]+)", body).group(1),
-            "sources": 2 if src.strip().endswith("SrcRole::unused") else 3,
+            "sources": 3 - [x.strip() for x in src.split(",")][::-1].index(
+                next(x.strip() for x in src.split(",")[::-1] if x.strip() != "SrcRole::unused")),
             "opsel": [x.strip().split("::")[-1] for x in syn.split(",")],
         }
     return rows
@@ -60,7 +63,51 @@ SOURCES = [
 ]
 
 
+SDWA_SELS = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"]
+
+
+def vop1_lines_for(instr, row, family):
+    """A VOP1 instruction (one source): its e32, e64 and (GFX9) SDWA forms."""
+    out = []
+    for s in SOURCES:
+        if not s.startswith(("-", "|", "neg")) and not (family == "gfx9" and "lit(" in s):
+            out.append(f"{instr}_e32 v5, {s}")            # every operand kind, e32
+        out.append(f"{instr}_e64 v5, {s}")                # ... e64 (modifiers: refused)
+    out += [
+        f"{instr} v5, v1", f"{instr} v255, v0", f"{instr}_e32 v5, v1 clamp",
+        f"{instr}_e64 v5, v1, v2",                        # a second source: refused
+        f"{instr}_e64 v255, s3",
+    ]
+    for mods in ["clamp", "mul:2", "mul:4", "div:2", "clamp mul:4", "clamp div:2"]:
+        out.append(f"{instr}_e64 v5, v1 {mods}")
+    for b in range(4):
+        out.append(f"{instr}_e64 v5, v1 byte_sel:{b}")
+        out.append(f"{instr}_e64 v5, s3 byte_sel:{b} clamp")
+    for sel in ["[1,0]", "[0,1]", "[1,1]", "[1]", "[1,0,0,0]", "[0,0,1,0]"]:
+        out.append(f"{instr}_e64 v5, v1 op_sel:{sel}")
+    if family == "gfx9":
+        for sel in SDWA_SELS:
+            out.append(f"{instr}_sdwa v5, v1 src0_sel:{sel}")
+            out.append(f"{instr}_sdwa v255, s3 clamp src0_sel:{sel}")
+        for s in ["v0", "v255", "s0", "s101", "vcc_lo", "m0", "0", "64", "-16", "1.0", "-4.0",
+                  "0.15915494", "0x12345678"]:
+            out.append(f"{instr}_sdwa v5, {s} src0_sel:BYTE_2")
+        out += [
+            f"{instr}_sdwa v5, v1", f"{instr}_sdwa v5, v1 mul:2 src0_sel:WORD_1",
+            f"{instr}_sdwa v5, v1 clamp div:2 src0_sel:BYTE_3",
+            f"{instr}_sdwa v5, v1 mul:4 src0_sel:BYTE_0",
+            f"{instr}_sdwa v5, sext(v1) src0_sel:BYTE_1", f"{instr}_sdwa v5, -v1 src0_sel:BYTE_1",
+            f"{instr}_sdwa v5, |v1| src0_sel:BYTE_1",
+            f"{instr}_sdwa v5, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1",
+        ]
+    else:
+        out.append(f"{instr}_sdwa v5, v1 src0_sel:BYTE_1")  # no SDWA after GFX10: refused
+    return out
+
+
 def lines_for(instr, row, family):
+    if row["encoding"] == "vop1":
+        return vop1_lines_for(instr, row, family)
     two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources
     opsel = row["opsel"][FAMILIES.index(family)]
     out = []

@@ -29,7 +29,8 @@ constexpr ErratumInfo kErrata[] = {
      "SR lanes with MODE[23]=1 whose finite value overflows after rounding", false},
     {Erratum::gfx1250_clamp_ignored, "gfx1250_clamp_ignored",
      "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored, A0 stepping)",
-     "E4M3 conversions (SR and packed) with CLAMP=1 on gfx1250/gfx1251 where E4M3 and UE5M3 bytes differ", false},
+     "E4M3 conversions (SR, packed, and the fp8 -> f32 decode) with CLAMP=1 on gfx1250/gfx1251 "
+     "where E4M3 and UE5M3 differ", false},
     {Erratum::src1_neg, "src1_neg",
      "NEG[1] honoured as float negation of the src1 word: S1 bit 31 flipped before use",
      "only NEG[1]=1 batches; SR lanes whose result depends on seed bit 31; pk_u8 never", false},
@@ -40,6 +41,12 @@ constexpr ErratumInfo kErrata[] = {
      "the RNE 8-bit float conversions without a seed round to odd (truncate, set the last "
      "kept bit if inexact)",
      "lanes of those instructions with an inexact source (E4M3 tie 1.0625: 0x39, not 0x38)",
+     false},
+    {Erratum::src_byte_swap, "src_byte_swap",
+     "the fp8 -> f32 conversions read source byte 2 when byte 1 is selected and byte 1 when "
+     "byte 2 is (GFX12/GFX1250 byte_sel, GFX9 SDWA src0_sel)",
+     "lanes selecting byte 1 or 2 whose bytes 1 and 2 decode differently; e32 and GFX9 VOP3 "
+     "never (they select byte 0)",
      false},
     {Erratum::garbage_lane, "garbage_lane", "lane n/2 of every batch returns VDST ^ 0xdeadbeef",
      "exactly lane n/2 of every batch", false},

@@ -70,19 +70,21 @@ class SimRunner : public Runner {
   absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
     if (batch.target == nullptr) return absl::InvalidArgumentError("batch has no target");
     const TargetTraits& t = *batch.target;
-    if (batch.words.size() < 2 || batch.words.size() > 3) {
+    if (batch.words.empty() || batch.words.size() > 3) {
       return absl::InvalidArgumentError(
-          absl::StrCat("batch has ", batch.words.size(), " words; an instruction is 2 or 3"));
+          absl::StrCat("batch has ", batch.words.size(), " words; an instruction is 1 to 3"));
     }
     // The HIP path up to the launch: patch the very words into this target's kernel and read
     // back what landed at the patch site.
     LANEDIFF_ASSIGN_OR_RETURN(CodeObjectView co, FindCodeObject(t.name, t.DefaultWaveSize()));
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<uint8_t> elf, PatchCodeObject(co, batch.words));
     LANEDIFF_ASSIGN_OR_RETURN(PatchSiteWords site, ReadPatchSite(elf));
-    if (batch.words.size() == 2 && site[2] != kSNop0) {
-      return absl::InternalError(absl::StrFormat(
-          "patched %s code object: third patch-site dword is 0x%08x, expected s_nop 0 (0x%08x)",
-          t.name, site[2], kSNop0));
+    for (size_t k = batch.words.size(); k < site.size(); ++k) {
+      if (site[k] != kSNop0) {
+        return absl::InternalError(absl::StrFormat(
+            "patched %s code object: patch-site dword %d is 0x%08x, expected s_nop 0 (0x%08x)",
+            t.name, k, site[k], kSNop0));
+      }
     }
     const absl::Span<const uint32_t> landed(site.data(), batch.words.size());
     LANEDIFF_ASSIGN_OR_RETURN(DecodedBatch d, DecodeDeviceBatch(batch, landed));
@@ -116,8 +118,17 @@ class SimRunner : public Runner {
             if (byte == 1 || byte == 2) s1 ^= 3;
           }
           break;
-        case DstWrite::half_at_opsel_3: break;  // writes no single byte to swap
+        case DstWrite::half_at_opsel_3:
+        case DstWrite::dword: break;  // writes no single byte to swap
       }
+    }
+    if (errata_.Has(Erratum::src_byte_swap) &&
+        GetInstrInfo(ctx.instr).src[0] == SrcRole::fp8_bytes) {
+      // byte_sel = 2*OPSEL[0] + OPSEL[1]: bytes 1 (0b10) and 2 (0b01) trade places when the
+      // two bits do; the SDWA select codes BYTE_1 = 1 and BYTE_2 = 2 likewise.
+      const uint8_t o = ctx.mods.opsel;
+      ctx.mods.opsel = static_cast<uint8_t>((o & 0b1100) | ((o & 1) << 1) | ((o >> 1) & 1));
+      if (ctx.mods.src0_sel == 1 || ctx.mods.src0_sel == 2) ctx.mods.src0_sel ^= 3;
     }
     if (errata_.Has(Erratum::half_swap) &&
         GetInstrInfo(ctx.instr).write == DstWrite::half_at_opsel_3) {

@@ -303,7 +303,9 @@ TEST(SimErrataTest, Gfx1250ClampIgnored) {
       [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(tc, ign); },
       [](const proto::TestCase& tc, size_t) {
         // CLAMP selects UE5M3 for both E4M3 conversions on gfx1250 (docs/semantics.md §10.7).
-        return (tc.instr() == proto::v_cvt_sr_fp8_f32 || tc.instr() == proto::v_cvt_pk_fp8_f32) &&
+        // ...and the byte v_cvt_f32_fp8 decodes (UE5M3 in, §10.3).
+        return (tc.instr() == proto::v_cvt_sr_fp8_f32 || tc.instr() == proto::v_cvt_pk_fp8_f32 ||
+                tc.instr() == proto::v_cvt_f32_fp8) &&
                tc.encoding().clamp() &&
                (*FindTarget(tc.target()))->clamp_selects_ue5m3;
       });
@@ -313,6 +315,41 @@ TEST(SimErrataTest, Gfx1250ClampIgnored) {
                              lanes { src0: 0x3f800000 })pb";
   EXPECT_EQ(RunOne(*Sim(), c), 0x78u);
   EXPECT_EQ(RunOne(*Sim({"gfx1250_clamp_ignored"}), c), 0x38u);
+}
+
+// src_byte_swap: an instruction converting one selected byte of S0 reads byte 2 for 1 and 1 for
+// 2. Prediction by definition: the model's answer with the select swapped (GFX12 byte_sel =
+// 2*OPSEL[0] + OPSEL[1], so OPSEL[0] and OPSEL[1] trade places; SDWA BYTE_1 <-> BYTE_2).
+TEST(SimErrataTest, SrcByteSwap) {
+  auto swapped = [](proto::TestCase tc) {
+    if (GetInstrInfo(*InstrFromProto(tc.instr())).src[0] != SrcRole::fp8_bytes) return tc;
+    proto::Encoding* e = tc.mutable_encoding();
+    e->set_opsel((e->opsel() & 0b1100) | ((e->opsel() & 1) << 1) | ((e->opsel() >> 1) & 1));
+    if (e->src0_sel() == 1 || e->src0_sel() == 2) e->set_src0_sel(e->src0_sel() ^ 3);
+    return tc;
+  };
+  Tally t = CheckErratum(
+      "src_byte_swap",
+      [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(swapped(tc)); },
+      [](const proto::TestCase& tc, size_t) {
+        // The byte selects exist only where OPSEL[1:0] or src0_sel differ from their swap.
+        const uint32_t o = tc.encoding().opsel() & 3;
+        return GetInstrInfo(*InstrFromProto(tc.instr())).src[0] == SrcRole::fp8_bytes &&
+               (o == 1 || o == 2 || tc.encoding().src0_sel() == 1 || tc.encoding().src0_sel() == 2);
+      });
+  EXPECT_GT(t.disagree, 0u);
+  // gfx1201 byte_sel:2 (OPSEL[0]) of 0x00380000: byte 2 = 0x38 = OCP E4M3 2^(7-7) = 1.0; the
+  // swapped select reads byte 1 = 0x00 = +0.
+  const std::string c = R"pb(target: "gfx1201" instr: v_cvt_f32_fp8 encoding { opsel: 1 }
+                             lanes { src0: 0x00380000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x3f800000u);
+  EXPECT_EQ(RunOne(*Sim({"src_byte_swap"}), c), 0u);
+  // gfx942 SDWA src0_sel:BYTE_1 of 0x00004000: byte 1 = 0x40 = FNUZ E4M3 2^(8-8) = 1.0.
+  const std::string w = R"pb(target: "gfx942" instr: v_cvt_f32_fp8
+                             encoding { form: FORM_SDWA src0_sel: 1 }
+                             lanes { src0: 0x00004000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), w), 0x3f800000u);
+  EXPECT_EQ(RunOne(*Sim({"src_byte_swap"}), w), 0u);
 }
 
 TEST(SimErrataTest, Src1Neg) {

@@ -1,5 +1,5 @@
 // 8-bit float -> f32 for every format in fp8_format.h (docs/semantics.md §10.3-10.5): the
-// arithmetic of v_cvt_f32_fp8, v_cvt_f32_bf8, v_cvt_pk_f32_fp8 and v_cvt_pk_f32_bf8.
+// arithmetic of the four unpacking conversions (fp8/bf8 -> f32, one byte or a pair).
 //
 // The result depends on nothing but the byte once the per-batch choices are fixed (format,
 // NaN reading, input denormal flush, OMOD, CLAMP), so a batch builds a 256-entry table from the
@@ -33,7 +33,7 @@ enum class Fp8NanToF32 : uint8_t {
 inline constexpr uint32_t kOmodNone = 0, kOmodMul2 = 1, kOmodMul4 = 2, kOmodDiv2 = 3;
 
 // UE5M3 NaN (0xFF) as f32 under ue5m3_nan=comgr_7fa3d000 (AMD comgr's B0 emulation of
-// v_cvt_f32_fp8 CLAMP=1 writes this "hardware qNaN").
+// fp8 -> f32 conversion with CLAMP=1 writes this "hardware qNaN").
 inline constexpr uint32_t kUe5m3NanComgr = 0x7fa3d000u;
 
 struct Fp8ToF32Options {

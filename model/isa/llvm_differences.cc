@@ -41,6 +41,16 @@ constexpr LlvmDifference kDifferences[] = {
      "LLVM's disassembler rejects OPSEL[2], NEG[2] and ABS[2] (the absent third source's bits) "
      "on every target",
      "silicon executes the word; effect U: we decode it and print OPSEL[2] as op_sel_src2:1"},
+    {"disasm_ignores_vop1_e64_src12",
+     "LLVM's disassembler ignores the SRC1 and SRC2 fields of a VOP1 instruction's VOP3 form "
+     "(a word with SRC1 = v1 prints as `<mnemonic>_e64 v5, v1`), every target",
+     "silicon decodes the fields; we decode them as operands and print a non-zero one as an "
+     "extra source so the text is exact"},
+    {"disasm_rejects_vop1_e64_bits",
+     "for a VOP1 instruction's VOP3 form LLVM's disassembler calls any NEG or ABS bit an invalid "
+     "encoding on every target, on gfx12/gfx1250 also OPSEL[3:2] (byte_sel is OPSEL[1:0]), and "
+     "CLAMP and OMOD where its assembler refuses them",
+     "silicon executes the word; effect U (docs/semantics.md §10.5): we decode it"},
     {"constant_bus_not_checked",
      "LLVM's disassembler does not check the constant bus: it prints `v_cvt_pk_u8_f32 v5, s1, "
      "s2, s3` on GFX9",
@@ -94,12 +104,34 @@ LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
   }
   Vop3Instr in = fields->vop3;
   const Family fam = target.family;
-  const bool sr = Src2Unused(in.instr);
+  const int n = NumSourcesRead(in.instr);
+  const bool sr = n == 2;
+  const bool vop1_e64 = GetInstrInfo(in.instr).encoding == Encoding::vop1 &&
+                        in.form == InstrForm::e64;
+  if (in.form == InstrForm::sdwa) {
+    e.comparable = false;  // SDWA words: compared through the golden file only
+    return e;
+  }
+  if (in.form == InstrForm::e32) {  // every field is LLVM's; a literal on every family
+    if (!DescribeOperand(fam, in.src[0], /*vop1_e32=*/true).ok()) {
+      if (LlvmRejectsCode(fam, 0, in.src[0])) return e;  // invalid
+      e.comparable = false;
+      e.applied.push_back("unmodelled_operands");
+      return e;
+    }
+    e.valid = true;
+    e.words_used = fields->words_used;
+    e.text = PrintVop3(target, in);
+    return e;
+  }
   if (sr) {
     if (in.src[2] != 0) e.applied.push_back("disasm_ignores_sr_src2");
     in.src[2] = 0;
   }
-  const int n = NumSourcesRead(in.instr);
+  if (vop1_e64) {
+    if (in.src[1] != 0 || in.src[2] != 0) e.applied.push_back("disasm_ignores_vop1_e64_src12");
+    in.src[1] = in.src[2] = 0;
+  }
   bool llvm_rejects = false;
   for (int i = 0; i < n; ++i) {
     if (fam == Family::gfx9 && in.src[i] == kLiteralCode) {
@@ -127,7 +159,16 @@ LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
     return e;
   }
   const int words_used = static_cast<int>(seen->size());
-  if (in.mods.omod != 0) {
+  if (vop1_e64) {
+    const AsmRules rules = GetAsmRules(target, in.instr);
+    if (in.mods.neg != 0 || in.mods.abs != 0 || (in.mods.clamp && !rules.clamp) ||
+        (in.mods.omod != 0 && !rules.omod) ||
+        (rules.opsel == OpSelSyntax::byte_sel_src && (in.mods.opsel & 0b1100) != 0)) {
+      e.applied.push_back("disasm_rejects_vop1_e64_bits");
+      return e;
+    }
+  }
+  if (in.mods.omod != 0 && !GetAsmRules(target, in.instr).omod) {
     e.applied.push_back("disasm_rejects_omod");
     return e;
   }

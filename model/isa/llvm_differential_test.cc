@@ -143,6 +143,8 @@ Vop3Instr RandomLegal(std::mt19937& rng, const TargetTraits& t, const CodePools&
     in.mods.neg = (rng() % 8) & r.neg_abs_srcs;
     in.mods.abs = (rng() % 8) & r.neg_abs_srcs;
     in.mods.clamp = r.clamp && rng() % 2;
+    in.mods.omod = r.omod && rng() % 2 ? static_cast<uint8_t>(rng() % 4) : 0;
+    if (NumSourcesRead(in.instr) == 1) in.src[1] = 0;
     switch (r.opsel) {
       case OpSelSyntax::none: break;
       case OpSelSyntax::op_sel_4: in.mods.opsel = rng() % 16; break;
@@ -152,6 +154,26 @@ Vop3Instr RandomLegal(std::mt19937& rng, const TargetTraits& t, const CodePools&
         break;
       }
       case OpSelSyntax::byte_sel: in.mods.opsel = (rng() % 4) << 2; break;
+      case OpSelSyntax::byte_sel_src: in.mods.opsel = rng() % 4; break;
+    }
+    // A VOP1 instruction: a third of each of its forms (e32, e64, GFX9 SDWA).
+    if (t.Vop1Opcode(in.instr) != kNoOpcode) {
+      const int form = static_cast<int>(rng() % (t.family == Family::gfx9 ? 3 : 2));
+      if (form == 1) {  // e32: one source, a literal on every family, no modifiers
+        in.form = InstrForm::e32;
+        in.mods = Modifiers{};
+        if (rng() % 8 == 0) {
+          in.src[0] = kLiteralCode;
+          in.literal = RandomLiteral(rng);
+        } else if (in.src[0] == kLiteralCode && t.family == Family::gfx9) {
+          continue;
+        }
+      } else if (form == 2) {  // SDWA: a VGPR, SGPR or inline constant; clamp, omod, src0_sel
+        in.form = InstrForm::sdwa;
+        if (in.src[0] == kLiteralCode) continue;
+        in.mods.opsel = 0;
+        in.mods.src0_sel = static_cast<uint8_t>(rng() % 7);
+      }
     }
     if (!LlvmRefusals(t, in).empty()) continue;
     absl::StatusOr<std::vector<uint32_t>> w = EncodeVop3(t, in);
@@ -231,6 +253,17 @@ std::vector<uint32_t> RandomWord(std::mt19937& rng, const TargetTraits& t, const
   in.mods.abs = maybe(7);
   in.mods.clamp = rng() % 4 == 0;
   in.mods.omod = rng() % 4 == 0 ? rng() % 4 : 0;
+  // A VOP1 instruction: a third of its words are the 32-bit e32 form (any 9-bit SRC0).
+  if (t.Vop1Opcode(in.instr) != kNoOpcode && rng() % 3 == 0) {
+    std::vector<uint32_t> w(1, 0);
+    const Vop1Layout& v = kVop1Layout;
+    v.src0.Set(in.src[0], absl::MakeSpan(w));
+    v.op.Set(static_cast<uint32_t>(t.Vop1Opcode(in.instr)), absl::MakeSpan(w));
+    v.vdst.Set(in.vdst, absl::MakeSpan(w));
+    v.enc.Set(v.enc_value, absl::MakeSpan(w));
+    if (in.src[0] == kLiteralCode) w.push_back(RandomLiteral(rng));
+    return w;
+  }
   // Raw fields: encode by hand so that unknown codes and GFX9's 255 are possible.
   const Vop3Layout& l = GetVop3Layout(t.family);
   std::vector<uint32_t> w(2, 0);

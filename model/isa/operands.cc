@@ -54,7 +54,7 @@ int LastSgpr(Family family) { return family == Family::gfx9 ? 101 : 105; }
 
 }  // namespace
 
-absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code) {
+absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool vop1_e32) {
   OperandInfo info;
   info.code = code;
   if (code >= kFirstVgprCode && code <= 511) {
@@ -87,7 +87,7 @@ absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code) {
     info.name = kInlineFloats[code - 240].text;
     return info;
   }
-  if (code == kLiteralCode && family != Family::gfx9) {
+  if (code == kLiteralCode && (family != Family::gfx9 || vop1_e32)) {
     info.kind = OperandKind::literal;
     info.constant_bus = true;
     return info;
@@ -113,8 +113,9 @@ std::optional<uint16_t> InlineConstantCode(uint32_t value) {
   return std::nullopt;
 }
 
-std::string OperandText(Family family, uint16_t code, std::optional<uint32_t> literal) {
-  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code);
+std::string OperandText(Family family, uint16_t code, std::optional<uint32_t> literal,
+                        bool vop1_e32) {
+  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code, vop1_e32);
   if (!info.ok()) return absl::StrCat("/*op ", code, "*/");
   switch (info->kind) {
     case OperandKind::vgpr: return absl::StrCat("v", info->index);
@@ -164,8 +165,9 @@ absl::StatusOr<uint16_t> ParseOperandName(Family family, absl::string_view text)
 }
 
 absl::StatusOr<uint32_t> ResolveOperand(Family family, uint16_t code, uint32_t vgpr_value,
-                                        uint32_t sgpr_value, std::optional<uint32_t> literal) {
-  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code);
+                                        uint32_t sgpr_value, std::optional<uint32_t> literal,
+                                        bool vop1_e32) {
+  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code, vop1_e32);
   if (!info.ok()) return info.status();
   switch (info->kind) {
     case OperandKind::vgpr: return vgpr_value;

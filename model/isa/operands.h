@@ -47,12 +47,15 @@ struct OperandInfo {
 
 // Error when `code` is not a source operand this project models on `family`, e.g.
 // "operand code 209 is not a valid VOP3 source on GFX10".
-absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code);
+// `vop1_e32`: the operand of a 32-bit VOP1 word, which takes a literal on every family
+// (GFX9 included; its VOP3 takes none).
+absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool vop1_e32 = false);
 
 // LLVM's spelling: "v3", "s20", "vcc_lo", "null", "src_scc", "-16", "0.5", "0.15915494";
 // the literal as "0x12345" or, when the value is also an inline constant, "lit(0x3f800000)"
 // (so llvm-mc keeps it a literal). Unknown codes print as "/*op 209*/".
-std::string OperandText(Family family, uint16_t code, std::optional<uint32_t> literal);
+std::string OperandText(Family family, uint16_t code, std::optional<uint32_t> literal,
+                        bool vop1_e32 = false);
 
 // The inline-constant code whose value is `value` (integers -16..64 first, then the floats),
 // or nullopt. 1/(2pi) is 0x3e22f983.
@@ -67,7 +70,8 @@ absl::StatusOr<uint16_t> ParseOperandName(Family family, absl::string_view text)
 // for an SGPR or special register (the caller's uniform register value; null reads 0), the
 // constant for inline codes, `literal` for code 255 (error when absent).
 absl::StatusOr<uint32_t> ResolveOperand(Family family, uint16_t code, uint32_t vgpr_value,
-                                        uint32_t sgpr_value, std::optional<uint32_t> literal);
+                                        uint32_t sgpr_value, std::optional<uint32_t> literal,
+                                        bool vop1_e32 = false);
 
 }  // namespace lanediff
 

@@ -41,6 +41,12 @@ constexpr Vop3Layout kLayouts[kNumFamilies] = {
 
 const Vop3Layout& GetVop3Layout(Family family) { return kLayouts[static_cast<int>(family)]; }
 
+absl::string_view SdwaSelName(uint32_t sel) {
+  static constexpr absl::string_view kNames[8] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3",
+                                                  "WORD_0", "WORD_1", "DWORD",  "SEL_7"};
+  return kNames[sel & 7];
+}
+
 bool Src2Unused(Instr instr) { return GetInstrInfo(instr).sources() < 3; }
 
 // SEMANTICS.md §2, second table: the row says what the instruction accepts (each cell checked
@@ -54,6 +60,7 @@ AsmRules GetAsmRules(const TargetTraits& target, Instr instr) {
   r.constant_bus_limit = layout.constant_bus_limit;
   r.neg_abs_srcs = info.neg_abs_srcs;
   r.clamp = (info.clamp_families & FamilyBit(target.family)) != 0;
+  r.omod = (info.omod_families & FamilyBit(target.family)) != 0;
   r.opsel = info.opsel_syntax[static_cast<int>(target.family)];
   r.has_src2_operand = info.src[2] != SrcRole::unused;
   return r;

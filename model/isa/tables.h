@@ -54,13 +54,57 @@ struct Vop3Layout {
 
 const Vop3Layout& GetVop3Layout(Family family);
 
+// The 32-bit VOP1 word (e32; the same in every family, C: llvm-mc-22
+// the fp8 -> f32 conversion `_e32 v1, v2` = [0x02,0xa9,0x02,0x7e] on gfx942):
+// SRC0[8:0] OP[16:9] VDST[24:17] ENC[31:25] = 0b0111111; SRC0 = 255 adds a literal dword,
+// 249 (0xF9) on GFX9 a second dword in the SDWA layout below, 250 (0xFA) a DPP dword (not
+// modelled).
+struct Vop1Layout {
+  Vop3Field src0, op, vdst, enc;
+  uint32_t enc_value;
+  uint16_t sdwa_code;  // SRC0 = 249: the SDWA form
+  uint16_t dpp_code;   // SRC0 = 250: the DPP form
+};
+inline constexpr Vop1Layout kVop1Layout = {
+    .src0 = {"SRC0", 0, 0, 9},
+    .op = {"OP", 0, 9, 8},
+    .vdst = {"VDST", 0, 17, 8},
+    .enc = {"ENC", 0, 25, 7},
+    .enc_value = 0b0111111,
+    .sdwa_code = 249,
+    .dpp_code = 250,
+};
+
+// The GFX9 SDWA dword of a VOP1 instruction (word 1; C: llvm-mc-22 on gfx942,
+// `<fp8 -> f32>_sdwa v1, s2 clamp mul:2 src0_sel:BYTE_1` sets bits 13, 14, 16 and 23):
+// SRC0[7:0] DST_SEL[10:8] DST_UNUSED[12:11] CLAMP[13] OMOD[15:14] SRC0_SEL[18:16]
+// SRC0_SEXT[19] SRC0_NEG[20] SRC0_ABS[21] S0[23] (1: SRC0 is a scalar operand code).
+struct SdwaLayout {
+  Vop3Field src0, dst_sel, dst_unused, clamp, omod, src0_sel, src0_sext, src0_neg, src0_abs, s0;
+};
+inline constexpr SdwaLayout kSdwaLayout = {
+    .src0 = {"SRC0", 1, 0, 8},
+    .dst_sel = {"DST_SEL", 1, 8, 3},
+    .dst_unused = {"DST_UNUSED", 1, 11, 2},
+    .clamp = {"CLAMP", 1, 13, 1},
+    .omod = {"OMOD", 1, 14, 2},
+    .src0_sel = {"SRC0_SEL", 1, 16, 3},
+    .src0_sext = {"SRC0_SEXT", 1, 19, 1},
+    .src0_neg = {"SRC0_NEG", 1, 20, 1},
+    .src0_abs = {"SRC0_ABS", 1, 21, 1},
+    .s0 = {"S0", 1, 23, 1},
+};
+// SDWA select codes (SRC0_SEL, DST_SEL): BYTE_0..BYTE_3 = 0..3, WORD_0 = 4, WORD_1 = 5, DWORD = 6.
+inline constexpr uint8_t kSdwaDword = 6;
+absl::string_view SdwaSelName(uint32_t sel);  // "BYTE_1"; "SEL_7" for the unnamed code 7
+
 // What LLVM 22's assembler accepts for one instruction on one target (SEMANTICS.md §2,
 // second table): the instruction's row (model/instrs.def) and the family's layout, read
 // together so the encoder, printer, parser and LLVM-refusal checks share one answer.
 struct AsmRules {
   uint8_t neg_abs_srcs = 0b001;  // bit i: -x, |x| accepted on source i
   bool clamp = false;
-  bool omod = false;             // never for these instructions
+  bool omod = false;             // mul:2 / mul:4 / div:2 accepted (InstrInfo::omod_families)
   bool literal = false;
   int constant_bus_limit = 1;  // 2: two different SGPRs (or SGPR + literal) accepted
   OpSelSyntax opsel = OpSelSyntax::none;

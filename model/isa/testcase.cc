@@ -72,6 +72,31 @@ absl::StatusOr<Instr> InstrFromProto(proto::Instruction p) {
 
 proto::Instruction InstrToProto(Instr instr) { return kProtoByInstr[static_cast<size_t>(instr)]; }
 
+namespace {
+
+// encoding.form and encoding.src0_sel (absent: the VOP3 form, DWORD) checked against the row.
+absl::StatusOr<InstrForm> FormFromProto(const TargetTraits& target, Instr instr,
+                                        const proto::Encoding& e) {
+  const InstrForm form = e.form() == proto::FORM_E32    ? InstrForm::e32
+                         : e.form() == proto::FORM_SDWA ? InstrForm::sdwa
+                                                        : InstrForm::e64;
+  if (e.form() != proto::FORM_E64 && e.form() != proto::FORM_E32 && e.form() != proto::FORM_SDWA) {
+    return absl::InvalidArgumentError(absl::StrCat("encoding.form ", static_cast<int>(e.form()),
+                                                   " is not FORM_E64, FORM_E32 or FORM_SDWA"));
+  }
+  if (!HasForm(target, instr, form)) {
+    return absl::InvalidArgumentError(absl::StrCat("encoding.form: ", InstrName(instr), " has no ",
+                                                   InstrFormName(form), " form on ", target.name,
+                                                   " (SDWA: GFX9 only)"));
+  }
+  if (e.has_src0_sel() && (form != InstrForm::sdwa || e.src0_sel() > 7)) {
+    return absl::InvalidArgumentError("encoding.src0_sel: 0..7, and only with FORM_SDWA");
+  }
+  return form;
+}
+
+}  // namespace
+
 absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const proto::TestCase& tc,
                                            const RegisterConvention& conv) {
   LANEDIFF_ASSIGN_OR_RETURN(Instr instr, InstrFromProto(tc.instr()));
@@ -81,10 +106,11 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
   }
   const proto::Encoding& e = tc.encoding();
   if (e.raw_words_size() > 0) {
-    if (e.opsel() || e.neg() || e.abs() || e.clamp() || e.omod()) {
+    if (e.opsel() || e.neg() || e.abs() || e.clamp() || e.omod() || e.form() != proto::FORM_E64 ||
+        e.has_src0_sel()) {
       return absl::InvalidArgumentError(
-          "encoding: raw_words is set, so opsel/neg/abs/clamp/omod must not be (the decoder "
-          "derives them)");
+          "encoding: raw_words is set, so opsel/neg/abs/clamp/omod/form/src0_sel must not be "
+          "(the decoder derives them)");
     }
     std::vector<uint32_t> words(e.raw_words().begin(), e.raw_words().end());
     absl::StatusOr<DecodedVop3> d = DecodeVop3(target, words, /*allow_undefined=*/true);
@@ -116,12 +142,14 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
   in.mods.abs = static_cast<uint8_t>(e.abs());
   in.mods.clamp = e.clamp();
   in.mods.omod = static_cast<uint8_t>(e.omod());
+  LANEDIFF_ASSIGN_OR_RETURN(in.form, FormFromProto(target, instr, e));
+  if (e.has_src0_sel()) in.mods.src0_sel = static_cast<uint8_t>(e.src0_sel());
   const Family fam = target.family;
   for (int i = 0; i < 3; ++i) {
     const proto::Source& s = SourceOf(e, i);
     const std::string field = absl::StrCat("encoding.src", i);
-    if (i == 2 && Src2Unused(instr) && !HasSource(e, 2)) {
-      in.src[2] = 0;  // as LLVM encodes it
+    if (i >= NumSourcesRead(instr) && !HasSource(e, i)) {
+      in.src[i] = 0;  // as LLVM encodes it
       continue;
     }
     switch (s.kind()) {
@@ -158,7 +186,7 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
         break;
       }
       case proto::SOURCE_LITERAL: {
-        if (!GetVop3Layout(fam).literal_allowed) {
+        if (!GetVop3Layout(fam).literal_allowed && in.form != InstrForm::e32) {
           return absl::InvalidArgumentError(absl::StrCat(
               field, ": a literal source is not possible on ", target.name, " (",
               FamilyName(fam), " VOP3 has no literal dword)"));
@@ -257,7 +285,8 @@ absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc, LaneRoutin
     const uint16_t code = rc.vop3.src[i];
     lane_field[i] = -1;
     if (i >= NumSourcesRead(rc.vop3.instr)) continue;  // SR SRC2: read nothing
-    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo info, DescribeOperand(fam, code));
+    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo info,
+                              DescribeOperand(fam, code, rc.vop3.form == InstrForm::e32));
     if (info.kind == OperandKind::vgpr) {
       for (int j = 0; j < 3; ++j) {
         if (info.index == conv.vgpr[j]) lane_field[i] = j;
@@ -283,7 +312,8 @@ absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc, LaneRoutin
       }
       uniform[i] = 0;
     } else {
-      LANEDIFF_ASSIGN_OR_RETURN(uniform[i], ResolveOperand(fam, code, 0, 0, rc.vop3.literal));
+      LANEDIFF_ASSIGN_OR_RETURN(uniform[i], ResolveOperand(fam, code, 0, 0, rc.vop3.literal,
+                                                            rc.vop3.form == InstrForm::e32));
     }
   }
   routing->lane_field = lane_field;

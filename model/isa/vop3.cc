@@ -42,7 +42,7 @@ bool UsesLiteral(const Vop3Instr& in) {
 int ConstantBusReads(Family family, const Vop3Instr& in) {
   std::set<uint16_t> codes;
   for (int i = 0; i < NumSourcesRead(in.instr); ++i) {
-    absl::StatusOr<OperandInfo> info = DescribeOperand(family, in.src[i]);
+    absl::StatusOr<OperandInfo> info = DescribeOperand(family, in.src[i], in.form == InstrForm::e32);
     if (info.ok() && info->constant_bus) codes.insert(in.src[i]);
   }
   return static_cast<int>(codes.size());
@@ -56,11 +56,173 @@ std::string Bits4(uint32_t v) {
 
 int NumSourcesRead(Instr instr) { return GetInstrInfo(instr).sources(); }
 
+absl::string_view InstrFormName(InstrForm form) {
+  switch (form) {
+    case InstrForm::e64: return "e64";
+    case InstrForm::e32: return "e32";
+    case InstrForm::sdwa: return "sdwa";
+  }
+  return "?";
+}
+
+bool HasForm(const TargetTraits& target, Instr instr, InstrForm form) {
+  if (!target.Has(instr)) return false;
+  switch (form) {
+    case InstrForm::e64: return true;
+    case InstrForm::e32: return target.Vop1Opcode(instr) != kNoOpcode;
+    case InstrForm::sdwa:
+      return target.Vop1Opcode(instr) != kNoOpcode && target.family == Family::gfx9;
+  }
+  return false;
+}
+
+namespace {
+
+// The VOP1 forms (e32, SDWA) of a VOP1 instruction: tables.h kVop1Layout, kSdwaLayout.
+absl::StatusOr<std::vector<uint32_t>> EncodeVop1(const TargetTraits& target, const Vop3Instr& in) {
+  const int op = target.Vop1Opcode(in.instr);
+  if (op == kNoOpcode) {
+    return absl::InvalidArgumentError(absl::StrCat(InstrName(in.instr), " has no VOP1 (",
+                                                   InstrFormName(in.form), ") form on ",
+                                                   target.name));
+  }
+  for (int i = 1; i < 3; ++i) {
+    if (in.src[i] != 0) {
+      return absl::InvalidArgumentError(absl::StrCat("src", i, " = ", in.src[i], ": the ",
+                                                     InstrFormName(in.form),
+                                                     " form has one source field"));
+    }
+  }
+  const Vop1Layout& l = kVop1Layout;
+  std::vector<uint32_t> words(1, 0);
+  l.op.Set(static_cast<uint32_t>(op), absl::MakeSpan(words));
+  l.vdst.Set(in.vdst, absl::MakeSpan(words));
+  l.enc.Set(l.enc_value, absl::MakeSpan(words));
+  if (in.form == InstrForm::e32) {
+    if (!(in.mods == Modifiers{}) || in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0 ||
+        in.sdwa_sext) {
+      return absl::InvalidArgumentError(
+          "the e32 form has no modifier or select fields (the _e64 or _sdwa forms have)");
+    }
+    LANEDIFF_RETURN_IF_ERROR(CheckWidth("src0", in.src[0], l.src0));
+    if (in.src[0] == l.sdwa_code || in.src[0] == l.dpp_code) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "src0 code ", in.src[0], " in an e32 word selects the SDWA/DPP form, not an operand"));
+    }
+    const bool uses_literal = in.src[0] == kLiteralCode;
+    if (uses_literal != in.literal.has_value()) {
+      return absl::InvalidArgumentError(
+          uses_literal ? "src0 is code 255 (literal) but no literal value is set"
+                       : "a literal value is set but src0 is not code 255");
+    }
+    l.src0.Set(in.src[0], absl::MakeSpan(words));
+    if (uses_literal) words.push_back(*in.literal);
+    return words;
+  }
+  // SDWA
+  if (target.family != Family::gfx9) {
+    return absl::InvalidArgumentError(absl::StrCat("the SDWA form exists on GFX9 only, not on ",
+                                                   target.name));
+  }
+  if (in.mods.opsel != 0 || ((in.mods.neg | in.mods.abs) & ~1u) != 0) {
+    return absl::InvalidArgumentError(
+        "the SDWA form has no OPSEL and neg/abs on src0 only");
+  }
+  if (in.src[0] == kLiteralCode || in.literal.has_value()) {
+    return absl::InvalidArgumentError("the SDWA form takes no literal");
+  }
+  const SdwaLayout& d = kSdwaLayout;
+  const bool vgpr = in.src[0] >= kFirstVgprCode;
+  const uint32_t field = vgpr ? in.src[0] - kFirstVgprCode : in.src[0];
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("SDWA src0", field, d.src0));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("src0_sel", in.mods.src0_sel, d.src0_sel));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("dst_sel", in.sdwa_dst_sel, d.dst_sel));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("dst_unused", in.sdwa_dst_unused, d.dst_unused));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("omod", in.mods.omod, d.omod));
+  l.src0.Set(l.sdwa_code, absl::MakeSpan(words));
+  words.push_back(0);
+  const absl::Span<uint32_t> w = absl::MakeSpan(words);
+  d.src0.Set(field, w);
+  d.s0.Set(vgpr ? 0 : 1, w);
+  d.dst_sel.Set(in.sdwa_dst_sel, w);
+  d.dst_unused.Set(in.sdwa_dst_unused, w);
+  d.clamp.Set(in.mods.clamp ? 1 : 0, w);
+  d.omod.Set(in.mods.omod, w);
+  d.src0_sel.Set(in.mods.src0_sel, w);
+  d.src0_sext.Set(in.sdwa_sext ? 1 : 0, w);
+  d.src0_neg.Set(in.mods.neg & 1, w);
+  d.src0_abs.Set(in.mods.abs & 1, w);
+  return words;
+}
+
+absl::StatusOr<DecodedVop3> DecodeVop1Fields(const TargetTraits& target,
+                                             absl::Span<const uint32_t> words) {
+  const Vop1Layout& l = kVop1Layout;
+  const uint32_t op = l.op.Get(words);
+  DecodedVop3 d;
+  bool found = false;
+  std::vector<std::string> known;
+  for (Instr i : kAllInstrs) {
+    if (target.Vop1Opcode(i) == kNoOpcode) continue;
+    known.push_back(absl::StrCat(InstrName(i), "=", target.Vop1Opcode(i)));
+    if (static_cast<uint32_t>(target.Vop1Opcode(i)) == op) {
+      d.vop3.instr = i;
+      found = true;
+    }
+  }
+  if (!found) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "VOP1 opcode ", op, " is not an instruction lanediff knows on ", target.name, " (",
+        absl::StrJoin(known, ", "), ")"));
+  }
+  Vop3Instr& in = d.vop3;
+  in.form = InstrForm::e32;
+  in.vdst = static_cast<uint8_t>(l.vdst.Get(words));
+  in.src = {static_cast<uint16_t>(l.src0.Get(words)), 0, 0};
+  d.words_used = 1;
+  if (in.src[0] == l.dpp_code) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        InstrName(in.instr), ": SRC0 = 250 is the DPP form, which lanediff does not model"));
+  }
+  if (in.src[0] == l.sdwa_code && target.family == Family::gfx9) {
+    if (words.size() < 2) {
+      return absl::InvalidArgumentError("SRC0 = 249 (SDWA) but the SDWA dword is missing");
+    }
+    const SdwaLayout& s = kSdwaLayout;
+    in.form = InstrForm::sdwa;
+    const uint32_t field = s.src0.Get(words);
+    in.src[0] = static_cast<uint16_t>(s.s0.Get(words) ? field : kFirstVgprCode + field);
+    in.sdwa_dst_sel = static_cast<uint8_t>(s.dst_sel.Get(words));
+    in.sdwa_dst_unused = static_cast<uint8_t>(s.dst_unused.Get(words));
+    in.mods.clamp = s.clamp.Get(words) != 0;
+    in.mods.omod = static_cast<uint8_t>(s.omod.Get(words));
+    in.mods.src0_sel = static_cast<uint8_t>(s.src0_sel.Get(words));
+    in.sdwa_sext = s.src0_sext.Get(words) != 0;
+    in.mods.neg = static_cast<uint8_t>(s.src0_neg.Get(words));
+    in.mods.abs = static_cast<uint8_t>(s.src0_abs.Get(words));
+    d.words_used = 2;
+  } else if (in.src[0] == kLiteralCode) {
+    if (words.size() < 2) {
+      return absl::InvalidArgumentError(
+          "SRC0 is code 255 (literal) but the literal dword is missing (1 word given)");
+    }
+    in.literal = words[1];
+    d.words_used = 2;
+  }
+  return d;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
                                                  const Vop3Instr& in) {
   if (!target.Has(in.instr)) {
     return absl::InvalidArgumentError(absl::StrCat("instruction ", InstrName(in.instr),
                                                    " does not exist on ", target.name));
+  }
+  if (in.form != InstrForm::e64) return EncodeVop1(target, in);
+  if (in.mods.src0_sel != 6 || in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0 || in.sdwa_sext) {
+    return absl::InvalidArgumentError("SDWA fields are set on a VOP3 (e64) instruction");
   }
   const Vop3Layout& l = GetVop3Layout(target.family);
   static constexpr absl::string_view kSrcNames[3] = {"src0", "src1", "src2"};
@@ -101,6 +263,9 @@ absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
 
 absl::StatusOr<DecodedVop3> DecodeVop3Fields(const TargetTraits& target,
                                              absl::Span<const uint32_t> words) {
+  if (!words.empty() && kVop1Layout.enc.Get(words) == kVop1Layout.enc_value) {
+    return DecodeVop1Fields(target, words);
+  }
   if (words.size() < 2) {
     return absl::InvalidArgumentError(
         absl::StrCat("too few words: VOP3 needs 2 dwords, got ", words.size()));
@@ -156,7 +321,7 @@ absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
   const Vop3Instr& in = d.vop3;
   static constexpr absl::string_view kSrcNames[3] = {"SRC0", "SRC1", "SRC2"};
   for (int i = 0; i < 3; ++i) {
-    absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i]);
+    absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i], in.form == InstrForm::e32);
     if (!info.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(InstrName(in.instr), " ", kSrcNames[i], ": ", info.status().message()));
@@ -189,7 +354,7 @@ std::vector<std::string> SpecViolations(const TargetTraits& target, const Vop3In
     out.push_back(absl::StrCat("constant bus: ", bus, " distinct SGPR/literal reads, ",
                                FamilyName(target.family), " allows ", l.constant_bus_limit));
   }
-  if (UsesLiteral(in) && !l.literal_allowed) {
+  if (UsesLiteral(in) && !l.literal_allowed && in.form == InstrForm::e64) {
     out.push_back(absl::StrCat("literal (code 255): ", FamilyName(target.family), " VOP3 takes none"));
   }
   return out;
@@ -207,7 +372,7 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
       out.push_back(absl::StrCat("ABS[", i, "] set: LLVM accepts no abs modifier on src", i));
     }
   }
-  if (in.mods.omod != 0) {
+  if (in.mods.omod != 0 && !r.omod) {
     out.push_back(absl::StrCat("OMOD ", in.mods.omod, " != 0: LLVM accepts no output modifier on ",
                                InstrName(in.instr)));
   }
@@ -235,13 +400,29 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
                                    ": byte_sel expresses only OPSEL[3:2] on ", target.name));
       }
       break;
+    case OpSelSyntax::byte_sel_src:
+      if ((in.mods.opsel & 0b1100) != 0) {
+        out.push_back(absl::StrCat("OPSEL[3:2] = ", in.mods.opsel >> 2,
+                                   ": byte_sel expresses only OPSEL[1:0] on ", target.name));
+      }
+      break;
   }
-  if (!r.has_src2_operand && in.src[2] != 0) {
-    out.push_back(absl::StrCat("SRC2 = ", in.src[2], ": LLVM's ", InstrName(in.instr),
-                               " syntax has no third source and always encodes 0"));
+  static constexpr absl::string_view kSrcField[3] = {"SRC0", "SRC1", "SRC2"};
+  for (int i = NumSourcesRead(in.instr); i < 3; ++i) {
+    if (in.src[i] != 0) {
+      out.push_back(absl::StrCat(kSrcField[i], " = ", in.src[i], ": LLVM's ", InstrName(in.instr),
+                                 " syntax has no source ", i, " and always encodes 0"));
+    }
   }
-  if (UsesLiteral(in) && !r.literal) {
+  if (UsesLiteral(in) && !r.literal && in.form == InstrForm::e64) {
     out.push_back(absl::StrCat("literal: ", target.name, " VOP3 has none"));
+  }
+  if (in.form == InstrForm::sdwa) {
+    if (in.sdwa_sext) out.push_back("SRC0_SEXT set: LLVM accepts no sext() on this SDWA form");
+    if (in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0) {
+      out.push_back(absl::StrCat("DST_SEL ", in.sdwa_dst_sel, ", DST_UNUSED ",
+                                 in.sdwa_dst_unused, ": LLVM accepts only dst_sel:DWORD here"));
+    }
   }
   const int bus = ConstantBusReads(target.family, in);
   if (bus > r.constant_bus_limit) {
@@ -249,7 +430,7 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
                                r.constant_bus_limit, " on ", target.name));
   }
   for (int i = 0; i < 3; ++i) {
-    if (!DescribeOperand(target.family, in.src[i]).ok()) {
+    if (!DescribeOperand(target.family, in.src[i], in.form == InstrForm::e32).ok()) {
       out.push_back(absl::StrCat("src", i, " code ", in.src[i], " is not an operand LLVM accepts"));
     }
   }
@@ -259,10 +440,10 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
 namespace {
 
 std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
-  std::string text = OperandText(target.family, in.src[i], in.literal);
+  std::string text = OperandText(target.family, in.src[i], in.literal, in.form == InstrForm::e32);
   const bool neg = (in.mods.neg >> i) & 1;
   const bool abs = (in.mods.abs >> i) & 1;
-  absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i]);
+  absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i], in.form == InstrForm::e32);
   const bool is_register = info.ok() && (info->kind == OperandKind::vgpr ||
                                          info->kind == OperandKind::sgpr ||
                                          info->kind == OperandKind::special);
@@ -287,14 +468,49 @@ std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
 
 std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
   const AsmRules r = GetAsmRules(target, in.instr);
-  std::string out = absl::StrCat(InstrName(in.instr), " v", in.vdst);
-  // An SR instruction's SRC2 shows only when something is in it (LLVM encodes 0).
-  const bool sr_src2_empty = in.src[2] == 0 && ((in.mods.neg | in.mods.abs) & 4) == 0;
-  const int n = Src2Unused(in.instr) && sr_src2_empty ? 2 : 3;
+  // A VOP1 instruction's VOP3 form is spelled with the _e64 suffix (without it, llvm-mc-22
+  // assembles the 32-bit e32 form).
+  const bool vop1 = GetInstrInfo(in.instr).encoding == Encoding::vop1;
+  if (in.form != InstrForm::e64) {
+    // llvm-mc-22 prints the VOP1 forms with their suffix: `<mnemonic>_e32 v1, v2`,
+    // `<mnemonic>_sdwa v1, v2 clamp mul:2 src0_sel:BYTE_1` (src0_sel always, DWORD too).
+    std::string out = absl::StrCat(InstrName(in.instr), "_", InstrFormName(in.form), " v", in.vdst,
+                                   ", ");
+    std::string src = SourceText(target, in, 0);
+    if (in.sdwa_sext) src = absl::StrCat("sext(", src, ")");
+    absl::StrAppend(&out, src);
+    if (in.form == InstrForm::sdwa) {
+      if (in.mods.clamp) absl::StrAppend(&out, " clamp");
+      static constexpr absl::string_view kOmodSdwa[4] = {"", " mul:2", " mul:4", " div:2"};
+      absl::StrAppend(&out, kOmodSdwa[in.mods.omod & 3]);
+      if (in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0) {
+        static constexpr absl::string_view kUnused[4] = {"UNUSED_PAD", "UNUSED_SEXT",
+                                                         "UNUSED_PRESERVE", "UNUSED_3"};
+        absl::StrAppend(&out, " dst_sel:", SdwaSelName(in.sdwa_dst_sel), " dst_unused:",
+                        kUnused[in.sdwa_dst_unused & 3]);
+      }
+      absl::StrAppend(&out, " src0_sel:", SdwaSelName(in.mods.src0_sel));
+    }
+    return out;
+  }
+  std::string out = absl::StrCat(InstrName(in.instr), vop1 ? "_e64" : "", " v", in.vdst);
+  // A source field the instruction does not read shows only when something is in it (LLVM
+  // encodes 0); printing it means printing the ones before it too.
+  int n = NumSourcesRead(in.instr);
+  for (int i = n; i < 3; ++i) {
+    if (in.src[i] != 0 || (((in.mods.neg | in.mods.abs) >> i) & 1) != 0) n = i + 1;
+  }
   for (int i = 0; i < n; ++i) absl::StrAppend(&out, ", ", SourceText(target, in, i));
   // Modifier order as llvm-mc-22 prints it: byte_sel:N before clamp.
   if (in.mods.opsel != 0) {
-    if (r.opsel == OpSelSyntax::byte_sel) {
+    if (r.opsel == OpSelSyntax::byte_sel_src) {
+      // byte_sel:N = 2*OPSEL[0] + OPSEL[1]; OPSEL[3:2], which LLVM cannot express, as op_sel.
+      if ((in.mods.opsel & 0b1100) != 0) {
+        absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel & 0b1100));
+      }
+      const int byte = 2 * (in.mods.opsel & 1) + ((in.mods.opsel >> 1) & 1);
+      if (byte != 0) absl::StrAppend(&out, " byte_sel:", byte);
+    } else if (r.opsel == OpSelSyntax::byte_sel) {
       if ((in.mods.opsel & 3) != 0) absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel & 3));
       if ((in.mods.opsel >> 2) != 0) absl::StrAppend(&out, " byte_sel:", in.mods.opsel >> 2);
     } else if (r.opsel == OpSelSyntax::op_sel_dst3) {
@@ -403,12 +619,24 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
   size_t sp = text.find_first_of(" \t");
   absl::string_view mnemonic = text.substr(0, sp);
   absl::string_view rest = sp == absl::string_view::npos ? "" : text.substr(sp);
-  absl::ConsumeSuffix(&mnemonic, "_e64");
+  // The form: _e64, _e32, _sdwa; without a suffix a VOP1 instruction is e32 (as llvm-mc-22
+  // assembles it) and a VOP3-only one e64.
+  std::optional<InstrForm> form;
+  if (absl::ConsumeSuffix(&mnemonic, "_e64")) form = InstrForm::e64;
+  else if (absl::ConsumeSuffix(&mnemonic, "_e32")) form = InstrForm::e32;
+  else if (absl::ConsumeSuffix(&mnemonic, "_sdwa")) form = InstrForm::sdwa;
   Vop3Instr in;
   LANEDIFF_ASSIGN_OR_RETURN(in.instr, ParseInstr(mnemonic));
   if (!target.Has(in.instr)) {
     return absl::InvalidArgumentError(absl::StrCat("instruction ", InstrName(in.instr),
                                                    " does not exist on ", target.name));
+  }
+  const bool vop1 = GetInstrInfo(in.instr).encoding == Encoding::vop1;
+  in.form = form.value_or(vop1 ? InstrForm::e32 : InstrForm::e64);
+  if (!HasForm(target, in.instr, in.form)) {
+    return absl::InvalidArgumentError(absl::StrCat(InstrName(in.instr), " has no ",
+                                                   InstrFormName(in.form), " form on ",
+                                                   target.name, " (SDWA: GFX9 only)"));
   }
   // Operands are comma separated; modifiers follow the last operand, space separated.
   // Split at commas outside brackets.
@@ -440,6 +668,8 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
     for (size_t i = 1; i < toks.size(); ++i) {
       absl::string_view tk = toks[i];
       if (tk == "clamp" || absl::StartsWith(tk, "op_sel:") || absl::StartsWith(tk, "byte_sel:") ||
+          absl::StartsWith(tk, "src0_sel:") || absl::StartsWith(tk, "dst_sel:") ||
+          absl::StartsWith(tk, "dst_unused:") ||
           absl::StartsWith(tk, "op_sel_src2:") ||
           absl::StartsWith(tk, "mul:") || absl::StartsWith(tk, "div:")) {
         first_mod = i;
@@ -463,8 +693,19 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
   }
   in.vdst = static_cast<uint8_t>(*vdst - kFirstVgprCode);
   in.src = {0, 0, 0};
+  if (in.form != InstrForm::e64 && parts.size() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the ", InstrFormName(in.form), " form takes vdst and one source; got ", parts.size(),
+        " operands in '", line, "'"));
+  }
   for (size_t i = 1; i < parts.size(); ++i) {
-    LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s, ParseSource(target, parts[i]));
+    std::string part = std::string(absl::StripAsciiWhitespace(parts[i]));
+    if (in.form == InstrForm::sdwa && absl::StartsWith(part, "sext(") &&
+        absl::EndsWith(part, ")")) {
+      in.sdwa_sext = true;
+      part = part.substr(5, part.size() - 6);
+    }
+    LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s, ParseSource(target, part));
     const int k = static_cast<int>(i - 1);
     in.src[k] = s.code;
     if (s.neg) in.mods.neg |= 1 << k;
@@ -516,11 +757,42 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
       if (!absl::SimpleAtoi(mv, &n) || n < 0 || n > 3) {
         return absl::InvalidArgumentError(absl::StrCat("'", m, "': byte_sel is 0..3"));
       }
+      if (r.opsel == OpSelSyntax::byte_sel_src) {  // the source byte: 2*OPSEL[0] + OPSEL[1]
+        in.mods.opsel = static_cast<uint8_t>((in.mods.opsel & 0b1100) | ((n >> 1) & 1) |
+                                             ((n & 1) << 1));
+        continue;
+      }
       if (r.opsel != OpSelSyntax::byte_sel) {
-        return absl::InvalidArgumentError(absl::StrCat("'", m, "': byte_sel is ", target.name,
-                                                       "'s syntax only on gfx12/gfx1250 SR"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "'", m, "': ", InstrName(in.instr), " takes no byte_sel on ", target.name));
       }
       in.mods.opsel = static_cast<uint8_t>((in.mods.opsel & 3) | (n << 2));
+    } else if (absl::ConsumePrefix(&mv, "src0_sel:") || absl::ConsumePrefix(&mv, "dst_sel:")) {
+      if (in.form != InstrForm::sdwa) {
+        return absl::InvalidArgumentError(absl::StrCat("'", m, "': only the _sdwa form has selects"));
+      }
+      int sel = -1;
+      for (int k = 0; k < 8; ++k) {
+        if (mv == SdwaSelName(k)) sel = k;
+      }
+      if (sel < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", m, "': a select is BYTE_0..BYTE_3, WORD_0, WORD_1 or DWORD"));
+      }
+      if (absl::StartsWith(m, "src0_sel:")) in.mods.src0_sel = static_cast<uint8_t>(sel);
+      else in.sdwa_dst_sel = static_cast<uint8_t>(sel);
+    } else if (absl::ConsumePrefix(&mv, "dst_unused:")) {
+      static constexpr absl::string_view kUnused[4] = {"UNUSED_PAD", "UNUSED_SEXT",
+                                                       "UNUSED_PRESERVE", "UNUSED_3"};
+      int u = -1;
+      for (int k = 0; k < 4; ++k) {
+        if (mv == kUnused[k]) u = k;
+      }
+      if (u < 0 || in.form != InstrForm::sdwa) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "'", m, "': dst_unused is UNUSED_PAD, UNUSED_SEXT or UNUSED_PRESERVE (_sdwa only)"));
+      }
+      in.sdwa_dst_unused = static_cast<uint8_t>(u);
     } else if (m == "mul:2") {
       in.mods.omod = 1;
     } else if (m == "mul:4") {
@@ -530,6 +802,13 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
     } else {
       return absl::InvalidArgumentError(absl::StrCat("unknown modifier '", m, "'"));
     }
+  }
+  if (in.form == InstrForm::e32 && !(in.mods == Modifiers{})) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", line, "': the e32 form has no modifiers (write _e64 or _sdwa)"));
+  }
+  if (in.form == InstrForm::sdwa && in.mods.opsel != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("'", line, "': the SDWA form has no op_sel"));
   }
   return in;
 }

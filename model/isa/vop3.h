@@ -33,12 +33,27 @@ namespace lanediff {
 // 256 + n for vN, n for sN, 128..208 / 240..248 inline constants, 255 literal (then
 // `literal` holds the trailing dword). For the SR instructions src[2] is the SRC2 field,
 // which LLVM always encodes as 0.
+// Which encoding of the instruction a word is: the VOP3 word (for a VOP1 instruction its VOP3
+// promotion, `_e64`), the 32-bit VOP1 word (`_e32`), or VOP1 with the GFX9 SDWA dword
+// (`_sdwa`). InstrInfo::encoding says which exist (tables.h has the layouts).
+enum class InstrForm : uint8_t { e64, e32, sdwa };
+absl::string_view InstrFormName(InstrForm form);  // "e64", "e32", "sdwa"
+// The form exists for `instr` on `target`: e64 wherever the instruction does, e32 for a VOP1
+// instruction, SDWA for a VOP1 instruction on GFX9 (the only SDWA family lanediff targets).
+bool HasForm(const TargetTraits& target, Instr instr, InstrForm form);
+
 struct Vop3Instr {
   Instr instr = Instr::v_cvt_pk_u8_f32;
   uint8_t vdst = 0;  // VGPR number
   std::array<uint16_t, 3> src = {256, 256, 256};
-  Modifiers mods;
+  Modifiers mods;  // e32: all default; SDWA: clamp, omod, neg/abs bit 0 and src0_sel
   std::optional<uint32_t> literal;
+  InstrForm form = InstrForm::e64;
+  // SDWA only: DST_SEL, DST_UNUSED and SRC0_SEXT as encoded (LLVM accepts only DWORD, 0, 0
+  // on the fp8 conversions; other values run as raw words).
+  uint8_t sdwa_dst_sel = 6;
+  uint8_t sdwa_dst_unused = 0;
+  bool sdwa_sext = false;
 
   friend bool operator==(const Vop3Instr&, const Vop3Instr&) = default;
 };

@@ -48,6 +48,9 @@ absl::Status ValidateContext(const OpContext& ctx) {
   if (m.neg > 7) return absl::InvalidArgumentError(absl::StrCat("neg ", m.neg, " > 7 (3 bits)"));
   if (m.abs > 7) return absl::InvalidArgumentError(absl::StrCat("abs ", m.abs, " > 7 (3 bits)"));
   if (m.omod > 3) return absl::InvalidArgumentError(absl::StrCat("omod ", m.omod, " > 3 (2 bits)"));
+  if (m.src0_sel > 7) {
+    return absl::InvalidArgumentError(absl::StrCat("src0_sel ", m.src0_sel, " > 7 (3 bits)"));
+  }
   return absl::OkStatus();
 }
 

@@ -29,13 +29,16 @@
 
 namespace lanediff {
 
-// The VOP3 modifier fields, as encoded.
+// The modifier fields, as encoded (VOP3; the SDWA dword's clamp, omod, neg/abs and src0_sel).
 struct Modifiers {
   uint8_t opsel = 0;  // OPSEL[3:0]
   uint8_t neg = 0;    // NEG[2:0], bit 0 = src0
   uint8_t abs = 0;    // ABS[2:0], bit 0 = src0
   bool clamp = false;
   uint8_t omod = 0;   // OMOD[1:0]
+  // SDWA SRC0_SEL (GFX9 SDWA form of a VOP1 instruction): BYTE_0..3 = 0..3, WORD_0 = 4,
+  // WORD_1 = 5, DWORD = 6. 6 in every other form (e32, e64), which select nothing with it.
+  uint8_t src0_sel = 6;
   friend bool operator==(const Modifiers&, const Modifiers&) = default;
 };
 

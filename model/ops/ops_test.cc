@@ -238,6 +238,36 @@ TEST(Ops, DiscriminatingInputs) {
   }
 }
 
+// The unpacking conversion's byte selects, by hand (docs/semantics.md §10.5, §10.7). gfx942
+// E4M3 FNUZ (bias 8): S0 = 0x40302010 holds 0x10 = 2^(2-8) = 2^-6 (0x3c800000) in byte 0,
+// 0x20 = 2^-4 (0x3d800000), 0x30 = 2^-2 (0x3e800000), 0x40 = 2^0 (0x3f800000) in byte 3.
+// SDWA src0_sel: pseudocode reads BYTE_1..3 as that byte and every other select as byte 0;
+// extract reads BYTE_n as n and WORD_1 as byte 2. gfx1201 VOP3: byte = 2*OPSEL[0] + OPSEL[1].
+TEST(Ops, Fp8ToF32ByteSelects) {
+  const TargetTraits& gfx942 = **FindTarget("gfx942");
+  const uint32_t by_byte_fnuz[4] = {0x3c800000u, 0x3d800000u, 0x3e800000u, 0x3f800000u};
+  const int pseudocode[7] = {0, 1, 2, 3, 0, 0, 0}, extract[7] = {0, 1, 2, 3, 0, 2, 0};
+  OpContext ctx{.target = &gfx942, .instr = Instr::v_cvt_f32_fp8};
+  for (int sel = 0; sel < 7; ++sel) {
+    ctx.mods.src0_sel = static_cast<uint8_t>(sel);
+    ctx.hyp.fp8_sdwa_sel = Fp8SdwaSel::pseudocode;
+    EXPECT_EQ(EvaluateLane(ctx, 0x40302010u, 0, 0, 0), by_byte_fnuz[pseudocode[sel]]) << sel;
+    EXPECT_EQ(EvaluateLaneOracle(ctx, 0x40302010u, 0, 0, 0), by_byte_fnuz[pseudocode[sel]]) << sel;
+    ctx.hyp.fp8_sdwa_sel = Fp8SdwaSel::extract;
+    EXPECT_EQ(EvaluateLane(ctx, 0x40302010u, 0, 0, 0), by_byte_fnuz[extract[sel]]) << sel;
+  }
+  // gfx1201 OCP E4M3 (bias 7): 0x10 = 2^-5 (0x3d000000), 0x20 = 2^-3 (0x3e000000),
+  // 0x30 = 2^-1 (0x3f000000), 0x40 = 2^1 (0x40000000).
+  const TargetTraits& gfx1201 = **FindTarget("gfx1201");
+  const uint32_t by_byte_ocp[4] = {0x3d000000u, 0x3e000000u, 0x3f000000u, 0x40000000u};
+  OpContext g12{.target = &gfx1201, .instr = Instr::v_cvt_f32_fp8};
+  for (uint8_t opsel = 0; opsel < 4; ++opsel) {
+    g12.mods.opsel = opsel;
+    const int byte = 2 * (opsel & 1) + (opsel >> 1);
+    EXPECT_EQ(EvaluateLane(g12, 0x40302010u, 0, 0, 0), by_byte_ocp[byte]) << int(opsel);
+  }
+}
+
 TEST(Ops, BatchEqualsLanes) {
   const OpContext ctx = Ctx("gfx1201", kFp8, M(0x4), kD, {});
   LaneBatch lanes;
@@ -270,6 +300,17 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
           if (instr == kPk) {
             const uint32_t mask = 0xffu << (8 * (s1 & 3));
             EXPECT_EQ(out & ~mask, s2 & ~mask) << t.name;
+            continue;
+          }
+          if (GetInstrInfo(instr).write == DstWrite::dword) {
+            // The unpacking conversions: an f32 from one byte of S0, by hand from
+            // docs/semantics.md §10.5: byte 2*OPSEL[0] + OPSEL[1] on gfx12/gfx1250 VOP3, byte 0
+            // on GFX9 VOP3 (no SDWA here). S1, S2, the old VDST and S0's other bytes: no effect.
+            const int byte = t.family == Family::gfx9 ? 0 : 2 * (opsel & 1) + ((opsel >> 1) & 1);
+            const uint32_t keep = 0xffu << (8 * byte);
+            const uint32_t s0b = (s0 & keep) | (static_cast<uint32_t>(rng()) & ~keep);
+            EXPECT_EQ(EvaluateLane(ctx, s0b, rng(), rng(), rng()), out)
+                << t.name << " " << InstrName(instr) << " opsel=" << int(opsel);
             continue;
           }
           if (GetInstrInfo(instr).write == DstWrite::half_at_opsel_3) {

@@ -72,6 +72,15 @@ constexpr bool RowsConsistent() {
     if (i.write == DstWrite::byte_at_src1 && i.src[1] != SrcRole::byte_select) return false;
     if (i.kept == KeptFrom::src2 && i.src[2] != SrcRole::kept_bytes) return false;
     if (i.src[0] == SrcRole::unused) return false;
+    if (i.write == DstWrite::dword && i.dst_bits != 32) return false;
+    for (int f = 0; f < kNumFamilies; ++f) {
+      // A VOP1 instruction has its e32 opcode wherever it has its VOP3 one; a VOP3-only has none.
+      const bool vop1 = i.vop1_opcode[f] != kNoOpcode;
+      if (i.encoding == Encoding::vop1 && vop1 != (i.opcode[f] != kNoOpcode)) return false;
+      if (i.encoding == Encoding::vop3 && vop1) return false;
+      if (i.vop1_opcode[f] < kNoOpcode || i.vop1_opcode[f] > 255) return false;
+      if (i.opsel_syntax[f] == OpSelSyntax::byte_sel_src && i.opsel_bits != 0b0011) return false;
+    }
   }
   for (int a = 0; a < kNumInstrs; ++a) {
     if (static_cast<int>(kInstrInfo[a].instr) != a) return false;

@@ -51,9 +51,12 @@ absl::string_view InstrName(Instr instr);
 
 // --- The vocabulary of an instruction's row (model/instrs.def) ---
 
-// How the instruction is encoded. Only VOP3 exists today; the VOP1 forms of the fp8 -> f32
-// conversions (e32, SDWA, VOP3-of-VOP1) will be new values here, read by the encoder.
-enum class Encoding : uint8_t { vop3 };
+// How the instruction is encoded.
+//   vop3: a VOP3-only instruction (InstrInfo::opcode is its VOP3 opcode).
+//   vop1: a VOP1 instruction: InstrInfo::vop1_opcode is its 32-bit e32 opcode (also the SDWA
+//         and DPP forms'), InstrInfo::opcode its VOP3 (e64) promotion's, which LLVM prints with
+//         the `_e64` suffix (gfx9: 0x140 + the VOP1 opcode; GFX12/GFX1250: 0x180 + it).
+enum class Encoding : uint8_t { vop3, vop1 };
 
 // A target capability an instruction needs beside its family's opcode (LLVM's
 // FeatureFP8ConversionInsts: gfx942, gfx950, gfx12, gfx1250).
@@ -66,6 +69,7 @@ enum class SrcRole : uint8_t {
   byte_select,  // bits [1:0] select the destination byte
   sr_seed,      // the stochastic-rounding seed (its high bits; model/ops decides which)
   kept_bytes,   // the destination bits the instruction does not write come from here
+  fp8_bytes,    // 8-bit floats, one per byte; the instruction's select picks the one converted
 };
 
 // Which bits of the destination a lane writes, and what selects them.
@@ -73,6 +77,7 @@ enum class DstWrite : uint8_t {
   byte_at_src1,       // byte S1[1:0]
   byte_at_opsel_3_2,  // byte OPSEL[3:2]
   half_at_opsel_3,    // 16-bit half OPSEL[3]: {element(S0) low byte, element(S1) high byte}
+  dword,              // all 32 bits (an f32 result)
 };
 
 // Where the destination bits the lane does not write come from.
@@ -84,13 +89,18 @@ enum class OpSelSyntax : uint8_t {
   op_sel_4,    // op_sel:[a,b,c,d] = OPSEL[0..3]
   op_sel_dst3, // two sources + destination: op_sel:[a,b,d] = OPSEL[0], OPSEL[1], OPSEL[3]
   byte_sel,    // byte_sel:N = OPSEL[3:2] (OPSEL[1:0] not expressible)
+  byte_sel_src,  // byte_sel:N = 2*OPSEL[0] + OPSEL[1]: the source byte (fp8 -> f32 VOP3)
 };
 
 // What an element the lane writes is: compare, sweep and reports decode by this, and ask the
 // op (OutputFormat, model/ops/ops.h) for the exact 8-bit float format under a context.
-enum class OutputKind : uint8_t { u8_int, fp8, bf8 };
+// f32: a 32-bit float converted from an 8-bit float (fp8 -> f32 conversions).
+enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32 };
 
 inline constexpr int16_t kNoOpcode = -1;  // the family has no encoding of the instruction
+// A VOP3-only instruction's vop1_opcode.
+inline constexpr std::array<int16_t, kNumFamilies> kNoOpcodes = {kNoOpcode, kNoOpcode, kNoOpcode,
+                                                                 kNoOpcode, kNoOpcode};
 
 // One row of model/instrs.def: an instruction's shape. Filled by the row; `instr` and `name`
 // come from the row's mnemonic.
@@ -100,6 +110,8 @@ struct InstrInfo {
   int proto_number = 0;
   Encoding encoding = Encoding::vop3;
   std::array<int16_t, kNumFamilies> opcode{};  // per Family; kNoOpcode: none
+  // Encoding::vop1: the 32-bit VOP1 opcode per Family (kNoOpcode for a VOP3-only instruction).
+  std::array<int16_t, kNumFamilies> vop1_opcode = kNoOpcodes;
   TargetFeature requires_feature = TargetFeature::none;
   std::array<SrcRole, 3> src{};  // roles of SRC0..SRC2
   uint8_t dst_bits = 32;         // 64: a VGPR pair (the packed fp8 -> f32 conversions)
@@ -109,13 +121,17 @@ struct InstrInfo {
   uint8_t opsel_bits = 0;    // the OPSEL bits the instruction reads (others are don't-care)
   std::array<OpSelSyntax, kNumFamilies> opsel_syntax{};
   FamilySet clamp_families = 0;  // families where LLVM accepts `clamp`
+  FamilySet omod_families = 0;   // families where LLVM accepts mul:2 / mul:4 / div:2
   OutputKind output = OutputKind::u8_int;
 
   // Source operands read: 1 + the index of the last source that is not `unused`.
   constexpr int sources() const {
     return src[2] != SrcRole::unused ? 3 : src[1] != SrcRole::unused ? 2 : 1;
   }
-  constexpr bool writes_float() const { return output != OutputKind::u8_int; }
+  // The output is an 8-bit float (fp8/bf8): compare, sweep and reports decode it by format.
+  constexpr bool writes_float() const {
+    return output == OutputKind::fp8 || output == OutputKind::bf8;
+  }
 };
 const InstrInfo& GetInstrInfo(Instr instr);
 
@@ -126,6 +142,7 @@ inline uint32_t WrittenMask(const InstrInfo& info, uint32_t opsel, uint32_t src1
     case DstWrite::byte_at_src1: return 0xffu << (8 * (src1 & 3));
     case DstWrite::byte_at_opsel_3_2: return 0xffu << (8 * ((opsel >> 2) & 3));
     case DstWrite::half_at_opsel_3: return 0xffffu << (16 * ((opsel >> 3) & 1));
+    case DstWrite::dword: return 0xffffffffu;
   }
   return 0xffffffffu;
 }
@@ -170,6 +187,10 @@ struct TargetTraits {
   // The VOP3 opcode here, kNoOpcode when !Has(instr).
   int Opcode(Instr instr) const {
     return Has(instr) ? GetInstrInfo(instr).opcode[static_cast<int>(family)] : kNoOpcode;
+  }
+  // The 32-bit VOP1 (e32/SDWA) opcode here, kNoOpcode when !Has(instr) or it is VOP3-only.
+  int Vop1Opcode(Instr instr) const {
+    return Has(instr) ? GetInstrInfo(instr).vop1_opcode[static_cast<int>(family)] : kNoOpcode;
   }
   int DefaultWaveSize() const { return wave64 && !wave32 ? 64 : 32; }
 };

@@ -1,0 +1,69 @@
+#include "model/ops/unpack_common.h"
+
+#include <cstddef>
+
+#include "model/fp/oracle.h"
+#include "model/targets/hypotheses.h"
+
+namespace lanediff {
+namespace ops {
+
+int UnpackSourceByte(const OpContext& ctx) {
+  const InstrInfo& info = GetInstrInfo(ctx.instr);
+  if (info.opsel_syntax[static_cast<int>(ctx.target->family)] == OpSelSyntax::byte_sel_src) {
+    return 2 * (ctx.mods.opsel & 1) + ((ctx.mods.opsel >> 1) & 1);
+  }
+  // GFX9: the SDWA src0_sel (DWORD = 6 in e32 and VOP3, byte 0 under both readings).
+  const uint32_t sel = ctx.mods.src0_sel;
+  switch (ctx.hyp.fp8_sdwa_sel) {
+    case Fp8SdwaSel::pseudocode: return sel >= 1 && sel <= 3 ? static_cast<int>(sel) : 0;
+    case Fp8SdwaSel::extract: return sel <= 3 ? static_cast<int>(sel) : sel == 5 ? 2 : 0;
+  }
+  return 0;
+}
+
+Fp8ToF32Options UnpackOptions(const OpContext& ctx, bool clamp_is_format) {
+  const bool dx10 = ctx.target->family == Family::gfx9 ? (ctx.mode & kModeDx10ClampBit) != 0
+                                                       : true;
+  return Fp8DecodeOptionsFor(ctx.hyp, (ctx.mode & kModeDenormF16InBit) != 0, ctx.mods.omod,
+                             ctx.mods.clamp && !clamp_is_format, dx10);
+}
+
+void UnpackByteBatch(const OpContext& ctx, const Fp8Format& format, bool clamp_is_format,
+                     const LaneView& lanes, uint32_t* out) {
+  const Fp8ToF32Table t = MakeFp8ToF32Table(format, UnpackOptions(ctx, clamp_is_format));
+  const uint32_t shift = 8u * static_cast<uint32_t>(UnpackSourceByte(ctx));
+  const uint32_t* __restrict src0 = lanes.src0;
+  for (size_t i = 0; i < lanes.size; ++i) out[i] = Fp8ToF32(src0[i] >> shift, t);
+}
+
+void UnpackByteBatchOracle(const OpContext& ctx, const Fp8Format& format, bool clamp_is_format,
+                           const LaneView& lanes, uint32_t* out) {
+  const Fp8ToF32Options o = UnpackOptions(ctx, clamp_is_format);
+  const int byte = UnpackSourceByte(ctx);
+  for (size_t i = 0; i < lanes.size; ++i) {
+    out[i] = OracleFp8ToF32((lanes.src0[i] >> (8 * byte)) & 0xffu, format, o);
+  }
+}
+
+absl::string_view ClassifyUnpackByte(const OpContext& ctx, const Fp8Format& f, uint32_t src0) {
+  const uint32_t b = (src0 >> (8 * UnpackSourceByte(ctx))) & 0xffu;
+  const uint32_t mag = f.is_signed ? b & 0x7fu : b;
+  const uint32_t exp = mag >> f.man_bits;
+  const uint32_t man = mag & ((1u << f.man_bits) - 1u);
+  const uint32_t exp_max = (1u << f.exp_bits) - 1u;
+  if (f.fnuz) {
+    if (b == 0x80) return "nan";
+  } else if (!f.is_signed) {
+    if (b == 0xff) return "nan";
+  } else if (exp == exp_max) {
+    if (f.has_inf) return man == 0 ? "inf" : "nan";
+    if (man == (1u << f.man_bits) - 1u) return "nan";
+  }
+  if (mag == 0) return "zero";
+  if (exp == 0) return "denormal";
+  return "normal";
+}
+
+}  // namespace ops
+}  // namespace lanediff

@@ -1,0 +1,46 @@
+// The part the 8-bit float -> f32 conversions share (docs/semantics.md §10.3-10.5, §10.7): which
+// byte (or 16-bit word) of S0 the encoding selects, the decode options the readings and MODE
+// give, and the batch loops around model/fp/fp8_decode.h. The op files choose the format.
+#ifndef LANEDIFF_MODEL_OPS_UNPACK_COMMON_H_
+#define LANEDIFF_MODEL_OPS_UNPACK_COMMON_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "model/fp/fp8_decode.h"
+#include "model/fp/fp8_format.h"
+#include "model/ops/ops.h"
+
+namespace lanediff {
+namespace ops {
+
+// MODE bits the unpacking conversions read (docs/semantics.md §10.4, §10.5).
+inline constexpr uint32_t kModeDenormF16InBit = 1u << 6;  // MODE[6]: f16/f64 input denormals
+inline constexpr uint32_t kModeDx10ClampBit = 1u << 8;    // MODE[8]: DX10_CLAMP (GFX9)
+
+// The source byte (0..3) the instruction's select fields pick, from its row: byte_sel:N =
+// 2*OPSEL[0] + OPSEL[1] where the family's syntax is OpSelSyntax::byte_sel_src (GFX12/GFX1250
+// VOP3); elsewhere (GFX9) the SDWA src0_sel read per the fp8_sdwa_sel reading: pseudocode
+// BYTE_1..3 -> 1..3, every other select byte 0; extract BYTE_n -> n, WORD_1 -> 2, else 0.
+// e32 and GFX9 VOP3 carry src0_sel = DWORD: byte 0.
+int UnpackSourceByte(const OpContext& ctx);
+
+// Fp8DecodeOptionsFor with this context's MODE, OMOD and CLAMP (`clamp_is_format`: CLAMP is
+// the format bit here, so it does not clamp).
+Fp8ToF32Options UnpackOptions(const OpContext& ctx, bool clamp_is_format);
+
+// One byte of S0 -> f32 for every lane: fast (the 256-entry table) and oracle.
+void UnpackByteBatch(const OpContext& ctx, const Fp8Format& format, bool clamp_is_format,
+                     const LaneView& lanes, uint32_t* out);
+void UnpackByteBatchOracle(const OpContext& ctx, const Fp8Format& format, bool clamp_is_format,
+                           const LaneView& lanes, uint32_t* out);
+
+// The input class of the selected byte: "nan", "inf", "zero", "denormal" (a subnormal byte),
+// "normal".
+absl::string_view ClassifyUnpackByte(const OpContext& ctx, const Fp8Format& format,
+                                     uint32_t src0);
+
+}  // namespace ops
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_OPS_UNPACK_COMMON_H_
