@@ -103,10 +103,20 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       clamps.push_back(true);
     }
   }
+  const InstrInfo& info = GetInstrInfo(instr);
+  if (info.output == OutputKind::f32 && (info.clamp_families & FamilyBit(target.family)) != 0) {
+    // An f32 result where LLVM takes CLAMP: the output clamp (or, gfx1250, the format bit) is
+    // asked too.
+    clamps.push_back(true);
+  }
   // Candidate values, simplest first.
   std::vector<uint32_t> src0 = SpecialF32Values();
-  if (shapes.empty()) {
+  if (shapes.empty() && info.src[0] != SrcRole::fp8_bytes) {
     for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
+  }
+  if (info.src[0] == SrcRole::fp8_bytes) {
+    // 8-bit floats to decode: every byte value, in every byte (whichever the select reads).
+    for (uint32_t b = 0; b < 256; ++b) src0.push_back(b * 0x01010101u);
   }
   for (const Fp8Shape& shape : shapes) AddFp8Candidates(shape.format->id, &src0);
   // S1 by its role in the row: seeds for a stochastic-rounding seed, else 0 (byte 0, or the

@@ -166,6 +166,10 @@ std::vector<std::string> EvalFlags(const DecodedBatch& d) {
   if (m.clamp) f.push_back("--clamp");
   f.push_back("--omod");
   f.push_back(absl::StrCat(m.omod));
+  if (m.src0_sel != 6) {  // an SDWA word's select (model/ops/ops.h Modifiers::src0_sel)
+    f.push_back("--src0-sel");
+    f.push_back(absl::StrCat(m.src0_sel));
+  }
   f.push_back("--mode");
   f.push_back(absl::StrFormat("0x%08x", d.ctx.mode));
   return f;

@@ -31,13 +31,18 @@ namespace lanediff {
 namespace {
 
 // Why llvm-mc-22 would refuse `line` (which we parsed as `in`): the encoding's own reasons,
-// and the gfx12/gfx1250 SR byte select spelled op_sel:, which LLVM only accepts as byte_sel:N.
+// and a gfx12/gfx1250 byte select (SR destination, unpacking source) spelled op_sel:, which LLVM
+// only accepts as byte_sel:N.
 std::vector<std::string> Refusals(const TargetTraits& target, const Vop3Instr& in,
                                   absl::string_view line) {
   std::vector<std::string> why = LlvmRefusals(target, in);
-  if (GetAsmRules(target, in.instr).opsel == OpSelSyntax::byte_sel &&
+  const OpSelSyntax syntax = GetAsmRules(target, in.instr).opsel;
+  if ((syntax == OpSelSyntax::byte_sel || syntax == OpSelSyntax::byte_sel_src) &&
       absl::StrContains(line, "op_sel:")) {
     why.push_back(absl::StrCat("op_sel: spelling (", target.name, " takes byte_sel:N)"));
+  }
+  if (in.sdwa_sext) {  // LLVM's disassembler prints sext(...) here; its assembler refuses it
+    why.push_back("sext() spelling: LLVM's assembler takes no sext() on this SDWA form");
   }
   return why;
 }

@@ -128,7 +128,7 @@ int RunEval(int argc, char** argv) {
             "words `src0 src1 src2 vdst_old` (0x optional; blank lines and # comments\n"
             "skipped), and print each lane's VDST as 0x%08x, one output row per input row.");
   std::string target_name, instr_name;
-  uint64_t opsel = 0, neg = 0, abs = 0, omod = 0, mode = 0xf0;
+  uint64_t opsel = 0, neg = 0, abs = 0, omod = 0, mode = 0xf0, src0_sel = 6;
   bool clamp = false;
   std::vector<std::string> hyps;
   args.Flag("targets", "the one gfx target, e.g. gfx942 (`lanediff targets`); required", &target_name);
@@ -139,6 +139,8 @@ int RunEval(int argc, char** argv) {
   args.Uint("abs", "ABS[2:0] mask, bit 0 = src0", 7, &abs);
   args.Bool("clamp", "set the CLAMP bit", &clamp);
   args.Uint("omod", "OMOD[1:0]", 3, &omod);
+  args.Uint("src0-sel", "SDWA SRC0_SEL of a GFX9 _sdwa word (6 = DWORD: the other forms)", 7,
+            &src0_sel);
   args.Hex("mode", "the whole MODE register, hex (0x optional); default 0xf0", 0xffffffffu,
           &mode);
   args.Repeated("hypothesis", "select a hypothesis (repeatable; `lanediff targets --hypotheses`)", &hyps);
@@ -183,6 +185,7 @@ int RunEval(int argc, char** argv) {
   ctx.mods.abs = static_cast<uint8_t>(abs);
   ctx.mods.clamp = clamp;
   ctx.mods.omod = static_cast<uint8_t>(omod);
+  ctx.mods.src0_sel = static_cast<uint8_t>(src0_sel);
   ctx.mode = static_cast<uint32_t>(mode);
   for (const std::string& h : hyps) {
     absl::Status s = SetHypothesis(h, &ctx.hyp);

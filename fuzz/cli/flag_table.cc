@@ -51,6 +51,7 @@ constexpr FlagDef kFlags[] = {
     {"abs", "N", K::kUint, "ABS mask, bit 0 = src0"},
     {"clamp", "", K::kSwitch, "set the CLAMP bit"},
     {"omod", "N", K::kUint, "OMOD field"},
+    {"src0-sel", "N", K::kUint, "SDWA SRC0_SEL (0..3 BYTE_n, 4/5 WORD_n, 6 DWORD)"},
     {"mode", "HEX", K::kHex, "the MODE register"},
     {"src0", "HEX", K::kHex, "one src0 value"},
     // Sweeps.

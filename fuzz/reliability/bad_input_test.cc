@@ -51,7 +51,11 @@ TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
   WriteRaw(dir + "b_enum.textproto",
            "kind: DISAGREEMENT\ntestcase {\n  instr: v_cvt_bogus_f32\n}\n");
   const std::string full = ToText(base);
-  WriteRaw(dir + "c_cut.textproto", full.substr(0, full.size() / 2));
+  // Cut inside the testcase message (half way could land between two top-level fields, which
+  // parses): its brace is left open.
+  const size_t open = full.find("testcase {");
+  ASSERT_NE(open, std::string::npos) << full;
+  WriteRaw(dir + "c_cut.textproto", full.substr(0, open + (full.size() - open) / 2));
   WriteRaw(dir + "d_empty.textproto", "");
   // Binary: truncated real finding; random bytes.
   std::string bin;

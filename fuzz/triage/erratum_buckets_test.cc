@@ -35,9 +35,11 @@ std::map<std::string, std::vector<Bucket>> Campaign(const std::vector<std::strin
   o.seed = 11;
   o.max_execs = 600;
   // The instructions that write one byte, which the expectations below name (the 16-bit-half
-  // writers are covered by fuzz/campaign_test.cc's half_swap and round_odd cases).
+  // writers are covered by fuzz/campaign_test.cc's half_swap and round_odd cases, the f32
+  // writers by its src_byte_swap and gfx1250_clamp_ignored cases).
   for (Instr i : kAllInstrs) {
-    if (GetInstrInfo(i).write != DstWrite::half_at_opsel_3) o.instrs.push_back(i);
+    const DstWrite w = GetInstrInfo(i).write;
+    if (w == DstWrite::byte_at_src1 || w == DstWrite::byte_at_opsel_3_2) o.instrs.push_back(i);
   }
   // The nightly's version (scripts/nightly.sh): LANEDIFF_ERRATUM_SECONDS=60 runs each campaign
   // for that long over every target and those instructions, at the default 1024 lanes per batch.

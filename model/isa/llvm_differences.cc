@@ -109,7 +109,17 @@ LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
   const bool vop1_e64 = GetInstrInfo(in.instr).encoding == Encoding::vop1 &&
                         in.form == InstrForm::e64;
   if (in.form == InstrForm::sdwa) {
-    e.comparable = false;  // SDWA words: compared through the golden file only
+    // The fields LLVM's assembler writes (src0, src0_sel, clamp, omod) and SEXT (which only its
+    // assembler refuses) disassemble as we print them (golden file, fuzz_llvm_mc_diff_test);
+    // neg/abs and dst_sel are not compared.
+    if (in.mods.neg != 0 || in.mods.abs != 0 || in.sdwa_dst_sel != 6 ||
+        in.sdwa_dst_unused != 0 || in.mods.src0_sel > 6 || !DescribeOperand(fam, in.src[0]).ok()) {
+      e.comparable = false;
+      return e;
+    }
+    e.valid = true;
+    e.words_used = fields->words_used;
+    e.text = PrintVop3(target, in);
     return e;
   }
   if (in.form == InstrForm::e32) {  // every field is LLVM's; a literal on every family

@@ -418,7 +418,6 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
     out.push_back(absl::StrCat("literal: ", target.name, " VOP3 has none"));
   }
   if (in.form == InstrForm::sdwa) {
-    if (in.sdwa_sext) out.push_back("SRC0_SEXT set: LLVM accepts no sext() on this SDWA form");
     if (in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0) {
       out.push_back(absl::StrCat("DST_SEL ", in.sdwa_dst_sel, ", DST_UNUSED ",
                                  in.sdwa_dst_unused, ": LLVM accepts only dst_sel:DWORD here"));

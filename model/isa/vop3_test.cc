@@ -262,8 +262,10 @@ TEST(Vop3Golden, MatchesLlvm22) {
       // even for bits byte_sel can express.
       // Likewise v_cvt_f32_fp8's byte_sel:N (OPSEL[1:0]) on gfx12/gfx1250.
       const OpSelSyntax syntax = GetAsmRules(t, in->instr).opsel;
-      if ((syntax == OpSelSyntax::byte_sel || syntax == OpSelSyntax::byte_sel_src) &&
-          absl::StrContains(c[2], "op_sel:")) {
+      // And SDWA sext(): LLVM's disassembler prints it, its assembler refuses the spelling.
+      if (((syntax == OpSelSyntax::byte_sel || syntax == OpSelSyntax::byte_sel_src) &&
+           absl::StrContains(c[2], "op_sel:")) ||
+          in->sdwa_sext) {
         continue;
       }
       EXPECT_THAT(d->llvm_refuses, Not(IsEmpty())) << "LLVM: " << c[3];

@@ -247,7 +247,9 @@ TEST(Ops, Fp8ToF32ByteSelects) {
   const TargetTraits& gfx942 = **FindTarget("gfx942");
   const uint32_t by_byte_fnuz[4] = {0x3c800000u, 0x3d800000u, 0x3e800000u, 0x3f800000u};
   const int pseudocode[7] = {0, 1, 2, 3, 0, 0, 0}, extract[7] = {0, 1, 2, 3, 0, 2, 0};
-  OpContext ctx{.target = &gfx942, .instr = Instr::v_cvt_f32_fp8};
+  OpContext ctx;
+  ctx.target = &gfx942;
+  ctx.instr = Instr::v_cvt_f32_fp8;
   for (int sel = 0; sel < 7; ++sel) {
     ctx.mods.src0_sel = static_cast<uint8_t>(sel);
     ctx.hyp.fp8_sdwa_sel = Fp8SdwaSel::pseudocode;
@@ -260,7 +262,9 @@ TEST(Ops, Fp8ToF32ByteSelects) {
   // 0x30 = 2^-1 (0x3f000000), 0x40 = 2^1 (0x40000000).
   const TargetTraits& gfx1201 = **FindTarget("gfx1201");
   const uint32_t by_byte_ocp[4] = {0x3d000000u, 0x3e000000u, 0x3f000000u, 0x40000000u};
-  OpContext g12{.target = &gfx1201, .instr = Instr::v_cvt_f32_fp8};
+  OpContext g12;
+  g12.target = &gfx1201;
+  g12.instr = Instr::v_cvt_f32_fp8;
   for (uint8_t opsel = 0; opsel < 4; ++opsel) {
     g12.mods.opsel = opsel;
     const int byte = 2 * (opsel & 1) + (opsel >> 1);
@@ -422,6 +426,42 @@ TEST(Ops, FastMatchesOracleForEveryReading) {
     }
   }
   EXPECT_GT(contexts, 800);
+}
+
+// The unpacking conversions, exhaustively over their input: every byte value in every byte
+// position of S0, for every select (OPSEL[1:0]; SDWA src0_sel 0..6), OMOD, CLAMP, MODE[6]/[8]
+// and every value of every hypothesis, on every target: fast == oracle.
+TEST(Ops, Fp8ToF32EveryByteFastMatchesOracle) {
+  size_t lanes_checked = 0;
+  for (const TargetTraits& t : AllTargets()) {
+    for (Instr instr : kAllInstrs) {
+      if (!t.Has(instr) || GetInstrInfo(instr).src[0] != SrcRole::fp8_bytes) continue;
+      LaneBatch lanes;
+      for (uint32_t b = 0; b < 256; ++b) {
+        for (int pos = 0; pos < 4; ++pos) {
+          lanes.Add((b << (8 * pos)) | (0x5a5a5a5au & ~(0xffu << (8 * pos))), 0, 0, 0);
+        }
+      }
+      for (const HypothesisInfo& h : AllHypotheses()) {
+        for (size_t v = 0; v < h.values.size(); ++v) {
+          for (uint32_t k = 0; k < 16; ++k) {  // every select, OMOD, both CLAMP and MODE
+            OpContext ctx;
+            ctx.target = &t;
+            ctx.instr = instr;
+            ctx.mods.opsel = static_cast<uint8_t>(k & 3);
+            ctx.mods.src0_sel = static_cast<uint8_t>(k % 7);
+            ctx.mods.omod = static_cast<uint8_t>((k >> 2) & 3);
+            ctx.mods.clamp = ((k ^ (k >> 3)) & 1) != 0;
+            ctx.mode = kDefaultMode ^ ((k >> 3) & 1 ? 0x140u : 0u);  // MODE[6], MODE[8]
+            h.set(&ctx.hyp, static_cast<uint8_t>(v));
+            ASSERT_TRUE(FastMatchesOracle(ctx, lanes, std::string(h.name)));
+            lanes_checked += lanes.size();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(lanes_checked, 500000u);
 }
 
 TEST(Ops, ValidateContextErrors) {
