@@ -12,7 +12,7 @@
 // | nan_sign              | OCP NaN keeps its sign (model fp8_nan=sign_preserving)           | SR on OCP formats, positive NaN inputs: 0x7f/0x7e instead of 0xff/0xfe; FNUZ and pk_u8 never |
 // | fp16_ovfl_ignored     | MODE.FP16_OVFL does nothing (model fp16_ovfl=ignored)            | SR lanes with MODE[23]=1 and a finite value that overflows after rounding |
 // | gfx1250_clamp_ignored | gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored)| v_cvt_sr_fp8_f32 with CLAMP=1 on gfx1250/gfx1251 only |
-// | src1_neg              | NEG[1] honoured as a float negation of the src1 word: bit 31 of S1 flipped before use | only batches with NEG[1]=1; SR lanes whose result depends on seed bit 31; pk_u8 never (S1[31] unused) |
+// | src1_neg              | NEG[1] honoured as a float negation of the src1 word where the row has no NEG[1]: bit 31 of S1 flipped before use | only batches with NEG[1]=1; SR lanes whose result depends on seed bit 31; pk_u8 never (S1[31] unused); pk_fp8/pk_bf8 never (NEG[1] is theirs: src1 is negated already) |
 // | half_swap             | an instruction that writes a 16-bit half (InstrInfo::write half_at_opsel_3) writes the other half and keeps this one: OPSEL[3] inverted | every lane of those instructions whose two halves would differ |
 // | round_odd             | the RNE packed 8-bit float conversions (float output, no seed) round to odd: an inexact value is truncated and its last kept bit set | lanes of those instructions with an inexact source whose RNE result has an even last bit or rounded up (ties: 1.0625 E4M3 -> 0x39, not 0x38) |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
