@@ -23,10 +23,11 @@ constexpr ErratumInfo kErrata[] = {
      "at those positions",
      false},
     {Erratum::nan_sign, "nan_sign", "OCP NaN output keeps its sign (model fp8_nan=sign_preserving)",
-     "SR on OCP formats, NaN inputs with the sign clear (0x7f/0x7e, not 0xff/0xfe)", false},
+     "SR and packed 8-bit float conversions on OCP formats, NaN inputs with the sign clear "
+     "(0x7f/0x7e, not 0xff/0xfe)", false},
     {Erratum::fp16_ovfl_ignored, "fp16_ovfl_ignored",
      "MODE.FP16_OVFL (bit 23) does nothing (model fp16_ovfl=ignored)",
-     "SR lanes with MODE[23]=1 whose finite value overflows after rounding", false},
+     "SR and packed 8-bit float lanes with MODE[23]=1 whose finite value overflows after rounding", false},
     {Erratum::gfx1250_clamp_ignored, "gfx1250_clamp_ignored",
      "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored, A0 stepping)",
      "E4M3 conversions (SR and packed) with CLAMP=1 on gfx1250/gfx1251 where E4M3 and UE5M3 bytes differ", false},
