@@ -24,7 +24,8 @@
 #   --budget-minutes M     the wall-clock limit the job runs under (Slurm --time, a CI timeout):
 #                          campaigns share what the sweeps leave, less a reserve of
 #                          max(2 min, M/10) for discrimination, triage and reports
-#   --campaign-seconds N   per target x instruction campaign (default 15; 27 pairs)
+#   --campaign-seconds N   per target x instruction campaign (default 15; how many pairs
+#                          there are is counted from `lanediff targets`, printed below)
 #   --campaign-execs N     per campaign, test cases in total over all shards: deterministic
 #                          (with --seed, the same findings every run), no wall clock
 #   --jobs N               worker processes per campaign (default 1); n shards of --jobs 1
@@ -68,7 +69,14 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift 2 ;;
     --sweep) sweep="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
-    -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,47p' "$0"
+      # Counted, not typed: the target x instruction pairs the campaigns step runs.
+      bin="${lanediff:-$root/build/release/fuzz/lanediff}"
+      if [ -x "$bin" ]; then
+        n=$("$bin" targets | awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i ~ /^v_/) n++ } END { print n + 0 }')
+        echo "#   (with $bin: $n target x instruction pairs, so $((n * 15)) s of campaigns at the default)"
+      fi
+      exit 0 ;;
     *) usage "unknown option $1 (see --help)" ;;
   esac
 done
