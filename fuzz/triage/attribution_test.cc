@@ -273,8 +273,12 @@ TEST(Confirmation, SecondBatchKeepsTheWordAndRedrawsTheLanes) {
     const proto::Lane& base = tc.lanes(j % 2);
     // src0: the batch's in every fourth lane, the others with a new mantissa under its sign
     // and exponent; VDST kept.
-    if (j % 4 == 0) EXPECT_EQ(l.src0(), base.src0());
-    if (j % 4 != 3) EXPECT_EQ(l.src0() & 0xff800000u, base.src0() & 0xff800000u);
+    if (j % 4 == 0) {
+      EXPECT_EQ(l.src0(), base.src0());
+    }
+    if (j % 4 != 3) {
+      EXPECT_EQ(l.src0() & 0xff800000u, base.src0() & 0xff800000u);
+    }
     EXPECT_EQ(l.src0() & 0x80000000u, base.src0() & 0x80000000u);
     EXPECT_EQ(l.vdst_old(), base.vdst_old());
     seeds.insert(l.src1());
