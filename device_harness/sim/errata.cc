@@ -23,17 +23,21 @@ constexpr ErratumInfo kErrata[] = {
      "at those positions",
      false},
     {Erratum::nan_sign, "nan_sign", "OCP NaN output keeps its sign (model fp8_nan=sign_preserving)",
-     "SR on OCP formats, NaN inputs with the sign clear (0x7f/0x7e, not 0xff/0xfe)", false},
+     "SR and packed 8-bit float conversions on OCP formats, NaN inputs with the sign clear "
+     "(0x7f/0x7e, not 0xff/0xfe)", false},
     {Erratum::fp16_ovfl_ignored, "fp16_ovfl_ignored",
      "MODE.FP16_OVFL (bit 23) does nothing (model fp16_ovfl=ignored)",
-     "SR lanes with MODE[23]=1 whose finite value overflows after rounding", false},
+     "SR and packed 8-bit float lanes with MODE[23]=1 whose finite value overflows after rounding", false},
     {Erratum::gfx1250_clamp_ignored, "gfx1250_clamp_ignored",
      "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored, A0 stepping)",
      "E4M3 conversions (SR, packed, and the fp8 -> f32 decode) with CLAMP=1 on gfx1250/gfx1251 "
      "where E4M3 and UE5M3 differ", false},
     {Erratum::src1_neg, "src1_neg",
-     "NEG[1] honoured as float negation of the src1 word: S1 bit 31 flipped before use",
-     "only NEG[1]=1 batches; SR lanes whose result depends on seed bit 31; pk_u8 never", false},
+     "NEG[1] honoured as float negation of the src1 word where the instruction has no NEG[1]: S1 "
+     "bit 31 flipped before use",
+     "only NEG[1]=1 batches; SR lanes whose result depends on seed bit 31; pk_u8 never; "
+     "pk_fp8/pk_bf8 never (their NEG[1] negates src1 already)",
+     false},
     {Erratum::half_swap, "half_swap",
      "an instruction writing a 16-bit half (OPSEL[3]) writes the other half: OPSEL[3] inverted",
      "every lane of those instructions whose two destination halves would differ", false},
