@@ -72,7 +72,11 @@ std::vector<Subject> SubjectsOf(const TargetTraits& t) {
   std::vector<Subject> out;
   for (Instr i : kAllInstrs) {
     if (!t.Has(i)) continue;
-    for (Form f : FormsOf(GetInstrInfo(i))) out.push_back({i, f});
+    const std::vector<Form> forms = FormsOf(GetInstrInfo(i));
+    if (forms.empty()) {
+      ADD_FAILURE() << InstrName(i) << ": its row's encoding family has no forms in FormsOf";
+    }
+    for (Form f : forms) out.push_back({i, f});
   }
   return out;
 }
