@@ -926,7 +926,7 @@ std::string StoredCause(const proto::TestCase& tc, const std::string& cause,
                         std::vector<std::string>* violations) {
   absl::StatusOr<const TargetTraits*> t = FindTarget(tc.target());
   if (!t.ok()) return cause;
-  absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc);
+  absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc, HarnessDefaultRegisters());
   if (!in.ok()) return cause;
   std::vector<std::string> v = SpecViolations(**t, *in);
   if (v.empty()) return cause;

@@ -28,7 +28,7 @@
 #include "absl/types/span.h"
 #include "fuzz/compare.h"
 #include "model/fp/fp8_format.h"
-#include "model/isa/testcase.h"
+#include "device_harness/resolve_case.h"
 #include "model/targets/hypotheses.h"
 #include "proto/lanediff.pb.h"
 
