@@ -8,6 +8,23 @@
 // mutator output: its counters, then every stored finding without its timestamps, or a digest
 // of the generated cases. Any change to the random stream, the generation, aiming, the model,
 // the comparison or the minimizer shows up here as a difference in a named block.
+//
+// Re-recorded once, on purpose, when the campaign's aiming started drawing from aim tables
+// (fuzz/lane_gen.h AimLanes with scratch, issue 16: 4x oversampling and 18 model evaluations
+// per candidate made --aim 100 cost 7.5x --aim 0; an identical stream needs those draws, so
+// no faster aiming could keep it). This file is a change detector, not expected values: the
+// expected ones (each planted erratum found, under its hypothesis) are the assertions of
+// campaign_test.cc and the erratum tests. The procedure, which a reviewer can rerun:
+//   1. build the new code; LANEDIFF_WRITE_GOLDEN=/tmp/new.txt build/release/fuzz/fuzz_campaign_golden_test
+//   2. python3 scripts/golden_compare.py fuzz/testdata/campaign_golden.txt /tmp/new.txt
+//      must exit 0: the mutator stream block (AimLanes without scratch: the old algorithm) and
+//      every campaign without aiming or without warm tables byte-identical, and every cause
+//      (hypothesis or shape) each changed campaign found before still found;
+//   3. only then copy /tmp/new.txt over the golden, and say so in the commit with step 2's output.
+// Step 2's output at that re-recording: mutator stream, u8_truncate_aim0, byte12_swap_small,
+// gfx1250_clamp_ignored identical; sr_wrap_default, nan_sign_aim100, fp16_ovfl_ignored,
+// garbage_lane find the same causes (10/9/4/16 signatures for 11/8/5/17); src1_neg finds its two
+// causes and also sr_rounding=literal attributions (12 signatures for 6).
 #include <stdlib.h>
 
 #include <cstdint>
