@@ -21,10 +21,11 @@
 //      every campaign without aiming or without warm tables byte-identical, and every cause
 //      (hypothesis or shape) each changed campaign found before still found;
 //   3. only then copy /tmp/new.txt over the golden, and say so in the commit with step 2's output.
-// Step 2's output at that re-recording: mutator stream, u8_truncate_aim0, byte12_swap_small,
-// gfx1250_clamp_ignored identical; sr_wrap_default, nan_sign_aim100, fp16_ovfl_ignored,
-// garbage_lane find the same causes (10/9/4/16 signatures for 11/8/5/17); src1_neg finds its two
-// causes and also sr_rounding=literal attributions (12 signatures for 6).
+// Step 2's output at that re-recording (against the golden of e953680): mutator stream,
+// u8_truncate_aim0, byte12_swap_small, gfx1250_clamp_ignored identical; sr_wrap_default,
+// nan_sign_aim100, fp16_ovfl_ignored, garbage_lane find the same causes (9/9/5/16 signatures
+// for 11/8/5/17); src1_neg finds its two causes and also sr_rounding=literal and
+// sr_overflow=before_rounding attributions (10 signatures for 6).
 #include <stdlib.h>
 
 #include <cstdint>

@@ -100,7 +100,7 @@ class LaneGen {
 // With `scratch`, the lanes that separated are remembered in an aim table per (target,
 // instruction, 8-bit output format, seed position): the LaneGen's identity, everything its value
 // tables depend on, not the case's modifiers, MODE or operands. Once a table holds
-// kAimWarmLanes, an aimed case draws only n/8 fresh candidates (verified as above; the ones
+// kAimWarmLanes, an aimed case draws only n/16 fresh candidates (verified as above; the ones
 // that separate are kept first and enter the table, replacing its oldest lanes) and takes the
 // rest of its lanes from the table, one random index per lane: a lane that separated on an
 // earlier case of the same instruction and format, not re-verified under this case's

@@ -57,7 +57,7 @@ TEST(AimLanes, WithoutScratchEveryAimedLaneSeparates) {
 
 TEST(AimLanes, WarmTableLanesSeparateUnderTheCaseTheyCameFrom) {
   // Every case shares one header, so every table lane entered under this very case: all lanes
-  // of all aimed cases must separate, the cold ones (4n candidates) and the warm ones (n/8
+  // of all aimed cases must separate, the cold ones (4n candidates) and the warm ones (n/16
   // fresh candidates, the rest from the table).
   Rng rng(12);
   const FlatCase first = SrCase(rng, 512);
