@@ -28,14 +28,13 @@ int RunDiscriminate(int argc, char** argv) {
             "a new chip. With --device, run them and say which reading of each rule the\n"
             "device follows, or that it follows none of the known readings (with the lanes\n"
             "that contradict all of them). `lanediff targets --hypotheses` lists the readings.");
-  std::string target, instr, device = "auto", out;
+  std::string target, instr, out;
   bool json = false;
-  std::vector<std::string> inject;
+  DeviceFlags dev(/*default_timeout_seconds=*/30);
   args.Flag("targets", "the one gfx target, e.g. gfx942; required", &target);
   args.Flag("instrs", "the one instruction, e.g. v_cvt_sr_fp8_f32; required", &instr);
-  args.Flag("device", "ask this device too: " + std::string(DeviceSpecHelp()) +
-            "; none: only print the questions", &device);
-  args.Repeated("inject", "simulator erratum (repeatable)", &inject);
+  dev.Declare(args, "ask this device too: " + std::string(DeviceSpecHelp()) +
+              "; none: only print the questions");
   args.Flag("out", "with --device: write the verdicts as a RunRecord (lanediff report)",
             &out);
   args.Bool("json", "JSON Lines: one object per question, per rule, then the verdict "
@@ -49,8 +48,8 @@ int RunDiscriminate(int argc, char** argv) {
   if (int rc = RequireOne("discriminate", "--targets", target); rc >= 0) return rc;
   if (int rc = RequireOne("discriminate", "--instrs", instr); rc >= 0) return rc;
   if (int rc = CheckOutputFile("discriminate", "--out", out); rc >= 0) return rc;
-  if (device == "none") device.clear();
-  if (int rc = CheckDeviceSpecPath("discriminate", device); rc >= 0) return rc;
+  if (dev.device == "none") dev.device.clear();
+  if (int rc = dev.CheckPath("discriminate"); rc >= 0) return rc;
   absl::StatusOr<const TargetTraits*> t = FindTarget(target);
   absl::StatusOr<Instr> i = ParseInstr(instr);
   if (!t.ok() || !i.ok()) {
@@ -63,15 +62,14 @@ int RunDiscriminate(int argc, char** argv) {
     std::fprintf(stderr, "lanediff discriminate: %s\n", std::string(d.status().message()).c_str());
     return kExitUsage;
   }
-  if (device.empty()) {
+  if (dev.device.empty()) {
     std::fputs((json ? DiscriminationJsonLines(*d, nullptr, "", "")
                      : FormatDiscriminationTable(*d, nullptr, "", "")).c_str(), stdout);
     return kExitOk;
   }
-  RunnerOptions ro;
-  ro.inject = inject;
   int rc = kExitOk;
-  std::unique_ptr<Runner> runner = OpenCommandDevice("discriminate", device, ro, stderr, &rc);
+  std::unique_ptr<Runner> runner =
+      OpenCommandDevice("discriminate", dev.device, dev.Options(), stderr, &rc);
   if (runner == nullptr) return rc;
   absl::StatusOr<DeviceVerdict> v = AskDevice(*d, *runner);
   if (!v.ok()) {
@@ -79,8 +77,8 @@ int RunDiscriminate(int argc, char** argv) {
     return kExitEnvironment;
   }
   const std::string described = runner->Describe();
-  std::string device_flags = "--device=" + ShellWord(device);
-  for (const std::string& e : inject) absl::StrAppend(&device_flags, " --inject ", ShellWord(e));
+  std::string device_flags = "--device=" + ShellWord(dev.device);
+  for (const std::string& e : dev.inject) absl::StrAppend(&device_flags, " --inject ", ShellWord(e));
   std::fputs((json ? DiscriminationJsonLines(*d, &*v, described, device_flags)
                    : FormatDiscriminationTable(*d, &*v, described, device_flags)).c_str(),
              stdout);

@@ -17,6 +17,7 @@
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/json_line.h"
+#include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/triage/run_identity.h"
@@ -75,16 +76,15 @@ int RunFuzz(int argc, char** argv) {
             "Hunt disagreements between the model and a device: generate and mutate test cases,\n"
             "run both sides, compare every bit of every lane, minimize each new disagreement,\n"
             "classify it and store one finding per signature under <corpus>/findings/.");
-  std::string targets, instrs, device = "auto", corpus, shard, summary_out;
-  std::vector<std::string> inject, hyps, relax;
-  double time_s = 0, batch_timeout = 2, start_timeout = 0;
+  std::string targets, instrs, corpus, shard, summary_out;
+  std::vector<std::string> hyps, relax;
+  double time_s = 0;
+  DeviceFlags dev(/*default_timeout_seconds=*/2);
   uint64_t execs = 0, seed = 1, jobs = 1, lanes = 1024, aim = 50;
   bool quiet = false, verbose = false, json = false, allow_undefined = false;
   args.Flag("targets", "comma list of gfx targets (default: all)", &targets);
   args.Flag("instrs", "comma list of instructions (default: all)", &instrs);
-  args.Flag("device", std::string(DeviceSpecHelp()), &device);
-  args.Repeated("inject", "simulator erratum to inject (repeatable; `lanediff devices`)",
-                &inject);
+  dev.Declare(args);
   args.Repeated("hypothesis", "model-side hypothesis (repeatable)", &hyps);
   args.Double("time", "stop after this long (0: no limit)", kDurationRange, &time_s);
   args.Uint("execs", "stop after N test cases (batches; with --shard, the fleet's total)",
@@ -99,16 +99,11 @@ int RunFuzz(int argc, char** argv) {
   args.Repeated("relax", "comparison relaxation: nan_payload, unwritten_bytes", &relax);
   args.Uint("aim", "batches whose lanes are aimed where hypotheses disagree", 100,
             &aim);
-  args.Double("timeout", "per-batch device timeout (hangs), above 0", kTimeoutRange,
-              &batch_timeout);
   args.Flag("shard", "this machine's share of a fleet run: worker i of --jobs n (its seed, "
             "its share of --execs), so n shards find what one --jobs n run finds; join their "
             "corpora with `lanediff corpus merge`", &shard);
   args.Flag("out", "write the campaign's counts as a RunRecord file (lanediff report)",
             &summary_out);
-  args.Double("start-timeout", "hip: how long the isolated device process may take to "
-              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
-              &start_timeout);
   args.Bool("allow-undefined", "also generate and run words that break a documented ISA "
             "restriction (more SGPR/literal reads than the constant bus takes: 1 on GFX9, 2 on "
             "GFX10+); their findings are labelled undefined-by-spec (cause undefined_by_spec.*)",
@@ -125,7 +120,7 @@ int RunFuzz(int argc, char** argv) {
       "error (unwritable corpus, no device).");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckOutputFile("fuzz", "--out", summary_out); rc >= 0) return rc;
-  if (int rc = CheckDeviceSpecPath("fuzz", device); rc >= 0) return rc;
+  if (int rc = dev.CheckPath("fuzz"); rc >= 0) return rc;
   CampaignOptions o;
   for (absl::string_view t : absl::StrSplit(targets, ',', absl::SkipEmpty())) {
     o.targets.emplace_back(t);
@@ -163,13 +158,11 @@ int RunFuzz(int argc, char** argv) {
     return kExitUsage;
   }
   {  // hip (and auto picking a GPU): only the targets the GPU in use is
-    RunnerOptions ro;
-    ro.inject = inject;
+    RunnerOptions ro = dev.Options();
     ro.hypotheses = hyps;
-    if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
-    absl::StatusOr<std::vector<std::string>> t = CampaignTargets(device, ro, o.targets);
+    absl::StatusOr<std::vector<std::string>> t = CampaignTargets(dev.device, ro, o.targets);
     if (!t.ok()) {
-      std::fprintf(stderr, "lanediff fuzz: --device=%s: %s\n", device.c_str(),
+      std::fprintf(stderr, "lanediff fuzz: --device=%s: %s\n", dev.device.c_str(),
                    std::string(t.status().message()).c_str());
       return t.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
                                                                       : kExitEnvironment;
@@ -177,8 +170,8 @@ int RunFuzz(int argc, char** argv) {
     o.targets = *std::move(t);
   }
   o.relax = *r;
-  o.device = device;
-  o.inject = inject;
+  o.device = dev.device;
+  o.inject = dev.inject;
   o.hypotheses = hyps;
   o.time_seconds = time_s;
   o.max_execs = execs;
@@ -210,8 +203,8 @@ int RunFuzz(int argc, char** argv) {
   o.corpus = corpus;
   o.lanes_per_batch = lanes;
   o.aim_percent = static_cast<int>(aim);
-  o.batch_timeout_seconds = batch_timeout;
-  o.start_timeout_seconds = start_timeout;
+  o.batch_timeout_seconds = dev.timeout;
+  o.start_timeout_seconds = dev.start_timeout;
   o.allow_undefined = allow_undefined;
   o.progress = !quiet;
   o.verbose = verbose;

@@ -1,8 +1,33 @@
 #include "fuzz/cli/open_device.h"
 
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/output_path.h"
 
 namespace lanediff {
+
+void DeviceFlags::Declare(Args& args, std::string device_help) {
+  args.Flag("device", device_help.empty() ? std::string(DeviceSpecHelp()) : std::move(device_help),
+            &device);
+  args.Repeated("inject", "sim only: plant a simulator erratum (repeatable; `lanediff devices` "
+                "lists them)", &inject);
+  args.Double("timeout", "per-batch device timeout in seconds, above 0: a hang past it is a fault "
+              "(isolated and exec devices)", kTimeoutRange, &timeout);
+  args.Double("start-timeout", "hip: how long the isolated device process may take to "
+              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
+              &start_timeout);
+}
+
+int DeviceFlags::CheckPath(absl::string_view command) const {
+  return CheckDeviceSpecPath(command, device);
+}
+
+RunnerOptions DeviceFlags::Options() const {
+  RunnerOptions o;
+  o.inject = inject;
+  o.timeout = absl::Seconds(timeout);
+  if (start_timeout > 0) o.start_timeout = absl::Seconds(start_timeout);
+  return o;
+}
 
 int ReportDeviceError(absl::string_view command, const std::string& device,
                       const absl::Status& status) {

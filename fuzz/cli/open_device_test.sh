@@ -40,5 +40,24 @@ for spec_want in "hip:x 2" "bogus 2" "$missing_cmd 3"; do
   check "$want" "$spec" record --out "$tmp/rec.textproto" "$seed"
   check "$want" "$spec" serve-device
 done
-[[ $fail -eq 0 ]] && echo "PASS: every command opens --device through one helper (exit 2 malformed, 3 unavailable)"
+
+# The same device flags everywhere (DeviceFlags in open_device.h): every command that opens a
+# device takes --timeout and --start-timeout, and --timeout reaches the runner: an exec device
+# that never answers is killed after 0.5 s and named as a hang, not waited on for the default 30.
+hang="$tmp/hang.sh"
+printf '#!/bin/sh\nexec sleep 100000\n' >"$hang"
+chmod +x "$hang"
+timed_out() {  # command words... (an exec device that hangs, --timeout 0.5)
+  "$bin" "$@" "--device=exec:$hang" --timeout 0.5 --start-timeout 5 </dev/null >"$tmp/out" 2>&1
+  if ! grep -q "hang: no complete answer within 500ms" "$tmp/out"; then
+    echo "FAIL lanediff $* --timeout 0.5 with a hanging exec device: no 500ms hang reported"
+    sed 's/^/  /' "$tmp/out" | head -3
+    fail=1
+  fi
+}
+timed_out sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --last 4096 --jobs 1
+timed_out discriminate --targets gfx942 --instrs v_cvt_sr_fp8_f32
+timed_out record --out "$tmp/rec.textproto" "$seed"
+timed_out replay "$finding"
+[[ $fail -eq 0 ]] && echo "PASS: every command opens --device through one helper (exit 2 malformed, 3 unavailable) and honours --timeout"
 exit $fail

@@ -49,20 +49,13 @@ int RunRecord(int argc, char** argv) {
             "Run test cases on a device and write its answers as a lanediff.proto.Recording\n"
             "(text, or binary when --out ends in .pb/.binpb), for --device=replay:PATH.\n"
             "Device faults are recorded as such (Observation.fault) and replay as faults.");
-  std::string device = "auto", out;
-  std::vector<std::string> inject, hyps, cases;
-  double timeout = 30, start_timeout = 0;
+  std::string out;
+  std::vector<std::string> hyps, cases;
+  DeviceFlags flags(/*default_timeout_seconds=*/30);
   bool allow_undefined = false;
-  args.Flag("device", std::string(DeviceSpecHelp()), &device);
+  flags.Declare(args);
   args.Flag("out", "recording to write (atomically: temp file, fsync, rename)", &out);
-  args.Repeated("inject", "sim only: inject a simulator erratum (lanediff devices)",
-                &inject);
   args.Repeated("hypothesis", "sim only: the simulated model's hypothesis", &hyps);
-  args.Double("timeout", "per-batch watchdog for isolated and exec devices, above 0",
-              kTimeoutRange, &timeout);
-  args.Double("start-timeout", "hip: how long the isolated device process may take to "
-              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
-              &start_timeout);
   args.Bool("allow-undefined", "run cases whose word breaks a documented ISA restriction (the "
             "constant-bus limit); refused without this flag", &allow_undefined);
   args.Positional("CASE...", "TestCase text files, or directories of *.textproto", &cases);
@@ -73,18 +66,15 @@ int RunRecord(int argc, char** argv) {
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckInputPaths("record", "CASE", cases); rc >= 0) return rc;
   if (int rc = CheckOutputFile("record", "--out", out); rc >= 0) return rc;
-  if (int rc = CheckDeviceSpecPath("record", device); rc >= 0) return rc;
+  if (int rc = flags.CheckPath("record"); rc >= 0) return rc;
   if (out.empty() || cases.empty()) {
     std::fprintf(stderr, "lanediff record: need --out PATH and at least one CASE\n");
     return kExitUsage;
   }
-  RunnerOptions options;
-  options.inject = inject;
+  RunnerOptions options = flags.Options();
   options.hypotheses = hyps;
-  options.timeout = absl::Seconds(timeout);
-  if (start_timeout > 0) options.start_timeout = absl::Seconds(start_timeout);
   int rc = kExitOk;
-  std::unique_ptr<Runner> dev = OpenCommandDevice("record", device, options, stdout, &rc);
+  std::unique_ptr<Runner> dev = OpenCommandDevice("record", flags.device, options, stdout, &rc);
   if (dev == nullptr) return rc;
   std::printf("lanediff record: device %s\n", dev->Describe().c_str());
   proto::Recording rec;
@@ -114,7 +104,7 @@ int RunRecord(int argc, char** argv) {
       lanes += r->vdst.size();
     } else if (IsDeviceFault(r.status())) {
       e->mutable_observation()->set_fault(std::string(r.status().message()));
-      e->mutable_observation()->mutable_provenance()->set_runner(device);
+      e->mutable_observation()->mutable_provenance()->set_runner(flags.device);
       std::fprintf(stderr, "lanediff record: %s: %s\n", file.c_str(),
                    std::string(r.status().message()).c_str());
       ++faults;

@@ -25,18 +25,12 @@ int RunReplay(int argc, char** argv) {
             "Re-run stored findings (files or directories of them) and say which still\n"
             "reproduce: the device gives, bit for bit, the words stored in the finding and the\n"
             "model still disagrees; a stored device fault reproduces when the device faults.");
-  std::string device = "auto";
-  std::vector<std::string> inject, hyps, relax, paths;
-  double timeout = 10, start_timeout = 0;
+  std::vector<std::string> hyps, relax, paths;
+  DeviceFlags dev(/*default_timeout_seconds=*/10);
   bool allow_undefined = false;
-  args.Flag("device", std::string(DeviceSpecHelp()), &device);
-  args.Repeated("inject", "simulator erratum (repeatable)", &inject);
+  dev.Declare(args);
   args.Repeated("hypothesis", "model-side hypothesis (repeatable)", &hyps);
   args.Repeated("relax", "comparison relaxation (added to the finding's own)", &relax);
-  args.Double("timeout", "per-batch device timeout, above 0", kTimeoutRange, &timeout);
-  args.Double("start-timeout", "hip: how long the isolated device process may take to "
-              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
-              &start_timeout);
   args.Bool("allow-undefined", "run findings whose word breaks a documented ISA restriction "
             "(labelled undefined-by-spec; refused without this flag)", &allow_undefined);
   bool json = false;
@@ -48,7 +42,7 @@ int RunReplay(int argc, char** argv) {
               "2 usage, 3 the device could not be opened.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckInputPaths("replay", "PATH", paths); rc >= 0) return rc;
-  if (int rc = CheckDeviceSpecPath("replay", device); rc >= 0) return rc;
+  if (int rc = dev.CheckPath("replay"); rc >= 0) return rc;
   if (paths.empty()) {
     std::fprintf(stderr, "lanediff replay: give at least one PATH\n");
     return kExitUsage;
@@ -66,12 +60,8 @@ int RunReplay(int argc, char** argv) {
     std::fprintf(stderr, "lanediff replay: --relax: %s\n", std::string(r.status().message()).c_str());
     return kExitUsage;
   }
-  RunnerOptions ro;
-  ro.inject = inject;
-  ro.timeout = absl::Seconds(timeout);
-  if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
   int rc = kExitOk;
-  std::unique_ptr<Runner> runner = OpenCommandDevice("replay", device, ro, stderr, &rc);
+  std::unique_ptr<Runner> runner = OpenCommandDevice("replay", dev.device, dev.Options(), stderr, &rc);
   if (runner == nullptr) return rc;
   CorpusLoad load = LoadCorpus(paths);
   for (const std::string& e : load.errors) {

@@ -27,18 +27,10 @@ int RunServeDevice(int argc, char** argv) {
             "and the instructions, then one answer per request until stdin ends. stdout carries\n"
             "only frames; everything else goes to stderr. Meant to be started by another\n"
             "lanediff through --device='exec-serve:COMMAND', over ssh or locally.");
-  std::string device = "auto";
-  std::vector<std::string> inject, hyps;
-  double timeout = 30, start_timeout = 0;
-  args.Flag("device", std::string(DeviceSpecHelp()), &device);
-  args.Repeated("inject", "sim only: inject a simulator erratum (lanediff devices)",
-                &inject);
+  std::vector<std::string> hyps;
+  DeviceFlags flags(/*default_timeout_seconds=*/30);
+  flags.Declare(args);
   args.Repeated("hypothesis", "sim only: the simulated model's hypothesis", &hyps);
-  args.Double("timeout", "per-batch watchdog for isolated and exec devices, above 0",
-              kTimeoutRange, &timeout);
-  args.Double("start-timeout", "hip: how long the isolated device process may take to "
-              "initialise HIP, above 0 (default 20 + 10 per GPU the driver exposes)", kTimeoutRange,
-              &start_timeout);
   args.Epilog(
       "examples:\n  lanediff fuzz --execs 500 --device='exec-serve:ssh gpu-host lanediff serve-device "
       "--device=hip'\n"
@@ -46,22 +38,19 @@ int RunServeDevice(int argc, char** argv) {
       "      --device='exec-serve:lanediff serve-device --device=sim --inject byte12_swap'\n"
       "exit codes: 0 stdin ended, 2 usage, 3 the device cannot be opened or the protocol broke.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
-  if (int rc = CheckDeviceSpecPath("serve-device", device); rc >= 0) return rc;
+  if (int rc = flags.CheckPath("serve-device"); rc >= 0) return rc;
   // Frames only on stdout: keep it for the protocol, send anything else printed to stderr.
   const int out_fd = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
   if (out_fd < 0 || ::dup2(2, 1) < 0) {
     std::fprintf(stderr, "lanediff serve-device: cannot set up stdout\n");
     return kExitEnvironment;
   }
-  RunnerOptions ro;
-  ro.inject = inject;
+  RunnerOptions ro = flags.Options();
   ro.hypotheses = hyps;
-  ro.timeout = absl::Seconds(timeout);
-  if (start_timeout > 0) ro.start_timeout = absl::Seconds(start_timeout);
-  absl::StatusOr<std::vector<std::string>> targets = CampaignTargets(device, ro, {});
-  if (!targets.ok()) return ReportDeviceError("serve-device", device, targets.status());
+  absl::StatusOr<std::vector<std::string>> targets = CampaignTargets(flags.device, ro, {});
+  if (!targets.ok()) return ReportDeviceError("serve-device", flags.device, targets.status());
   int rc = kExitOk;
-  std::unique_ptr<Runner> runner = OpenCommandDevice("serve-device", device, ro, stderr, &rc);
+  std::unique_ptr<Runner> runner = OpenCommandDevice("serve-device", flags.device, ro, stderr, &rc);
   if (runner == nullptr) return rc;
   ServeHello hello;
   hello.device = runner->Describe();

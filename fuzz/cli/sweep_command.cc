@@ -51,15 +51,15 @@ int RunSweepCommand(int argc, char** argv) {
             "    side and zero for the oracle. Gives the SR round-up probability curve.\n"
             "Work goes to the device in chunks of --chunk lanes, one runner per --jobs worker.\n"
             "Several sweeps (--all-modes, the SR boundary set) run one after another.");
-  std::string target_name, instr_name, device = "auto", shard, oracle = "sampled", out;
-  std::vector<std::string> injects, hyps;
+  std::string target_name, instr_name, shard, oracle = "sampled", out;
+  std::vector<std::string> hyps;
+  DeviceFlags dev(/*default_timeout_seconds=*/30);
   uint64_t mode = kDefaultMode, opsel = 0, neg = 0, abs = 0, omod = 0, src0 = 0, first = 0,
            last = 0, jobs = std::max(1u, std::thread::hardware_concurrency()), chunk = 1u << 18;
   bool clamp = false, all_modes = false;
   args.Flag("targets", "the one gfx target (`lanediff targets`); required", &target_name);
   args.Flag("instrs", "the one instruction mnemonic; required", &instr_name);
-  args.Flag("device", std::string(DeviceSpecHelp()), &device);
-  args.Repeated("inject", "simulator erratum (repeatable; lanediff devices lists them)", &injects);
+  dev.Declare(args);
   args.Repeated("hypothesis", "model-side hypothesis (repeatable)", &hyps);
   args.Hex("mode", "MODE register, hex (0x optional; default 0xf0)", 0xffffffffu, &mode);
   args.Bool("all-modes", "pk_u8: sweep every rounding mode x input-denormal setting", &all_modes);
@@ -91,7 +91,7 @@ int RunSweepCommand(int argc, char** argv) {
       "missing replay: file included), 3 device error or unwritable --out (checked first).");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckOutputFile("sweep", "--out", out); rc >= 0) return rc;
-  if (int rc = CheckDeviceSpecPath("sweep", device); rc >= 0) return rc;
+  if (int rc = dev.CheckPath("sweep"); rc >= 0) return rc;
   has_src0 = args.Given("src0");
   if (int rc = RequireOne("sweep", "--targets", target_name); rc >= 0) return rc;
   if (int rc = RequireOne("sweep", "--instrs", instr_name); rc >= 0) return rc;
@@ -127,14 +127,13 @@ int RunSweepCommand(int argc, char** argv) {
     return kExitUsage;
   }
 
-  RunnerOptions options;
-  options.inject = injects;
+  const RunnerOptions options = dev.Options();
   std::vector<std::unique_ptr<Runner>> owned;
   std::vector<Runner*> runners;
   for (uint64_t j = 0; j < jobs; ++j) {
     int rc = kExitOk;
     std::unique_ptr<Runner> runner =
-        OpenCommandDevice("sweep", device, options, j == 0 ? stderr : nullptr, &rc);
+        OpenCommandDevice("sweep", dev.device, options, j == 0 ? stderr : nullptr, &rc);
     if (runner == nullptr) return rc;
     owned.push_back(std::move(runner));
     runners.push_back(owned.back().get());
@@ -164,7 +163,7 @@ int RunSweepCommand(int argc, char** argv) {
   base.last = range->second;
   base.oracle = oracle_check;
   base.chunk_lanes = chunk;
-  base.device_name = device;
+  base.device_name = dev.device;
   if (!is_sr) {
     std::vector<uint32_t> modes = {ctx.mode};
     if (all_modes) {
@@ -196,7 +195,7 @@ int RunSweepCommand(int argc, char** argv) {
   proto::RunRecord record;
   record.set_started(NowRfc3339());
   record.set_lanediff_version(LANEDIFF_VERSION);
-  *record.mutable_identity() = MakeRunIdentity(device, device, injects, hyps, 0);
+  *record.mutable_identity() = MakeRunIdentity(dev.device, dev.device, dev.inject, hyps, 0);
   bool mismatch = false, fault = false;
   for (const SweepSpec& s : specs) {
     const std::string label =
