@@ -7,68 +7,63 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "model/base/status.h"
-#include "model/isa/operands.h"
 #include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
 
-const proto::Source& SourceOf(const proto::Encoding& e, int i) {
-  return i == 0 ? e.src0() : (i == 1 ? e.src1() : e.src2());
+absl::Status CheckLaneCount(size_t num_lanes) {
+  if (num_lanes == 0) {
+    return absl::InvalidArgumentError("test case has no lanes (need 1 to kMaxLanesPerBatch)");
+  }
+  if (num_lanes > kMaxLanesPerBatch) {
+    return absl::InvalidArgumentError(absl::StrCat("test case has ", num_lanes,
+                                                   " lanes; the limit is ", kMaxLanesPerBatch));
+  }
+  return absl::OkStatus();
 }
 
-}  // namespace
-
-const RegisterConvention& HarnessConvention() {
-  static const RegisterConvention conv;
-  return conv;
+void CopyLanes(const LaneView& lanes, DeviceBatch* b) {
+  b->lanes.src0().assign(lanes.src0, lanes.src0 + lanes.size);
+  b->lanes.src1().assign(lanes.src1, lanes.src1 + lanes.size);
+  b->lanes.src2().assign(lanes.src2, lanes.src2 + lanes.size);
+  b->lanes.vdst_old().assign(lanes.vdst_old, lanes.vdst_old + lanes.size);
 }
 
-absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& in) {
+// What the kernels' layout asks beyond the sources the instruction reads (those the resolver
+// checks): VDST is v4, and a field the instruction does not read names nothing unloaded.
+absl::Status CheckLayoutBeyondReadSources(const TargetTraits& target, const Vop3Instr& in,
+                                          const RegisterFile& regs) {
   const RegisterConvention& conv = HarnessConvention();
   if (in.vdst != conv.vdst) {
     return absl::InvalidArgumentError(
         absl::StrCat("VDST is v", in.vdst, "; the harness kernels load vdst_old into v",
                      conv.vdst, " and read the result from there (register convention)"));
   }
-  const bool src2_unused = GetInstrInfo(in.instr).sources() < 3;
-  for (int i = 0; i < 3; ++i) {
-    const uint16_t code = in.src[i];
-    // An unused SRC2 (the SR instructions') carries no data; LLVM encodes it as 0 (s0).
-    if (src2_unused && i == 2 && code == 0) continue;
-    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo op, DescribeOperand(target.family, code));
-    const std::string where = absl::StrCat("src", i, " (operand code ", code, ")");
-    switch (op.kind) {
-      case OperandKind::vgpr: {
-        const bool loaded = op.index == conv.vdst || op.index == conv.vgpr[0] ||
-                            op.index == conv.vgpr[1] || op.index == conv.vgpr[2];
-        if (!loaded) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              where, " reads v", op.index, ", which the harness does not load; use v",
-              conv.vgpr[0], "..v", conv.vgpr[2], " (src0..src2) or v", conv.vdst,
-              " (vdst_old)"));
-        }
-        break;
-      }
-      case OperandKind::sgpr:
-        if (op.index < conv.sgpr[0] || op.index > conv.sgpr[2]) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              where, " reads s", op.index, ", which the harness does not load; use s",
-              conv.sgpr[0], "..s", conv.sgpr[2]));
-        }
-        break;
-      case OperandKind::special:
-        if (op.name != "null") {
-          return absl::InvalidArgumentError(absl::StrCat(
-              where, " reads ", op.name,
-              ", a special register whose value the harness does not control"));
-        }
-        break;
-      default:
-        break;  // inline constants and the literal carry their own value
-    }
+  // A field the instruction does not read (the SR instructions' SRC2) carries no data, and
+  // LLVM encodes it as 0 (s0); any other register there must still be one the kernels load,
+  // since whether silicon fetches it is not documented.
+  const int read = GetInstrInfo(in.instr).sources();
+  for (int i = read; i < 3; ++i) {
+    if (in.src[i] == 0) continue;
+    absl::StatusOr<SourceRoute> unused =
+        ResolveSource(target.family, i, in.src[i], in.literal, regs);
+    if (!unused.ok()) return unused.status();
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<LaneRouting> RouteOnHarness(const TargetTraits& target, const Vop3Instr& in,
+                                           const std::array<uint32_t, 3>& sgpr_values) {
+  const RegisterFile regs = HarnessRegisterFile(sgpr_values);
+  LANEDIFF_RETURN_IF_ERROR(CheckLayoutBeyondReadSources(target, in, regs));
+  return ResolveOperands(target, in, regs);
+}
+
+absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& in) {
+  return RouteOnHarness(target, in, {}).status();
 }
 
 absl::Status CheckDefinedBySpec(const TargetTraits& target, const Vop3Instr& instr,
@@ -97,44 +92,47 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc, bool all
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes,
                                              bool allow_undefined) {
   LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(header, lanes.size, allow_undefined));
-  b.lanes.src0().assign(lanes.src0, lanes.src0 + lanes.size);
-  b.lanes.src1().assign(lanes.src1, lanes.src1 + lanes.size);
-  b.lanes.src2().assign(lanes.src2, lanes.src2 + lanes.size);
-  b.lanes.vdst_old().assign(lanes.vdst_old, lanes.vdst_old + lanes.size);
+  CopyLanes(lanes, &b);
+  return b;
+}
+
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const ResolvedCase& rc, const LaneView& lanes,
+                                             bool allow_undefined) {
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(rc, lanes.size, allow_undefined));
+  CopyLanes(lanes, &b);
   return b;
 }
 
 absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& tc, size_t num_lanes,
                                                    bool allow_undefined) {
   LANEDIFF_ASSIGN_OR_RETURN(const TargetTraits* target, FindTarget(tc.target()));
-  if (num_lanes == 0) {
-    return absl::InvalidArgumentError("test case has no lanes (need 1 to kMaxLanesPerBatch)");
+  (void)target;  // named first: an unknown target is reported as such
+  LANEDIFF_RETURN_IF_ERROR(CheckLaneCount(num_lanes));
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(tc));
+  return BuildDeviceBatchHeader(rc, num_lanes, allow_undefined);
+}
+
+absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const ResolvedCase& rc, size_t num_lanes,
+                                                   bool allow_undefined) {
+  if (rc.target == nullptr) return absl::InvalidArgumentError("resolved case has no target");
+  LANEDIFF_RETURN_IF_ERROR(CheckLaneCount(num_lanes));
+  // ResolveHeader resolved every source the instruction reads (rc.routing); what is left of
+  // the kernels' layout is VDST and a field the instruction does not read.
+  if (absl::Status conv = CheckLayoutBeyondReadSources(*rc.target, rc.vop3,
+                                                       HarnessRegisterFile(rc.sgpr_values));
+      !conv.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        rc.raw_words ? "encoding.raw_words: " : "encoding: ",
+        conv.message()));
   }
-  if (num_lanes > kMaxLanesPerBatch) {
-    return absl::InvalidArgumentError(absl::StrCat("test case has ", num_lanes,
-                                                   " lanes; the limit is ", kMaxLanesPerBatch));
-  }
-  LANEDIFF_ASSIGN_OR_RETURN(Vop3Instr vop3, Vop3FromTestCase(*target, tc, HarnessConvention()));
+  LANEDIFF_RETURN_IF_ERROR(CheckDefinedBySpec(*rc.target, rc.vop3, allow_undefined));
   DeviceBatch b;
-  b.target = target;
-  b.instr = vop3.instr;
-  if (tc.encoding().raw_words_size() > 0) {
-    b.words.assign(tc.encoding().raw_words().begin(), tc.encoding().raw_words().end());
-  } else {
-    LANEDIFF_ASSIGN_OR_RETURN(b.words, EncodeVop3(*target, vop3));
-  }
-  {
-    absl::Status conv = CheckConvention(*target, vop3);
-    if (!conv.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          tc.encoding().raw_words_size() > 0 ? "encoding.raw_words: " : "encoding: ",
-          conv.message()));
-    }
-  }
-  LANEDIFF_RETURN_IF_ERROR(CheckDefinedBySpec(*target, vop3, allow_undefined));
+  b.target = rc.target;
+  b.instr = rc.vop3.instr;
+  b.words = rc.words;
   b.allow_undefined = allow_undefined;
-  b.mode = tc.has_mode() ? tc.mode() : kDefaultMode;
-  for (int i = 0; i < 3; ++i) b.sgpr_values[i] = SourceOf(tc.encoding(), i).value();
+  b.mode = rc.ctx.mode;
+  b.sgpr_values = rc.sgpr_values;
   return b;
 }
 
@@ -159,35 +157,12 @@ absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
     return absl::InvalidArgumentError(absl::StrCat("the instruction uses ", d.decoded.words_used,
                                                    " words but the batch has ", words.size()));
   }
-  LANEDIFF_RETURN_IF_ERROR(CheckConvention(t, in));
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneRouting routing, RouteOnHarness(t, in, batch.sgpr_values));
   d.ctx.target = &t;
   d.ctx.instr = in.instr;
   d.ctx.mods = in.mods;
   d.ctx.mode = batch.mode;
-
-  const RegisterConvention& conv = HarnessConvention();
-  const LaneView v = batch.lanes.view();
-  const size_t n = v.size;
-  d.resolved.Resize(n);
-  std::vector<uint32_t>* dst[3] = {&d.resolved.src0(), &d.resolved.src1(), &d.resolved.src2()};
-  const uint32_t* vgpr_of[3] = {v.src0, v.src1, v.src2};
-  for (int s = 0; s < 3; ++s) {
-    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo op, DescribeOperand(t.family, in.src[s]));
-    if (op.kind == OperandKind::vgpr) {
-      const uint32_t* lane_values = op.index == conv.vdst ? v.vdst_old : vgpr_of[op.index - conv.vgpr[0]];
-      dst[s]->assign(lane_values, lane_values + n);
-      continue;
-    }
-    uint32_t sgpr_value = 0;
-    // SGPRs were checked against the convention; the SR instructions' unused SRC2 = s0 reads 0.
-    if (op.kind == OperandKind::sgpr && op.index >= conv.sgpr[0] && op.index <= conv.sgpr[2]) {
-      sgpr_value = batch.sgpr_values[op.index - conv.sgpr[0]];
-    }
-    LANEDIFF_ASSIGN_OR_RETURN(uint32_t value,
-                              ResolveOperand(t.family, in.src[s], 0, sgpr_value, in.literal));
-    dst[s]->assign(n, value);
-  }
-  d.resolved.vdst_old().assign(v.vdst_old, v.vdst_old + n);
+  ResolveLanesInto(routing, batch.lanes.view(), &d.resolved);
   return d;
 }
 

@@ -5,21 +5,26 @@
 //   LANEDIFF_ASSIGN_OR_RETURN(DecodedBatch d, DecodeDeviceBatch(batch, batch.words));
 //   d.ctx.mods.opsel; d.resolved.view()   // per-lane 32-bit operand values
 //
-// Register convention (model/isa/testcase.h, shared with the HIP kernels): each lane's
+// Register convention (register_convention.h, the HIP kernels' layout): each lane's
 // src0..src2 live in v1..v3 and vdst_old in v4, which is also VDST; the uniform SGPR values
 // sgpr_values[0..2] live in s20..s22. Words (structured or raw) that name any other register
-// are refused: no kernel would load it, so no device could give it a defined value.
+// are refused: no kernel would load it, so no device could give it a defined value. Operands
+// are resolved by the one resolver (model/isa/resolve.h) under that layout, once per case
+// (resolve_case.h) and once per batch a software device decodes (DecodeDeviceBatch).
 #ifndef LANEDIFF_DEVICE_HARNESS_BATCH_H_
 #define LANEDIFF_DEVICE_HARNESS_BATCH_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "device_harness/register_convention.h"
+#include "device_harness/resolve_case.h"
 #include "device_harness/runner.h"
-#include "model/isa/testcase.h"
+#include "model/isa/resolve.h"
 #include "model/isa/vop3.h"
 #include "model/ops/ops.h"
 #include "proto/lanediff.pb.h"
@@ -28,9 +33,6 @@ namespace lanediff {
 
 // The largest batch any runner accepts (the HIP kernels' buffers are sized from it).
 inline constexpr size_t kMaxLanesPerBatch = size_t{1} << 20;
-
-// The harness's register convention (the defaults of RegisterConvention).
-const RegisterConvention& HarnessConvention();
 
 // Encodes the case's instruction (or takes encoding.raw_words verbatim), copies the lanes and
 // the SGPR-source values. Errors name the field at fault: unknown target, an instruction the
@@ -43,8 +45,14 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc, bool all
 // lanes are ignored; `lanes` holds the Lane fields (src0, src1, src2, vdst_old).
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes,
                                              bool allow_undefined = false);
+// The same from a case already resolved (ResolveHeader, resolve_case.h): nothing is encoded
+// or resolved again, so a caller that resolved the case for the model reuses it here.
+absl::StatusOr<DeviceBatch> BuildDeviceBatch(const ResolvedCase& rc, const LaneView& lanes,
+                                             bool allow_undefined = false);
 // Everything but the lanes (b.lanes empty), checked for a batch of `num_lanes` lanes.
 absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const proto::TestCase& header, size_t num_lanes,
+                                                   bool allow_undefined = false);
+absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const ResolvedCase& rc, size_t num_lanes,
                                                    bool allow_undefined = false);
 
 // Refuses (InvalidArgument) a word that breaks a documented ISA restriction (model/isa/vop3.h
@@ -57,8 +65,12 @@ absl::Status CheckDefinedBySpec(const TargetTraits& target, const Vop3Instr& ins
 
 // Refuses a decoded instruction whose VDST is not v4 or whose sources read a register the
 // convention does not load (VGPRs other than v1..v4, SGPRs other than s20..s22, special
-// registers other than null).
+// registers other than null), a field the instruction does not read included (unless it is
+// 0, as LLVM encodes it). RouteOnHarness does the same check and returns where each source's
+// word comes from, given the batch's SGPR values (the one resolver, model/isa/resolve.h).
 absl::Status CheckConvention(const TargetTraits& target, const Vop3Instr& instr);
+absl::StatusOr<LaneRouting> RouteOnHarness(const TargetTraits& target, const Vop3Instr& instr,
+                                           const std::array<uint32_t, 3>& sgpr_values);
 
 // What the words of a batch mean, with every lane's operands resolved to 32-bit values.
 struct DecodedBatch {

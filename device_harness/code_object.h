@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "device_harness/register_convention.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {
@@ -34,7 +35,7 @@ inline constexpr absl::string_view kPatchSiteSymbol = "lanediff_patch_site";
 inline constexpr size_t kPatchSiteBytes = 12;       // 8-byte VOP3 + 4-byte literal or s_nop 0
 inline constexpr int kKernelWorkgroupSize = 256;    // work-items per workgroup (fixed)
 inline constexpr uint32_t kSNop0 = 0xBF800000;      // s_nop 0 on every family (SOPP op 0)
-inline constexpr uint8_t kKernelVdst = 4;           // RegisterConvention::vdst: the kernel stores v4
+inline constexpr uint8_t kKernelVdst = kRegisterConvention.vdst;  // the kernel stores v4
 
 // The kernel arguments, byte for byte as the kernels' s_load offsets and .amdgpu_metadata
 // declare them (device_harness/kernels/*.s).

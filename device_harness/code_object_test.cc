@@ -24,7 +24,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
-#include "model/isa/testcase.h"
+#include "device_harness/register_convention.h"
 #include "model/isa/vop3.h"
 #include "gtest/gtest.h"
 
@@ -808,12 +808,12 @@ TEST(PatchTest, RawModifierBitsSurviveInTheBytes) {
 
 // Integration with the ISA layer: whatever model/isa's EncodeVop3 produces with VDST at the
 // register convention's v4 can be spliced, and the patcher identifies the same instruction as
-// DecodeVop3; the convention the kernels implement is the one model/isa publishes.
+// DecodeVop3; the convention the kernels implement is the one register_convention.h states.
 TEST(PatchTest, AcceptsWhatTheIsaEncoderProduces) {
   const RegisterConvention conv;
   EXPECT_EQ(conv.vdst, kKernelVdst);
   EXPECT_EQ(conv.vgpr, (std::array<uint16_t, 3>{1, 2, 3}));       // kernels load v1..v3
-  EXPECT_EQ(conv.sgpr, (std::array<uint8_t, 3>{20, 21, 22}));     // and s20..s22
+  EXPECT_EQ(conv.sgpr, (std::array<uint16_t, 3>{20, 21, 22}));     // and s20..s22
   std::mt19937 rng(7);
   size_t checked = 0;
   for (const CodeObjectView& co : AllCodeObjects()) {

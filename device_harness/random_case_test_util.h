@@ -17,7 +17,7 @@
 #include "absl/types/span.h"
 #include "gtest/gtest.h"
 #include "device_harness/sim/errata.h"
-#include "model/isa/testcase.h"
+#include "device_harness/resolve_case.h"
 #include "model/ops/ops.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"

@@ -166,6 +166,7 @@ class Worker {
   FlatCase NextCase();
   void Progress(bool final);
   absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
+  absl::StatusOr<bool> Confirmed(const proto::TestCase& tc, const std::vector<std::string>& named);
   absl::Status HandleCause(const proto::TestCase& tc, const ResolvedCase& rc, const Cause& cause);
   absl::Status HandleFault(const proto::TestCase& tc, const absl::Status& fault);
   absl::Status Store(proto::Finding f, const std::string& pre_signature);
@@ -205,6 +206,7 @@ class Worker {
   Clock::time_point last_progress_;
   bool progress_shown_ = false;
   std::set<std::string> printed_;  // buckets whose `new finding:` line is printed
+  std::set<std::string> confirmed_;  // target.instr.settings confirmed on a second batch
 };
 
 absl::Status Worker::Setup() {
@@ -452,13 +454,40 @@ absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSid
   stats_.disagreeing++;
   // Root causes, decided on every disagreeing lane of this batch (fuzz/triage/attribution.h):
   // one bucket per cause per target and instruction; shape, input class and MODE are counted.
+  // A hypothesis named on this batch is confirmed on a second batch from the same device
+  // (ConfirmationCase); a refuted one is never named for this batch.
   LANEDIFF_ASSIGN_OR_RETURN(ModelSide m, RunModel(tc, hyp_));
-  LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes,
-                            Attribute(m.rc, both.expected, both.observed, o_.relax));
+  std::vector<std::string> refuted;
+  std::vector<Cause> causes;
+  for (int round = 0; round < 4; ++round) {
+    LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(m.rc, both.expected, both.observed, o_.relax, refuted));
+    std::vector<std::string> named;
+    for (const Cause& c : causes) {
+      if (c.by_hypothesis) named.push_back(c.name);
+    }
+    if (named.empty()) break;
+    LANEDIFF_ASSIGN_OR_RETURN(bool confirmed, Confirmed(tc, named));
+    if (confirmed) break;
+    refuted.insert(refuted.end(), named.begin(), named.end());
+  }
   for (const Cause& cause : causes) {
     LANEDIFF_RETURN_IF_ERROR(HandleCause(tc, m.rc, cause));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Worker::Confirmed(const proto::TestCase& tc,
+                                       const std::vector<std::string>& named) {
+  const std::string key = absl::StrCat(tc.target(), ".", proto::Instruction_Name(tc.instr()), ".",
+                                       absl::StrJoin(named, "+"));
+  if (confirmed_.count(key) != 0) return true;
+  LANEDIFF_ASSIGN_OR_RETURN(proto::TestCase conf, ConfirmationCase(tc, (o_.seed + 1) * 0x9e3779b97f4a7c15ull ^ stats_.execs));
+  absl::StatusOr<BothSides> b = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+  // A device that cannot run the second batch gives no evidence against the hypothesis.
+  if (!b.ok() || !b->device_status.ok()) return true;
+  LANEDIFF_ASSIGN_OR_RETURN(bool ok, ReproducesEveryLane(conf, hyp_, named, b->observed, o_.relax));
+  if (ok) confirmed_.insert(key);
+  return ok;
 }
 
 absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& rc,
@@ -903,7 +932,7 @@ std::string StoredCause(const proto::TestCase& tc, const std::string& cause,
                         std::vector<std::string>* violations) {
   absl::StatusOr<const TargetTraits*> t = FindTarget(tc.target());
   if (!t.ok()) return cause;
-  absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc);
+  absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc, HarnessDefaultRegisters());
   if (!in.ok()) return cause;
   std::vector<std::string> v = SpecViolations(**t, *in);
   if (v.empty()) return cause;
@@ -1210,3 +1239,4 @@ std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
 }
 
 }  // namespace lanediff
+

@@ -26,6 +26,12 @@
 // nan_sign_aim100, fp16_ovfl_ignored, garbage_lane find the same causes (9/9/5/16 signatures
 // for 11/8/5/17); src1_neg finds its two causes and also sr_rounding=literal and
 // sr_overflow=before_rounding attributions (10 signatures for 6).
+// Re-recorded again when issue 15's attribution rule (fuzz/triage/attribution.cc) and the aim
+// tables met on main, by the same procedure against main's golden of that time (60a68a4):
+// mutator stream, u8_truncate_aim0, byte12_swap_small, gfx1250_clamp_ignored identical;
+// sr_wrap_default, nan_sign_aim100, fp16_ovfl_ignored, src1_neg, garbage_lane find the same
+// causes and nothing else (9/9/5/6/16 signatures for 11/8/5/4/17; src1_neg only
+// rounded_other_way).
 #include <stdlib.h>
 
 #include <cstdint>

@@ -39,7 +39,7 @@ proto::TestCase Parse(const std::string& text) {
 std::vector<std::string> Violations(const proto::TestCase& tc) {
   absl::StatusOr<const TargetTraits*> t = FindTarget(tc.target());
   if (!t.ok()) return {};
-  absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc);
+  absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc, HarnessDefaultRegisters());
   if (!in.ok()) return {};
   return SpecViolations(**t, *in);
 }

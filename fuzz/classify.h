@@ -24,8 +24,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "device_harness/resolve_case.h"
 #include "fuzz/compare.h"
-#include "model/isa/testcase.h"
 #include "proto/lanediff.pb.h"
 
 namespace lanediff {

@@ -9,7 +9,7 @@
 #include "device_harness/open_runner.h"
 #include "gtest/gtest.h"
 #include "model/fp/fp8_format.h"
-#include "model/isa/testcase.h"
+#include "device_harness/resolve_case.h"
 #include "model/ops/ops.h"
 
 namespace lanediff {

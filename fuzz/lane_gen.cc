@@ -5,6 +5,7 @@
 #include <bit>
 #include <optional>
 
+#include "device_harness/resolve_case.h"
 #include "fuzz/mutator.h"
 #include "model/fp/fp8_format.h"
 #include "model/isa/tables.h"

@@ -9,7 +9,8 @@
 
 #include "fuzz/mutator.h"
 #include "gtest/gtest.h"
-#include "model/isa/testcase.h"
+#include "device_harness/resolve_case.h"
+#include "model/isa/resolve.h"
 
 namespace lanediff {
 namespace {

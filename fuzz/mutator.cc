@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "absl/strings/str_cat.h"
+#include "device_harness/register_convention.h"
 #include "fuzz/lane_gen.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
@@ -37,6 +38,24 @@ bool IsInlineCode(Family f, uint32_t code) {
   absl::StatusOr<OperandInfo> op = DescribeOperand(f, static_cast<uint16_t>(code & 0x1ff));
   return code < 512 && op.ok() &&
          (op->kind == OperandKind::inline_int || op->kind == OperandKind::inline_float);
+}
+
+// Which registers a case's sources may name: the ones the harness kernels load (their layout
+// is device_harness/register_convention.h's, read through the operand resolver's RegisterFile;
+// the SGPR values do not matter here). The VGPRs in register order (v1..v4 today).
+const RegisterFile& HarnessRegisters() {
+  static const RegisterFile regs = HarnessRegisterFile({});
+  return regs;
+}
+const std::vector<uint32_t>& HarnessVgprs() {
+  static const std::vector<uint32_t> vgprs = [] {
+    std::vector<uint32_t> v;
+    for (int r = 0; r < 256; ++r) {
+      if (HarnessRegisters().Vgpr(r)) v.push_back(static_cast<uint32_t>(r));
+    }
+    return v;
+  }();
+  return vgprs;
 }
 
 // What the mutator may know about an instruction comes from its InstrInfo row.
@@ -161,7 +180,7 @@ FlatCase Mutator::GenerateFlat(Rng& rng) const {
     proto::Source* s = k == 0 ? enc->mutable_src0() : k == 1 ? enc->mutable_src1() : enc->mutable_src2();
     switch (rng.Below(k == 2 && Src2Unused(instr) ? 4 : 3)) {
       case 3:  // a VGPR in the unused SRC2 field (LLVM always encodes 0 there)
-        s->set_code(static_cast<uint32_t>(1 + rng.Below(4)));  // v1..v4
+        s->set_code(HarnessVgprs()[rng.Below(HarnessVgprs().size())]);  // one the kernels load
         continue;
       case 0:
         s->set_kind(proto::SOURCE_SGPR);
@@ -421,9 +440,10 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
       }
       switch (s->kind()) {
         case proto::SOURCE_VGPR:
-          // 0: the convention's register for this slot; else a register number, one of
-          // v1..v4, which the harness loads (model/isa/testcase.h RegisterConvention).
-          if (s->code() > 4 || s->value() != 0) {
+          // 0: the convention's register for this slot; else a register number, one the
+          // harness kernels load (device_harness/register_convention.h).
+          if ((s->code() != 0 && !HarnessRegisters().Vgpr(static_cast<int>(s->code()))) ||
+              s->value() != 0) {
             s->clear_code();
             s->clear_value();
             changed = true;

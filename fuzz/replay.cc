@@ -26,8 +26,9 @@ ReplayOutcome ReplayFinding(const proto::Finding& f, const Hypotheses& hyp, Runn
   std::vector<std::string> undefined(f.undefined_by_spec().begin(), f.undefined_by_spec().end());
   if (undefined.empty()) {
     absl::StatusOr<const TargetTraits*> t = FindTarget(f.testcase().target());
-    absl::StatusOr<Vop3Instr> in = t.ok() ? Vop3FromTestCase(**t, f.testcase())
-                                          : absl::StatusOr<Vop3Instr>(t.status());
+    absl::StatusOr<Vop3Instr> in =
+        t.ok() ? Vop3FromTestCase(**t, f.testcase(), HarnessDefaultRegisters())
+               : absl::StatusOr<Vop3Instr>(t.status());
     if (in.ok()) undefined = SpecViolations(**t, *in);
   }
   if (!undefined.empty()) {

@@ -48,7 +48,7 @@ EXCLUDED_RE = [
 LEGACY = {
     "v_cvt_pk_u8_f32": [
         "device_harness/batch.h", "device_harness/kernels/gfx10.s",
-        "device_harness/kernels/gfx11.s", "device_harness/kernels/gfx12.s",
+        "device_harness/kernels/gfx12.s",
         "device_harness/kernels/gfx1250.s", "device_harness/kernels/gfx9.s",
         "device_harness/runner.h", "device_harness/serve/example_adapter.py",
         "device_harness/sim/errata.cc", "fuzz/classify.h", "fuzz/cli/asm_command.cc",

@@ -24,7 +24,8 @@
 #   --budget-minutes M     the wall-clock limit the job runs under (Slurm --time, a CI timeout):
 #                          campaigns share what the sweeps leave, less a reserve of
 #                          max(2 min, M/10) for discrimination, triage and reports
-#   --campaign-seconds N   per target x instruction campaign (default 15; 27 pairs)
+#   --campaign-seconds N   per target x instruction campaign (default 15; how many pairs
+#                          there are is counted from `lanediff targets`, printed below)
 #   --campaign-execs N     per campaign, test cases in total over all shards: deterministic
 #                          (with --seed, the same findings every run), no wall clock
 #   --jobs N               worker processes per campaign (default 1); n shards of --jobs 1
@@ -68,7 +69,14 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift 2 ;;
     --sweep) sweep="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
-    -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,47p' "$0"
+      # Counted, not typed: the target x instruction pairs the campaigns step runs.
+      bin="${lanediff:-$root/build/release/fuzz/lanediff}"
+      if [ -x "$bin" ]; then
+        n=$("$bin" targets | awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i ~ /^v_/) n++ } END { print n + 0 }')
+        echo "#   (with $bin: $n target x instruction pairs, so $((n * 15)) s of campaigns at the default)"
+      fi
+      exit 0 ;;
     *) usage "unknown option $1 (see --help)" ;;
   esac
 done
@@ -188,8 +196,20 @@ if [ "$sweep" = full ] && [ "$shard_index" = 1 ]; then
   # Issue 15: each simulator erratum, 60 s over every target and instruction, gives at most
   # two buckets per instruction it touches, named by its effect (the default test run has the
   # short fixed-seed version of the same test). Host-side: the simulator, whatever --device.
-  step "triage: each simulator erratum for 60 s, at most two buckets per instruction" \
-    env LANEDIFF_ERRATUM_SECONDS=60 "$build/fuzz/triage/fuzz_triage_erratum_buckets_test"
+  # Its length is counted, not typed: 60 s per campaign of the test (one per erratum, a clean
+  # run, two errata together). Under --budget-minutes it runs only when it leaves the campaigns
+  # at least half of what is left; otherwise the log says it was skipped and why.
+  erratum_test="$build/fuzz/triage/fuzz_triage_erratum_buckets_test"
+  erratum_runs=$("$erratum_test" --gtest_list_tests | grep -c '^  ')
+  erratum_seconds=$(( erratum_runs * 60 ))
+  erratum_left=""
+  [ -n "$budget_minutes" ] && erratum_left=$(( budget_minutes * 60 - ($(date +%s) - started) ))
+  if [ -n "$erratum_left" ] && [ $(( erratum_seconds * 2 )) -gt "$erratum_left" ]; then
+    log "triage: each simulator erratum for 60 s: SKIPPED: its $erratum_runs campaigns take $erratum_seconds s and the budget leaves $erratum_left s (give a longer --budget-minutes to run it)"
+  else
+    step "triage: each simulator erratum for 60 s ($erratum_runs campaigns, about $erratum_seconds s), at most two buckets per instruction" \
+      env LANEDIFF_ERRATUM_SECONDS=60 "$erratum_test"
+  fi
 fi
 
 # 3. Campaigns: every target x instruction it has, time-boxed, one summary each (the matrix).

@@ -1,7 +1,10 @@
-// lanediff device kernel, GFX10 family (gfx1010 gfx1030): wave32 and wave64
+// lanediff device kernel, GFX10 and GFX11 families (gfx1010 gfx1030 gfx1100 gfx1150): wave32
+// and wave64. GFX11 renamed s_load_dwordx8/x4, global_load_dword and global_store_dword to
+// s_load_b256/b128, global_load_b32 and global_store_b32; LLVM 22 still takes the GFX10
+// spellings on GFX11 and emits the same bytes, so one source serves both families.
 //
 // Same contract as gfx9.s (read that file's header first): one lane per work-item, the
-// RegisterConvention of model/isa/testcase.h (v1..v3 = src0..src2, v4 = VDST loaded with
+// register convention of device_harness/register_convention.h (v1..v3 = src0..src2, v4 = VDST loaded with
 // vdst_old, s20..s22 = SGPR-source values), the 64-byte kernel-argument layout (KernelArgs
 // in device_harness/code_object.h), and the 12-byte patch site lanediff_patch_site.
 // configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).

@@ -1,7 +1,7 @@
 // lanediff device kernel, GFX12 family (gfx1200 gfx1201): wave32 and wave64
 //
 // Same contract as gfx9.s (read that file's header first): one lane per work-item, the
-// RegisterConvention of model/isa/testcase.h (v1..v3 = src0..src2, v4 = VDST loaded with
+// register convention of device_harness/register_convention.h (v1..v3 = src0..src2, v4 = VDST loaded with
 // vdst_old, s20..s22 = SGPR-source values), the 64-byte kernel-argument layout (KernelArgs
 // in device_harness/code_object.h), and the 12-byte patch site lanediff_patch_site.
 // configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).

@@ -2,7 +2,7 @@
 //
 // One lane per work-item: out[i] = (instruction under test)(v1=src0[i], v2=src1[i],
 // v3=src2[i], v4=vdst_old[i], s20..s22 = SGPR-source values) for i < n.
-// The register convention is model/isa/testcase.h's RegisterConvention: v1..v3 hold the
+// The register convention is device_harness/register_convention.h's RegisterConvention: v1..v3 hold the
 // lane's src0..src2, v4 is VDST (loaded with vdst_old first), s20..s22 hold SGPR sources.
 //
 // Kernel arguments (64 bytes; KernelArgs in device_harness/code_object.h mirrors it):

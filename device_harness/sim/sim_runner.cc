@@ -98,7 +98,10 @@ class SimRunner : public Runner {
         for (;;) ::pause();  // hang
       }
     }
-    if (errata_.Has(Erratum::src1_neg) && (ctx.mods.neg & 0b010)) {
+    // An instruction whose row lists NEG[1] (neg_abs_srcs bit 1: v_cvt_pk_fp8/bf8_f32) negates
+    // src1 already; the erratum is NEG[1] honoured where the row has none.
+    if (errata_.Has(Erratum::src1_neg) && (ctx.mods.neg & 0b010) &&
+        (GetInstrInfo(ctx.instr).neg_abs_srcs & 0b010) == 0) {
       for (uint32_t& s1 : lanes.src1()) s1 ^= 0x80000000u;
     }
     if (errata_.Has(Erratum::byte12_swap)) {

@@ -4,8 +4,8 @@
 // For each batch it does what the HIP path does up to the launch, then simulates the launch:
 // it patches the batch's words into the target's embedded code object (PatchCodeObject),
 // reads the words back from the patched ELF (ReadPatchSite), decodes them (DecodeVop3),
-// resolves each lane's operands through the register convention (ResolveOperand) and runs the
-// model's Evaluate, under SimOptions::hypotheses with the injected errata (errata.h) applied.
+// resolves each lane's operands under the kernels' register layout (RouteOnHarness in
+// batch.h: the one operand resolver, model/isa/resolve.h) and runs the model's Evaluate, under SimOptions::hypotheses with the injected errata (errata.h) applied.
 // Everything it says (Describe, provenance) says it is a simulation.
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<Runner> sim,

@@ -195,7 +195,13 @@ int RunSweepCommand(int argc, char** argv) {
   proto::RunRecord record;
   record.set_started(NowRfc3339());
   record.set_lanediff_version(LANEDIFF_VERSION);
-  *record.mutable_identity() = MakeRunIdentity(dev.device, dev.device, dev.inject, hyps, 0);
+  *record.mutable_identity() =
+      MakeRunIdentity(dev.device, runners[0]->Describe(), dev.inject, hyps, 0);
+  // The driver / ISA string, as a campaign's record has it (fuzz/campaign.cc DriverOf): the
+  // device's own, or "none (<device>)" for one without a driver (simulator, exec, replay).
+  const std::string driver = runners[0]->Driver();
+  record.mutable_identity()->set_driver(driver.empty() ? absl::StrCat("none (", dev.device, ")")
+                                                       : driver);
   bool mismatch = false, fault = false;
   for (const SweepSpec& s : specs) {
     const std::string label =

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "device_harness/register_convention.h"
 #include "fuzz/fuzzers/fuzz_input.h"
 #include "model/isa/testcase.h"
 #include "model/isa/vop3.h"
@@ -61,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (ParseFuzzInput(data, size, &tc)) {
     absl::StatusOr<const TargetTraits*> t = FindTarget(tc.target());
     if (t.ok()) {
-      absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc);
+      absl::StatusOr<Vop3Instr> in = Vop3FromTestCase(**t, tc, HarnessDefaultRegisters());
       if (in.ok()) Check(**t, *in);
     }
   }

@@ -1,7 +1,12 @@
 #include "fuzz/triage/attribution.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iterator>
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -47,7 +52,7 @@ Code Take(const Fp8Format& f, uint32_t code) {
 }  // namespace
 
 std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t kept,
-                            uint32_t expected, uint32_t observed) {
+                            uint32_t expected, uint32_t observed, const RoundingPair* pair) {
   const int w = written_byte & 3;
   const uint32_t ew = Byte(expected, w), ow = Byte(observed, w);
   const uint32_t mask = 0xffu << (8 * w);
@@ -63,9 +68,15 @@ std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t 
   if ((expected & ~mask) != (observed & ~mask)) {
     return ew == ow ? "unwritten_bytes_changed" : "written_and_unwritten_bytes_changed";
   }
+  // The model's other rounding candidate of the same input (the one beyond the largest finite
+  // included, as the instruction's overflow rules give it).
+  if (pair != nullptr && Byte(pair->down, w) != Byte(pair->up, w) &&
+      (ow == Byte(pair->down, w) || ow == Byte(pair->up, w))) {
+    return "rounded_other_way";
+  }
   if (format == nullptr) {  // unsigned 8-bit integer
     const uint32_t d = ew > ow ? ew - ow : ow - ew;
-    if (d == 1) return "rounded_other_way";
+    if (d == 1) return "one_code_apart";
     if (ew == 0 || ow == 0 || ew == 255 || ow == 255) return "saturated_vs_not";
     return "value_differs";
   }
@@ -73,7 +84,8 @@ std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t 
   const Code e = Take(f, ew), o = Take(f, ow);
   if (e.nan && o.nan) return "nan_encoding";
   if ((e.nan && o.inf) || (e.inf && o.nan)) return "nan_vs_inf";
-  if (f.is_signed && !f.fnuz && (ew ^ ow) == 0x80u) return "sign_only";
+  // FNUZ: 0x80 is NaN, so zero vs 0x80 is not a sign.
+  if (f.is_signed && (ew ^ ow) == 0x80u && !(f.fnuz && (e.zero || o.zero))) return "sign_only";
   const bool e_special = e.nan || e.inf, o_special = o.nan || o.inf;
   if (e_special != o_special) {
     const Code& finite = e_special ? o : e;
@@ -82,21 +94,23 @@ std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t 
   if (e.negative == o.negative || e.zero || o.zero) {  // FNUZ: -tiny rounds to +0 (0x00)
     const uint32_t d = e.magnitude > o.magnitude ? e.magnitude - o.magnitude
                                                  : o.magnitude - e.magnitude;
-    if (d == 1) return "rounded_other_way";  // zero vs the smallest subnormal included
+    if (d == 1) return "one_code_apart";  // zero vs the smallest subnormal included
     if ((e.zero && o.subnormal) || (e.subnormal && o.zero)) return "zero_vs_subnormal";
   }
   return "value_differs";
 }
 
 std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t kept,
-                                uint32_t expected, uint32_t observed) {
+                                uint32_t expected, uint32_t observed, const RoundingPair* pair) {
   int bytes = 0, first = -1;
   for (int p = 0; p < 4; ++p) {
     if (((mask >> (8 * p)) & 0xffu) == 0) continue;
     ++bytes;
     if (first < 0) first = p;
   }
-  if (bytes <= 1) return DifferenceClass(format, first < 0 ? 0 : first, kept, expected, observed);
+  if (bytes <= 1) {
+    return DifferenceClass(format, first < 0 ? 0 : first, kept, expected, observed, pair);
+  }
   if ((observed & mask) == (kept & mask) && (expected & ~mask) == (kept & ~mask) &&
       (observed & ~mask) != (kept & ~mask)) {
     return "byte_moved";
@@ -105,10 +119,21 @@ std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t
     return (expected & mask) == (observed & mask) ? "unwritten_bytes_changed"
                                                   : "written_and_unwritten_bytes_changed";
   }
+  if (pair != nullptr) {  // every differing element is its other rounding candidate
+    bool other_way = true;
+    for (int p = 0; p < 4 && other_way; ++p) {
+      const uint32_t m = 0xffu << (8 * p);
+      if ((mask & m) == 0 || (expected & m) == (observed & m)) continue;
+      other_way = (pair->down & m) != (pair->up & m) &&
+                  ((observed & m) == (pair->down & m) || (observed & m) == (pair->up & m));
+    }
+    if (other_way) return "rounded_other_way";
+  }
   for (int p = 0; p < 4; ++p) {
     const uint32_t m = 0xffu << (8 * p);
     if ((mask & m) == 0 || (expected & m) == (observed & m)) continue;
-    return DifferenceClass(format, p, kept, (expected & m) | (kept & ~m), (observed & m) | (kept & ~m));
+    return DifferenceClass(format, p, kept, (expected & m) | (kept & ~m),
+                           (observed & m) | (kept & ~m), pair);
   }
   return "value_differs";
 }
@@ -130,10 +155,114 @@ std::string DecodeByte(const Fp8Format* format, uint8_t byte) {
   return absl::StrFormat("0x%02x = %.9g", byte, v);
 }
 
+namespace {
+
+// An f32 word's two neighbours on the output grid (quantum 2^qe at its exponent: the 8-bit
+// format's, widening below its smallest normal; 1.0 for u8): {toward zero, away from zero},
+// the sign kept. {x, x} when x is on the grid, Inf/NaN or an f32 denormal.
+std::pair<uint32_t, uint32_t> GridNeighbours(uint32_t x, const Fp8Format* f) {
+  const int exp = static_cast<int>((x >> 23) & 0xffu);
+  if (exp == 0 || exp == 0xff) return {x, x};
+  const int e = exp - 127;
+  const int qe = f != nullptr ? std::max(e, 1 - f->bias) - f->man_bits : 0;
+  if (qe <= e - 23) return {x, x};  // the grid is finer than f32's here: x is on it
+  const double m = std::ldexp(1.0 + (x & 0x7fffffu) / 8388608.0, e);
+  const double q = std::ldexp(1.0, qe);
+  const double down = std::floor(m / q) * q;  // exact: q is a power of two
+  if (down == m) return {x, x};
+  auto bits = [&](double v) {
+    const float fv = static_cast<float>(v);  // exact: a multiple of q below 2^25 q
+    uint32_t w;
+    std::memcpy(&w, &fv, sizeof w);
+    return (w & 0x7fffffffu) | (x & 0x80000000u);
+  };
+  return {bits(down), bits(down + q)};
+}
+
+// The batch's one class from its lanes' classes: the one all show, else the most frequent,
+// ties in kDifferenceClasses order. Its lanes are those showing it.
+Cause PickClass(const std::map<std::string, std::vector<size_t>>& by_class) {
+  auto rank = [](const std::string& c) {
+    for (size_t k = 0; k < std::size(kDifferenceClasses); ++k) {
+      if (c == kDifferenceClasses[k]) return k;
+    }
+    return std::size(kDifferenceClasses);
+  };
+  const std::pair<const std::string, std::vector<size_t>>* best = nullptr;
+  for (const auto& entry : by_class) {
+    if (best == nullptr || entry.second.size() > best->second.size() ||
+        (entry.second.size() == best->second.size() && rank(entry.first) < rank(best->first))) {
+      best = &entry;
+    }
+  }
+  Cause c{best->first, false, best->second};
+  std::sort(c.lanes.begin(), c.lanes.end());
+  return c;
+}
+
+bool IsStructural(const std::string& c) {
+  return c == "byte_moved" || c == "unwritten_bytes_changed" ||
+         c == "written_and_unwritten_bytes_changed";
+}
+
+// Each lane's difference class under the model's rounding candidates.
+struct LaneClassifier {
+  const ResolvedCase& rc;
+  const InstrInfo& info;
+  const Fp8Format* format;
+  std::vector<RoundingPair> pairs;
+
+  static absl::StatusOr<LaneClassifier> Make(const ResolvedCase& rc) {
+    const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
+    LANEDIFF_ASSIGN_OR_RETURN(std::vector<RoundingPair> pairs, RoundingCandidates(rc));
+    return LaneClassifier{rc, GetInstrInfo(rc.ctx.instr), shape ? shape->format : nullptr,
+                          std::move(pairs)};
+  }
+  uint32_t Kept(size_t i) const {
+    const LaneView v = rc.lanes.view();
+    return KeptWord(info, v.src2[i], v.vdst_old[i]);
+  }
+  std::string Class(size_t i, uint32_t expected, uint32_t observed) const {
+    const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
+    return DifferenceClassMask(format, written, Kept(i), expected, observed, &pairs[i]);
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<RoundingPair>> RoundingCandidates(const ResolvedCase& rc) {
+  const size_t n = rc.lanes.size();
+  std::vector<RoundingPair> pairs(n);
+  const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
+  LaneBatch down = rc.lanes, up = rc.lanes;
+  if (info.src[1] == SrcRole::sr_seed) {  // the seed decides the direction
+    std::fill(down.src1().begin(), down.src1().end(), 0u);
+    std::fill(up.src1().begin(), up.src1().end(), 0xffffffffu);
+  } else {
+    const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
+    const Fp8Format* format = shape ? shape->format : nullptr;
+    if (!shape && info.output != OutputKind::u8_int) return pairs;  // no grid known
+    std::vector<uint32_t>* dn[2] = {&down.src0(), &down.src1()};
+    std::vector<uint32_t>* un[2] = {&up.src0(), &up.src1()};
+    for (int k = 0; k < 2; ++k) {
+      if (info.src[k] != SrcRole::data_f32) continue;
+      for (size_t i = 0; i < n; ++i) {
+        std::tie((*dn[k])[i], (*un[k])[i]) = GridNeighbours((*dn[k])[i], format);
+      }
+    }
+  }
+  std::vector<uint32_t> d(n), u(n);
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, down.view(), absl::MakeSpan(d)));
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, up.view(), absl::MakeSpan(u)));
+  for (size_t i = 0; i < n; ++i) pairs[i] = RoundingPair{d[i], u[i]};
+  return pairs;
+}
+
 absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
                                              absl::Span<const uint32_t> expected,
                                              absl::Span<const uint32_t> observed,
-                                             const Relaxations& relax) {
+                                             const Relaxations& relax,
+                                             absl::Span<const std::string> refuted) {
   const LaneView v = rc.lanes.view();
   if (expected.size() != v.size || observed.size() != v.size) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -142,32 +271,27 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   }
   const std::vector<size_t> differing = DifferingLanes(rc.ctx, v, expected, observed, relax);
   if (differing.empty()) return std::vector<Cause>();
-  const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
-  const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
-  const Fp8Format* format = shape ? shape->format : nullptr;
-  auto kept = [&](size_t i) { return KeptWord(info, v.src2[i], v.vdst_old[i]); };
-  auto written = [&](size_t i) { return WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]); };
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
 
-  // Structural differences first: no hypothesis moves a byte or touches a kept byte.
-  std::map<std::string, Cause> by_class;
-  std::vector<size_t> value_lanes;  // only the written byte differs
+  // 1. Structural differences first: no hypothesis moves a byte or touches a kept byte.
+  std::map<std::string, std::vector<size_t>> structural;
+  std::vector<size_t> value_lanes;  // only the written byte (or half) differs
   for (size_t i : differing) {
-    std::string c = DifferenceClassMask(format, written(i), kept(i), expected[i], observed[i]);
-    if (c == "byte_moved" || c == "unwritten_bytes_changed" ||
-        c == "written_and_unwritten_bytes_changed") {
-      by_class[c].lanes.push_back(i);
+    std::string c = lc.Class(i, expected[i], observed[i]);
+    if (IsStructural(c)) {
+      structural[c].push_back(i);
     } else {
       value_lanes.push_back(i);
     }
   }
   // In a batch that shows visible moves, a lane whose move is invisible moved too.
-  if (by_class.count("byte_moved") != 0) {
+  if (structural.count("byte_moved") != 0) {
     std::vector<size_t> rest;
     for (size_t i : value_lanes) {
       // Nothing visible written (observed == kept): it may have moved onto an equal byte, or
       // written a value equal to the old one; one lane cannot tell, its batch can.
-      if (observed[i] == kept(i)) {
-        by_class["byte_moved"].lanes.push_back(i);
+      if (observed[i] == lc.Kept(i)) {
+        structural["byte_moved"].push_back(i);
       } else {
         rest.push_back(i);
       }
@@ -175,37 +299,33 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     value_lanes = std::move(rest);
   }
 
-  // The value differences: the smallest set of alternative hypothesis settings (one, else
-  // two) under which the model reproduces every one of them and breaks no lane that agreed.
+  // 2. The value differences: the smallest set of alternative hypothesis settings (one, else
+  // two) under which the model reproduces every lane but the structural ones.
   std::vector<Cause> causes;
   if (!value_lanes.empty()) {
-    std::vector<bool> agreed(v.size, true);
-    for (size_t i : differing) agreed[i] = false;
+    std::vector<bool> structural_lane(v.size, false);
+    for (const auto& [c, lanes] : structural) {
+      for (size_t i : lanes) structural_lane[i] = true;
+    }
     struct Setting {
       const HypothesisInfo* h;
       uint8_t value;
       std::string name;
       std::vector<bool> explains;  // per lane: the model under this setting matches observed
-      bool consistent = true;      // breaks no agreeing lane
+      bool every_lane = true;      // matches every lane but the structural ones
     };
     std::vector<Setting> settings;
     std::vector<uint32_t> out(v.size);
     auto evaluate = [&](const OpContext& ctx, std::vector<bool>* explains,
-                        bool* consistent) -> absl::Status {
+                        bool* every_lane) -> absl::Status {
       LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v, absl::MakeSpan(out)));
       explains->assign(v.size, true);
-      *consistent = true;
+      *every_lane = true;
       for (size_t i : DifferingLanes(ctx, v, out, observed, relax)) {
         (*explains)[i] = false;
-        if (agreed[i]) *consistent = false;
+        if (!structural_lane[i]) *every_lane = false;
       }
       return absl::OkStatus();
-    };
-    auto all = [&](const std::vector<bool>& e) {
-      for (size_t i : value_lanes) {
-        if (!e[i]) return false;
-      }
-      return true;
     };
     bool done = false;
     for (const HypothesisInfo& h : AllHypotheses()) {
@@ -214,10 +334,11 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
         if (value == base) continue;
         Setting st{&h, static_cast<uint8_t>(value), absl::StrCat(h.name, "=", h.values[value].name),
                    {}, true};
+        if (std::find(refuted.begin(), refuted.end(), st.name) != refuted.end()) continue;
         OpContext ctx = rc.ctx;
         h.set(&ctx.hyp, st.value);
-        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &st.explains, &st.consistent));
-        if (st.consistent && all(st.explains)) {
+        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &st.explains, &st.every_lane));
+        if (st.every_lane) {
           causes.push_back(Cause{st.name, true, value_lanes});
           done = true;
         }
@@ -231,9 +352,9 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
         settings[a].h->set(&ctx.hyp, settings[a].value);
         settings[b].h->set(&ctx.hyp, settings[b].value);
         std::vector<bool> both;
-        bool consistent = true;
-        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &both, &consistent));
-        if (!consistent || !all(both)) continue;
+        bool every_lane = true;
+        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &both, &every_lane));
+        if (!every_lane) continue;
         // Each lane goes to the setting that explains it alone; a lane that needs both counts
         // for both (two deviations, two causes: never a third "both" cause).
         Cause ca{settings[a].name, true, {}}, cb{settings[b].name, true, {}};
@@ -248,19 +369,13 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
         done = true;
       }
     }
-    if (!done) {  // no hypothesis set explains them all: structured difference classes
-      for (size_t i : value_lanes) {
-        by_class[DifferenceClassMask(format, written(i), kept(i), expected[i], observed[i])]
-            .lanes.push_back(i);
-      }
+    if (!done) {  // 3. no hypothesis set explains them: the batch's one value class
+      std::map<std::string, std::vector<size_t>> by_class;
+      for (size_t i : value_lanes) by_class[lc.Class(i, expected[i], observed[i])].push_back(i);
+      causes.push_back(PickClass(by_class));
     }
   }
-  for (auto& [name, c] : by_class) {
-    if (c.lanes.empty()) continue;
-    c.name = name;
-    std::sort(c.lanes.begin(), c.lanes.end());
-    causes.push_back(std::move(c));
-  }
+  if (!structural.empty()) causes.push_back(PickClass(structural));
   // Most lanes first; ties: hypotheses first, then by first lane (deterministic).
   std::sort(causes.begin(), causes.end(), [](const Cause& a, const Cause& b) {
     if (a.lanes.size() != b.lanes.size()) return a.lanes.size() > b.lanes.size();
@@ -296,17 +411,93 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
     }
     return false;
   }
-  const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
-  const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
   for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
-    const uint32_t kept = KeptWord(info, v.src2[i], v.vdst_old[i]);
-    const uint32_t mask = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, v.src1[i]);
-    if (DifferenceClassMask(shape ? shape->format : nullptr, mask, kept, expected[i], observed[i]) ==
-        cause.name) {
-      return true;
-    }
+    if (lc.Class(i, expected[i], observed[i]) == cause.name) return true;
   }
   return false;
+}
+
+absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint64_t salt) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
+  const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
+  if (tc.lanes_size() == 0) return absl::InvalidArgumentError("confirmation of a case with no lanes");
+  uint64_t state = salt;
+  auto next = [&state]() {  // splitmix64
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return static_cast<uint32_t>((z ^ (z >> 31)) >> 32);
+  };
+  proto::TestCase out = tc;
+  out.clear_lanes();
+  out.set_note("confirmation batch (fuzz/triage/attribution.h ConfirmationCase)");
+  // Lane j keeps the batch's data words when j % 4 == 0; otherwise a data word (Inf, NaN and
+  // denormals kept) gets a new 23-bit mantissa under its sign: random (j odd), or random high
+  // bits, then a one, then zeros from a random position down (j % 4 == 2: ties of every
+  // quantum); j % 4 == 3 also a random exponent. So roundings, ties, carries and wrapping adds
+  // of every kind occur, whatever range the batch's inputs were in.
+  auto redraw = [&next](uint32_t x, int j) {
+    const uint32_t exp = (x >> 23) & 0xffu;
+    if (j % 4 == 0 || exp == 0 || exp == 0xff) return x;
+    uint32_t m = next() & 0x7fffffu;
+    if (j % 4 == 2) {
+      const uint32_t k = next() % 23u;  // the one at bit k, zeros below
+      m = (m & ~((2u << k) - 1u)) | (1u << k);
+    }
+    if (j % 4 == 3) {  // and a new exponent: 2^-17 .. 2^18, every 8-bit format's range
+      return (x & 0x80000000u) | ((110u + next() % 36u) << 23) | m;
+    }
+    return (x & 0xff800000u) | m;
+  };
+  // Uniform sources (SGPR, literal, inline constant) fix one value for every lane: src0 and
+  // src1 become VGPRs fed per lane, from the value each lane read (rc.lanes). Words given
+  // verbatim (raw_words) stay as they are.
+  const bool rewrite = tc.encoding().raw_words_size() == 0;
+  proto::Source* srcs[2] = {out.mutable_encoding()->mutable_src0(),
+                            out.mutable_encoding()->mutable_src1()};
+  for (int k = 0; k < 2 && rewrite; ++k) {
+    if (info.src[k] == SrcRole::data_f32 || info.src[k] == SrcRole::sr_seed ||
+        info.src[k] == SrcRole::byte_select) {
+      srcs[k]->Clear();
+      srcs[k]->set_kind(proto::SOURCE_VGPR);
+    }
+  }
+  const LaneView v = rc.lanes.view();
+  const int n = std::min(1024, std::max(256, tc.lanes_size()));
+  for (int j = 0; j < n; ++j) {
+    const size_t i = static_cast<size_t>(j % tc.lanes_size());
+    proto::Lane l = tc.lanes(static_cast<int>(i));
+    if (rewrite) l.set_src0(v.src0[i]), l.set_src1(v.src1[i]);
+    if (info.src[0] == SrcRole::data_f32) l.set_src0(redraw(l.src0(), j));
+    l.set_src1(info.src[1] == SrcRole::data_f32 ? redraw(l.src1(), j) : next());
+    *out.add_lanes() = l;
+  }
+  return out;
+}
+
+absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypotheses& hyp,
+                                         absl::Span<const std::string> settings,
+                                         absl::Span<const uint32_t> observed,
+                                         const Relaxations& relax) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
+  rc.ctx.hyp = hyp;
+  const LaneView v = rc.lanes.view();
+  if (observed.size() != v.size) return false;
+  std::vector<uint32_t> expected(v.size), under(v.size);
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, v, absl::MakeSpan(expected)));
+  OpContext ctx = rc.ctx;
+  for (const std::string& s : settings) LANEDIFF_RETURN_IF_ERROR(SetHypothesis(s, &ctx.hyp));
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v, absl::MakeSpan(under)));
+  const std::vector<size_t> missed = DifferingLanes(ctx, v, under, observed, relax);
+  if (missed.empty()) return true;
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
+  for (size_t i : missed) {  // structural lanes are no hypothesis's to reproduce
+    if (expected[i] == observed[i] || !IsStructural(lc.Class(i, expected[i], observed[i]))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::string CauseSignature(absl::string_view target, absl::string_view instr,

@@ -5,10 +5,9 @@
 // Lanes whose difference is structural (a byte moved, kept bytes changed: see DifferenceClass)
 // take that class: no hypothesis moves bytes. For the lanes where only the written byte
 // differs, the cause is the smallest set of alternative hypothesis settings (one, else two)
-// under which the model reproduces every one of them and breaks no lane that agreed; with a
-// pair, each lane goes to the setting that explains it alone (to both if it needs both). When no
-// such set exists, each lane gets its structured difference class. A setting that explains
-// some lanes by coincidence but not the others is therefore never named.
+// under which the model reproduces every lane of the batch; with a pair, each lane goes to the
+// setting that explains it alone (to both if it needs both). When no such set exists, the
+// batch takes one structured difference class (the rule is at Attribute below).
 // Operand shape (modifier set), input class, MODE and target are NOT part of a cause: they are
 // counted as attributes of the bucket the cause falls into (fuzz/triage/buckets.h).
 //
@@ -29,14 +28,14 @@
 #include "absl/types/span.h"
 #include "fuzz/compare.h"
 #include "model/fp/fp8_format.h"
-#include "model/isa/testcase.h"
+#include "device_harness/resolve_case.h"
 #include "model/targets/hypotheses.h"
 #include "proto/lanediff.pb.h"
 
 namespace lanediff {
 
-// The structured difference classes, one per lane, from the written byte's position and format
-// alone. Checked in this order (the first that holds wins):
+// The structured difference classes, one per lane. Checked in this order (the first that
+// holds wins):
 //
 //   byte_moved          the result landed in another byte position: the written byte kept its
 //                       old value and exactly one other byte p changed (its value may differ
@@ -45,36 +44,62 @@ namespace lanediff {
 //                       when their batch shows visible moves.
 //   unwritten_bytes_changed  the written byte is right, some byte that must be kept differs
 //   written_and_unwritten_bytes_changed  both (e.g. a garbage word)
-//   -- only the written byte differs: its two values are decoded in the output format --
+//   -- only the written byte (or half) differs --
+//   rounded_other_way   the observed value is the lane's other rounding candidate, from the
+//                       model (RoundingCandidates): what the model gives for the same input
+//                       rounded toward the other neighbour, including the neighbour beyond the
+//                       largest finite (saturated, Inf or NaN as MODE and CLAMP say). Needs the
+//                       candidates; without them this class is never given.
+//   -- the written byte's two values decoded in the output format --
 //   nan_encoding        both are NaN, encoded differently (sign or payload)
 //   nan_vs_inf          one is NaN, the other +-Inf
-//   sign_only           signed format, the values differ in the sign bit only
+//   sign_only           signed format, the values differ in the sign bit only (FNUZ: not
+//                       zero vs 0x80, which is NaN)
 //   saturated_vs_not    one is the largest finite magnitude, the other NaN/Inf (or, for u8,
 //                       one is 0 or 255 and they are more than one apart)
 //   special_vs_finite   one is NaN/Inf, the other finite but not the largest
-//   rounded_other_way   same sign (or one is zero), codes one unit in the last place apart
-//                       (zero vs the smallest subnormal included)
+//   one_code_apart      same sign (or one is zero), codes one apart, but not the model's other
+//                       rounding candidate (an exact input rounded, or no candidates known)
 //   zero_vs_subnormal   same sign, one is zero and the other a larger subnormal (a flush)
 //   value_differs       anything else
-// (u8: rounded_other_way when one apart, saturated_vs_not when one is 0 or 255.)
+// (u8: one_code_apart when one apart, saturated_vs_not when one is 0 or 255.)
+// The order below is also the tie order of a batch's class (Attribute).
 inline constexpr const char* kDifferenceClasses[] = {
     "byte_moved",        "unwritten_bytes_changed", "written_and_unwritten_bytes_changed",
-    "nan_encoding",      "nan_vs_inf",              "sign_only",
-    "saturated_vs_not",  "special_vs_finite",       "zero_vs_subnormal",
-    "rounded_other_way", "value_differs"};
+    "rounded_other_way", "nan_encoding",            "nan_vs_inf",
+    "sign_only",         "saturated_vs_not",        "special_vs_finite",
+    "one_code_apart",    "zero_vs_subnormal",       "value_differs"};
+
+// A lane's two rounding candidates: the model's word for the input rounded toward zero
+// (`down`) and away from zero (`up`). Equal when the lane's input needs no rounding.
+struct RoundingPair {
+  uint32_t down = 0, up = 0;
+};
+
+// Every lane's RoundingPair, from the model (rc.ctx, its hypotheses included):
+//  - SR conversions (src1 is the seed): the model with the seed all zeros (truncates) and all
+//    ones (rounds away from zero whenever the input is inexact);
+//  - the others: the model on each f32 data source replaced by its two neighbours on the
+//    output's grid (the 8-bit format's quantum at the input's exponent, subnormals' below the
+//    smallest normal; 1.0 for u8), which the model converts exactly, the one beyond the largest
+//    finite by the instruction's own overflow rules. Inf, NaN and f32 denormal sources stay.
+absl::StatusOr<std::vector<RoundingPair>> RoundingCandidates(const ResolvedCase& rc);
 
 // `format` is the written byte's 8-bit float format, or nullptr for an unsigned 8-bit integer
 // (v_cvt_pk_u8_f32). `written_byte` is 0..3. `kept` is the word whose other three bytes the
-// instruction keeps (old VDST or S2). expected != observed.
+// instruction keeps (old VDST or S2). expected != observed. `pair`: the lane's rounding
+// candidates (nullptr: unknown, rounded_other_way is never given).
 std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t kept,
-                            uint32_t expected, uint32_t observed);
+                            uint32_t expected, uint32_t observed,
+                            const RoundingPair* pair = nullptr);
 // The same for an instruction that may write more than one byte (`written_mask`, the row's
 // WrittenMask: a 16-bit half of two elements): a single byte is DifferenceClass; otherwise
 // "byte_moved" when the written part stayed as kept and the other part changed, the
-// unwritten-bytes classes when bytes outside the mask differ, else the class of the first
-// differing element.
+// unwritten-bytes classes when bytes outside the mask differ, rounded_other_way when every
+// written element is one of its two candidates, else the class of the first differing element.
 std::string DifferenceClassMask(const Fp8Format* format, uint32_t written_mask, uint32_t kept,
-                                uint32_t expected, uint32_t observed);
+                                uint32_t expected, uint32_t observed,
+                                const RoundingPair* pair = nullptr);
 
 // "0x7f = NaN", "0x38 = 1", "0x7c = +Inf", "0x80 = 128" (u8): one byte decoded in `format`
 // (nullptr: unsigned integer).
@@ -88,11 +113,42 @@ struct Cause {
 
 // Every disagreeing lane of `rc` (model side under rc.ctx.hyp; `expected` its words,
 // `observed` the device's) attributed to a cause. Causes are ordered by lane count, largest
-// first; empty when no lane disagrees.
+// first; empty when no lane disagrees. `refuted`: hypothesis settings ("name=value") a
+// confirmation batch has refuted (ConfirmationCase); never named.
+//
+// The rule (fuzz/triage/README.md, "Attribution"):
+//  1. Structural lanes (byte_moved, the unwritten-bytes classes) take one class: the most
+//     frequent among them, ties in kDifferenceClasses order.
+//  2. The other disagreeing lanes ("value lanes") are caused by a hypothesis setting (or the
+//     smallest pair) only if the model under it reproduces the device's word on EVERY lane of
+//     the batch but the structural ones: every value lane and every agreeing lane. That is the
+//     same as: it changes the model's output on every value lane and on no agreeing lane.
+//  3. Otherwise the value lanes take one class: the one all of them show, else the most
+//     frequent, ties in kDifferenceClasses order. Its Cause lists the lanes that show it.
 absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
                                              absl::Span<const uint32_t> expected,
                                              absl::Span<const uint32_t> observed,
-                                             const Relaxations& relax);
+                                             const Relaxations& relax,
+                                             absl::Span<const std::string> refuted = {});
+
+// A batch alone cannot tell a hypothesis from another deviation that changes the same lanes
+// (under src1_neg, sr_seed=low reproduced every lane of batches whose seeds do not separate
+// the two). The campaign therefore confirms a hypothesis cause on a second batch from the same
+// device: ConfirmationCase(tc, salt) is tc (same word, MODE, target) with its lanes re-drawn
+// (256 to 1024): a quarter keep tc's data words; the others keep each data word's sign (and
+// exponent, but for a quarter: random in 2^-17..2^18) under a new mantissa (random, or a tie
+// of a random quantum; Inf, NaN, denormals kept); a seed or byte select src1 is random (per lane, or one new SGPR/literal value; an
+// inline constant stays); src2 and VDST kept. Deterministic in `salt`.
+// (sr_rounding=literal, a wrapping add then RNE, equals a seed offset by one half, i.e.
+// src1_neg, on every lane whose add neither wraps nor ties: the new mantissas make both occur.)
+absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint64_t salt);
+
+// Whether the model with `settings` ("name=value") over `hyp` reproduces `observed` on every
+// lane of `tc` (structural lanes excepted, as in Attribute).
+absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypotheses& hyp,
+                                         absl::Span<const std::string> settings,
+                                         absl::Span<const uint32_t> observed,
+                                         const Relaxations& relax);
 
 // Resolves `tc`, runs the model under `hyp` and attributes `observed` (one word per lane).
 absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, const Hypotheses& hyp,

@@ -1,5 +1,7 @@
 #include "fuzz/triage/attribution.h"
 
+#include <set>
+
 #include "device_harness/fault.h"
 #include "gtest/gtest.h"
 #include "model/fp/fp8_format.h"
@@ -49,14 +51,25 @@ TEST(DifferenceClass, WrittenByteDecodedInItsFormat) {
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0xff, 0x7f), "nan_encoding");
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0xb8), "sign_only");
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x7e, 0x7f), "saturated_vs_not");
-  // Zero vs the smallest subnormal is one code apart: rounded the other way. Zero vs 0x02
-  // (2^-8, two codes up) is a flush, not a rounding.
-  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x00, 0x01), "rounded_other_way");
+  // Without the model's rounding candidates, zero vs the smallest subnormal is one code
+  // apart. Zero vs 0x02 (2^-8, two codes up) is a flush, not a rounding.
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x00, 0x01), "one_code_apart");
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x00, 0x02), "zero_vs_subnormal");
-  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0x39), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0x39), "one_code_apart");
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x40, 0x39), "value_differs");
+  // With them: an input between 1.0 (0x38) and 1.125 (0x39) has candidates {0x38, 0x39}; the
+  // other one observed is rounded_other_way. An input between 448 (0x7e, the largest finite)
+  // and the next step 480 (beyond it: NaN 0x7f without FP16_OVFL) has candidates {0x7e, 0x7f}:
+  // NaN observed is the other way too, not saturated_vs_not. 0x39 from an exact 1.0
+  // (candidates {0x38, 0x38}) is not.
+  const RoundingPair one{0x38, 0x39}, top{0x7e, 0x7f}, exact{0x38, 0x38};
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0x39, &one), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x39, 0x38, &one), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x7e, 0x7f, &top), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 0, 0, 0x38, 0x39, &exact), "one_code_apart");
   // Written in byte 3 the same way: 0x38 vs 0x39 there.
-  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 3, 0x00ffffff, 0x38ffffff, 0x39ffffff),
+  const RoundingPair one3{0x38ffffff, 0x39ffffff};
+  EXPECT_EQ(DifferenceClass(E4m3Ocp(), 3, 0x00ffffff, 0x38ffffff, 0x39ffffff, &one3),
             "rounded_other_way");
   // OCP E5M2 (S.EEEEE.MM, bias 15): 0x7c = +Inf, 0x7d..0x7f NaN, 0x7e the canonical NaN,
   // 0x3c = 1.0, 0x7b = 57344 the largest finite.
@@ -67,12 +80,17 @@ TEST(DifferenceClass, WrittenByteDecodedInItsFormat) {
   EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x7f, 0x80), "saturated_vs_not");
   // FNUZ has no -0: a tiny negative rounds to 0x00 or to -2^-10 (0x81, the smallest
   // negative subnormal, E4M3 FNUZ bias 8: 1/8 * 2^-7): one unit apart.
-  EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x00, 0x81), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x00, 0x81), "one_code_apart");
+  // A sign flip is a sign in FNUZ too (0x38 = 1.0 vs 0xb8 = -1.0), but zero vs 0x80 is NaN.
+  EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x38, 0xb8), "sign_only");
+  EXPECT_EQ(DifferenceClass(E4m3Fnuz(), 0, 0, 0x00, 0x80), "special_vs_finite");
 }
 
 TEST(DifferenceClass, UnsignedInteger) {
   // v_cvt_pk_u8_f32: 129.5 -> 130 (RNE) vs 129 (truncation); -5 -> 0 vs 200.
-  EXPECT_EQ(DifferenceClass(nullptr, 0, 0, 130, 129), "rounded_other_way");
+  EXPECT_EQ(DifferenceClass(nullptr, 0, 0, 130, 129), "one_code_apart");
+  const RoundingPair u{129, 130};  // 129.5's neighbours
+  EXPECT_EQ(DifferenceClass(nullptr, 0, 0, 130, 129, &u), "rounded_other_way");
   EXPECT_EQ(DifferenceClass(nullptr, 0, 0, 0, 200), "saturated_vs_not");
   EXPECT_EQ(DifferenceClass(nullptr, 0, 0, 10, 20), "value_differs");
 }
@@ -166,8 +184,10 @@ TEST(Attribute, InvisibleMovesJoinTheVisibleOnesOfTheirBatch) {
 TEST(Attribute, AHypothesisMustExplainEveryValueDifference) {
   // Lane 0 answers the literal rounding (0x39, errata.h), lane 1 (1.0, exact, 0x38) answers
   // 0x39 too, which no setting gives (1.0 is exact under every rounding): no single setting
-  // explains both, so both get difference classes: 2.0 vs 1.125 is value_differs, 1.0 vs
-  // 1.125 (codes 0x38, 0x39) rounded_other_way.
+  // explains both, so the batch takes one difference class. Lane 0: 2.0 vs 1.125 is
+  // value_differs (its candidates are 1.875 = 0x3f and 2.0 = 0x40); lane 1: 1.0 vs 1.125 is
+  // one_code_apart (exact: no other candidate). One lane each: the tie goes to the earlier
+  // class in kDifferenceClasses, one_code_apart, and its cause lists its own lane.
   proto::TestCase tc = Batch(0);
   AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
   AddLane(&tc, 0x3f800000, 0, 0);
@@ -177,12 +197,147 @@ TEST(Attribute, AHypothesisMustExplainEveryValueDifference) {
   std::vector<uint32_t> observed = {0x39, 0x39};
   auto causes = Attribute(*rc, expected, observed, {});
   ASSERT_TRUE(causes.ok()) << causes.status();
-  ASSERT_EQ(causes->size(), 2u);
-  // One lane each: ordered by first lane.
-  EXPECT_EQ((*causes)[0].name, "value_differs");
-  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
-  EXPECT_EQ((*causes)[1].name, "rounded_other_way");
-  EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "one_code_apart");
+  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{1});
+}
+
+TEST(Attribute, RoundingTheOtherWayIsOneClassAcrossTheLargestFinite) {
+  // gfx950 OCP E4M3 (largest finite 0x7e = 448, quantum 32 in [256, 512)), MODE default
+  // (FP16_OVFL off: a finite overflow is NaN, 0x7f).
+  //  lane 0: 464 = 0x43e80000, seed 0: truncated to 448 (0x7e); the other way is 480, beyond
+  //          the largest finite: 0x7f. The device answers 0x7f.
+  //  lane 1: 2.015625 = 0x40010000 (quantum 0.25 in [2, 4)), seed 0xfffff000 rounds up to
+  //          2.25 (0x41); the other way is 2.0 (0x40). The device answers 0x40.
+  //  lane 2: 1.0, exact, agrees.
+  // Both differing lanes are their other rounding candidate: one cause, rounded_other_way
+  // (not saturated_vs_not for lane 0).
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x43e80000, 0, 0);
+  AddLane(&tc, 0x40010000, 0xfffff000, 0);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  auto pairs = RoundingCandidates(*rc);
+  ASSERT_TRUE(pairs.ok()) << pairs.status();
+  EXPECT_EQ((*pairs)[0].down, 0x7eu);
+  EXPECT_EQ((*pairs)[0].up, 0x7fu);
+  EXPECT_EQ((*pairs)[1].down, 0x40u);
+  EXPECT_EQ((*pairs)[1].up, 0x41u);
+  EXPECT_EQ((*pairs)[2].down, 0x38u);
+  EXPECT_EQ((*pairs)[2].up, 0x38u);
+  std::vector<uint32_t> expected = {0x7e, 0x41, 0x38};
+  std::vector<uint32_t> observed = {0x7f, 0x40, 0x38};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "rounded_other_way");
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 1}));
+}
+
+TEST(RoundingCandidates, PackedConversionsUseTheOutputGrid) {
+  // v_cvt_pk_u8_f32 (gfx942), byte select 0: 129.5 (0x43018000) has neighbours 129 and 130;
+  // 7.0 is exact. src2 (kept bytes) 0.
+  proto::TestCase tc;
+  tc.set_target("gfx942");
+  tc.set_instr(proto::v_cvt_pk_u8_f32);
+  for (uint32_t s0 : {0x43018000u, 0x40e00000u}) {
+    proto::Lane* l = tc.add_lanes();
+    l->set_src0(s0);
+  }
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  auto pairs = RoundingCandidates(*rc);
+  ASSERT_TRUE(pairs.ok()) << pairs.status();
+  EXPECT_EQ((*pairs)[0].down, 129u);
+  EXPECT_EQ((*pairs)[0].up, 130u);
+  EXPECT_EQ((*pairs)[1].down, 7u);
+  EXPECT_EQ((*pairs)[1].up, 7u);
+}
+
+TEST(Confirmation, SecondBatchKeepsTheWordAndRedrawsTheLanes) {
+  proto::TestCase tc = Batch(4);
+  tc.set_mode(0x008000f0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0x11223344);
+  AddLane(&tc, 0x40010000, 0, 0x55667788);
+  auto conf = ConfirmationCase(tc, 7);
+  ASSERT_TRUE(conf.ok()) << conf.status();
+  EXPECT_EQ(conf->target(), tc.target());
+  EXPECT_EQ(conf->instr(), tc.instr());
+  EXPECT_EQ(conf->encoding().opsel(), 4u);
+  EXPECT_EQ(conf->mode(), 0x008000f0u);
+  ASSERT_EQ(conf->lanes_size(), 256);
+  std::set<uint32_t> seeds, mantissas;
+  for (int j = 0; j < 256; ++j) {
+    const proto::Lane& l = conf->lanes(j);
+    const proto::Lane& base = tc.lanes(j % 2);
+    // src0: the batch's in every fourth lane, the others with a new mantissa under its sign
+    // and exponent; VDST kept.
+    if (j % 4 == 0) {
+      EXPECT_EQ(l.src0(), base.src0());
+    }
+    if (j % 4 != 3) {
+      EXPECT_EQ(l.src0() & 0xff800000u, base.src0() & 0xff800000u);
+    }
+    EXPECT_EQ(l.src0() & 0x80000000u, base.src0() & 0x80000000u);
+    EXPECT_EQ(l.vdst_old(), base.vdst_old());
+    seeds.insert(l.src1());
+    if (j % 2 == 1) mantissas.insert(l.src0() & 0x7fffffu);
+  }
+  EXPECT_GT(seeds.size(), 250u);      // random seeds (256 draws of 32 bits)
+  EXPECT_GT(mantissas.size(), 120u);  // 128 draws of 23 bits
+  // Uniform sources become VGPRs fed per lane: an SGPR src0 holding 2.0 and the inline
+  // constant 0 (operand code 128) as the seed.
+  proto::TestCase uni = tc;
+  uni.mutable_encoding()->mutable_src0()->set_kind(proto::SOURCE_SGPR);
+  uni.mutable_encoding()->mutable_src0()->set_value(0x40000000);
+  uni.mutable_encoding()->mutable_src1()->set_kind(proto::SOURCE_INLINE);
+  uni.mutable_encoding()->mutable_src1()->set_code(128);
+  auto conf_uni = ConfirmationCase(uni, 7);
+  ASSERT_TRUE(conf_uni.ok()) << conf_uni.status();
+  EXPECT_EQ(conf_uni->encoding().src0().kind(), proto::SOURCE_VGPR);
+  EXPECT_EQ(conf_uni->encoding().src1().kind(), proto::SOURCE_VGPR);
+  EXPECT_EQ(conf_uni->lanes(0).src0(), 0x40000000u);
+  std::set<uint32_t> s0s;
+  for (const proto::Lane& l : conf_uni->lanes()) s0s.insert(l.src0());
+  EXPECT_GT(s0s.size(), 100u);
+  // Deterministic in the salt.
+  auto again = ConfirmationCase(tc, 7);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->DebugString(), conf->DebugString());
+}
+
+TEST(Confirmation, OnlyAHypothesisThatReproducesEveryLaneIsConfirmed) {
+  // The confirmation batch answered as a device with sr_rounding=literal would (the model under
+  // that reading standing in for it): literal reproduces it, sr_seed=low does not (random
+  // seeds: low and high 20 bits differ), and neither does the default.
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x3f800000, 0, 0);  // 1.0, exact: 0x38 under both
+  auto conf = ConfirmationCase(tc, 3);
+  ASSERT_TRUE(conf.ok());
+  Hypotheses literal;
+  ASSERT_TRUE(SetHypothesis("sr_rounding=literal", &literal).ok());
+  auto rc = ResolveTestCase(*conf);
+  ASSERT_TRUE(rc.ok());
+  rc->ctx.hyp = literal;
+  std::vector<uint32_t> device(rc->lanes.size());
+  ASSERT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(device)).ok());
+  const std::vector<std::string> lit = {"sr_rounding=literal"}, low = {"sr_seed=low"};
+  EXPECT_TRUE(*ReproducesEveryLane(*conf, Hypotheses{}, lit, device, {}));
+  EXPECT_FALSE(*ReproducesEveryLane(*conf, Hypotheses{}, low, device, {}));
+  // The refuted setting is never named by Attribute.
+  auto orig = ResolveTestCase(tc);
+  ASSERT_TRUE(orig.ok());
+  std::vector<uint32_t> expected = {0x40, 0x38}, observed = {0x39, 0x38};  // errata.h lane 0
+  auto named = Attribute(*orig, expected, observed, {});
+  ASSERT_TRUE(named.ok());
+  ASSERT_EQ(named->size(), 1u);
+  EXPECT_EQ((*named)[0].name, "sr_rounding=literal");
+  auto refuted = Attribute(*orig, expected, observed, {}, lit);
+  ASSERT_TRUE(refuted.ok());
+  ASSERT_EQ(refuted->size(), 1u);
+  EXPECT_FALSE((*refuted)[0].by_hypothesis);
 }
 
 TEST(Attribute, TwoHypothesesInOneBatchAreTwoCausesNotThree) {

@@ -10,6 +10,13 @@ tmp="$(mktemp -d)"
 fail() { echo "FAIL: $*"; echo "kept $tmp"; exit 1; }
 corpus="$tmp/corpus"
 mkdir -p "$corpus"
+# The night's sweep records carry the run identity as its campaign records do: device kind and
+# name, the driver / ISA string ("none (sim)": the simulator has no driver), injected errata.
+"$lanediff" sweep --device sim --inject u8_truncate --targets gfx942 --instrs v_cvt_pk_u8_f32 \
+  --last 4096 --out "$tmp/sweep.textproto" >/dev/null 2>&1 || fail "sweep on the simulator"
+for want in 'device_kind: "sim"' 'driver: "none (sim)"' 'injected: "u8_truncate"' 'device_name: "sim '; do
+  grep -qF "$want" "$tmp/sweep.textproto" || { cat "$tmp/sweep.textproto"; fail "sweep record identity lacks $want"; }
+done
 # sr_wrap is sr_rounding=literal (device_harness/sim/errata.h): on gfx950 it touches both SR
 # instructions.
 for i in v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do

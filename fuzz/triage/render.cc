@@ -37,7 +37,8 @@ struct Decoded {
   std::string target, assembly, modifiers, mode, repro, path;
   size_t lane = 0;
   uint32_t src0 = 0, src1 = 0, kept = 0, expected = 0, observed = 0;
-  int written_byte = 0;
+  int written_byte = 0;  // the written byte shown (a half writer's: the first that differs)
+  SrcRole src1_role = SrcRole::unused;
   std::string expected_byte, observed_byte;
   bool has_lane = false;
 };
@@ -67,23 +68,39 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   d.src1 = v.src1[d.lane];
   const InstrInfo& info = GetInstrInfo(rc->ctx.instr);
   d.kept = KeptWord(info, v.src2[d.lane], v.vdst_old[d.lane]);
+  d.src1_role = info.src[1];
   d.written_byte = WrittenByte(rc->ctx.instr, rc->ctx.mods.opsel, d.src1);
   const std::optional<Fp8Shape> shape =
       ValidateContext(rc->ctx).ok() ? Fp8OutputShape(rc->ctx) : std::nullopt;
   const Fp8Format* format = shape ? shape->format : nullptr;
+  if (d.lane < static_cast<size_t>(f.expected_size())) d.expected = f.expected(static_cast<int>(d.lane));
+  if (d.lane < static_cast<size_t>(f.observed_size())) d.observed = f.observed(static_cast<int>(d.lane));
+  // An instruction writing a 16-bit half writes two elements: show the first that differs.
+  const uint32_t mask = WrittenMask(rc->ctx.instr, rc->ctx.mods.opsel, d.src1);
+  for (int p = 0; p < 4; ++p) {
+    const uint32_t m = 0xffu << (8 * p);
+    if ((mask & m) != 0 && (d.expected & m) != (d.observed & m)) {
+      d.written_byte = p;
+      break;
+    }
+  }
   const int sh = 8 * d.written_byte;
-  if (d.lane < static_cast<size_t>(f.expected_size())) {
-    d.expected = f.expected(static_cast<int>(d.lane));
-    d.expected_byte = DecodeByte(format, static_cast<uint8_t>(d.expected >> sh));
-  }
-  if (d.lane < static_cast<size_t>(f.observed_size())) {
-    d.observed = f.observed(static_cast<int>(d.lane));
-    d.observed_byte = DecodeByte(format, static_cast<uint8_t>(d.observed >> sh));
-  }
+  d.expected_byte = DecodeByte(format, static_cast<uint8_t>(d.expected >> sh));
+  d.observed_byte = DecodeByte(format, static_cast<uint8_t>(d.observed >> sh));
   return d;
 }
 
 std::string F32(uint32_t w) { return absl::StrFormat("%.9g", std::bit_cast<float>(w)); }
+
+// What src1 is to this instruction (model/instrs.def's role), decoded.
+std::string Src1Role(const Decoded& d) {
+  switch (d.src1_role) {
+    case SrcRole::sr_seed: return "(SR seed)";
+    case SrcRole::byte_select: return absl::StrFormat("(byte select %d)", d.src1 & 3);
+    case SrcRole::data_f32: return absl::StrCat("= ", F32(d.src1));
+    default: return "(unused)";
+  }
+}
 
 }  // namespace
 
@@ -99,10 +116,8 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
   if (f.kind() == proto::Finding::DEVICE_FAULT) {
     absl::StrAppendFormat(&out, "    device fault: %s\n", f.fault());
   } else if (d.has_lane) {
-    absl::StrAppendFormat(&out,
-                          "    lane %d: src0 0x%08x = %s, src1 0x%08x (seed / byte select), "
-                          "kept word 0x%08x\n",
-                          d.lane, d.src0, F32(d.src0), d.src1, d.kept);
+    absl::StrAppendFormat(&out, "    lane %d: src0 0x%08x = %s, src1 0x%08x %s, kept word 0x%08x\n",
+                          d.lane, d.src0, F32(d.src0), d.src1, Src1Role(d), d.kept);
     absl::StrAppendFormat(&out, "    expected 0x%08x (byte %d: %s)  observed 0x%08x (byte %d: %s)\n",
                           d.expected, d.written_byte, d.expected_byte, d.observed,
                           d.written_byte, d.observed_byte);
@@ -191,6 +206,7 @@ std::string TriageJson(const TriageRow& r) {
         ea("src0", JsonQuote(absl::StrFormat("0x%08x", d.src0)));
         ea("src0_value", JsonQuote(F32(d.src0)));
         ea("src1", JsonQuote(absl::StrFormat("0x%08x", d.src1)));
+        if (d.src1_role == SrcRole::data_f32) ea("src1_value", JsonQuote(F32(d.src1)));
         ea("kept", JsonQuote(absl::StrFormat("0x%08x", d.kept)));
         ea("written_byte", absl::StrCat(d.written_byte));
         ea("expected", JsonQuote(absl::StrFormat("0x%08x", d.expected)));

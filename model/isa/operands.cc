@@ -163,23 +163,4 @@ absl::StatusOr<uint16_t> ParseOperandName(Family family, absl::string_view text)
                                                  "constant on ", FamilyName(family)));
 }
 
-absl::StatusOr<uint32_t> ResolveOperand(Family family, uint16_t code, uint32_t vgpr_value,
-                                        uint32_t sgpr_value, std::optional<uint32_t> literal) {
-  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code);
-  if (!info.ok()) return info.status();
-  switch (info->kind) {
-    case OperandKind::vgpr: return vgpr_value;
-    case OperandKind::sgpr: return sgpr_value;
-    case OperandKind::special: return info->name == "null" ? 0u : sgpr_value;
-    case OperandKind::inline_int:
-    case OperandKind::inline_float: return info->value;
-    case OperandKind::literal:
-      if (!literal.has_value()) {
-        return absl::InvalidArgumentError("operand code 255 (literal) without a literal dword");
-      }
-      return *literal;
-  }
-  return absl::InternalError("unreachable operand kind");
-}
-
 }  // namespace lanediff

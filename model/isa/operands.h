@@ -5,7 +5,8 @@
 //   op.kind == OperandKind::special && op.name == "null"
 //   OperandText(Family::gfx9, 248, std::nullopt) == "0.15915494"
 //   InlineConstantCode(0x3f800000) == 242                      // 1.0
-//   LANEDIFF_ASSIGN_OR_RETURN(uint32_t v, ResolveOperand(Family::gfx10, 193, 0, 0, {}));  // -1
+//   DescribeOperand(Family::gfx10, 193)->value == 0xffffffff      // inline -1
+// What a source reads in each lane (registers, constants, the literal): resolve.h.
 //
 // Codes the project does not model (209-239, 249-252, 254 and on GFX9 code 125 and 255) are
 // errors: the device harness cannot give them a defined value. See llvm_differences.cc for
@@ -62,12 +63,6 @@ std::optional<uint16_t> InlineConstantCode(uint32_t value);
 // "src_scc", "ttmp5", "exec_hi", "7", "-3", "0.5", "-4.0", "0.15915494") into its code.
 // Numbers that are not inline constants are an error here (the caller makes a literal).
 absl::StatusOr<uint16_t> ParseOperandName(Family family, absl::string_view text);
-
-// The 32-bit value a lane reads for operand `code`: `vgpr_value` for a VGPR, `sgpr_value`
-// for an SGPR or special register (the caller's uniform register value; null reads 0), the
-// constant for inline codes, `literal` for code 255 (error when absent).
-absl::StatusOr<uint32_t> ResolveOperand(Family family, uint16_t code, uint32_t vgpr_value,
-                                        uint32_t sgpr_value, std::optional<uint32_t> literal);
 
 }  // namespace lanediff
 

@@ -1,7 +1,7 @@
 #include "model/isa/testcase.h"
 
 #include <array>
-#include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -13,7 +13,6 @@
 #include "model/isa/tables.h"
 
 namespace lanediff {
-namespace {
 
 const proto::Source& SourceOf(const proto::Encoding& e, int i) {
   return i == 0 ? e.src0() : (i == 1 ? e.src1() : e.src2());
@@ -21,6 +20,8 @@ const proto::Source& SourceOf(const proto::Encoding& e, int i) {
 bool HasSource(const proto::Encoding& e, int i) {
   return i == 0 ? e.has_src0() : (i == 1 ? e.has_src1() : e.has_src2());
 }
+
+namespace {
 
 absl::Status CheckBits(absl::string_view field, uint32_t value, int bits) {
   if (value >> bits) {
@@ -73,7 +74,8 @@ absl::StatusOr<Instr> InstrFromProto(proto::Instruction p) {
 proto::Instruction InstrToProto(Instr instr) { return kProtoByInstr[static_cast<size_t>(instr)]; }
 
 absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const proto::TestCase& tc,
-                                           const RegisterConvention& conv) {
+                                           const DefaultRegisters& defaults,
+                                           std::vector<uint32_t>* words_out) {
   LANEDIFF_ASSIGN_OR_RETURN(Instr instr, InstrFromProto(tc.instr()));
   if (!target.Has(instr)) {
     return absl::InvalidArgumentError(absl::StrCat("instruction ", InstrName(instr),
@@ -102,11 +104,12 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
           "encoding.raw_words encode ", InstrName(d->vop3.instr), ", but instr is ",
           InstrName(instr)));
     }
+    if (words_out != nullptr) *words_out = std::move(words);
     return d->vop3;
   }
   Vop3Instr in;
   in.instr = instr;
-  in.vdst = conv.vdst;
+  in.vdst = defaults.vdst;
   LANEDIFF_RETURN_IF_ERROR(CheckBits("opsel", e.opsel(), 4));
   LANEDIFF_RETURN_IF_ERROR(CheckBits("neg", e.neg(), 3));
   LANEDIFF_RETURN_IF_ERROR(CheckBits("abs", e.abs(), 3));
@@ -126,7 +129,7 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
     }
     switch (s.kind()) {
       case proto::SOURCE_VGPR: {
-        const uint32_t reg = s.code() != 0 ? s.code() : conv.vgpr[i];
+        const uint32_t reg = s.code() != 0 ? s.code() : defaults.vgpr[i];
         if (reg > 255) {
           return absl::InvalidArgumentError(absl::StrCat(field, ".code ", reg, " is not a VGPR (0..255)"));
         }
@@ -134,7 +137,7 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
         break;
       }
       case proto::SOURCE_SGPR: {
-        const uint32_t reg = s.code() != 0 ? s.code() : conv.sgpr[i];
+        const uint32_t reg = s.code() != 0 ? s.code() : defaults.sgpr[i];
         absl::StatusOr<OperandInfo> info =
             reg < 512 ? DescribeOperand(fam, static_cast<uint16_t>(reg))
                       : absl::StatusOr<OperandInfo>(absl::InvalidArgumentError("too wide"));
@@ -180,115 +183,8 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
   if (!words.ok()) return absl::InvalidArgumentError(absl::StrCat("encoding: ", words.status().message()));
   absl::StatusOr<DecodedVop3> d = DecodeVop3(target, *words, /*allow_undefined=*/true);
   if (!d.ok()) return absl::InvalidArgumentError(absl::StrCat("encoding: ", d.status().message()));
+  if (words_out != nullptr) *words_out = *std::move(words);
   return in;
-}
-
-absl::StatusOr<ResolvedCase> ResolveTestCase(const proto::TestCase& tc,
-                                             const RegisterConvention& conv) {
-  LaneRouting routing;
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(tc, &routing, conv));
-  rc.lanes.Resize(tc.lanes_size());
-  for (int l = 0; l < tc.lanes_size(); ++l) {
-    const proto::Lane& lane = tc.lanes(l);
-    const uint32_t fields[4] = {lane.src0(), lane.src1(), lane.src2(), lane.vdst_old()};
-    uint32_t v[3];
-    for (int i = 0; i < 3; ++i) {
-      v[i] = routing.lane_field[i] >= 0 ? fields[routing.lane_field[i]] : routing.uniform[i];
-    }
-    rc.lanes.src0()[l] = v[0];
-    rc.lanes.src1()[l] = v[1];
-    rc.lanes.src2()[l] = v[2];
-    rc.lanes.vdst_old()[l] = lane.vdst_old();
-  }
-  return rc;
-}
-
-LaneView ResolveLanes(const LaneRouting& routing, const LaneView& raw, LaneBatch* uniform) {
-  const uint32_t* fields[4] = {raw.src0, raw.src1, raw.src2, raw.vdst_old};
-  std::vector<uint32_t>* fill[3] = {&uniform->src0(), &uniform->src1(), &uniform->src2()};
-  const uint32_t* src[3];
-  for (int i = 0; i < 3; ++i) {
-    if (routing.lane_field[i] >= 0) {
-      src[i] = fields[routing.lane_field[i]];  // a VGPR: the lane field itself, no copy
-    } else {
-      fill[i]->assign(raw.size, routing.uniform[i]);
-      src[i] = fill[i]->data();
-    }
-  }
-  return {src[0], src[1], src[2], raw.vdst_old, raw.size};
-}
-
-absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc, LaneRouting* routing,
-                                           const RegisterConvention& conv) {
-  ResolvedCase rc;
-  absl::StatusOr<const TargetTraits*> target = FindTarget(tc.target());
-  if (!target.ok()) return absl::InvalidArgumentError(absl::StrCat("target: ", target.status().message()));
-  rc.target = *target;
-  LANEDIFF_ASSIGN_OR_RETURN(rc.vop3, Vop3FromTestCase(*rc.target, tc, conv));
-  rc.ctx.target = rc.target;
-  rc.ctx.instr = rc.vop3.instr;
-  rc.ctx.mods = rc.vop3.mods;
-  rc.ctx.mode = tc.has_mode() ? tc.mode() : kDefaultMode;
-
-  const Family fam = rc.target->family;
-  const proto::Encoding& e = tc.encoding();
-  const bool raw = e.raw_words_size() > 0;
-  // Uniform registers the harness loads: structured sources name their own SGPR and value;
-  // for raw words the convention's s20..s22 hold Encoding.src0..src2.value.
-  std::map<uint16_t, uint32_t> sgpr_values;
-  for (int i = 0; i < 3; ++i) {
-    const proto::Source& s = SourceOf(e, i);
-    if (raw) {
-      sgpr_values[conv.sgpr[i]] = s.value();
-    } else if (s.kind() == proto::SOURCE_SGPR && HasSource(e, i)) {
-      const uint16_t reg = rc.vop3.src[i];
-      auto [it, inserted] = sgpr_values.emplace(reg, s.value());
-      if (!inserted && it->second != s.value()) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "encoding.src%d reads s%d with value 0x%08x, but another source gives it 0x%08x", i,
-            reg, s.value(), it->second));
-      }
-    }
-  }
-  // Which lane field feeds each source: by VGPR number through the convention.
-  std::array<int, 3> lane_field{};  // 0..2 src, 3 vdst_old, -1 not a VGPR
-  std::array<uint32_t, 3> uniform{};
-  for (int i = 0; i < 3; ++i) {
-    const uint16_t code = rc.vop3.src[i];
-    lane_field[i] = -1;
-    if (i >= NumSourcesRead(rc.vop3.instr)) continue;  // SR SRC2: read nothing
-    LANEDIFF_ASSIGN_OR_RETURN(OperandInfo info, DescribeOperand(fam, code));
-    if (info.kind == OperandKind::vgpr) {
-      for (int j = 0; j < 3; ++j) {
-        if (info.index == conv.vgpr[j]) lane_field[i] = j;
-      }
-      if (info.index == conv.vdst) lane_field[i] = 3;
-      if (lane_field[i] < 0) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "src%d reads v%d, which the register convention (v%d v%d v%d sources, v%d "
-            "vdst_old) does not load", i, info.index, conv.vgpr[0], conv.vgpr[1], conv.vgpr[2],
-            conv.vdst));
-      }
-    } else if (info.kind == OperandKind::sgpr) {
-      auto it = sgpr_values.find(code);
-      if (it == sgpr_values.end()) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "src%d reads s%d, which the test case does not load", i, code));
-      }
-      uniform[i] = it->second;
-    } else if (info.kind == OperandKind::special) {
-      if (info.name != "null") {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "src", i, " reads ", info.name, ", whose value the test case cannot set"));
-      }
-      uniform[i] = 0;
-    } else {
-      LANEDIFF_ASSIGN_OR_RETURN(uniform[i], ResolveOperand(fam, code, 0, 0, rc.vop3.literal));
-    }
-  }
-  routing->lane_field = lane_field;
-  routing->uniform = uniform;
-  return rc;
 }
 
 }  // namespace lanediff

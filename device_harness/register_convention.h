@@ -1,0 +1,52 @@
+// The harness kernels' register layout (device_harness/kernels/*.s): a kernel fact, so it
+// lives here and the model knows none of it. Every kernel loads lane i's src0..src2 into
+// v1..v3 and vdst_old into v4, which is also VDST (the kernel stores v4), and the batch's three
+// SGPR-source values (DeviceBatch::sgpr_values, KernelArgs in code_object.h) into s20..s22.
+//
+// The model reads it only through what the harness hands it: DefaultRegisters (which register
+// a structured test case's source names when it leaves the choice to the harness,
+// model/isa/testcase.h) and a RegisterFile (which registers hold which lane word or value,
+// model/isa/resolve.h).
+//
+//   LANEDIFF_ASSIGN_OR_RETURN(Vop3Instr in, Vop3FromTestCase(*t, tc, HarnessDefaultRegisters()));
+//   LANEDIFF_ASSIGN_OR_RETURN(LaneRouting r,
+//                             ResolveOperands(*t, in, HarnessRegisterFile(batch.sgpr_values)));
+#ifndef LANEDIFF_DEVICE_HARNESS_REGISTER_CONVENTION_H_
+#define LANEDIFF_DEVICE_HARNESS_REGISTER_CONVENTION_H_
+
+#include <array>
+#include <cstdint>
+
+#include "model/isa/resolve.h"
+#include "model/isa/testcase.h"
+
+namespace lanediff {
+
+struct RegisterConvention {
+  uint8_t vdst = 4;                            // holds Lane.vdst_old before the instruction
+  std::array<uint16_t, 3> vgpr = {1, 2, 3};    // hold Lane.src0..src2
+  std::array<uint16_t, 3> sgpr = {20, 21, 22};  // hold DeviceBatch::sgpr_values[0..2]
+};
+inline constexpr RegisterConvention kRegisterConvention{};
+inline const RegisterConvention& HarnessConvention() { return kRegisterConvention; }
+
+// What a structured test case's default registers are on the harness.
+inline DefaultRegisters HarnessDefaultRegisters() {
+  return {kRegisterConvention.vdst, kRegisterConvention.vgpr, kRegisterConvention.sgpr};
+}
+
+// The registers the kernels load for a batch whose SGPR-source values are `sgpr_values`.
+inline RegisterFile HarnessRegisterFile(const std::array<uint32_t, 3>& sgpr_values) {
+  RegisterFile regs("the harness kernels");
+  const RegisterConvention& c = kRegisterConvention;
+  regs.LoadVgpr(c.vgpr[0], LaneWord::src0)
+      .LoadVgpr(c.vgpr[1], LaneWord::src1)
+      .LoadVgpr(c.vgpr[2], LaneWord::src2)
+      .LoadVgpr(c.vdst, LaneWord::vdst_old);
+  for (int i = 0; i < 3; ++i) regs.LoadSgpr(c.sgpr[i], sgpr_values[i]);
+  return regs;
+}
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_DEVICE_HARNESS_REGISTER_CONVENTION_H_
