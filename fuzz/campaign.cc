@@ -768,10 +768,16 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
       for (size_t k : g.cases) FinishBothSides(r.status(), o_.relax, &both[index[k]]);
     }
   }
+  // "The device refused 50 batches in a row" counts rounds, not cases: the siblings share the
+  // first case's words and MODE, so one refused launch refuses all of them (256 cases in a round
+  // of 4x64K lanes at 1024 lanes a case), and counting each would stop the campaign on its
+  // first refused round. The first case's outcome moves the counter; the siblings' never do.
   for (size_t i = 0; i < cases.size(); ++i) {
     absl::StatusOr<BothSides> b = invalid[i].ok() ? absl::StatusOr<BothSides>(std::move(both[i]))
                                                   : absl::StatusOr<BothSides>(invalid[i]);
-    LANEDIFF_RETURN_IF_ERROR(Account(cases[i], std::move(b), /*keep_in_pool=*/i == 0, consecutive_refusals));
+    uint64_t sibling_refusals = 0;
+    LANEDIFF_RETURN_IF_ERROR(Account(cases[i], std::move(b), /*keep_in_pool=*/i == 0,
+                                     i == 0 ? consecutive_refusals : &sibling_refusals));
   }
   return absl::OkStatus();
 }

@@ -8,9 +8,30 @@
 // mutator output: its counters, then every stored finding without its timestamps, or a digest
 // of the generated cases. Any change to the random stream, the generation, aiming, the model,
 // the comparison or the minimizer shows up here as a difference in a named block.
-// Re-recorded once since, for issue 15's attribution rule: only the src1_neg block changed (its
-// saturated_vs_not findings are now rounded_other_way, the other rounding candidate beyond the
-// largest finite: 6 findings -> 4); every other block is as recorded at eccd5ce.
+//
+// Re-recorded once, on purpose, when the campaign's aiming started drawing from aim tables
+// (fuzz/lane_gen.h AimLanes with scratch, issue 16: 4x oversampling and 18 model evaluations
+// per candidate made --aim 100 cost 7.5x --aim 0; an identical stream needs those draws, so
+// no faster aiming could keep it). This file is a change detector, not expected values: the
+// expected ones (each planted erratum found, under its hypothesis) are the assertions of
+// campaign_test.cc and the erratum tests. The procedure, which a reviewer can rerun:
+//   1. build the new code; LANEDIFF_WRITE_GOLDEN=/tmp/new.txt build/release/fuzz/fuzz_campaign_golden_test
+//   2. python3 scripts/golden_compare.py fuzz/testdata/campaign_golden.txt /tmp/new.txt
+//      must exit 0: the mutator stream block (AimLanes without scratch: the old algorithm) and
+//      every campaign without aiming or without warm tables byte-identical, and every cause
+//      (hypothesis or shape) each changed campaign found before still found;
+//   3. only then copy /tmp/new.txt over the golden, and say so in the commit with step 2's output.
+// Step 2's output at that re-recording (against the golden of e953680): mutator stream,
+// u8_truncate_aim0, byte12_swap_small, gfx1250_clamp_ignored identical; sr_wrap_default,
+// nan_sign_aim100, fp16_ovfl_ignored, garbage_lane find the same causes (9/9/5/16 signatures
+// for 11/8/5/17); src1_neg finds its two causes and also sr_rounding=literal and
+// sr_overflow=before_rounding attributions (10 signatures for 6).
+// Re-recorded again when issue 15's attribution rule (fuzz/triage/attribution.cc) and the aim
+// tables met on main, by the same procedure against main's golden of that time (60a68a4):
+// mutator stream, u8_truncate_aim0, byte12_swap_small, gfx1250_clamp_ignored identical;
+// sr_wrap_default, nan_sign_aim100, fp16_ovfl_ignored, src1_neg, garbage_lane find the same
+// causes and nothing else (9/9/5/6/16 signatures for 11/8/5/4/17; src1_neg only
+// rounded_other_way).
 #include <stdlib.h>
 
 #include <cstdint>

@@ -121,5 +121,49 @@ TEST(CampaignGroupingTest, AGroupAnswerOfTheWrongSizeIsRerunCaseByCase) {
                                                  "short-answering sim answered 4095 VDST words for 4096 lanes")));
 }
 
+// A device that refuses (an error that is neither a fault nor "unsupported") the first
+// `refuse` batches it is given, then answers as the simulator.
+class RefusingFirst : public Runner {
+ public:
+  RefusingFirst(std::unique_ptr<Runner> sim, int refuse) : sim_(std::move(sim)), refuse_(refuse) {}
+  std::string Describe() const override { return "refusing-first"; }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& b) override {
+    if (refuse_ > 0) {
+      --refuse_;
+      return absl::FailedPreconditionError("refusing-first: this batch is refused");
+    }
+    return sim_->Run(b);
+  }
+
+ private:
+  std::unique_ptr<Runner> sim_;
+  int refuse_;
+};
+
+// One refused round is one refusal, not one per case: a round of 64 cases sharing one header
+// goes to the device as one batch; it is refused, and the campaign goes on (before, its 64
+// cases counted as 64 refusals in a row and stopped the campaign at the 50th).
+TEST(CampaignGroupingTest, ARefusedRoundIsOneRefusalNotOnePerCase) {
+  CampaignOptions o;
+  o.device = "sim";
+  o.lanes_per_batch = 1024;
+  o.launch_lanes = 64 * 1024;  // rounds of 64 cases
+  o.max_execs = 256;
+  o.progress = false;
+  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
+  o.open_runner = [](const RunnerOptions&) -> absl::StatusOr<std::unique_ptr<Runner>> {
+    absl::StatusOr<std::unique_ptr<Runner>> sim = OpenSimRunner({});
+    if (!sim.ok()) return sim.status();
+    return std::unique_ptr<Runner>(std::make_unique<RefusingFirst>(*std::move(sim), 1));
+  };
+  absl::StatusOr<CampaignStats> s = RunCampaign(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->execs, 256u);
+  // The first round's valid cases were refused (one batch); the other rounds ran.
+  EXPECT_GE(s->refused, 1u);
+  EXPECT_LE(s->refused, 64u);
+  EXPECT_GT(s->lanes, 0u);
+}
+
 }  // namespace
 }  // namespace lanediff

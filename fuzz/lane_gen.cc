@@ -212,6 +212,7 @@ int LaneWordNamed(absl::string_view name) {
 
 LaneGen::LaneGen(const proto::TestCase& header) {
   const TargetTraits* t = TargetNamed(header.target());
+  target_ = t;
   // Unknown values (a mutated enum) map to the first instruction; Fixup then picks a valid one.
   absl::StatusOr<Instr> instr = InstrFromProto(header.instr());
   instr_ = instr.ok() ? *instr : kAllInstrs[0];
@@ -331,6 +332,44 @@ void LaneGen::Fill(Rng& rng, LaneBatch* lanes, size_t n) const {
   rng = r;
 }
 
+void AimTable::Add(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t vd) {
+  if (size() < kAimTableLanes) {
+    words.insert(words.end(), {s0, s1, s2, vd});
+    return;
+  }
+  uint32_t* w = &words[4 * next];
+  w[0] = s0;
+  w[1] = s1;
+  w[2] = s2;
+  w[3] = vd;
+  next = (next + 1) % kAimTableLanes;
+}
+
+namespace {
+
+// Lanes [from, n) of `l` from random lanes of `table` (its own function: the loop keeps its
+// counters in registers, about 3 ns a lane).
+[[gnu::noinline]] void PickFromTable(Rng& rng, const AimTable& table, LaneBatch* l, size_t from) {
+  const uint32_t* w = table.words.data();
+  const uint64_t size = table.size();
+  const size_t n = l->size();
+  uint32_t* s0 = l->src0().data();
+  uint32_t* s1 = l->src1().data();
+  uint32_t* s2 = l->src2().data();
+  uint32_t* vd = l->vdst_old().data();
+  Rng r = rng;
+  for (size_t i = from; i < n; ++i) {
+    const uint32_t* lane = w + 4 * r.Below(size);
+    s0[i] = lane[0];
+    s1[i] = lane[1];
+    s2[i] = lane[2];
+    vd[i] = lane[3];
+  }
+  rng = r;
+}
+
+}  // namespace
+
 size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch) {
   const size_t n = c->size();
   if (n == 0) return 0;
@@ -340,11 +379,26 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
   // consumes its candidates' random numbers, as drawing them all first did.
   absl::StatusOr<ResolvedCase> rc = ResolveHeader(c->header, &routing);
   if (rc.ok()) rc->ctx.hyp = hyp;
-  // The 4n candidates are drawn, evaluated and kept in chunks that stay in L1/L2 (16 bytes a
-  // lane), in the order one big batch would have had; once n are kept the rest are only drawn.
-  constexpr size_t kChunk = 2048;
   AimScratch local;
   AimScratch& k = scratch != nullptr ? *scratch : local;
+  // The aim table of this case's LaneGen (none without scratch: the stream as it always was).
+  AimTable* table = nullptr;
+  if (scratch != nullptr) {
+    if (!(k.hyp == hyp)) {
+      k.tables.clear();
+      k.hyp = hyp;
+    }
+    auto it = k.tables.find(gen.Key());
+    if (it != k.tables.end()) {
+      table = &it->second;
+    } else if (k.tables.size() < kMaxAimTables) {
+      table = &k.tables[gen.Key()];
+    }
+  }
+  const bool warm = table != nullptr && table->size() >= kAimWarmLanes;
+  // The candidates are drawn, evaluated and kept in chunks that stay in L1/L2 (16 bytes a
+  // lane), in the order one big batch would have had; once n are kept the rest are only drawn.
+  constexpr size_t kChunk = 2048;
   LaneBatch& cand = k.cand;
   LaneBatch& uniform = k.uniform;
   std::vector<uint32_t>& base = k.base;
@@ -353,7 +407,8 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
   size_t out = 0;
   bool ok = rc.ok();
   LaneBatch& l = c->lanes;
-  for (size_t done = 0, total = n * 4; done < total; done += kChunk) {
+  const size_t total = warm ? (n + 15) / 16 : n * 4;
+  for (size_t done = 0; done < total; done += kChunk) {
     const size_t m = std::min(kChunk, total - done);
     gen.Fill(rng, &cand, m);
     if (!ok || out >= n) continue;
@@ -376,14 +431,20 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
     }
     for (size_t i = 0; i < m && out < n; ++i) {
       if (!keep[i]) continue;
-      l.src0()[out] = cand.src0()[i];
-      l.src1()[out] = cand.src1()[i];
-      l.src2()[out] = cand.src2()[i];
-      l.vdst_old()[out] = cand.vdst_old()[i];
+      const uint32_t s0 = cand.src0()[i], s1 = cand.src1()[i], s2 = cand.src2()[i],
+                     vd = cand.vdst_old()[i];
+      l.src0()[out] = s0;
+      l.src1()[out] = s1;
+      l.src2()[out] = s2;
+      l.vdst_old()[out] = vd;
+      if (table != nullptr) table->Add(s0, s1, s2, vd);
       ++out;
     }
   }
-  return out;
+  if (!warm || !ok) return out;
+  // The rest from the table: flat words, one random index a lane.
+  PickFromTable(rng, *table, &l, out);
+  return n;
 }
 
 }  // namespace lanediff

@@ -19,6 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <vector>
 #include "absl/strings/string_view.h"
 
 #include "model/ops/ops.h"
@@ -50,6 +52,15 @@ DomainField DomainFieldNamed(absl::string_view name);
 // The Lane word a Lane field name is (0..3: src0, src1, src2, vdst_old), or -1.
 int LaneWordNamed(absl::string_view name);
 
+// What a LaneGen's value choices depend on (the aim tables' key, below).
+struct AimKey {
+  const void* target;
+  int instr;
+  const void* fp8_table;
+  const void* seed_table;
+  friend auto operator<=>(const AimKey&, const AimKey&) = default;
+};
+
 // The per-case value chooser. The header's target may be unknown and its instruction any
 // enum value (a mutated case before Fixup): the choices then fall back as DomainValue's do.
 class LaneGen {
@@ -58,12 +69,16 @@ class LaneGen {
   uint32_t Value(Rng& rng, DomainField field) const;
   // Resizes `lanes` to n and draws src0, src1, src2, vdst_old for each lane, in that order.
   void Fill(Rng& rng, LaneBatch* lanes, size_t n) const;
+  AimKey Key() const {
+    return {target_, static_cast<int>(instr_), fp8_table_, seed_table_};
+  }
 
  private:
   uint32_t Src0(Rng& rng) const;
   uint32_t Src1(Rng& rng) const;
   uint32_t Src2(Rng& rng) const;
   uint32_t VdstOld(Rng& rng) const;
+  const TargetTraits* target_ = nullptr;
   Instr instr_;
   bool src2_unused_ = false;
   bool has_seed_ = false;                  // writes an 8-bit float (SR seed in S1)
@@ -74,15 +89,43 @@ class LaneGen {
   uint32_t seed_low_mask_ = 0;             // S1 bits below the seed
 };
 
-// Replaces up to all lanes of `c` by candidates on which some single alternative hypothesis
-// changes the model's answer under `hyp`: 4x as many candidates as lanes are drawn (LaneGen),
-// resolved and evaluated once per hypothesis value, and the first ones that separate kept in
-// order. Returns how many lanes were aimed.
-// `scratch` (optional) keeps the working buffers from one call to the next (a few hundred KiB).
+// Replaces up to all lanes of `c` by lanes on which some single alternative hypothesis
+// changes the model's answer under `hyp`.
+//
+// Without `scratch` (or while the case's aim table below is still cold): 4x as many candidates
+// as lanes are drawn (LaneGen), resolved and evaluated once per hypothesis value, and the first
+// ones that separate kept in order. That costs four lane draws and one model evaluation per
+// alternative hypothesis value (18) per candidate: about 8x an unaimed lane (issue 16).
+//
+// With `scratch`, the lanes that separated are remembered in an aim table per (target,
+// instruction, 8-bit output format, seed position): the LaneGen's identity, everything its value
+// tables depend on, not the case's modifiers, MODE or operands. Once a table holds
+// kAimWarmLanes, an aimed case draws only n/16 fresh candidates (verified as above; the ones
+// that separate are kept first and enter the table, replacing its oldest lanes) and takes the
+// rest of its lanes from the table, one random index per lane: a lane that separated on an
+// earlier case of the same instruction and format, not re-verified under this case's
+// modifiers and MODE. Returns how many lanes were aimed.
+// kAimWarmLanes: 256 warmed the tables sooner (a cold call costs about 8x an unaimed lane) but
+// changed which lanes src1_neg's campaign in fuzz/triage/erratum_buckets_test.cc aims at, giving
+// it a third bucket (sr_seed=low); 1024 keeps that test's two.
+// `scratch` keeps the working buffers and the aim tables from one call to the next: at most
+// kMaxAimTables tables of kAimTableLanes lanes (16 bytes each): 16 MiB at most, a few MiB in a
+// campaign over today's instructions.
+inline constexpr size_t kAimTableLanes = 4096;
+inline constexpr size_t kAimWarmLanes = 1024;
+inline constexpr size_t kMaxAimTables = 256;
+struct AimTable {
+  std::vector<uint32_t> words;  // 4 words a lane: src0, src1, src2, vdst_old
+  size_t next = 0;              // the lane the next new one replaces, once full
+  size_t size() const { return words.size() / 4; }
+  void Add(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t vd);
+};
 struct AimScratch {
   LaneBatch cand, uniform;
   std::vector<uint32_t> base, alt;
   std::vector<uint8_t> keep;
+  Hypotheses hyp;  // the tables below hold lanes that separate under this
+  std::map<AimKey, AimTable> tables;
 };
 size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch = nullptr);
 

@@ -21,6 +21,8 @@
 #include "fuzz/campaign.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cost_model.h"
+#include "fuzz/lane_gen.h"
+#include "fuzz/mutator.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {
@@ -134,6 +136,29 @@ absl::StatusOr<IsolationCost> MeasureIsolation(double seconds) {
   return c;
 }
 
+// Lane generation alone: LaneGen::Fill of 65,536 lanes for each of 8 cases the mutator makes
+// on gfx942 (the fake GPU's target), CPU-ns per lane; the floor under the pipeline's host cost
+// per unaimed lane, whatever else is made faster.
+double FillNsPerLane(double seconds) {
+  uint64_t lanes = 0;
+  LaneBatch out;
+  Rng rng(1);
+  MutatorConfig config;
+  config.targets = {"gfx942"};
+  config.exotic_per_256 = 0;
+  const Mutator mutator(config);
+  const double cpu0 = ThreadCpuSeconds();
+  for (int i = 0; i < 8; ++i) {
+    const LaneGen gen(mutator.GenerateFlat(rng).header);
+    const double t0 = ThreadCpuSeconds();
+    while (ThreadCpuSeconds() - t0 < seconds / 8) {
+      gen.Fill(rng, &out, 65536);
+      lanes += out.size();
+    }
+  }
+  return lanes > 0 ? (ThreadCpuSeconds() - cpu0) * 1e9 / static_cast<double>(lanes) : 0;
+}
+
 void PrintRow(const char* name, const PipelineRate& r) {
   std::printf("%-34s %8.1f M lanes/host-CPU-s  (%.1fM lanes, %llu cases, %llu launches of %.0f lanes avg; "
               "host %.2f CPU-s, fake device %.2f CPU-s excluded; %llu disagreeing, %llu refused)\n",
@@ -178,6 +203,10 @@ int RunPipelineBench(double seconds) {
   std::printf("device child's pipe (isolation, %u-lane batches to a child that answers at once): "
               "%.1f CPU-ns per lane in the campaign's process, %.1f in the child\n",
               static_cast<unsigned>(kGpuLaunchLanes), iso->parent_ns, iso->child_ns);
+  const double fill_ns = FillNsPerLane(std::min(seconds, 1.0));
+  std::printf("lane generation alone (LaneGen::Fill, 64K lanes, 8 generated gfx942 cases): %.1f CPU-ns per "
+              "lane = %.1f M lanes/CPU-s: the ceiling of any pipeline that draws its lanes this way\n",
+              fill_ns, fill_ns > 0 ? 1e3 / fill_ns : 0.0);
   return kExitOk;
 }
 
