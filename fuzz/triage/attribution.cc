@@ -100,6 +100,39 @@ std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t 
   return "value_differs";
 }
 
+std::string DifferenceClassF32(uint32_t expected, uint32_t observed) {
+  struct F32 {
+    bool nan, inf, negative, zero, denormal;
+  };
+  auto take = [](uint32_t w) {
+    const uint32_t exp = (w >> 23) & 0xffu, man = w & 0x7fffffu;
+    return F32{exp == 0xffu && man != 0, exp == 0xffu && man == 0, (w >> 31) != 0,
+               exp == 0 && man == 0, exp == 0 && man != 0};
+  };
+  // Every value an 8-bit float decodes to (OMOD scaling included) and the canonical NaN has
+  // at most the widest 8-bit mantissa in its f32 fraction; a word with fraction bits below
+  // that is no byte's decode (a garbage word): the finer classes describe two decoded
+  // values, so it is value_differs.
+  int widest = 0;
+  for (const Fp8Format& f : kFp8Formats) widest = std::max(widest, f.man_bits);
+  const uint32_t below = (1u << (23 - widest)) - 1u;
+  if ((observed & below) != 0 && ((observed >> 23) & 0xffu) != 0) return "value_differs";
+  const F32 e = take(expected), o = take(observed);
+  if (e.nan && o.nan) return "nan_encoding";
+  if ((e.nan && o.inf) || (e.inf && o.nan)) return "nan_vs_inf";
+  if (((expected ^ observed) == 0x80000000u)) return "sign_only";
+  if (e.nan || e.inf || o.nan || o.inf) return "special_vs_finite";
+  if (e.negative == o.negative && ((e.zero && o.denormal) || (e.denormal && o.zero))) {
+    return "zero_vs_subnormal";
+  }
+  return "value_differs";
+}
+
+bool WritesF32Word(Instr instr) {
+  const InstrInfo& info = GetInstrInfo(instr);
+  return info.output == OutputKind::f32 && info.dst_bits == 32 && info.write == DstWrite::dword;
+}
+
 std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t kept,
                                 uint32_t expected, uint32_t observed, const RoundingPair* pair) {
   int bytes = 0, first = -1;
@@ -205,24 +238,67 @@ bool IsStructural(const std::string& c) {
          c == "written_and_unwritten_bytes_changed";
 }
 
-// Each lane's difference class under the model's rounding candidates.
+// The contexts that differ from rc.ctx only in the value of the instruction's source-byte
+// select, one per other value (the row says which field: byte_sel = OPSEL[1:0] where the
+// family's opsel syntax is byte_sel_src, else the GFX9 SDWA src0_sel, BYTE_0..3 = 0..3, of a
+// source holding 8-bit codes). Empty for an instruction that selects no source byte.
+std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
+  const InstrInfo& info = GetInstrInfo(ctx.instr);
+  std::vector<OpContext> out;
+  if (info.opsel_syntax[static_cast<int>(ctx.target->family)] == OpSelSyntax::byte_sel_src) {
+    for (uint8_t sel = 0; sel < 4; ++sel) {
+      if (sel == (ctx.mods.opsel & 3u)) continue;
+      OpContext c = ctx;
+      c.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & ~3u) | sel);
+      out.push_back(c);
+    }
+  } else if (info.src[0] == SrcRole::fp8_bytes) {
+    for (uint8_t sel = 0; sel < 4; ++sel) {
+      if (sel == ctx.mods.src0_sel) continue;
+      OpContext c = ctx;
+      c.mods.src0_sel = sel;
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Each lane's difference class under the model's rounding candidates (8-bit outputs) or the
+// model's outputs under the other byte selects (whole f32 words).
 struct LaneClassifier {
   const ResolvedCase& rc;
   const InstrInfo& info;
   const Fp8Format* format;
   std::vector<RoundingPair> pairs;
+  bool f32_word = false;
+  std::vector<std::vector<uint32_t>> other_selects;  // per other select value, per lane
 
   static absl::StatusOr<LaneClassifier> Make(const ResolvedCase& rc) {
+    if (WritesF32Word(rc.ctx.instr)) {
+      LaneClassifier lc{rc, GetInstrInfo(rc.ctx.instr), nullptr, {}, true, {}};
+      for (const OpContext& c : OtherByteSelects(rc.ctx)) {
+        std::vector<uint32_t> out(rc.lanes.size());
+        LANEDIFF_RETURN_IF_ERROR(Evaluate(c, rc.lanes.view(), absl::MakeSpan(out)));
+        lc.other_selects.push_back(std::move(out));
+      }
+      return lc;
+    }
     const std::optional<Fp8Shape> shape = Fp8OutputShape(rc.ctx);
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<RoundingPair> pairs, RoundingCandidates(rc));
     return LaneClassifier{rc, GetInstrInfo(rc.ctx.instr), shape ? shape->format : nullptr,
-                          std::move(pairs)};
+                          std::move(pairs), false, {}};
   }
   uint32_t Kept(size_t i) const {
     const LaneView v = rc.lanes.view();
     return KeptWord(info, v.src2[i], v.vdst_old[i]);
   }
   std::string Class(size_t i, uint32_t expected, uint32_t observed) const {
+    if (f32_word) {
+      for (const std::vector<uint32_t>& other : other_selects) {
+        if (other[i] == observed && other[i] != expected) return "source_byte_moved";
+      }
+      return DifferenceClassF32(expected, observed);
+    }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
     return DifferenceClassMask(format, written, Kept(i), expected, observed, &pairs[i]);
   }

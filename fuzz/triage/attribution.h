@@ -63,12 +63,26 @@ namespace lanediff {
 //   zero_vs_subnormal   same sign, one is zero and the other a larger subnormal (a flush)
 //   value_differs       anything else
 // (u8: one_code_apart when one apart, saturated_vs_not when one is 0 or 255.)
+//
+// An instruction whose output is a whole f32 word (the row's OutputKind::f32, dst_bits 32,
+// DstWrite::dword: one selected byte of S0 decoded) writes no byte position, keeps nothing and
+// rounds nothing (an 8-bit float -> f32 is exact), so none of the above but:
+//   source_byte_moved   the observed word is the model's output for the same lane under another
+//                       value of the instruction's byte select (GFX12/GFX1250 byte_sel =
+//                       OPSEL[1:0], GFX9 SDWA src0_sel BYTE_0..3): the wrong source byte was
+//                       converted (LaneClassifier; DifferenceClassF32 cannot see it alone)
+//   nan_encoding, nan_vs_inf, sign_only, special_vs_finite, zero_vs_subnormal, value_differs
+//                       as above, on the two f32 words (zero_vs_subnormal: an f32 denormal);
+//                       an observed normal/NaN word with f32 fraction bits below the widest
+//                       8-bit mantissa (3 bits: bits 19..0) is no byte's decode (a garbage
+//                       word, e.g. garbage_lane): value_differs
 // The order below is also the tie order of a batch's class (Attribute).
 inline constexpr const char* kDifferenceClasses[] = {
     "byte_moved",        "unwritten_bytes_changed", "written_and_unwritten_bytes_changed",
-    "rounded_other_way", "nan_encoding",            "nan_vs_inf",
-    "sign_only",         "saturated_vs_not",        "special_vs_finite",
-    "one_code_apart",    "zero_vs_subnormal",       "value_differs"};
+    "source_byte_moved", "rounded_other_way",       "nan_encoding",
+    "nan_vs_inf",        "sign_only",               "saturated_vs_not",
+    "special_vs_finite", "one_code_apart",          "zero_vs_subnormal",
+    "value_differs"};
 
 // A lane's two rounding candidates: the model's word for the input rounded toward zero
 // (`down`) and away from zero (`up`). Equal when the lane's input needs no rounding.
@@ -100,6 +114,14 @@ std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t 
 std::string DifferenceClassMask(const Fp8Format* format, uint32_t written_mask, uint32_t kept,
                                 uint32_t expected, uint32_t observed,
                                 const RoundingPair* pair = nullptr);
+
+// The value class of two differing f32 words (expected != observed): nan_encoding, nan_vs_inf,
+// sign_only, special_vs_finite, zero_vs_subnormal or value_differs, as defined above.
+std::string DifferenceClassF32(uint32_t expected, uint32_t observed);
+
+// Whether the instruction's result is a whole f32 word (its row: OutputKind::f32, 32 bits,
+// DstWrite::dword), classified by DifferenceClassF32 and source_byte_moved.
+bool WritesF32Word(Instr instr);
 
 // "0x7f = NaN", "0x38 = 1", "0x7c = +Inf", "0x80 = 128" (u8): one byte decoded in `format`
 // (nullptr: unsigned integer).

@@ -235,6 +235,129 @@ TEST(Attribute, RoundingTheOtherWayIsOneClassAcrossTheLargestFinite) {
   EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 1}));
 }
 
+// Whole f32 words (the fp8 -> f32 decodes): the value classes on the f32 encodings.
+// E4M3 OCP 0x38 = 2^(7-7) = 1.0 -> 0x3f800000; 0x40 = 2^(8-7) = 2.0 -> 0x40000000; 0xb8 = -1.0
+// -> 0xbf800000; 0x7e = 1.75 * 2^8 = 448 -> 0x43e00000 (exponent 135 = 0x87, mantissa 0.75).
+TEST(DifferenceClassF32, ValueClassesOnF32Words) {
+  EXPECT_EQ(DifferenceClassF32(0x7fc00000, 0xffc00000), "nan_encoding");  // +qNaN vs -qNaN
+  EXPECT_EQ(DifferenceClassF32(0x7fc00000, 0x7f800000), "nan_vs_inf");    // qNaN vs +Inf
+  EXPECT_EQ(DifferenceClassF32(0x3f800000, 0xbf800000), "sign_only");     // 1.0 vs -1.0
+  EXPECT_EQ(DifferenceClassF32(0x00000000, 0x80000000), "sign_only");     // +0 vs -0
+  EXPECT_EQ(DifferenceClassF32(0x43e00000, 0x7f800000), "special_vs_finite");  // 448 vs +Inf
+  EXPECT_EQ(DifferenceClassF32(0x7fc00000, 0x43e00000), "special_vs_finite");  // NaN vs 448
+  // +0 vs the smallest f32 denormal 2^-149 (a flush); -0 vs a positive denormal is not.
+  EXPECT_EQ(DifferenceClassF32(0x00000000, 0x00000001), "zero_vs_subnormal");
+  EXPECT_EQ(DifferenceClassF32(0x80000000, 0x00000001), "value_differs");
+  EXPECT_EQ(DifferenceClassF32(0x3f800000, 0x40000000), "value_differs");  // 1.0 vs 2.0
+  // One f32 ulp apart is not a rounding here (an 8-bit float -> f32 is exact).
+  EXPECT_EQ(DifferenceClassF32(0x3f800000, 0x3f800001), "value_differs");
+  // A garbage word (garbage_lane: old VDST 0x12345678 ^ 0xdeadbeef = 0xcc99e897, a finite
+  // -8.1e7 whose fraction has bits below bit 20) against a NaN (E4M3 0x7f -> 0x7fc00000):
+  // no byte decodes to it, so not special_vs_finite but value_differs. 448 (0x43e00000,
+  // fraction 0x600000: bits 22..21 only) is a decoded value: special_vs_finite.
+  EXPECT_EQ(DifferenceClassF32(0x7fc00000, 0x12345678u ^ 0xdeadbeefu), "value_differs");
+  EXPECT_EQ(DifferenceClassF32(0x7fc00000, 0x43e00000), "special_vs_finite");
+  // A NaN with a payload below bit 20 (0x7f800001) is no decoded NaN either.
+  EXPECT_EQ(DifferenceClassF32(0x3f800000, 0x7f800001), "value_differs");
+}
+
+proto::TestCase Decode(const char* target, uint32_t opsel) {
+  proto::TestCase tc;
+  tc.set_target(target);
+  tc.set_instr(proto::v_cvt_f32_fp8);
+  tc.mutable_encoding()->set_opsel(opsel);
+  return tc;
+}
+
+// src_byte_swap on gfx1250 (OCP E4M3): byte_sel:1 (= 2*OPSEL[0] + OPSEL[1]: OPSEL = 0b10)
+// selects byte 1, the device converts byte 2.
+//  lane 0: S0 = 0x00403800: byte 1 = 0x38 (1.0) expected 0x3f800000; byte 2 = 0x40 (2.0)
+//          observed 0x40000000. Alone: value_differs (1.0 vs 2.0).
+//  lane 1: S0 = 0x00383800: bytes 1 and 2 both 1.0: agrees.
+//  lane 2: S0 = 0x00b83800: byte 2 = 0xb8 (-1.0) observed 0xbf800000. Alone: sign_only.
+// Both differing lanes equal the model under byte_sel:2 (OPSEL = 0b01): source_byte_moved,
+// the cause of the batch (no hypothesis selects another byte on gfx1250).
+TEST(Attribute, F32WordFromAnotherSourceByteIsSourceByteMoved) {
+  proto::TestCase tc = Decode("gfx1250", 0b10);
+  AddLane(&tc, 0x00403800, 0, 0);
+  AddLane(&tc, 0x00383800, 0, 0);
+  AddLane(&tc, 0x00b83800, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> expected = {0x3f800000, 0x3f800000, 0x3f800000};
+  const std::vector<uint32_t> observed = {0x40000000, 0x3f800000, 0xbf800000};
+  EXPECT_EQ(DifferenceClassF32(expected[0], observed[0]), "value_differs");
+  EXPECT_EQ(DifferenceClassF32(expected[2], observed[2]), "sign_only");
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "source_byte_moved");
+  EXPECT_FALSE((*causes)[0].by_hypothesis);
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 2}));
+  // The class alone, lane by lane (ShowsCause, the minimizer's predicate).
+  auto shows = ShowsCause(tc, rc->ctx.hyp, observed, {}, (*causes)[0]);
+  ASSERT_TRUE(shows.ok()) << shows.status();
+  EXPECT_TRUE(*shows);
+}
+
+// The same on GFX9 (gfx950, OCP E4M3): the SDWA form with src0_sel = BYTE_1 (1), the device
+// reading byte 2; the other select values are src0_sel BYTE_0, BYTE_2, BYTE_3.
+TEST(Attribute, Gfx9SdwaSourceByteMoved) {
+  proto::TestCase tc = Decode("gfx950", 0);
+  tc.mutable_encoding()->set_form(proto::FORM_SDWA);
+  tc.mutable_encoding()->set_src0_sel(1);
+  AddLane(&tc, 0x00403800, 0, 0);  // byte 1 = 1.0 expected, byte 2 = 2.0 observed
+  AddLane(&tc, 0x00383800, 0, 0);  // agrees
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> expected = {0x3f800000, 0x3f800000};
+  const std::vector<uint32_t> observed = {0x40000000, 0x3f800000};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "source_byte_moved");
+  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
+}
+
+// garbage_lane on an f32 writer (gfx950, e64, byte 0): S0 = 0x38 -> 1.0 = 0x3f800000, old VDST
+// 0, observed 0 ^ 0xdeadbeef = 0xdeadbeef (sign 1, exponent 0xbd: a finite -6.3e18). No other
+// byte select gives it (bytes 1..3 are 0: +0.0): value_differs, not a byte class.
+TEST(Attribute, GarbageF32WordIsValueDiffers) {
+  proto::TestCase tc = Decode("gfx950", 0);
+  AddLane(&tc, 0x38, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> expected = {0x3f800000};
+  const std::vector<uint32_t> observed = {0xdeadbeef};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "value_differs");
+}
+
+// gfx1250_clamp_ignored on the decode: gfx1250, CLAMP=1, byte_sel:0. The default reading
+// (gfx1250_clamp=ue5m3) decodes UE5M3 (5 exponent bits, bias 15, no sign): 0x78 = 01111.000 =
+// 2^(15-15) = 1.0 -> 0x3f800000. Ignored, CLAMP selects nothing: OCP E4M3, 0x78 = 0.1111.000 =
+// 2^(15-7) = 256 -> 0x43800000 (exponent 127 + 8 = 0x87). 0x00 is 0 in both. The model under
+// gfx1250_clamp=ignored reproduces every lane: the hypothesis is the cause.
+TEST(Attribute, Gfx1250ClampIgnoredOnTheDecodeIsTheHypothesis) {
+  proto::TestCase tc = Decode("gfx1250", 0);
+  tc.mutable_encoding()->set_clamp(true);
+  AddLane(&tc, 0x78, 0, 0);
+  AddLane(&tc, 0x00, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected(2);
+  ASSERT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(expected)).ok());
+  EXPECT_EQ(expected, (std::vector<uint32_t>{0x3f800000, 0}));
+  const std::vector<uint32_t> observed = {0x43800000, 0};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "gfx1250_clamp=ignored");
+  EXPECT_TRUE((*causes)[0].by_hypothesis);
+}
+
 TEST(RoundingCandidates, PackedConversionsUseTheOutputGrid) {
   // v_cvt_pk_u8_f32 (gfx942), byte select 0: 129.5 (0x43018000) has neighbours 129 and 130;
   // 7.0 is exact. src2 (kept bytes) 0.
