@@ -130,7 +130,8 @@ absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSide
   b->ctx = rc.ctx;
   b->expected.resize(c.size());
   LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
-  LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(c.header, c.lanes.view(), allow_undefined));
+  // The device batch from the same resolution (the words encoded once, the same SGPR values).
+  LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(rc, c.lanes.view(), allow_undefined));
   return absl::OkStatus();
 }
 
