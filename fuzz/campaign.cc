@@ -121,8 +121,10 @@ absl::StatusOr<ModelSide> RunModel(const proto::TestCase& tc, const Hypotheses& 
 // device side of many cases as one batch in between. Prepare: every per-case decision once
 // (operands, format, target), the model's answer, and the device batch. Finish: the device's
 // answer (or its error) and the comparison.
+// `copy_lanes` false: the batch is the header only (its lanes empty; the grouping step copies
+// the case's lanes straight into the launch).
 absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSides* b, DeviceBatch* batch,
-                              bool allow_undefined) {
+                              bool allow_undefined, bool copy_lanes = true) {
   LaneRouting routing;
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(c.header, &routing));
   b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
@@ -131,7 +133,11 @@ absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSide
   b->expected.resize(c.size());
   LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
   // The device batch from the same resolution (the words encoded once, the same SGPR values).
-  LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(rc, c.lanes.view(), allow_undefined));
+  if (copy_lanes) {
+    LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(rc, c.lanes.view(), allow_undefined));
+  } else {
+    LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatchHeader(rc, c.size(), allow_undefined));
+  }
   return absl::OkStatus();
 }
 
@@ -718,7 +724,9 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   cases.push_back(NextCase());
   std::vector<BothSides> both(1);
   std::vector<DeviceBatch> batches(1);
-  if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0], o_.allow_undefined); !s.ok()) {
+  if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0], o_.allow_undefined,
+                                        /*copy_lanes=*/false);
+      !s.ok()) {
     return Account(cases[0], s, /*keep_in_pool=*/true, consecutive_refusals);  // invalid: no siblings
   }
   const size_t per_case = cases[0].size();
@@ -728,8 +736,18 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
     for (size_t lanes = per_case; lanes < launch_lanes_ && cases.size() < budget; lanes += per_case) {
       FlatCase c;
       c.header = cases[0].header;
-      gen.Fill(rng_, &c.lanes, per_case);
-      if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) AimLanes(rng_, hyp_, &c, &aim_scratch_);
+      // Aimed or not is drawn first: an aimed sibling's lanes are drawn only where aiming
+      // leaves them (a cold aim table that found fewer than per_case lanes).
+      if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) {
+        c.lanes.Resize(per_case);
+        const size_t aimed = AimLanes(rng_, hyp_, &c, &aim_scratch_);
+        if (aimed < per_case) {
+          gen.FillInto(rng_, c.lanes.src0().data() + aimed, c.lanes.src1().data() + aimed,
+                       c.lanes.src2().data() + aimed, c.lanes.vdst_old().data() + aimed, per_case - aimed);
+        }
+      } else {
+        gen.Fill(rng_, &c.lanes, per_case);
+      }
       cases.push_back(std::move(c));
     }
   }
@@ -737,15 +755,19 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   both.resize(cases.size());
   batches.resize(cases.size());
   std::vector<absl::Status> invalid(cases.size());
-  for (size_t i = 1; i < cases.size(); ++i) invalid[i] = PrepareBothSides(cases[i], hyp_, &both[i], &batches[i], o_.allow_undefined);
+  for (size_t i = 1; i < cases.size(); ++i) {
+    invalid[i] = PrepareBothSides(cases[i], hyp_, &both[i], &batches[i], o_.allow_undefined, /*copy_lanes=*/false);
+  }
   std::vector<size_t> index;  // batches (valid cases) -> case
-  std::vector<DeviceBatch> valid;
+  std::vector<DeviceBatch> valid;  // headers: the lanes are the cases'
+  std::vector<LaneView> valid_lanes;
   for (size_t i = 0; i < cases.size(); ++i) {
     if (!invalid[i].ok()) continue;
     index.push_back(i);
     valid.push_back(std::move(batches[i]));
+    valid_lanes.push_back(cases[i].lanes.view());
   }
-  for (LaunchGroup& g : GroupLaunches(std::move(valid), kMaxLanesPerBatch)) {
+  for (LaunchGroup& g : GroupLaunches(std::move(valid), valid_lanes, kMaxLanesPerBatch)) {
     absl::StatusOr<DeviceResult> r = runner_->Run(g.batch);
     if (r.ok() && r->vdst.size() != g.batch.lanes.size()) {  // no slice would be right
       r = DeviceFault(absl::StrCat(runner_->Describe(), " answered ", r->vdst.size(), " VDST words for ",

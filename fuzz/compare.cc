@@ -65,6 +65,24 @@ std::vector<size_t> DifferingLanes(const OpContext& ctx, const LaneView& lanes,
                                    absl::Span<const uint32_t> observed, const Relaxations& relax) {
   std::vector<size_t> out;
   const size_t n = std::min(expected.size(), observed.size());
+  if (!relax.any()) {
+    // Strict: whole words. Blocks of 64 lanes are OR-reduced first (vectorized, no branch per
+    // lane); only a block with a difference is walked lane by lane. No allocation when equal.
+    constexpr size_t kBlock = 64;
+    const uint32_t* e = expected.data();
+    const uint32_t* o = observed.data();
+    for (size_t b = 0; b < n; b += kBlock) {
+      const size_t end = std::min(n, b + kBlock);
+      uint32_t diff = 0;
+      for (size_t i = b; i < end; ++i) diff |= e[i] ^ o[i];
+      if (diff == 0) continue;
+      for (size_t i = b; i < end; ++i) {
+        if (e[i] != o[i]) out.push_back(i);
+      }
+    }
+    for (size_t i = n; i < std::max(expected.size(), observed.size()); ++i) out.push_back(i);
+    return out;
+  }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t s1 = (lanes.src1 != nullptr && i < lanes.size) ? lanes.src1[i] : 0;
     if (!LaneAgrees(ctx, s1, expected[i], observed[i], relax)) out.push_back(i);
