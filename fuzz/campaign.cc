@@ -123,10 +123,13 @@ absl::StatusOr<ModelSide> RunModel(const proto::TestCase& tc, const Hypotheses& 
 // answer (or its error) and the comparison.
 // `copy_lanes` false: the batch is the header only (its lanes empty; the grouping step copies
 // the case's lanes straight into the launch).
+// `routing_out`, when given, receives the case's operand routing (for PrepareSibling).
 absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSides* b, DeviceBatch* batch,
-                              bool allow_undefined, bool copy_lanes = true) {
+                              bool allow_undefined, bool copy_lanes = true,
+                              LaneRouting* routing_out = nullptr) {
   LaneRouting routing;
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(c.header, &routing));
+  if (routing_out != nullptr) *routing_out = routing;
   b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
   rc.ctx.hyp = hyp;
   b->ctx = rc.ctx;
@@ -138,6 +141,19 @@ absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSide
   } else {
     LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatchHeader(rc, c.size(), allow_undefined));
   }
+  return absl::OkStatus();
+}
+
+// PrepareBothSides for a case whose header is `first`'s, prepared with copy_lanes false (the
+// grouping step's siblings): the header's decisions (resolution, context, device batch header)
+// are `first`'s and not made again; only the lanes are resolved and evaluated.
+absl::Status PrepareSibling(const FlatCase& c, const BothSides& first, const DeviceBatch& first_batch,
+                            const LaneRouting& routing, BothSides* b, DeviceBatch* batch) {
+  b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
+  b->ctx = first.ctx;
+  b->expected.resize(c.size());
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
+  *batch = first_batch;  // header only: its lanes are empty
   return absl::OkStatus();
 }
 
@@ -196,6 +212,7 @@ class Worker {
   std::vector<FlatCase> pool_;  // flat: 16 bytes per lane (issue 16)
   AimScratch aim_scratch_;
   size_t launch_lanes_ = 0;  // the grouping step's aim (0: one case per launch)
+  int tty_ = -1;              // stderr is a terminal (1) or not (0); -1 not asked yet
   size_t pool_next_ = 0;
   CampaignStats stats_;
   // pre-signature (unminimized) -> final signature; final signature -> stored finding and
@@ -295,9 +312,13 @@ void Worker::LoadSeeds() {
 
 FlatCase Worker::NextCase() {
   FlatCase c;
+  // Aimed or not is drawn first: a generated case that is aimed draws its lanes only where
+  // aiming leaves them (a cold aim table that found fewer lanes than the case has).
+  const bool aim = static_cast<int>(rng_.Below(100)) < o_.aim_percent;
   const uint64_t r = rng_.Below(10);
-  if (pool_.empty() || r < 4) {
-    c = mutator_.GenerateFlat(rng_);
+  const bool generated = pool_.empty() || r < 4;
+  if (generated) {
+    c = mutator_.GenerateFlat(rng_, /*draw_lanes=*/!aim);
   } else if (r < 8) {
     c = pool_[rng_.Below(pool_.size())];
     mutator_.MutateFlat(rng_, &c);
@@ -306,8 +327,9 @@ FlatCase Worker::NextCase() {
     const size_t b = rng_.Below(pool_.size());
     c = mutator_.CrossOverFlat(rng_, pool_[a], pool_[b]);
   }
-  if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) {
-    AimLanes(rng_, hyp_, &c, &aim_scratch_);
+  if (aim) {
+    const size_t aimed = AimLanes(rng_, hyp_, &c, &aim_scratch_);
+    if (generated && aimed < c.size()) LaneGen(c.header).FillFrom(rng_, &c.lanes, aimed);
   }
   return c;
 }
@@ -325,7 +347,10 @@ std::string NewFindingLines(const std::string& signature, const std::string& pat
 }
 
 void Worker::Progress(bool final) {
-  if (o_.progress_fd < 0) stats_.timeline.Offer(Sample(stats_, Since(t0_)));  // the parent samples --jobs
+  if (o_.progress_fd < 0) {  // the parent samples --jobs
+    const double secs = Since(t0_);
+    if (stats_.timeline.Wants(secs)) stats_.timeline.Offer(Sample(stats_, secs));
+  }
   if (o_.progress_fd >= 0 && !final) {
     const auto now = Clock::now();
     if (now - last_progress_ < std::chrono::milliseconds(1000)) return;
@@ -335,7 +360,8 @@ void Worker::Progress(bool final) {
   }
   if (!o_.progress) return;
   const auto now = Clock::now();
-  const bool tty = ::isatty(2);
+  if (tty_ < 0) tty_ = ::isatty(2) ? 1 : 0;  // once: a syscall per case was 3% of a campaign
+  const bool tty = tty_ == 1;
   // A terminal gets a live line every second; a log gets a line every 10 seconds.
   if (!final && now - last_progress_ < std::chrono::milliseconds(tty ? 1000 : 10000)) return;
   last_progress_ = now;
@@ -724,8 +750,9 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   cases.push_back(NextCase());
   std::vector<BothSides> both(1);
   std::vector<DeviceBatch> batches(1);
+  LaneRouting routing;
   if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0], o_.allow_undefined,
-                                        /*copy_lanes=*/false);
+                                        /*copy_lanes=*/false, &routing);
       !s.ok()) {
     return Account(cases[0], s, /*keep_in_pool=*/true, consecutive_refusals);  // invalid: no siblings
   }
@@ -733,6 +760,7 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   const uint64_t budget = o_.max_execs == 0 ? UINT64_MAX : o_.max_execs - stats_.execs;
   if (per_case > 0) {
     LaneGen gen(cases[0].header);
+    std::optional<AimHeader> aim_header;  // resolved once, when a sibling is first aimed
     for (size_t lanes = per_case; lanes < launch_lanes_ && cases.size() < budget; lanes += per_case) {
       FlatCase c;
       c.header = cases[0].header;
@@ -740,11 +768,8 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
       // leaves them (a cold aim table that found fewer than per_case lanes).
       if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) {
         c.lanes.Resize(per_case);
-        const size_t aimed = AimLanes(rng_, hyp_, &c, &aim_scratch_);
-        if (aimed < per_case) {
-          gen.FillInto(rng_, c.lanes.src0().data() + aimed, c.lanes.src1().data() + aimed,
-                       c.lanes.src2().data() + aimed, c.lanes.vdst_old().data() + aimed, per_case - aimed);
-        }
+        if (!aim_header) aim_header.emplace(cases[0].header);
+        gen.FillFrom(rng_, &c.lanes, AimLanes(rng_, hyp_, *aim_header, &c, &aim_scratch_));
       } else {
         gen.Fill(rng_, &c.lanes, per_case);
       }
@@ -756,7 +781,7 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   batches.resize(cases.size());
   std::vector<absl::Status> invalid(cases.size());
   for (size_t i = 1; i < cases.size(); ++i) {
-    invalid[i] = PrepareBothSides(cases[i], hyp_, &both[i], &batches[i], o_.allow_undefined, /*copy_lanes=*/false);
+    invalid[i] = PrepareSibling(cases[i], both[0], batches[0], routing, &both[i], &batches[i]);
   }
   std::vector<size_t> index;  // batches (valid cases) -> case
   std::vector<DeviceBatch> valid;  // headers: the lanes are the cases'

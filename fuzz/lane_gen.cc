@@ -463,6 +463,12 @@ void LaneGen::Fill(Rng& rng, LaneBatch* lanes, size_t n) const {
            lanes->vdst_old().data(), n);
 }
 
+void LaneGen::FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const {
+  if (from >= lanes->size()) return;
+  FillInto(rng, lanes->src0().data() + from, lanes->src1().data() + from, lanes->src2().data() + from,
+           lanes->vdst_old().data() + from, lanes->size() - from);
+}
+
 // Per lane: three hashes of a counter (h0: the four pool indices, 16 bits each; h1, h2: the
 // random bits of the four words), four loads, four stores. No branch, no rejection.
 void LaneGen::FillInto(Rng& rng, uint32_t* s0, uint32_t* s1, uint32_t* s2, uint32_t* vd,
@@ -502,8 +508,8 @@ void AimTable::Add(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t vd) {
 
 namespace {
 
-// Lanes [from, n) of `l` from random lanes of `table` (its own function: the loop keeps its
-// counters in registers, about 3 ns a lane).
+// Lanes [from, n) of `l` from `table` in runs of kAimRunLanes consecutive table lanes (wrapping
+// at its end), each run from a random place.
 [[gnu::noinline]] void PickFromTable(Rng& rng, const AimTable& table, LaneBatch* l, size_t from) {
   const uint32_t* w = table.words.data();
   const uint64_t size = table.size();
@@ -513,27 +519,54 @@ namespace {
   uint32_t* s2 = l->src2().data();
   uint32_t* vd = l->vdst_old().data();
   Rng r = rng;
-  for (size_t i = from; i < n; ++i) {
-    const uint32_t* lane = w + 4 * r.Below(size);
-    s0[i] = lane[0];
-    s1[i] = lane[1];
-    s2[i] = lane[2];
-    vd[i] = lane[3];
+  // The run starts of up to 64 runs are drawn and their cache lines prefetched first, then
+  // the runs copied: the tables of a campaign do not fit the cache, and a copy loop waiting on
+  // each run's miss in turn ran at 9 ns a lane.
+  constexpr size_t kRunsAhead = 64;
+  uint64_t start[kRunsAhead];
+  for (size_t i = from; i < n;) {
+    const size_t runs = std::min(kRunsAhead, (n - i + kAimRunLanes - 1) / kAimRunLanes);
+    for (size_t k = 0; k < runs; ++k) {
+      start[k] = r.Below(size);
+      const uint32_t* first = w + 4 * start[k];
+      __builtin_prefetch(first);
+      __builtin_prefetch(w + 4 * std::min(start[k] + kAimRunLanes - 1, size - 1));
+    }
+    for (size_t k = 0; k < runs; ++k) {
+      uint64_t lane_index = start[k];
+      for (size_t j = 0; j < kAimRunLanes && i < n; ++j, ++i) {
+        const uint32_t* lane = w + 4 * lane_index;
+        s0[i] = lane[0];
+        s1[i] = lane[1];
+        s2[i] = lane[2];
+        vd[i] = lane[3];
+        lane_index = lane_index + 1 == size ? 0 : lane_index + 1;
+      }
+    }
   }
   rng = r;
 }
 
 }  // namespace
 
+AimHeader::AimHeader(const proto::TestCase& header) : gen(header), rc(ResolveHeader(header, &routing)) {}
+
 size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch) {
+  if (c->size() == 0) return 0;
+  return AimLanes(rng, hyp, AimHeader(c->header), c, scratch);
+}
+
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c, AimScratch* scratch) {
   const size_t n = c->size();
   if (n == 0) return 0;
-  const LaneGen gen(c->header);
-  LaneRouting routing;
-  // The case is resolved before any candidate is drawn; a case that does not resolve still
-  // consumes its candidates' random numbers, as drawing them all first did.
-  absl::StatusOr<ResolvedCase> rc = ResolveHeader(c->header, &routing);
-  if (rc.ok()) rc->ctx.hyp = hyp;
+  const LaneGen& gen = h.gen;
+  const LaneRouting& routing = h.routing;
+  // A case that does not resolve aims nothing (and draws nothing).
+  std::optional<OpContext> base_ctx;
+  if (h.rc.ok()) {
+    base_ctx = h.rc->ctx;
+    base_ctx->hyp = hyp;
+  }
   AimScratch local;
   AimScratch& k = scratch != nullptr ? *scratch : local;
   // The aim table of this case's LaneGen (none without scratch: the stream as it always was).
@@ -552,7 +585,8 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
   }
   const bool warm = table != nullptr && table->size() >= kAimWarmLanes;
   // The candidates are drawn, evaluated and kept in chunks that stay in L1/L2 (16 bytes a
-  // lane), in the order one big batch would have had; once n are kept the rest are only drawn.
+  // lane), in the order one big batch would have had; once n are kept (or the case does not
+  // resolve) no more are drawn.
   constexpr size_t kChunk = 2048;
   LaneBatch& cand = k.cand;
   LaneBatch& uniform = k.uniform;
@@ -560,26 +594,25 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
   std::vector<uint32_t>& alt = k.alt;
   std::vector<uint8_t>& keep = k.keep;
   size_t out = 0;
-  bool ok = rc.ok();
+  bool ok = base_ctx.has_value();
   LaneBatch& l = c->lanes;
   const size_t total = warm ? (n + 15) / 16 : n * 4;
-  for (size_t done = 0; done < total; done += kChunk) {
+  for (size_t done = 0; done < total && ok && out < n; done += kChunk) {
     const size_t m = std::min(kChunk, total - done);
     gen.Fill(rng, &cand, m);
-    if (!ok || out >= n) continue;
     const LaneView view = ResolveLanes(routing, cand.view(), &uniform);
     base.resize(m);
     alt.resize(m);
-    if (!Evaluate(rc->ctx, view, absl::MakeSpan(base)).ok()) {
+    if (!Evaluate(*base_ctx, view, absl::MakeSpan(base)).ok()) {
       ok = false;
       continue;
     }
     keep.assign(m, 0);
-    for (const HypothesisInfo& h : AllHypotheses()) {
-      for (size_t v = 0; v < h.values.size(); ++v) {
-        if (v == h.get(hyp)) continue;
-        OpContext ctx = rc->ctx;
-        h.set(&ctx.hyp, static_cast<uint8_t>(v));
+    for (const HypothesisInfo& info : AllHypotheses()) {
+      for (size_t v = 0; v < info.values.size(); ++v) {
+        if (v == info.get(hyp)) continue;
+        OpContext ctx = *base_ctx;
+        info.set(&ctx.hyp, static_cast<uint8_t>(v));
         if (!Evaluate(ctx, view, absl::MakeSpan(alt)).ok()) continue;
         for (size_t i = 0; i < m; ++i) keep[i] |= alt[i] != base[i];
       }

@@ -24,7 +24,10 @@
 #include <cstdint>
 #include <map>
 #include <vector>
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+
+#include "device_harness/resolve_case.h"
 
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
@@ -92,6 +95,8 @@ class LaneGen {
   void FillInto(Rng& rng, uint32_t* src0, uint32_t* src1, uint32_t* src2, uint32_t* vdst_old,
                 size_t n) const;
   const LanePools& Pools() const;
+  // Draws lanes [from, size) of `lanes` (the ones aiming left, say).
+  void FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const;
   AimKey Key() const {
     return {target_, static_cast<int>(instr_), fp8_table_, seed_table_};
   }
@@ -126,7 +131,9 @@ class LaneGen {
 // tables depend on, not the case's modifiers, MODE or operands. Once a table holds
 // kAimWarmLanes, an aimed case draws only n/16 fresh candidates (verified as above; the ones
 // that separate are kept first and enter the table, replacing its oldest lanes) and takes the
-// rest of its lanes from the table, one random index per lane: a lane that separated on an
+// rest of its lanes from the table in runs of kAimRunLanes consecutive table lanes from random
+// places (one random index and two cache lines a run: a lane at a time, each a cache miss in
+// tables that do not fit the cache, cost 9 ns a lane, issue 16): lanes that separated on an
 // earlier case of the same instruction and format, not re-verified under this case's
 // modifiers and MODE. Returns how many lanes were aimed.
 // kAimWarmLanes: 256 warmed the tables sooner (a cold call costs about 8x an unaimed lane) but
@@ -138,6 +145,7 @@ class LaneGen {
 inline constexpr size_t kAimTableLanes = 4096;
 inline constexpr size_t kAimWarmLanes = 1024;
 inline constexpr size_t kMaxAimTables = 256;
+inline constexpr size_t kAimRunLanes = 8;
 struct AimTable {
   std::vector<uint32_t> words;  // 4 words a lane: src0, src1, src2, vdst_old
   size_t next = 0;              // the lane the next new one replaces, once full
@@ -152,6 +160,17 @@ struct AimScratch {
   std::map<AimKey, AimTable> tables;
 };
 size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch = nullptr);
+// What AimLanes decides once per header (its LaneGen and resolution): made once for many
+// cases sharing a header (the grouping step's siblings), it saves a resolution per case.
+struct AimHeader {
+  explicit AimHeader(const proto::TestCase& header);
+  LaneGen gen;
+  LaneRouting routing;
+  absl::StatusOr<ResolvedCase> rc;
+};
+// The same as above for a case whose header is `h`'s.
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c,
+                AimScratch* scratch = nullptr);
 
 // The static value tables (built once; Mutator's table functions return copies of these).
 const std::vector<uint32_t>& SpecialF32Table();
