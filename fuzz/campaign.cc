@@ -124,15 +124,23 @@ absl::StatusOr<ModelSide> RunModel(const proto::TestCase& tc, const Hypotheses& 
 // `copy_lanes` false: the batch is the header only (its lanes empty; the grouping step copies
 // the case's lanes straight into the launch).
 // `routing_out`, when given, receives the case's operand routing (for PrepareSibling).
+// `pre`, when given, is the case's header already resolved (by aiming): not resolved again.
 absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSides* b, DeviceBatch* batch,
                               bool allow_undefined, bool copy_lanes = true,
-                              LaneRouting* routing_out = nullptr) {
-  LaneRouting routing;
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(c.header, &routing));
+                              LaneRouting* routing_out = nullptr, const AimHeader* pre = nullptr) {
+  std::optional<ResolvedCase> owned;
+  LaneRouting owned_routing;
+  if (pre == nullptr) {
+    LANEDIFF_ASSIGN_OR_RETURN(owned, ResolveHeader(c.header, &owned_routing));
+  } else {
+    LANEDIFF_RETURN_IF_ERROR(pre->rc.status());
+  }
+  const ResolvedCase& rc = pre == nullptr ? *owned : *pre->rc;
+  const LaneRouting& routing = pre == nullptr ? owned_routing : pre->routing;
   if (routing_out != nullptr) *routing_out = routing;
   b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
-  rc.ctx.hyp = hyp;
   b->ctx = rc.ctx;
+  b->ctx.hyp = hyp;
   b->expected.resize(c.size());
   LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
   // The device batch from the same resolution (the words encoded once, the same SGPR values).
@@ -186,7 +194,8 @@ class Worker {
                        uint64_t* consecutive_refusals);
   absl::Status CheckKnownAnswers();
   void LoadSeeds();
-  FlatCase NextCase();
+  // `aimed`, when the case is aimed, receives its header as aiming resolved it.
+  FlatCase NextCase(std::optional<AimHeader>* aimed);
   void Progress(bool final);
   absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
   absl::StatusOr<bool> Confirmed(const proto::TestCase& tc, const std::vector<std::string>& named);
@@ -310,7 +319,7 @@ void Worker::LoadSeeds() {
   }
 }
 
-FlatCase Worker::NextCase() {
+FlatCase Worker::NextCase(std::optional<AimHeader>* aimed) {
   FlatCase c;
   // Aimed or not is drawn first: a generated case that is aimed draws its lanes only where
   // aiming leaves them (a cold aim table that found fewer lanes than the case has).
@@ -327,9 +336,10 @@ FlatCase Worker::NextCase() {
     const size_t b = rng_.Below(pool_.size());
     c = mutator_.CrossOverFlat(rng_, pool_[a], pool_[b]);
   }
-  if (aim) {
-    const size_t aimed = AimLanes(rng_, hyp_, &c, &aim_scratch_);
-    if (generated && aimed < c.size()) LaneGen(c.header).FillFrom(rng_, &c.lanes, aimed);
+  if (aim && c.size() > 0) {
+    aimed->emplace(c.header);
+    const size_t n = AimLanes(rng_, hyp_, **aimed, &c, &aim_scratch_);
+    if (generated && n < c.size()) (*aimed)->gen.FillFrom(rng_, &c.lanes, n);
   }
   return c;
 }
@@ -747,12 +757,13 @@ absl::Status Worker::Account(FlatCase& c, absl::StatusOr<BothSides> both, bool k
 // run again case by case, so the fault lands on the case (and lanes) that cause it.
 absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   std::vector<FlatCase> cases;
-  cases.push_back(NextCase());
+  std::optional<AimHeader> aim_header;  // the round's header resolved for aiming, once
+  cases.push_back(NextCase(&aim_header));
   std::vector<BothSides> both(1);
   std::vector<DeviceBatch> batches(1);
   LaneRouting routing;
   if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0], o_.allow_undefined,
-                                        /*copy_lanes=*/false, &routing);
+                                        /*copy_lanes=*/false, &routing, aim_header ? &*aim_header : nullptr);
       !s.ok()) {
     return Account(cases[0], s, /*keep_in_pool=*/true, consecutive_refusals);  // invalid: no siblings
   }
@@ -760,7 +771,6 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   const uint64_t budget = o_.max_execs == 0 ? UINT64_MAX : o_.max_execs - stats_.execs;
   if (per_case > 0) {
     LaneGen gen(cases[0].header);
-    std::optional<AimHeader> aim_header;  // resolved once, when a sibling is first aimed
     for (size_t lanes = per_case; lanes < launch_lanes_ && cases.size() < budget; lanes += per_case) {
       FlatCase c;
       c.header = cases[0].header;
@@ -843,8 +853,17 @@ absl::StatusOr<CampaignStats> Worker::Run() {
       LANEDIFF_RETURN_IF_ERROR(RunRound(&consecutive_refusals));
       continue;
     }
-    FlatCase c = NextCase();
-    absl::StatusOr<BothSides> both = RunBothSides(c, hyp_, *runner_, o_.relax, o_.allow_undefined);
+    std::optional<AimHeader> aimed;
+    FlatCase c = NextCase(&aimed);
+    absl::StatusOr<BothSides> both = BothSides{};
+    DeviceBatch batch;
+    if (absl::Status s = PrepareBothSides(c, hyp_, &*both, &batch, o_.allow_undefined, /*copy_lanes=*/true,
+                                          nullptr, aimed ? &*aimed : nullptr);
+        !s.ok()) {
+      both = s;
+    } else {
+      FinishBothSides(runner_->Run(batch), o_.relax, &*both);  // RunBothSides, the header resolved once
+    }
     LANEDIFF_RETURN_IF_ERROR(Account(c, std::move(both), /*keep_in_pool=*/true, &consecutive_refusals));
   }
   FlushCounts();
