@@ -630,7 +630,7 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c
     }
   }
   if (!warm || !ok) return out;
-  // The rest from the table: flat words, one random index a lane.
+  // The rest from the table: runs of kAimRunLanes lanes from random places.
   PickFromTable(rng, *table, &l, out);
   return n;
 }
