@@ -319,6 +319,17 @@ absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
                                        absl::Span<const uint32_t> words, bool allow_undefined) {
   LANEDIFF_ASSIGN_OR_RETURN(DecodedVop3 d, DecodeVop3Fields(target, words));
   const Vop3Instr& in = d.vop3;
+  if (in.form == InstrForm::sdwa) {
+    // Bits no VOP1 SDWA field owns: Vop3Instr cannot hold them, so the text would not show
+    // them and would not assemble back to this word (tables.h kSdwaSrc1Bits, kSdwaReservedBits).
+    const uint32_t stray = words[1] & ~kSdwaLayout.OwnedMask();
+    if (stray != 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s SDWA dword 0x%08x: bits 0x%08x are set outside the VOP1 fields (bits 24-29 and 31 "
+          "are the SRC1 fields of a two-source SDWA word, 22 and 30 are reserved)",
+          InstrName(in.instr), words[1], stray));
+    }
+  }
   static constexpr absl::string_view kSrcNames[3] = {"SRC0", "SRC1", "SRC2"};
   for (int i = 0; i < 3; ++i) {
     absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i], in.form == InstrForm::e32);
