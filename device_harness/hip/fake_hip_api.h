@@ -135,8 +135,10 @@ class FakeHip : public HipApi {
       std::copy_n(l.in.vdst_old, n, l.out);
     }
     // out[n]: the kernel's MODE readback; kLostMode plays a GPU that lost the MODE[7:0] write.
-    l.out[n] = l.mode == kLostMode ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
-    pending_error_ = l.mode == kFaultMode || fail_every_launch ? fault_code : 0;
+    const bool lost = planted_mode_faults && l.mode == kLostMode;
+    l.out[n] = lost ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
+    const bool fault = (planted_mode_faults && l.mode == kFaultMode) || fail_every_launch;
+    pending_error_ = fault ? fault_code : 0;
     ++launches;
     Log(absl::StrCat("launch ", n), s);
     return 0;
@@ -172,6 +174,9 @@ class FakeHip : public HipApi {
 
   FakeKernel kernel;
   bool fail_every_launch = false;
+  // The two MODE values that misbehave (kLostMode loses its MODE write, kFaultMode faults);
+  // off: a device that answers every batch right (the pipeline bench).
+  bool planted_mode_faults = true;
   int fault_code = kHipErrorLaunchFailure;  // the HIP error an injected fault returns
   bool keep_log = false;
   std::vector<std::string> log;  // "h2d stream1", "launch 65536 stream2", "wait event3", ...
