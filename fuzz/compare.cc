@@ -64,12 +64,21 @@ std::vector<size_t> DifferingLanes(const OpContext& ctx, const LaneView& lanes,
                                    absl::Span<const uint32_t> expected,
                                    absl::Span<const uint32_t> observed, const Relaxations& relax) {
   std::vector<size_t> out;
-  const size_t n = std::min(expected.size(), observed.size());
+  // A lane's result is DstWords consecutive words (a VGPR pair: VDST, VDST+1); it agrees when
+  // every one of them does, each by LaneAgrees.
+  const size_t w = static_cast<size_t>(DstWords(ctx.instr));
+  const size_t n = std::min(expected.size(), observed.size()) / w;
   for (size_t i = 0; i < n; ++i) {
     const uint32_t s1 = (lanes.src1 != nullptr && i < lanes.size) ? lanes.src1[i] : 0;
-    if (!LaneAgrees(ctx, s1, expected[i], observed[i], relax)) out.push_back(i);
+    for (size_t k = 0; k < w; ++k) {
+      if (!LaneAgrees(ctx, s1, expected[i * w + k], observed[i * w + k], relax)) {
+        out.push_back(i);
+        break;
+      }
+    }
   }
-  for (size_t i = n; i < std::max(expected.size(), observed.size()); ++i) out.push_back(i);
+  const size_t lanes_seen = (std::max(expected.size(), observed.size()) + w - 1) / w;
+  for (size_t i = n; i < lanes_seen; ++i) out.push_back(i);
   return out;
 }
 

@@ -413,8 +413,9 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
     gen.Fill(rng, &cand, m);
     if (!ok || out >= n) continue;
     const LaneView view = ResolveLanes(routing, cand.view(), &uniform);
-    base.resize(m);
-    alt.resize(m);
+    const size_t words = static_cast<size_t>(DstWords(rc->ctx.instr));  // a VGPR pair: 2
+    base.resize(m * words);
+    alt.resize(m * words);
     if (!Evaluate(rc->ctx, view, absl::MakeSpan(base)).ok()) {
       ok = false;
       continue;
@@ -426,7 +427,7 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
         OpContext ctx = rc->ctx;
         h.set(&ctx.hyp, static_cast<uint8_t>(v));
         if (!Evaluate(ctx, view, absl::MakeSpan(alt)).ok()) continue;
-        for (size_t i = 0; i < m; ++i) keep[i] |= alt[i] != base[i];
+        for (size_t i = 0; i < m * words; ++i) keep[i / words] |= alt[i] != base[i];
       }
     }
     for (size_t i = 0; i < m && out < n; ++i) {
