@@ -87,14 +87,15 @@ struct Case {
 
 // The f32 writers v_cvt_f32_fp8 and v_cvt_f32_bf8 (one selected byte of S0 decoded, a whole
 // f32 word written; byte select: GFX9 SDWA src0_sel, GFX12/GFX1250 byte_sel = OPSEL[1:0]) and
-// the VGPR-pair writer v_cvt_pk_f32_fp8 (a selected word's two bytes decoded into VDST,
-// VDST+1; GFX9 only, SDWA src0_sel).
+// the VGPR-pair writers v_cvt_pk_f32_fp8 and v_cvt_pk_f32_bf8 (a selected word's two bytes
+// decoded into VDST, VDST+1; GFX9 only, SDWA src0_sel).
 const std::set<std::string>& kUnpackNames() {
-  static const std::set<std::string> s = {"v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8"};
+  static const std::set<std::string> s = {"v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8",
+                                          "v_cvt_pk_f32_bf8"};
   return s;
 }
 // The VGPR-pair writers (dst_bits 64).
-const std::set<std::string> kPair = {"v_cvt_pk_f32_fp8"};
+const std::set<std::string> kPair = {"v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8"};
 
 class ErratumBuckets : public ::testing::TestWithParam<Case> {};
 
@@ -124,7 +125,7 @@ const std::set<std::string> kBytes = {"v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_
 const std::set<std::string> kUnpack = kUnpackNames();
 const std::set<std::string> kAll = {"v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32",
                                     "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_cvt_f32_fp8",
-                                    "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8"};
+                                    "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8"};
 
 INSTANTIATE_TEST_SUITE_P(
     Sim, ErratumBuckets,
