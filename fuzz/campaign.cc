@@ -30,6 +30,7 @@
 #include "device_harness/fault.h"
 #include "device_harness/isolation/wire.h"
 #include "device_harness/open_runner.h"
+#include "fuzz/campaign_internal.h"
 #include "fuzz/classify.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/launch_group.h"
@@ -48,48 +49,16 @@
 #include "proto/text_format.h"
 
 namespace lanediff {
-namespace {
-
-using Clock = std::chrono::steady_clock;
+namespace campaign_internal {
 
 double Since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-int ClassIndex(absl::string_view c) {
-  for (int i = 0; i < kNumInputClasses; ++i) {
-    if (c == kInputClasses[i]) return i;
-  }
-  return kNumInputClasses - 1;
-}
-
-std::string Rate(double n, double secs) {
-  const double r = secs > 0 ? n / secs : 0;
-  if (r >= 1e6) return absl::StrFormat("%.2fM", r / 1e6);
-  if (r >= 1e3) return absl::StrFormat("%.1fk", r / 1e3);
-  return absl::StrFormat("%.0f", r);
-}
-
-std::string CoverageLine(const CampaignStats& s) {
-  std::vector<std::string> parts;
-  for (int i = 0; i < kNumInputClasses; ++i) {
-    if (s.classes[i] > 0) parts.push_back(kInputClasses[i]);
-  }
-  return absl::StrCat(parts.size(), "/", kNumInputClasses, " classes");
 }
 
 // "<instr>.<cause>" of a campaign signature "<target>.<instr>.<cause>" (fuzz/triage/).
 std::string BucketOf(const std::string& signature) {
   const size_t dot = signature.find('.');
   return dot == std::string::npos ? signature : signature.substr(dot + 1);
-}
-
-// The driver / ISA string of the device that answered: the driver as it says (HIP: runtime
-// and driver versions) with the ISA it reports (HIP: "gfx942:sramecc+:xnack-"); a device
-// without a driver (simulator, exec, replay) is "none (<runner>)".
-std::string DriverOf(const proto::Provenance& p) {
-  if (p.driver().empty()) return absl::StrCat("none (", p.runner().empty() ? "?" : p.runner(), ")");
-  return p.target().empty() ? p.driver() : absl::StrCat(p.driver(), ", ISA ", p.target());
 }
 
 proto::StatsSample Sample(const CampaignStats& s, double secs) {
@@ -100,6 +69,58 @@ proto::StatsSample Sample(const CampaignStats& s, double secs) {
   x.set_findings(s.new_findings);
   x.set_buckets(s.buckets.size());
   return x;
+}
+
+// The library's own guard for what the CLI parser already refuses (fuzz/cli/args.h).
+absl::Status CheckOptions(const CampaignOptions& options) {
+  if (!(options.time_seconds >= 0) || !std::isfinite(options.time_seconds)) {
+    return absl::InvalidArgumentError("--time must be a finite number of seconds, 0 or more");
+  }
+  if (options.time_seconds == 0 && options.max_execs == 0) {
+    return absl::InvalidArgumentError("give --time SECONDS or --execs N (or both)");
+  }
+  if (!(options.batch_timeout_seconds > 0) || !std::isfinite(options.batch_timeout_seconds)) {
+    return absl::InvalidArgumentError("--timeout must be a finite number of seconds above 0");
+  }
+  if (options.lanes_per_batch == 0 || options.lanes_per_batch > kMaxLanes) {
+    return absl::InvalidArgumentError(absl::StrCat("--lanes-per-batch must be 1..", kMaxLanes));
+  }
+  if (options.launch_lanes < -1 || options.launch_lanes > static_cast<int64_t>(kMaxLanesPerBatch)) {
+    return absl::InvalidArgumentError(absl::StrCat("launch_lanes must be -1 (automatic), 0 (off) or up to ",
+                                                   kMaxLanesPerBatch));
+  }
+  if (options.jobs < 1 || options.jobs > 256) {
+    return absl::InvalidArgumentError("--jobs must be 1..256");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace campaign_internal
+
+namespace {
+
+using campaign_internal::BucketOf;
+using campaign_internal::Clock;
+using campaign_internal::EncodeStats;
+using campaign_internal::Message;
+using campaign_internal::NewFindingLines;
+using campaign_internal::Sample;
+using campaign_internal::Since;
+using campaign_internal::WriteAll;
+
+int ClassIndex(absl::string_view c) {
+  for (int i = 0; i < kNumInputClasses; ++i) {
+    if (c == kInputClasses[i]) return i;
+  }
+  return kNumInputClasses - 1;
+}
+
+// The driver / ISA string of the device that answered: the driver as it says (HIP: runtime
+// and driver versions) with the ISA it reports (HIP: "gfx942:sramecc+:xnack-"); a device
+// without a driver (simulator, exec, replay) is "none (<runner>)".
+std::string DriverOf(const proto::Provenance& p) {
+  if (p.driver().empty()) return absl::StrCat("none (", p.runner().empty() ? "?" : p.runner(), ")");
+  return p.target().empty() ? p.driver() : absl::StrCat(p.driver(), ", ISA ", p.target());
 }
 
 // Resolved case + the model's words.
@@ -121,17 +142,47 @@ absl::StatusOr<ModelSide> RunModel(const proto::TestCase& tc, const Hypotheses& 
 // device side of many cases as one batch in between. Prepare: every per-case decision once
 // (operands, format, target), the model's answer, and the device batch. Finish: the device's
 // answer (or its error) and the comparison.
+// `copy_lanes` false: the batch is the header only (its lanes empty; the grouping step copies
+// the case's lanes straight into the launch).
+// `routing_out`, when given, receives the case's operand routing (for PrepareSibling).
+// `pre`, when given, is the case's header already resolved (by aiming): not resolved again.
 absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSides* b, DeviceBatch* batch,
-                              bool allow_undefined) {
-  LaneRouting routing;
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(c.header, &routing));
+                              bool allow_undefined, bool copy_lanes = true,
+                              LaneRouting* routing_out = nullptr, const AimHeader* pre = nullptr) {
+  std::optional<ResolvedCase> owned;
+  LaneRouting owned_routing;
+  if (pre == nullptr) {
+    LANEDIFF_ASSIGN_OR_RETURN(owned, ResolveHeader(c.header, &owned_routing));
+  } else {
+    LANEDIFF_RETURN_IF_ERROR(pre->rc.status());
+  }
+  const ResolvedCase& rc = pre == nullptr ? *owned : *pre->rc;
+  const LaneRouting& routing = pre == nullptr ? owned_routing : pre->routing;
+  if (routing_out != nullptr) *routing_out = routing;
   b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
-  rc.ctx.hyp = hyp;
   b->ctx = rc.ctx;
+  b->ctx.hyp = hyp;
   b->expected.resize(OutputWords(b->ctx.instr, c.size()));
   LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
   // The device batch from the same resolution (the words encoded once, the same SGPR values).
-  LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(rc, c.lanes.view(), allow_undefined));
+  if (copy_lanes) {
+    LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatch(rc, c.lanes.view(), allow_undefined));
+  } else {
+    LANEDIFF_ASSIGN_OR_RETURN(*batch, BuildDeviceBatchHeader(rc, c.size(), allow_undefined));
+  }
+  return absl::OkStatus();
+}
+
+// PrepareBothSides for a case whose header is `first`'s, prepared with copy_lanes false (the
+// grouping step's siblings): the header's decisions (resolution, context, device batch header)
+// are `first`'s and not made again; only the lanes are resolved and evaluated.
+absl::Status PrepareSibling(const FlatCase& c, const BothSides& first, const DeviceBatch& first_batch,
+                            const LaneRouting& routing, BothSides* b, DeviceBatch* batch) {
+  b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
+  b->ctx = first.ctx;
+  b->expected.resize(OutputWords(b->ctx.instr, c.size()));
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
+  *batch = first_batch;  // header only: its lanes are empty
   return absl::OkStatus();
 }
 
@@ -164,7 +215,8 @@ class Worker {
                        uint64_t* consecutive_refusals);
   absl::Status CheckKnownAnswers();
   void LoadSeeds();
-  FlatCase NextCase();
+  // `aimed`, when the case is aimed, receives its header as aiming resolved it.
+  FlatCase NextCase(std::optional<AimHeader>* aimed);
   void Progress(bool final);
   absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
   absl::StatusOr<bool> Confirmed(const proto::TestCase& tc, const std::vector<std::string>& named);
@@ -190,6 +242,7 @@ class Worker {
   std::vector<FlatCase> pool_;  // flat: 16 bytes per lane (issue 16)
   AimScratch aim_scratch_;
   size_t launch_lanes_ = 0;  // the grouping step's aim (0: one case per launch)
+  int tty_ = -1;              // stderr is a terminal (1) or not (0); -1 not asked yet
   size_t pool_next_ = 0;
   CampaignStats stats_;
   // pre-signature (unminimized) -> final signature; final signature -> stored finding and
@@ -287,11 +340,15 @@ void Worker::LoadSeeds() {
   }
 }
 
-FlatCase Worker::NextCase() {
+FlatCase Worker::NextCase(std::optional<AimHeader>* aimed) {
   FlatCase c;
+  // Aimed or not is drawn first: a generated case that is aimed draws its lanes only where
+  // aiming leaves them (a cold aim table that found fewer lanes than the case has).
+  const bool aim = static_cast<int>(rng_.Below(100)) < o_.aim_percent;
   const uint64_t r = rng_.Below(10);
-  if (pool_.empty() || r < 4) {
-    c = mutator_.GenerateFlat(rng_);
+  const bool generated = pool_.empty() || r < 4;
+  if (generated) {
+    c = mutator_.GenerateFlat(rng_, /*draw_lanes=*/!aim);
   } else if (r < 8) {
     c = pool_[rng_.Below(pool_.size())];
     mutator_.MutateFlat(rng_, &c);
@@ -300,26 +357,20 @@ FlatCase Worker::NextCase() {
     const size_t b = rng_.Below(pool_.size());
     c = mutator_.CrossOverFlat(rng_, pool_[a], pool_[b]);
   }
-  if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) {
-    AimLanes(rng_, hyp_, &c, &aim_scratch_);
+  if (aim && c.size() > 0) {
+    aimed->emplace(c.header);
+    const size_t n = AimLanes(rng_, hyp_, **aimed, &c, &aim_scratch_);
+    if (generated && n < c.size()) (*aimed)->gen.FillFrom(rng_, &c.lanes, n);
   }
   return c;
 }
 
-std::string EncodeStats(const CampaignStats& s, bool final);
-void WriteAll(int fd, const std::string& s);
-std::string Message(char tag, absl::string_view body);
-
-// The lines that announce a bucket's first new signature in a run.
-std::string NewFindingLines(const std::string& signature, const std::string& path,
-                            bool bucket_new) {
-  return absl::StrFormat("new finding: %s\n  %s (bucket %s: %s)\n", signature, path,
-                         BucketOf(signature),
-                         bucket_new ? "new" : "already in the corpus on another target");
-}
 
 void Worker::Progress(bool final) {
-  if (o_.progress_fd < 0) stats_.timeline.Offer(Sample(stats_, Since(t0_)));  // the parent samples --jobs
+  if (o_.progress_fd < 0) {  // the parent samples --jobs
+    const double secs = Since(t0_);
+    if (stats_.timeline.Wants(secs)) stats_.timeline.Offer(Sample(stats_, secs));
+  }
   if (o_.progress_fd >= 0 && !final) {
     const auto now = Clock::now();
     if (now - last_progress_ < std::chrono::milliseconds(1000)) return;
@@ -329,7 +380,8 @@ void Worker::Progress(bool final) {
   }
   if (!o_.progress) return;
   const auto now = Clock::now();
-  const bool tty = ::isatty(2);
+  if (tty_ < 0) tty_ = ::isatty(2) ? 1 : 0;  // once: a syscall per case was 3% of a campaign
+  const bool tty = tty_ == 1;
   // A terminal gets a live line every second; a log gets a line every 10 seconds.
   if (!final && now - last_progress_ < std::chrono::milliseconds(tty ? 1000 : 10000)) return;
   last_progress_ = now;
@@ -715,10 +767,14 @@ absl::Status Worker::Account(FlatCase& c, absl::StatusOr<BothSides> both, bool k
 // run again case by case, so the fault lands on the case (and lanes) that cause it.
 absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   std::vector<FlatCase> cases;
-  cases.push_back(NextCase());
+  std::optional<AimHeader> aim_header;  // the round's header resolved for aiming, once
+  cases.push_back(NextCase(&aim_header));
   std::vector<BothSides> both(1);
   std::vector<DeviceBatch> batches(1);
-  if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0], o_.allow_undefined); !s.ok()) {
+  LaneRouting routing;
+  if (absl::Status s = PrepareBothSides(cases[0], hyp_, &both[0], &batches[0], o_.allow_undefined,
+                                        /*copy_lanes=*/false, &routing, aim_header ? &*aim_header : nullptr);
+      !s.ok()) {
     return Account(cases[0], s, /*keep_in_pool=*/true, consecutive_refusals);  // invalid: no siblings
   }
   const size_t per_case = cases[0].size();
@@ -728,8 +784,15 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
     for (size_t lanes = per_case; lanes < launch_lanes_ && cases.size() < budget; lanes += per_case) {
       FlatCase c;
       c.header = cases[0].header;
-      gen.Fill(rng_, &c.lanes, per_case);
-      if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) AimLanes(rng_, hyp_, &c, &aim_scratch_);
+      // Aimed or not is drawn first: an aimed sibling's lanes are drawn only where aiming
+      // leaves them (a cold aim table that found fewer than per_case lanes).
+      if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) {
+        c.lanes.Resize(per_case);
+        if (!aim_header) aim_header.emplace(cases[0].header);
+        gen.FillFrom(rng_, &c.lanes, AimLanes(rng_, hyp_, *aim_header, &c, &aim_scratch_));
+      } else {
+        gen.Fill(rng_, &c.lanes, per_case);
+      }
       cases.push_back(std::move(c));
     }
   }
@@ -737,15 +800,19 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   both.resize(cases.size());
   batches.resize(cases.size());
   std::vector<absl::Status> invalid(cases.size());
-  for (size_t i = 1; i < cases.size(); ++i) invalid[i] = PrepareBothSides(cases[i], hyp_, &both[i], &batches[i], o_.allow_undefined);
+  for (size_t i = 1; i < cases.size(); ++i) {
+    invalid[i] = PrepareSibling(cases[i], both[0], batches[0], routing, &both[i], &batches[i]);
+  }
   std::vector<size_t> index;  // batches (valid cases) -> case
-  std::vector<DeviceBatch> valid;
+  std::vector<DeviceBatch> valid;  // headers: the lanes are the cases'
+  std::vector<LaneView> valid_lanes;
   for (size_t i = 0; i < cases.size(); ++i) {
     if (!invalid[i].ok()) continue;
     index.push_back(i);
     valid.push_back(std::move(batches[i]));
+    valid_lanes.push_back(cases[i].lanes.view());
   }
-  for (LaunchGroup& g : GroupLaunches(std::move(valid), kMaxLanesPerBatch)) {
+  for (LaunchGroup& g : GroupLaunches(std::move(valid), valid_lanes, kMaxLanesPerBatch)) {
     absl::StatusOr<DeviceResult> r = runner_->Run(g.batch);
     if (r.ok() && r->vdst.size() != OutputWords(g.batch.instr, g.batch.lanes.size())) {  // no slice would be right
       r = DeviceFault(absl::StrCat(runner_->Describe(), " answered ", r->vdst.size(), " VDST words for ",
@@ -796,8 +863,17 @@ absl::StatusOr<CampaignStats> Worker::Run() {
       LANEDIFF_RETURN_IF_ERROR(RunRound(&consecutive_refusals));
       continue;
     }
-    FlatCase c = NextCase();
-    absl::StatusOr<BothSides> both = RunBothSides(c, hyp_, *runner_, o_.relax, o_.allow_undefined);
+    std::optional<AimHeader> aimed;
+    FlatCase c = NextCase(&aimed);
+    absl::StatusOr<BothSides> both = BothSides{};
+    DeviceBatch batch;
+    if (absl::Status s = PrepareBothSides(c, hyp_, &*both, &batch, o_.allow_undefined, /*copy_lanes=*/true,
+                                          nullptr, aimed ? &*aimed : nullptr);
+        !s.ok()) {
+      both = s;
+    } else {
+      FinishBothSides(runner_->Run(batch), o_.relax, &*both);  // RunBothSides, the header resolved once
+    }
     LANEDIFF_RETURN_IF_ERROR(Account(c, std::move(both), /*keep_in_pool=*/true, &consecutive_refusals));
   }
   FlushCounts();
@@ -808,95 +884,6 @@ absl::StatusOr<CampaignStats> Worker::Run() {
   }
   std::sort(stats_.new_signatures.begin(), stats_.new_signatures.end());
   return stats_;
-}
-
-// ---- multi-process -------------------------------------------------------------------
-
-std::atomic<bool> g_worker_stop{false};
-
-void OnWorkerStop(int) { g_worker_stop.store(true); }
-
-void InstallWorkerStop() {
-  struct sigaction sa = {};
-  sa.sa_handler = OnWorkerStop;
-  sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
-}
-
-void WriteAll(int fd, const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    done += static_cast<size_t>(n);
-  }
-}
-
-// Worker -> parent messages: one frame each (isolation/wire.h: a length prefix, then the
-// bytes), the first byte a tag and the rest its body, so that no text in a body (a seed file
-// name in an error note may hold a newline) can end a message or forge another:
-//   P/F counters (decimal, space-separated; F is the final set), S signature seen (at once),
-//   B new signature stored ("1" or "0": its bucket is new to the corpus, then the signature, a
-//   tab and its path; at once), N new signature, E error note, D device description, R device
-//   driver, C coverage cell (a serialized proto::CoverageCell), X fatal error ("env "/"err "
-//   + text).
-constexpr uint32_t kMaxWorkerMessage = 1 << 20;
-
-std::string Message(char tag, absl::string_view body) {
-  return Frame(absl::StrCat(absl::string_view(&tag, 1), body.substr(0, kMaxWorkerMessage - 1)));
-}
-
-std::string EncodeStats(const CampaignStats& s, bool final) {
-  std::string counters = absl::StrCat(s.execs, " ", s.lanes, " ", s.invalid, " ", s.refused, " ",
-                                      s.disagreeing, " ", s.device_faults, " ", s.new_findings,
-                                      " ", s.repeats);
-  for (uint64_t c : s.classes) absl::StrAppend(&counters, " ", c);
-  absl::StrAppend(&counters, " ", s.unsupported);
-  std::string out = Message(final ? 'F' : 'P', counters);
-  if (final) {
-    for (const std::string& sig : s.signatures) out += Message('S', sig);
-    for (const std::string& sig : s.new_signatures) out += Message('N', sig);
-    for (const std::string& e : s.errors) out += Message('E', e);
-    out += Message('D', s.device_description);
-    out += Message('R', s.device_driver);
-    for (const proto::CoverageCell& c : s.coverage.Cells()) out += Message('C', c.SerializeAsString());
-  }
-  return out;
-}
-
-void DecodeMessage(absl::string_view msg, CampaignStats* s) {
-  if (msg.empty()) return;
-  const char tag = msg[0];
-  absl::string_view rest = msg.substr(1);
-  if (tag == 'P' || tag == 'F') {
-    std::vector<std::string> f = absl::StrSplit(rest, ' ');
-    if (f.size() < 8 + kNumInputClasses) return;
-    uint64_t* fields[] = {&s->execs, &s->lanes, &s->invalid, &s->refused, &s->disagreeing,
-                          &s->device_faults, &s->new_findings, &s->repeats};
-    for (int i = 0; i < 8; ++i) *fields[i] = std::strtoull(f[i].c_str(), nullptr, 10);
-    for (int i = 0; i < kNumInputClasses; ++i) {
-      s->classes[i] = std::strtoull(f[8 + i].c_str(), nullptr, 10);
-    }
-    if (f.size() > 8 + kNumInputClasses) {
-      s->unsupported = std::strtoull(f[8 + kNumInputClasses].c_str(), nullptr, 10);
-    }
-  } else if (tag == 'S') {
-    s->signatures.insert(std::string(rest));
-    s->buckets.insert(BucketOf(std::string(rest)));
-  } else if (tag == 'R') {
-    s->device_driver = std::string(rest);
-  } else if (tag == 'C') {
-    proto::CoverageCell c;
-    if (c.ParseFromArray(rest.data(), static_cast<int>(rest.size()))) s->coverage.Add(c);
-  } else if (tag == 'N') {
-    s->new_signatures.push_back(std::string(rest));
-  } else if (tag == 'E') {
-    s->errors.push_back(std::string(rest));
-  } else if (tag == 'D') {
-    s->device_description = std::string(rest);
-  }
 }
 
 }  // namespace
@@ -948,296 +935,11 @@ size_t AimLanes(const Mutator&, Rng& rng, const Hypotheses& hyp, proto::TestCase
   return aimed;
 }
 
-namespace {
-
-// The library's own guard for what the CLI parser already refuses (fuzz/cli/args.h).
-absl::Status CheckOptions(const CampaignOptions& options) {
-  if (!(options.time_seconds >= 0) || !std::isfinite(options.time_seconds)) {
-    return absl::InvalidArgumentError("--time must be a finite number of seconds, 0 or more");
-  }
-  if (options.time_seconds == 0 && options.max_execs == 0) {
-    return absl::InvalidArgumentError("give --time SECONDS or --execs N (or both)");
-  }
-  if (!(options.batch_timeout_seconds > 0) || !std::isfinite(options.batch_timeout_seconds)) {
-    return absl::InvalidArgumentError("--timeout must be a finite number of seconds above 0");
-  }
-  if (options.lanes_per_batch == 0 || options.lanes_per_batch > kMaxLanes) {
-    return absl::InvalidArgumentError(absl::StrCat("--lanes-per-batch must be 1..", kMaxLanes));
-  }
-  if (options.launch_lanes < -1 || options.launch_lanes > static_cast<int64_t>(kMaxLanesPerBatch)) {
-    return absl::InvalidArgumentError(absl::StrCat("launch_lanes must be -1 (automatic), 0 (off) or up to ",
-                                                   kMaxLanesPerBatch));
-  }
-  if (options.jobs < 1 || options.jobs > 256) {
-    return absl::InvalidArgumentError("--jobs must be 1..256");
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::StatusOr<CampaignStats> RunCampaign(const CampaignOptions& options,
                                           const std::atomic<bool>* stop) {
-  LANEDIFF_RETURN_IF_ERROR(CheckOptions(options));
+  LANEDIFF_RETURN_IF_ERROR(campaign_internal::CheckOptions(options));
   Worker w(options, stop);
   return w.Run();
 }
 
-absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
-                                              const std::atomic<bool>* stop) {
-  LANEDIFF_RETURN_IF_ERROR(CheckOptions(options));
-  if (options.jobs == 1) return RunCampaign(options, stop);
-  struct Child {
-    pid_t pid;
-    int fd;
-    std::string buf;
-    CampaignStats stats;
-  };
-  std::vector<Child> children;
-  const auto t0 = Clock::now();
-  std::fflush(stderr);
-  const pid_t parent = ::getpid();
-  for (int i = 0; i < options.jobs; ++i) {
-    int fds[2];
-    if (::pipe(fds) != 0) return absl::InternalError("pipe() failed");
-    pid_t pid = ::fork();
-    if (pid < 0) return absl::InternalError("fork() failed");
-    if (pid == 0) {
-      ::close(fds[0]);
-      CampaignOptions o = options;
-      o.jobs = 1;
-      o.worker = i;
-      o.seed = options.seed + static_cast<uint64_t>(i);
-      o.progress = false;
-      if (options.max_execs != 0) {
-        o.max_execs = options.max_execs / options.jobs +
-                      (static_cast<uint64_t>(i) < options.max_execs % options.jobs ? 1 : 0);
-        if (o.max_execs == 0) ::_exit(0);
-      }
-      o.progress_fd = fds[1];  // 'P' counter frames every second, 'F' + lists at the end
-      // SIGINT/SIGTERM (the parent forwards them; Ctrl-C reaches the whole group) stop this
-      // worker between batches; the parent's death does too (PR_SET_PDEATHSIG).
-      InstallWorkerStop();
-      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-      if (::getppid() != parent || (stop != nullptr && stop->load())) g_worker_stop.store(true);
-      Worker w(o, &g_worker_stop);
-      absl::StatusOr<CampaignStats> s = w.Run();
-      if (!s.ok()) {
-        const bool env = s.status().code() == absl::StatusCode::kUnavailable;
-        WriteAll(fds[1], Message('X', absl::StrCat(env ? "env " : "err ", s.status().message())));
-        ::_exit(3);
-      }
-      WriteAll(fds[1], EncodeStats(*s, true));
-      ::_exit(0);
-    }
-    ::close(fds[1]);
-    children.push_back({pid, fds[0], "", {}});
-  }
-  std::string fatal;
-  size_t open = children.size();
-  auto last = Clock::now();
-  bool forwarded = false;
-  // What the parent alone knows: which buckets it printed, which were new, and when.
-  std::set<std::string> printed;
-  CampaignStats own;
-  auto sum_of = [&] {
-    CampaignStats sum;
-    for (const Child& c : children) {
-      sum.execs += c.stats.execs;
-      sum.lanes += c.stats.lanes;
-      sum.new_findings += c.stats.new_findings;
-      sum.device_faults += c.stats.device_faults;
-      for (int i = 0; i < kNumInputClasses; ++i) sum.classes[i] += c.stats.classes[i];
-      sum.buckets.insert(c.stats.buckets.begin(), c.stats.buckets.end());
-    }
-    sum.new_buckets = own.new_buckets;
-    sum.last_new_seconds = own.last_new_seconds;
-    return sum;
-  };
-  while (open > 0) {
-    // Asked to stop (SIGINT/SIGTERM reached this process only, say): so are the workers. They
-    // finish their batch, flush their counts and send their final lists.
-    if (!forwarded && stop != nullptr && stop->load()) {
-      forwarded = true;
-      for (const Child& c : children) ::kill(c.pid, SIGTERM);
-    }
-    std::vector<pollfd> pfds;
-    for (Child& c : children) {
-      if (c.fd >= 0) pfds.push_back({c.fd, POLLIN, 0});
-    }
-    ::poll(pfds.data(), pfds.size(), forwarded ? 1000 : 100);
-    for (Child& c : children) {
-      if (c.fd < 0) continue;
-      pollfd* p = nullptr;
-      for (pollfd& q : pfds) {
-        if (q.fd == c.fd) p = &q;
-      }
-      if (p == nullptr || !(p->revents & (POLLIN | POLLHUP))) continue;
-      char buf[4096];
-      ssize_t n = ::read(c.fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        ::close(c.fd);
-        c.fd = -1;
-        --open;
-        continue;
-      }
-      c.buf.append(buf, static_cast<size_t>(n));
-      for (;;) {
-        absl::StatusOr<std::optional<std::string>> msg = PopFrame(&c.buf, kMaxWorkerMessage);
-        if (!msg.ok()) {  // cannot happen with our own workers: stop trusting this pipe
-          fatal = absl::StrCat("err worker ", c.pid, ": ", msg.status().message());
-          ::close(c.fd);
-          c.fd = -1;
-          --open;
-          break;
-        }
-        if (!msg->has_value()) break;
-        const std::string& m = **msg;
-        if (!m.empty() && m[0] == 'X') {
-          fatal = m.substr(1);
-        } else if (m.size() > 2 && m[0] == 'B') {  // printed here, once per bucket per run
-          const size_t tab = m.find('\t');
-          const std::string sig = m.substr(2, tab == std::string::npos ? std::string::npos : tab - 2);
-          const std::string path = tab == std::string::npos ? "" : m.substr(tab + 1);
-          const std::string bucket = BucketOf(sig);
-          if (printed.insert(bucket).second) {
-            if (m[1] == '1') {
-              own.new_buckets.insert(bucket);
-              own.last_new_seconds = Since(t0);
-            }
-            if (options.progress && ::isatty(2)) std::fprintf(stderr, "\r\x1b[K");
-            std::fprintf(stderr, "%s", NewFindingLines(sig, path, m[1] == '1').c_str());
-          }
-        } else {
-          DecodeMessage(m, &c.stats);
-        }
-      }
-    }
-    // One line for all workers. As for one worker: a terminal redraws the line every second,
-    // a log gets one every 10 s.
-    const CampaignStats sum = sum_of();
-    own.timeline.Offer(Sample(sum, Since(t0)));
-    const bool tty = ::isatty(2);
-    if (options.progress && Clock::now() - last > std::chrono::seconds(tty ? 1 : 10)) {
-      last = Clock::now();
-      std::fprintf(stderr, tty ? "\r%s (%d workers)\x1b[K" : "%s (%d workers)\n",
-                   ProgressLine(sum, Since(t0), options.time_seconds, options.max_execs).c_str(),
-                   static_cast<int>(open));
-      std::fflush(stderr);
-    }
-  }
-  if (options.progress && ::isatty(2)) std::fprintf(stderr, "\r\x1b[K");
-  CampaignStats total;
-  bool failed = false;
-  for (Child& c : children) {
-    int status = 0;
-    while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) failed = true;
-    const CampaignStats& s = c.stats;
-    total.execs += s.execs;
-    total.lanes += s.lanes;
-    total.invalid += s.invalid;
-    total.refused += s.refused;
-    total.unsupported += s.unsupported;
-    total.disagreeing += s.disagreeing;
-    total.device_faults += s.device_faults;
-    total.new_findings += s.new_findings;
-    total.repeats += s.repeats;
-    for (int i = 0; i < kNumInputClasses; ++i) total.classes[i] += s.classes[i];
-    total.signatures.insert(s.signatures.begin(), s.signatures.end());
-    total.new_signatures.insert(total.new_signatures.end(), s.new_signatures.begin(),
-                                s.new_signatures.end());
-    total.errors.insert(total.errors.end(), s.errors.begin(), s.errors.end());
-    if (total.device_description.empty()) total.device_description = s.device_description;
-    if (total.device_driver.empty()) total.device_driver = s.device_driver;
-    total.buckets.insert(s.buckets.begin(), s.buckets.end());
-    for (const proto::CoverageCell& cell : s.coverage.Cells()) total.coverage.Add(cell);
-  }
-  total.seconds = Since(t0);
-  total.new_buckets = own.new_buckets;
-  total.last_new_seconds = own.last_new_seconds;
-  total.timeline = own.timeline;
-  std::sort(total.new_signatures.begin(), total.new_signatures.end());
-  total.new_signatures.erase(std::unique(total.new_signatures.begin(), total.new_signatures.end()),
-                             total.new_signatures.end());
-  // Two workers can both find a signature new only if they raced on it; the store kept one.
-  total.new_findings = total.new_signatures.size();
-  total.timeline.Close(Sample(total, total.seconds));
-  if (!fatal.empty()) {
-    if (fatal.rfind("env ", 0) == 0) return absl::UnavailableError(fatal.substr(4));
-    return absl::InternalError(fatal.substr(4));
-  }
-  if (failed) return absl::InternalError("a worker process died (see its messages above)");
-  return total;
-}
-
-// "[  12s, 48s left] 1,234 cases (100/s) 1,264,616 lanes (98.0k/s) | 3 buckets (2 new), last
-// new bucket 5s ago | 0 faults | 5/8 classes". What is left is the --time limit's, or (with
-// --execs only) the cases left at the rate so far, marked "~".
-std::string ProgressLine(const CampaignStats& s, double secs, double limit, uint64_t max_execs) {
-  std::string left;
-  if (limit > secs) {
-    left = absl::StrFormat(", %.0fs left", limit - secs);
-  } else if (max_execs > s.execs && s.execs > 0 && secs > 0) {
-    left = absl::StrFormat(", ~%.0fs left", secs * double(max_execs - s.execs) / double(s.execs));
-  }
-  const std::string last_new =
-      s.last_new_seconds < 0
-          ? "no new bucket yet"
-          : absl::StrFormat("last new bucket %.0fs ago", std::max(0.0, secs - s.last_new_seconds));
-  return absl::StrFormat(
-      "[%4.0fs%s] %s cases (%s/s) %s lanes (%s/s) | %zu buckets (%zu new), %s | %s faults | %s",
-      secs, left, Thousands(s.execs), Rate(s.execs, secs), Thousands(s.lanes), Rate(s.lanes, secs),
-      s.buckets.size(), s.new_buckets.size(), last_new, Thousands(s.device_faults),
-      CoverageLine(s));
-}
-
-std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
-  std::string out;
-  absl::StrAppendFormat(&out, "lanediff fuzz summary\n");
-  absl::StrAppendFormat(&out, "  device        %s\n", s.device_description);
-  absl::StrAppendFormat(&out, "  comparison    %s\n", DescribeRelaxations(o.relax));
-  absl::StrAppendFormat(&out, "  model         %s\n",
-                        o.hypotheses.empty() ? "default hypotheses" : absl::StrJoin(o.hypotheses, " "));
-  absl::StrAppendFormat(&out, "  seed          %d, %d job(s), %zu lanes per batch\n", o.seed,
-                        o.jobs, o.lanes_per_batch);
-  absl::StrAppendFormat(&out,
-                        "  ran           %d cases, %d lanes in %.1f s: %s cases/s, %s lanes/s\n",
-                        s.execs, s.lanes, s.seconds, Rate(s.execs, s.seconds),
-                        Rate(s.lanes, s.seconds));
-  absl::StrAppendFormat(&out,
-                        "  results       %d disagreeing cases, %d device faults, %d refused, "
-                        "%d invalid, %d unsupported by the device\n",
-                        s.disagreeing, s.device_faults, s.refused, s.invalid, s.unsupported);
-  absl::StrAppendFormat(&out, "  findings      %d new, %zu signatures seen, %d repeats%s\n",
-                        s.new_findings, s.signatures.size(), s.repeats,
-                        s.first_finding_exec == 0
-                            ? ""
-                            : absl::StrCat(" (first at case ", s.first_finding_exec, ")"));
-  std::vector<std::string> cov;
-  for (int i = 0; i < kNumInputClasses; ++i) {
-    cov.push_back(absl::StrCat(kInputClasses[i], ":", s.classes[i]));
-  }
-  absl::StrAppendFormat(&out, "  coverage      %s (sampled lanes per input class)\n",
-                        absl::StrJoin(cov, " "));
-  // Each bucket once, its stored signatures (one per target) under it.
-  absl::StrAppendFormat(&out, "  buckets       %zu seen, %zu new to the corpus\n", s.buckets.size(),
-                        s.new_buckets.size());
-  std::map<std::string, std::vector<std::string>> by_bucket;
-  for (const std::string& sig : s.signatures) by_bucket[BucketOf(sig)].push_back(sig);
-  for (const auto& [bucket, sigs] : by_bucket) {
-    absl::StrAppendFormat(&out, "  bucket %s%s\n", bucket,
-                          s.new_buckets.count(bucket) ? " (new)" : "");
-    for (const std::string& sig : sigs) {
-      const bool is_new = std::binary_search(s.new_signatures.begin(), s.new_signatures.end(), sig);
-      absl::StrAppendFormat(&out, "    %s %s\n", is_new ? "NEW " : "seen", sig);
-    }
-  }
-  for (const std::string& e : s.errors) absl::StrAppendFormat(&out, "  note: %s\n", e);
-  return out;
-}
-
 }  // namespace lanediff
-

@@ -32,8 +32,12 @@ std::vector<proto::CoverageCell> CoverageTally::Cells() const {
   return out;
 }
 
+bool Timeline::Wants(double seconds) const {
+  return samples_.empty() || seconds >= samples_.back().seconds() + spacing_;
+}
+
 void Timeline::Offer(const proto::StatsSample& s) {
-  if (!samples_.empty() && s.seconds() < samples_.back().seconds() + spacing_) return;
+  if (!Wants(s.seconds())) return;
   samples_.push_back(s);
   if (samples_.size() < kMaxTimelineSamples) return;
   // Full: keep every other point (the first included) and space the next ones twice as far.

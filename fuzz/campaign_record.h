@@ -48,6 +48,8 @@ class Timeline {
   // Keeps `s` when at least the current spacing (1 s at first) has passed since the last
   // point kept; the first offer is always kept.
   void Offer(const proto::StatsSample& s);
+  // Whether Offer would keep a sample taken at `seconds` (so one is built only then).
+  bool Wants(double seconds) const;
   // The final counters: always kept (replacing a last point at the same time).
   void Close(const proto::StatsSample& s);
   const std::vector<proto::StatsSample>& samples() const { return samples_; }

@@ -49,5 +49,15 @@ TEST(Timeline, KeepsAtMostTheBoundAndTheFinalPoint) {
   EXPECT_LE(t.samples().size(), kMaxTimelineSamples + 1);
 }
 
+TEST(Timeline, WantsWhatOfferKeeps) {
+  Timeline t;
+  EXPECT_TRUE(t.Wants(0.0));  // the first offer is always kept
+  t.Offer(At(0.0, 1));
+  EXPECT_FALSE(t.Wants(0.5));  // spacing 1 s at first
+  EXPECT_TRUE(t.Wants(1.0));
+  t.Offer(At(0.5, 2));
+  EXPECT_EQ(t.samples().size(), 1u);
+}
+
 }  // namespace
 }  // namespace lanediff

@@ -68,6 +68,27 @@ std::vector<size_t> DifferingLanes(const OpContext& ctx, const LaneView& lanes,
   // every one of them does, each by LaneAgrees.
   const size_t w = static_cast<size_t>(DstWords(ctx.instr));
   const size_t n = std::min(expected.size(), observed.size()) / w;
+  const size_t lanes_seen = (std::max(expected.size(), observed.size()) + w - 1) / w;
+  if (!relax.any()) {
+    // Strict: whole words. Blocks of 64 words are OR-reduced first (vectorized, no branch per
+    // word); only a block with a difference is walked word by word, each differing word
+    // reporting its lane once. No allocation when equal.
+    constexpr size_t kBlock = 64;
+    const uint32_t* e = expected.data();
+    const uint32_t* o = observed.data();
+    const size_t words = n * w;
+    for (size_t b = 0; b < words; b += kBlock) {
+      const size_t end = std::min(words, b + kBlock);
+      uint32_t diff = 0;
+      for (size_t i = b; i < end; ++i) diff |= e[i] ^ o[i];
+      if (diff == 0) continue;
+      for (size_t i = b; i < end; ++i) {
+        if (e[i] != o[i] && (out.empty() || out.back() != i / w)) out.push_back(i / w);
+      }
+    }
+    for (size_t i = n; i < lanes_seen; ++i) out.push_back(i);
+    return out;
+  }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t s1 = (lanes.src1 != nullptr && i < lanes.size) ? lanes.src1[i] : 0;
     for (size_t k = 0; k < w; ++k) {
@@ -77,7 +98,6 @@ std::vector<size_t> DifferingLanes(const OpContext& ctx, const LaneView& lanes,
       }
     }
   }
-  const size_t lanes_seen = (std::max(expected.size(), observed.size()) + w - 1) / w;
   for (size_t i = n; i < lanes_seen; ++i) out.push_back(i);
   return out;
 }

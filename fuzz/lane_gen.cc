@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include "device_harness/resolve_case.h"
@@ -236,7 +239,7 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   }
 }
 
-// Src0..VdstOld are inlined into Fill: a lane is about ten random numbers and nothing else.
+// Src0..VdstOld: one value as Mutator::DomainValue draws it (Value; Fill uses the pools instead).
 [[gnu::always_inline]] inline uint32_t LaneGen::Src0(Rng& rng) const {
   switch (rng.Below(8)) {
     case 0:
@@ -316,20 +319,178 @@ uint32_t LaneGen::Value(Rng& rng, DomainField field) const {
   return rng.Next32();
 }
 
+namespace {
+
+// A pool entry: `base`, with the bits of `mask` random.
+constexpr uint64_t Entry(uint32_t base, uint32_t mask) {
+  return (static_cast<uint64_t>(mask) << 32) | base;
+}
+
+// One of DomainValue's choices for a word: with probability weight / (sum of the weights), one
+// of `entries`, each as likely as the others.
+struct Choice {
+  int weight;
+  std::vector<uint64_t> entries;
+};
+
+Choice Table(int weight, const std::vector<uint32_t>& values, uint32_t and_mask = ~0u, uint32_t random_bits = 0) {
+  Choice c{weight, {}};
+  for (uint32_t v : values) c.entries.push_back(Entry(v & and_mask & ~random_bits, random_bits));
+  return c;
+}
+
+// The smallest pool (2^8 .. 2^14 entries) in which every choice gets its share of the entries
+// (rounded down, the remainder to the largest shares) and every entry of every choice at
+// least one of them; entries of a choice repeat in order over its share.
+WordPool BuildPool(const std::vector<Choice>& choices) {
+  int total = 0;
+  for (const Choice& c : choices) total += c.weight;
+  int bits = 8;
+  for (; bits < 14; ++bits) {
+    bool fits = true;
+    for (const Choice& c : choices) {
+      fits &= (static_cast<size_t>(1) << bits) * static_cast<size_t>(c.weight) / static_cast<size_t>(total) >= c.entries.size();
+    }
+    if (fits) break;
+  }
+  const size_t size = static_cast<size_t>(1) << bits;
+  std::vector<size_t> share(choices.size());
+  size_t given = 0;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    share[i] = size * static_cast<size_t>(choices[i].weight) / static_cast<size_t>(total);
+    given += share[i];
+  }
+  for (size_t i = 0; given < size; i = (i + 1) % choices.size()) {  // the rounding remainder
+    if (choices[i].weight > 0) {
+      ++share[i];
+      ++given;
+    }
+  }
+  WordPool p;
+  p.bits = bits;
+  p.entries.reserve(size);
+  for (size_t i = 0; i < choices.size(); ++i) {
+    for (size_t j = 0; j < share[i]; ++j) p.entries.push_back(choices[i].entries[j % choices[i].entries.size()]);
+  }
+  return p;
+}
+
+struct PoolKey {
+  const void* fp8_table;
+  uint32_t fp8_low_mask;
+  const void* seed_table;
+  uint32_t seed_low_mask;
+  bool src1_data, src2_unused;
+  friend auto operator<=>(const PoolKey&, const PoolKey&) = default;
+};
+
+std::vector<uint32_t> Exponents() {  // 100..144: near the interesting range
+  std::vector<uint32_t> v;
+  for (uint32_t e = 100; e < 145; ++e) v.push_back(e << 23);
+  return v;
+}
+
+// Src0's choices, in eighths as LaneGen::Src0 draws them (weights in 1/32).
+std::vector<Choice> Src0Choices(const PoolKey& k) {
+  std::vector<Choice> c = {Table(4, SpecialF32Table()), Table(4, {0u}, ~0u, ~0u),
+                           Table(4, Exponents(), ~0u, 0x807fffffu)};
+  if (k.fp8_table == nullptr) {  // a u8 boundary, a quarter of them made positive
+    c.push_back(Table(15, U8BoundaryTable()));
+    c.push_back(Table(5, U8BoundaryTable(), 0x7fffffffu));
+  } else {  // an 8-bit boundary, a quarter with the bits the format rounds away random
+    const auto& t = *static_cast<const std::vector<uint32_t>*>(k.fp8_table);
+    c.push_back(Table(15, t));
+    c.push_back(Table(5, t, ~0u, k.fp8_low_mask));
+  }
+  return c;
+}
+
+const std::vector<uint32_t> kSrc2PatternTable(std::begin(kSrc2Patterns), std::end(kSrc2Patterns));
+const std::vector<uint32_t> kVdstPatternTable(std::begin(kVdstPatterns), std::end(kVdstPatterns));
+
+std::unique_ptr<LanePools> BuildPools(const PoolKey& k) {
+  auto p = std::make_unique<LanePools>();
+  p->word[0] = BuildPool(Src0Choices(k));
+  if (k.src1_data) {
+    p->word[1] = p->word[0];  // a second f32 data source: the same interesting values
+  } else if (k.seed_table == nullptr) {  // S1[1:0] a byte select, S1[31:2] must not matter
+    p->word[1] = BuildPool({Table(1, {0, 1, 2, 3}), Table(1, {0, 1, 2, 3}, ~0u, ~3u)});
+  } else {  // in eighths as LaneGen::Src1 draws them
+    const auto& t = *static_cast<const std::vector<uint32_t>*>(k.seed_table);
+    std::vector<Choice> c = {Table(2, {0u}, ~0u, ~0u), Table(5, t)};
+    Choice low{1, {}};  // seed | random & low: the low bits ORed, as Src1 does
+    for (uint32_t v : t) low.entries.push_back(Entry(v, k.seed_low_mask));
+    c.push_back(low);
+    p->word[1] = BuildPool(c);
+  }
+  if (k.src2_unused) {
+    p->word[2] = BuildPool({Table(2, {0u}), Table(1, kSrc2PatternTable), Table(1, {0u}, ~0u, ~0u)});
+  } else {
+    p->word[2] = BuildPool({Table(1, kSrc2PatternTable), Table(1, {0u}, ~0u, ~0u)});
+  }
+  p->word[3] = BuildPool({Table(1, kVdstPatternTable), Table(1, {0u}, ~0u, ~0u)});
+  return p;
+}
+
+// The splitmix64 finalizer: a counter hashed into 64 independent-looking bits.
+[[gnu::always_inline]] inline uint64_t Mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+[[gnu::always_inline]] inline uint32_t Draw(uint64_t e, uint32_t random) {
+  return static_cast<uint32_t>(e) | (random & static_cast<uint32_t>(e >> 32));
+}
+
+}  // namespace
+
+const LanePools& LaneGen::Pools() const {
+  if (pools_ != nullptr) return *pools_;
+  static std::mutex mu;
+  static auto* all = new std::map<PoolKey, std::unique_ptr<LanePools>>;
+  const PoolKey key{fp8_table_, fp8_low_mask_, seed_table_, seed_low_mask_, src1_data_, src2_unused_};
+  std::lock_guard<std::mutex> lock(mu);
+  std::unique_ptr<LanePools>& p = (*all)[key];
+  if (p == nullptr) p = BuildPools(key);
+  pools_ = p.get();
+  return *pools_;
+}
+
 void LaneGen::Fill(Rng& rng, LaneBatch* lanes, size_t n) const {
   lanes->Resize(n);
-  uint32_t* s0 = lanes->src0().data();
-  uint32_t* s1 = lanes->src1().data();
-  uint32_t* s2 = lanes->src2().data();
-  uint32_t* vd = lanes->vdst_old().data();
-  Rng r = rng;  // a local copy the compiler can keep in registers across the stores
+  FillInto(rng, lanes->src0().data(), lanes->src1().data(), lanes->src2().data(),
+           lanes->vdst_old().data(), n);
+}
+
+void LaneGen::FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const {
+  if (from >= lanes->size()) return;
+  FillInto(rng, lanes->src0().data() + from, lanes->src1().data() + from, lanes->src2().data() + from,
+           lanes->vdst_old().data() + from, lanes->size() - from);
+}
+
+// Per lane: three hashes of a counter (h0: the four pool indices, 16 bits each; h1, h2: the
+// random bits of the four words), four loads, four stores. No branch, no rejection.
+void LaneGen::FillInto(Rng& rng, uint32_t* s0, uint32_t* s1, uint32_t* s2, uint32_t* vd,
+                       size_t n) const {
+  const LanePools& p = Pools();
+  const uint64_t* e0 = p.word[0].entries.data();
+  const uint64_t* e1 = p.word[1].entries.data();
+  const uint64_t* e2 = p.word[2].entries.data();
+  const uint64_t* e3 = p.word[3].entries.data();
+  const uint64_t m0 = (uint64_t{1} << p.word[0].bits) - 1, m1 = (uint64_t{1} << p.word[1].bits) - 1,
+                 m2 = (uint64_t{1} << p.word[2].bits) - 1, m3 = (uint64_t{1} << p.word[3].bits) - 1;
+  constexpr uint64_t kStep = 0x9e3779b97f4a7c15ull;
+  uint64_t ctr = rng.Next();
   for (size_t i = 0; i < n; ++i) {
-    s0[i] = Src0(r);
-    s1[i] = Src1(r);
-    s2[i] = Src2(r);
-    vd[i] = VdstOld(r);
+    const uint64_t h0 = Mix(ctr += kStep);
+    const uint64_t h1 = Mix(ctr += kStep);
+    const uint64_t h2 = Mix(ctr += kStep);
+    s0[i] = Draw(e0[h0 & m0], static_cast<uint32_t>(h1));
+    s1[i] = Draw(e1[(h0 >> 16) & m1], static_cast<uint32_t>(h1 >> 32));
+    s2[i] = Draw(e2[(h0 >> 32) & m2], static_cast<uint32_t>(h2));
+    vd[i] = Draw(e3[(h0 >> 48) & m3], static_cast<uint32_t>(h2 >> 32));
   }
-  rng = r;
 }
 
 void AimTable::Add(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t vd) {
@@ -347,8 +508,8 @@ void AimTable::Add(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t vd) {
 
 namespace {
 
-// Lanes [from, n) of `l` from random lanes of `table` (its own function: the loop keeps its
-// counters in registers, about 3 ns a lane).
+// Lanes [from, n) of `l` from `table` in runs of kAimRunLanes consecutive table lanes (wrapping
+// at its end), each run from a random place.
 [[gnu::noinline]] void PickFromTable(Rng& rng, const AimTable& table, LaneBatch* l, size_t from) {
   const uint32_t* w = table.words.data();
   const uint64_t size = table.size();
@@ -358,27 +519,54 @@ namespace {
   uint32_t* s2 = l->src2().data();
   uint32_t* vd = l->vdst_old().data();
   Rng r = rng;
-  for (size_t i = from; i < n; ++i) {
-    const uint32_t* lane = w + 4 * r.Below(size);
-    s0[i] = lane[0];
-    s1[i] = lane[1];
-    s2[i] = lane[2];
-    vd[i] = lane[3];
+  // The run starts of up to 64 runs are drawn and their cache lines prefetched first, then
+  // the runs copied: the tables of a campaign do not fit the cache, and a copy loop waiting on
+  // each run's miss in turn ran at 9 ns a lane.
+  constexpr size_t kRunsAhead = 64;
+  uint64_t start[kRunsAhead];
+  for (size_t i = from; i < n;) {
+    const size_t runs = std::min(kRunsAhead, (n - i + kAimRunLanes - 1) / kAimRunLanes);
+    for (size_t k = 0; k < runs; ++k) {
+      start[k] = r.Below(size);
+      const uint32_t* first = w + 4 * start[k];
+      __builtin_prefetch(first);
+      __builtin_prefetch(w + 4 * std::min(start[k] + kAimRunLanes - 1, size - 1));
+    }
+    for (size_t k = 0; k < runs; ++k) {
+      uint64_t lane_index = start[k];
+      for (size_t j = 0; j < kAimRunLanes && i < n; ++j, ++i) {
+        const uint32_t* lane = w + 4 * lane_index;
+        s0[i] = lane[0];
+        s1[i] = lane[1];
+        s2[i] = lane[2];
+        vd[i] = lane[3];
+        lane_index = lane_index + 1 == size ? 0 : lane_index + 1;
+      }
+    }
   }
   rng = r;
 }
 
 }  // namespace
 
+AimHeader::AimHeader(const proto::TestCase& header) : gen(header), rc(ResolveHeader(header, &routing)) {}
+
 size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch) {
+  if (c->size() == 0) return 0;
+  return AimLanes(rng, hyp, AimHeader(c->header), c, scratch);
+}
+
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c, AimScratch* scratch) {
   const size_t n = c->size();
   if (n == 0) return 0;
-  const LaneGen gen(c->header);
-  LaneRouting routing;
-  // The case is resolved before any candidate is drawn; a case that does not resolve still
-  // consumes its candidates' random numbers, as drawing them all first did.
-  absl::StatusOr<ResolvedCase> rc = ResolveHeader(c->header, &routing);
-  if (rc.ok()) rc->ctx.hyp = hyp;
+  const LaneGen& gen = h.gen;
+  const LaneRouting& routing = h.routing;
+  // A case that does not resolve aims nothing (and draws nothing).
+  std::optional<OpContext> base_ctx;
+  if (h.rc.ok()) {
+    base_ctx = h.rc->ctx;
+    base_ctx->hyp = hyp;
+  }
   AimScratch local;
   AimScratch& k = scratch != nullptr ? *scratch : local;
   // The aim table of this case's LaneGen (none without scratch: the stream as it always was).
@@ -397,7 +585,8 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
   }
   const bool warm = table != nullptr && table->size() >= kAimWarmLanes;
   // The candidates are drawn, evaluated and kept in chunks that stay in L1/L2 (16 bytes a
-  // lane), in the order one big batch would have had; once n are kept the rest are only drawn.
+  // lane), in the order one big batch would have had; once n are kept (or the case does not
+  // resolve) no more are drawn.
   constexpr size_t kChunk = 2048;
   LaneBatch& cand = k.cand;
   LaneBatch& uniform = k.uniform;
@@ -405,27 +594,26 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
   std::vector<uint32_t>& alt = k.alt;
   std::vector<uint8_t>& keep = k.keep;
   size_t out = 0;
-  bool ok = rc.ok();
+  bool ok = base_ctx.has_value();
   LaneBatch& l = c->lanes;
   const size_t total = warm ? (n + 15) / 16 : n * 4;
-  for (size_t done = 0; done < total; done += kChunk) {
+  for (size_t done = 0; done < total && ok && out < n; done += kChunk) {
     const size_t m = std::min(kChunk, total - done);
     gen.Fill(rng, &cand, m);
-    if (!ok || out >= n) continue;
     const LaneView view = ResolveLanes(routing, cand.view(), &uniform);
-    const size_t words = static_cast<size_t>(DstWords(rc->ctx.instr));  // a VGPR pair: 2
+    const size_t words = static_cast<size_t>(DstWords(base_ctx->instr));  // a VGPR pair: 2
     base.resize(m * words);
     alt.resize(m * words);
-    if (!Evaluate(rc->ctx, view, absl::MakeSpan(base)).ok()) {
+    if (!Evaluate(*base_ctx, view, absl::MakeSpan(base)).ok()) {
       ok = false;
       continue;
     }
     keep.assign(m, 0);
-    for (const HypothesisInfo& h : AllHypotheses()) {
-      for (size_t v = 0; v < h.values.size(); ++v) {
-        if (v == h.get(hyp)) continue;
-        OpContext ctx = rc->ctx;
-        h.set(&ctx.hyp, static_cast<uint8_t>(v));
+    for (const HypothesisInfo& info : AllHypotheses()) {
+      for (size_t v = 0; v < info.values.size(); ++v) {
+        if (v == info.get(hyp)) continue;
+        OpContext ctx = *base_ctx;
+        info.set(&ctx.hyp, static_cast<uint8_t>(v));
         if (!Evaluate(ctx, view, absl::MakeSpan(alt)).ok()) continue;
         for (size_t i = 0; i < m * words; ++i) keep[i / words] |= alt[i] != base[i];
       }
@@ -443,7 +631,7 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
     }
   }
   if (!warm || !ok) return out;
-  // The rest from the table: flat words, one random index a lane.
+  // The rest from the table: runs of kAimRunLanes lanes from random places.
   PickFromTable(rng, *table, &l, out);
   return n;
 }

@@ -6,9 +6,12 @@
 // random numbers only. Protobuf Lane objects exist only at the edges (corpus, findings,
 // records, the libFuzzer entry points): ToProto / Flatten.
 //
-// LaneGen draws exactly what Mutator::DomainValue draws, in the same order, from the same
-// Rng: a campaign with a fixed seed finds the same things either way
-// (fuzz/campaign_golden_test.cc holds that against findings recorded before this file).
+// Two ways to draw. Value(rng, field) draws one value exactly as Mutator::DomainValue does, in
+// the same order, from the same Rng (the mutator's single-field mutations use it). Fill draws
+// whole lanes from per-case value pools instead (LanePools below): the same value choices with
+// the same weights, but not the same random stream as drawing each word by Value (one Rng
+// number per Fill call, then a counter-based hash: three 64-bit hashes per lane, no branch).
+// fuzz/campaign_golden_test.cc is the change detector for that stream.
 //
 //   FlatCase c = Flatten(tc);
 //   LaneGen gen(c.header);                   // once per case
@@ -21,7 +24,10 @@
 #include <cstdint>
 #include <map>
 #include <vector>
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+
+#include "device_harness/resolve_case.h"
 
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
@@ -61,14 +67,36 @@ struct AimKey {
   friend auto operator<=>(const AimKey&, const AimKey&) = default;
 };
 
+// One lane word's value choices as a pool of 2^bits entries: entry e gives
+// (e & 0xffffffff) | (random32 & (e >> 32)) (a fixed value, or some of its bits random). Each
+// choice of DomainValue fills a share of the entries proportional to its probability there,
+// every value of a table at least once: drawing a word is one index and one load.
+struct WordPool {
+  std::vector<uint64_t> entries;
+  int bits = 0;
+};
+// The four pools of a LaneGen (src0, src1, src2, vdst_old), built once per distinct value
+// choice (8-bit format and its low mask, seed table and its low mask, S1 role, src2 use) and
+// kept for the process: a few dozen in a campaign, at most 8 x 16K entries = 128 KiB each.
+struct LanePools {
+  WordPool word[4];
+};
+
 // The per-case value chooser. The header's target may be unknown and its instruction any
 // enum value (a mutated case before Fixup): the choices then fall back as DomainValue's do.
 class LaneGen {
  public:
   explicit LaneGen(const proto::TestCase& header);
   uint32_t Value(Rng& rng, DomainField field) const;
-  // Resizes `lanes` to n and draws src0, src1, src2, vdst_old for each lane, in that order.
+  // Resizes `lanes` to n and draws src0, src1, src2, vdst_old for each lane from the pools
+  // (one rng.Next() per call, whatever n).
   void Fill(Rng& rng, LaneBatch* lanes, size_t n) const;
+  // The same into lanes [from, from + n) of four flat arrays (no resize).
+  void FillInto(Rng& rng, uint32_t* src0, uint32_t* src1, uint32_t* src2, uint32_t* vdst_old,
+                size_t n) const;
+  const LanePools& Pools() const;
+  // Draws lanes [from, size) of `lanes` (the ones aiming left, say).
+  void FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const;
   AimKey Key() const {
     return {target_, static_cast<int>(instr_), fp8_table_, seed_table_};
   }
@@ -87,6 +115,7 @@ class LaneGen {
   uint32_t fp8_low_mask_ = 0;              // f32 mantissa bits below the 8-bit format's
   const std::vector<uint32_t>* seed_table_ = nullptr;
   uint32_t seed_low_mask_ = 0;             // S1 bits below the seed
+  mutable const LanePools* pools_ = nullptr;  // looked up on the first Fill
 };
 
 // Replaces up to all lanes of `c` by lanes on which some single alternative hypothesis
@@ -102,7 +131,9 @@ class LaneGen {
 // tables depend on, not the case's modifiers, MODE or operands. Once a table holds
 // kAimWarmLanes, an aimed case draws only n/16 fresh candidates (verified as above; the ones
 // that separate are kept first and enter the table, replacing its oldest lanes) and takes the
-// rest of its lanes from the table, one random index per lane: a lane that separated on an
+// rest of its lanes from the table in runs of kAimRunLanes consecutive table lanes from random
+// places (one random index and two cache lines a run: a lane at a time, each a cache miss in
+// tables that do not fit the cache, cost 9 ns a lane, issue 16): lanes that separated on an
 // earlier case of the same instruction and format, not re-verified under this case's
 // modifiers and MODE. Returns how many lanes were aimed.
 // kAimWarmLanes: 256 warmed the tables sooner (a cold call costs about 8x an unaimed lane) but
@@ -114,6 +145,7 @@ class LaneGen {
 inline constexpr size_t kAimTableLanes = 4096;
 inline constexpr size_t kAimWarmLanes = 1024;
 inline constexpr size_t kMaxAimTables = 256;
+inline constexpr size_t kAimRunLanes = 8;
 struct AimTable {
   std::vector<uint32_t> words;  // 4 words a lane: src0, src1, src2, vdst_old
   size_t next = 0;              // the lane the next new one replaces, once full
@@ -128,6 +160,17 @@ struct AimScratch {
   std::map<AimKey, AimTable> tables;
 };
 size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch = nullptr);
+// What AimLanes decides once per header (its LaneGen and resolution): made once for many
+// cases sharing a header (the grouping step's siblings), it saves a resolution per case.
+struct AimHeader {
+  explicit AimHeader(const proto::TestCase& header);
+  LaneGen gen;
+  LaneRouting routing;
+  absl::StatusOr<ResolvedCase> rc;
+};
+// The same as above for a case whose header is `h`'s.
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c,
+                AimScratch* scratch = nullptr);
 
 // The static value tables (built once; Mutator's table functions return copies of these).
 const std::vector<uint32_t>& SpecialF32Table();

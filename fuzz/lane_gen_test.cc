@@ -4,6 +4,7 @@
 // AimLanes' chunked evaluation: for each alternative value of each hypothesis, one lane.
 #include "fuzz/lane_gen.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -46,6 +47,54 @@ FlatCase SrCase(Rng& rng, size_t lanes) {
   config.exotic_per_256 = 0;  // VGPR sources, default MODE
   Mutator m(config);
   return m.GenerateFlat(rng);
+}
+
+// The pools behind LaneGen::Fill (LanePools): shares by weight, every table value reachable.
+TEST(LanePools, Src0HoldsEveryBoundaryOfItsFormatAndAnEighthRandomWords) {
+  Rng rng(21);
+  const FlatCase c = SrCase(rng, 1);  // v_cvt_sr_fp8_f32 on gfx950
+  const LaneGen gen(c.header);
+  const WordPool& p = gen.Pools().word[0];
+  ASSERT_EQ(p.entries.size(), size_t{1} << p.bits);
+  size_t random_words = 0;
+  std::vector<uint32_t> fixed;
+  for (uint64_t e : p.entries) {
+    if ((e >> 32) == 0xffffffffu) ++random_words;
+    if ((e >> 32) == 0) fixed.push_back(static_cast<uint32_t>(e));
+  }
+  // Src0's choices in 1/32: specials 4, any 32 bits 4, exponent range 4, table 15 + 5; the
+  // pool is a power of two >= 256, so the "any 32 bits" share is exactly an eighth.
+  EXPECT_EQ(random_words, p.entries.size() / 8);
+  const auto* table = static_cast<const std::vector<uint32_t>*>(gen.Key().fp8_table);
+  ASSERT_NE(table, nullptr) << "v_cvt_sr_fp8_f32 writes an 8-bit float";
+  for (uint32_t v : *table) {
+    EXPECT_NE(std::find(fixed.begin(), fixed.end(), v), fixed.end()) << std::hex << v;
+  }
+  for (uint32_t v : SpecialF32Table()) {
+    EXPECT_NE(std::find(fixed.begin(), fixed.end(), v), fixed.end()) << std::hex << v;
+  }
+}
+
+TEST(LanePools, FillTakesOneRandomNumberAndKeepsS1ByteSelectsHalfTheTime) {
+  MutatorConfig config;
+  config.instrs = {*ParseInstr("v_cvt_pk_u8_f32")};
+  config.targets = {"gfx942"};
+  config.min_lanes = config.max_lanes = 1;
+  config.exotic_per_256 = 0;
+  Rng rng(22);
+  const FlatCase c = Mutator(config).GenerateFlat(rng);
+  const LaneGen gen(c.header);
+  Rng expected = rng;
+  expected.Next();  // Fill draws one number, whatever the lane count
+  LaneBatch lanes;
+  gen.Fill(rng, &lanes, 65536);
+  EXPECT_EQ(rng.Next(), expected.Next());
+  // pk_u8's S1 (LaneGen::Src1 without a seed): half the lanes exactly k in 0..3, half random
+  // above bit 1 (which is below 4 with probability 2^-30): 32768 expected, sd 128.
+  size_t small = 0;
+  for (uint32_t s1 : lanes.src1()) small += s1 < 4;
+  EXPECT_GT(small, 32768u - 1000u);
+  EXPECT_LT(small, 32768u + 1000u);
 }
 
 TEST(AimLanes, WithoutScratchEveryAimedLaneSeparates) {

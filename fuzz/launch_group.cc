@@ -48,6 +48,41 @@ std::vector<LaunchGroup> GroupLaunches(std::vector<DeviceBatch> batches, size_t 
   return groups;
 }
 
+std::vector<LaunchGroup> GroupLaunches(std::vector<DeviceBatch> headers, absl::Span<const LaneView> lanes,
+                                       size_t max_lanes) {
+  std::vector<LaunchGroup> groups;
+  std::vector<size_t> open;  // groups that may still take lanes
+  for (size_t i = 0; i < headers.size() && i < lanes.size(); ++i) {
+    DeviceBatch& b = headers[i];
+    const size_t n = lanes[i].size;
+    LaunchGroup* g = nullptr;
+    for (size_t k : open) {
+      if (SameLaunch(groups[k].batch, b) && groups[k].offset.back() + n <= max_lanes) {
+        g = &groups[k];
+        break;
+      }
+    }
+    if (g == nullptr) {
+      open.push_back(groups.size());
+      b.lanes.Clear();
+      groups.push_back({std::move(b), {i}, {0, n}});
+      continue;
+    }
+    g->cases.push_back(i);
+    g->offset.push_back(g->offset.back() + n);
+  }
+  for (LaunchGroup& g : groups) {
+    LaneBatch& l = g.batch.lanes;
+    const size_t total = g.offset.back();
+    l.src0().reserve(total);
+    l.src1().reserve(total);
+    l.src2().reserve(total);
+    l.vdst_old().reserve(total);
+    for (size_t i : g.cases) Append(&l, lanes[i]);
+  }
+  return groups;
+}
+
 std::vector<DeviceResult> SplitResult(const LaunchGroup& g, DeviceResult r) {
   std::vector<DeviceResult> out(g.cases.size());
   for (size_t k = 0; k < g.cases.size(); ++k) {

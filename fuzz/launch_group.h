@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "device_harness/runner.h"
 
 namespace lanediff {
@@ -34,6 +35,11 @@ bool SameLaunch(const DeviceBatch& a, const DeviceBatch& b);
 // `max_lanes` lanes (device_harness/batch.h kMaxLanesPerBatch: what any runner accepts), a case
 // larger than that is a group of its own.
 std::vector<LaunchGroup> GroupLaunches(std::vector<DeviceBatch> batches, size_t max_lanes);
+// The same from batch headers (their lanes ignored) and each case's lanes apart: the lanes are
+// copied once, straight into each group's batch (sized first, no growth), not into a batch per
+// case first. `lanes` has one view per header.
+std::vector<LaunchGroup> GroupLaunches(std::vector<DeviceBatch> headers, absl::Span<const LaneView> lanes,
+                                       size_t max_lanes);
 
 // One result per case of `g`, in g.cases order: its slice of VDST words, with the group's
 // provenance and MODE readback. The result must have one word per lane of g.batch.

@@ -43,6 +43,53 @@ TEST(LaunchGroupTest, CasesSharingTheLaunchAreOneBatchInOrder) {
   EXPECT_THAT(g[3].cases, ElementsAre(4));
 }
 
+TEST(LaunchGroupTest, HeadersAndLanesApartGroupAlike) {
+  // The same five cases as above, given as headers without lanes plus each case's lanes: the
+  // same groups, offsets and lanes (in each group, its cases' lanes one after the other).
+  std::vector<DeviceBatch> full;
+  full.push_back(Batch(0xd1dd0004, 0xf0, 3, 100));
+  full.push_back(Batch(0xd1dd0004, 0xf1, 2, 200));
+  full.push_back(Batch(0xd2a40004, 0xf0, 1, 300));
+  full.push_back(Batch(0xd1dd0004, 0xf0, 2, 400));
+  full.push_back(Batch(0xd1dd0004, 0xf0, 1, 500));
+  full[4].sgpr_values[1] = 7;
+  std::vector<DeviceBatch> headers;
+  std::vector<LaneView> lanes;
+  for (const DeviceBatch& b : full) {
+    DeviceBatch h = b;
+    h.lanes.Clear();
+    headers.push_back(h);
+    lanes.push_back(b.lanes.view());
+  }
+  std::vector<LaunchGroup> g = GroupLaunches(std::move(headers), lanes, 1 << 20);
+  ASSERT_EQ(g.size(), 4u);
+  EXPECT_THAT(g[0].cases, ElementsAre(0, 3));
+  EXPECT_THAT(g[0].offset, ElementsAre(0, 3, 5));
+  EXPECT_THAT(g[0].batch.lanes.vdst_old(), ElementsAre(100, 101, 102, 400, 401));
+  EXPECT_THAT(g[0].batch.lanes.src2(), ElementsAre(3, 3, 3, 3, 3));
+  EXPECT_EQ(g[0].batch.mode, 0xf0u);
+  EXPECT_THAT(g[1].cases, ElementsAre(1));
+  EXPECT_THAT(g[1].batch.lanes.vdst_old(), ElementsAre(200, 201));
+  EXPECT_THAT(g[2].cases, ElementsAre(2));
+  EXPECT_THAT(g[3].cases, ElementsAre(4));
+  EXPECT_THAT(g[3].batch.lanes.vdst_old(), ElementsAre(500));
+  // The lane limit holds as above: 4 lanes each, at most 10 per group.
+  std::vector<DeviceBatch> h5;
+  std::vector<DeviceBatch> keep;
+  std::vector<LaneView> l5;
+  for (uint32_t i = 0; i < 5; ++i) keep.push_back(Batch(0xd1dd0004, 0xf0, 4, 10 * i));
+  for (const DeviceBatch& b : keep) {
+    h5.push_back(b);
+    h5.back().lanes.Clear();
+    l5.push_back(b.lanes.view());
+  }
+  std::vector<LaunchGroup> g5 = GroupLaunches(std::move(h5), l5, 10);
+  ASSERT_EQ(g5.size(), 3u);
+  EXPECT_THAT(g5[0].cases, ElementsAre(0, 1));
+  EXPECT_THAT(g5[0].batch.lanes.vdst_old(), ElementsAre(0, 1, 2, 3, 10, 11, 12, 13));
+  EXPECT_THAT(g5[2].cases, ElementsAre(4));
+}
+
 TEST(LaunchGroupTest, AGroupStopsAtTheLaneLimit) {
   std::vector<DeviceBatch> in;
   for (uint32_t i = 0; i < 5; ++i) in.push_back(Batch(0xd1dd0004, 0xf0, 4, 10 * i));

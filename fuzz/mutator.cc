@@ -202,7 +202,7 @@ bool FixupForm(const TargetTraits& t, Instr instr, proto::Encoding* enc) {
 
 proto::TestCase Mutator::Generate(Rng& rng) const { return ToProto(GenerateFlat(rng)); }
 
-FlatCase Mutator::GenerateFlat(Rng& rng) const {
+FlatCase Mutator::GenerateFlat(Rng& rng, bool draw_lanes) const {
   FlatCase c;
   proto::TestCase& tc = c.header;
   const TargetTraits* t = targets_.empty() ? &AllTargets()[0] : targets_[rng.Below(targets_.size())];
@@ -251,7 +251,11 @@ FlatCase Mutator::GenerateFlat(Rng& rng) const {
   const size_t n = config_.min_lanes == config_.max_lanes
                        ? config_.max_lanes
                        : config_.min_lanes + rng.Below(config_.max_lanes - config_.min_lanes + 1);
-  LaneGen(tc).Fill(rng, &c.lanes, n);
+  if (draw_lanes) {
+    LaneGen(tc).Fill(rng, &c.lanes, n);
+  } else {
+    c.lanes.Resize(n);
+  }
   FixupFlat(rng, &c);
   return c;
 }

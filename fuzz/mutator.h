@@ -110,7 +110,8 @@ class Mutator {
 
   // A fresh valid case.
   proto::TestCase Generate(Rng& rng) const;
-  FlatCase GenerateFlat(Rng& rng) const;
+  // `draw_lanes` false: the lanes are zeros (the campaign aims them next, fuzz/lane_gen.h).
+  FlatCase GenerateFlat(Rng& rng, bool draw_lanes = true) const;
   // Fills `n` lanes with domain values for this case's target/instruction.
   void FillLanes(Rng& rng, proto::TestCase* tc, size_t n) const;
   // 1..4 reflective mutations (any field, any lane), then Fixup.

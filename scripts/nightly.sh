@@ -6,7 +6,8 @@
 #   scripts/nightly.sh [--out DIR] [--corpus DIR] [--device SPEC] [--inject E]...
 #                      [--budget-minutes M | --campaign-seconds N | --campaign-execs N]
 #                      [--seed S] [--jobs N] [--known FILE] [--targets LIST]
-#                      [--sweep full|quick|smoke|none] [--shard i/n] [--lanediff PATH]
+#                      [--sweep full|quick|smoke|none] [--erratum-budget S] [--shard i/n]
+#                      [--lanediff PATH]
 #
 #   --out DIR              reports and run records (default out/nightly-YYYYMMDD)
 #   --corpus DIR           the persistent corpus the campaigns start from and add to: its
@@ -37,6 +38,16 @@
 #                          default MODE on gfx942; smoke: 2^24 src0 from 0x42000000 on gfx942
 #                          (seconds). The SR sweeps (every seed, boundary src0) run in all three.
 #                          none: no sweeps and no discrimination questions
+#   --erratum-budget S     seconds the erratum step may take: each simulator erratum found by a
+#                          60 s campaign (fuzz_triage_erratum_buckets_test, one case at a time,
+#                          host-side, shard 1 only). Default 1200 on a full night (its 16 cases
+#                          fit), and the step does not run on a quick/smoke/none night unless
+#                          this is given. Under --budget-minutes at most half of what the job
+#                          has left. A case that no longer fits (the longest case so far, at
+#                          least 60 s, against what is left) is skipped with a line naming it,
+#                          and the summary and DIR/status count the skipped cases. Also
+#                          NIGHTLY_ERRATUM_BUDGET=S. (LANEDIFF_ERRATUM_TEST=PATH: another binary
+#                          for the cases, for tests.)
 #   --shard i/n            this machine's share of every sweep and campaign (GPU fleets; merge
 #                          the shards' --out directories with scripts/merge_shards.sh)
 #   --lanediff PATH        use this binary (skips setup and build; also LANEDIFF=PATH)
@@ -44,13 +55,15 @@
 # Works with no GPU (simulator and replay). Writes DIR/status: "running", then "complete ..."
 # or "killed ..." (merge_shards.sh names a shard that never completed). Exits 0 when nothing
 # NEW or REGRESSED was found (known issues do not count), 1 otherwise, and 2 when the run
-# itself broke.
+# itself broke. Erratum cases skipped for lack of budget do not change the exit code; the last
+# line says INCOMPLETE and names them, and DIR/status counts them (erratum_skipped=K/N).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/out/nightly-$(date -u +%Y%m%d)"
 corpus="$root/corpus"
 device="auto"; campaign_seconds=15; campaign_execs=""; budget_minutes=""; sweep="full"; shard=""
 seed=""; jobs=1; known=""; targets=""; lanediff="${LANEDIFF:-}"; corpus_given=0; inject=()
+erratum_budget="${NIGHTLY_ERRATUM_BUDGET:-}"
 usage() { echo "nightly.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || case "$1" in -h|--help) ;; *) usage "$1 needs a value (see --help)" ;; esac
@@ -69,7 +82,8 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift 2 ;;
     --sweep) sweep="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
-    -h|--help) sed -n '2,47p' "$0"
+    --erratum-budget) erratum_budget="$2"; shift 2 ;;
+    -h|--help) sed -n '2,60p' "$0"
       # Counted, not typed: the target x instruction pairs the campaigns step runs.
       bin="${lanediff:-$root/build/release/fuzz/lanediff}"
       if [ -x "$bin" ]; then
@@ -87,6 +101,7 @@ is_uint "$campaign_seconds" || usage "--campaign-seconds '$campaign_seconds' is 
 is_uint "$jobs" || usage "--jobs '$jobs' is not a count >= 1"
 case "$sweep" in full|quick|smoke|none) ;; *) usage "--sweep '$sweep' is not full, quick, smoke or none" ;; esac
 [ -z "$shard" ] || [[ "$shard" =~ ^[0-9]+/[0-9]+$ ]] || usage "--shard '$shard' is not i/n"
+[ -z "$erratum_budget" ] || [[ "$erratum_budget" =~ ^[0-9]+$ ]] || usage "--erratum-budget '$erratum_budget' is not a whole number of seconds"
 started=$(date +%s)
 started_iso=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
@@ -193,23 +208,49 @@ shard_index="${shard%%/*}"; [ -n "$shard" ] || shard_index=1
 if [ "$sweep" = full ] && [ "$shard_index" = 1 ]; then
   step "readings: fast == oracle on each reading's binades" \
     ctest --test-dir "$build" -R '^model_readings_exhaustive_test$' --output-on-failure
-  # Issue 15: each simulator erratum, 60 s over every target and instruction, gives at most
-  # two buckets per instruction it touches, named by its effect (the default test run has the
-  # short fixed-seed version of the same test). Host-side: the simulator, whatever --device.
-  # Its length is counted, not typed: 60 s per campaign of the test (one per erratum, a clean
-  # run, two errata together). Under --budget-minutes it runs only when it leaves the campaigns
-  # at least half of what is left; otherwise the log says it was skipped and why.
-  erratum_test="$build/fuzz/triage/fuzz_triage_erratum_buckets_test"
-  erratum_runs=$("$erratum_test" --gtest_list_tests | grep -c '^  ')
-  erratum_seconds=$(( erratum_runs * 60 ))
-  erratum_left=""
-  [ -n "$budget_minutes" ] && erratum_left=$(( budget_minutes * 60 - ($(date +%s) - started) ))
-  if [ -n "$erratum_left" ] && [ $(( erratum_seconds * 2 )) -gt "$erratum_left" ]; then
-    log "triage: each simulator erratum for 60 s: SKIPPED: its $erratum_runs campaigns take $erratum_seconds s and the budget leaves $erratum_left s (give a longer --budget-minutes to run it)"
-  else
-    step "triage: each simulator erratum for 60 s ($erratum_runs campaigns, about $erratum_seconds s), at most two buckets per instruction" \
-      env LANEDIFF_ERRATUM_SECONDS=60 "$erratum_test"
+fi
+# 2c. Issue 15: each simulator erratum, 60 s over every target and instruction, gives at most
+# two buckets per instruction it touches, named by its effect (the default test run has the
+# short fixed-seed version of the same test). Host-side: the simulator, whatever --device; once
+# per fleet (shard 1). Its cases (one per erratum, a clean run, two errata together: counted
+# from the test, not typed) run one at a time within --erratum-budget; a case the budget can no
+# longer fit is skipped with a line naming it, and the summary says how many were.
+erratum_cases=(); erratum_skipped=()
+[ -z "$erratum_budget" ] && [ "$sweep" = full ] && erratum_budget=1200
+if [ -n "$erratum_budget" ] && [ "$shard_index" = 1 ]; then
+  erratum_test="${LANEDIFF_ERRATUM_TEST:-$build/fuzz/triage/fuzz_triage_erratum_buckets_test}"
+  erratum_case_seconds=60
+  mapfile -t erratum_cases < <("$erratum_test" --gtest_list_tests |
+    awk '/^[^ ].*\.$/ { suite = $1; next } /^  [^ ]/ { print suite $1 }')
+  [ ${#erratum_cases[@]} -gt 0 ] || { broken=1; log "triage erratum: BROKEN: $erratum_test lists no case"; }
+  e_budget=$erratum_budget; e_why="--erratum-budget"
+  if [ -n "$budget_minutes" ]; then
+    job_left=$(( budget_minutes * 60 - ($(date +%s) - started) ))
+    if [ $(( job_left / 2 )) -lt "$e_budget" ]; then
+      e_budget=$(( job_left / 2 > 0 ? job_left / 2 : 0 ))
+      e_why="half of the $job_left s --budget-minutes $budget_minutes leaves"
+    fi
   fi
+  log "triage: each simulator erratum for ${erratum_case_seconds} s: ${#erratum_cases[@]} cases within $e_budget s ($e_why)"
+  e_spent=0; e_need=$erratum_case_seconds  # the longest case so far, at least one campaign
+  for c in "${erratum_cases[@]}"; do
+    e_left=$(( e_budget - e_spent ))
+    if [ "$e_need" -gt "$e_left" ]; then
+      erratum_skipped+=("$c")
+      log "triage erratum $c: SKIPPED: needs about $e_need s, $e_left s left of the $e_budget s erratum budget ($e_why)"
+      continue
+    fi
+    e_start=$(date +%s)
+    step "triage erratum $c: at most two buckets per instruction" \
+      env LANEDIFF_ERRATUM_SECONDS=$erratum_case_seconds "$erratum_test" --gtest_filter="$c"
+    # A case is charged at least its campaign's time: the budget plans by it.
+    e_took=$(( $(date +%s) - e_start )); [ "$e_took" -ge "$erratum_case_seconds" ] || e_took=$erratum_case_seconds
+    e_spent=$(( e_spent + e_took )); [ "$e_took" -le "$e_need" ] || e_need=$e_took
+  done
+fi
+erratum_summary=""
+if [ ${#erratum_skipped[@]} -gt 0 ]; then
+  erratum_summary="; INCOMPLETE: ${#erratum_skipped[@]} of ${#erratum_cases[@]} erratum cases skipped for lack of budget (${erratum_skipped[*]})"
 fi
 
 # 3. Campaigns: every target x instruction it has, time-boxed, one summary each (the matrix).
@@ -270,8 +311,9 @@ report_inputs=()
 [ -d "$corpus/findings" ] && report_inputs+=(--corpus "$corpus/findings" --known "$known" --since "$started_iso" --instrs "$covered")
 "$lanediff" report --out "$out/report" "${report_inputs[@]}" "$out/runs" || broken=1
 log "reports: $out/report/report.{xml,md,html}"
-log "done: seed $seed, found=$found broken=$broken (found = NEW or REGRESSED buckets)"
-echo "complete in $(( $(date +%s) - started )) s found=$found broken=$broken" > "$out/status"
+log "done: seed $seed, found=$found broken=$broken (found = NEW or REGRESSED buckets)$erratum_summary"
+# broken=N stays last (scripts/slurm-smoke.sh reads it there).
+echo "complete in $(( $(date +%s) - started )) s erratum_skipped=${#erratum_skipped[@]}/${#erratum_cases[@]} found=$found broken=$broken" > "$out/status"
 [ "$broken" = 1 ] && exit 2
 [ "$found" = 1 ] && exit 1
 exit 0

@@ -22,6 +22,7 @@
 #include "absl/strings/strip.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/llvm_mc_format.h"
 #include "model/isa/tables.h"
 #include "model/isa/vop3.h"
@@ -66,12 +67,8 @@ int RunAsm(int argc, char** argv) {
       "ends in ` ; llvm-mc-22 refuses: REASON`.\n"
       "Exit codes: 0 every line assembled; 1 some line did not (diagnostic on stderr); 2 usage.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
-  if (int rc = RequireOne("asm", "--targets", target_name); rc >= 0) return rc;
-  absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
-  if (!target.ok()) {
-    std::fprintf(stderr, "lanediff asm: --targets: %s\n", std::string(target.status().message()).c_str());
-    return kExitUsage;
-  }
+  const TargetTraits* target = nullptr;
+  if (int rc = ParseOneTarget("asm", target_name, &target); rc >= 0) return rc;
   int bad = 0;
   std::string line;
   for (int n = 1; std::getline(std::cin, line); ++n) {
@@ -81,9 +78,9 @@ int RunAsm(int argc, char** argv) {
       continue;
     }
     if (t[0] == '#' || t[0] == ';' || absl::StartsWith(t, "//")) continue;
-    absl::StatusOr<Vop3Instr> in = ParseAsm(**target, t);
+    absl::StatusOr<Vop3Instr> in = ParseAsm(*target, t);
     absl::StatusOr<std::vector<uint32_t>> words =
-        in.ok() ? EncodeVop3(**target, *in) : absl::StatusOr<std::vector<uint32_t>>(in.status());
+        in.ok() ? EncodeVop3(*target, *in) : absl::StatusOr<std::vector<uint32_t>>(in.status());
     if (!words.ok()) {
       const std::string msg(words.status().message());
       std::fputs(LlvmMcDiagnostic(n, ColumnOfQuotedToken(line, msg), "error", msg, line).c_str(),
@@ -92,13 +89,13 @@ int RunAsm(int argc, char** argv) {
       continue;
     }
     const std::string bytes = FormatEncodingBytes(*words);
-    const std::vector<std::string> refusals = Refusals(**target, *in, t);
+    const std::vector<std::string> refusals = Refusals(*target, *in, t);
     const std::string comment =
         refusals.empty() ? "" : absl::StrCat("llvm-mc-22 refuses: ", absl::StrJoin(refusals, "; "));
     if (bytes_only) {
       std::printf("%s%s%s\n", bytes.c_str(), comment.empty() ? "" : " ; ", comment.c_str());
     } else {
-      std::fputs(LlvmMcLine(PrintVop3(**target, *in), bytes, comment).c_str(), stdout);
+      std::fputs(LlvmMcLine(PrintVop3(*target, *in), bytes, comment).c_str(), stdout);
     }
   }
   std::fflush(stdout);

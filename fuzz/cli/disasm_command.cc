@@ -22,6 +22,7 @@
 #include "absl/strings/strip.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/llvm_mc_format.h"
 #include "model/isa/llvm_differences.h"
 #include "model/isa/vop3.h"
@@ -66,13 +67,8 @@ int RunDisasm(int argc, char** argv) {
       "A word llvm-mc-22 decodes differently (or refuses) gets ` ; llvm-mc-22 ...` saying how.\n"
       "Exit codes: 0 every line valid; 1 some line invalid (reported on stderr); 2 usage.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
-  if (int rc = RequireOne("disasm", "--targets", target_name); rc >= 0) return rc;
-  absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
-  if (!target.ok()) {
-    std::fprintf(stderr, "lanediff disasm: --targets: %s\n",
-                 std::string(target.status().message()).c_str());
-    return kExitUsage;
-  }
+  const TargetTraits* target = nullptr;
+  if (int rc = ParseOneTarget("disasm", target_name, &target); rc >= 0) return rc;
   int bad = 0;
   std::string line;
   for (int n = 1; std::getline(std::cin, line); ++n) {
@@ -80,7 +76,7 @@ int RunDisasm(int argc, char** argv) {
     if (t.empty() || t[0] == '#') continue;
     absl::StatusOr<std::vector<uint32_t>> words = ParseEncodingText(t);
     absl::StatusOr<DecodedVop3> d =
-        words.ok() ? DecodeVop3(**target, *words) : absl::StatusOr<DecodedVop3>(words.status());
+        words.ok() ? DecodeVop3(*target, *words) : absl::StatusOr<DecodedVop3>(words.status());
     if (d.ok() && static_cast<size_t>(d->words_used) != words->size()) {
       d = absl::InvalidArgumentError(
           absl::StrCat(words->size(), " words given, the instruction uses ", d->words_used));
@@ -95,9 +91,9 @@ int RunDisasm(int argc, char** argv) {
       ++bad;
       continue;
     }
-    const std::string text = PrintVop3(**target, d->vop3);
+    const std::string text = PrintVop3(*target, d->vop3);
     const std::string bytes = show_encoding ? FormatEncodingBytes(*words) : "";
-    std::fputs(LlvmMcLine(text, bytes, LlvmComment(**target, *words, *d, text)).c_str(), stdout);
+    std::fputs(LlvmMcLine(text, bytes, LlvmComment(*target, *words, *d, text)).c_str(), stdout);
   }
   std::fflush(stdout);
   return bad ? kExitFound : kExitOk;

@@ -13,6 +13,7 @@
 #include "proto/text_format.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/discriminate_table.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
@@ -45,19 +46,14 @@ int RunDiscriminate(int argc, char** argv) {
               "exit codes: 0 ok, 1 no combination of known readings explains the device,\n"
               "2 usage (a malformed --device included), 3 the device cannot be opened or fails.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
-  if (int rc = RequireOne("discriminate", "--targets", target); rc >= 0) return rc;
-  if (int rc = RequireOne("discriminate", "--instrs", instr); rc >= 0) return rc;
   if (int rc = CheckOutputFile("discriminate", "--out", out); rc >= 0) return rc;
   if (dev.device == "none") dev.device.clear();
   if (int rc = dev.CheckPath("discriminate"); rc >= 0) return rc;
-  absl::StatusOr<const TargetTraits*> t = FindTarget(target);
-  absl::StatusOr<Instr> i = ParseInstr(instr);
-  if (!t.ok() || !i.ok()) {
-    std::fprintf(stderr, "lanediff discriminate: %s\n",
-                 std::string((!t.ok() ? t.status() : i.status()).message()).c_str());
-    return kExitUsage;
-  }
-  absl::StatusOr<Discrimination> d = Discriminate(**t, *i);
+  const TargetTraits* t = nullptr;
+  Instr i{};
+  if (int rc = ParseOneTarget("discriminate", target, &t); rc >= 0) return rc;
+  if (int rc = ParseOneInstr("discriminate", instr, &i); rc >= 0) return rc;
+  absl::StatusOr<Discrimination> d = Discriminate(*t, i);
   if (!d.ok()) {
     std::fprintf(stderr, "lanediff discriminate: %s\n", std::string(d.status().message()).c_str());
     return kExitUsage;
@@ -92,7 +88,7 @@ int RunDiscriminate(int argc, char** argv) {
     for (const std::string& name : d->relevant) {
       proto::HypothesisVerdict* hv = record.add_verdicts();
       hv->set_target(target);
-      hv->set_instr(InstrToProto(*i));
+      hv->set_instr(InstrToProto(i));
       hv->set_device(described);
       hv->set_hypothesis(name);
       hv->set_questions(static_cast<uint32_t>(d->questions.size()));

@@ -29,6 +29,7 @@
 #include "absl/types/span.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/json_line.h"
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
@@ -157,8 +158,6 @@ int RunEval(int argc, char** argv) {
   args.Bool("json", "JSON Lines: {\"line\":N,\"vdst\":\"0x...\"} per lane, {\"line\":N,\"error\":...} "
             "per malformed row (docs/json.md)", &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
-  if (int rc = RequireOne("eval", "--targets", target_name); rc >= 0) return rc;
-  if (int rc = RequireOne("eval", "--instrs", instr_name); rc >= 0) return rc;
 
   auto usage_error = [](const std::string& msg) {
     std::fprintf(stderr, "lanediff eval: %s\n", msg.c_str());
@@ -175,12 +174,8 @@ int RunEval(int argc, char** argv) {
     return usage_error(absl::StrCat("--instrs is required; valid: ", absl::StrJoin(names, ", ")));
   }
   OpContext ctx;
-  absl::StatusOr<const TargetTraits*> target = FindTarget(target_name);
-  if (!target.ok()) return usage_error(std::string(target.status().message()));
-  ctx.target = *target;
-  absl::StatusOr<Instr> instr = ParseInstr(instr_name);
-  if (!instr.ok()) return usage_error(std::string(instr.status().message()));
-  ctx.instr = *instr;
+  if (int rc = ParseOneTarget("eval", target_name, &ctx.target); rc >= 0) return rc;
+  if (int rc = ParseOneInstr("eval", instr_name, &ctx.instr); rc >= 0) return rc;
   ctx.mods.opsel = static_cast<uint8_t>(opsel);
   ctx.mods.neg = static_cast<uint8_t>(neg);
   ctx.mods.abs = static_cast<uint8_t>(abs);
@@ -188,10 +183,7 @@ int RunEval(int argc, char** argv) {
   ctx.mods.omod = static_cast<uint8_t>(omod);
   ctx.mods.src0_sel = static_cast<uint8_t>(src0_sel);
   ctx.mode = static_cast<uint32_t>(mode);
-  for (const std::string& h : hyps) {
-    absl::Status s = SetHypothesis(h, &ctx.hyp);
-    if (!s.ok()) return usage_error(std::string(s.message()));
-  }
+  if (int rc = ApplyHypothesisFlags("eval", hyps, &ctx.hyp); rc >= 0) return rc;
   if (absl::Status s = ValidateContext(ctx); !s.ok()) return usage_error(std::string(s.message()));
 
   std::string buf;      // unconsumed input: at most one partial line between reads

@@ -16,6 +16,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/json_line.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
@@ -146,13 +147,7 @@ int RunFuzz(int argc, char** argv) {
     return kExitUsage;
   }
   Hypotheses check;
-  for (const std::string& h : hyps) {
-    absl::Status s = SetHypothesis(h, &check);
-    if (!s.ok()) {
-      std::fprintf(stderr, "lanediff fuzz: --hypothesis: %s\n", std::string(s.message()).c_str());
-      return kExitUsage;
-    }
-  }
+  if (int rc = ApplyHypothesisFlags("fuzz", hyps, &check); rc >= 0) return rc;
   if (time_s <= 0 && execs == 0) {
     std::fprintf(stderr, "lanediff fuzz: give --time SECONDS or --execs N\n");
     return kExitUsage;

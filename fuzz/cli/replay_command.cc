@@ -9,6 +9,7 @@
 #include "device_harness/open_runner.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/json_line.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
@@ -48,13 +49,7 @@ int RunReplay(int argc, char** argv) {
     return kExitUsage;
   }
   Hypotheses hyp;
-  for (const std::string& h : hyps) {
-    absl::Status s = SetHypothesis(h, &hyp);
-    if (!s.ok()) {
-      std::fprintf(stderr, "lanediff replay: --hypothesis: %s\n", std::string(s.message()).c_str());
-      return kExitUsage;
-    }
-  }
+  if (int rc = ApplyHypothesisFlags("replay", hyps, &hyp); rc >= 0) return rc;
   absl::StatusOr<Relaxations> r = ParseRelaxations(relax);
   if (!r.ok()) {
     std::fprintf(stderr, "lanediff replay: --relax: %s\n", std::string(r.status().message()).c_str());

@@ -14,6 +14,7 @@
 #include "fuzz/triage/run_identity.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/json_line.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
@@ -93,27 +94,13 @@ int RunSweepCommand(int argc, char** argv) {
   if (int rc = CheckOutputFile("sweep", "--out", out); rc >= 0) return rc;
   if (int rc = dev.CheckPath("sweep"); rc >= 0) return rc;
   has_src0 = args.Given("src0");
-  if (int rc = RequireOne("sweep", "--targets", target_name); rc >= 0) return rc;
-  if (int rc = RequireOne("sweep", "--instrs", instr_name); rc >= 0) return rc;
-  auto target = FindTarget(target_name);
-  auto instr = ParseInstr(instr_name);
-  if (!target.ok() || !instr.ok()) {
-    std::fprintf(stderr, "lanediff sweep: %s\n",
-                 std::string((!target.ok() ? target.status() : instr.status()).message()).c_str());
-    return kExitUsage;
-  }
   OpContext ctx;
-  ctx.target = *target;
-  ctx.instr = *instr;
+  if (int rc = ParseOneTarget("sweep", target_name, &ctx.target); rc >= 0) return rc;
+  if (int rc = ParseOneInstr("sweep", instr_name, &ctx.instr); rc >= 0) return rc;
   ctx.mods = {static_cast<uint8_t>(opsel), static_cast<uint8_t>(neg), static_cast<uint8_t>(abs), clamp,
               static_cast<uint8_t>(omod)};
   ctx.mode = static_cast<uint32_t>(mode);
-  for (const std::string& h : hyps) {
-    if (absl::Status st = SetHypothesis(h, &ctx.hyp); !st.ok()) {
-      std::fprintf(stderr, "lanediff sweep: %s\n", std::string(st.message()).c_str());
-      return kExitUsage;
-    }
-  }
+  if (int rc = ApplyHypothesisFlags("sweep", hyps, &ctx.hyp); rc >= 0) return rc;
   if (absl::Status st = ValidateContext(ctx); !st.ok()) {
     std::fprintf(stderr, "lanediff sweep: %s\n", std::string(st.message()).c_str());
     return kExitUsage;

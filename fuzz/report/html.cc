@@ -153,9 +153,7 @@ std::string Statistics(const std::vector<RunGroup>& groups) {
   std::string out = "<section id=\"statistics\"><h2>Campaign statistics</h2>\n";
   bool any = false;
   for (const RunGroup& g : groups) {
-    bool has = false;
-    for (const proto::RunRecord* r : g.runs) has |= r->campaigns_size() > 0;
-    if (!has) continue;
+    if (!HasCampaigns(g)) continue;
     any = true;
     absl::StrAppend(&out, "<h3><span class=\"label\">", E(g.label), "</span> ", E(g.identity.device_name()),
                     "</h3>\n<table class=\"campaigns\"><tr><th>targets</th><th>instruction</th>"

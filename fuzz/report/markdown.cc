@@ -118,9 +118,7 @@ void Statistics(const std::vector<RunGroup>& groups, std::string* out) {
   absl::StrAppend(out, "## Campaign statistics\n\n");
   bool any = false;
   for (const RunGroup& g : groups) {
-    bool has = false;
-    for (const proto::RunRecord* r : g.runs) has |= r->campaigns_size() > 0;
-    if (!has) continue;
+    if (!HasCampaigns(g)) continue;
     any = true;
     absl::StrAppend(out, "### ", MdEscape(g.label), " ", MdEscape(g.identity.device_name()), "\n\n",
                     Row({"targets", "instruction", "seed", "cases", "lanes", "rate", "buckets",

@@ -162,6 +162,13 @@ std::vector<IdentifiedSweep> MergeSweepsWithIdentity(const std::vector<proto::Ru
   return out;
 }
 
+bool HasCampaigns(const RunGroup& g) {
+  for (const proto::RunRecord* r : g.runs) {
+    if (r->campaigns_size() > 0) return true;
+  }
+  return false;
+}
+
 std::vector<RunGroup> GroupRuns(const std::vector<proto::RunRecord>& runs) {
   std::map<std::string, RunGroup> by_key;
   std::vector<std::string> order;  // first appearance

@@ -75,6 +75,8 @@ struct RunGroup {
   std::vector<proto::StatsSample> timeline;
 };
 std::vector<RunGroup> GroupRuns(const std::vector<proto::RunRecord>& runs);
+// At least one of the group's runs recorded a campaign (a sweep-only group has none).
+bool HasCampaigns(const RunGroup& g);
 
 // Findings grouped by who answered (device kind, injected errata, model hypotheses: different
 // groups are never folded together), folded into buckets and triaged.

@@ -298,6 +298,12 @@ TEST(Report, HeaderCoverageAndStatisticsPerIdentityNeverSummed) {
                Campaign("hip", {}, 9, 4096000, 40)};
   const std::vector<RunGroup> groups = GroupRuns(data.runs);
   ASSERT_EQ(groups.size(), 3u);
+  EXPECT_TRUE(HasCampaigns(groups[0]));
+  RunGroup no_campaign = groups[0];  // a sweep-only run: its record has no campaign
+  proto::RunRecord sweep_only = *no_campaign.runs[0];
+  sweep_only.clear_campaigns();
+  no_campaign.runs = {&sweep_only};
+  EXPECT_FALSE(HasCampaigns(no_campaign));
   EXPECT_EQ(groups[0].lanes, 4096000u);
   EXPECT_EQ(groups[2].label, "silicon");
   EXPECT_EQ(groups[0].label, "simulator (not silicon), injected sr_wrap");

@@ -2,6 +2,9 @@
 # scripts/nightly.sh twice in a row on the simulator with a planted erratum (sr_wrap) whose
 # buckets are accepted as known: both nights exit 0, the second starts from the first's
 # corpus, the seeds differ and are printed. Short budget: one target, 1 s per campaign.
+# Night 2 also runs the erratum step under a budget that fits two of its four cases (a stand-in
+# for fuzz_triage_erratum_buckets_test that returns at once; each case is charged its 60 s):
+# the other two are skipped, each with a line naming it, and the summary says so.
 #   nightly_test.sh LANEDIFF_BINARY
 set -uo pipefail
 lanediff="$1"
@@ -34,8 +37,36 @@ night 1; rc1=$?
 grep -q "KNOWN *v_cvt_sr_fp8_f32.sr_rounding=literal" "$tmp/night1.log" || { cat "$tmp/night1.log"; fail "night 1: no KNOWN bucket"; }
 n1=$(find "$corpus/findings" -name '*.textproto' | wc -l)
 [ "$n1" -gt 0 ] || fail "night 1 stored nothing"
-night 2; rc2=$?
+grep -q "triage erratum" "$tmp/night1.log" && { cat "$tmp/night1.log"; fail "night 1 (--sweep none, no --erratum-budget) ran the erratum step"; }
+grep -q "erratum_skipped=0/0 found=0 broken=0" "$tmp/out1/status" || { cat "$tmp/out1/status"; fail "night 1: status"; }
+# The stand-in lists four cases as gtest does (a suite line, then its cases; parameterized ones
+# with a comment) and records each case it is asked to run.
+fake="$tmp/fake_erratum_test.sh"
+cat > "$fake" <<'FAKE'
+#!/usr/bin/env bash
+case "$1" in
+  --gtest_list_tests)
+    printf 'Running main() from gtest_main.cc\nErratumBuckets.\n  CleanRunYieldsNone\n'
+    printf 'Sim/ErratumBuckets.\n  Effect/sr_wrap  # GetParam() = 80-byte object <00>\n'
+    printf '  Effect/u8_truncate  # GetParam() = 80-byte object <01>\n'
+    printf '  Effect/nan_sign  # GetParam() = 80-byte object <02>\n' ;;
+  --gtest_filter=*) echo "${1#--gtest_filter=} ${LANEDIFF_ERRATUM_SECONDS:-unset}" >> "${0%.sh}.ran" ;;
+  *) exit 2 ;;
+esac
+FAKE
+chmod +x "$fake"
+# 150 s: the first case leaves 90 s, the second 30 s, less than a 60 s case.
+NIGHTLY_ERRATUM_BUDGET=150 LANEDIFF_ERRATUM_TEST="$fake" night 2; rc2=$?
 [ $rc2 = 0 ] || { cat "$tmp/night2.log"; fail "night 2 exited $rc2"; }
+printf 'ErratumBuckets.CleanRunYieldsNone 60\nSim/ErratumBuckets.Effect/sr_wrap 60\n' > "$tmp/want.ran"
+diff "$tmp/want.ran" "$tmp/fake_erratum_test.ran" || fail "night 2 ran other erratum cases than the two that fit"
+for c in u8_truncate:30 nan_sign:30; do
+  grep -qF "triage erratum Sim/ErratumBuckets.Effect/${c%:*}: SKIPPED: needs about 60 s, ${c#*:} s left of the 150 s erratum budget (--erratum-budget)" "$tmp/night2.log" ||
+    { cat "$tmp/night2.log"; fail "night 2: no line naming the skipped case ${c%:*}"; }
+done
+grep -qF "found=0 broken=0 (found = NEW or REGRESSED buckets); INCOMPLETE: 2 of 4 erratum cases skipped for lack of budget (Sim/ErratumBuckets.Effect/u8_truncate Sim/ErratumBuckets.Effect/nan_sign)" "$tmp/night2.log" ||
+  { cat "$tmp/night2.log"; fail "night 2: the summary does not say which erratum cases were skipped"; }
+grep -q "erratum_skipped=2/4 found=0 broken=0" "$tmp/out2/status" || { cat "$tmp/out2/status"; fail "night 2: status does not count the skipped cases"; }
 grep -q "corpus $corpus: $n1 findings" "$tmp/night2.log" || { cat "$tmp/night2.log"; fail "night 2 did not start from night 1's $n1 findings"; }
 s1=$(sed -n 's/.*\] seed \([0-9]*\) (rerun.*/\1/p' "$tmp/night1.log")
 s2=$(sed -n 's/.*\] seed \([0-9]*\) (rerun.*/\1/p' "$tmp/night2.log")

@@ -1,6 +1,7 @@
 #include "model/isa/llvm_differences.h"
 
 #include <regex>
+#include <vector>
 
 #include "model/isa/operands.h"
 #include "model/isa/tables.h"
@@ -79,6 +80,28 @@ constexpr LlvmDifference kDifferences[] = {
      "'VReg_64_Align2' register class*/` (its assembler refuses `v[3:4]`)",
      "silicon decodes the field; effect U: we decode it, list the refusal in "
      "DecodedVop3::llvm_refuses and print plain v[3:4]"},
+    {"disasm_rejects_sdwa_bits",
+     "for the GFX9 SDWA form of a VOP1 instruction LLVM's disassembler calls SRC0_NEG, SRC0_ABS "
+     "and DST_SEL != DWORD an invalid encoding (its assembler accepts none of them there)",
+     "silicon executes the word; effect U (docs/semantics.md §10.5): we decode it and print "
+     "-v2 / |v2| / dst_sel:BYTE_0 dst_unused:... so the text is exact"},
+    {"disasm_drops_sdwa_dst_unused",
+     "with DST_SEL = DWORD LLVM's disassembler silently drops DST_UNUSED (prints nothing)",
+     "the bits are in the word: we print dst_sel:DWORD dst_unused:UNUSED_SEXT so the text is "
+     "exact (with a whole-dword destination no bit is unused: no effect expected)"},
+    {"disasm_ignores_sdwa_reserved_bits",
+     "LLVM's disassembler ignores the reserved SDWA dword bits 22 and 30 (prints the word as "
+     "if they were 0)",
+     "our instruction has no field for them, so a text could not show them: our decoder rejects "
+     "the word (DecodeVop3), as LLVM does for the SRC1 bits 24-29 and 31"},
+    {"disasm_crashes_sdwa_sel7",
+     "llvm-mc-22 crashes (segfault) disassembling a GFX9 SDWA word with SRC0_SEL = 7, e.g. "
+     "gfx942 [0xf9,0xa8,0x02,0x7e,0x02,0x06,0x07,0x00]",
+     "we decode it and print src0_sel:SEL_7; it is never fed to llvm-mc"},
+    {"disasm_crashes_sdwa_literal",
+     "llvm-mc-22 crashes (segfault) disassembling a GFX9 SDWA word whose scalar SRC0 is 255, e.g. "
+     "gfx942 [0xf9,0xa8,0x02,0x7e,0xff,0x06,0x81,0x00]",
+     "SDWA takes no literal: we reject the word; it is never fed to llvm-mc"},
     {"gfx9_literal_crash",
      "llvm-mc-22 crashes (stack dump in Twine::printOneChild) disassembling a GFX9 VOP3 word with "
      "a source code 255, e.g. gfx942 [0x05,0x00,0xdd,0xd1,0xff,0x04,0x0e,0x04]",
@@ -117,13 +140,40 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
   const bool vop1_e64 = GetInstrInfo(in.instr).encoding == Encoding::vop1 &&
                         in.form == InstrForm::e64;
   if (in.form == InstrForm::sdwa) {
-    // The fields LLVM's assembler writes (src0, src0_sel, clamp, omod) and SEXT (which only its
-    // assembler refuses) disassemble as we print them (golden file, fuzz_llvm_mc_diff_test);
-    // neg/abs and dst_sel are not compared.
-    if (in.mods.neg != 0 || in.mods.abs != 0 || in.sdwa_dst_sel != 6 ||
-        in.sdwa_dst_unused != 0 || in.mods.src0_sel > 6 || !DescribeOperand(fam, in.src[0]).ok()) {
+    // The SDWA dword (tables.h kSdwaLayout), probed field by field with llvm-mc-22 on gfx942
+    // and gfx950.
+    const uint32_t sdwa = words[1];
+    if (in.mods.src0_sel == 7) {
       e.comparable = false;
+      e.applied.push_back("disasm_crashes_sdwa_sel7");
       return e;
+    }
+    if (in.src[0] == kLiteralCode) {
+      e.comparable = false;
+      e.applied.push_back("disasm_crashes_sdwa_literal");
+      return e;
+    }
+    if (!DescribeOperand(fam, in.src[0]).ok()) {
+      if (LlvmRejectsCode(fam, 0, in.src[0])) return e;  // invalid, as ours
+      e.comparable = false;
+      e.applied.push_back("unmodelled_operands");
+      return e;
+    }
+    // From here LLVM answers as our validating decoder does, but for the differences below.
+    if (!DecodeVop3(target, words).ok()) {
+      // Ours rejects the reserved bits 22 and 30, which LLVM ignores; anything else it rejects
+      // (the SRC1 bits) LLVM must call invalid too.
+      const std::vector<uint32_t> cleared = {words[0], sdwa & ~kSdwaReservedBits};
+      if ((sdwa & kSdwaReservedBits) == 0 || !DecodeVop3(target, cleared).ok()) return e;
+      e.applied.push_back("disasm_ignores_sdwa_reserved_bits");
+    }
+    if (in.mods.neg != 0 || in.mods.abs != 0 || in.sdwa_dst_sel != kSdwaDword) {
+      e.applied.push_back("disasm_rejects_sdwa_bits");
+      return e;
+    }
+    if (in.sdwa_dst_unused != 0) {
+      e.applied.push_back("disasm_drops_sdwa_dst_unused");
+      in.sdwa_dst_unused = 0;
     }
     e.valid = true;
     e.words_used = fields->words_used;

@@ -1,5 +1,7 @@
 #include "model/isa/resolve.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdlib>
 #include <vector>
 
@@ -18,42 +20,51 @@ absl::string_view LaneWordName(LaneWord w) {
   return "?";
 }
 
-RegisterFile& RegisterFile::LoadVgpr(int index, LaneWord word) {
-  for (int i = 0; i < num_vgprs_; ++i) {
-    if (vgprs_[i].index == index) {
-      vgprs_[i].word = word;
-      return *this;
-    }
+namespace {
+
+// The slot of register `index` among the first `count` of `slots` (a const or mutable array),
+// or nullptr.
+template <typename Slots>
+auto FindSlot(Slots& slots, int count, int index) -> decltype(&slots[0]) {
+  for (int i = 0; i < count; ++i) {
+    if (slots[i].index == index) return &slots[i];
   }
-  if (num_vgprs_ == kMaxSlots) std::abort();
-  vgprs_[num_vgprs_++] = {index, word};
+  return nullptr;
+}
+
+// The slot of register `index`, appended (and counted) when it is not there yet; more than N
+// registers is a programming error (RegisterFile's contract): a crash.
+template <typename Slot, size_t N>
+Slot& FindOrAppendSlot(std::array<Slot, N>& slots, int* count, int index) {
+  if (Slot* s = FindSlot(slots, *count, index)) return *s;
+  if (*count == static_cast<int>(N)) std::abort();
+  Slot& s = slots[(*count)++];
+  s.index = index;
+  return s;
+}
+
+}  // namespace
+
+RegisterFile& RegisterFile::LoadVgpr(int index, LaneWord word) {
+  FindOrAppendSlot(vgprs_, &num_vgprs_, index).word = word;
   return *this;
 }
 
 RegisterFile& RegisterFile::LoadSgpr(int index, uint32_t value) {
-  for (int i = 0; i < num_sgprs_; ++i) {
-    if (sgprs_[i].index == index) {
-      sgprs_[i].value = value;
-      return *this;
-    }
-  }
-  if (num_sgprs_ == kMaxSlots) std::abort();
-  sgprs_[num_sgprs_++] = {index, value};
+  FindOrAppendSlot(sgprs_, &num_sgprs_, index).value = value;
   return *this;
 }
 
 std::optional<LaneWord> RegisterFile::Vgpr(int index) const {
-  for (int i = 0; i < num_vgprs_; ++i) {
-    if (vgprs_[i].index == index) return vgprs_[i].word;
-  }
-  return std::nullopt;
+  const VgprSlot* s = FindSlot(vgprs_, num_vgprs_, index);
+  if (s == nullptr) return std::nullopt;
+  return s->word;
 }
 
 std::optional<uint32_t> RegisterFile::Sgpr(int index) const {
-  for (int i = 0; i < num_sgprs_; ++i) {
-    if (sgprs_[i].index == index) return sgprs_[i].value;
-  }
-  return std::nullopt;
+  const SgprSlot* s = FindSlot(sgprs_, num_sgprs_, index);
+  if (s == nullptr) return std::nullopt;
+  return s->value;
 }
 
 std::string RegisterFile::Describe() const {
@@ -146,15 +157,13 @@ LaneView ResolveLanes(const LaneRouting& routing, const LaneView& raw, LaneBatch
 }
 
 void ResolveLanesInto(const LaneRouting& routing, const LaneView& raw, LaneBatch* out) {
-  const uint32_t* fields[4] = {raw.src0, raw.src1, raw.src2, raw.vdst_old};
+  // ResolveLanes fills `out`'s uniform sources; the VGPR sources, which it points at `raw`,
+  // are copied.
+  const LaneView view = ResolveLanes(routing, raw, out);
+  const uint32_t* src[3] = {view.src0, view.src1, view.src2};
   std::vector<uint32_t>* dst[3] = {&out->src0(), &out->src1(), &out->src2()};
   for (int i = 0; i < 3; ++i) {
-    if (routing.lane_field[i] >= 0) {
-      const uint32_t* from = fields[routing.lane_field[i]];
-      dst[i]->assign(from, from + raw.size);
-    } else {
-      dst[i]->assign(raw.size, routing.uniform[i]);
-    }
+    if (routing.lane_field[i] >= 0) dst[i]->assign(src[i], src[i] + raw.size);
   }
   out->vdst_old().assign(raw.vdst_old, raw.vdst_old + raw.size);
 }

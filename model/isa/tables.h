@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -26,7 +27,7 @@ struct Vop3Field {
   uint8_t lo;              // lowest bit within that dword
   uint8_t width;
 
-  uint32_t Max() const { return width == 32 ? 0xffffffffu : (1u << width) - 1; }
+  constexpr uint32_t Max() const { return width == 32 ? 0xffffffffu : (1u << width) - 1; }
   uint32_t Get(absl::Span<const uint32_t> words) const {
     return (words[word] >> lo) & Max();
   }
@@ -79,8 +80,20 @@ inline constexpr Vop1Layout kVop1Layout = {
 // `<fp8 -> f32>_sdwa v1, s2 clamp mul:2 src0_sel:BYTE_1` sets bits 13, 14, 16 and 23):
 // SRC0[7:0] DST_SEL[10:8] DST_UNUSED[12:11] CLAMP[13] OMOD[15:14] SRC0_SEL[18:16]
 // SRC0_SEXT[19] SRC0_NEG[20] SRC0_ABS[21] S0[23] (1: SRC0 is a scalar operand code).
+// Bits 22 and 30 are reserved; bits 24-29 and 31 are SRC1_SEL, SRC1_SEXT, SRC1_NEG, SRC1_ABS
+// and S1 of a two-source (VOP2/VOPC) SDWA word: a VOP1 word owns none of them (OwnedMask).
 struct SdwaLayout {
   Vop3Field src0, dst_sel, dst_unused, clamp, omod, src0_sel, src0_sext, src0_neg, src0_abs, s0;
+
+  // The SDWA dword's bits the fields above own (0x00bfffff).
+  constexpr uint32_t OwnedMask() const {
+    uint32_t m = 0;
+    for (const Vop3Field& f :
+         {src0, dst_sel, dst_unused, clamp, omod, src0_sel, src0_sext, src0_neg, src0_abs, s0}) {
+      m |= f.Max() << f.lo;
+    }
+    return m;
+  }
 };
 inline constexpr SdwaLayout kSdwaLayout = {
     .src0 = {"SRC0", 1, 0, 8},
@@ -94,6 +107,14 @@ inline constexpr SdwaLayout kSdwaLayout = {
     .src0_abs = {"SRC0_ABS", 1, 21, 1},
     .s0 = {"S0", 1, 23, 1},
 };
+static_assert(kSdwaLayout.OwnedMask() == 0x00bfffffu, "SDWA VOP1 fields: bits 0-21 and 23");
+// The SRC1 fields of a two-source SDWA word (bits 24-29, 31; LLVM 22's disassembler calls a VOP1
+// word with any of them set invalid) and the reserved bits 22 and 30 (LLVM ignores them).
+inline constexpr uint32_t kSdwaSrc1Bits = 0xbf000000u;
+inline constexpr uint32_t kSdwaReservedBits = 0x40400000u;
+static_assert((kSdwaLayout.OwnedMask() | kSdwaSrc1Bits | kSdwaReservedBits) == 0xffffffffu &&
+              (kSdwaLayout.OwnedMask() & (kSdwaSrc1Bits | kSdwaReservedBits)) == 0 &&
+              (kSdwaSrc1Bits & kSdwaReservedBits) == 0);
 // SDWA select codes (SRC0_SEL, DST_SEL): BYTE_0..BYTE_3 = 0..3, WORD_0 = 4, WORD_1 = 5, DWORD = 6.
 inline constexpr uint8_t kSdwaDword = 6;
 absl::string_view SdwaSelName(uint32_t sel);  // "BYTE_1"; "SEL_7" for the unnamed code 7

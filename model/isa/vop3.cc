@@ -78,6 +78,26 @@ bool HasForm(const TargetTraits& target, Instr instr, InstrForm form) {
 
 namespace {
 
+// The instruction whose VOP3 opcode (or, `vop1`, VOP1 opcode) on `target` is `op`; else an error
+// listing the ones there are ("opcode 478 is not an instruction lanediff knows on gfx942
+// (<mnemonic>=477, ...)").
+absl::StatusOr<Instr> InstrOfOpcode(const TargetTraits& target, uint32_t op, bool vop1) {
+  std::optional<Instr> found;
+  std::vector<std::string> known;
+  for (Instr i : kAllInstrs) {
+    const int opcode = vop1 ? target.Vop1Opcode(i) : target.Opcode(i);
+    if (opcode == kNoOpcode) continue;  // not on this target (or, vop1, VOP3-only)
+    known.push_back(absl::StrCat(InstrName(i), "=", opcode));
+    if (static_cast<uint32_t>(opcode) == op) found = i;
+  }
+  if (!found.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        vop1 ? "VOP1 opcode " : "opcode ", op, " is not an instruction lanediff knows on ",
+        target.name, " (", absl::StrJoin(known, ", "), ")"));
+  }
+  return *found;
+}
+
 // The VOP1 forms (e32, SDWA) of a VOP1 instruction: tables.h kVop1Layout, kSdwaLayout.
 absl::StatusOr<std::vector<uint32_t>> EncodeVop1(const TargetTraits& target, const Vop3Instr& in) {
   const int op = target.Vop1Opcode(in.instr);
@@ -158,23 +178,8 @@ absl::StatusOr<std::vector<uint32_t>> EncodeVop1(const TargetTraits& target, con
 absl::StatusOr<DecodedVop3> DecodeVop1Fields(const TargetTraits& target,
                                              absl::Span<const uint32_t> words) {
   const Vop1Layout& l = kVop1Layout;
-  const uint32_t op = l.op.Get(words);
   DecodedVop3 d;
-  bool found = false;
-  std::vector<std::string> known;
-  for (Instr i : kAllInstrs) {
-    if (target.Vop1Opcode(i) == kNoOpcode) continue;
-    known.push_back(absl::StrCat(InstrName(i), "=", target.Vop1Opcode(i)));
-    if (static_cast<uint32_t>(target.Vop1Opcode(i)) == op) {
-      d.vop3.instr = i;
-      found = true;
-    }
-  }
-  if (!found) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "VOP1 opcode ", op, " is not an instruction lanediff knows on ", target.name, " (",
-        absl::StrJoin(known, ", "), ")"));
-  }
+  LANEDIFF_ASSIGN_OR_RETURN(d.vop3.instr, InstrOfOpcode(target, l.op.Get(words), /*vop1=*/true));
   Vop3Instr& in = d.vop3;
   in.form = InstrForm::e32;
   in.vdst = static_cast<uint8_t>(l.vdst.Get(words));
@@ -277,23 +282,8 @@ absl::StatusOr<DecodedVop3> DecodeVop3Fields(const TargetTraits& target,
         "word 0x%08x: ENC[31:26] = 0x%02x is not VOP3 (0x%02x) on %s", words[0], enc,
         l.enc_value, target.name));
   }
-  const uint32_t op = l.op.Get(words);
   DecodedVop3 d;
-  bool found = false;
-  std::vector<std::string> known;
-  for (Instr i : kAllInstrs) {
-    if (!target.Has(i)) continue;
-    known.push_back(absl::StrCat(InstrName(i), "=", target.Opcode(i)));
-    if (static_cast<uint32_t>(target.Opcode(i)) == op) {
-      d.vop3.instr = i;
-      found = true;
-    }
-  }
-  if (!found) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "opcode ", op, " is not an instruction lanediff knows on ", target.name, " (",
-        absl::StrJoin(known, ", "), ")"));
-  }
+  LANEDIFF_ASSIGN_OR_RETURN(d.vop3.instr, InstrOfOpcode(target, l.op.Get(words), /*vop1=*/false));
   Vop3Instr& in = d.vop3;
   in.vdst = static_cast<uint8_t>(l.vdst.Get(words));
   in.mods.abs = static_cast<uint8_t>(l.abs.Get(words));
@@ -319,6 +309,17 @@ absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
                                        absl::Span<const uint32_t> words, bool allow_undefined) {
   LANEDIFF_ASSIGN_OR_RETURN(DecodedVop3 d, DecodeVop3Fields(target, words));
   const Vop3Instr& in = d.vop3;
+  if (in.form == InstrForm::sdwa) {
+    // Bits no VOP1 SDWA field owns: Vop3Instr cannot hold them, so the text would not show
+    // them and would not assemble back to this word (tables.h kSdwaSrc1Bits, kSdwaReservedBits).
+    const uint32_t stray = words[1] & ~kSdwaLayout.OwnedMask();
+    if (stray != 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s SDWA dword 0x%08x: bits 0x%08x are set outside the VOP1 fields (bits 24-29 and 31 "
+          "are the SRC1 fields of a two-source SDWA word, 22 and 30 are reserved)",
+          InstrName(in.instr), words[1], stray));
+    }
+  }
   static constexpr absl::string_view kSrcNames[3] = {"SRC0", "SRC1", "SRC2"};
   for (int i = 0; i < 3; ++i) {
     absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i], in.form == InstrForm::e32);

@@ -76,7 +76,8 @@ absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
 // Decodes the instruction at the start of `words`. Errors with the reason when the words
 // are not a valid instance of a known instruction on `target`: wrong ENC bits, unknown
 // opcode, unknown operand code, literal not allowed, literal dword missing, constant bus
-// exceeded, too few words. `allow_undefined` (--allow-undefined) accepts a word whose only
+// exceeded, too few words, an SDWA dword bit no VOP1 field owns (tables.h kSdwaSrc1Bits,
+// kSdwaReservedBits). `allow_undefined` (--allow-undefined) accepts a word whose only
 // fault is the constant bus (SpecViolations): each source still has a value to compute with.
 absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
                                        absl::Span<const uint32_t> words,

@@ -166,6 +166,16 @@ TEST(Vop3Decode, Errors) {
   // s1, s2, s3 on GFX11: 3 > 2.
   EXPECT_THAT(DecodeVop3(g11, Bytes({0x05, 0x00, 0x26, 0xd6, 0x01, 0x04, 0x0c, 0x00})).status().message(),
               HasSubstr("constant bus"));
+  // The fp8 -> f32 SDWA word `_sdwa v1, v2 src0_sel:BYTE_1` on gfx942 (llvm-mc-22
+  // -show-encoding: [0xf9,0xa8,0x02,0x7e,0x02,0x06,0x01,0x00]) decodes; with SDWA bit 24 (byte 7
+  // = 0x01: SRC1_SEL of a two-source word; llvm-mc-22 --disassemble: invalid) or the reserved
+  // bit 22 (byte 6 = 0x01 | 0x40; llvm-mc-22 ignores it) set, no VOP1 field holds the bit, so
+  // the text could not show it: rejected.
+  EXPECT_TRUE(DecodeVop3(g9, Bytes({0xf9, 0xa8, 0x02, 0x7e, 0x02, 0x06, 0x01, 0x00})).ok());
+  EXPECT_THAT(DecodeVop3(g9, Bytes({0xf9, 0xa8, 0x02, 0x7e, 0x02, 0x06, 0x01, 0x01})).status().message(),
+              HasSubstr("bits 0x01000000 are set outside the VOP1 fields"));
+  EXPECT_THAT(DecodeVop3(g9, Bytes({0xf9, 0xa8, 0x02, 0x7e, 0x02, 0x06, 0x41, 0x00})).status().message(),
+              HasSubstr("bits 0x00400000 are set outside the VOP1 fields"));
 }
 
 TEST(Vop3Decode, FlagsWhatLlvmRefuses) {

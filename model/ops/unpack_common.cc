@@ -44,9 +44,47 @@ Fp8ToF32Options UnpackOptions(const OpContext& ctx, bool clamp_is_format) {
                              ctx.mods.clamp && !clamp_is_format, dx10);
 }
 
+namespace {
+
+bool SameOptions(const Fp8ToF32Options& a, const Fp8ToF32Options& b) {
+  return a.nan == b.nan && a.unsigned_nan == b.unsigned_nan && a.flush_denormals == b.flush_denormals &&
+         a.omod == b.omod && a.clamp == b.clamp && a.dx10_clamp == b.dx10_clamp;
+}
+
+// The decode table of (format, options), from a small per-thread cache: building one is 256
+// decodes, about as much as evaluating a few hundred lanes, and the campaign's aiming
+// evaluates 64-lane chunks under each hypothesis value (issue 16). Eight slots, replaced in turn.
+const Fp8ToF32Table& CachedFp8ToF32Table(const Fp8Format& format, const Fp8ToF32Options& options) {
+  struct Slot {
+    const Fp8Format* format = nullptr;
+    Fp8ToF32Options options;
+    Fp8ToF32Table table;
+  };
+  constexpr size_t kSlots = 8;
+  thread_local Slot cache[kSlots];
+  thread_local size_t next = 0;
+  // Only the formats of the table (model/fp/fp8_format.h) are keyed by address; any other is
+  // decoded afresh.
+  if (&format < kFp8Formats.data() || &format >= kFp8Formats.data() + kFp8Formats.size()) {
+    thread_local Fp8ToF32Table other;
+    other = MakeFp8ToF32Table(format, options);
+    return other;
+  }
+  for (Slot& s : cache) {
+    if (s.format == &format && SameOptions(s.options, options)) return s.table;
+  }
+  Slot& s = cache[next++ % kSlots];
+  s.format = &format;
+  s.options = options;
+  s.table = MakeFp8ToF32Table(format, options);
+  return s.table;
+}
+
+}  // namespace
+
 void UnpackByteBatch(const OpContext& ctx, const Fp8Format& format, bool clamp_is_format,
                      const LaneView& lanes, uint32_t* out) {
-  const Fp8ToF32Table t = MakeFp8ToF32Table(format, UnpackOptions(ctx, clamp_is_format));
+  const Fp8ToF32Table& t = CachedFp8ToF32Table(format, UnpackOptions(ctx, clamp_is_format));
   const uint32_t shift = 8u * static_cast<uint32_t>(UnpackSourceByte(ctx));
   const uint32_t* __restrict src0 = lanes.src0;
   for (size_t i = 0; i < lanes.size; ++i) out[i] = Fp8ToF32(src0[i] >> shift, t);
