@@ -27,7 +27,7 @@ namespace {
 
 struct Expectation {
   std::vector<std::string> hypotheses;
-  uint32_t vdst;
+  std::vector<uint32_t> vdst;  // the lane's destination words (a VGPR pair: 2)
   int line;
 };
 
@@ -60,11 +60,15 @@ std::vector<std::vector<Expectation>> Expectations(const std::string& text, std:
     for (absl::string_view h : absl::StrSplit(s.substr(0, colon), ' ', absl::SkipEmpty())) {
       e.hypotheses.emplace_back(h);
     }
-    absl::string_view word = absl::StripAsciiWhitespace(s.substr(colon + 1));
-    if (!absl::ConsumePrefix(&word, "0x") || word.size() != 8 ||
-        !absl::SimpleHexAtoi(word, &e.vdst)) {
-      *error = absl::StrCat("line ", line_no, ": expected value is not 0x + 8 hex digits");
-      return {};
+    // One word per destination word: `0xVDST` or, for a VGPR pair, `0xVDST 0xVDST1`.
+    for (absl::string_view word :
+         absl::StrSplit(absl::StripAsciiWhitespace(s.substr(colon + 1)), ' ', absl::SkipEmpty())) {
+      uint32_t w = 0;
+      if (!absl::ConsumePrefix(&word, "0x") || word.size() != 8 || !absl::SimpleHexAtoi(word, &w)) {
+        *error = absl::StrCat("line ", line_no, ": expected value is not 0x + 8 hex digits");
+        return {};
+      }
+      e.vdst.push_back(w);
     }
     out.back().push_back(e);
   }
@@ -120,10 +124,12 @@ TEST(CorpusSeeds, EveryExpectationHolds) {
           ASSERT_TRUE(s.ok()) << name << ":" << e.line << ": " << s;
         }
         has_default |= e.hypotheses.empty();
-        const uint32_t got =
-            EvaluateLane(ctx, lane.src0(), lane.src1(), lane.src2(), lane.vdst_old());
-        const uint32_t oracle =
-            EvaluateLaneOracle(ctx, lane.src0(), lane.src1(), lane.src2(), lane.vdst_old());
+        // Every destination word of the lane (a VGPR pair: VDST, VDST+1).
+        const uint32_t s0 = lane.src0(), s1 = lane.src1(), s2 = lane.src2(), old = lane.vdst_old();
+        const LaneView one{&s0, &s1, &s2, &old, 1};
+        std::vector<uint32_t> got(OutputWords(ctx.instr, 1)), oracle(got.size());
+        ASSERT_TRUE(Evaluate(ctx, one, absl::MakeSpan(got)).ok());
+        ASSERT_TRUE(EvaluateOracle(ctx, one, absl::MakeSpan(oracle)).ok());
         EXPECT_EQ(got, e.vdst) << name << ":" << e.line << " lane " << i;
         EXPECT_EQ(oracle, e.vdst) << name << ":" << e.line << " lane " << i << " (oracle)";
         ++checks;

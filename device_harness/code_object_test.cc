@@ -458,12 +458,21 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     types.push_back(half ? "i1 immarg" : "i32 immarg");
     args.push_back(half ? "i1 false" : "i32 0");
   }
+  // A VGPR pair (dst_bits 64): <2 x float>, its select an i1 (the word), both words used.
+  const bool pair = info.dst_bits == 64;
+  if (pair) types.back() = "i1 immarg", args.back() = "i1 false";
   const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
-  const char* const ret = f32_result ? "float" : "i32";
+  const char* const ret = pair ? "<2 x float>" : f32_result ? "float" : "i32";
   const std::string decl = absl::StrCat("declare ", ret, " ", fn, "(", absl::StrJoin(types, ", "), ")\n");
   const std::string call = absl::StrCat("call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
-  const std::string result = f32_result ? absl::StrCat("%rf = ", call, "\n  %r = bitcast float %rf to i32")
-                                        : absl::StrCat("%r = ", call);
+  const std::string result =
+      pair ? absl::StrCat("%rv = ", call,
+                          "\n  %rv0 = extractelement <2 x float> %rv, i32 0"
+                          "\n  %rv1 = extractelement <2 x float> %rv, i32 1"
+                          "\n  %ri0 = bitcast float %rv0 to i32\n  %ri1 = bitcast float %rv1 to i32"
+                          "\n  %r = xor i32 %ri0, %ri1")
+      : f32_result ? absl::StrCat("%rf = ", call, "\n  %r = bitcast float %rf to i32")
+                   : absl::StrCat("%r = ", call);
   const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %xi = bitcast float %x to i32\n  ", result)}});
   const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", InstrName(instr), ".ll"),
                                      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(ir.data()), ir.size()));

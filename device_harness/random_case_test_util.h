@@ -95,7 +95,7 @@ inline std::vector<uint32_t> ModelAnswer(const proto::TestCase& tc, const Hypoth
   if (flip_src1_sign) {
     for (uint32_t& s1 : rc->lanes.src1()) s1 ^= 0x80000000u;
   }
-  std::vector<uint32_t> out(rc->lanes.size());
+  std::vector<uint32_t> out(OutputWords(rc->ctx.instr, rc->lanes.size()));
   absl::Status s = Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(out));
   EXPECT_TRUE(s.ok()) << s;
   return out;

@@ -133,7 +133,7 @@ absl::StatusOr<ModelSide> RunModel(const proto::TestCase& tc, const Hypotheses& 
   ModelSide m;
   LANEDIFF_ASSIGN_OR_RETURN(m.rc, ResolveTestCase(tc));
   m.rc.ctx.hyp = hyp;
-  m.expected.resize(m.rc.lanes.size());
+  m.expected.resize(OutputWords(m.rc.ctx.instr, m.rc.lanes.size()));
   LANEDIFF_RETURN_IF_ERROR(Evaluate(m.rc.ctx, m.rc.lanes.view(), absl::MakeSpan(m.expected)));
   return m;
 }
@@ -162,7 +162,7 @@ absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSide
   b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
   b->ctx = rc.ctx;
   b->ctx.hyp = hyp;
-  b->expected.resize(c.size());
+  b->expected.resize(OutputWords(b->ctx.instr, c.size()));
   LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
   // The device batch from the same resolution (the words encoded once, the same SGPR values).
   if (copy_lanes) {
@@ -180,7 +180,7 @@ absl::Status PrepareSibling(const FlatCase& c, const BothSides& first, const Dev
                             const LaneRouting& routing, BothSides* b, DeviceBatch* batch) {
   b->resolved = ResolveLanes(routing, c.lanes.view(), &b->uniform);
   b->ctx = first.ctx;
-  b->expected.resize(c.size());
+  b->expected.resize(OutputWords(b->ctx.instr, c.size()));
   LANEDIFF_RETURN_IF_ERROR(Evaluate(b->ctx, b->resolved, absl::MakeSpan(b->expected)));
   *batch = first_batch;  // header only: its lanes are empty
   return absl::OkStatus();
@@ -814,7 +814,7 @@ absl::Status Worker::RunRound(uint64_t* consecutive_refusals) {
   }
   for (LaunchGroup& g : GroupLaunches(std::move(valid), valid_lanes, kMaxLanesPerBatch)) {
     absl::StatusOr<DeviceResult> r = runner_->Run(g.batch);
-    if (r.ok() && r->vdst.size() != g.batch.lanes.size()) {  // no slice would be right
+    if (r.ok() && r->vdst.size() != OutputWords(g.batch.instr, g.batch.lanes.size())) {  // no slice would be right
       r = DeviceFault(absl::StrCat(runner_->Describe(), " answered ", r->vdst.size(), " VDST words for ",
                                    g.batch.lanes.size(), " lanes"));
     }

@@ -51,7 +51,7 @@ std::string ModeClass(uint32_t mode) {
 absl::StatusOr<std::string> ExplainingHypothesis(const ResolvedCase& rc,
                                                  absl::Span<const uint32_t> observed,
                                                  const Relaxations& relax) {
-  std::vector<uint32_t> out(rc.lanes.size());
+  std::vector<uint32_t> out(OutputWords(rc.ctx.instr, rc.lanes.size()));
   for (const HypothesisInfo& h : AllHypotheses()) {
     const uint8_t base = h.get(rc.ctx.hyp);
     for (size_t v = 0; v < h.values.size(); ++v) {
@@ -71,7 +71,7 @@ absl::StatusOr<Classification> ClassifyDisagreement(const proto::TestCase& tc,
                                                     const ResolvedCase& rc,
                                                     absl::Span<const uint32_t> observed,
                                                     const Relaxations& relax) {
-  std::vector<uint32_t> expected(rc.lanes.size());
+  std::vector<uint32_t> expected(OutputWords(rc.ctx.instr, rc.lanes.size()));
   LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(expected)));
   const std::vector<size_t> bad =
       DifferingLanes(rc.ctx, rc.lanes.view(), expected, observed, relax);

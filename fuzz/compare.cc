@@ -64,30 +64,41 @@ std::vector<size_t> DifferingLanes(const OpContext& ctx, const LaneView& lanes,
                                    absl::Span<const uint32_t> expected,
                                    absl::Span<const uint32_t> observed, const Relaxations& relax) {
   std::vector<size_t> out;
-  const size_t n = std::min(expected.size(), observed.size());
+  // A lane's result is DstWords consecutive words (a VGPR pair: VDST, VDST+1); it agrees when
+  // every one of them does, each by LaneAgrees.
+  const size_t w = static_cast<size_t>(DstWords(ctx.instr));
+  const size_t n = std::min(expected.size(), observed.size()) / w;
+  const size_t lanes_seen = (std::max(expected.size(), observed.size()) + w - 1) / w;
   if (!relax.any()) {
-    // Strict: whole words. Blocks of 64 lanes are OR-reduced first (vectorized, no branch per
-    // lane); only a block with a difference is walked lane by lane. No allocation when equal.
+    // Strict: whole words. Blocks of 64 words are OR-reduced first (vectorized, no branch per
+    // word); only a block with a difference is walked word by word, each differing word
+    // reporting its lane once. No allocation when equal.
     constexpr size_t kBlock = 64;
     const uint32_t* e = expected.data();
     const uint32_t* o = observed.data();
-    for (size_t b = 0; b < n; b += kBlock) {
-      const size_t end = std::min(n, b + kBlock);
+    const size_t words = n * w;
+    for (size_t b = 0; b < words; b += kBlock) {
+      const size_t end = std::min(words, b + kBlock);
       uint32_t diff = 0;
       for (size_t i = b; i < end; ++i) diff |= e[i] ^ o[i];
       if (diff == 0) continue;
       for (size_t i = b; i < end; ++i) {
-        if (e[i] != o[i]) out.push_back(i);
+        if (e[i] != o[i] && (out.empty() || out.back() != i / w)) out.push_back(i / w);
       }
     }
-    for (size_t i = n; i < std::max(expected.size(), observed.size()); ++i) out.push_back(i);
+    for (size_t i = n; i < lanes_seen; ++i) out.push_back(i);
     return out;
   }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t s1 = (lanes.src1 != nullptr && i < lanes.size) ? lanes.src1[i] : 0;
-    if (!LaneAgrees(ctx, s1, expected[i], observed[i], relax)) out.push_back(i);
+    for (size_t k = 0; k < w; ++k) {
+      if (!LaneAgrees(ctx, s1, expected[i * w + k], observed[i * w + k], relax)) {
+        out.push_back(i);
+        break;
+      }
+    }
   }
-  for (size_t i = n; i < std::max(expected.size(), observed.size()); ++i) out.push_back(i);
+  for (size_t i = n; i < lanes_seen; ++i) out.push_back(i);
   return out;
 }
 

@@ -45,8 +45,9 @@ std::string DescribeRelaxations(const Relaxations& r);
 bool LaneAgrees(const OpContext& ctx, uint32_t src1, uint32_t expected, uint32_t observed,
                 const Relaxations& relax);
 
-// Indices of the lanes that differ (empty = agreement). If the sizes differ, every lane past
-// the shorter is reported as differing.
+// Indices of the lanes that differ (empty = agreement). `expected` and `observed` hold
+// DstWords(ctx.instr) words per lane (lane i's at [i*W, i*W + W)); a lane differs when any of
+// its words does. If the sizes differ, every lane past the shorter is reported as differing.
 std::vector<size_t> DifferingLanes(const OpContext& ctx, const LaneView& lanes,
                                    absl::Span<const uint32_t> expected,
                                    absl::Span<const uint32_t> observed, const Relaxations& relax);

@@ -1,5 +1,7 @@
 #include "fuzz/compare.h"
 
+#include <utility>
+
 #include "gtest/gtest.h"
 
 namespace lanediff {
@@ -71,6 +73,26 @@ TEST(Compare, DifferingLanesListsEachBadLaneAndLengthMismatch) {
   EXPECT_EQ(DifferingLanes(pk, v, e, o, {}), (std::vector<size_t>{1}));
   std::vector<uint32_t> shorter = {1, 2};
   EXPECT_EQ(DifferingLanes(pk, v, e, shorter, {}), (std::vector<size_t>{2}));
+}
+
+// A VGPR pair (the row's dst_bits 64): two words per lane, lane i's at 2i and 2i + 1; a lane
+// differs when either word does, and the lane (not the word) is reported.
+TEST(Compare, AVgprPairLaneDiffersWhenEitherWordDoes) {
+  OpContext pair = Ctx("gfx942", Instr::v_cvt_pk_f32_fp8);
+  ASSERT_EQ(DstWords(pair.instr), 2);
+  std::vector<uint32_t> s1 = {0, 0, 0};
+  LaneView v{nullptr, s1.data(), nullptr, nullptr, 3};
+  const std::vector<uint32_t> e = {0x3f800000, 0x3f000000, 1, 2, 3, 4};
+  EXPECT_TRUE(DifferingLanes(pair, v, e, e, {}).empty());
+  std::vector<uint32_t> second_word = e;
+  second_word[3] ^= 1;  // lane 1, VDST+1
+  EXPECT_EQ(DifferingLanes(pair, v, e, second_word, {}), (std::vector<size_t>{1}));
+  std::vector<uint32_t> swapped = e;
+  std::swap(swapped[0], swapped[1]);  // lane 0's words exchanged
+  EXPECT_EQ(DifferingLanes(pair, v, e, swapped, {}), (std::vector<size_t>{0}));
+  // One word short: the last lane is incomplete, so it differs.
+  const std::vector<uint32_t> short_one(e.begin(), e.end() - 1);
+  EXPECT_EQ(DifferingLanes(pair, v, e, short_one, {}), (std::vector<size_t>{2}));
 }
 
 }  // namespace

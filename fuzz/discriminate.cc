@@ -80,6 +80,13 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     return absl::InvalidArgumentError(
         absl::StrCat(target.name, " has no ", InstrName(instr)));
   }
+  if (DstWords(instr) > 1) {
+    // Questions and device answers are one VDST word each here; a VGPR pair (dst_bits 64) is
+    // not asked yet.
+    return absl::UnimplementedError(absl::StrCat(
+        "discriminate asks one VDST word per question; ", InstrName(instr),
+        " writes a VGPR pair (dst_bits 64), which it does not cover yet"));
+  }
   Discrimination d;
   d.target = std::string(target.name);
   d.instr = instr;

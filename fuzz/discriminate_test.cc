@@ -115,6 +115,10 @@ TEST(Discriminate, EveryPairOfReadingsOfEveryRuleOnEveryTarget) {
   for (const TargetTraits& t : AllTargets()) {
     for (Instr instr : kAllInstrs) {
       if (!t.Has(instr)) continue;
+      if (DstWords(instr) > 1) {  // not covered yet: refused with a reason
+        EXPECT_EQ(Discriminate(t, instr).status().code(), absl::StatusCode::kUnimplemented);
+        continue;
+      }
       const Sample sample = MakeSample(t, instr);
       absl::StatusOr<Discrimination> d = Discriminate(t, instr);
       ASSERT_TRUE(d.ok()) << t.name << " " << InstrName(instr) << ": " << d.status();

@@ -601,8 +601,9 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c
     const size_t m = std::min(kChunk, total - done);
     gen.Fill(rng, &cand, m);
     const LaneView view = ResolveLanes(routing, cand.view(), &uniform);
-    base.resize(m);
-    alt.resize(m);
+    const size_t words = static_cast<size_t>(DstWords(base_ctx->instr));  // a VGPR pair: 2
+    base.resize(m * words);
+    alt.resize(m * words);
     if (!Evaluate(*base_ctx, view, absl::MakeSpan(base)).ok()) {
       ok = false;
       continue;
@@ -614,7 +615,7 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c
         OpContext ctx = *base_ctx;
         info.set(&ctx.hyp, static_cast<uint8_t>(v));
         if (!Evaluate(ctx, view, absl::MakeSpan(alt)).ok()) continue;
-        for (size_t i = 0; i < m; ++i) keep[i] |= alt[i] != base[i];
+        for (size_t i = 0; i < m * words; ++i) keep[i / words] |= alt[i] != base[i];
       }
     }
     for (size_t i = 0; i < m && out < n; ++i) {

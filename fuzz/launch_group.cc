@@ -86,7 +86,9 @@ std::vector<LaunchGroup> GroupLaunches(std::vector<DeviceBatch> headers, absl::S
 std::vector<DeviceResult> SplitResult(const LaunchGroup& g, DeviceResult r) {
   std::vector<DeviceResult> out(g.cases.size());
   for (size_t k = 0; k < g.cases.size(); ++k) {
-    out[k].vdst.assign(r.vdst.begin() + g.offset[k], r.vdst.begin() + g.offset[k + 1]);
+    // A lane's destination words are consecutive (DstWords: 2 for a VGPR pair).
+    const size_t w = static_cast<size_t>(DstWords(g.batch.instr));
+    out[k].vdst.assign(r.vdst.begin() + g.offset[k] * w, r.vdst.begin() + g.offset[k + 1] * w);
     out[k].provenance = r.provenance;
     out[k].mode_readback = r.mode_readback;
   }

@@ -81,9 +81,13 @@ ReplayOutcome Replay(const proto::Finding& f, const Hypotheses& hyp, Runner& run
                               f.observed_size());
     return out;
   }
+  // Words per lane: DstWords of the finding's instruction (a VGPR pair: 2).
+  const absl::StatusOr<Instr> instr = InstrFromProto(f.testcase().instr());
+  const int words = instr.ok() ? DstWords(*instr) : 1;
   for (int i = 0; i < f.observed_size(); ++i) {
     if (obs[i] != f.observed(i)) {
-      out.detail = absl::StrFormat("lane %d: device now gives 0x%08x, stored 0x%08x", i, obs[i],
+      out.detail = absl::StrFormat("lane %d%s: device now gives 0x%08x, stored 0x%08x", i / words,
+                                   words > 1 ? absl::StrCat(" word ", i % words) : "", obs[i],
                                    f.observed(i));
       return out;
     }
@@ -94,7 +98,7 @@ ReplayOutcome Replay(const proto::Finding& f, const Hypotheses& hyp, Runner& run
     return out;
   }
   rc->ctx.hyp = hyp;
-  std::vector<uint32_t> expected(rc->lanes.size());
+  std::vector<uint32_t> expected(OutputWords(rc->ctx.instr, rc->lanes.size()));
   absl::Status s = Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(expected));
   if (!s.ok()) {
     out.detail = absl::StrCat("the model refuses the case: ", s.message());
@@ -107,9 +111,13 @@ ReplayOutcome Replay(const proto::Finding& f, const Hypotheses& hyp, Runner& run
     return out;
   }
   out.reproduced = true;
-  const size_t i = bad[0];
-  out.detail = absl::StrFormat("bit for bit: lane %d device 0x%08x, model 0x%08x%s", i, obs[i],
-                               expected[i],
+  // The first differing word of the first differing lane.
+  const size_t w = static_cast<size_t>(DstWords(rc->ctx.instr));
+  size_t i = bad[0] * w;
+  while (i + 1 < (bad[0] + 1) * w && i < obs.size() && obs[i] == expected[i]) ++i;
+  const uint32_t o = i < obs.size() ? obs[i] : 0;
+  out.detail = absl::StrFormat("bit for bit: lane %d%s device 0x%08x, model 0x%08x%s", bad[0],
+                               w > 1 ? absl::StrCat(" word ", i % w) : "", o, expected[i],
                                expected[i] == (i < static_cast<size_t>(f.expected_size())
                                                    ? f.expected(static_cast<int>(i))
                                                    : expected[i])

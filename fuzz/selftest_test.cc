@@ -67,9 +67,10 @@ TEST(SelfTestTest, PassesOnTheIsolatedSimulatorAndAnExternalModelWithTheDiscrimi
     ASSERT_TRUE(st.ok()) << st.status();
     EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
     // gfx942 has every instruction its family's row gives it an opcode for (llvm-mc-22
-    // accepts each): one discriminate pass per instruction.
+    // accepts each): one discriminate pass per instruction, but for the VGPR-pair writers
+    // (dst_bits 64), which discriminate does not ask yet (fuzz/discriminate.cc refuses them).
     size_t has = 0;
-    for (Instr i : kAllInstrs) has += t.Has(i);
+    for (Instr i : kAllInstrs) has += t.Has(i) && DstWords(i) == 1;
     EXPECT_EQ(st->discriminate.size(), has);
     EXPECT_GE(has, 3u);
     EXPECT_THAT(FormatSelfTest(*st), HasSubstr("self-test passed"));

@@ -19,6 +19,8 @@ namespace lanediff {
 // Lanes one finding may hold: the per-batch limit (kMaxLanesPerBatch, device_harness/batch.h,
 // which static_asserts that the two agree).
 inline constexpr size_t kMaxLanesPerFinding = size_t{1} << 20;
+// Destination words a lane may have in Finding.expected/observed: a VGPR pair (dst_bits 64).
+inline constexpr size_t kMaxWordsPerLane = 2;
 
 // Entries of SweepResult.mismatch_by_exponent: sign * 256 + biased exponent.
 inline constexpr int kExponentBins = 512;
@@ -29,7 +31,8 @@ bool IsValidSignature(absl::string_view signature);
 // A finding is usable when: the signature is valid; kind is DISAGREEMENT or DEVICE_FAULT (not
 // unspecified, not an out-of-range number such as 7); testcase.target is a name and
 // testcase.instr a known instruction; operand source kinds are known; 1..kMaxLanesPerFinding
-// lanes; for DISAGREEMENT one expected and one observed word per lane. The error names the
+// lanes; for DISAGREEMENT as many expected as observed words, 1..kMaxWordsPerLane per lane
+// (a VGPR pair: 2). The error names the
 // field.
 absl::Status ValidateFinding(const proto::Finding& finding);
 

@@ -41,8 +41,8 @@ TEST(Validate, RunRecordRules) {
     const char* says;
   };
   const Case cases[] = {
-      {[](proto::SweepResult* s) { s->set_instr(static_cast<proto::Instruction>(9)); },
-       "sweeps[0]: field instr: 9 is not a known instruction"},
+      {[](proto::SweepResult* s) { s->set_instr(static_cast<proto::Instruction>(200)); },
+       "sweeps[0]: field instr: 200 is not a known instruction"},
       {[](proto::SweepResult* s) { s->set_target("<script>"); },
        "sweeps[0]: field target: missing or not a gfx name"},
       {[](proto::SweepResult* s) { s->mutable_mismatch_by_exponent()->Resize(513, 0); },

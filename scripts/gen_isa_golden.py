@@ -50,6 +50,7 @@ def read_rows(path):
             "sources": 3 - [x.strip() for x in src.split(",")][::-1].index(
                 next(x.strip() for x in src.split(",")[::-1] if x.strip() != "SrcRole::unused")),
             "opsel": [x.strip().split("::")[-1] for x in syn.split(",")],
+            "dst_bits": int(re.search(r"\.dst_bits = (\d+)", body).group(1)),
         }
     return rows
 
@@ -67,8 +68,18 @@ SDWA_SELS = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"
 
 
 def vop1_lines_for(instr, row, family):
-    """A VOP1 instruction (one source): its e32, e64 and (GFX9) SDWA forms."""
+    """A VOP1 instruction (one source): its e32, e64 and (GFX9) SDWA forms. A VGPR-pair
+    destination (dst_bits 64) is written v[4:5] / v[254:255], plus odd pairs (refused where
+    VGPR tuples must be aligned)."""
     out = []
+    if row["dst_bits"] == 64:
+        lines = vop1_lines_for(instr, dict(row, dst_bits=32), family)
+        lines = [l.replace(" v5,", " v[4:5],").replace(" v255,", " v[254:255],") for l in lines]
+        lines += [f"{instr}_e32 v[5:6], v1", f"{instr}_e64 v[3:4], s3", f"{instr} v[4:5], v1",
+                  f"{instr}_e64 v4, v1", f"{instr}_e64 v[4:6], v1"]
+        if family == "gfx9":
+            lines.append(f"{instr}_sdwa v[7:8], v1 src0_sel:WORD_1")
+        return lines
     for s in SOURCES:
         if not s.startswith(("-", "|", "neg")) and not (family == "gfx9" and "lit(" in s):
             out.append(f"{instr}_e32 v5, {s}")            # every operand kind, e32

@@ -90,7 +90,7 @@ class ExecRunner : public Runner {
       absl::StrAppendFormat(&input, "%08x %08x %08x %08x\n", v.src0[i], v.src1[i], v.src2[i],
                             v.vdst_old[i]);
     }
-    const size_t limit = ExecAnswerLimit(v.size);
+    const size_t limit = ExecAnswerLimit(OutputWords(d.ctx.instr, v.size));
     LANEDIFF_ASSIGN_OR_RETURN(
         SubprocessResult r, RunSubprocess({"/bin/sh", "-c", line}, input, options_.timeout, limit));
     const std::string who = absl::StrCat("exec:", options_.command);
@@ -125,8 +125,10 @@ class ExecRunner : public Runner {
     if (!r.exited_ok()) {
       return DeviceFault(with_stderr(absl::StrCat(who, ": failed: ", r.HowItEnded())));
     }
+    // One line per destination word: lane i's VDST, then (a VGPR pair) its VDST+1.
+    const size_t want = OutputWords(d.ctx.instr, v.size);
     DeviceResult out;
-    out.vdst.reserve(v.size);
+    out.vdst.reserve(want);
     int line_no = 0;
     for (absl::string_view l : absl::StrSplit(r.out, '\n')) {
       ++line_no;
@@ -140,10 +142,11 @@ class ExecRunner : public Runner {
       }
       out.vdst.push_back(w);
     }
-    if (out.vdst.size() != v.size) {
+    if (out.vdst.size() != want) {
       return DeviceFault(with_stderr(absl::StrCat(
           who, ": printed ", out.vdst.size(), " VDST words for ", v.size, " lanes (",
-          out.vdst.size() < v.size ? "too few" : "too many", ")")));
+          out.vdst.size() < want ? "too few" : "too many",
+          want != v.size ? absl::StrCat("; ", want, " wanted: a VGPR pair per lane") : "", ")")));
     }
     out.provenance.set_runner(who);
     out.provenance.set_device("external model (no hardware)");

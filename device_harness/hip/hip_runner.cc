@@ -268,6 +268,13 @@ class HipRunner : public Runner {
 
     HipApi& api = *api_;
     LANEDIFF_HIP_CHECK(api, SetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
+    if (DstWords(instr) > 1) {
+      // The kernels (device_harness/kernels/*.s) store v4 alone; a VGPR pair's v5 is not
+      // stored yet (and v5 holds the lane's byte offset there).
+      return absl::UnimplementedError(absl::StrCat(
+          InstrName(instr), " writes a VGPR pair (dst_bits 64): the HIP kernels store one VDST "
+          "word per lane; not supported on --device=hip yet"));
+    }
     LaunchRequest req;
     LANEDIFF_ASSIGN_OR_RETURN(req.function, Kernel(batch.words));
     req.lanes = lanes;

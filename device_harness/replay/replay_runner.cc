@@ -38,7 +38,8 @@ struct GroupKey {
 using LaneKey = std::array<uint32_t, 4>;  // resolved src0, src1, src2, vdst_old
 
 struct Answer {
-  uint32_t vdst = 0;
+  // The lane's destination words: VDST, and VDST+1 for a VGPR pair (InstrInfo::dst_bits 64).
+  std::array<uint32_t, kMaxDstWords> vdst{};
   int source = 0;   // index into sources_
   int fault = -1;   // index into faults_, or -1
 };
@@ -70,9 +71,11 @@ class ReplayRunner : public Runner {
         const proto::Observation& obs = entry.observation();
         const size_t n = d->resolved.size();
         const bool faulted = !obs.fault().empty();
-        if (!faulted && static_cast<size_t>(obs.vdst_size()) != n) {
-          return fail(absl::DataLossError(absl::StrCat("observation has ", obs.vdst_size(),
-                                                       " vdst words for ", n, " lanes")));
+        const size_t words = static_cast<size_t>(DstWords(batch->instr));
+        if (!faulted && static_cast<size_t>(obs.vdst_size()) != n * words) {
+          return fail(absl::DataLossError(absl::StrCat(
+              "observation has ", obs.vdst_size(), " vdst words for ", n, " lanes",
+              words > 1 ? absl::StrCat(" of ", words, " words (a VGPR pair)") : "")));
         }
         const int source = static_cast<int>(sources_.size());
         sources_.push_back({where, obs.provenance()});
@@ -85,14 +88,20 @@ class ReplayRunner : public Runner {
         const LaneView v = d->resolved.view();
         for (size_t i = 0; i < n; ++i) {
           const LaneKey key = {v.src0[i], v.src1[i], v.src2[i], v.vdst_old[i]};
-          const Answer a{faulted ? 0u : obs.vdst(static_cast<int>(i)), source, fault};
+          Answer a{{}, source, fault};
+          for (size_t w = 0; w < words && !faulted; ++w) {
+            a.vdst[w] = obs.vdst(static_cast<int>(i * words + w));
+          }
           auto [it, inserted] = group.emplace(key, a);
           if (!inserted && (it->second.vdst != a.vdst || (it->second.fault < 0) != (a.fault < 0))) {
             return absl::FailedPreconditionError(absl::StrFormat(
-                "%s lane %d: recorded 0x%08x%s, but %s recorded 0x%08x%s for the same "
+                "%s lane %d: recorded 0x%08x%s%s, but %s recorded 0x%08x%s%s for the same "
                 "instruction, MODE and operands; the recordings disagree",
-                where, i, a.vdst, a.fault >= 0 ? " (fault)" : "", sources_[it->second.source].where,
-                it->second.vdst, it->second.fault >= 0 ? " (fault)" : ""));
+                where, i, a.vdst[0], words > 1 ? absl::StrFormat(":0x%08x", a.vdst[1]) : "",
+                a.fault >= 0 ? " (fault)" : "", sources_[it->second.source].where,
+                it->second.vdst[0],
+                words > 1 ? absl::StrFormat(":0x%08x", it->second.vdst[1]) : "",
+                it->second.fault >= 0 ? " (fault)" : ""));
           }
         }
         ++entries_;
@@ -115,7 +124,8 @@ class ReplayRunner : public Runner {
     }
     const LaneView v = d.resolved.view();
     DeviceResult r;
-    r.vdst.resize(v.size);
+    const size_t words = static_cast<size_t>(DstWords(batch.instr));
+    r.vdst.resize(v.size * words);
     int first_source = -1;
     size_t missing = 0, first_missing = 0;
     for (size_t i = 0; i < v.size; ++i) {
@@ -128,7 +138,7 @@ class ReplayRunner : public Runner {
         return DeviceFault(absl::StrCat("replayed from ", sources_[it->second.source].where,
                                         " (lane ", i, "): ", faults_[it->second.fault]));
       }
-      r.vdst[i] = it->second.vdst;
+      for (size_t w = 0; w < words; ++w) r.vdst[i * words + w] = it->second.vdst[w];
       if (first_source < 0) first_source = it->second.source;
     }
     if (missing > 0) {

@@ -81,7 +81,9 @@ class ServeRunner : public Runner {
       if (!s.ok()) return DeviceFault(absl::StrCat("restarting after a fault: ", s.message()));
     }
     const size_t lanes = batch.lanes.size();
-    const size_t limit = std::min<size_t>(ExecAnswerLimit(lanes), kMaxFrameBytes);
+    // Destination words the answer carries: one per lane, two for a VGPR pair (dst_bits 64).
+    const size_t words = lanes * static_cast<size_t>(DstWords(batch.instr));
+    const size_t limit = std::min<size_t>(ExecAnswerLimit(words), kMaxFrameBytes);
     Exchange x = Talk(Frame(request), options_.timeout, static_cast<uint32_t>(limit));
     if (!x.payload) {
       std::string what;
@@ -97,14 +99,15 @@ class ServeRunner : public Runner {
       if (what.empty()) what = absl::StrCat("the process ended (", how, ") before answering");
       return DeviceFault(code, WithStderr(absl::StrCat(who_, ": ", what)));
     }
-    absl::StatusOr<ServeAnswer> a = DecodeAnswer(*x.payload, lanes);
+    absl::StatusOr<ServeAnswer> a = DecodeAnswer(*x.payload, words);
     std::string bad;
     if (!a.ok()) {
       bad = std::string(a.status().message());
     } else if (a->id != next_id_) {
       bad = absl::StrCat("answer to request ", a->id, " while ", next_id_, " was asked");
-    } else if (a->result.ok() && a->result->vdst.size() != lanes) {
-      bad = absl::StrCat(a->result->vdst.size(), " VDST words for ", lanes, " lanes");
+    } else if (a->result.ok() && a->result->vdst.size() != words) {
+      bad = absl::StrCat(a->result->vdst.size(), " VDST words for ", lanes, " lanes",
+                         words != lanes ? absl::StrCat(" (", words, " wanted: a VGPR pair each)") : "");
     }
     if (!bad.empty()) {
       Stop(/*kill=*/true);

@@ -52,6 +52,12 @@ constexpr ErratumInfo kErrata[] = {
      "lanes selecting byte 1 or 2 whose bytes 1 and 2 decode differently; e32 and GFX9 VOP3 "
      "never (they select byte 0)",
      false},
+    {Erratum::pair_word_swap, "pair_word_swap",
+     "an instruction writing a VGPR pair (dst_bits 64) writes its two words swapped: VDST gets "
+     "VDST+1's word and VDST+1 VDST's",
+     "every lane of those instructions whose two words differ (the packed fp8 -> f32 "
+     "conversions: two bytes of the word that decode differently)",
+     false},
     {Erratum::garbage_lane, "garbage_lane", "lane n/2 of every batch returns VDST ^ 0xdeadbeef",
      "exactly lane n/2 of every batch", false},
     {Erratum::mode_lost, "mode_lost",

@@ -16,6 +16,7 @@
 // | half_swap             | an instruction that writes a 16-bit half (InstrInfo::write half_at_opsel_3) writes the other half and keeps this one: OPSEL[3] inverted | every lane of those instructions whose two halves would differ |
 // | round_odd             | the RNE packed 8-bit float conversions (float output, no seed) round to odd: an inexact value is truncated and its last kept bit set | lanes of those instructions with an inexact source whose RNE result has an even last bit or rounded up (ties: 1.0625 E4M3 -> 0x39, not 0x38) |
 // | src_byte_swap         | an instruction that converts one selected byte of S0 (SrcRole::fp8_bytes) reads byte 2 when byte 1 is selected and byte 1 when byte 2 is (GFX12/GFX1250 byte_sel = OPSEL[1:0], GFX9 SDWA src0_sel BYTE_1/BYTE_2) | lanes selecting byte 1 or 2 whose bytes 1 and 2 convert differently |
+// | pair_word_swap        | an instruction writing a VGPR pair (InstrInfo::dst_bits 64) writes its two words swapped: VDST gets what VDST+1 should, and back | every lane of those instructions whose two words would differ (two different bytes in the converted word) |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
 // | mode_lost             | the first MODE write is lost (MODE[7:0] stays at the default), as back-to-back GFX9 s_setregs without wait states can | every batch whose MODE[7:0] is not the default is a harness fault (MODE readback mismatch), not a finding |
 // | crash                 | the process calls abort() when a lane's src0 is a signalling NaN | that batch is a device fault (SIGABRT); other batches unaffected |
@@ -46,6 +47,7 @@ enum class Erratum : uint8_t {
   half_swap,
   round_odd,
   src_byte_swap,
+  pair_word_swap,
   garbage_lane,
   mode_lost,
   crash,

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -139,9 +140,13 @@ class SimRunner : public Runner {
     }
     if (errata_.Has(Erratum::round_odd)) RoundToOddInputs(ctx, &lanes);
     DeviceResult r;
-    r.vdst.resize(n);
+    const size_t words = static_cast<size_t>(DstWords(ctx.instr));  // per lane (a VGPR pair: 2)
+    r.vdst.resize(n * words);
     LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(r.vdst)));
-    if (errata_.Has(Erratum::garbage_lane) && n > 0) r.vdst[n / 2] ^= kGarbageXor;
+    if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
+      for (size_t i = 0; i < n; ++i) std::swap(r.vdst[2 * i], r.vdst[2 * i + 1]);
+    }
+    if (errata_.Has(Erratum::garbage_lane) && n > 0) r.vdst[(n / 2) * words] ^= kGarbageXor;
     // The kernel's MODE readback, emulated: the fields the kernel sets, over the default MODE;
     // mode_lost loses the first MODE write (MODE[7:0] stays at the default), as back-to-back
     // s_setregs without wait states can on GFX9.

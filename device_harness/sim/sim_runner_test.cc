@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -132,12 +133,14 @@ Tally CheckErratum(const std::string& name, Predict predict, Where where) {
     const std::vector<uint32_t> want = predict(tc, model);
     const std::vector<uint32_t> got = SimAnswer(*sim, tc);
     EXPECT_EQ(got, want) << name << "\n" << ToText(tc);
+    // The answers hold DstWords words per lane (a VGPR pair: 2); `where` takes the lane.
+    const size_t w = static_cast<size_t>(DstWords(*InstrFromProto(tc.instr())));
     for (size_t i = 0; i < got.size(); ++i) {
-      ++t.lanes;
+      if (i % w == 0) ++t.lanes;
       if (got[i] == model[i]) continue;
       ++t.disagree;
-      EXPECT_TRUE(where(tc, i)) << name << " disagrees where it predicts none: lane " << i
-                                << "\n" << ToText(tc);
+      EXPECT_TRUE(where(tc, i / w)) << name << " disagrees where it predicts none: lane " << i / w
+                                    << "\n" << ToText(tc);
     }
   }
   std::printf("%s: %zu of %zu lanes disagree with the default model, all where predicted\n",
@@ -350,6 +353,27 @@ TEST(SimErrataTest, SrcByteSwap) {
                              lanes { src0: 0x00004000 })pb";
   EXPECT_EQ(RunOne(*Sim(), w), 0x3f800000u);
   EXPECT_EQ(RunOne(*Sim({"src_byte_swap"}), w), 0u);
+}
+
+// pair_word_swap: "an instruction writing a VGPR pair (dst_bits 64) writes its two words
+// swapped" (errata.h): the model's pair exchanged, only on the pair writers.
+TEST(SimErrataTest, PairWordSwap) {
+  Tally t = CheckErratum(
+      "pair_word_swap",
+      [](const proto::TestCase& tc, std::vector<uint32_t> model) {
+        if (DstWords(*InstrFromProto(tc.instr())) == 2) {
+          for (size_t i = 0; i + 1 < model.size(); i += 2) std::swap(model[i], model[i + 1]);
+        }
+        return model;
+      },
+      [](const proto::TestCase& tc, size_t) { return DstWords(*InstrFromProto(tc.instr())) == 2; });
+  EXPECT_GT(t.disagree, 0u);
+  // gfx942 e32 of 0x00003840 (FNUZ E4M3): VDST = cvt(0x40) = 2^(8-8) = 1.0, VDST+1 = cvt(0x38)
+  // = 2^(7-8) = 0.5; swapped: 0.5 in VDST.
+  const std::string c = R"pb(target: "gfx942" instr: v_cvt_pk_f32_fp8 encoding { form: FORM_E32 }
+                             lanes { src0: 0x00003840 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x3f800000u);
+  EXPECT_EQ(RunOne(*Sim({"pair_word_swap"}), c), 0x3f000000u);
 }
 
 TEST(SimErrataTest, Src1Neg) {

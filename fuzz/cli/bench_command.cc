@@ -220,7 +220,7 @@ int RunBench(int argc, char** argv) {
     const uint32_t s0 = (i % 4 == 3) ? r : ((r & 0x80ffffffu) | ((0x70u + (r >> 24) % 32) << 23));
     lanes.Add(s0, rng(), rng(), rng());
   }
-  std::vector<uint32_t> out(kBatchLanes);
+  std::vector<uint32_t> out(kBatchLanes * kMaxDstWords);
 
   std::vector<Result> results;
   for (Instr instr : kAllInstrs) {
@@ -231,7 +231,9 @@ int RunBench(int argc, char** argv) {
       OpContext ctx;
       ctx.target = &t;
       ctx.instr = instr;
-      if (absl::Status s = Evaluate(ctx, lanes.view(), absl::MakeSpan(out)); !s.ok()) {
+      const absl::Span<uint32_t> out_words =
+          absl::MakeSpan(out.data(), OutputWords(instr, lanes.size()));
+      if (absl::Status s = Evaluate(ctx, lanes.view(), out_words); !s.ok()) {
         std::fprintf(stderr, "lanediff bench: %s\n", std::string(s.message()).c_str());
         return kExitEnvironment;
       }
@@ -242,7 +244,7 @@ int RunBench(int argc, char** argv) {
       double cpu = 0;
       do {
         for (int rep = 0; rep < 16; ++rep) {
-          (void)Evaluate(ctx, lanes.view(), absl::MakeSpan(out));
+          (void)Evaluate(ctx, lanes.view(), out_words);
           done += kBatchLanes;
         }
         cpu = ThreadCpuSeconds() - cpu_start;

@@ -97,7 +97,10 @@ class EchoRunner : public Runner {
   absl::StatusOr<DeviceResult> Run(const DeviceBatch& b) override {
     DeviceResult r;
     const LaneView v = b.lanes.view();
-    r.vdst.assign(v.vdst_old, v.vdst_old + v.size);
+    // Each destination word (DstWords per lane: a VGPR pair is 2) echoes the lane's old VDST.
+    const size_t w = static_cast<size_t>(DstWords(b.instr));
+    r.vdst.resize(v.size * w);
+    for (size_t i = 0; i < v.size * w; ++i) r.vdst[i] = v.vdst_old[i / w];
     return r;
   }
 };

@@ -1,4 +1,5 @@
-// `lanediff eval`: the model as a pipe. Lanes on stdin, one VDST word per lane on stdout.
+// `lanediff eval`: the model as a pipe. Lanes on stdin, one VDST word per lane on stdout (two,
+// VDST then VDST+1, for an instruction writing a VGPR pair; --json: "vdst" and "vdst1").
 //
 //   lanediff eval --targets T --instrs I [--opsel N] [--neg N] [--abs N] [--clamp] [--omod N]
 //                 [--mode HEX] [--hypothesis NAME=VALUE]... < lanes
@@ -224,7 +225,8 @@ int RunEval(int argc, char** argv) {
   };
   auto flush_batch = [&]() -> bool {
     if (lanes.size() == 0 && error_rows.empty()) return true;
-    vdst.resize(lanes.size());
+    const size_t words = static_cast<size_t>(DstWords(ctx.instr));
+    vdst.resize(OutputWords(ctx.instr, lanes.size()));
     if (absl::Status s = Evaluate(ctx, lanes.view(), absl::MakeSpan(vdst)); !s.ok()) {
       std::fprintf(stderr, "lanediff eval: %s\n", std::string(s.message()).c_str());
       return false;
@@ -233,11 +235,18 @@ int RunEval(int argc, char** argv) {
     if (json) {
       out.clear();
       auto next = error_rows.begin();
-      for (size_t i = 0; i <= vdst.size(); ++i) {
+      const size_t n = lanes.size();
+      for (size_t i = 0; i <= n; ++i) {
         for (; next != error_rows.end() && next->before == i; ++next) out += next->text;
-        if (i == vdst.size()) break;
+        if (i == n) break;
         absl::StrAppend(&out, "{\"line\":", lane_lines[i], ",\"vdst\":\"0x",
-                        absl::Hex(vdst[i], absl::kZeroPad8), "\"}\n");
+                        absl::Hex(vdst[i * words], absl::kZeroPad8), "\"");
+        // A VGPR pair (dst_bits 64): VDST+1 as "vdst1".
+        if (words > 1) {
+          absl::StrAppend(&out, ",\"vdst1\":\"0x", absl::Hex(vdst[i * words + 1], absl::kZeroPad8),
+                          "\"");
+        }
+        out += "}\n";
       }
       lanes.Clear();
       lane_lines.clear();
@@ -254,15 +263,16 @@ int RunEval(int argc, char** argv) {
         p = std::copy(next_error->text.begin(), next_error->text.end(), p);
       }
     };
+    // One line per destination word (a VGPR pair: VDST, then VDST+1).
     for (size_t i = 0; i < vdst.size(); ++i) {
-      put_errors_before(i);
+      if (i % words == 0) put_errors_before(i / words);
       const uint32_t v = vdst[i];
       *p++ = '0';
       *p++ = 'x';
       for (int s = 28; s >= 0; s -= 4) *p++ = kHex[(v >> s) & 0xf];
       *p++ = '\n';
     }
-    put_errors_before(vdst.size());
+    put_errors_before(vdst.size() / words);
     lanes.Clear();
     error_rows.clear();
     return WriteAll(out.data(), out.size());

@@ -112,6 +112,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   const int seed_shift = seed_sweep ? 32 - SeedBits(ctx) : 0;
   const uint32_t low_mask = seed_sweep ? (1u << seed_shift) - 1 : 0;
   const uint8_t down_byte = seed_sweep ? SweptByte(ctx, EvaluateLane(ctx, spec.src0, 0, 0, 0)) : 0;
+  const size_t words = static_cast<size_t>(DstWords(ctx.instr));  // per lane (a VGPR pair: 2)
 
   LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch_template, BuildDeviceBatch(TemplateCase(ctx)));
 
@@ -150,7 +151,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
         }
         old[i] = Mix(v, 3);
       }
-      expected.resize(n);
+      expected.resize(n * words);
       absl::Status st = Evaluate(ctx, batch.lanes.view(), absl::MakeSpan(expected));
       if (!st.ok()) {
         out.fault = std::string(st.message());
@@ -158,8 +159,9 @@ absl::StatusOr<proto::SweepResult> RunSweep(
         return;
       }
       absl::StatusOr<DeviceResult> got = runners[w]->Run(batch);
-      if (!got.ok() || got->vdst.size() != n) {
-        out.fault = got.ok() ? absl::StrCat("device returned ", got->vdst.size(), " words for ", n, " lanes")
+      if (!got.ok() || got->vdst.size() != n * words) {
+        out.fault = got.ok() ? absl::StrCat("device returned ", got->vdst.size(), " words for ", n,
+                                            " lanes of ", words, " words")
                              : std::string(got.status().message());
         failed = true;
         return;
@@ -173,15 +175,18 @@ absl::StatusOr<proto::SweepResult> RunSweep(
         lane.set_vdst_old(old[i]);
         return lane;
       };
-      if (std::memcmp(dev, expected.data(), n * sizeof(uint32_t)) != 0) {
+      if (std::memcmp(dev, expected.data(), n * words * sizeof(uint32_t)) != 0) {
         for (uint64_t i = 0; i < n; ++i) {
-          if (dev[i] == expected[i]) continue;
+          // A lane is its `words` destination words (a VGPR pair: 2), all compared.
+          if (std::memcmp(dev + i * words, expected.data() + i * words, words * 4) == 0) continue;
           ++out.mismatches;
           by_exponent[w][((s0[i] >> 31) << 8) | ((s0[i] >> 23) & 0xff)]++;
           if (out.examples.size() < kMaxExamples) {
             out.examples.push_back(lane_at(i));
-            out.expected.push_back(expected[i]);
-            out.observed.push_back(dev[i]);
+            for (size_t k = 0; k < words; ++k) {
+              out.expected.push_back(expected[i * words + k]);
+              out.observed.push_back(dev[i * words + k]);
+            }
           }
         }
       }
@@ -197,9 +202,11 @@ absl::StatusOr<proto::SweepResult> RunSweep(
         for (uint64_t i = (stride - lo % stride) % stride; i < n; i += stride) {
           // The oracle sees the seed's low bits cleared: they must not matter.
           const uint32_t src1 = seed_sweep ? s1[i] & ~low_mask : s1[i];
-          const uint32_t want = EvaluateLaneOracle(ctx, s0[i], src1, s2[i], old[i]);
+          uint32_t want[kMaxDstWords] = {};
+          const LaneView one{&s0[i], &src1, &s2[i], &old[i], 1};
+          (void)EvaluateOracle(ctx, one, absl::MakeSpan(want, words));
           ++out.oracle_checked;
-          if (want != expected[i]) {
+          if (std::memcmp(want, expected.data() + i * words, words * 4) != 0) {
             ++out.oracle_mismatches;
             if (out.oracle_examples.size() < kMaxExamples) out.oracle_examples.push_back(lane_at(i));
           }

@@ -130,7 +130,7 @@ std::string DifferenceClassF32(uint32_t expected, uint32_t observed) {
 
 bool WritesF32Word(Instr instr) {
   const InstrInfo& info = GetInstrInfo(instr);
-  return info.output == OutputKind::f32 && info.dst_bits == 32 && info.write == DstWrite::dword;
+  return info.output == OutputKind::f32 && info.write == DstWrite::dword;
 }
 
 std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t kept,
@@ -235,7 +235,7 @@ Cause PickClass(const std::map<std::string, std::vector<size_t>>& by_class) {
 
 bool IsStructural(const std::string& c) {
   return c == "byte_moved" || c == "unwritten_bytes_changed" ||
-         c == "written_and_unwritten_bytes_changed";
+         c == "written_and_unwritten_bytes_changed" || c == "dst_words_swapped";
 }
 
 // The contexts that differ from rc.ctx only in the value of the instruction's source-byte
@@ -263,6 +263,11 @@ std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
   return out;
 }
 
+// Lane i's destination words in a batch's words (DstWords per lane: a VGPR pair is 2).
+absl::Span<const uint32_t> LaneWords(absl::Span<const uint32_t> words, size_t i, size_t w) {
+  return words.subspan(i * w, w);
+}
+
 // Each lane's difference class under the model's rounding candidates (8-bit outputs) or the
 // model's outputs under the other byte selects (whole f32 words).
 struct LaneClassifier {
@@ -271,13 +276,13 @@ struct LaneClassifier {
   const Fp8Format* format;
   std::vector<RoundingPair> pairs;
   bool f32_word = false;
-  std::vector<std::vector<uint32_t>> other_selects;  // per other select value, per lane
+  std::vector<std::vector<uint32_t>> other_selects;  // per other select value, per word
 
   static absl::StatusOr<LaneClassifier> Make(const ResolvedCase& rc) {
     if (WritesF32Word(rc.ctx.instr)) {
       LaneClassifier lc{rc, GetInstrInfo(rc.ctx.instr), nullptr, {}, true, {}};
       for (const OpContext& c : OtherByteSelects(rc.ctx)) {
-        std::vector<uint32_t> out(rc.lanes.size());
+        std::vector<uint32_t> out(OutputWords(rc.ctx.instr, rc.lanes.size()));
         LANEDIFF_RETURN_IF_ERROR(Evaluate(c, rc.lanes.view(), absl::MakeSpan(out)));
         lc.other_selects.push_back(std::move(out));
       }
@@ -292,15 +297,28 @@ struct LaneClassifier {
     const LaneView v = rc.lanes.view();
     return KeptWord(info, v.src2[i], v.vdst_old[i]);
   }
-  std::string Class(size_t i, uint32_t expected, uint32_t observed) const {
+  // Lane i's class from its expected and observed destination words (one, or a VGPR pair).
+  std::string Class(size_t i, absl::Span<const uint32_t> expected,
+                    absl::Span<const uint32_t> observed) const {
     if (f32_word) {
-      for (const std::vector<uint32_t>& other : other_selects) {
-        if (other[i] == observed && other[i] != expected) return "source_byte_moved";
+      const size_t w = expected.size();
+      // The pair exchanged is read first: a relation to the lane's own expected words, where
+      // another select's output equal to it is a coincidence of the data (a source word whose
+      // other word holds the same two bytes reversed).
+      if (w == 2 && expected[0] != expected[1] && observed[0] == expected[1] &&
+          observed[1] == expected[0]) {
+        return "dst_words_swapped";
       }
-      return DifferenceClassF32(expected, observed);
+      for (const std::vector<uint32_t>& other : other_selects) {
+        const absl::Span<const uint32_t> o = LaneWords(other, i, w);
+        if (o == observed && o != expected) return "source_byte_moved";
+      }
+      size_t k = 0;
+      while (k + 1 < w && expected[k] == observed[k]) ++k;
+      return DifferenceClassF32(expected[k], observed[k]);
     }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
-    return DifferenceClassMask(format, written, Kept(i), expected, observed, &pairs[i]);
+    return DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i]);
   }
 };
 
@@ -327,10 +345,11 @@ absl::StatusOr<std::vector<RoundingPair>> RoundingCandidates(const ResolvedCase&
       }
     }
   }
-  std::vector<uint32_t> d(n), u(n);
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  std::vector<uint32_t> d(n * w), u(n * w);
   LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, down.view(), absl::MakeSpan(d)));
   LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, up.view(), absl::MakeSpan(u)));
-  for (size_t i = 0; i < n; ++i) pairs[i] = RoundingPair{d[i], u[i]};
+  for (size_t i = 0; i < n; ++i) pairs[i] = RoundingPair{d[i * w], u[i * w]};
   return pairs;
 }
 
@@ -340,10 +359,11 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
                                              const Relaxations& relax,
                                              absl::Span<const std::string> refuted) {
   const LaneView v = rc.lanes.view();
-  if (expected.size() != v.size || observed.size() != v.size) {
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));  // words per lane
+  if (expected.size() != v.size * w || observed.size() != v.size * w) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "attribution: %d lanes but %d expected and %d observed words", v.size, expected.size(),
-        observed.size()));
+        "attribution: %d lanes of %d words but %d expected and %d observed words", v.size, w,
+        expected.size(), observed.size()));
   }
   const std::vector<size_t> differing = DifferingLanes(rc.ctx, v, expected, observed, relax);
   if (differing.empty()) return std::vector<Cause>();
@@ -353,7 +373,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   std::map<std::string, std::vector<size_t>> structural;
   std::vector<size_t> value_lanes;  // only the written byte (or half) differs
   for (size_t i : differing) {
-    std::string c = lc.Class(i, expected[i], observed[i]);
+    std::string c = lc.Class(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
     if (IsStructural(c)) {
       structural[c].push_back(i);
     } else {
@@ -366,7 +386,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     for (size_t i : value_lanes) {
       // Nothing visible written (observed == kept): it may have moved onto an equal byte, or
       // written a value equal to the old one; one lane cannot tell, its batch can.
-      if (observed[i] == lc.Kept(i)) {
+      if (w == 1 && observed[i] == lc.Kept(i)) {
         structural["byte_moved"].push_back(i);
       } else {
         rest.push_back(i);
@@ -391,7 +411,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
       bool every_lane = true;      // matches every lane but the structural ones
     };
     std::vector<Setting> settings;
-    std::vector<uint32_t> out(v.size);
+    std::vector<uint32_t> out(v.size * w);
     auto evaluate = [&](const OpContext& ctx, std::vector<bool>* explains,
                         bool* every_lane) -> absl::Status {
       LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v, absl::MakeSpan(out)));
@@ -447,7 +467,9 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     }
     if (!done) {  // 3. no hypothesis set explains them: the batch's one value class
       std::map<std::string, std::vector<size_t>> by_class;
-      for (size_t i : value_lanes) by_class[lc.Class(i, expected[i], observed[i])].push_back(i);
+      for (size_t i : value_lanes) {
+        by_class[lc.Class(i, LaneWords(expected, i, w), LaneWords(observed, i, w))].push_back(i);
+      }
       causes.push_back(PickClass(by_class));
     }
   }
@@ -466,7 +488,7 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
                                                  const Relaxations& relax) {
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
   rc.ctx.hyp = hyp;
-  std::vector<uint32_t> expected(rc.lanes.size());
+  std::vector<uint32_t> expected(OutputWords(rc.ctx.instr, rc.lanes.size()));
   LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(expected)));
   return Attribute(rc, expected, observed, relax);
 }
@@ -477,9 +499,10 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
   rc.ctx.hyp = hyp;
   const LaneView v = rc.lanes.view();
-  std::vector<uint32_t> expected(v.size);
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  std::vector<uint32_t> expected(v.size * w);
   LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, v, absl::MakeSpan(expected)));
-  if (observed.size() != v.size) return false;
+  if (observed.size() != v.size * w) return false;
   if (cause.by_hypothesis) {
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes, Attribute(rc, expected, observed, relax));
     for (const Cause& c : causes) {
@@ -489,7 +512,7 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
   }
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
   for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
-    if (lc.Class(i, expected[i], observed[i]) == cause.name) return true;
+    if (lc.Class(i, LaneWords(expected, i, w), LaneWords(observed, i, w)) == cause.name) return true;
   }
   return false;
 }
@@ -559,8 +582,9 @@ absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypoth
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
   rc.ctx.hyp = hyp;
   const LaneView v = rc.lanes.view();
-  if (observed.size() != v.size) return false;
-  std::vector<uint32_t> expected(v.size), under(v.size);
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  if (observed.size() != v.size * w) return false;
+  std::vector<uint32_t> expected(v.size * w), under(v.size * w);
   LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, v, absl::MakeSpan(expected)));
   OpContext ctx = rc.ctx;
   for (const std::string& s : settings) LANEDIFF_RETURN_IF_ERROR(SetHypothesis(s, &ctx.hyp));
@@ -569,7 +593,8 @@ absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypoth
   if (missed.empty()) return true;
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
   for (size_t i : missed) {  // structural lanes are no hypothesis's to reproduce
-    if (expected[i] == observed[i] || !IsStructural(lc.Class(i, expected[i], observed[i]))) {
+    const absl::Span<const uint32_t> e = LaneWords(expected, i, w), o = LaneWords(observed, i, w);
+    if (e == o || !IsStructural(lc.Class(i, e, o))) {
       return false;
     }
   }

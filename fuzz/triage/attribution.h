@@ -64,22 +64,27 @@ namespace lanediff {
 //   value_differs       anything else
 // (u8: one_code_apart when one apart, saturated_vs_not when one is 0 or 255.)
 //
-// An instruction whose output is a whole f32 word (the row's OutputKind::f32, dst_bits 32,
-// DstWrite::dword: one selected byte of S0 decoded) writes no byte position, keeps nothing and
-// rounds nothing (an 8-bit float -> f32 is exact), so none of the above but:
+// An instruction whose output is whole f32 words (the row's OutputKind::f32, DstWrite::dword:
+// one selected byte of S0 decoded, or with dst_bits 64 the two bytes of a selected word into a
+// VGPR pair) writes no byte position, keeps nothing and rounds nothing (an 8-bit float -> f32
+// is exact), so none of the above but:
+//   dst_words_swapped   (a VGPR pair) the observed pair is the expected pair with its two words
+//                       exchanged, and they differ: structural, no reading swaps registers
 //   source_byte_moved   the observed word is the model's output for the same lane under another
 //                       value of the instruction's byte select (GFX12/GFX1250 byte_sel =
 //                       OPSEL[1:0], GFX9 SDWA src0_sel BYTE_0..3): the wrong source byte was
 //                       converted (LaneClassifier; DifferenceClassF32 cannot see it alone)
 //   nan_encoding, nan_vs_inf, sign_only, special_vs_finite, zero_vs_subnormal, value_differs
-//                       as above, on the two f32 words (zero_vs_subnormal: an f32 denormal);
+//                       as above, on the two f32 words (zero_vs_subnormal: an f32 denormal;
+//                       a VGPR pair: the first word of the lane that differs);
 //                       an observed normal/NaN word with f32 fraction bits below the widest
 //                       8-bit mantissa (3 bits: bits 19..0) is no byte's decode (a garbage
 //                       word, e.g. garbage_lane): value_differs
 // The order below is also the tie order of a batch's class (Attribute).
 inline constexpr const char* kDifferenceClasses[] = {
     "byte_moved",        "unwritten_bytes_changed", "written_and_unwritten_bytes_changed",
-    "source_byte_moved", "rounded_other_way",       "nan_encoding",
+    "dst_words_swapped", "source_byte_moved",       "rounded_other_way",
+    "nan_encoding",
     "nan_vs_inf",        "sign_only",               "saturated_vs_not",
     "special_vs_finite", "one_code_apart",          "zero_vs_subnormal",
     "value_differs"};
@@ -119,8 +124,9 @@ std::string DifferenceClassMask(const Fp8Format* format, uint32_t written_mask, 
 // sign_only, special_vs_finite, zero_vs_subnormal or value_differs, as defined above.
 std::string DifferenceClassF32(uint32_t expected, uint32_t observed);
 
-// Whether the instruction's result is a whole f32 word (its row: OutputKind::f32, 32 bits,
-// DstWrite::dword), classified by DifferenceClassF32 and source_byte_moved.
+// Whether the instruction's result is whole f32 words (its row: OutputKind::f32, DstWrite::dword;
+// one word or a VGPR pair), classified by DifferenceClassF32, source_byte_moved and
+// dst_words_swapped.
 bool WritesF32Word(Instr instr);
 
 // "0x7f = NaN", "0x38 = 1", "0x7c = +Inf", "0x80 = 128" (u8): one byte decoded in `format`

@@ -86,11 +86,16 @@ struct Case {
 };
 
 // The f32 writers v_cvt_f32_fp8 and v_cvt_f32_bf8 (one selected byte of S0 decoded, a whole
-// f32 word written; byte select: GFX9 SDWA src0_sel, GFX12/GFX1250 byte_sel = OPSEL[1:0]).
+// f32 word written; byte select: GFX9 SDWA src0_sel, GFX12/GFX1250 byte_sel = OPSEL[1:0]) and
+// the VGPR-pair writers v_cvt_pk_f32_fp8 and v_cvt_pk_f32_bf8 (a selected word's two bytes
+// decoded into VDST, VDST+1; GFX9 only, SDWA src0_sel).
 const std::set<std::string>& kUnpackNames() {
-  static const std::set<std::string> s = {"v_cvt_f32_fp8", "v_cvt_f32_bf8"};
+  static const std::set<std::string> s = {"v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8",
+                                          "v_cvt_pk_f32_bf8"};
   return s;
 }
+// The VGPR-pair writers (dst_bits 64).
+const std::set<std::string> kPair = {"v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8"};
 
 class ErratumBuckets : public ::testing::TestWithParam<Case> {};
 
@@ -120,7 +125,7 @@ const std::set<std::string> kBytes = {"v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_
 const std::set<std::string> kUnpack = kUnpackNames();
 const std::set<std::string> kAll = {"v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32",
                                     "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_cvt_f32_fp8",
-                                    "v_cvt_f32_bf8"};
+                                    "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8"};
 
 INSTANTIATE_TEST_SUITE_P(
     Sim, ErratumBuckets,
@@ -166,11 +171,16 @@ INSTANTIATE_TEST_SUITE_P(
         // "src_byte_swap: an instruction that converts one selected byte of S0
         // (SrcRole::fp8_bytes) reads byte 2 when byte 1 is selected and byte 1 when byte 2
         // is": the f32 writers only; the observed word is the model's under the other byte
-        // select: source_byte_moved.
+        // select: source_byte_moved. The pair writer too: its GFX9 SDWA src0_sel BYTE_1 picks
+        // the high word and BYTE_2 the low one (fp8_sdwa_sel=pseudocode), so swapped selects
+        // read the other word, again the model's under the other select.
         Case{"src_byte_swap", kUnpack, "source_byte_moved"},
+        // "writes its two words swapped": the VGPR-pair writers only; the observed pair is the
+        // expected one exchanged: dst_words_swapped.
+        Case{"pair_word_swap", kPair, "dst_words_swapped"},
         // "one lane returns its VDST XOR 0xdeadbeef": every instruction, every byte changes;
         // an f32 writer writes every byte (no kept byte to see), so there the garbage word is
-        // an f32 value that differs: value_differs.
+        // an f32 value that differs: value_differs (the pair writer: its VDST word).
         Case{"garbage_lane", kAll, "written_and_unwritten_bytes_changed", 600, "value_differs"},
         // "abort() when a lane's src0 is a signalling NaN": every instruction (the f32
         // writers' src0 words are drawn too), a device fault.

@@ -41,6 +41,8 @@ struct Decoded {
   SrcRole src1_role = SrcRole::unused;
   std::string expected_byte, observed_byte;
   bool has_lane = false;
+  int words = 1;  // destination words per lane (a VGPR pair: 2)
+  size_t word = 0;  // the shown word's index in its lane (0: VDST, 1: VDST+1)
 };
 
 Decoded Decode(const proto::Finding& f, const std::string& path) {
@@ -55,14 +57,19 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   d.mode = DescribeMode(rc->ctx.mode);
   const LaneView v = rc->lanes.view();
   if (v.size == 0) return d;
-  for (size_t i = 0; i < v.size && i < static_cast<size_t>(f.observed_size()) &&
+  // expected/observed hold DstWords words per lane: the first differing word, and its lane.
+  d.words = ValidateContext(rc->ctx).ok() ? DstWords(rc->ctx.instr) : 1;
+  size_t first_word = 0;
+  for (size_t i = 0; i < v.size * d.words && i < static_cast<size_t>(f.observed_size()) &&
                      i < static_cast<size_t>(f.expected_size());
        ++i) {
     if (f.expected(static_cast<int>(i)) != f.observed(static_cast<int>(i))) {
-      d.lane = i;
+      first_word = i;
       break;
     }
   }
+  d.lane = first_word / d.words;
+  d.word = first_word % d.words;
   d.has_lane = true;
   d.src0 = v.src0[d.lane];
   d.src1 = v.src1[d.lane];
@@ -73,8 +80,8 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   const std::optional<Fp8Shape> shape =
       ValidateContext(rc->ctx).ok() ? Fp8OutputShape(rc->ctx) : std::nullopt;
   const Fp8Format* format = shape ? shape->format : nullptr;
-  if (d.lane < static_cast<size_t>(f.expected_size())) d.expected = f.expected(static_cast<int>(d.lane));
-  if (d.lane < static_cast<size_t>(f.observed_size())) d.observed = f.observed(static_cast<int>(d.lane));
+  if (first_word < static_cast<size_t>(f.expected_size())) d.expected = f.expected(static_cast<int>(first_word));
+  if (first_word < static_cast<size_t>(f.observed_size())) d.observed = f.observed(static_cast<int>(first_word));
   // An instruction writing a 16-bit half writes two elements: show the first that differs.
   const uint32_t mask = WrittenMask(rc->ctx.instr, rc->ctx.mods.opsel, d.src1);
   for (int p = 0; p < 4; ++p) {
@@ -118,9 +125,14 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
   } else if (d.has_lane) {
     absl::StrAppendFormat(&out, "    lane %d: src0 0x%08x = %s, src1 0x%08x %s, kept word 0x%08x\n",
                           d.lane, d.src0, F32(d.src0), d.src1, Src1Role(d), d.kept);
-    absl::StrAppendFormat(&out, "    expected 0x%08x (byte %d: %s)  observed 0x%08x (byte %d: %s)\n",
-                          d.expected, d.written_byte, d.expected_byte, d.observed,
-                          d.written_byte, d.observed_byte);
+    if (d.words > 1) {  // a VGPR pair: whole f32 words, the first that differs
+      absl::StrAppendFormat(&out, "    VDST+%d expected 0x%08x = %s  observed 0x%08x = %s\n",
+                            d.word, d.expected, F32(d.expected), d.observed, F32(d.observed));
+    } else {
+      absl::StrAppendFormat(&out, "    expected 0x%08x (byte %d: %s)  observed 0x%08x (byte %d: %s)\n",
+                            d.expected, d.written_byte, d.expected_byte, d.observed,
+                            d.written_byte, d.observed_byte);
+    }
   }
   if (!d.repro.empty()) absl::StrAppendFormat(&out, "    repro    %s\n", d.repro);
   absl::StrAppendFormat(&out, "    file     %s\n", path);

@@ -74,6 +74,12 @@ constexpr LlvmDifference kDifferences[] = {
      "constant |0| (a different word) and rejects -lit(0x0)",
      "we print abs(lit(0x0)), neg(lit(0x0)), neg(abs(lit(0x0))), which llvm-mc-22 assembles "
      "back to the same word"},
+    {"disasm_comments_unaligned_pair",
+     "on a target with aligned VGPR tuples (gfx90a, gfx942, gfx950, gfx1250) LLVM's disassembler "
+     "prints an odd VGPR pair destination with a comment: `v[3:4]/*Invalid register, operand has "
+     "'VReg_64_Align2' register class*/` (its assembler refuses `v[3:4]`)",
+     "silicon decodes the field; effect U: we decode it, list the refusal in "
+     "DecodedVop3::llvm_refuses and print plain v[3:4]"},
     {"disasm_rejects_sdwa_bits",
      "for the GFX9 SDWA form of a VOP1 instruction LLVM's disassembler calls SRC0_NEG, SRC0_ABS "
      "and DST_SEL != DWORD an invalid encoding (its assembler accepts none of them there)",
@@ -115,8 +121,10 @@ bool LlvmRejectsCode(Family family, int pos, uint16_t code) {
 
 std::span<const LlvmDifference> KnownLlvmDifferences() { return kDifferences; }
 
-LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
-                                            absl::Span<const uint32_t> words) {
+namespace {
+
+LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
+                                                    absl::Span<const uint32_t> words) {
   LlvmDisasmExpectation e;
   absl::StatusOr<DecodedVop3> fields = DecodeVop3Fields(target, words);
   if (!fields.ok()) {
@@ -273,6 +281,22 @@ LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
     e.applied.push_back("disasm_lit_modifier_spelling");
     e.text = llvm;
   }
+  return e;
+}
+
+}  // namespace
+
+LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
+                                            absl::Span<const uint32_t> words) {
+  LlvmDisasmExpectation e = ExpectLlvmDisassemblyOfFields(target, words);
+  if (!e.comparable || !e.valid || !target.aligned_vgpr_tuples) return e;
+  absl::StatusOr<DecodedVop3> fields = DecodeVop3Fields(target, words);
+  if (!fields.ok() || DstWords(fields->vop3.instr) < 2 || (fields->vop3.vdst & 1) == 0) return e;
+  const size_t pair_end = e.text.find(']');
+  if (pair_end == std::string::npos) return e;
+  e.text.insert(pair_end + 1,
+                "/*Invalid register, operand has 'VReg_64_Align2' register class*/");
+  e.applied.push_back("disasm_comments_unaligned_pair");
   return e;
 }
 

@@ -401,12 +401,26 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
                                    ": byte_sel expresses only OPSEL[3:2] on ", target.name));
       }
       break;
+    case OpSelSyntax::op_sel_word_src:
+      if ((in.mods.opsel & 0b0110) != 0) {
+        out.push_back(absl::StrCat("OPSEL[2:1] = ", (in.mods.opsel >> 1) & 3, ": LLVM's op_sel:[a,d] for ",
+                                   InstrName(in.instr), " expresses only OPSEL[0] and OPSEL[3]"));
+      }
+      break;
     case OpSelSyntax::byte_sel_src:
       if ((in.mods.opsel & 0b1100) != 0) {
         out.push_back(absl::StrCat("OPSEL[3:2] = ", in.mods.opsel >> 2,
                                    ": byte_sel expresses only OPSEL[1:0] on ", target.name));
       }
       break;
+  }
+  if (DstWords(in.instr) > 1 && target.aligned_vgpr_tuples && (in.vdst & 1) != 0) {
+    out.push_back(absl::StrCat("VDST v[", in.vdst, ":", in.vdst + DstWords(in.instr) - 1,
+                               "]: ", target.name, " wants a VGPR pair to start at an even "
+                               "register (LLVM: invalid operand)"));
+  }
+  if (DstWords(in.instr) > 1 && in.vdst + DstWords(in.instr) - 1 > 255) {
+    out.push_back(absl::StrCat("VDST v", in.vdst, ": the pair runs past v255"));
   }
   static constexpr absl::string_view kSrcField[3] = {"SRC0", "SRC1", "SRC2"};
   for (int i = NumSourcesRead(in.instr); i < 3; ++i) {
@@ -438,6 +452,13 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
 }
 
 namespace {
+
+// "v5", or the pair "v[4:5]" for an instruction whose row has dst_bits 64 (as llvm-mc-22 prints
+// it; the register after v255 is printed as v256, which no assembler takes).
+std::string VdstText(const Vop3Instr& in) {
+  if (DstWords(in.instr) == 1) return absl::StrCat("v", in.vdst);
+  return absl::StrCat("v[", in.vdst, ":", in.vdst + DstWords(in.instr) - 1, "]");
+}
 
 std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
   std::string text = OperandText(target.family, in.src[i], in.literal, in.form == InstrForm::e32);
@@ -474,8 +495,8 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
   if (in.form != InstrForm::e64) {
     // llvm-mc-22 prints the VOP1 forms with their suffix: `<mnemonic>_e32 v1, v2`,
     // `<mnemonic>_sdwa v1, v2 clamp mul:2 src0_sel:BYTE_1` (src0_sel always, DWORD too).
-    std::string out = absl::StrCat(InstrName(in.instr), "_", InstrFormName(in.form), " v", in.vdst,
-                                   ", ");
+    std::string out = absl::StrCat(InstrName(in.instr), "_", InstrFormName(in.form), " ",
+                                   VdstText(in), ", ");
     std::string src = SourceText(target, in, 0);
     if (in.sdwa_sext) src = absl::StrCat("sext(", src, ")");
     absl::StrAppend(&out, src);
@@ -493,7 +514,7 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
     }
     return out;
   }
-  std::string out = absl::StrCat(InstrName(in.instr), vop1 ? "_e64" : "", " v", in.vdst);
+  std::string out = absl::StrCat(InstrName(in.instr), vop1 ? "_e64" : "", " ", VdstText(in));
   // A source field the instruction does not read shows only when something is in it (LLVM
   // encodes 0); printing it means printing the ones before it too.
   int n = NumSourcesRead(in.instr);
@@ -521,6 +542,16 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
         absl::StrAppend(&out, absl::StrFormat(" op_sel:[%d,%d,%d]", v & 1, (v >> 1) & 1, (v >> 3) & 1));
       }
       if ((v & 4) != 0) absl::StrAppend(&out, " op_sel_src2:1");
+    } else if (r.opsel == OpSelSyntax::op_sel_word_src) {
+      // One source and the destination: op_sel:[OPSEL[0],OPSEL[3]] as LLVM prints it;
+      // OPSEL[2:1], which LLVM cannot express, as op_sel_hi_bits:[b1,b2] (our spelling).
+      const uint32_t v = in.mods.opsel;
+      if ((v & 0b1001) != 0) {
+        absl::StrAppend(&out, absl::StrFormat(" op_sel:[%d,%d]", v & 1, (v >> 3) & 1));
+      }
+      if ((v & 0b0110) != 0) {
+        absl::StrAppend(&out, absl::StrFormat(" op_sel_mid:[%d,%d]", (v >> 1) & 1, (v >> 2) & 1));
+      }
     } else {
       absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel));
     }
@@ -686,12 +717,27 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
         InstrName(in.instr), " takes vdst and ", min_sources, " sources; got ",
         parts.size(), " operands in '", line, "'"));
   }
-  absl::StatusOr<uint16_t> vdst = ParseOperandName(target.family, absl::StripAsciiWhitespace(parts[0]));
-  if (!vdst.ok() || *vdst < kFirstVgprCode) {
-    return absl::InvalidArgumentError(absl::StrCat("vdst '", absl::StripAsciiWhitespace(parts[0]),
-                                                   "' is not a VGPR"));
+  absl::string_view vdst_text = absl::StripAsciiWhitespace(parts[0]);
+  if (DstWords(in.instr) > 1) {
+    // A VGPR pair: v[N:N+1] (InstrInfo::dst_bits 64).
+    int lo = -1, hi = -1;
+    absl::string_view t = vdst_text;
+    std::vector<absl::string_view> ends;
+    if (absl::ConsumePrefix(&t, "v[") && absl::ConsumeSuffix(&t, "]")) ends = absl::StrSplit(t, ':');
+    if (ends.size() != 2 || !absl::SimpleAtoi(ends[0], &lo) || !absl::SimpleAtoi(ends[1], &hi) ||
+        lo < 0 || lo > 255 || hi != lo + DstWords(in.instr) - 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "vdst '", vdst_text, "' is not a VGPR pair v[N:N+1]: ", InstrName(in.instr), " writes ",
+          GetInstrInfo(in.instr).dst_bits, " bits"));
+    }
+    in.vdst = static_cast<uint8_t>(lo);
+  } else {
+    absl::StatusOr<uint16_t> vdst = ParseOperandName(target.family, vdst_text);
+    if (!vdst.ok() || *vdst < kFirstVgprCode) {
+      return absl::InvalidArgumentError(absl::StrCat("vdst '", vdst_text, "' is not a VGPR"));
+    }
+    in.vdst = static_cast<uint8_t>(*vdst - kFirstVgprCode);
   }
-  in.vdst = static_cast<uint8_t>(*vdst - kFirstVgprCode);
   in.src = {0, 0, 0};
   if (in.form != InstrForm::e64 && parts.size() != 2) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -736,8 +782,13 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
       // (OpSelSyntax::op_sel_dst3): element 2 is OPSEL[3], the destination select, and a
       // fourth element is ignored, as llvm-mc-22 does (`op_sel:[0,0,1]` and `op_sel:[0,0,1,0]`
       // set bit 14, `op_sel:[0,0,0,1]` encodes OPSEL = 0). OPSEL[2] is op_sel_src2:1 then.
-      static constexpr int kIdentity[4] = {0, 1, 2, 3}, kDst3[4] = {0, 1, 3, -1};
-      const int* bit_of = r.opsel == OpSelSyntax::op_sel_dst3 ? kDst3 : kIdentity;
+      // One source and the destination (OpSelSyntax::op_sel_word_src): op_sel:[a,d] =
+      // OPSEL[0], OPSEL[3].
+      static constexpr int kIdentity[4] = {0, 1, 2, 3}, kDst3[4] = {0, 1, 3, -1},
+                           kWordSrc[4] = {0, 3, -1, -1};
+      const int* bit_of = r.opsel == OpSelSyntax::op_sel_dst3       ? kDst3
+                          : r.opsel == OpSelSyntax::op_sel_word_src ? kWordSrc
+                                                                    : kIdentity;
       for (size_t b = 0; b < bits.size(); ++b) {
         absl::string_view bit = absl::StripAsciiWhitespace(bits[b]);
         if (bit != "0" && bit != "1") {
@@ -745,6 +796,18 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
         }
         if (bit == "1" && bit_of[b] >= 0) in.mods.opsel |= 1 << bit_of[b];
       }
+    } else if (absl::ConsumePrefix(&mv, "op_sel_mid:")) {
+      // OPSEL[1], OPSEL[2] of an instruction whose op_sel is [a,d] (our spelling; LLVM has none).
+      std::vector<absl::string_view> bits;
+      if (absl::ConsumePrefix(&mv, "[") && absl::ConsumeSuffix(&mv, "]")) bits = absl::StrSplit(mv, ',');
+      if (bits.size() != 2 || r.opsel != OpSelSyntax::op_sel_word_src ||
+          (bits[0] != "0" && bits[0] != "1") || (bits[1] != "0" && bits[1] != "1")) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "'", m, "': op_sel_mid:[b1,b2] is OPSEL[1], OPSEL[2] of an instruction whose op_sel "
+            "is [a,d]"));
+      }
+      if (bits[0] == "1") in.mods.opsel |= 2;
+      if (bits[1] == "1") in.mods.opsel |= 4;
     } else if (absl::ConsumePrefix(&mv, "op_sel_src2:")) {
       // OPSEL[2] of a two-source instruction with op_sel:[a,b,d] (our spelling; LLVM has none).
       if ((mv != "0" && mv != "1") || r.opsel != OpSelSyntax::op_sel_dst3) {

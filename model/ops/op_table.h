@@ -3,7 +3,8 @@
 // Adding an instruction is its row in model/instrs.def and its op file
 // model/ops/<mnemonic>.cc defining the four functions declared below; nothing here changes.
 //
-// Batch functions get a context that ValidateContext accepted and arrays of lanes.size words.
+// Batch functions get a context that ValidateContext accepted, operand arrays of lanes.size
+// words and an output of OutputWords(ctx.instr, lanes.size) words (ops.h).
 #ifndef LANEDIFF_MODEL_OPS_OP_TABLE_H_
 #define LANEDIFF_MODEL_OPS_OP_TABLE_H_
 

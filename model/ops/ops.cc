@@ -59,9 +59,11 @@ namespace {
 absl::Status CheckBatch(const OpContext& ctx, const LaneView& lanes, absl::Span<uint32_t> out) {
   absl::Status s = ValidateContext(ctx);
   if (!s.ok()) return s;
-  if (out.size() != lanes.size) {
-    return absl::InvalidArgumentError(absl::StrCat("output has ", out.size(), " words for ",
-                                                   lanes.size, " lanes"));
+  const size_t words = OutputWords(ctx.instr, lanes.size);
+  if (out.size() != words) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "output has ", out.size(), " words for ", lanes.size, " lanes of ", InstrName(ctx.instr),
+        " (", DstWords(ctx.instr), " destination words per lane: ", words, ")"));
   }
   if (lanes.size != 0 &&
       (lanes.src0 == nullptr || lanes.src1 == nullptr || lanes.src2 == nullptr ||
@@ -113,17 +115,17 @@ bool OutputIsNan(const OpContext& ctx, uint32_t element) {
 uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
                       uint32_t vdst_old) {
   const LaneView v{&src0, &src1, &src2, &vdst_old, 1};
-  uint32_t out = 0;
-  ops::GetOp(ctx.instr).fast(ctx, v, &out);
-  return out;
+  uint32_t out[kMaxDstWords] = {};
+  ops::GetOp(ctx.instr).fast(ctx, v, out);
+  return out[0];
 }
 
 uint32_t EvaluateLaneOracle(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
                             uint32_t vdst_old) {
   const LaneView v{&src0, &src1, &src2, &vdst_old, 1};
-  uint32_t out = 0;
-  ops::GetOp(ctx.instr).oracle(ctx, v, &out);
-  return out;
+  uint32_t out[kMaxDstWords] = {};
+  ops::GetOp(ctx.instr).oracle(ctx, v, out);
+  return out[0];
 }
 
 }  // namespace lanediff

@@ -55,7 +55,13 @@ struct OpContext {
 // widths; the error says which.
 absl::Status ValidateContext(const OpContext& ctx);
 
-// The fast model: VDST for every lane. out.size() must equal lanes.size.
+// Words of an instruction's result for `lanes` lanes: lanes * DstWords(instr) (the row's
+// dst_bits / 32). A lane's words are consecutive: lane i's VDST at [i*W], VDST+1 at [i*W + 1].
+inline size_t OutputWords(Instr instr, size_t lanes) {
+  return lanes * static_cast<size_t>(DstWords(instr));
+}
+
+// The fast model: VDST for every lane. out.size() must equal OutputWords(ctx.instr, lanes.size).
 absl::Status Evaluate(const OpContext& ctx, const LaneView& lanes, absl::Span<uint32_t> out);
 
 // The slow exact oracle (exact intermediate, one rounding; model/fp/oracle.h), same contract.
@@ -80,7 +86,8 @@ std::optional<Fp8Shape> Fp8OutputShape(const OpContext& ctx);
 // test NaN without knowing the formats.
 bool OutputIsNan(const OpContext& ctx, uint32_t element);
 
-// One lane through the fast model (convenience for tests and tools; ctx must be valid).
+// One lane through the fast model (convenience for tests and tools; ctx must be valid): its
+// first destination word (VDST; EvaluateLanes for a VGPR pair's both).
 uint32_t EvaluateLane(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,
                       uint32_t vdst_old);
 uint32_t EvaluateLaneOracle(const OpContext& ctx, uint32_t src0, uint32_t src1, uint32_t src2,

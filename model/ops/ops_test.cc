@@ -62,19 +62,23 @@ Modifiers M(uint8_t opsel = 0, uint8_t neg = 0, uint8_t abs = 0, bool clamp = fa
 // The fast model and the oracle give the same word on every lane of `lanes` under `ctx`.
 ::testing::AssertionResult FastMatchesOracle(const OpContext& ctx, LaneBatch& lanes,
                                              const std::string& what) {
-  std::vector<uint32_t> fast(lanes.size()), slow(lanes.size());
+  // Every destination word of every lane (a VGPR pair: lane i's at 2i, 2i + 1).
+  const size_t w = static_cast<size_t>(DstWords(ctx.instr));
+  std::vector<uint32_t> fast(lanes.size() * w), slow(lanes.size() * w);
   if (!Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok() ||
       !EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(slow)).ok()) {
     return ::testing::AssertionFailure() << what << ": evaluation failed";
   }
-  for (size_t i = 0; i < lanes.size(); ++i) {
-    if (fast[i] == slow[i]) continue;
+  for (size_t j = 0; j < lanes.size() * w; ++j) {
+    const size_t i = j / w;
+    if (fast[j] == slow[j]) continue;
     return ::testing::AssertionFailure()
            << what << " " << ctx.target->name << " " << InstrName(ctx.instr) << std::hex
            << " mode=" << ctx.mode << " opsel=" << int(ctx.mods.opsel)
            << " neg=" << int(ctx.mods.neg) << " abs=" << int(ctx.mods.abs)
            << " clamp=" << ctx.mods.clamp << " lane " << lanes.src0()[i] << " "
-           << lanes.src1()[i] << ": fast " << fast[i] << " oracle " << slow[i];
+           << lanes.src1()[i] << " word " << j % w << ": fast " << fast[j] << " oracle "
+           << slow[j];
   }
   return ::testing::AssertionSuccess();
 }

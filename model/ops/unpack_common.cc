@@ -22,6 +22,21 @@ int UnpackSourceByte(const OpContext& ctx) {
   return 0;
 }
 
+SourceWord UnpackSourceWord(const OpContext& ctx) {
+  const InstrInfo& info = GetInstrInfo(ctx.instr);
+  if (info.opsel_syntax[static_cast<int>(ctx.target->family)] == OpSelSyntax::op_sel_word_src) {
+    return {(ctx.mods.opsel & 1u) ? 16u : 0u, 0xffffu};
+  }
+  const uint32_t sel = ctx.mods.src0_sel;
+  switch (ctx.hyp.fp8_sdwa_sel) {
+    case Fp8SdwaSel::pseudocode: return {(sel & 3u) == 1u ? 16u : 0u, 0xffffu};
+    case Fp8SdwaSel::extract:
+      if (sel <= 3) return {8u * sel, 0xffu};
+      return {sel == 5 ? 16u : 0u, 0xffffu};
+  }
+  return {0, 0xffffu};
+}
+
 Fp8ToF32Options UnpackOptions(const OpContext& ctx, bool clamp_is_format) {
   const bool dx10 = ctx.target->family == Family::gfx9 ? (ctx.mode & kModeDx10ClampBit) != 0
                                                        : true;
@@ -84,8 +99,32 @@ void UnpackByteBatchOracle(const OpContext& ctx, const Fp8Format& format, bool c
   }
 }
 
-absl::string_view ClassifyUnpackByte(const OpContext& ctx, const Fp8Format& f, uint32_t src0) {
-  const uint32_t b = (src0 >> (8 * UnpackSourceByte(ctx))) & 0xffu;
+void UnpackPairBatch(const OpContext& ctx, const Fp8Format& format, const LaneView& lanes,
+                     uint32_t* out) {
+  const Fp8ToF32Table t = MakeFp8ToF32Table(format, UnpackOptions(ctx, false));
+  const SourceWord w = UnpackSourceWord(ctx);
+  const uint32_t* __restrict src0 = lanes.src0;
+  for (size_t i = 0; i < lanes.size; ++i) {
+    const uint64_t pair = Fp8PairToF32x2((src0[i] >> w.shift) & w.mask, t);
+    out[2 * i] = static_cast<uint32_t>(pair);
+    out[2 * i + 1] = static_cast<uint32_t>(pair >> 32);
+  }
+}
+
+void UnpackPairBatchOracle(const OpContext& ctx, const Fp8Format& format, const LaneView& lanes,
+                           uint32_t* out) {
+  const Fp8ToF32Options o = UnpackOptions(ctx, false);
+  const SourceWord w = UnpackSourceWord(ctx);
+  for (size_t i = 0; i < lanes.size; ++i) {
+    const uint32_t word = (lanes.src0[i] >> w.shift) & w.mask;
+    out[2 * i] = OracleFp8ToF32(word & 0xffu, format, o);
+    out[2 * i + 1] = OracleFp8ToF32((word >> 8) & 0xffu, format, o);
+  }
+}
+
+namespace {
+
+absl::string_view ClassifyByte(const Fp8Format& f, uint32_t b) {
   const uint32_t mag = f.is_signed ? b & 0x7fu : b;
   const uint32_t exp = mag >> f.man_bits;
   const uint32_t man = mag & ((1u << f.man_bits) - 1u);
@@ -101,6 +140,22 @@ absl::string_view ClassifyUnpackByte(const OpContext& ctx, const Fp8Format& f, u
   if (mag == 0) return "zero";
   if (exp == 0) return "denormal";
   return "normal";
+}
+
+}  // namespace
+
+absl::string_view ClassifyUnpackPair(const OpContext& ctx, const Fp8Format& f, uint32_t src0) {
+  const SourceWord w = UnpackSourceWord(ctx);
+  const uint32_t word = (src0 >> w.shift) & w.mask;
+  const absl::string_view lo = ClassifyByte(f, word & 0xffu), hi = ClassifyByte(f, word >> 8);
+  for (absl::string_view c : {"nan", "inf", "denormal", "zero"}) {
+    if (lo == c || hi == c) return c;
+  }
+  return "normal";
+}
+
+absl::string_view ClassifyUnpackByte(const OpContext& ctx, const Fp8Format& f, uint32_t src0) {
+  return ClassifyByte(f, (src0 >> (8 * UnpackSourceByte(ctx))) & 0xffu);
 }
 
 }  // namespace ops

@@ -25,6 +25,18 @@ inline constexpr uint32_t kModeDx10ClampBit = 1u << 8;    // MODE[8]: DX10_CLAMP
 // e32 and GFX9 VOP3 carry src0_sel = DWORD: byte 0.
 int UnpackSourceByte(const OpContext& ctx);
 
+// The 16-bit word of S0 a packed unpacking conversion (dst_bits 64) converts: word =
+// (S0 >> shift) & mask. OPSEL[0] where the family's syntax is OpSelSyntax::op_sel_word_src
+// (GFX12/GFX1250 VOP3: 1 = the high word); elsewhere (GFX9) the SDWA src0_sel read per
+// fp8_sdwa_sel: pseudocode (sel & 3) == 1 (BYTE_1, WORD_1) -> the high word, every other
+// select the low word; extract BYTE_n -> byte n zero-extended (mask 0xff), WORD_1 -> the high
+// word, else the low word. e32 and GFX9 VOP3 carry src0_sel = DWORD: the low word.
+struct SourceWord {
+  uint32_t shift;
+  uint32_t mask;
+};
+SourceWord UnpackSourceWord(const OpContext& ctx);
+
 // Fp8DecodeOptionsFor with this context's MODE, OMOD and CLAMP (`clamp_is_format`: CLAMP is
 // the format bit here, so it does not clamp).
 Fp8ToF32Options UnpackOptions(const OpContext& ctx, bool clamp_is_format);
@@ -34,6 +46,18 @@ void UnpackByteBatch(const OpContext& ctx, const Fp8Format& format, bool clamp_i
                      const LaneView& lanes, uint32_t* out);
 void UnpackByteBatchOracle(const OpContext& ctx, const Fp8Format& format, bool clamp_is_format,
                            const LaneView& lanes, uint32_t* out);
+
+// One 16-bit word of S0 -> two f32 for every lane (dst_words 2): out[2i] = cvt(low byte),
+// out[2i + 1] = cvt(high byte) (VDST, VDST+1). Fast (the table) and oracle.
+void UnpackPairBatch(const OpContext& ctx, const Fp8Format& format, const LaneView& lanes,
+                     uint32_t* out);
+void UnpackPairBatchOracle(const OpContext& ctx, const Fp8Format& format, const LaneView& lanes,
+                           uint32_t* out);
+
+// The input class of the selected word's two bytes: the rarer of the two bytes' classes
+// (nan, inf, denormal, zero, normal in that order).
+absl::string_view ClassifyUnpackPair(const OpContext& ctx, const Fp8Format& format,
+                                     uint32_t src0);
 
 // The input class of the selected byte: "nan", "inf", "zero", "denormal" (a subnormal byte),
 // "normal".

@@ -16,13 +16,13 @@ constexpr TargetTraits kTargets[] = {
     {"gfx908", "CDNA1", "MI100", Family::gfx9, false, true, false,
      Fp8FormatId::e4m3_fnuz, Fp8FormatId::e5m2_fnuz, false, "no SR instructions (llvm-mc-22 rejects)"},
     {"gfx90a", "CDNA2", "MI210/MI250X", Family::gfx9, false, true, false,
-     Fp8FormatId::e4m3_fnuz, Fp8FormatId::e5m2_fnuz, false, "no SR instructions (llvm-mc-22 rejects)"},
+     Fp8FormatId::e4m3_fnuz, Fp8FormatId::e5m2_fnuz, false, "no SR instructions (llvm-mc-22 rejects)", true},
     {"gfx942", "CDNA3", "MI300X", Family::gfx9, false, true, true,
      Fp8FormatId::e4m3_fnuz, Fp8FormatId::e5m2_fnuz, false,
-     "FNUZ formats: HIP headers, MI300X bytes (WeirdFloats.jl)"},
+     "FNUZ formats: HIP headers, MI300X bytes (WeirdFloats.jl)", true},
     {"gfx950", "CDNA4", "MI355X", Family::gfx9, false, true, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false,
-     "OCP formats: HIP headers, tinygrad gfx950 hardware values"},
+     "OCP formats: HIP headers, tinygrad gfx950 hardware values", true},
     {"gfx1010", "RDNA1", "RX 5700 XT", Family::gfx10, true, true, false,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false, "pk_u8 only"},
     {"gfx1030", "RDNA2", "RX 6900 XT", Family::gfx10, true, true, false,
@@ -38,9 +38,9 @@ constexpr TargetTraits kTargets[] = {
      "OCP formats: HIP headers; conversion rules measured by rocjitsu on this target (L+)"},
     {"gfx1250", "CDNA5", "MI450 (GFX12.5)", Family::gfx1250, true, false, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, true,
-     "CLAMP selects UE5M3 on B0 stepping (LLVM _e5m3 builtin; comgr: A0 ignores the bit)"},
+     "CLAMP selects UE5M3 on B0 stepping (LLVM _e5m3 builtin; comgr: A0 ignores the bit)", true},
     {"gfx1251", "CDNA5", "GFX12.5 variant", Family::gfx1250, true, false, true,
-     Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, true, "as gfx1250 (LLVM 22 treats it alike)"},
+     Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, true, "as gfx1250 (LLVM 22 treats it alike)", true},
 };
 
 // Formats on targets without fp8_conversion are placeholders: nothing reads them.
@@ -72,7 +72,12 @@ constexpr bool RowsConsistent() {
     if (i.write == DstWrite::byte_at_src1 && i.src[1] != SrcRole::byte_select) return false;
     if (i.kept == KeptFrom::src2 && i.src[2] != SrcRole::kept_bytes) return false;
     if (i.src[0] == SrcRole::unused) return false;
-    if (i.write == DstWrite::dword && i.dst_bits != 32) return false;
+    if (i.dst_bits != 32 && i.dst_bits != 64) return false;
+    // A VGPR pair is written whole (DstWrite::dword), from one source word of 8-bit floats.
+    if (i.dst_bits == 64 && (i.write != DstWrite::dword || i.src[0] != SrcRole::fp8_bytes ||
+                             i.output != OutputKind::f32)) {
+      return false;
+    }
     for (int f = 0; f < kNumFamilies; ++f) {
       // A VOP1 instruction has its e32 opcode wherever it has its VOP3 one; a VOP3-only has none.
       const bool vop1 = i.vop1_opcode[f] != kNoOpcode;
@@ -80,6 +85,10 @@ constexpr bool RowsConsistent() {
       if (i.encoding == Encoding::vop3 && vop1) return false;
       if (i.vop1_opcode[f] < kNoOpcode || i.vop1_opcode[f] > 255) return false;
       if (i.opsel_syntax[f] == OpSelSyntax::byte_sel_src && i.opsel_bits != 0b0011) return false;
+      if (i.opsel_syntax[f] == OpSelSyntax::op_sel_word_src &&
+          (i.opsel_bits != 0b0001 || i.dst_bits != 64)) {
+        return false;
+      }
     }
   }
   for (int a = 0; a < kNumInstrs; ++a) {

@@ -77,7 +77,8 @@ enum class DstWrite : uint8_t {
   byte_at_src1,       // byte S1[1:0]
   byte_at_opsel_3_2,  // byte OPSEL[3:2]
   half_at_opsel_3,    // 16-bit half OPSEL[3]: {element(S0) low byte, element(S1) high byte}
-  dword,              // all 32 bits (an f32 result)
+  dword,              // all 32 bits of every destination word (an f32 result; with dst_bits
+                      // 64 both words of the VGPR pair)
 };
 
 // Where the destination bits the lane does not write come from.
@@ -90,6 +91,8 @@ enum class OpSelSyntax : uint8_t {
   op_sel_dst3, // two sources + destination: op_sel:[a,b,d] = OPSEL[0], OPSEL[1], OPSEL[3]
   byte_sel,    // byte_sel:N = OPSEL[3:2] (OPSEL[1:0] not expressible)
   byte_sel_src,  // byte_sel:N = 2*OPSEL[0] + OPSEL[1]: the source byte (fp8 -> f32 VOP3)
+  op_sel_word_src,  // op_sel:[a,d] = OPSEL[0] (the source word: 1 = high), OPSEL[3] (packed
+                    // fp8 -> f32 VOP3 on GFX12/GFX1250; llvm-mc-22 op_sel:[0,1] sets bit 14)
 };
 
 // What an element the lane writes is: compare, sweep and reports decode by this, and ask the
@@ -114,7 +117,10 @@ struct InstrInfo {
   std::array<int16_t, kNumFamilies> vop1_opcode = kNoOpcodes;
   TargetFeature requires_feature = TargetFeature::none;
   std::array<SrcRole, 3> src{};  // roles of SRC0..SRC2
-  uint8_t dst_bits = 32;         // 64: a VGPR pair (the packed fp8 -> f32 conversions)
+  // 32: one VGPR; 64: a VGPR pair VDST, VDST+1 (the packed fp8 -> f32 conversions). Every
+  // layer sizes a lane's result by dst_words(): the model writes, devices return, compare
+  // checks and findings keep dst_words() words per lane, lane i's at [i*W, i*W + W).
+  uint8_t dst_bits = 32;
   DstWrite write = DstWrite::byte_at_src1;
   KeptFrom kept = KeptFrom::vdst_old;
   uint8_t neg_abs_srcs = 0;  // bit i: LLVM accepts -x / |x| on source i
@@ -128,12 +134,18 @@ struct InstrInfo {
   constexpr int sources() const {
     return src[2] != SrcRole::unused ? 3 : src[1] != SrcRole::unused ? 2 : 1;
   }
+  // Destination words per lane (1 or 2).
+  constexpr int dst_words() const { return dst_bits / 32; }
   // The output is an 8-bit float (fp8/bf8): compare, sweep and reports decode it by format.
   constexpr bool writes_float() const {
     return output == OutputKind::fp8 || output == OutputKind::bf8;
   }
 };
 const InstrInfo& GetInstrInfo(Instr instr);
+// InstrInfo::dst_words of the instruction: destination words per lane.
+inline int DstWords(Instr instr) { return GetInstrInfo(instr).dst_words(); }
+// The most destination words any instruction writes per lane.
+inline constexpr int kMaxDstWords = 2;
 
 // The destination bits a lane writes (a mask over the 32-bit VDST), for the instruction's
 // OPSEL field and the lane's S1. The other bits come from InstrInfo::kept.
@@ -174,6 +186,12 @@ struct TargetTraits {
   // hypothesis gfx1250_clamp).
   bool clamp_selects_ue5m3;
   absl::string_view evidence;
+  // A VGPR pair (InstrInfo::dst_bits 64) must start at an even register: LLVM 22's
+  // FeatureRequiresAlignedVGPRs (gfx90a, gfx942, gfx950, gfx1250; llvm-mc-22 refuses
+  // `v_lshlrev_b64 v[3:4], 1, v[6:7]` on gfx90a/gfx942, and the packed fp8 -> f32 conversions'
+  // `v[3:4]` on gfx942/gfx950/gfx1250 (fp8_family_forms.txt *_odd_vdst); accepts them on
+  // gfx908/gfx10/gfx11/gfx12).
+  bool aligned_vgpr_tuples = false;
 
   bool HasFeature(TargetFeature f) const {
     return f == TargetFeature::none || (f == TargetFeature::fp8_conversion && fp8_conversion);
