@@ -220,6 +220,9 @@ class Worker {
   void Progress(bool final);
   absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
   absl::StatusOr<bool> Confirmed(const proto::TestCase& tc, const std::vector<std::string>& named);
+  // Renames each class cause the batch cannot tell from another (Cause::also) by a
+  // confirmation batch (DecideClass), and merges causes that then share a name.
+  absl::Status DecideAmbiguousClasses(const proto::TestCase& tc, std::vector<Cause>* causes);
   absl::Status HandleCause(const proto::TestCase& tc, const ResolvedCase& rc, const Cause& cause);
   absl::Status HandleFault(const proto::TestCase& tc, const absl::Status& fault);
   absl::Status Store(proto::Finding f, const std::string& pre_signature);
@@ -523,9 +526,47 @@ absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSid
     if (confirmed) break;
     refuted.insert(refuted.end(), named.begin(), named.end());
   }
+  // A class whose every lane also shows another (Cause::also: the batch cannot tell them apart)
+  // is decided on a confirmation batch from the same device, as a hypothesis is confirmed.
+  LANEDIFF_RETURN_IF_ERROR(DecideAmbiguousClasses(tc, &causes));
   for (const Cause& cause : causes) {
     LANEDIFF_RETURN_IF_ERROR(HandleCause(tc, m.rc, cause));
   }
+  return absl::OkStatus();
+}
+
+absl::Status Worker::DecideAmbiguousClasses(const proto::TestCase& tc,
+                                            std::vector<Cause>* causes) {
+  bool renamed = false;
+  for (Cause& c : *causes) {
+    if (c.by_hypothesis || c.also.empty()) continue;
+    LANEDIFF_ASSIGN_OR_RETURN(
+        proto::TestCase conf,
+        ConfirmationCase(tc, (o_.seed + 1) * 0x9e3779b97f4a7c15ull ^ stats_.execs ^ 0x5bd1e995u));
+    absl::StatusOr<BothSides> b = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+    if (!b.ok() || !b->device_status.ok()) continue;  // no evidence: the batch's own order stands
+    std::vector<std::string> candidates = {c.name};
+    candidates.insert(candidates.end(), c.also.begin(), c.also.end());
+    LANEDIFF_ASSIGN_OR_RETURN(std::string decided,
+                              DecideClass(conf, hyp_, candidates, b->observed, o_.relax));
+    if (!decided.empty() && decided != c.name) c.name = decided, renamed = true;
+    c.also.clear();
+  }
+  if (!renamed) return absl::OkStatus();
+  // Two causes that now share a name are one.
+  std::vector<Cause> merged;
+  for (Cause& c : *causes) {
+    auto same = std::find_if(merged.begin(), merged.end(), [&](const Cause& m) {
+      return m.name == c.name && m.by_hypothesis == c.by_hypothesis;
+    });
+    if (same == merged.end()) {
+      merged.push_back(std::move(c));
+      continue;
+    }
+    same->lanes.insert(same->lanes.end(), c.lanes.begin(), c.lanes.end());
+    std::sort(same->lanes.begin(), same->lanes.end());
+  }
+  *causes = std::move(merged);
   return absl::OkStatus();
 }
 

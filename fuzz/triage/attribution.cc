@@ -228,7 +228,7 @@ Cause PickClass(const std::map<std::string, std::vector<size_t>>& by_class) {
       best = &entry;
     }
   }
-  Cause c{best->first, false, best->second};
+  Cause c{best->first, false, best->second, {}};
   std::sort(c.lanes.begin(), c.lanes.end());
   return c;
 }
@@ -300,27 +300,60 @@ struct LaneClassifier {
   // Lane i's class from its expected and observed destination words (one, or a VGPR pair).
   std::string Class(size_t i, absl::Span<const uint32_t> expected,
                     absl::Span<const uint32_t> observed) const {
+    return Classes(i, expected, observed).front();
+  }
+  // Every class lane i shows, the first being its Class. One, but for a VGPR pair whose
+  // observed words are both the expected pair exchanged (dst_words_swapped, read first: a
+  // relation to the lane's own expected words) and another select's output
+  // (source_byte_moved): a source word whose other word holds the same two bytes reversed.
+  // One lane cannot tell which happened; its batch, or a confirmation batch, can (Attribute,
+  // DecideClass).
+  std::vector<std::string> Classes(size_t i, absl::Span<const uint32_t> expected,
+                                   absl::Span<const uint32_t> observed) const {
     if (f32_word) {
       const size_t w = expected.size();
-      // The pair exchanged is read first: a relation to the lane's own expected words, where
-      // another select's output equal to it is a coincidence of the data (a source word whose
-      // other word holds the same two bytes reversed).
+      std::vector<std::string> out;
       if (w == 2 && expected[0] != expected[1] && observed[0] == expected[1] &&
           observed[1] == expected[0]) {
-        return "dst_words_swapped";
+        out.push_back("dst_words_swapped");
       }
       for (const std::vector<uint32_t>& other : other_selects) {
         const absl::Span<const uint32_t> o = LaneWords(other, i, w);
-        if (o == observed && o != expected) return "source_byte_moved";
+        if (o == observed && o != expected) {
+          out.push_back("source_byte_moved");
+          break;
+        }
       }
+      if (!out.empty()) return out;
       size_t k = 0;
       while (k + 1 < w && expected[k] == observed[k]) ++k;
-      return DifferenceClassF32(expected[k], observed[k]);
+      return {DifferenceClassF32(expected[k], observed[k])};
     }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
-    return DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i]);
+    return {DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i])};
   }
 };
+
+// The classes every lane of `c` shows besides c.name (lane_classes: each differing lane's
+// Classes).
+std::vector<std::string> AlsoShown(const Cause& c,
+                                   const std::map<size_t, std::vector<std::string>>& lane_classes) {
+  std::vector<std::string> also;
+  for (const char* k : kDifferenceClasses) {
+    if (c.name == k) continue;
+    bool every = !c.lanes.empty();
+    for (size_t i : c.lanes) {
+      auto it = lane_classes.find(i);
+      if (it == lane_classes.end() ||
+          std::find(it->second.begin(), it->second.end(), k) == it->second.end()) {
+        every = false;
+        break;
+      }
+    }
+    if (every) also.push_back(k);
+  }
+  return also;
+}
 
 }  // namespace
 
@@ -372,8 +405,11 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   // 1. Structural differences first: no hypothesis moves a byte or touches a kept byte.
   std::map<std::string, std::vector<size_t>> structural;
   std::vector<size_t> value_lanes;  // only the written byte (or half) differs
+  std::map<size_t, std::vector<std::string>> lane_classes;  // every class each lane shows
   for (size_t i : differing) {
-    std::string c = lc.Class(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
+    std::vector<std::string>& all = lane_classes[i] =
+        lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
+    const std::string& c = all.front();
     if (IsStructural(c)) {
       structural[c].push_back(i);
     } else {
@@ -435,7 +471,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
         h.set(&ctx.hyp, st.value);
         LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &st.explains, &st.every_lane));
         if (st.every_lane) {
-          causes.push_back(Cause{st.name, true, value_lanes});
+          causes.push_back(Cause{st.name, true, value_lanes, {}});
           done = true;
         }
         settings.push_back(std::move(st));
@@ -453,7 +489,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
         if (!every_lane) continue;
         // Each lane goes to the setting that explains it alone; a lane that needs both counts
         // for both (two deviations, two causes: never a third "both" cause).
-        Cause ca{settings[a].name, true, {}}, cb{settings[b].name, true, {}};
+        Cause ca{settings[a].name, true, {}, {}}, cb{settings[b].name, true, {}, {}};
         for (size_t i : value_lanes) {
           const bool by_a = settings[a].explains[i], by_b = settings[b].explains[i];
           if (by_a || !by_b) ca.lanes.push_back(i);
@@ -474,6 +510,27 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     }
   }
   if (!structural.empty()) causes.push_back(PickClass(structural));
+  // A class cause whose every lane also shows another class cause of the batch is that cause:
+  // the batch's other lanes tell which of the lane's classes happened (a class explaining
+  // every lane wins over one explaining some).
+  for (Cause& c : causes) {
+    if (!c.by_hypothesis) c.also = AlsoShown(c, lane_classes);
+  }
+  for (size_t a = 0; a < causes.size(); ++a) {
+    if (causes[a].by_hypothesis || causes[a].also.empty()) continue;
+    for (size_t b = 0; b < causes.size(); ++b) {
+      if (b == a || causes[b].by_hypothesis) continue;
+      const std::vector<std::string>& also = causes[a].also;
+      if (std::find(also.begin(), also.end(), causes[b].name) == also.end()) continue;
+      std::vector<size_t>& into = causes[b].lanes;
+      into.insert(into.end(), causes[a].lanes.begin(), causes[a].lanes.end());
+      std::sort(into.begin(), into.end());
+      causes[b].also = AlsoShown(causes[b], lane_classes);
+      causes.erase(causes.begin() + static_cast<std::ptrdiff_t>(a));
+      a = static_cast<size_t>(-1);  // start over: the merged cause may merge again
+      break;
+    }
+  }
   // Most lanes first; ties: hypotheses first, then by first lane (deterministic).
   std::sort(causes.begin(), causes.end(), [](const Cause& a, const Cause& b) {
     if (a.lanes.size() != b.lanes.size()) return a.lanes.size() > b.lanes.size();
@@ -512,9 +569,37 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
   }
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
   for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
-    if (lc.Class(i, LaneWords(expected, i, w), LaneWords(observed, i, w)) == cause.name) return true;
+    const std::vector<std::string> all =
+        lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
+    if (std::find(all.begin(), all.end(), cause.name) != all.end()) return true;
   }
   return false;
+}
+
+absl::StatusOr<std::string> DecideClass(const proto::TestCase& conf, const Hypotheses& hyp,
+                                        absl::Span<const std::string> candidates,
+                                        absl::Span<const uint32_t> observed,
+                                        const Relaxations& relax) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(conf));
+  rc.ctx.hyp = hyp;
+  const LaneView v = rc.lanes.view();
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  if (observed.size() != v.size * w) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "DecideClass: %d lanes of %d words but %d observed words", v.size, w, observed.size()));
+  }
+  std::vector<uint32_t> expected(v.size * w);
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, v, absl::MakeSpan(expected)));
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
+  std::map<std::string, std::vector<size_t>> by_class;
+  for (const std::string& c : candidates) by_class[c];
+  for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
+    for (const std::string& c : lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w))) {
+      if (auto it = by_class.find(c); it != by_class.end()) it->second.push_back(i);
+    }
+  }
+  const Cause best = by_class.empty() ? Cause{} : PickClass(by_class);
+  return best.lanes.empty() ? std::string() : best.name;
 }
 
 absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint64_t salt) {
@@ -553,13 +638,15 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
   // src1 become VGPRs fed per lane, from the value each lane read (rc.lanes). Words given
   // verbatim (raw_words) stay as they are.
   const bool rewrite = tc.encoding().raw_words_size() == 0;
-  proto::Source* srcs[2] = {out.mutable_encoding()->mutable_src0(),
-                            out.mutable_encoding()->mutable_src1()};
+  // (A source field is touched only when rewritten: an absent one, e.g. a VOP1/SDWA word's
+  // src1, stays absent, which the one-source forms require.)
   for (int k = 0; k < 2 && rewrite; ++k) {
     if (info.src[k] == SrcRole::data_f32 || info.src[k] == SrcRole::sr_seed ||
-        info.src[k] == SrcRole::byte_select) {
-      srcs[k]->Clear();
-      srcs[k]->set_kind(proto::SOURCE_VGPR);
+        info.src[k] == SrcRole::byte_select || info.src[k] == SrcRole::fp8_bytes) {
+      proto::Source* src = k == 0 ? out.mutable_encoding()->mutable_src0()
+                                  : out.mutable_encoding()->mutable_src1();
+      src->Clear();
+      src->set_kind(proto::SOURCE_VGPR);
     }
   }
   const LaneView v = rc.lanes.view();
@@ -569,6 +656,9 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
     proto::Lane l = tc.lanes(static_cast<int>(i));
     if (rewrite) l.set_src0(v.src0[i]), l.set_src1(v.src1[i]);
     if (info.src[0] == SrcRole::data_f32) l.set_src0(redraw(l.src0(), j));
+    // 8-bit codes (an f32 writer's S0): new bytes but for a quarter, as for data words, so a
+    // coincidence of the batch's bytes (a uniform S0) is not repeated.
+    if (info.src[0] == SrcRole::fp8_bytes && j % 4 != 0) l.set_src0(next());
     l.set_src1(info.src[1] == SrcRole::data_f32 ? redraw(l.src1(), j) : next());
     *out.add_lanes() = l;
   }

@@ -137,6 +137,11 @@ struct Cause {
   std::string name;          // hypothesis setting or difference class
   bool by_hypothesis = false;
   std::vector<size_t> lanes;  // the disagreeing lanes it accounts for, ascending
+  // A difference class only: the other classes every one of its lanes also shows (a VGPR pair
+  // whose observed words are both the expected ones exchanged and another select's: a source
+  // word whose other word holds the same two bytes reversed). Non-empty: the batch cannot tell
+  // them apart, a confirmation batch decides (DecideClass).
+  std::vector<std::string> also;
 };
 
 // Every disagreeing lane of `rc` (model side under rc.ctx.hyp; `expected` its words,
@@ -153,6 +158,9 @@ struct Cause {
 //     same as: it changes the model's output on every value lane and on no agreeing lane.
 //  3. Otherwise the value lanes take one class: the one all of them show, else the most
 //     frequent, ties in kDifferenceClasses order. Its Cause lists the lanes that show it.
+//  4. A lane showing two classes (a VGPR pair: dst_words_swapped and source_byte_moved) counts
+//     under its first; a class cause whose every lane also shows another class cause of the
+//     batch joins it. What the batch cannot tell stays in Cause::also (DecideClass).
 absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
                                              absl::Span<const uint32_t> expected,
                                              absl::Span<const uint32_t> observed,
@@ -165,8 +173,10 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
 // device: ConfirmationCase(tc, salt) is tc (same word, MODE, target) with its lanes re-drawn
 // (256 to 1024): a quarter keep tc's data words; the others keep each data word's sign (and
 // exponent, but for a quarter: random in 2^-17..2^18) under a new mantissa (random, or a tie
-// of a random quantum; Inf, NaN, denormals kept); a seed or byte select src1 is random (per lane, or one new SGPR/literal value; an
-// inline constant stays); src2 and VDST kept. Deterministic in `salt`.
+// of a random quantum; Inf, NaN, denormals kept); 8-bit codes (an f32 writer's S0) new random
+// words but for a quarter; a seed or byte select src1 is random (per lane, or one new SGPR/literal value; an
+// inline constant stays); src2 and VDST kept; a source field the word lacks (a VOP1/SDWA
+// word's src1) stays absent. Deterministic in `salt`.
 // (sr_rounding=literal, a wrapping add then RNE, equals a seed offset by one half, i.e.
 // src1_neg, on every lane whose add neither wraps nor ties: the new mantissas make both occur.)
 absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint64_t salt);
@@ -177,6 +187,15 @@ absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypoth
                                          absl::Span<const std::string> settings,
                                          absl::Span<const uint32_t> observed,
                                          const Relaxations& relax);
+
+// The class among `candidates` (a class cause's name and its `also`) that the lanes of a
+// confirmation batch `conf` (ConfirmationCase of the same case, run on the same device:
+// `observed`) decide: the one every disagreeing lane shows, else the one most show, ties in
+// kDifferenceClasses order. Empty when no lane of `conf` disagrees (no evidence).
+absl::StatusOr<std::string> DecideClass(const proto::TestCase& conf, const Hypotheses& hyp,
+                                        absl::Span<const std::string> candidates,
+                                        absl::Span<const uint32_t> observed,
+                                        const Relaxations& relax);
 
 // Resolves `tc`, runs the model under `hyp` and attributes `observed` (one word per lane).
 absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, const Hypotheses& hyp,

@@ -319,6 +319,106 @@ TEST(Attribute, Gfx9SdwaSourceByteMoved) {
   EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
 }
 
+// A VGPR pair (v_cvt_pk_f32_fp8, gfx950 OCP E4M3: 0x38 = 1.0 = 0x3f800000, 0x40 = 2.0 =
+// 0x40000000), SDWA src0_sel BYTE_1, which fp8_sdwa_sel=pseudocode reads as the high word
+// (docs/semantics.md §10.5); the device reads the low word (src_byte_swap: BYTE_2, the low
+// word), or the high word into swapped registers (pair_word_swap).
+//  lane A: S0 = 0x38404038: high word 0x3840 -> (2.0, 1.0) expected; low word 0x4038 ->
+//          (1.0, 2.0): both the expected pair exchanged AND select 0's output (the other word
+//          holds the same two bytes reversed): one lane cannot tell which.
+//  lane B: S0 = 0x38400038: expected (2.0, 1.0); low word 0x0038 -> (1.0, 0): only another
+//          select's output: source_byte_moved.
+//  lane C: S0 = 0x38383838: every word (1.0, 1.0): agrees.
+proto::TestCase PairSdwa(std::initializer_list<uint32_t> s0s) {
+  proto::TestCase tc;
+  tc.set_target("gfx950");
+  tc.set_instr(proto::v_cvt_pk_f32_fp8);
+  tc.mutable_encoding()->set_form(proto::FORM_SDWA);
+  tc.mutable_encoding()->set_src0_sel(1);
+  for (uint32_t s0 : s0s) AddLane(&tc, s0, 0, 0);
+  return tc;
+}
+
+TEST(Attribute, AnAmbiguousPairLaneJoinsTheClassEveryLaneShows) {
+  const proto::TestCase tc = PairSdwa({0x38404038, 0x38400038, 0x38383838});
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> expected = {0x40000000, 0x3f800000, 0x40000000, 0x3f800000,
+                                          0x3f800000, 0x3f800000};
+  const std::vector<uint32_t> observed = {0x3f800000, 0x40000000, 0x3f800000, 0x00000000,
+                                          0x3f800000, 0x3f800000};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);  // not dst_words_swapped for lane A besides
+  EXPECT_EQ((*causes)[0].name, "source_byte_moved");
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 1}));
+  EXPECT_TRUE((*causes)[0].also.empty());
+  // Lane A alone (with C): the batch cannot tell; the structural class is read first and the
+  // other is carried for a confirmation batch to decide.
+  const proto::TestCase only_a = PairSdwa({0x38404038, 0x38383838});
+  auto rca = ResolveTestCase(only_a);
+  ASSERT_TRUE(rca.ok());
+  const std::vector<uint32_t> ea(expected.begin(), expected.begin() + 2), ec = {0x3f800000, 0x3f800000};
+  std::vector<uint32_t> e2 = ea, o2(observed.begin(), observed.begin() + 2);
+  e2.insert(e2.end(), ec.begin(), ec.end());
+  o2.insert(o2.end(), ec.begin(), ec.end());
+  auto amb = Attribute(*rca, e2, o2, {});
+  ASSERT_TRUE(amb.ok()) << amb.status();
+  ASSERT_EQ(amb->size(), 1u);
+  EXPECT_EQ((*amb)[0].name, "dst_words_swapped");
+  EXPECT_EQ((*amb)[0].also, std::vector<std::string>{"source_byte_moved"});
+  // ShowsCause sees either class on lane A (the minimizer keeps the lane for both).
+  for (const char* name : {"dst_words_swapped", "source_byte_moved"}) {
+    auto shows = ShowsCause(only_a, Hypotheses{}, o2, {}, Cause{name, false, {0}, {}});
+    ASSERT_TRUE(shows.ok());
+    EXPECT_TRUE(*shows) << name;
+  }
+}
+
+// The confirmation batch (new S0 bytes) decides lane A's batch: answered as a device reading
+// the low word (the model under src0_sel BYTE_2), it is source_byte_moved; answered with the
+// high word's two f32 exchanged, dst_words_swapped.
+TEST(DecideClass, AConfirmationBatchTellsTheAmbiguousClasses) {
+  const proto::TestCase tc = PairSdwa({0x38404038, 0x38383838});
+  auto conf = ConfirmationCase(tc, 5);
+  ASSERT_TRUE(conf.ok()) << conf.status();
+  auto rc = ResolveTestCase(*conf);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<std::string> both = {"dst_words_swapped", "source_byte_moved"};
+  std::vector<uint32_t> dev(2 * rc->lanes.size());
+  OpContext low = rc->ctx;
+  low.mods.src0_sel = 2;
+  ASSERT_TRUE(Evaluate(low, rc->lanes.view(), absl::MakeSpan(dev)).ok());
+  auto moved = DecideClass(*conf, Hypotheses{}, both, dev, {});
+  ASSERT_TRUE(moved.ok()) << moved.status();
+  EXPECT_EQ(*moved, "source_byte_moved");
+  ASSERT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(dev)).ok());
+  // No lane disagrees: no evidence.
+  auto none = DecideClass(*conf, Hypotheses{}, both, dev, {});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(*none, "");
+  for (size_t i = 0; i < rc->lanes.size(); ++i) std::swap(dev[2 * i], dev[2 * i + 1]);
+  auto swapped = DecideClass(*conf, Hypotheses{}, both, dev, {});
+  ASSERT_TRUE(swapped.ok()) << swapped.status();
+  EXPECT_EQ(*swapped, "dst_words_swapped");
+}
+
+// A VOP1 word's confirmation (SDWA: one source field) keeps src1 absent, so it still encodes,
+// and a uniform S0 of 8-bit codes (the inline constant 36 = operand 164) gets new bytes.
+TEST(Confirmation, OneSourceFormKeepsOneSourceAndRedrawsTheBytes) {
+  proto::TestCase tc = PairSdwa({0, 0, 0, 0});
+  tc.mutable_encoding()->mutable_src0()->set_kind(proto::SOURCE_INLINE);
+  tc.mutable_encoding()->mutable_src0()->set_code(164);
+  auto conf = ConfirmationCase(tc, 9);
+  ASSERT_TRUE(conf.ok()) << conf.status();
+  EXPECT_FALSE(conf->encoding().has_src1());
+  EXPECT_EQ(conf->encoding().src0().kind(), proto::SOURCE_VGPR);
+  std::set<uint32_t> s0s;
+  for (const proto::Lane& l : conf->lanes()) s0s.insert(l.src0());
+  EXPECT_EQ(conf->lanes(0).src0(), 36u);  // every fourth lane keeps the batch's word
+  EXPECT_GT(s0s.size(), 150u);            // 192 draws of 32 bits
+}
+
 // garbage_lane on an f32 writer (gfx950, e64, byte 0): S0 = 0x38 -> 1.0 = 0x3f800000, old VDST
 // 0, observed 0 ^ 0xdeadbeef = 0xdeadbeef (sign 1, exponent 0xbd: a finite -6.3e18). No other
 // byte select gives it (bytes 1..3 are 0: +0.0): value_differs, not a byte class.
