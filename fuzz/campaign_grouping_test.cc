@@ -25,8 +25,8 @@ CampaignOptions FakeGpuCampaign(std::vector<size_t>* launches, std::vector<std::
   CampaignOptions o;
   o.device = "hip";
   o.targets = {"gfx942"};  // the fake GPU's target
-  // Every instruction but the VGPR-pair writers (dst_bits 64), which --device=hip refuses
-  // until the kernels store VDST+1 (device_harness/hip/hip_runner.cc).
+  // Every instruction but the VGPR-pair writers (dst_bits 64), which --device=hip answers
+  // "unsupported" until the kernels store VDST+1 (device_harness/hip/hip_runner.cc).
   for (Instr i : kAllInstrs) {
     if (DstWords(i) == 1) o.instrs.push_back(i);
   }

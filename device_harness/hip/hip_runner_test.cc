@@ -166,6 +166,28 @@ DeviceBatch FakeBatch(uint32_t mode) {
   return b;
 }
 
+// A VGPR-pair writer (the row's dst_bits 64) is "unsupported" on the HIP runner until the
+// kernels store VDST+1 (hip_runner.cc): counted by a campaign, never a refusal, which would stop
+// a GPU campaign after 50 in a row.
+TEST(HipRunnerTest, AVgprPairWriterIsUnsupportedNotRefused) {
+  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  const TargetTraits& t = **FindTarget("gfx942");
+  int pairs = 0;
+  for (Instr instr : kAllInstrs) {
+    if (DstWords(instr) < 2 || !t.Has(instr)) continue;
+    ++pairs;
+    SCOPED_TRACE(InstrName(instr));
+    DeviceBatch b = FakeBatch(0xf0);
+    b.instr = instr;
+    b.words = Vop3(t, static_cast<uint32_t>(t.Opcode(instr)));
+    absl::StatusOr<DeviceResult> r = (*dev)->Run(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(IsUnsupported(r.status())) << r.status();
+  }
+  EXPECT_GT(pairs, 0) << "no VGPR-pair writer on gfx942: the test checks nothing";
+}
+
 TEST(HipFaultTest, AnErrorCodeAfterTheLaunchIsADeviceFaultWithTheHipCodeAndName) {
   FakeHip* fake = nullptr;
   absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip(&fake);
