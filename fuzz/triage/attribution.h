@@ -174,8 +174,9 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
 // (256 to 1024): a quarter keep tc's data words; the others keep each data word's sign (and
 // exponent, but for a quarter: random in 2^-17..2^18) under a new mantissa (random, or a tie
 // of a random quantum; Inf, NaN, denormals kept); 8-bit codes (an f32 writer's S0) new random
-// words but for a quarter; a seed or byte select src1 is random (per lane, or one new SGPR/literal value; an
-// inline constant stays); src2 and VDST kept; a source field the word lacks (a VOP1/SDWA
+// words but for a quarter; src0 and src1 become per-lane VGPRs (a uniform SGPR, literal or
+// inline constant included) and a src1 that is not data (a seed, a byte select) is a new
+// random word in every lane; src2 and VDST kept; a source field the word lacks (a VOP1/SDWA
 // word's src1) stays absent. Deterministic in `salt`.
 // (sr_rounding=literal, a wrapping add then RNE, equals a seed offset by one half, i.e.
 // src1_neg, on every lane whose add neither wraps nor ties: the new mantissas make both occur.)
