@@ -538,12 +538,19 @@ absl::Status Worker::HandleDisagreement(const proto::TestCase& tc, const BothSid
 absl::Status Worker::DecideAmbiguousClasses(const proto::TestCase& tc,
                                             std::vector<Cause>* causes) {
   bool renamed = false;
+  // One confirmation batch serves every ambiguous cause of this batch: built and run when the
+  // first one needs it.
+  proto::TestCase conf;
+  std::optional<absl::StatusOr<BothSides>> run;
   for (Cause& c : *causes) {
     if (c.by_hypothesis || c.also.empty()) continue;
-    LANEDIFF_ASSIGN_OR_RETURN(
-        proto::TestCase conf,
-        ConfirmationCase(tc, (o_.seed + 1) * 0x9e3779b97f4a7c15ull ^ stats_.execs ^ 0x5bd1e995u));
-    absl::StatusOr<BothSides> b = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+    if (!run.has_value()) {
+      LANEDIFF_ASSIGN_OR_RETURN(
+          conf,
+          ConfirmationCase(tc, (o_.seed + 1) * 0x9e3779b97f4a7c15ull ^ stats_.execs ^ 0x5bd1e995u));
+      run = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+    }
+    const absl::StatusOr<BothSides>& b = *run;
     if (!b.ok() || !b->device_status.ok()) continue;  // no evidence: the batch's own order stands
     std::vector<std::string> candidates = {c.name};
     candidates.insert(candidates.end(), c.also.begin(), c.also.end());
