@@ -162,6 +162,7 @@ absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
   d.ctx.instr = in.instr;
   d.ctx.mods = in.mods;
   d.ctx.mode = batch.mode;
+  d.ctx.constant16_srcs = routing.constant16;  // the op reads these per src16_constant
   ResolveLanesInto(routing, batch.lanes.view(), &d.resolved);
   return d;
 }

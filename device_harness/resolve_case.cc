@@ -64,6 +64,7 @@ absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc, LaneRoutin
         r.status().message()));
   }
   rc.routing = *r;
+  rc.ctx.constant16_srcs = rc.routing.constant16;  // the op reads these per src16_constant
   if (routing != nullptr) *routing = rc.routing;
   return rc;
 }

@@ -51,6 +51,8 @@ def read_rows(path):
                 next(x.strip() for x in src.split(",")[::-1] if x.strip() != "SrcRole::unused")),
             "opsel": [x.strip().split("::")[-1] for x in syn.split(",")],
             "dst_bits": int(re.search(r"\.dst_bits = (\d+)", body).group(1)),
+            # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
+            "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
     return rows
 
@@ -62,6 +64,29 @@ SOURCES = [
     "0.15915494", "0x12345678", "0x41", "lit(0x3f800000)", "lit(0x5)", "-v1", "|v1|", "-|v1|",
     "-s3", "-|1.0|", "neg(1.0)", "|0x1234|",
 ]
+
+
+# A 16-bit SRC0 (the row's src0_16bit families): the f16 patterns of the inline constants, 16-bit
+# integers, 16-bit literals, values LLVM refuses there (above 0xffff, below -32768) and the op_sel
+# word select.
+SOURCES_16 = [
+    "0x3800", "0xb800", "0x3c00", "0xbc00", "0x4000", "0xc000", "0x4400", "0xc400", "0x3118",
+    "0xffff", "0xfff0", "0xffef", "-17", "65", "0x1234", "0x8000", "-0x8000", "-32768", "-32769",
+    "0x12345", "0xffffffff", "0x3f800000", "lit(0x3c00)", "lit(0xffff)", "lit(0x0)", "lit(0x13c00)",
+]
+
+
+def src16_lines_for(instr):
+    out = []
+    for s in SOURCES_16:
+        out.append(f"{instr}_e32 v[4:5], {s}")
+        out.append(f"{instr}_e64 v[4:5], {s}")
+    for s in ["v1", "s3", "1.0", "-1", "0x1234", "lit(0x3c00)", "0.15915494"]:
+        for sel in ["[1,0]", "[0,1]", "[1,1]", "[0,0]", "[1]", "[1,0,0]"]:
+            out.append(f"{instr}_e64 v[4:5], {s} op_sel:{sel}")
+    out += [f"{instr}_e64 v[4:5], v1.h", f"{instr}_e32 v[4:5], v1.l", f"{instr}_e64 v[4:5], -1.0",
+            f"{instr}_e64 v[4:5], v1 op_sel:[1,0] clamp", f"{instr}_e64 v[4:5], v1 op_sel:[1,0] mul:2"]
+    return out
 
 
 SDWA_SELS = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"]
@@ -79,6 +104,8 @@ def vop1_lines_for(instr, row, family):
                   f"{instr}_e64 v4, v1", f"{instr}_e64 v[4:6], v1"]
         if family == "gfx9":
             lines.append(f"{instr}_sdwa v[7:8], v1 src0_sel:WORD_1")
+        if family in row["src0_16bit"]:
+            lines += src16_lines_for(instr)
         return lines
     for s in SOURCES:
         if not s.startswith(("-", "|", "neg")) and not (family == "gfx9" and "lit(" in s):

@@ -52,6 +52,28 @@ constexpr LlvmDifference kDifferences[] = {
      "encoding on every target, on gfx12/gfx1250 also OPSEL[3:2] (byte_sel is OPSEL[1:0]), and "
      "CLAMP and OMOD where its assembler refuses them",
      "silicon executes the word; effect U (docs/semantics.md §10.5): we decode it"},
+    {"disasm_drops_src16_neg_abs",
+     "for a VOP1 instruction's VOP3 form whose SRC0 is a 16-bit operand (the packed fp8 -> f32 "
+     "conversions on gfx12/gfx1250) LLVM's disassembler silently drops NEG[0] and ABS[0] (prints nothing; its "
+     "assembler refuses -v1 and |v1|), while it calls NEG[2:1], ABS[2:1], OPSEL[2:1], CLAMP and "
+     "OMOD an invalid encoding",
+     "the bits are in the word and silicon may honour them (effect U): we keep them and print "
+     "-v1 / |v1| so the text is exact"},
+    {"disasm_truncates_literal16",
+     "for a 16-bit source operand (the packed fp8 -> f32 conversions' SRC0 on gfx12/gfx1250) LLVM's "
+     "disassembler prints only the literal dword's low 16 bits: [0xff,0xdc,0x04,0x7e,0x78,0x56,"
+     "0x34,0x12] on gfx1200 is `<mnemonic>_e32 v[2:3], 0x5678` (which assembles to a "
+     "literal 0x00005678); when the low 16 bits are an inline constant it prints the whole dword "
+     "as lit(0x13c00), which its assembler refuses",
+     "silicon fetches the whole dword and op_sel:[1,0] may read its high half: we keep it and "
+     "print lit(0x12345678) so the text is exact"},
+    {"disasm_comments_e32_src16_lo128",
+     "in the e32 form of an instruction whose SRC0 is a 16-bit operand, LLVM's disassembler prints "
+     "a VGPR v128..v255 with a comment: `v128/*Invalid register, operand has 'VS_32_Lo128' "
+     "register class*/` (its assembler refuses v128 there: bit 7 of the field is the true16 half "
+     "select in that encoding)",
+     "silicon decodes the field (which half it reads is U, docs/semantics.md §10.11): we decode "
+     "it, list the refusal in DecodedVop3::llvm_refuses and print plain v128"},
     {"constant_bus_not_checked",
      "LLVM's disassembler does not check the constant bus: it prints `v_cvt_pk_u8_f32 v5, s1, "
      "s2, s3` on GFX9",
@@ -123,6 +145,16 @@ std::span<const LlvmDifference> KnownLlvmDifferences() { return kDifferences; }
 
 namespace {
 
+// disasm_truncates_literal16: a 16-bit SRC0's literal dword above 0xffff prints as LLVM prints
+// it: its low 16 bits, unless those are an inline constant (then lit(<dword>), as ours).
+void TruncateLiteral16(Vop3Instr* in, LlvmDisasmExpectation* e) {
+  if (in->src[0] != kLiteralCode || !in->literal.has_value() || *in->literal <= 0xffffu) return;
+  const uint32_t low = *in->literal & 0xffffu;
+  if (InlineConstantCode(low, 16).has_value()) return;
+  in->literal = low;
+  e->applied.push_back("disasm_truncates_literal16");
+}
+
 LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
                                                     absl::Span<const uint32_t> words) {
   LlvmDisasmExpectation e;
@@ -187,9 +219,15 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
       e.applied.push_back("unmodelled_operands");
       return e;
     }
+    const bool src16 = GetInstrInfo(in.instr).src_bits(fam, 0) == 16;
+    if (src16) TruncateLiteral16(&in, &e);
     e.valid = true;
     e.words_used = fields->words_used;
     e.text = PrintVop3(target, in);
+    if (src16 && in.src[0] >= kFirstVgprCode + 128) {
+      e.text += "/*Invalid register, operand has 'VS_32_Lo128' register class*/";
+      e.applied.push_back("disasm_comments_e32_src16_lo128");
+    }
     return e;
   }
   if (sr) {
@@ -227,7 +265,22 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
     return e;
   }
   const int words_used = static_cast<int>(seen->size());
-  if (vop1_e64) {
+  const bool src16 = GetInstrInfo(in.instr).src_bits(fam, 0) == 16;
+  if (vop1_e64 && src16) {
+    const AsmRules rules = GetAsmRules(target, in.instr);
+    if (((in.mods.neg | in.mods.abs) & 6) != 0 || (in.mods.clamp && !rules.clamp) ||
+        (in.mods.omod != 0 && !rules.omod) ||
+        (rules.opsel == OpSelSyntax::op_sel_word_src && (in.mods.opsel & 0b0110) != 0)) {
+      e.applied.push_back("disasm_drops_src16_neg_abs");  // the rejecting half of the entry
+      return e;
+    }
+    if (((in.mods.neg | in.mods.abs) & 1) != 0) {
+      e.applied.push_back("disasm_drops_src16_neg_abs");
+      in.mods.neg = in.mods.abs = 0;
+    }
+  }
+  if (src16) TruncateLiteral16(&in, &e);
+  if (vop1_e64 && !src16) {
     const AsmRules rules = GetAsmRules(target, in.instr);
     if (in.mods.neg != 0 || in.mods.abs != 0 || (in.mods.clamp && !rules.clamp) ||
         (in.mods.omod != 0 && !rules.omod) ||

@@ -189,6 +189,26 @@ uint32_t RandomLiteral(std::mt19937& rng) {
   return static_cast<uint32_t>(rng());
 }
 
+// The literal of a 16-bit source operand (InstrInfo::src_bits 16): a value that fits 16 bits
+// (LLVM's assembler takes no other), half the time a 16-bit inline constant's (printed
+// lit(...)); `raw`: a quarter of the time a whole dword, whose high bits LLVM's disassembler
+// drops (llvm_differences.cc disasm_truncates_literal16).
+uint32_t RandomLiteral16(std::mt19937& rng, bool raw) {
+  static const uint32_t kInline16[] = {0, 1, 64, 0xffff, 0xfff0, 0x3c00, 0xb800, 0x3118, 0x4400};
+  if (raw && rng() % 4 == 0) {
+    const uint32_t high = static_cast<uint32_t>(rng()) & 0xffff0000u;
+    return (high == 0 ? 0x10000u : high) | (rng() % 2 ? kInline16[rng() % 9] : rng() & 0xffffu);
+  }
+  if (rng() % 2) return kInline16[rng() % 9];
+  return static_cast<uint32_t>(rng()) & 0xffffu;
+}
+
+// The literal for `instr`'s source 0 on `t`, by its operand width.
+uint32_t LiteralFor(std::mt19937& rng, const TargetTraits& t, Instr instr, bool raw) {
+  return GetInstrInfo(instr).src_bits(t.family, 0) == 16 ? RandomLiteral16(rng, raw)
+                                                          : RandomLiteral(rng);
+}
+
 // A random VOP3 instruction of `instr` that LLVM's assembler must accept (LlvmRefusals empty,
 // decodable).
 Vop3Instr RandomLegal(std::mt19937& rng, const TargetTraits& t, Instr instr, Form form,
@@ -201,7 +221,7 @@ Vop3Instr RandomLegal(std::mt19937& rng, const TargetTraits& t, Instr instr, For
     for (int i = 0; i < 3; ++i) in.src[i] = RandomSource(rng, p, r.literal);
     if (!r.has_src2_operand) in.src[2] = 0;
     for (uint16_t s : in.src) {
-      if (s == kLiteralCode) in.literal = RandomLiteral(rng);
+      if (s == kLiteralCode) in.literal = LiteralFor(rng, t, instr, /*raw=*/false);
     }
     in.mods.neg = (rng() % 8) & r.neg_abs_srcs;
     in.mods.abs = (rng() % 8) & r.neg_abs_srcs;
@@ -229,7 +249,7 @@ Vop3Instr RandomLegal(std::mt19937& rng, const TargetTraits& t, Instr instr, For
         in.mods = Modifiers{};
         if (rng() % 8 == 0) {
           in.src[0] = kLiteralCode;
-          in.literal = RandomLiteral(rng);
+          in.literal = LiteralFor(rng, t, instr, /*raw=*/false);
         } else if (in.src[0] == kLiteralCode && t.family == Family::gfx9) {
           continue;
         }
@@ -361,7 +381,7 @@ std::vector<uint32_t> RandomWord(std::mt19937& rng, const TargetTraits& t, Instr
     v.op.Set(static_cast<uint32_t>(t.Vop1Opcode(in.instr)), absl::MakeSpan(w));
     v.vdst.Set(in.vdst, absl::MakeSpan(w));
     v.enc.Set(v.enc_value, absl::MakeSpan(w));
-    if (in.src[0] == kLiteralCode) w.push_back(RandomLiteral(rng));
+    if (in.src[0] == kLiteralCode) w.push_back(LiteralFor(rng, t, instr, /*raw=*/true));
     return w;
   }
   // Raw fields: encode by hand so that unknown codes and GFX9's 255 are possible.
@@ -382,7 +402,7 @@ std::vector<uint32_t> RandomWord(std::mt19937& rng, const TargetTraits& t, Instr
   // A literal dword whenever a read source is 255 on a family with literals.
   bool lit = false;
   for (int i = 0; i < NumSourcesRead(in.instr); ++i) lit |= in.src[i] == kLiteralCode;
-  if (lit && l.literal_allowed) w.push_back(RandomLiteral(rng));
+  if (lit && l.literal_allowed) w.push_back(LiteralFor(rng, t, instr, /*raw=*/true));
   return w;
 }
 

@@ -23,6 +23,12 @@ constexpr InlineFloat kInlineFloats[9] = {
     {0x40800000, "4.0"}, {0xc0800000, "-4.0"}, {0x3e22f983, "0.15915494"},
 };
 
+// The same constants as f16 bit patterns, for a 16-bit operand (C: llvm-mc-22 on gfx1200 and
+// gfx1250 assembles the packed fp8 -> f32 conversion's `v[2:3], 0x3800` .. `0xc400` and `0x3118` to codes 240..248
+// and prints them with the f32 spellings above).
+constexpr uint16_t kInlineF16[9] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
+                                    0xc000, 0x4400, 0xc400, 0x3118};
+
 // Special registers of codes 102..127 (SEMANTICS.md §2, C; spellings from llvm-mc-22
 // --disassemble). Empty: no special register at this code in this family.
 absl::string_view SpecialName(Family family, uint16_t code) {
@@ -54,7 +60,8 @@ int LastSgpr(Family family) { return family == Family::gfx9 ? 101 : 105; }
 
 }  // namespace
 
-absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool vop1_e32) {
+absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool vop1_e32,
+                                            int bits) {
   OperandInfo info;
   info.code = code;
   if (code >= kFirstVgprCode && code <= 511) {
@@ -79,11 +86,12 @@ absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool v
     info.kind = OperandKind::inline_int;
     info.value = code <= 192 ? static_cast<uint32_t>(code - 128)
                              : static_cast<uint32_t>(-static_cast<int32_t>(code - 192));
+    if (bits == 16) info.value &= 0xffffu;  // -1 is 0xffff
     return info;
   }
   if (code >= 240 && code <= 248) {
     info.kind = OperandKind::inline_float;
-    info.value = kInlineFloats[code - 240].bits;
+    info.value = bits == 16 ? kInlineF16[code - 240] : kInlineFloats[code - 240].bits;
     info.name = kInlineFloats[code - 240].text;
     return info;
   }
@@ -103,7 +111,18 @@ absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool v
                                          "literal or VGPR this project models)"));
 }
 
-std::optional<uint16_t> InlineConstantCode(uint32_t value) {
+std::optional<uint16_t> InlineConstantCode(uint32_t value, int bits) {
+  if (bits == 16) {
+    if (value > 0xffffu) return std::nullopt;
+    // As a 16-bit integer: 0..64, -16..-1.
+    const int32_t v16 = static_cast<int16_t>(static_cast<uint16_t>(value));
+    if (v16 >= 0 && v16 <= 64) return static_cast<uint16_t>(128 + v16);
+    if (v16 >= -16 && v16 <= -1) return static_cast<uint16_t>(192 - v16);
+    for (int i = 0; i < 9; ++i) {
+      if (kInlineF16[i] == value) return static_cast<uint16_t>(240 + i);
+    }
+    return std::nullopt;
+  }
   const int32_t s = static_cast<int32_t>(value);
   if (s >= 0 && s <= 64) return static_cast<uint16_t>(128 + s);
   if (s >= -16 && s <= -1) return static_cast<uint16_t>(192 - s);
@@ -114,20 +133,25 @@ std::optional<uint16_t> InlineConstantCode(uint32_t value) {
 }
 
 std::string OperandText(Family family, uint16_t code, std::optional<uint32_t> literal,
-                        bool vop1_e32) {
-  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code, vop1_e32);
+                        bool vop1_e32, int bits) {
+  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code, vop1_e32, bits);
   if (!info.ok()) return absl::StrCat("/*op ", code, "*/");
   switch (info->kind) {
     case OperandKind::vgpr: return absl::StrCat("v", info->index);
     case OperandKind::sgpr: return absl::StrCat("s", info->index);
     case OperandKind::special: return std::string(info->name);
-    case OperandKind::inline_int: return absl::StrCat(static_cast<int32_t>(info->value));
+    case OperandKind::inline_int:
+      return absl::StrCat(bits == 16 ? static_cast<int16_t>(info->value)
+                                     : static_cast<int32_t>(info->value));
     case OperandKind::inline_float: return std::string(info->name);
     case OperandKind::literal:
       if (!literal.has_value()) return "/*missing literal*/";
       // llvm-mc-22 prints a literal whose value is also an inline constant as lit(0x...),
       // so that assembling the text keeps it a literal.
-      if (InlineConstantCode(*literal).has_value()) return absl::StrFormat("lit(0x%x)", *literal);
+      // A 16-bit operand's literal above 0xffff (LLVM refuses it) is spelled lit(...) too.
+      if (InlineConstantCode(*literal, bits).has_value() || (bits == 16 && *literal > 0xffffu)) {
+        return absl::StrFormat("lit(0x%x)", *literal);
+      }
       return absl::StrFormat("0x%x", *literal);
   }
   return "?";

@@ -81,8 +81,8 @@ std::string RegisterFile::Describe() const {
 
 absl::StatusOr<SourceRoute> ResolveSource(Family family, int source, uint16_t code,
                                           std::optional<uint32_t> literal,
-                                          const RegisterFile& regs, bool vop1_e32) {
-  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code, vop1_e32);
+                                          const RegisterFile& regs, bool vop1_e32, int bits) {
+  absl::StatusOr<OperandInfo> info = DescribeOperand(family, code, vop1_e32, bits);
   if (!info.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("src", source, ": ", info.status().message()));
   }
@@ -110,35 +110,47 @@ absl::StatusOr<SourceRoute> ResolveSource(Family family, int source, uint16_t co
           ", a special register whose value is not set by ", regs.loader()));
     case OperandKind::inline_int:
     case OperandKind::inline_float:
+      if (bits == 16) {
+        // src16_constant's default reading: the 16-bit value in both halves (resolve.h).
+        return SourceRoute{-1, info->value | (info->value << 16), true};
+      }
       return SourceRoute{-1, info->value};
     case OperandKind::literal:
       if (!literal.has_value()) {
         return absl::InvalidArgumentError(
             absl::StrCat("src", source, " is the literal (operand code 255), but there is no literal dword"));
       }
-      return SourceRoute{-1, *literal};
+      return SourceRoute{-1, *literal, bits == 16};  // the dword as encoded
   }
   return absl::InternalError("unreachable operand kind");
 }
 
 absl::StatusOr<LaneRouting> ResolveOperands(Family family, absl::Span<const uint16_t> codes,
                                             int sources_read, std::optional<uint32_t> literal,
-                                            const RegisterFile& regs, bool vop1_e32) {
+                                            const RegisterFile& regs, bool vop1_e32,
+                                            uint8_t src16) {
   LaneRouting r;
   for (int i = 0; i < static_cast<int>(r.lane_field.size()); ++i) {
     if (i >= sources_read || i >= static_cast<int>(codes.size())) continue;  // not read: 0
-    absl::StatusOr<SourceRoute> s = ResolveSource(family, i, codes[i], literal, regs, vop1_e32);
+    absl::StatusOr<SourceRoute> s = ResolveSource(family, i, codes[i], literal, regs, vop1_e32,
+                                                  ((src16 >> i) & 1) != 0 ? 16 : 32);
     if (!s.ok()) return s.status();
     r.lane_field[i] = s->lane_field;
     r.uniform[i] = s->uniform;
+    if (s->constant16) r.constant16 |= static_cast<uint8_t>(1u << i);
   }
   return r;
 }
 
 absl::StatusOr<LaneRouting> ResolveOperands(const TargetTraits& target, const Vop3Instr& instr,
                                             const RegisterFile& regs) {
-  return ResolveOperands(target.family, instr.src, GetInstrInfo(instr.instr).sources(),
-                         instr.literal, regs, instr.form == InstrForm::e32);
+  const InstrInfo& info = GetInstrInfo(instr.instr);
+  uint8_t src16 = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (info.src_bits(target.family, i) == 16) src16 |= static_cast<uint8_t>(1u << i);
+  }
+  return ResolveOperands(target.family, instr.src, info.sources(), instr.literal, regs,
+                         instr.form == InstrForm::e32, src16);
 }
 
 LaneView ResolveLanes(const LaneRouting& routing, const LaneView& raw, LaneBatch* uniform) {

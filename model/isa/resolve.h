@@ -12,7 +12,13 @@
 //
 // The boundary. The resolver delivers the word a source operand holds, before the instruction
 // looks at it: a VGPR's per-lane value, an SGPR's uniform value, an inline constant's 32-bit
-// value (0.5 -> 0x3f000000, -1 -> 0xffffffff), the literal dword, null's 0. What the
+// value (0.5 -> 0x3f000000, -1 -> 0xffffffff), the literal dword, null's 0. A 16-bit source
+// operand (InstrInfo::src_bits: the packed fp8 -> f32 conversions' SRC0 on GFX12/GFX1250) that is a constant
+// holds the word of the src16_constant hypothesis's default reading: an inline constant's 16-bit
+// value in both halves (1.0 -> 0x3c003c00, -1 -> 0xffffffff), the literal dword as encoded; the
+// routing marks such a source (LaneRouting::constant16) and the op applies the other reading
+// (OpContext::constant16_srcs, model/ops/unpack_common.h), so that one resolution serves every
+// hypothesis value (the campaign resolves a case once and evaluates it under each). What the
 // instruction then does with the word - NEG, ABS, OPSEL (byte_sel, op_sel halves), SDWA byte
 // selects, which bits are the SR seed - is the op's (model/ops), because it depends on the
 // instruction, not on the operand. A source the instruction does not read (InstrInfo::sources(),
@@ -77,6 +83,9 @@ class RegisterFile {
 struct LaneRouting {
   std::array<int, 3> lane_field{-1, -1, -1};
   std::array<uint32_t, 3> uniform{};
+  // Bit i: source i is a 16-bit operand holding a constant (inline or literal); the op reads it
+  // per the src16_constant hypothesis (copy it into OpContext::constant16_srcs).
+  uint8_t constant16 = 0;
   friend bool operator==(const LaneRouting&, const LaneRouting&) = default;
 };
 
@@ -86,21 +95,25 @@ struct LaneRouting {
 // (loaded: v1 (src0), ...)"),
 // an operand code the project does not model, a literal code without a literal dword.
 // `vop1_e32`: the source of a 32-bit VOP1 word, which takes a literal on every family
-// (operands.h DescribeOperand).
+// (operands.h DescribeOperand). `bits`: the operand's width (InstrInfo::src_bits), 32 or 16.
 struct SourceRoute {
   int lane_field = -1;
   uint32_t uniform = 0;
+  bool constant16 = false;  // a constant (inline or literal) in a 16-bit operand
 };
 absl::StatusOr<SourceRoute> ResolveSource(Family family, int source, uint16_t code,
                                           std::optional<uint32_t> literal,
-                                          const RegisterFile& regs, bool vop1_e32 = false);
+                                          const RegisterFile& regs, bool vop1_e32 = false,
+                                          int bits = 32);
 
 // Every source an instruction reads: codes[i] for i < sources_read (the rest resolve to 0).
+// `src16`: bit i, source i is a 16-bit operand.
 absl::StatusOr<LaneRouting> ResolveOperands(Family family, absl::Span<const uint16_t> codes,
                                             int sources_read, std::optional<uint32_t> literal,
-                                            const RegisterFile& regs, bool vop1_e32 = false);
-// The same for a decoded instruction word (its row says how many sources it reads; its form
-// whether the literal rule is VOP1 e32's).
+                                            const RegisterFile& regs, bool vop1_e32 = false,
+                                            uint8_t src16 = 0);
+// The same for a decoded instruction word (its row says how many sources it reads and which are
+// 16-bit operands on the target's family; its form whether the literal rule is VOP1 e32's).
 absl::StatusOr<LaneRouting> ResolveOperands(const TargetTraits& target, const Vop3Instr& instr,
                                             const RegisterFile& regs);
 

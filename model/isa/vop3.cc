@@ -48,6 +48,11 @@ int ConstantBusReads(Family family, const Vop3Instr& in) {
   return static_cast<int>(codes.size());
 }
 
+// The width of source i's operand (InstrInfo::src_bits): 16 for a 16-bit SRC0.
+int SrcBits(const TargetTraits& target, const Vop3Instr& in, int i) {
+  return GetInstrInfo(in.instr).src_bits(target.family, i);
+}
+
 std::string Bits4(uint32_t v) {
   return absl::StrFormat("[%d,%d,%d,%d]", v & 1, (v >> 1) & 1, (v >> 2) & 1, (v >> 3) & 1);
 }
@@ -432,6 +437,21 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
   if (UsesLiteral(in) && !r.literal && in.form == InstrForm::e64) {
     out.push_back(absl::StrCat("literal: ", target.name, " VOP3 has none"));
   }
+  if (in.form == InstrForm::e32 && SrcBits(target, in, 0) == 16 &&
+      in.src[0] >= kFirstVgprCode + 128) {
+    // llvm-mc-22 on gfx1200/gfx1250: `<pk_f32_fp8>_e32 v[4:5], v128` "operands are not valid";
+    // the e32 field of a 16-bit operand is VS_32_Lo128 (bit 7 of the VGPR number is the
+    // true16 half select in that encoding; docs/semantics.md §10.11).
+    out.push_back(absl::StrCat("src0 v", in.src[0] - kFirstVgprCode, ": LLVM takes v0..v127 in "
+                               "the e32 form of a 16-bit source (VS_32_Lo128)"));
+  }
+  for (int i = 0; i < NumSourcesRead(in.instr); ++i) {
+    if (in.src[i] == kLiteralCode && in.literal.has_value() && *in.literal > 0xffffu &&
+        SrcBits(target, in, i) == 16) {
+      out.push_back(absl::StrFormat("literal 0x%x on the 16-bit src%d: LLVM takes a 16-bit "
+                                    "literal there (operands are not valid)", *in.literal, i));
+    }
+  }
   if (in.form == InstrForm::sdwa) {
     if (in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0) {
       out.push_back(absl::StrCat("DST_SEL ", in.sdwa_dst_sel, ", DST_UNUSED ",
@@ -461,7 +481,8 @@ std::string VdstText(const Vop3Instr& in) {
 }
 
 std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
-  std::string text = OperandText(target.family, in.src[i], in.literal, in.form == InstrForm::e32);
+  std::string text = OperandText(target.family, in.src[i], in.literal, in.form == InstrForm::e32,
+                                 SrcBits(target, in, i));
   const bool neg = (in.mods.neg >> i) & 1;
   const bool abs = (in.mods.abs >> i) & 1;
   absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i], in.form == InstrForm::e32);
@@ -544,7 +565,7 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
       if ((v & 4) != 0) absl::StrAppend(&out, " op_sel_src2:1");
     } else if (r.opsel == OpSelSyntax::op_sel_word_src) {
       // One source and the destination: op_sel:[OPSEL[0],OPSEL[3]] as LLVM prints it;
-      // OPSEL[2:1], which LLVM cannot express, as op_sel_hi_bits:[b1,b2] (our spelling).
+      // OPSEL[2:1], which LLVM cannot express, as op_sel_mid:[b1,b2] (our spelling).
       const uint32_t v = in.mods.opsel;
       if ((v & 0b1001) != 0) {
         absl::StrAppend(&out, absl::StrFormat(" op_sel:[%d,%d]", v & 1, (v >> 3) & 1));
@@ -586,7 +607,13 @@ struct ParsedSource {
   std::optional<uint32_t> literal;
 };
 
-absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::string_view text) {
+// `bits`: the operand's width (InstrInfo::src_bits). A 16-bit operand takes a number that fits
+// 16 bits, as llvm-mc-22 does: 0..0xffff, or -32768..-1 as its 16-bit pattern (`-17` is the
+// literal 0xffef, `0x12345` and `-32769` are refused); one that is a 16-bit inline constant
+// becomes that constant (`0x3c00` is 1.0, `0xffff` is -1). lit(...) keeps any dword a literal
+// (our spelling of a word LLVM cannot write; LlvmRefusals says so).
+absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::string_view text,
+                                         int bits) {
   ParsedSource s;
   absl::string_view t = absl::StripAsciiWhitespace(text);
   const std::string orig(t);
@@ -630,8 +657,17 @@ absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::strin
         absl::StrCat("'", orig, "' is not a register, inline constant or literal on ",
                      target.name));
   }
+  if (bits == 16) {
+    const bool negative = absl::StartsWith(t, "-");
+    if (negative ? static_cast<int32_t>(*v) < -32768 : *v > 0xffffu) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", orig, "' does not fit the 16-bit source operand on ", target.name,
+          " (0..0xffff or -32768..-1)"));
+    }
+    *v &= 0xffffu;
+  }
   // As llvm-mc does: a number that is an inline constant's value becomes that constant.
-  if (std::optional<uint16_t> code = InlineConstantCode(*v); code.has_value()) {
+  if (std::optional<uint16_t> code = InlineConstantCode(*v, bits); code.has_value()) {
     s.code = *code;
   } else {
     s.code = kLiteralCode;
@@ -701,7 +737,7 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
       if (tk == "clamp" || absl::StartsWith(tk, "op_sel:") || absl::StartsWith(tk, "byte_sel:") ||
           absl::StartsWith(tk, "src0_sel:") || absl::StartsWith(tk, "dst_sel:") ||
           absl::StartsWith(tk, "dst_unused:") ||
-          absl::StartsWith(tk, "op_sel_src2:") ||
+          absl::StartsWith(tk, "op_sel_src2:") || absl::StartsWith(tk, "op_sel_mid:") ||
           absl::StartsWith(tk, "mul:") || absl::StartsWith(tk, "div:")) {
         first_mod = i;
         break;
@@ -751,8 +787,9 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
       in.sdwa_sext = true;
       part = part.substr(5, part.size() - 6);
     }
-    LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s, ParseSource(target, part));
     const int k = static_cast<int>(i - 1);
+    LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s,
+                              ParseSource(target, part, GetInstrInfo(in.instr).src_bits(target.family, k)));
     in.src[k] = s.code;
     if (s.neg) in.mods.neg |= 1 << k;
     if (s.abs) in.mods.abs |= 1 << k;

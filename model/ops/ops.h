@@ -49,6 +49,10 @@ struct OpContext {
   Modifiers mods;
   uint32_t mode = kDefaultMode;
   Hypotheses hyp;
+  // Bit i: source i is a 16-bit operand holding a constant (model/isa/resolve.h
+  // LaneRouting::constant16, copied by whoever resolved the case): its lane word is the
+  // src16_constant default reading's, and the op applies the hypothesis's other reading.
+  uint8_t constant16_srcs = 0;
 };
 
 // Checks that ctx names a target that has ctx.instr and that the modifier fields fit their

@@ -314,7 +314,12 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
             // The unpacking conversions: an f32 from one byte of S0, by hand from
             // docs/semantics.md §10.5: byte 2*OPSEL[0] + OPSEL[1] on gfx12/gfx1250 VOP3, byte 0
             // on GFX9 VOP3 (no SDWA here). S1, S2, the old VDST and S0's other bytes: no effect.
-            const int byte = t.family == Family::gfx9 ? 0 : 2 * (opsel & 1) + ((opsel >> 1) & 1);
+            // The packed ones (dst_bits 64; EvaluateLane gives VDST, the low byte of the word):
+            // word OPSEL[0] on gfx12/gfx1250 (op_sel:[1,0]), so byte 2*OPSEL[0].
+            const bool pair = GetInstrInfo(instr).dst_bits == 64;
+            const int byte = t.family == Family::gfx9 ? 0
+                             : pair                   ? 2 * (opsel & 1)
+                                                      : 2 * (opsel & 1) + ((opsel >> 1) & 1);
             const uint32_t keep = 0xffu << (8 * byte);
             const uint32_t s0b = (s0 & keep) | (static_cast<uint32_t>(rng()) & ~keep);
             EXPECT_EQ(EvaluateLane(ctx, s0b, rng(), rng(), rng()), out)

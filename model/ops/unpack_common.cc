@@ -25,7 +25,13 @@ int UnpackSourceByte(const OpContext& ctx) {
 SourceWord UnpackSourceWord(const OpContext& ctx) {
   const InstrInfo& info = GetInstrInfo(ctx.instr);
   if (info.opsel_syntax[static_cast<int>(ctx.target->family)] == OpSelSyntax::op_sel_word_src) {
-    return {(ctx.mods.opsel & 1u) ? 16u : 0u, 0xffffu};
+    if ((ctx.mods.opsel & 1u) == 0) return {0, 0xffffu};
+    // A constant in the 16-bit SRC0 under src16_constant=low_only holds 0 in bits 31:16 (the
+    // lane word is the default reading's: the constant in both halves, resolve.h).
+    if ((ctx.constant16_srcs & 1u) != 0 && ctx.hyp.src16_constant == Src16Constant::low_only) {
+      return {16u, 0u};
+    }
+    return {16u, 0xffffu};
   }
   const uint32_t sel = ctx.mods.src0_sel;
   switch (ctx.hyp.fp8_sdwa_sel) {

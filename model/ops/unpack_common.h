@@ -27,7 +27,8 @@ int UnpackSourceByte(const OpContext& ctx);
 
 // The 16-bit word of S0 a packed unpacking conversion (dst_bits 64) converts: word =
 // (S0 >> shift) & mask. OPSEL[0] where the family's syntax is OpSelSyntax::op_sel_word_src
-// (GFX12/GFX1250 VOP3: 1 = the high word); elsewhere (GFX9) the SDWA src0_sel read per
+// (GFX12/GFX1250 VOP3: 1 = the high word; a constant there reads 0 under
+// src16_constant=low_only: mask 0, docs/semantics.md §10.11); elsewhere (GFX9) the SDWA src0_sel read per
 // fp8_sdwa_sel: pseudocode (sel & 3) == 1 (BYTE_1, WORD_1) -> the high word, every other
 // select the low word; extract BYTE_n -> byte n zero-extended (mask 0xff), WORD_1 -> the high
 // word, else the low word. e32 and GFX9 VOP3 carry src0_sel = DWORD: the low word.

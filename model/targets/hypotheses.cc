@@ -305,6 +305,33 @@ const std::vector<HypothesisInfo>& Registry() {
         {"gfx1200 gfx1201 gfx1250 gfx1251", "no SDWA on GFX12: the rule does not arise"},
         {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
        Get<Fp8SdwaSel, &Hypotheses::fp8_sdwa_sel>, Set<Fp8SdwaSel, &Hypotheses::fp8_sdwa_sel>},
+      {"src16_constant",
+       "gfx12/gfx1250 v_cvt_pk_f32_fp8/bf8: what a constant in the 16-bit SRC0 reads in the word "
+       "op_sel:[1,0] selects (the high half)",
+       {{"replicated",
+         "an inline constant's 16-bit value (f16 pattern, or integer as 16 bits) in both halves, "
+         "so op_sel:[1,0] reads the same constant; a literal reads its dword as encoded (LLVM "
+         "encodes a 16-bit literal with 0 above, so the high half is 0)",
+         "no source for these instructions; VOP3P practice in LLVM: SIFoldOperands folds a splat "
+         "f16 inline constant into a packed operand with op_sel_hi set (the hardware reads the "
+         "constant in both halves), and reviews.llvm.org/D45745 ('Literal encoding needs "
+         "op_sel_hi to select low 16 bit'): a literal is read as the dword encoded",
+         "gfx1200 gfx1201 gfx1250 gfx1251 (by analogy with VOP3P; U)",
+         "gfx1200 v_cvt_pk_f32_fp8_e64 v[2:3], 1.0 op_sel:[1,0]: reads 0x3c00, VDST 0x00000000 "
+         "(byte 0x00), VDST+1 0x3fc00000 (E4M3 byte 0x3c = 1.5)"},
+        {"low_only",
+         "the constant's 16-bit value in bits 15:0 and 0 in bits 31:16 (an inline constant's "
+         "f16 pattern or 16-bit integer; a literal's low 16 bits), so op_sel:[1,0] reads 0",
+         "no source; the reading of a 16-bit operand as exactly 16 bits wide",
+         "-",
+         "gfx1200 v_cvt_pk_f32_fp8_e64 v[2:3], 1.0 op_sel:[1,0]: reads 0x0000, VDST 0x00000000, VDST+1 "
+         "0x00000000 (default 0x3fc00000)"}},
+       {{"gfx1200 gfx1201 gfx1250 gfx1251",
+         "U: not measured and no source for these instructions; the VOP3P analogy only"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150",
+         "no 16-bit source operand in the rows on these targets: the rule does not arise"}},
+       Get<Src16Constant, &Hypotheses::src16_constant>,
+       Set<Src16Constant, &Hypotheses::src16_constant>},
   };
   return *registry;
 }

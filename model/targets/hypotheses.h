@@ -65,6 +65,11 @@ enum class Fp8ToF32Outmod : uint8_t { applied, ignored };
 // pick a byte, every other select byte 0; SEL[1:0] == 1 picks the high word), or the generic SDWA
 // operand extraction (the selected byte/word zero-extended, then the low byte/word read).
 enum class Fp8SdwaSel : uint8_t { pseudocode, extract };
+// A 16-bit source operand (InstrInfo::src0_16bit: v_cvt_pk_f32_fp8/bf8 SRC0 on GFX12/GFX1250)
+// that is a constant: the 32-bit word the instruction's op_sel then selects a half of. An
+// inline constant's 16-bit value in both halves and the literal dword as encoded (default), or
+// only the 16-bit value in bits 15:0 and 0 above, for an inline constant and a literal alike.
+enum class Src16Constant : uint8_t { replicated, low_only };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -81,6 +86,7 @@ struct Hypotheses {
   Fp8DenormInput fp8_denorm_input = Fp8DenormInput::kept;
   Fp8ToF32Outmod fp8_to_f32_outmod = Fp8ToF32Outmod::applied;
   Fp8SdwaSel fp8_sdwa_sel = Fp8SdwaSel::pseudocode;
+  Src16Constant src16_constant = Src16Constant::replicated;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };

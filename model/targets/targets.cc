@@ -85,6 +85,8 @@ constexpr bool RowsConsistent() {
       if (i.encoding == Encoding::vop3 && vop1) return false;
       if (i.vop1_opcode[f] < kNoOpcode || i.vop1_opcode[f] > 255) return false;
       if (i.opsel_syntax[f] == OpSelSyntax::byte_sel_src && i.opsel_bits != 0b0011) return false;
+      // A 16-bit source only where the family has the instruction.
+      if ((i.src0_16bit & (1u << f)) != 0 && i.opcode[f] == kNoOpcode) return false;
       if (i.opsel_syntax[f] == OpSelSyntax::op_sel_word_src &&
           (i.opsel_bits != 0b0001 || i.dst_bits != 64)) {
         return false;

@@ -62,7 +62,7 @@ enum class Encoding : uint8_t { vop3, vop1 };
 // FeatureFP8ConversionInsts: gfx942, gfx950, gfx12, gfx1250).
 enum class TargetFeature : uint8_t { none, fp8_conversion };
 
-// What a source operand (32 bits wide today) means to the instruction.
+// What a source operand means to the instruction.
 enum class SrcRole : uint8_t {
   unused,       // the field carries no data; LLVM's syntax omits it and encodes 0
   data_f32,     // an f32 value that is converted (ABS/NEG apply)
@@ -117,6 +117,12 @@ struct InstrInfo {
   std::array<int16_t, kNumFamilies> vop1_opcode = kNoOpcodes;
   TargetFeature requires_feature = TargetFeature::none;
   std::array<SrcRole, 3> src{};  // roles of SRC0..SRC2
+  // Families where SRC0 is a 16-bit operand (LLVM 22's OPERAND_REG_IMM_FP16; the packed fp8 ->
+  // f32 conversions on GFX12/GFX1250): its inline constants are 16-bit values (f16 patterns,
+  // integers as 16 bits), a literal must fit 16 bits, and a number that is a 16-bit inline
+  // constant assembles to the inline code (operands.h, docs/semantics.md §10.11). 0: every source
+  // is a 32-bit operand everywhere.
+  FamilySet src0_16bit = 0;
   // 32: one VGPR; 64: a VGPR pair VDST, VDST+1 (the packed fp8 -> f32 conversions). Every
   // layer sizes a lane's result by dst_words(): the model writes, devices return, compare
   // checks and findings keep dst_words() words per lane, lane i's at [i*W, i*W + W).
@@ -133,6 +139,10 @@ struct InstrInfo {
   // Source operands read: 1 + the index of the last source that is not `unused`.
   constexpr int sources() const {
     return src[2] != SrcRole::unused ? 3 : src[1] != SrcRole::unused ? 2 : 1;
+  }
+  // The width in bits (16 or 32) of source `i`'s operand on `family` (src0_16bit).
+  constexpr int src_bits(Family family, int i) const {
+    return i == 0 && (src0_16bit & FamilyBit(family)) != 0 ? 16 : 32;
   }
   // Destination words per lane (1 or 2).
   constexpr int dst_words() const { return dst_bits / 32; }
