@@ -86,6 +86,46 @@ TEST(Resolve, TheLiteralIsItsDword) {
   EXPECT_THAT(none.status().message(), HasSubstr("src0 is the literal"));
 }
 
+// A 16-bit source operand (the packed fp8 -> f32 conversions' SRC0 on gfx12/gfx1250): a
+// constant resolves to the src16_constant default reading, marked constant16 (resolve.h). By
+// hand: 1.0 as f16 is 0x3c00, in both halves 0x3c003c00; -1 as 16 bits 0xffff, in both halves
+// 0xffffffff; 1/(2pi) as f16 0x3118; the literal 0x1234 is the dword 0x00001234 as encoded.
+TEST(Resolve, SixteenBitConstantsAreTheDefaultReadingAndMarked) {
+  const std::pair<uint16_t, uint32_t> inline_cases[] = {
+      {242, 0x3c003c00u}, {193, 0xffffffffu}, {248, 0x31183118u}, {129, 0x00010001u}};
+  for (const auto& [code, want] : inline_cases) {
+    const std::vector<uint16_t> codes = {code};
+    absl::StatusOr<LaneRouting> r =
+        ResolveOperands(Family::gfx12, codes, 1, {}, TestRegisters(), false, /*src16=*/1);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->uniform[0], want) << code;
+    EXPECT_EQ(r->constant16, 1) << code;
+  }
+  const std::vector<uint16_t> lit = {255};
+  absl::StatusOr<LaneRouting> r =
+      ResolveOperands(Family::gfx12, lit, 1, 0x1234u, TestRegisters(), true, 1);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->uniform[0], 0x00001234u);
+  EXPECT_EQ(r->constant16, 1);
+  // Registers are not constants: a VGPR's lane word and an SGPR's value, unmarked.
+  const std::vector<uint16_t> regs = {V(5)};
+  r = ResolveOperands(Family::gfx12, regs, 1, {}, TestRegisters(), false, 1);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->constant16, 0);
+  EXPECT_EQ(r->lane_field[0], 0);
+  const std::vector<uint16_t> sgpr = {30};
+  r = ResolveOperands(Family::gfx12, sgpr, 1, {}, TestRegisters(), false, 1);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->uniform[0], 0xdeadbeefu);
+  EXPECT_EQ(r->constant16, 0);
+  // The same code on a 32-bit operand: the f32 1.0.
+  const std::vector<uint16_t> one = {242};
+  r = ResolveOperands(Family::gfx12, one, 1, {}, TestRegisters());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->uniform[0], 0x3f800000u);
+  EXPECT_EQ(r->constant16, 0);
+}
+
 TEST(Resolve, VgprsReadTheirLaneWordSgprsTheirValue) {
   // src0 = v9 (loaded with vdst_old), src1 = s30, src2 = v5 (src0's word).
   const std::vector<uint16_t> codes = {V(9), 30, V(5)};

@@ -139,6 +139,82 @@ TEST(Vop3Operands, FamilyDifferences) {
   EXPECT_EQ(InlineConstantCode(0x41), std::nullopt);
 }
 
+// A 16-bit SRC0 (the packed fp8 -> f32 conversions on gfx12/gfx1250, InstrInfo::src0_16bit).
+// Expected bytes and texts: llvm-mc-22 -triple=amdgcn -mcpu=gfx1200 (and gfx1250, the same
+// bytes) -show-encoding / --disassemble, run by hand; the f16 patterns by hand (1.0 = 0x3c00:
+// sign 0, exponent 15 = 0b01111, mantissa 0; 1/(2pi) = 0x3118, the f16 nearest 0.15915494).
+TEST(Vop3Operands16, InlineConstantsLiteralsAndOpSel) {
+  const TargetTraits& t = T("gfx1200");
+  EXPECT_EQ(InlineConstantCode(0x3c00, 16), 242);   // 1.0
+  EXPECT_EQ(InlineConstantCode(0xc400, 16), 247);   // -4.0
+  EXPECT_EQ(InlineConstantCode(0x3118, 16), 248);   // 1/(2pi)
+  EXPECT_EQ(InlineConstantCode(0xffff, 16), 193);   // -1 as 16 bits
+  EXPECT_EQ(InlineConstantCode(0xfff0, 16), 208);   // -16
+  EXPECT_EQ(InlineConstantCode(0xffef, 16), std::nullopt);      // -17: a literal
+  EXPECT_EQ(InlineConstantCode(0x3f800000, 16), std::nullopt);  // the f32 1.0 is no 16-bit value
+  EXPECT_EQ(InlineConstantCode(0x3c00), std::nullopt);          // ... nor 0x3c00 a 32-bit one
+  EXPECT_EQ(DescribeOperand(Family::gfx12, 242, false, 16)->value, 0x3c00u);
+  EXPECT_EQ(DescribeOperand(Family::gfx12, 193, false, 16)->value, 0xffffu);
+  EXPECT_EQ(DescribeOperand(Family::gfx12, 242)->value, 0x3f800000u);
+  struct Case {
+    const char* in;
+    const char* llvm_text;
+    std::vector<uint8_t> llvm_bytes;
+  };
+  const Case cases[] = {
+      {"v_cvt_pk_f32_fp8 v[2:3], v1", "v_cvt_pk_f32_fp8_e32 v[2:3], v1", {0x01, 0xdd, 0x04, 0x7e}},
+      {"v_cvt_pk_f32_fp8 v[2:3], s1", "v_cvt_pk_f32_fp8_e32 v[2:3], s1", {0x01, 0xdc, 0x04, 0x7e}},
+      {"v_cvt_pk_f32_bf8 v[2:3], v1", "v_cvt_pk_f32_bf8_e32 v[2:3], v1", {0x01, 0xdf, 0x04, 0x7e}},
+      {"v_cvt_pk_f32_fp8 v[2:3], 0x3c00", "v_cvt_pk_f32_fp8_e32 v[2:3], 1.0",
+       {0xf2, 0xdc, 0x04, 0x7e}},
+      {"v_cvt_pk_f32_fp8 v[2:3], 0x3118", "v_cvt_pk_f32_fp8_e32 v[2:3], 0.15915494",
+       {0xf8, 0xdc, 0x04, 0x7e}},
+      {"v_cvt_pk_f32_fp8 v[2:3], 0xffff", "v_cvt_pk_f32_fp8_e32 v[2:3], -1",
+       {0xc1, 0xdc, 0x04, 0x7e}},
+      {"v_cvt_pk_f32_fp8 v[2:3], -17", "v_cvt_pk_f32_fp8_e32 v[2:3], 0xffef",
+       {0xff, 0xdc, 0x04, 0x7e, 0xef, 0xff, 0x00, 0x00}},
+      {"v_cvt_pk_f32_fp8 v[2:3], -0x8000", "v_cvt_pk_f32_fp8_e32 v[2:3], 0x8000",
+       {0xff, 0xdc, 0x04, 0x7e, 0x00, 0x80, 0x00, 0x00}},
+      {"v_cvt_pk_f32_fp8 v[2:3], lit(0x3c00)", "v_cvt_pk_f32_fp8_e32 v[2:3], lit(0x3c00)",
+       {0xff, 0xdc, 0x04, 0x7e, 0x00, 0x3c, 0x00, 0x00}},
+      {"v_cvt_pk_f32_fp8_e64 v[2:3], v1 op_sel:[1,0]", "v_cvt_pk_f32_fp8_e64 v[2:3], v1 op_sel:[1,0]",
+       {0x02, 0x08, 0xee, 0xd5, 0x01, 0x01, 0x00, 0x00}},
+      {"v_cvt_pk_f32_fp8_e64 v[2:3], v1 op_sel:[0,1]", "v_cvt_pk_f32_fp8_e64 v[2:3], v1 op_sel:[0,1]",
+       {0x02, 0x40, 0xee, 0xd5, 0x01, 0x01, 0x00, 0x00}},
+      {"v_cvt_pk_f32_fp8_e64 v[2:3], 0x1234 op_sel:[1,0]",
+       "v_cvt_pk_f32_fp8_e64 v[2:3], 0x1234 op_sel:[1,0]",
+       {0x02, 0x08, 0xee, 0xd5, 0xff, 0x00, 0x00, 0x00, 0x34, 0x12, 0x00, 0x00}},
+      {"v_cvt_pk_f32_fp8_e64 v[2:3], 1.0 op_sel:[1,0]", "v_cvt_pk_f32_fp8_e64 v[2:3], 1.0 op_sel:[1,0]",
+       {0x02, 0x08, 0xee, 0xd5, 0xf2, 0x00, 0x00, 0x00}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.in);
+    absl::StatusOr<Vop3Instr> in = ParseAsm(t, c.in);
+    ASSERT_TRUE(in.ok()) << in.status();
+    EXPECT_EQ(FormatEncodingBytes(*EncodeVop3(t, *in)), FormatEncodingBytes(Bytes(c.llvm_bytes)));
+    EXPECT_EQ(PrintVop3(t, *in), c.llvm_text);
+    EXPECT_THAT(LlvmRefusals(t, *in), IsEmpty());
+  }
+  // Refused by llvm-mc-22 ("operands are not valid for this GPU or mode"): not 16-bit values.
+  for (const char* bad : {"v_cvt_pk_f32_fp8 v[2:3], 0x12345", "v_cvt_pk_f32_fp8 v[2:3], -32769",
+                          "v_cvt_pk_f32_fp8 v[2:3], 0x3f800000"}) {
+    EXPECT_FALSE(ParseAsm(t, bad).ok()) << bad;
+  }
+  // A literal dword above 0xffff (a raw word; llvm-mc-22 --disassemble prints [0xff,0xdc,0x04,
+  // 0x7e,0x78,0x56,0x34,0x12] as `..., 0x5678`): ours keeps it, spelled lit(...), and flags it.
+  absl::StatusOr<DecodedVop3> d = DecodeVop3(t, Bytes({0xff, 0xdc, 0x04, 0x7e, 0x78, 0x56, 0x34, 0x12}));
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->vop3.literal, 0x12345678u);
+  EXPECT_EQ(PrintVop3(t, d->vop3), "v_cvt_pk_f32_fp8_e32 v[2:3], lit(0x12345678)");
+  EXPECT_THAT(d->llvm_refuses, Not(IsEmpty()));
+  EXPECT_EQ(ExpectLlvmDisassembly(t, Bytes({0xff, 0xdc, 0x04, 0x7e, 0x78, 0x56, 0x34, 0x12})).text,
+            "v_cvt_pk_f32_fp8_e32 v[2:3], 0x5678");
+  // e32 SRC0 v128 (llvm-mc-22: "operands are not valid"; VS_32_Lo128).
+  d = DecodeVop3(t, Bytes({0x80, 0xdd, 0x08, 0x7e}));
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_THAT(d->llvm_refuses, Not(IsEmpty()));
+}
+
 TEST(Vop3Decode, Errors) {
   const TargetTraits& g9 = T("gfx942");
   const TargetTraits& g11 = T("gfx1100");

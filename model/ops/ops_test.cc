@@ -276,6 +276,46 @@ TEST(Ops, Fp8ToF32ByteSelects) {
   }
 }
 
+// The packed fp8 -> f32 conversion on gfx1200 (OCP E4M3, bias 7), VOP3 op_sel:[a,d]: OPSEL[0]
+// selects S0's word, VDST = cvt(its low byte), VDST+1 = cvt(its high byte). By hand:
+// 0x40 = 2^1 (0x40000000), 0x30 = 2^-1 (0x3f000000), 0x20 = 2^-3 (0x3e000000),
+// 0x10 = 2^-5 (0x3d000000), 0x3c = 1.5 (0x3fc00000), 0x00 = +0.
+// A constant in the 16-bit SRC0 (OpContext::constant16_srcs) is resolved to the src16_constant
+// default reading (resolve.h: inline 1.0 -> 0x3c003c00); under low_only its high word reads 0.
+TEST(Ops, PairWordSelectAndSixteenBitConstants) {
+  const TargetTraits& gfx1200 = **FindTarget("gfx1200");
+  OpContext ctx;
+  ctx.target = &gfx1200;
+  ctx.instr = Instr::v_cvt_pk_f32_fp8;
+  LaneBatch lanes;
+  lanes.Add(0x40302010u, 0, 0, 0);
+  std::vector<uint32_t> out(2);
+  auto run = [&](uint8_t opsel) {
+    ctx.mods.opsel = opsel;
+    EXPECT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(out)).ok());
+    return std::pair<uint32_t, uint32_t>(out[0], out[1]);
+  };
+  EXPECT_EQ(run(0), std::make_pair(0x3d000000u, 0x3e000000u));  // word 0x2010
+  EXPECT_EQ(run(1), std::make_pair(0x3f000000u, 0x40000000u));  // word 0x4030
+  EXPECT_EQ(run(8), run(0));  // OPSEL[3] (op_sel:[0,1]) selects nothing here
+  // Inline 1.0 in the 16-bit SRC0: lane word 0x3c003c00.
+  lanes = LaneBatch();
+  lanes.Add(0x3c003c00u, 0, 0, 0);
+  ctx.constant16_srcs = 1;
+  EXPECT_EQ(run(0), std::make_pair(0x00000000u, 0x3fc00000u));  // replicated, low word
+  EXPECT_EQ(run(1), std::make_pair(0x00000000u, 0x3fc00000u));  // replicated, high word
+  ASSERT_TRUE(SetHypothesis("src16_constant=low_only", &ctx.hyp).ok());
+  EXPECT_EQ(run(0), std::make_pair(0x00000000u, 0x3fc00000u));  // the low word as before
+  EXPECT_EQ(run(1), std::make_pair(0x00000000u, 0x00000000u));  // the high word is 0
+  ctx.constant16_srcs = 0;  // a VGPR holding the same word: the hypothesis does not apply
+  EXPECT_EQ(run(1), std::make_pair(0x00000000u, 0x3fc00000u));
+  ctx.constant16_srcs = 1;
+  std::vector<uint32_t> slow(2);
+  ctx.mods.opsel = 1;
+  ASSERT_TRUE(EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(slow)).ok());
+  EXPECT_EQ(slow, std::vector<uint32_t>({0u, 0u}));
+}
+
 TEST(Ops, BatchEqualsLanes) {
   const OpContext ctx = Ctx("gfx1201", kFp8, M(0x4), kD, {});
   LaneBatch lanes;

@@ -62,12 +62,13 @@ TEST(PairExhaustive, EveryBytePairFastMatchesOracle) {
   LaneBatch lanes;
   for (uint32_t w = 0; w < 65536; ++w) lanes.Add((w << 16) | w, 0x5a5a5a5a, 0xa5a5a5a5, w * 2654435761u);
   PairTally run;
-  int rows = 0;
+  int rows = 0, row_targets = 0;
   for (Instr instr : kAllInstrs) {
     if (GetInstrInfo(instr).dst_bits != 64) continue;
     ++rows;
     for (const TargetTraits& t : AllTargets()) {
       if (!t.Has(instr)) continue;
+      ++row_targets;
       // Every select x OMOD x CLAMP x MODE[6]/[8], default readings.
       for (uint32_t k = 0; k < 7 * 4 * 2 * 2; ++k) {
         OpContext ctx;
@@ -91,14 +92,19 @@ TEST(PairExhaustive, EveryBytePairFastMatchesOracle) {
           ctx.mods.clamp = k % 3 == 0;
           ctx.mode = kDefaultMode ^ (k % 2 ? 0x140u : 0u);
           h.set(&ctx.hyp, static_cast<uint8_t>(v));
+          // Every other context: S0 a constant in a 16-bit operand (src16_constant applies).
+          ctx.constant16_srcs = static_cast<uint8_t>((k >> 1) & 1);
           ASSERT_TRUE(AllPairs(ctx, lanes, &run)) << h.name << "=" << h.values[v].name;
         }
       }
     }
   }
-  std::printf("%d pair rows, %d contexts x 2^16 byte pairs: %llu words, fast == oracle\n", rows,
-              run.contexts, static_cast<unsigned long long>(run.words));
+  std::printf("%d pair rows on %d (row, target) pairs, %d contexts x 2^16 byte pairs: %llu words, "
+              "fast == oracle\n", rows, row_targets, run.contexts,
+              static_cast<unsigned long long>(run.words));
   EXPECT_GT(rows, 0);
+  // Both pair rows on gfx942, gfx950, gfx1200, gfx1201, gfx1250, gfx1251 (model/instrs.def).
+  EXPECT_EQ(row_targets, 12);
   EXPECT_GT(run.contexts, 0);
 }
 
