@@ -1,7 +1,9 @@
 // Every seed file in corpus/seeds/<instruction>/*.textproto parses, names its instruction in
 // its folder, has a note, and each lane's `# expect` comments hold under the model: the default
 // line `# expect: 0xWORD` and any `# expect NAME=VALUE [NAME=VALUE...]: 0xWORD` under those
-// hypotheses. The expected words are SEMANTICS.md's, written in the files by hand.
+// hypotheses. The expected words are SEMANTICS.md's, written in the files by hand. A case is
+// resolved as every runner resolves it (device_harness/resolve_case.h ResolveTestCase): a
+// constant source (an inline constant, a literal) reads its constant in every lane.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "device_harness/resolve_case.h"
 #include "gtest/gtest.h"
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
@@ -96,26 +99,13 @@ TEST(CorpusSeeds, EveryExpectationHolds) {
     ASSERT_TRUE(error.empty()) << name << ":" << error;
     ASSERT_EQ(static_cast<int>(expectations.size()), tc->lanes_size()) << name;
 
-    OpContext base;
-    absl::StatusOr<const TargetTraits*> target = FindTarget(tc->target());
-    ASSERT_TRUE(target.ok()) << name << ": " << target.status();
-    base.target = *target;
-    absl::StatusOr<Instr> instr = ParseInstr(InstructionName(tc->instr()));
-    ASSERT_TRUE(instr.ok()) << name << ": " << instr.status();
-    base.instr = *instr;
-    base.mods.opsel = static_cast<uint8_t>(tc->encoding().opsel());
-    base.mods.neg = static_cast<uint8_t>(tc->encoding().neg());
-    base.mods.abs = static_cast<uint8_t>(tc->encoding().abs());
-    base.mods.clamp = tc->encoding().clamp();
-    base.mods.omod = static_cast<uint8_t>(tc->encoding().omod());
-    if (tc->encoding().has_src0_sel()) {  // the SDWA select (model/ops/ops.h Modifiers)
-      base.mods.src0_sel = static_cast<uint8_t>(tc->encoding().src0_sel());
-    }
-    base.mode = tc->has_mode() ? tc->mode() : kDefaultMode;
+    absl::StatusOr<ResolvedCase> rc = ResolveTestCase(*tc);
+    ASSERT_TRUE(rc.ok()) << name << ": " << rc.status();
+    const OpContext base = rc->ctx;  // target, instr, modifiers, MODE, constant sources
     ASSERT_TRUE(ValidateContext(base).ok()) << name << ": " << ValidateContext(base);
 
     for (int i = 0; i < tc->lanes_size(); ++i) {
-      const proto::Lane& lane = tc->lanes(i);
+      const LaneView resolved = rc->lanes.view();
       bool has_default = false;
       for (const Expectation& e : expectations[i]) {
         OpContext ctx = base;
@@ -125,7 +115,8 @@ TEST(CorpusSeeds, EveryExpectationHolds) {
         }
         has_default |= e.hypotheses.empty();
         // Every destination word of the lane (a VGPR pair: VDST, VDST+1).
-        const uint32_t s0 = lane.src0(), s1 = lane.src1(), s2 = lane.src2(), old = lane.vdst_old();
+        const uint32_t s0 = resolved.src0[i], s1 = resolved.src1[i], s2 = resolved.src2[i],
+                       old = resolved.vdst_old[i];
         const LaneView one{&s0, &s1, &s2, &old, 1};
         std::vector<uint32_t> got(OutputWords(ctx.instr, 1)), oracle(got.size());
         ASSERT_TRUE(Evaluate(ctx, one, absl::MakeSpan(got)).ok());

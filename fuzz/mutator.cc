@@ -535,6 +535,12 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
             s->clear_code();
             changed = true;
           }
+          // A 16-bit source operand (InstrInfo::src_bits) takes a 16-bit literal, as LLVM's
+          // assembler does: its low half (a wider dword only comes from raw words).
+          if (Info(FromProto(tc->instr())).src_bits(t->family, k) == 16 && s->value() > 0xffffu) {
+            s->set_value(s->value() & 0xffffu);
+            changed = true;
+          }
           if (have_literal) {  // one literal dword per instruction: share its value
             if (s->value() != literal) {
               s->set_value(literal);

@@ -185,6 +185,40 @@ TEST(Mutator, ReachesRefusedModifiersAndEveryOpselByte) {
   EXPECT_TRUE(neg_src1 && abs_src2 && omod && clamp && mode_ovfl);
 }
 
+// The packed fp8 -> f32 conversions on gfx12/gfx1250, whose SRC0 is a 16-bit operand
+// (model/instrs.def src0_16bit): the mutator reaches both forms, the word select OPSEL[0], an
+// inline constant and a literal in SRC0, and every literal it makes fits 16 bits (as LLVM's
+// assembler requires there).
+TEST(Mutator, SixteenBitSourceFormsAndConstants) {
+  MutatorConfig c;
+  c.targets = {"gfx1200", "gfx1250"};
+  c.instrs = {Instr::v_cvt_pk_f32_fp8, Instr::v_cvt_pk_f32_bf8};
+  c.max_lanes = 1;
+  c.exotic_per_256 = 128;
+  Mutator m(c);
+  ASSERT_TRUE(m.Check().ok());
+  Rng rng(11);
+  bool e32 = false, e64 = false, high_word = false, inline_src = false, literal_src = false;
+  for (int i = 0; i < 5000; ++i) {
+    proto::TestCase tc = m.Generate(rng);
+    m.Mutate(rng, &tc);
+    ExpectValid(tc, m.config());
+    if (HasFatalFailure()) return;
+    const proto::Encoding& e = tc.encoding();
+    if (e.raw_words_size() > 0) continue;
+    e32 |= e.form() == proto::FORM_E32;
+    e64 |= e.form() == proto::FORM_E64;
+    high_word |= e.form() == proto::FORM_E64 && (e.opsel() & 1) != 0;
+    inline_src |= e.src0().kind() == proto::SOURCE_INLINE;
+    if (e.src0().kind() == proto::SOURCE_LITERAL) {
+      literal_src = true;
+      EXPECT_LE(e.src0().value(), 0xffffu) << tc.target();
+    }
+  }
+  EXPECT_TRUE(e32 && e64 && high_word && inline_src && literal_src)
+      << e32 << e64 << high_word << inline_src << literal_src;
+}
+
 TEST(Rng, BelowIsInRangeAndSplitsEvenly) {
   Rng rng(0);
   std::vector<int> hist(3);

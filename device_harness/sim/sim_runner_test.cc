@@ -376,6 +376,19 @@ TEST(SimErrataTest, PairWordSwap) {
   EXPECT_EQ(RunOne(*Sim({"pair_word_swap"}), c), 0x3f000000u);
 }
 
+// The same errata on the gfx12 pair (VOP3 op_sel:[1,0] = OPSEL[0], the high word). gfx1200
+// OCP E4M3 (bias 7), S0 = 0x40302010: the high word 0x4030 gives VDST = cvt(0x30) = 2^-1
+// (0x3f000000), VDST+1 = cvt(0x40) = 2.0; the low word 0x2010 gives VDST = cvt(0x10) = 2^-5
+// (0x3d000000). pair_word_swap puts 2.0 (0x40000000) in VDST; src_byte_swap moves OPSEL[0] to
+// OPSEL[1], which the pair does not read: the low word is converted (a wrong half).
+TEST(SimErrataTest, Gfx12PairErrata) {
+  const std::string c = R"pb(target: "gfx1200" instr: v_cvt_pk_f32_fp8 encoding { opsel: 1 }
+                             lanes { src0: 0x40302010 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x3f000000u);
+  EXPECT_EQ(RunOne(*Sim({"pair_word_swap"}), c), 0x40000000u);
+  EXPECT_EQ(RunOne(*Sim({"src_byte_swap"}), c), 0x3d000000u);
+}
+
 TEST(SimErrataTest, Src1Neg) {
   Tally t = CheckErratum(
       "src1_neg",
