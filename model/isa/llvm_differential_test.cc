@@ -3,8 +3,9 @@
 // new Encoding does not compile until its forms are listed), so every row of model/instrs.def
 // is covered on every target that has it, with nothing per instruction here.
 //  1. N random LEGAL encodings per (row, target, form), op_sel/byte_sel, clamp, neg and abs
-//     drawn wherever LLVM accepts them: our encoding == llvm-mc's encoding of our printed text
-//     (one llvm-mc process per target for all rows and forms).
+//     drawn wherever LLVM accepts them (a 16-bit SRC0, InstrInfo::src_bits: 16-bit literals):
+//     our encoding == llvm-mc's encoding of our printed text (one llvm-mc process per target
+//     for all rows and forms).
 //  2. N random raw words per (row, target, form) (our opcode, every other field random:
 //     OPSEL, NEG, ABS, CLAMP, OMOD and any 9-bit operand code; on the GFX9 SDWA form every
 //     field of the SDWA dword: SRC0 and S0, DST_SEL, DST_UNUSED, CLAMP, OMOD, SRC0_SEL,
