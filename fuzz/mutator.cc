@@ -569,14 +569,21 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
           break;
       }
     }
-    // A default (VGPR, no register named) src2 on an SR instruction is made absent, which
-    // encodes SRC2 = 0 as LLVM does; a non-zero SRC2 field is only produced on purpose (an
-    // SGPR, an inline constant or a named VGPR).
-    if (Src2Unused(FromProto(tc->instr())) && enc->has_src2() &&
-        (enc->src2().kind() == proto::SOURCE_LITERAL ||
-         (enc->src2().kind() == proto::SOURCE_VGPR && enc->src2().code() == 0))) {
-      enc->clear_src2();
-      changed = true;
+    // A default (VGPR, no register named) SRC2 the instruction does not read (the SR
+    // instructions', a VOP1 instruction's e64 form's) is made absent, which encodes 0 as LLVM
+    // does; a non-zero field there is only produced on purpose (an SGPR, an inline constant or
+    // a named VGPR). An unread source (SRC1 of a VOP1 instruction too) is never the literal: no
+    // literal dword is fetched for it, and Vop3FromTestCase refuses the case ("literal ... is
+    // set but no source is code 255").
+    for (int k = Info(FromProto(tc->instr())).sources(); k < 3; ++k) {
+      if (!(k == 1 ? enc->has_src1() : enc->has_src2())) continue;
+      const proto::Source& s = k == 1 ? enc->src1() : enc->src2();
+      if (s.kind() == proto::SOURCE_LITERAL ||
+          (k == 2 && s.kind() == proto::SOURCE_VGPR && s.code() == 0)) {
+        if (k == 1) enc->clear_src1();
+        else enc->clear_src2();
+        changed = true;
+      }
     }
   }
   // Lane count.

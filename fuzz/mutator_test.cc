@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gtest/gtest.h"
+#include "model/targets/targets.h"
 
 namespace lanediff {
 namespace {
@@ -86,6 +87,12 @@ void ExpectValid(const proto::TestCase& tc, const MutatorConfig& c) {
     }
   }
   EXPECT_LE(bus, (*t)->family == Family::gfx9 ? 1 : 2);
+  // A source the instruction does not read is never the literal (no dword is fetched for it;
+  // Vop3FromTestCase refuses such a case).
+  for (int k = GetInstrInfo(instr).sources(); k < 3; ++k) {
+    EXPECT_NE((k == 1 ? e.src1() : e.src2()).kind(), proto::SOURCE_LITERAL)
+        << InstrName(instr) << " src" << k;
+  }
 }
 
 TEST(Mutator, EveryGeneratedMutatedAndCrossedCaseIsValid) {
