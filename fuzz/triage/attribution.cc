@@ -240,8 +240,8 @@ bool IsStructural(const std::string& c) {
 
 // The contexts that differ from rc.ctx only in the value of the instruction's source-byte
 // select, one per other value (the row says which field: byte_sel = OPSEL[1:0] where the
-// family's opsel syntax is byte_sel_src, else the GFX9 SDWA src0_sel, BYTE_0..3 = 0..3, of a
-// source holding 8-bit codes). Empty for an instruction that selects no source byte.
+// family's opsel syntax is byte_sel_src, the word OPSEL[0] where it is op_sel_word_src, else
+// the GFX9 SDWA src0_sel, BYTE_0..3 = 0..3, of a source holding 8-bit codes). Empty for an instruction that selects no source byte.
 std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
   const InstrInfo& info = GetInstrInfo(ctx.instr);
   std::vector<OpContext> out;
@@ -252,6 +252,12 @@ std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
       c.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & ~3u) | sel);
       out.push_back(c);
     }
+  } else if (info.opsel_syntax[static_cast<int>(ctx.target->family)] ==
+             OpSelSyntax::op_sel_word_src) {
+    // The source word OPSEL[0] of a VGPR-pair writer (GFX12/GFX1250): the other word.
+    OpContext c = ctx;
+    c.mods.opsel = static_cast<uint8_t>(ctx.mods.opsel ^ 1u);
+    out.push_back(c);
   } else if (info.src[0] == SrcRole::fp8_bytes) {
     for (uint8_t sel = 0; sel < 4; ++sel) {
       if (sel == ctx.mods.src0_sel) continue;

@@ -72,7 +72,8 @@ namespace lanediff {
 //                       exchanged, and they differ: structural, no reading swaps registers
 //   source_byte_moved   the observed word is the model's output for the same lane under another
 //                       value of the instruction's byte select (GFX12/GFX1250 byte_sel =
-//                       OPSEL[1:0], GFX9 SDWA src0_sel BYTE_0..3): the wrong source byte was
+//                       OPSEL[1:0], or a VGPR pair's word OPSEL[0]; GFX9 SDWA src0_sel
+//                       BYTE_0..3): the wrong source byte (or word) was
 //                       converted (LaneClassifier; DifferenceClassF32 cannot see it alone)
 //   nan_encoding, nan_vs_inf, sign_only, special_vs_finite, zero_vs_subnormal, value_differs
 //                       as above, on the two f32 words (zero_vs_subnormal: an f32 denormal;

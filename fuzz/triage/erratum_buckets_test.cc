@@ -88,7 +88,7 @@ struct Case {
 // The f32 writers v_cvt_f32_fp8 and v_cvt_f32_bf8 (one selected byte of S0 decoded, a whole
 // f32 word written; byte select: GFX9 SDWA src0_sel, GFX12/GFX1250 byte_sel = OPSEL[1:0]) and
 // the VGPR-pair writers v_cvt_pk_f32_fp8 and v_cvt_pk_f32_bf8 (a selected word's two bytes
-// decoded into VDST, VDST+1; GFX9 only, SDWA src0_sel).
+// decoded into VDST, VDST+1; word select: GFX9 SDWA src0_sel, GFX12/GFX1250 OPSEL[0]).
 const std::set<std::string>& kUnpackNames() {
   static const std::set<std::string> s = {"v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8",
                                           "v_cvt_pk_f32_bf8"};
