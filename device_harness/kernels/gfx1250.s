@@ -71,7 +71,7 @@ lanediff_kernel:
   s_and_saveexec_b32 s24, vcc_lo
   .endif
   s_cbranch_execz .Lend
-  v_lshlrev_b32_e32 v5, 2, v0              // byte offset of the lane's word
+  v_lshlrev_b32_e32 v5, 2, v0              // the lane's operand offset (v5 is a pair's VDST+1: dead after)
   global_load_b32 v1, v5, s[4:5]
   global_load_b32 v2, v5, s[6:7]
   global_load_b32 v3, v5, s[8:9]

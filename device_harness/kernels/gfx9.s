@@ -51,7 +51,7 @@ lanediff_kernel:
   v_cmp_gt_u32_e32 vcc, s14, v0            // lane index < n
   s_and_saveexec_b64 s[24:25], vcc
   s_cbranch_execz .Lend
-  v_lshlrev_b32_e32 v5, 2, v0              // byte offset of the lane's word
+  v_lshlrev_b32_e32 v5, 2, v0              // the lane's operand offset (v5 is a pair's VDST+1: dead after)
   global_load_dword v1, v5, s[4:5]
   global_load_dword v2, v5, s[6:7]
   global_load_dword v3, v5, s[8:9]
