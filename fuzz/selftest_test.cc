@@ -17,6 +17,7 @@
 #include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/campaign.h"
+#include "model/isa/testcase.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -55,6 +56,44 @@ TEST(SelfTestTest, PassesOnTheSimulatorForEveryTarget) {
     }
     EXPECT_EQ(literal, t.family != Family::gfx9);  // 12-byte words where the family has them
   }
+}
+
+// A VGPR-pair writer (the row's dst_bits 64) has known answers too, though discriminate does
+// not ask it yet: two expected words per lane (VDST, VDST+1); the simulator passes them, and
+// with pair_word_swap (sim/errata.h: the two words exchanged) exactly the pair rows' batches
+// with a lane whose two words differ are wrong (the SDWA BYTE_2 variant's agreed lanes may all
+// have equal words), the first wrong word named.
+TEST(SelfTestTest, VgprPairRowsHaveKnownAnswersThatCatchASwappedPair) {
+  const TargetTraits& t = **FindTarget("gfx942");
+  std::unique_ptr<Runner> sim = Open("sim");
+  ASSERT_NE(sim, nullptr);
+  absl::StatusOr<SelfTest> st = RunSelfTest(*sim, t);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
+  int pair_batches = 0;
+  for (const KnownAnswer& k : st->known) {
+    const int w = DstWords(*InstrFromProto(k.testcase.instr()));
+    EXPECT_EQ(k.expected.size(), static_cast<size_t>(w * k.testcase.lanes_size())) << k.name;
+    pair_batches += w == 2;
+  }
+  EXPECT_GT(pair_batches, 0) << "no VGPR-pair writer's known answer on gfx942";
+
+  std::unique_ptr<Runner> swapped = Open("sim", {"pair_word_swap"});
+  ASSERT_NE(swapped, nullptr);
+  absl::StatusOr<SelfTest> bad = RunSelfTest(*swapped, t, {.discriminate = false});
+  ASSERT_TRUE(bad.ok()) << bad.status();
+  EXPECT_FALSE(bad->ok());
+  int wrong_pairs = 0;
+  for (const KnownAnswer& k : bad->known) {
+    const bool pair = DstWords(*InstrFromProto(k.testcase.instr())) == 2;
+    bool words_differ = false;
+    for (size_t i = 0; pair && i + 1 < k.expected.size(); i += 2) words_differ |= k.expected[i] != k.expected[i + 1];
+    EXPECT_EQ(k.ok(), !words_differ) << k.name << ": " << k.first_wrong;
+    if (k.ok()) continue;
+    ++wrong_pairs;
+    EXPECT_THAT(k.first_wrong, ::testing::ContainsRegex("^lane [0-9]+ VDST(\\+1)?: src0 0x"));
+  }
+  EXPECT_GT(wrong_pairs, pair_batches / 2);
 }
 
 TEST(SelfTestTest, PassesOnTheIsolatedSimulatorAndAnExternalModelWithTheDiscriminatePass) {
