@@ -139,6 +139,13 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   if (info.src[0] == SrcRole::fp8_bytes) {
     // 8-bit floats to decode: every byte value, in every byte (whichever the select reads).
     for (uint32_t b = 0; b < 256; ++b) src0.push_back(b * 0x01010101u);
+    // And words whose bytes differ, for the selects (which byte or word is read): each of a
+    // few bytes (subnormal, normal, the largest, NaN in some format) alone in bytes 1..3, then
+    // four different normal bytes.
+    for (uint32_t b : {0x01u, 0x38u, 0x48u, 0x7fu, 0x80u, 0xffu}) {
+      for (int shift : {8, 16, 24}) src0.push_back(b << shift);
+    }
+    src0.push_back(0x48403830u);
   }
   for (const Fp8Shape& shape : shapes) AddFp8Candidates(shape.format->id, &src0);
   // S1 by its role in the row: seeds for a stochastic-rounding seed, else 0 (byte 0, or the
@@ -171,6 +178,34 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       }
       groups.push_back(std::move(g));
     }
+  }
+  // Encodings beyond CLAMP x MODE, from the row, at the default MODE: each GFX9 SDWA src0_sel
+  // where the instruction has that form (model/isa/vop3.h HasForm), each OMOD where LLVM takes
+  // it (InstrInfo::omod_families). After the others, so that their questions come first.
+  std::vector<proto::Encoding> more;
+  if (HasForm(target, instr, InstrForm::sdwa)) {
+    for (uint32_t sel = 0; sel <= 6; ++sel) {
+      proto::Encoding& e = more.emplace_back();
+      e.set_form(proto::FORM_SDWA);
+      e.set_src0_sel(sel);
+    }
+  }
+  if ((info.omod_families & FamilyBit(target.family)) != 0) {
+    for (uint32_t omod = 1; omod < 4; ++omod) more.emplace_back().set_omod(omod);
+  }
+  for (const proto::Encoding& e : more) {
+    Group g;
+    g.tc.set_target(d.target);
+    g.tc.set_instr(InstrToProto(instr));
+    *g.tc.mutable_encoding() = e;
+    for (uint32_t s1 : src1) {
+      for (uint32_t s0 : src0) {
+        proto::Lane* l = g.tc.add_lanes();
+        l->set_src0(s0);
+        l->set_src1(s1);
+      }
+    }
+    groups.push_back(std::move(g));
   }
   std::vector<ResolvedCase> resolved;
   for (const Group& g : groups) {

@@ -8,8 +8,9 @@
 // rule with the other rules at their defaults. Pairs: every two values of the same relevant
 // rule (docs/semantics.md lists them). Candidates: the mutator's domain tables (special
 // floats, u8 boundaries, fp8/bf8 boundaries of the target's formats, the f32 word just below
-// each subnormal boundary) x SR seed extremes x a few MODE values x CLAMP where it matters, in
-// order of simplicity. Greedy set cover over the pairs (ties go to the simplest candidate),
+// each subnormal boundary; for a source of 8-bit codes every byte in every position and words
+// of different bytes) x SR seed extremes x a few MODE values x CLAMP where it matters, then,
+// where the row has them, each GFX9 SDWA src0_sel and each OMOD; in order of simplicity. Greedy set cover over the pairs (ties go to the simplest candidate),
 // then over what a robust verdict needs besides: every two combinations of the relevant
 // rules' values that differ in one rule, and every reading against every other combination.
 //

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -272,77 +273,101 @@ TEST(Discriminate, NoneOfTheKnownReadingsNamesTheLane) {
   EXPECT_NE(text.find("none of the known readings"), std::string::npos) << text;
 }
 
-// A VGPR-pair row (dst_bits 64): an answer is both words of the lane, VDST = cvt(S0[7:0]) and
-// VDST+1 = cvt(S0[15:8]) (docs/semantics.md §10.1; e64: word 0). gfx942 decodes E4M3 FNUZ
-// (§4: bias 8, 0x80 the only NaN, 0x7f/0xff = +-240, exponent field 0 subnormal).
+// A VGPR-pair row (dst_bits 64): an answer is both words of the lane, VDST = cvt(low byte) and
+// VDST+1 = cvt(high byte) of the 16-bit word the select reads (docs/semantics.md §10.1; e64:
+// word 0). gfx942 decodes E4M3 FNUZ (§4: bias 8, 0x80 the only NaN, 0x7f/0xff = +-240,
+// exponent field 0 subnormal).
 //
-// Hand derivation of the questions (fuzz/discriminate.h: greedy, ties to the simplest
-// candidate; groups CLAMP 0 then 1, each MODE 0xf0, 0x8000f0, 0xf1, 0xf2, 0xf3, 0, 1; src0 the
-// special floats of fuzz/lane_gen.cc BuildSpecialF32, then b * 0x01010101 for b = 0..255).
-// Every question separates one pair only (each rule has two readings), so each is the first
-// candidate, in that order, separating a pair no earlier question does:
-//  - fp8_to_f32_nan (§10.3; hypotheses.h lane "src0=0x80: 0xffc00000", host 0x7f800001): no
-//    special float has a 0x80 byte in S0[15:0] (their low words are 0x0000, 0x0001, 0xffff),
-//    so the first NaN lane is b = 0x80: src0 = 0x80808080, CLAMP 0, MODE 0xf0. Both bytes NaN:
-//    sign_quiet {0xffc00000, 0xffc00000}, host_7f800001 {0x7f800001, 0x7f800001}.
-//  - fp8_denorm_input (§10.4: flushes only with MODE[6] = 0; the first such MODE is 0, group
-//    CLAMP 0 MODE 0): specials 0x00000000, 0x80000000 hold zero bytes; 0x00000001 has S0[7:0] =
-//    0x01, subnormal: 1/8 * 2^(1-8) = 2^-10 = 0x3a800000, and S0[15:8] = 0x00 = +0. kept
-//    {0x3a800000, 0x00000000}, flush_f16_mode {0x00000000, 0x00000000}: only VDST differs.
-//  - fp8_to_f32_outmod (§10.5: CLAMP to [+0, 1.0]; group CLAMP 1 MODE 0xf0): 0, -0, 2^-10 and
-//    its twin 0x80000001 are inside [0, 1]; 0x007fffff has S0[15:0] = 0xffff: both bytes 0xff =
-//    -(1 + 7/8) * 2^(15-8) = -240 = 0xc3700000. applied {+0, +0}, ignored {0xc3700000,
-//    0xc3700000}.
+// Hand derivation of the questions. fuzz/discriminate.h: greedy, most pairs separated first,
+// ties to the simplest candidate; groups CLAMP 0 then 1, each at MODE 0xf0, 0x8000f0, 0xf1,
+// 0xf2, 0xf3, 0, 1, then (the row has GFX9 SDWA and OMOD) SDWA src0_sel 0..6 and OMOD 1..3 at
+// MODE 0xf0; src0 the special floats of fuzz/lane_gen.cc BuildSpecialF32 (their low words are
+// 0x0000, 0x0001, 0xffff: no 0x80 byte), then b * 0x01010101 for b = 0..255, then single
+// bytes and 0x48403830. Each rule has two readings: one pair each.
+//  Q1 (fp8_to_f32_nan and fp8_sdwa_sel at once, the only two one lane can separate: the
+//     others need MODE[6] = 0 or CLAMP, which the SDWA groups lack): the first NaN byte is
+//     b = 0x80, src0 0x80808080, in SDWA src0_sel BYTE_0 (§10.5): the pseudocode reads the low
+//     word (SEL[1:0] = 00 is not WORD1's 01): bytes 0x80, 0x80: sign_quiet {0xffc00000,
+//     0xffc00000} (hypotheses.h lane "src0=0x80: 0xffc00000"), host_7f800001 {0x7f800001,
+//     0x7f800001}; extract reads byte 0 and a zero byte: {0xffc00000, 0x00000000}: only
+//     VDST+1 differs.
+//  Q2 fp8_denorm_input (§10.4: flushes only with MODE[6] = 0; the first such group is CLAMP 0
+//     MODE 0): specials 0x00000000, 0x80000000 hold zero bytes; 0x00000001 has byte 0x01,
+//     subnormal: 1/8 * 2^(1-8) = 2^-10 = 0x3a800000, and 0x00 = +0. kept {0x3a800000, 0},
+//     flush_f16_mode {0, 0}: only VDST differs.
+//  Q3 fp8_to_f32_outmod (§10.5: CLAMP to [+0, 1.0]; group CLAMP 1 MODE 0xf0): 0, -0, 2^-10
+//     and 0x80000001 (bytes 0x01 0x00 again) are inside [0, 1]; 0x007fffff has bytes 0xff 0xff
+//     = -(1 + 7/8) * 2^(15-8) = -240 = 0xc3700000: applied {+0, +0}, ignored {0xc3700000,
+//     0xc3700000}.
 TEST(Discriminate, AVgprPairRowIsAskedBothWordsPerLane) {
   auto d = Discriminate(**FindTarget("gfx942"), *ParseInstr("v_cvt_pk_f32_fp8"));
   ASSERT_TRUE(d.ok()) << d.status();
   ASSERT_EQ(DstWords(d->instr), 2);
   EXPECT_EQ(d->relevant, (std::vector<std::string>{"fp8_to_f32_nan", "fp8_denorm_input",
-                                                   "fp8_to_f32_outmod"}));
+                                                   "fp8_to_f32_outmod", "fp8_sdwa_sel"}));
   struct Want {
-    const char* rule;
+    std::vector<std::string> rules;
     uint32_t src0, mode;
     bool clamp;
-    const char* reading;  // the non-default reading
-    LaneAnswer by_default, by_reading;
+    int src0_sel;  // -1: not SDWA
+    LaneAnswer by_default;
+    std::map<std::string, LaneAnswer> by_reading;  // the readings that differ from the default
   };
-  const Want want[] = {
-      {"fp8_to_f32_nan", 0x80808080u, 0x000000f0u, false, "fp8_to_f32_nan=host_7f800001",
-       MakeLaneAnswer({0xffc00000u, 0xffc00000u}), MakeLaneAnswer({0x7f800001u, 0x7f800001u})},
-      {"fp8_denorm_input", 0x00000001u, 0x00000000u, false, "fp8_denorm_input=flush_f16_mode",
-       MakeLaneAnswer({0x3a800000u, 0x00000000u}), MakeLaneAnswer({0x00000000u, 0x00000000u})},
-      {"fp8_to_f32_outmod", 0x007fffffu, 0x000000f0u, true, "fp8_to_f32_outmod=ignored",
-       MakeLaneAnswer({0x00000000u, 0x00000000u}), MakeLaneAnswer({0xc3700000u, 0xc3700000u})},
+  const std::vector<Want> want = {
+      {{"fp8_to_f32_nan", "fp8_sdwa_sel"}, 0x80808080u, 0x000000f0u, false, 0,
+       MakeLaneAnswer({0xffc00000u, 0xffc00000u}),
+       {{"fp8_to_f32_nan=host_7f800001", MakeLaneAnswer({0x7f800001u, 0x7f800001u})},
+        {"fp8_sdwa_sel=extract", MakeLaneAnswer({0xffc00000u, 0x00000000u})}}},
+      {{"fp8_denorm_input"}, 0x00000001u, 0x00000000u, false, -1,
+       MakeLaneAnswer({0x3a800000u, 0x00000000u}),
+       {{"fp8_denorm_input=flush_f16_mode", MakeLaneAnswer({0x00000000u, 0x00000000u})}}},
+      {{"fp8_to_f32_outmod"}, 0x007fffffu, 0x000000f0u, true, -1,
+       MakeLaneAnswer({0x00000000u, 0x00000000u}),
+       {{"fp8_to_f32_outmod=ignored", MakeLaneAnswer({0xc3700000u, 0xc3700000u})}}},
   };
-  ASSERT_EQ(d->questions.size(), 3u);
-  for (size_t qi = 0; qi < 3; ++qi) {
+  ASSERT_EQ(d->questions.size(), want.size());
+  for (size_t qi = 0; qi < want.size(); ++qi) {
     const Want& w = want[qi];
     const Question& q = d->questions[qi];
-    SCOPED_TRACE(w.rule);
-    EXPECT_EQ(q.rules, std::vector<std::string>{w.rule});
+    SCOPED_TRACE(absl::StrCat("Q", qi + 1));
+    EXPECT_EQ(q.rules, w.rules);
     ASSERT_EQ(q.testcase.lanes_size(), 1);
     EXPECT_EQ(q.testcase.lanes(0).src0(), w.src0);
     EXPECT_EQ(q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode, w.mode);
     EXPECT_EQ(q.testcase.encoding().clamp(), w.clamp);
+    EXPECT_EQ(q.testcase.encoding().form() == proto::FORM_SDWA, w.src0_sel >= 0);
+    if (w.src0_sel >= 0) EXPECT_EQ(q.testcase.encoding().src0_sel(), static_cast<uint32_t>(w.src0_sel));
     for (size_t s = 0; s < d->readings.size(); ++s) {
-      const LaneAnswer& want_answer = d->reading_names[s] == w.reading ? w.by_reading : w.by_default;
+      auto it = w.by_reading.find(d->reading_names[s]);
+      const LaneAnswer& want_answer = it == w.by_reading.end() ? w.by_default : it->second;
       EXPECT_EQ(q.answers[s], want_answer) << d->reading_names[s] << ": "
                                            << FormatLaneAnswer(q.answers[s]);
     }
   }
-  // Judged on both words: a device whose VDST follows the default and whose VDST+1 follows
-  // host_7f800001 on Q1 follows neither reading (one word alone would say sign_quiet).
-  std::vector<LaneAnswer> answers = {MakeLaneAnswer({0xffc00000u, 0x7f800001u}),
+  // Judged on both words. A device whose Q1 VDST+1 alone follows `extract` is named so.
+  std::vector<LaneAnswer> answers = {want[0].by_reading.at("fp8_sdwa_sel=extract"),
                                      want[1].by_default, want[2].by_default};
   auto v = JudgeAnswers(*d, answers);
   ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_TRUE(v->explained) << v->summary;
+  EXPECT_EQ(v->follows, (std::vector<std::string>{"fp8_to_f32_nan=sign_quiet",
+                                                  "fp8_denorm_input=kept",
+                                                  "fp8_to_f32_outmod=applied",
+                                                  "fp8_sdwa_sel=extract"}));
+  // A device right in VDST and wrong in VDST+1 (a word no combination gives there) follows none
+  // of the known readings of the rules Q1 asks, naming both words.
+  answers[0] = MakeLaneAnswer({0xffc00000u, 0x7f800001u});
+  v = JudgeAnswers(*d, answers);
+  ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_FALSE(v->explained) << v->summary;
-  ASSERT_EQ(v->none.size(), 1u) << v->summary;
-  EXPECT_EQ(v->none[0],
-            "fp8_to_f32_nan: none of the known readings (Q1: device 0xffc00000 0x7f800001)");
+  EXPECT_EQ(v->none, (std::vector<std::string>{
+                         "fp8_to_f32_nan: none of the known readings (Q1: device 0xffc00000 "
+                         "0x7f800001)",
+                         "fp8_sdwa_sel: none of the known readings (Q1: device 0xffc00000 "
+                         "0x7f800001)"}));
   EXPECT_EQ(v->follows, (std::vector<std::string>{"fp8_denorm_input=kept",
                                                   "fp8_to_f32_outmod=applied"}));
-  // One word per answer is refused for a pair row, naming the question.
+  // One word per answer is refused for a pair row.
   answers[1] = MakeLaneAnswer({0x3a800000u});
   EXPECT_EQ(JudgeAnswers(*d, answers).status().code(), absl::StatusCode::kInvalidArgument);
 }
@@ -382,7 +407,9 @@ TEST(Discriminate, NamesTheReadingASimulatedPairWriterFollows) {
       EXPECT_EQ(cv->follows.size(), d->relevant.size()) << cv->summary;
     }
   }
-  EXPECT_GE(checked, 6) << "pair rows with a relevant reading";  // gfx942, gfx950: 2 rows x 3
+  // gfx942 and gfx950 (the pair rows' targets), two rows each, four rules of two readings
+  // each (fp8_to_f32_nan, fp8_denorm_input, fp8_to_f32_outmod, fp8_sdwa_sel).
+  EXPECT_EQ(checked, 16);
 }
 
 }  // namespace
