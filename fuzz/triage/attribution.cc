@@ -355,6 +355,44 @@ std::vector<std::string> AlsoShown(const Cause& c,
   return also;
 }
 
+
+// A test case resolved under `hyp`, with the model's expected words for every lane: what each
+// entry point below starts from.
+struct Expectation {
+  ResolvedCase rc;
+  size_t w = 1;                    // destination words per lane (DstWords)
+  std::vector<uint32_t> expected;  // lane i's at [i*w, i*w + w)
+};
+absl::StatusOr<Expectation> Expect(const proto::TestCase& tc, const Hypotheses& hyp) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
+  rc.ctx.hyp = hyp;
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  std::vector<uint32_t> expected(rc.lanes.size() * w);
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(expected)));
+  return Expectation{std::move(rc), w, std::move(expected)};
+}
+
+// Merges one class cause into another whose name every one of its lanes also shows (see
+// Attribute); false when no such pair is left.
+bool MergeOneAlsoShown(std::vector<Cause>* causes,
+                       const std::map<size_t, std::vector<std::string>>& lane_classes) {
+  for (size_t a = 0; a < causes->size(); ++a) {
+    const Cause& from = (*causes)[a];
+    if (from.by_hypothesis || from.also.empty()) continue;
+    for (size_t b = 0; b < causes->size(); ++b) {
+      Cause& into = (*causes)[b];
+      if (b == a || into.by_hypothesis) continue;
+      if (std::find(from.also.begin(), from.also.end(), into.name) == from.also.end()) continue;
+      into.lanes.insert(into.lanes.end(), from.lanes.begin(), from.lanes.end());
+      std::sort(into.lanes.begin(), into.lanes.end());
+      into.also = AlsoShown(into, lane_classes);
+      causes->erase(causes->begin() + static_cast<std::ptrdiff_t>(a));
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<RoundingPair>> RoundingCandidates(const ResolvedCase& rc) {
@@ -516,20 +554,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   for (Cause& c : causes) {
     if (!c.by_hypothesis) c.also = AlsoShown(c, lane_classes);
   }
-  for (size_t a = 0; a < causes.size(); ++a) {
-    if (causes[a].by_hypothesis || causes[a].also.empty()) continue;
-    for (size_t b = 0; b < causes.size(); ++b) {
-      if (b == a || causes[b].by_hypothesis) continue;
-      const std::vector<std::string>& also = causes[a].also;
-      if (std::find(also.begin(), also.end(), causes[b].name) == also.end()) continue;
-      std::vector<size_t>& into = causes[b].lanes;
-      into.insert(into.end(), causes[a].lanes.begin(), causes[a].lanes.end());
-      std::sort(into.begin(), into.end());
-      causes[b].also = AlsoShown(causes[b], lane_classes);
-      causes.erase(causes.begin() + static_cast<std::ptrdiff_t>(a));
-      a = static_cast<size_t>(-1);  // start over: the merged cause may merge again
-      break;
-    }
+  while (MergeOneAlsoShown(&causes, lane_classes)) {
   }
   // Most lanes first; ties: hypotheses first, then by first lane (deterministic).
   std::sort(causes.begin(), causes.end(), [](const Cause& a, const Cause& b) {
@@ -543,34 +568,27 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
 absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, const Hypotheses& hyp,
                                                  absl::Span<const uint32_t> observed,
                                                  const Relaxations& relax) {
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
-  rc.ctx.hyp = hyp;
-  std::vector<uint32_t> expected(OutputWords(rc.ctx.instr, rc.lanes.size()));
-  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(expected)));
-  return Attribute(rc, expected, observed, relax);
+  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(tc, hyp));
+  return Attribute(e.rc, e.expected, observed, relax);
 }
 
 absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp,
                                 absl::Span<const uint32_t> observed, const Relaxations& relax,
                                 const Cause& cause) {
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
-  rc.ctx.hyp = hyp;
-  const LaneView v = rc.lanes.view();
-  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
-  std::vector<uint32_t> expected(v.size * w);
-  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, v, absl::MakeSpan(expected)));
-  if (observed.size() != v.size * w) return false;
+  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(tc, hyp));
+  if (observed.size() != e.expected.size()) return false;
   if (cause.by_hypothesis) {
-    LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes, Attribute(rc, expected, observed, relax));
+    LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes,
+                              Attribute(e.rc, e.expected, observed, relax));
     for (const Cause& c : causes) {
       if (c.name == cause.name) return true;
     }
     return false;
   }
-  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
-  for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
+  for (size_t i : DifferingLanes(e.rc.ctx, e.rc.lanes.view(), e.expected, observed, relax)) {
     const std::vector<std::string> all =
-        lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
+        lc.Classes(i, LaneWords(e.expected, i, e.w), LaneWords(observed, i, e.w));
     if (std::find(all.begin(), all.end(), cause.name) != all.end()) return true;
   }
   return false;
@@ -580,21 +598,18 @@ absl::StatusOr<std::string> DecideClass(const proto::TestCase& conf, const Hypot
                                         absl::Span<const std::string> candidates,
                                         absl::Span<const uint32_t> observed,
                                         const Relaxations& relax) {
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(conf));
-  rc.ctx.hyp = hyp;
-  const LaneView v = rc.lanes.view();
-  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
-  if (observed.size() != v.size * w) {
+  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(conf, hyp));
+  if (observed.size() != e.expected.size()) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "DecideClass: %d lanes of %d words but %d observed words", v.size, w, observed.size()));
+        "DecideClass: %d lanes of %d words but %d observed words", e.rc.lanes.size(), e.w,
+        observed.size()));
   }
-  std::vector<uint32_t> expected(v.size * w);
-  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, v, absl::MakeSpan(expected)));
-  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
   std::map<std::string, std::vector<size_t>> by_class;
   for (const std::string& c : candidates) by_class[c];
-  for (size_t i : DifferingLanes(rc.ctx, v, expected, observed, relax)) {
-    for (const std::string& c : lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w))) {
+  for (size_t i : DifferingLanes(e.rc.ctx, e.rc.lanes.view(), e.expected, observed, relax)) {
+    for (const std::string& c :
+         lc.Classes(i, LaneWords(e.expected, i, e.w), LaneWords(observed, i, e.w))) {
       if (auto it = by_class.find(c); it != by_class.end()) it->second.push_back(i);
     }
   }
@@ -669,22 +684,20 @@ absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypoth
                                          absl::Span<const std::string> settings,
                                          absl::Span<const uint32_t> observed,
                                          const Relaxations& relax) {
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
-  rc.ctx.hyp = hyp;
-  const LaneView v = rc.lanes.view();
-  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
-  if (observed.size() != v.size * w) return false;
-  std::vector<uint32_t> expected(v.size * w), under(v.size * w);
-  LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, v, absl::MakeSpan(expected)));
-  OpContext ctx = rc.ctx;
+  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(tc, hyp));
+  if (observed.size() != e.expected.size()) return false;
+  const LaneView v = e.rc.lanes.view();
+  OpContext ctx = e.rc.ctx;
   for (const std::string& s : settings) LANEDIFF_RETURN_IF_ERROR(SetHypothesis(s, &ctx.hyp));
+  std::vector<uint32_t> under(e.expected.size());
   LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v, absl::MakeSpan(under)));
   const std::vector<size_t> missed = DifferingLanes(ctx, v, under, observed, relax);
   if (missed.empty()) return true;
-  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
   for (size_t i : missed) {  // structural lanes are no hypothesis's to reproduce
-    const absl::Span<const uint32_t> e = LaneWords(expected, i, w), o = LaneWords(observed, i, w);
-    if (e == o || !IsStructural(lc.Class(i, e, o))) {
+    const absl::Span<const uint32_t> ex = LaneWords(e.expected, i, e.w),
+                                     o = LaneWords(observed, i, e.w);
+    if (ex == o || !IsStructural(lc.Class(i, ex, o))) {
       return false;
     }
   }
