@@ -336,7 +336,9 @@ TEST(Discriminate, AVgprPairRowIsAskedBothWordsPerLane) {
     EXPECT_EQ(q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode, w.mode);
     EXPECT_EQ(q.testcase.encoding().clamp(), w.clamp);
     EXPECT_EQ(q.testcase.encoding().form() == proto::FORM_SDWA, w.src0_sel >= 0);
-    if (w.src0_sel >= 0) EXPECT_EQ(q.testcase.encoding().src0_sel(), static_cast<uint32_t>(w.src0_sel));
+    if (w.src0_sel >= 0) {
+      EXPECT_EQ(q.testcase.encoding().src0_sel(), static_cast<uint32_t>(w.src0_sel));
+    }
     for (size_t s = 0; s < d->readings.size(); ++s) {
       auto it = w.by_reading.find(d->reading_names[s]);
       const LaneAnswer& want_answer = it == w.by_reading.end() ? w.by_default : it->second;
