@@ -12,12 +12,12 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "model/isa/testcase.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
 #include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/campaign.h"
-#include "model/isa/testcase.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -58,44 +58,6 @@ TEST(SelfTestTest, PassesOnTheSimulatorForEveryTarget) {
   }
 }
 
-// A VGPR-pair writer (the row's dst_bits 64) has known answers too, though discriminate does
-// not ask it yet: two expected words per lane (VDST, VDST+1); the simulator passes them, and
-// with pair_word_swap (sim/errata.h: the two words exchanged) exactly the pair rows' batches
-// with a lane whose two words differ are wrong (the SDWA BYTE_2 variant's agreed lanes may all
-// have equal words), the first wrong word named.
-TEST(SelfTestTest, VgprPairRowsHaveKnownAnswersThatCatchASwappedPair) {
-  const TargetTraits& t = **FindTarget("gfx942");
-  std::unique_ptr<Runner> sim = Open("sim");
-  ASSERT_NE(sim, nullptr);
-  absl::StatusOr<SelfTest> st = RunSelfTest(*sim, t);
-  ASSERT_TRUE(st.ok()) << st.status();
-  EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
-  int pair_batches = 0;
-  for (const KnownAnswer& k : st->known) {
-    const int w = DstWords(*InstrFromProto(k.testcase.instr()));
-    EXPECT_EQ(k.expected.size(), static_cast<size_t>(w * k.testcase.lanes_size())) << k.name;
-    pair_batches += w == 2;
-  }
-  EXPECT_GT(pair_batches, 0) << "no VGPR-pair writer's known answer on gfx942";
-
-  std::unique_ptr<Runner> swapped = Open("sim", {"pair_word_swap"});
-  ASSERT_NE(swapped, nullptr);
-  absl::StatusOr<SelfTest> bad = RunSelfTest(*swapped, t, {.discriminate = false});
-  ASSERT_TRUE(bad.ok()) << bad.status();
-  EXPECT_FALSE(bad->ok());
-  int wrong_pairs = 0;
-  for (const KnownAnswer& k : bad->known) {
-    const bool pair = DstWords(*InstrFromProto(k.testcase.instr())) == 2;
-    bool words_differ = false;
-    for (size_t i = 0; pair && i + 1 < k.expected.size(); i += 2) words_differ |= k.expected[i] != k.expected[i + 1];
-    EXPECT_EQ(k.ok(), !words_differ) << k.name << ": " << k.first_wrong;
-    if (k.ok()) continue;
-    ++wrong_pairs;
-    EXPECT_THAT(k.first_wrong, ::testing::ContainsRegex("^lane [0-9]+ VDST(\\+1)?: src0 0x"));
-  }
-  EXPECT_GT(wrong_pairs, pair_batches / 2);
-}
-
 TEST(SelfTestTest, PassesOnTheIsolatedSimulatorAndAnExternalModelWithTheDiscriminatePass) {
   const TargetTraits& t = **FindTarget("gfx942");
   for (const std::string spec : {"sim", "exec:lanediff eval"}) {
@@ -106,12 +68,13 @@ TEST(SelfTestTest, PassesOnTheIsolatedSimulatorAndAnExternalModelWithTheDiscrimi
     ASSERT_TRUE(st.ok()) << st.status();
     EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
     // gfx942 has every instruction its family's row gives it an opcode for (llvm-mc-22
-    // accepts each): one discriminate pass per instruction, but for the VGPR-pair writers
-    // (dst_bits 64), which discriminate does not ask yet (fuzz/discriminate.cc refuses them).
-    size_t has = 0;
-    for (Instr i : kAllInstrs) has += t.Has(i) && DstWords(i) == 1;
+    // accepts each): one discriminate pass per instruction, the VGPR-pair writers (dst_bits
+    // 64) included.
+    size_t has = 0, pairs = 0;
+    for (Instr i : kAllInstrs) has += t.Has(i), pairs += t.Has(i) && DstWords(i) == 2;
     EXPECT_EQ(st->discriminate.size(), has);
     EXPECT_GE(has, 3u);
+    EXPECT_GE(pairs, 1u);
     EXPECT_THAT(FormatSelfTest(*st), HasSubstr("self-test passed"));
   }
 }
@@ -136,6 +99,53 @@ TEST(SelfTestTest, FailsWhenTheDeviceIsWrongAndSaysWhatItSaw) {
   EXPECT_THAT(FormatSelfTest(*l), HasSubstr("ok    v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x000000f0"));
   EXPECT_THAT(FormatSelfTest(*l), HasSubstr("ERROR v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x008000ff: harness fault: "
                                             "MODE read back 0x008000f0 after setting 0x008000ff"));
+}
+
+// A VGPR-pair writer (dst_bits 64) is checked on both words of every lane: its known answers
+// hold two words a lane and pass on the simulator; the simulator with its two words swapped
+// (errata.h pair_word_swap: VDST gets VDST+1's word and back, every other instruction right)
+// fails them, and only them, naming the word.
+TEST(SelfTestTest, AVgprPairWriterIsCheckedOnBothWords) {
+  const TargetTraits& t = **FindTarget("gfx942");
+  std::unique_ptr<Runner> sim = Open("sim");
+  absl::StatusOr<SelfTest> st = RunSelfTest(*sim, t);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
+  size_t pair_cases = 0;
+  for (const KnownAnswer& k : st->known) {
+    absl::StatusOr<Instr> instr = InstrFromProto(k.testcase.instr());
+    ASSERT_TRUE(instr.ok());
+    if (DstWords(*instr) != 2) continue;
+    ++pair_cases;
+    EXPECT_EQ(k.expected.size(), 2u * k.testcase.lanes_size()) << k.name;
+    EXPECT_EQ(k.observed, k.expected) << k.name;
+  }
+  EXPECT_GT(pair_cases, 0u);
+  size_t pair_verdicts = 0;
+  for (const std::string& d : st->discriminate) {
+    for (Instr i : kAllInstrs) {
+      if (t.Has(i) && DstWords(i) == 2 && absl::StartsWith(d, absl::StrCat(InstrName(i), ": "))) {
+        ++pair_verdicts;
+        EXPECT_THAT(d, HasSubstr("fp8_to_f32_nan=sign_quiet")) << d;
+      }
+    }
+  }
+  EXPECT_EQ(pair_verdicts, 2u);  // v_cvt_pk_f32_fp8 and v_cvt_pk_f32_bf8 on gfx942
+
+  std::unique_ptr<Runner> swapped = Open("sim", {"pair_word_swap"});
+  absl::StatusOr<SelfTest> sw = RunSelfTest(*swapped, t, {.discriminate = false});
+  ASSERT_TRUE(sw.ok()) << sw.status();
+  EXPECT_FALSE(sw->ok());
+  for (const KnownAnswer& k : sw->known) {
+    absl::StatusOr<Instr> instr = InstrFromProto(k.testcase.instr());
+    ASSERT_TRUE(instr.ok());
+    if (DstWords(*instr) == 1) {
+      EXPECT_TRUE(k.ok()) << k.name << ": " << k.first_wrong;
+    } else if (!k.ok()) {
+      EXPECT_THAT(k.first_wrong, HasSubstr(" VDST")) << k.name;
+    }
+  }
+  EXPECT_THAT(FormatSelfTest(*sw), HasSubstr("WRONG v_cvt_pk_f32_fp8 v1, v2, v3, MODE 0x000000f0"));
 }
 
 std::string TempPath(const std::string& name) {
@@ -210,14 +220,29 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
         RunSelfTest(**hip, **FindTarget(target), {.discriminate = std::string(target) == "gfx942"});
     ASSERT_TRUE(st.ok()) << st.status();
     EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
-    for (const KnownAnswer& k : st->known) ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
+    for (const KnownAnswer& k : st->known) {
+      // The HIP runner answers a VGPR-pair batch (dst_bits 64) "unsupported" until its kernels
+      // store VDST+1 (device_harness/hip/hip_runner.cc): SKIP, not a failure; nothing else is.
+      if (k.unsupported()) {
+        EXPECT_EQ(DstWords(*InstrFromProto(k.testcase.instr())), 2) << k.name;
+        EXPECT_THAT(FormatSelfTest(*st), HasSubstr(absl::StrCat("SKIP  ", k.name)));
+        continue;
+      }
+      ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
+    }
     const std::string path = TempPath("hip_bundle.textproto");
     std::ofstream(path) << SelfTestBundle(*st);
     std::unique_ptr<Runner> replay = Open("replay:" + path);
     ASSERT_NE(replay, nullptr);
     absl::StatusOr<SelfTest> again = RunSelfTest(*replay, **FindTarget(target), {.discriminate = false});
     ASSERT_TRUE(again.ok()) << again.status();
-    EXPECT_TRUE(again->ok()) << FormatSelfTest(*again);
+    // Every batch the device ran replays right; one it could not run has no recording.
+    ASSERT_EQ(again->known.size(), st->known.size());
+    for (size_t i = 0; i < st->known.size(); ++i) {
+      if (st->known[i].unsupported()) continue;
+      EXPECT_TRUE(again->known[i].ok()) << again->known[i].name << ": "
+                                        << again->known[i].status << again->known[i].first_wrong;
+    }
     std::remove(path.c_str());
   }
   CampaignOptions o;
