@@ -224,8 +224,10 @@ absl::StatusOr<Instr> CheckPatchWords(const TargetTraits& target,
         : "a source names the literal (code 255) but no literal dword follows");
   }
   if (d->vop3.vdst != kKernelVdst) {
+    const int w = DstWords(d->vop3.instr);  // a VGPR pair: v[4:5]
+    auto regs = [w](int v) { return w == 1 ? absl::StrCat("v", v) : absl::StrCat("v[", v, ":", v + w - 1, "]"); };
     return absl::InvalidArgumentError(absl::StrCat(
-        "instruction writes v", d->vop3.vdst, " but the kernel stores v", kKernelVdst,
+        "instruction writes ", regs(d->vop3.vdst), " but the kernel stores ", regs(kKernelVdst),
         " (RegisterConvention::vdst): encode VDST = ", kKernelVdst));
   }
   if (static_cast<size_t>(d->words_used) != words.size()) {

@@ -10,10 +10,12 @@
 //
 // Kernel contract (every family): one lane per work-item, 256 work-items per workgroup,
 // kernel "lanediff_kernel", arguments as KernelArgs below. Each lane loads src0..src2 into
-// v1..v3 and vdst_old into v4, the SGPR-source values into s20..s22 (model/isa/testcase.h's
+// v1..v3 and vdst_old into v4, the SGPR-source values into s20..s22 (register_convention.h's
 // RegisterConvention), sets MODE[7:0] (round, denormals) and MODE[23] (FP16_OVFL) from
 // KernelArgs::mode, runs the 12 bytes at lanediff_patch_site, restores those MODE fields and
-// stores v4 to out[i]. No HIP here: this file is pure data and byte handling.
+// stores v4 to out[i], or, with KernelArgs::dst_words = 2 (a VGPR-pair writer, v[4:5]), v4 to
+// out[2i] and v5 to out[2i + 1]; then the MODE it read back to out[n * dst_words]. No HIP
+// here: this file is pure data and byte handling.
 #ifndef LANEDIFF_DEVICE_HARNESS_CODE_OBJECT_H_
 #define LANEDIFF_DEVICE_HARNESS_CODE_OBJECT_H_
 
@@ -35,7 +37,8 @@ inline constexpr absl::string_view kPatchSiteSymbol = "lanediff_patch_site";
 inline constexpr size_t kPatchSiteBytes = 12;       // 8-byte VOP3 + 4-byte literal or s_nop 0
 inline constexpr int kKernelWorkgroupSize = 256;    // work-items per workgroup (fixed)
 inline constexpr uint32_t kSNop0 = 0xBF800000;      // s_nop 0 on every family (SOPP op 0)
-inline constexpr uint8_t kKernelVdst = kRegisterConvention.vdst;  // the kernel stores v4
+inline constexpr uint8_t kKernelVdst = kRegisterConvention.vdst;  // the kernel stores v4 (v[4:5])
+inline constexpr int kKernelMaxDstWords = 2;        // KernelArgs::dst_words: v4, or v4 and v5
 
 // The kernel arguments, byte for byte as the kernels' s_load offsets and .amdgpu_metadata
 // declare them (device_harness/kernels/*.s).
@@ -48,7 +51,10 @@ struct KernelArgs {
   uint32_t n = 0;         // lanes; work-items with index >= n do nothing
   uint32_t mode = 0;      // MODE value: bits [7:0] and [23] are applied
   uint32_t sgpr[3] = {};  // loaded into s20, s21, s22
-  uint32_t reserved = 0;
+  // VDST words per lane, DstWords of the instruction: 1 (v4 to out[i]) or 2 (a VGPR pair:
+  // v4 to out[2i], v5 to out[2i + 1]); the MODE readback goes to out[n * dst_words]. Any
+  // value but 2 is taken as 1.
+  uint32_t dst_words = 1;
 };
 static_assert(sizeof(KernelArgs) == 64, "KernelArgs must match the kernels' 64-byte layout");
 

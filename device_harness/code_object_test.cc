@@ -295,6 +295,9 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
         sload8 + " s[4:11], s[0:1], " + (fam == Family::gfx10 || fam == Family::gfx11 ? "null" : "0x0"),
         sload4 + " s[12:15], s[0:1], 0x20",
         sload4 + " s[20:23], s[0:1], 0x30",
+        // s23 = KernelArgs::dst_words; s31 = log2 of a lane's bytes in out (3: a pair, else 2).
+        "s_cmp_eq_u32 s23, 2",
+        "s_cselect_b32 s31, 3, 2",
         cmp,
         saveexec,
         load + " v1, v5, s[4:5]",
@@ -358,31 +361,48 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     EXPECT_EQ(d.lines[at + 1].address, site->address + 8);
     EXPECT_EQ(d.lines[at + 1].text, "s_nop 0");
     EXPECT_EQ(d.lines[at + 1].words, (std::vector<uint32_t>{kSNop0}));
-    // After: MODE read back, restored from s26, v4 stored to out (s[12:13]) and the readback
-    // to out[n] (byte offset n * 4 from s14 = KernelArgs::n), end.
+    // After: MODE read back, MODE restored from s26, the lane's offset in out recomputed from
+    // v0 into v1 (i << s31: i * 4, or i * 8 for a pair), v4 stored to out[i * dst_words]
+    // (s[12:13]) and the readback to out[n * dst_words] (byte offset n << s31, n = s14 =
+    // KernelArgs::n); then, unless one word (s31 = 2), v5 to out[2i + 1]; end.
     std::vector<std::string> after = {
-        "s_getreg_b32 s29, hwreg(" + mode + ")",  // MODE readback, to out[n]
-        "s_lshl_b32 s30, s14, 2",
+        "s_getreg_b32 s29, hwreg(" + mode + ")",  // MODE readback, to out[n * dst_words]
+        "s_lshl_b32 s30, s14, s31",
         "v_mov_b32_e32 v6, s29",
         "v_mov_b32_e32 v7, s30",
         "s_and_b32 s28, s26, 0xff",
         "s_bfe_u32 s27, s26, 0x10017",
         "s_setreg_b32 hwreg(" + mode + ", 0, 8), s28",
         "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
-        store + " v5, v4, s[12:13]",
+        "v_lshlrev_b32_e32 v1, s31, v0",
+        store + " v1, v4, s[12:13]",
         store + " v7, v6, s[12:13]",
+        "s_cmp_eq_u32 s31, 2",
+        std::string("s_cbranch_scc1 ") + (gfx12plus ? "3" : "2"),  // over the store of v5 (12 bytes on GFX12+, else 8)
+        store + " v1, v5, s[12:13] offset:4",
         "s_endpgm",
     };
-    EXPECT_NE(FindInOrder(d, at + 2, d.lines.size(), after, &missing), SIZE_MAX)
-        << "missing after the site: " << missing;
-    // v4 is written by nothing between the site and the store.
-    for (size_t i = at + 2; i < d.lines.size() && !absl::StartsWith(d.lines[i].text, store); ++i) {
-      // (v_nop, and the MODE readback's copies into v6 and v7, write no v4.)
-      const std::string& t = d.lines[i].text;
-      EXPECT_FALSE(absl::StartsWith(t, "v_") && t != "v_nop" && !absl::StartsWith(t, "v_mov_b32_e32 v6, s29") &&
-                   !absl::StartsWith(t, "v_mov_b32_e32 v7, s30"))
-          << t;
+    const size_t end = FindInOrder(d, at + 2, d.lines.size(), after, &missing);
+    EXPECT_NE(end, SIZE_MAX) << "missing after the site: " << missing;
+    // The one-word path's branch skips exactly the store of v5 and lands on s_endpgm.
+    for (size_t i = at + 2; i + 2 < d.lines.size(); ++i) {
+      if (!absl::StartsWith(d.lines[i].text, "s_cbranch_scc1")) continue;
+      EXPECT_EQ(d.lines[i + 1].text, store + " v1, v5, s[12:13] offset:4");
+      EXPECT_EQ(d.lines[i + 2].text, "s_endpgm");
+      // SOPP SIMM16: the branch target is PC + 4 + 4 * simm16 (skip the 8-byte store).
+      EXPECT_EQ(d.lines[i + 2].address, d.lines[i].address + 4 + 4 * (d.lines[i].words[0] & 0xffffu));
     }
+    // Between the site and the last store nothing writes v4 or v5 (the result), nor v0 (the
+    // lane index the store offset comes from); v1 is written once, by the offset itself.
+    int v1_writes = 0;
+    for (size_t i = at + 2; i < d.lines.size(); ++i) {
+      const std::string& t = d.lines[i].text;
+      if (!absl::StartsWith(t, "v_") || t == "v_nop") continue;
+      const std::string dst = t.substr(t.find(' ') + 1, t.find(',') - t.find(' ') - 1);
+      EXPECT_TRUE(dst == "v6" || dst == "v7" || dst == "v1") << t;
+      v1_writes += dst == "v1";
+    }
+    EXPECT_EQ(v1_writes, 1);
   }
 }
 
@@ -392,7 +412,9 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
 // MODE[7:0] then MODE[23] from the `mode` argument, the instruction on loaded values, write
 // them back from the saved copy, store), and the hand-written kernel must have at least the
 // wait states LLVM's hazard recognizer puts at each of those gaps, and every hazard
-// instruction it emits there (v_nop, s_wait_alu / s_waitcnt_depctr, s_set_vgpr_msb).
+// instruction it emits there (v_nop, s_wait_alu / s_waitcnt_depctr, s_set_vgpr_msb). A VGPR-pair
+// writer's IR stores both words (<2 x float>, one 64-bit store of the pair), and the kernel's
+// gap from the instruction to its store of v5 (VDST+1) must cover llc's to that store too.
 
 // The kernel's MODE writes as llvm.amdgcn.s.setreg / s.getreg immediates (SIMM16 = id[5:0] |
 // offset[10:6] | (size - 1)[15:11], HW_REG_MODE = 1): MODE[7:0] = 1 | 7 << 11 = 14337,
@@ -422,8 +444,7 @@ define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrs
   %s1 = and i32 %s1s, 1
   call void @llvm.amdgcn.s.setreg(i32 14337, i32 %s0)
   call void @llvm.amdgcn.s.setreg(i32 1473, i32 %s1)
-  %po = getelementptr i32, ptr addrspace(1) %out, i32 %id
-  store i32 %r, ptr addrspace(1) %po
+  @STORE@
   ret void
 }
 )";
@@ -465,15 +486,15 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const char* const ret = pair ? "<2 x float>" : f32_result ? "float" : "i32";
   const std::string decl = absl::StrCat("declare ", ret, " ", fn, "(", absl::StrJoin(types, ", "), ")\n");
   const std::string call = absl::StrCat("call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
-  const std::string result =
-      pair ? absl::StrCat("%rv = ", call,
-                          "\n  %rv0 = extractelement <2 x float> %rv, i32 0"
-                          "\n  %rv1 = extractelement <2 x float> %rv, i32 1"
-                          "\n  %ri0 = bitcast float %rv0 to i32\n  %ri1 = bitcast float %rv1 to i32"
-                          "\n  %r = xor i32 %ri0, %ri1")
-      : f32_result ? absl::StrCat("%rf = ", call, "\n  %r = bitcast float %rf to i32")
-                   : absl::StrCat("%r = ", call);
-  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %xi = bitcast float %x to i32\n  ", result)}});
+  const std::string result = pair         ? absl::StrCat("%rv = ", call)
+                             : f32_result ? absl::StrCat("%rf = ", call, "\n  %r = bitcast float %rf to i32")
+                                          : absl::StrCat("%r = ", call);
+  // Both words of a pair to out[2 * id], out[2 * id + 1], as the kernel stores them.
+  const std::string store =
+      pair ? "%po = getelementptr <2 x float>, ptr addrspace(1) %out, i32 %id\n  store <2 x float> %rv, ptr addrspace(1) %po"
+           : "%po = getelementptr i32, ptr addrspace(1) %out, i32 %id\n  store i32 %r, ptr addrspace(1) %po";
+  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %xi = bitcast float %x to i32\n  ", result)},
+                                                                 {"@STORE@", store}});
   const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", InstrName(instr), ".ll"),
                                      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(ir.data()), ir.size()));
   CommandResult r = RunCommand(absl::StrCat(Tool("llc"), " -mtriple=amdgcn-amd-amdhsa -mcpu=", co.target->name, " ",
@@ -505,10 +526,12 @@ bool IsHazardInstruction(absl::string_view text) {
 }
 
 // The places in a kernel where a hazard can sit, as line indices: the MODE[7:0] and MODE[23]
-// writes before the instruction, the instruction, the same writes after it, the store.
+// writes before the instruction, the instruction, the same writes after it, the store, and the
+// store that reads VDST+1 of a pair (the kernel's store of v5; in llc's output, its one store of
+// the pair).
 struct HazardSites {
   size_t set_lo = SIZE_MAX, set_hi = SIZE_MAX, instr = SIZE_MAX, instr_end = SIZE_MAX,
-         restore_lo = SIZE_MAX, restore_hi = SIZE_MAX, store = SIZE_MAX;
+         restore_lo = SIZE_MAX, restore_hi = SIZE_MAX, store = SIZE_MAX, store_hi = SIZE_MAX;
 };
 HazardSites FindHazardSites(const std::vector<std::string>& lines, size_t instr, size_t instr_end) {
   HazardSites s;
@@ -523,6 +546,11 @@ HazardSites FindHazardSites(const std::vector<std::string>& lines, size_t instr,
     if (lo && lo_slot == SIZE_MAX) lo_slot = i;
     if (hi && hi_slot == SIZE_MAX) hi_slot = i;
     if (i > instr && absl::StartsWith(lines[i], "global_store") && s.store == SIZE_MAX) s.store = i;
+    if (i > instr && absl::StartsWith(lines[i], "global_store") && s.store_hi == SIZE_MAX &&
+        (absl::StrContains(lines[i], " v5,") || absl::StrContains(lines[i], "dwordx2") ||
+         absl::StrContains(lines[i], "store_b64"))) {
+      s.store_hi = i;  // the kernel's `store v1, v5, ...`; llc's 64-bit store of the pair
+    }
   }
   return s;
 }
@@ -540,8 +568,13 @@ constexpr Gap kHazardGaps[] = {
     {"between the MODE[7:0] and MODE[23] restores", &HazardSites::restore_lo, &HazardSites::restore_hi},
     {"from the MODE[23] restore to the store", &HazardSites::restore_hi, &HazardSites::store},
 };
+// Only for a VGPR-pair writer (dst_bits 64).
+constexpr Gap kPairHazardGaps[] = {
+    {"from the instruction to the store of VDST+1", &HazardSites::instr_end, &HazardSites::store_hi},
+};
 
 TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruction) {
+  int pair_rows = 0;  // (code object, VGPR-pair writer) combinations checked
   for (const CodeObjectView& co : AllCodeObjects()) {
     Disassembly d = Objdump(co, co.elf, "oracle");
     std::vector<std::string> hand;
@@ -550,6 +583,7 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
     ASSERT_LT(at + 1, hand.size());
     // The site's second slot (s_nop 0 or a literal dword) does not count as a wait state.
     const HazardSites mine = FindHazardSites(hand, at, at + 1);
+    ASSERT_NE(mine.store_hi, SIZE_MAX) << "the kernel has no store of v5";
     for (Instr instr : kAllInstrs) {
       if (!co.target->Has(instr)) continue;
       SCOPED_TRACE(absl::StrCat(co.target->name, " wave", co.wave_size, " ", InstrName(instr)));
@@ -558,7 +592,12 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
       while (llc_instr < llc.size() && !absl::StartsWith(llc[llc_instr], InstrName(instr))) ++llc_instr;
       ASSERT_LT(llc_instr, llc.size()) << "llc emitted no " << InstrName(instr) << ":\n" << absl::StrJoin(llc, "\n");
       const HazardSites oracle = FindHazardSites(llc, llc_instr, llc_instr);
-      for (const Gap& g : kHazardGaps) {
+      std::vector<Gap> gaps(std::begin(kHazardGaps), std::end(kHazardGaps));
+      if (DstWords(instr) == 2) {
+        gaps.insert(gaps.end(), std::begin(kPairHazardGaps), std::end(kPairHazardGaps));
+        ++pair_rows;
+      }
+      for (const Gap& g : gaps) {
         const size_t lf = oracle.*g.from, lt = oracle.*g.to, hf = mine.*g.from, ht = mine.*g.to;
         ASSERT_TRUE(lf < lt && lt < llc.size()) << g.name << " not found in llc's output:\n" << absl::StrJoin(llc, "\n");
         ASSERT_TRUE(hf < ht && ht < hand.size()) << g.name << " not found in the kernel";
@@ -589,6 +628,7 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
       }
     }
   }
+  EXPECT_GT(pair_rows, 0) << "no VGPR-pair writer on any target: the pair gap was never checked";
 }
 
 // The kernel descriptor and metadata as llvm-objdump / llvm-readelf decode them.
@@ -633,7 +673,8 @@ TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
              {"src2", offsetof(KernelArgs, src2)}, {"vdst_old", offsetof(KernelArgs, vdst_old)},
              {"out", offsetof(KernelArgs, out)}, {"n", offsetof(KernelArgs, n)},
              {"mode", offsetof(KernelArgs, mode)}, {"sgpr0", offsetof(KernelArgs, sgpr)},
-             {"sgpr1", offsetof(KernelArgs, sgpr) + 4}, {"sgpr2", offsetof(KernelArgs, sgpr) + 8}}) {
+             {"sgpr1", offsetof(KernelArgs, sgpr) + 4}, {"sgpr2", offsetof(KernelArgs, sgpr) + 8},
+             {"dst_words", offsetof(KernelArgs, dst_words)}}) {
       EXPECT_THAT(notes.out, testing::ContainsRegex(absl::StrCat(
                                  "\\.name: +", name, "\n +\\.offset: +", off, "\n")))
           << name;

@@ -2,6 +2,10 @@
 // lives here and the model knows none of it. Every kernel loads lane i's src0..src2 into
 // v1..v3 and vdst_old into v4, which is also VDST (the kernel stores v4), and the batch's three
 // SGPR-source values (DeviceBatch::sgpr_values, KernelArgs in code_object.h) into s20..s22.
+// A VGPR-pair writer (the row's dst_bits 64) writes v[4:5] (even, as gfx90a+ and gfx1250 need):
+// the kernel stores v5 as VDST+1 (KernelArgs::dst_words = 2) and keeps nothing it needs after
+// the instruction in v4 or v5. VDST+1's old value is not loaded (v5 holds the lane's load
+// offset): every pair row writes both words whole, so no lane word stands for it.
 //
 // The model reads it only through what the harness hands it: DefaultRegisters (which register
 // a structured test case's source names when it leaves the choice to the harness,
@@ -23,7 +27,8 @@
 namespace lanediff {
 
 struct RegisterConvention {
-  uint8_t vdst = 4;                            // holds Lane.vdst_old before the instruction
+  uint8_t vdst = 4;                            // holds Lane.vdst_old before the instruction;
+                                               // a pair is v[vdst:vdst+1]
   std::array<uint16_t, 3> vgpr = {1, 2, 3};    // hold Lane.src0..src2
   std::array<uint16_t, 3> sgpr = {20, 21, 22};  // hold DeviceBatch::sgpr_values[0..2]
 };

@@ -95,11 +95,18 @@ absl::Status CheckOptions(const CampaignOptions& options) {
   return absl::OkStatus();
 }
 
+uint64_t ConfirmationSalt(uint64_t seed, uint64_t execs, ConfirmationKind kind) {
+  return (seed + 1) * 0x9e3779b97f4a7c15ull ^ execs ^ static_cast<uint64_t>(kind);
+}
+
 }  // namespace campaign_internal
 
 namespace {
 
 using campaign_internal::BucketOf;
+using campaign_internal::ConfirmationKind;
+using campaign_internal::ConfirmationSalt;
+using campaign_internal::UnconfirmedWarning;
 using campaign_internal::Clock;
 using campaign_internal::EncodeStats;
 using campaign_internal::Message;
@@ -220,6 +227,10 @@ class Worker {
   void Progress(bool final);
   absl::Status HandleDisagreement(const proto::TestCase& tc, const BothSides& both);
   absl::StatusOr<bool> Confirmed(const proto::TestCase& tc, const std::vector<std::string>& named);
+  // Counts a confirmation batch that could not run (`why`: the device's status, or why the
+  // batch could not be built) and warns once per distinct reason: what it was to check stands
+  // unchecked, which must not pass silently.
+  void ConfirmationNotRun(const absl::Status& why);
   // Renames each class cause the batch cannot tell from another (Cause::also) by a
   // confirmation batch (DecideClass), and merges causes that then share a name.
   absl::Status DecideAmbiguousClasses(const proto::TestCase& tc, std::vector<Cause>* causes);
@@ -299,6 +310,7 @@ absl::Status Worker::CheckKnownAnswers() {
     int wrong = 0, run = 0;
     for (const KnownAnswer& k : st.known) {
       if (absl::IsInvalidArgument(k.status) || absl::IsNotFound(k.status)) continue;  // not this device's target
+      if (k.unsupported()) continue;  // the device cannot run it: its cases are counted "unsupported"
       ++run;
       wrong += !k.ok();
     }
@@ -546,9 +558,14 @@ absl::Status Worker::DecideAmbiguousClasses(const proto::TestCase& tc,
     if (c.by_hypothesis || c.also.empty()) continue;
     if (!run.has_value()) {
       LANEDIFF_ASSIGN_OR_RETURN(
-          conf,
-          ConfirmationCase(tc, (o_.seed + 1) * 0x9e3779b97f4a7c15ull ^ stats_.execs ^ 0x5bd1e995u));
+          conf, ConfirmationCase(tc, ConfirmationSalt(o_.seed, stats_.execs,
+                                                      ConfirmationKind::difference_class)));
       run = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+      if (!run->ok()) {
+        ConfirmationNotRun(run->status());
+      } else if (!(*run)->device_status.ok()) {
+        ConfirmationNotRun((*run)->device_status);
+      }
     }
     const absl::StatusOr<BothSides>& b = *run;
     if (!b.ok() || !b->device_status.ok()) continue;  // no evidence: the batch's own order stands
@@ -582,13 +599,36 @@ absl::StatusOr<bool> Worker::Confirmed(const proto::TestCase& tc,
   const std::string key = absl::StrCat(tc.target(), ".", proto::Instruction_Name(tc.instr()), ".",
                                        absl::StrJoin(named, "+"));
   if (confirmed_.count(key) != 0) return true;
-  LANEDIFF_ASSIGN_OR_RETURN(proto::TestCase conf, ConfirmationCase(tc, (o_.seed + 1) * 0x9e3779b97f4a7c15ull ^ stats_.execs));
+  LANEDIFF_ASSIGN_OR_RETURN(
+      proto::TestCase conf,
+      ConfirmationCase(tc, ConfirmationSalt(o_.seed, stats_.execs, ConfirmationKind::hypothesis)));
   absl::StatusOr<BothSides> b = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
-  // A device that cannot run the second batch gives no evidence against the hypothesis.
-  if (!b.ok() || !b->device_status.ok()) return true;
+  // A device that cannot run the second batch gives no evidence against the hypothesis: it is
+  // named as the batch alone says, counted and warned about (ConfirmationNotRun), and not
+  // remembered as confirmed, so the next disagreement naming it tries again.
+  if (!b.ok() || !b->device_status.ok()) {
+    ConfirmationNotRun(b.ok() ? b->device_status : b.status());
+    return true;
+  }
   LANEDIFF_ASSIGN_OR_RETURN(bool ok, ReproducesEveryLane(conf, hyp_, named, b->observed, o_.relax));
   if (ok) confirmed_.insert(key);
   return ok;
+}
+
+void Worker::ConfirmationNotRun(const absl::Status& why) {
+  stats_.unconfirmed++;
+  const std::string reason =
+      why.message().empty() ? absl::StatusCodeToString(why.code()) : std::string(why.message());
+  std::vector<std::string>& seen = stats_.unconfirmed_reasons;
+  if (std::find(seen.begin(), seen.end(), reason) != seen.end()) return;
+  if (seen.size() >= kMaxUnconfirmedReasons) return;  // counted; the reasons kept are enough
+  seen.push_back(reason);
+  if (o_.progress_fd >= 0) {  // --jobs: the parent prints it, once for all workers
+    WriteAll(o_.progress_fd, Message('U', reason));
+    return;
+  }
+  if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
+  std::fprintf(stderr, "%s", UnconfirmedWarning(reason).c_str());
 }
 
 absl::Status Worker::HandleCause(const proto::TestCase& tc, const ResolvedCase& rc,

@@ -45,6 +45,7 @@ inline constexpr size_t kPoolSize = 64;
 inline constexpr size_t kGpuLaunchLanes = 4 * 65536;
 inline constexpr size_t kMaxSignatures = 65536;     // stored findings remembered (~1 KB each)
 inline constexpr size_t kMaxPreSignatures = 8192;   // unminimized -> final map (~300 B each)
+inline constexpr size_t kMaxUnconfirmedReasons = 16;  // distinct reasons kept and warned about
 
 struct CampaignOptions {
   std::vector<std::string> targets;       // empty: every target
@@ -106,6 +107,12 @@ struct CampaignStats {
   uint64_t invalid = 0;         // generated cases the resolver or batch builder refused
   uint64_t refused = 0;         // batches the device refused (not faults)
   uint64_t unsupported = 0;     // cases the device answered "unsupported" (counted in execs)
+  // Confirmation batches (fuzz/triage/attribution.h ConfirmationCase) that could not run: the
+  // device refused, could not run ("unsupported") or faulted on one, or it could not be built.
+  // The hypothesis it was to confirm is named unconfirmed, the classes it was to decide keep
+  // the batch's own order; each distinct reason is warned about once on stderr.
+  uint64_t unconfirmed = 0;
+  std::vector<std::string> unconfirmed_reasons;  // distinct, first kMaxUnconfirmedReasons
   uint64_t disagreeing = 0;     // batches with at least one differing lane
   uint64_t device_faults = 0;
   uint64_t new_findings = 0;    // signatures stored for the first time

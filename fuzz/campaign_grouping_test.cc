@@ -4,6 +4,7 @@
 // each case gets back its own lanes' answers.
 #include <stdlib.h>
 
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -25,11 +26,8 @@ CampaignOptions FakeGpuCampaign(std::vector<size_t>* launches, std::vector<std::
   CampaignOptions o;
   o.device = "hip";
   o.targets = {"gfx942"};  // the fake GPU's target
-  // Every instruction but the VGPR-pair writers (dst_bits 64), which --device=hip answers
-  // "unsupported" until the kernels store VDST+1 (device_harness/hip/hip_runner.cc).
-  for (Instr i : kAllInstrs) {
-    if (DstWords(i) == 1) o.instrs.push_back(i);
-  }
+  // Every instruction, the VGPR-pair writers (dst_bits 64: two words a lane) included.
+  o.instrs.assign(std::begin(kAllInstrs), std::end(kAllInstrs));
   o.lanes_per_batch = 1024;
   o.progress = false;
   o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
@@ -56,6 +54,7 @@ TEST(CampaignGroupingTest, CasesSharingAWordGoTogetherInLaunchesOf64KLanes) {
   EXPECT_EQ(s->execs, 512u);
   EXPECT_EQ(s->disagreeing, 0u) << FormatSummary(o, *s);
   EXPECT_EQ(s->refused, 0u) << FormatSummary(o, *s);
+  EXPECT_EQ(s->unsupported, 0u) << FormatSummary(o, *s);
   EXPECT_EQ(s->device_faults, 0u);
   // Invalid cases are fewer lanes; a round of valid ones is 262144 lanes in 4 launches.
   EXPECT_EQ(s->lanes, 512u * 1024u - 1024u * s->invalid);
@@ -66,6 +65,43 @@ TEST(CampaignGroupingTest, CasesSharingAWordGoTogetherInLaunchesOf64KLanes) {
     launched += n;
   }
   EXPECT_EQ(launched, s->lanes);
+}
+
+// The VGPR-pair writers alone (lane i's words at out[2i], out[2i + 1] through the grouping
+// step, the launch path and SplitResult): a correct fake GPU agrees on every case, nothing is
+// "unsupported", and launches still carry 64K lanes; with pair_word_swap (the two words
+// exchanged, sim/errata.h) the disagreement is found and stored.
+TEST(CampaignGroupingTest, VgprPairWritersRunInGroupedLaunches) {
+  std::vector<Instr> pairs;
+  for (Instr i : kAllInstrs) {
+    if (DstWords(i) == 2 && (*FindTarget("gfx942"))->Has(i)) pairs.push_back(i);
+  }
+  ASSERT_FALSE(pairs.empty()) << "no VGPR-pair writer on gfx942: the test checks nothing";
+  std::vector<size_t> sizes;
+  CampaignOptions o = FakeGpuCampaign(&sizes, {});
+  o.instrs = pairs;
+  o.max_execs = 256;
+  absl::StatusOr<CampaignStats> s = RunCampaign(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->execs, 256u);
+  EXPECT_EQ(s->disagreeing, 0u) << FormatSummary(o, *s);
+  EXPECT_EQ(s->unsupported, 0u) << FormatSummary(o, *s);
+  EXPECT_EQ(s->refused, 0u) << FormatSummary(o, *s);
+  ASSERT_FALSE(sizes.empty());
+  for (size_t n : sizes) EXPECT_GE(n, kHipLaunchLanes);
+
+  std::string dir = ::testing::TempDir() + "campaign_grouping_pair_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  std::vector<size_t> swapped_sizes;
+  CampaignOptions w = FakeGpuCampaign(&swapped_sizes, {"pair_word_swap"});
+  w.instrs = pairs;
+  w.corpus = dir;
+  w.max_execs = 256;
+  w.stop_after_findings = 1;
+  absl::StatusOr<CampaignStats> f = RunCampaign(w, nullptr);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_GE(f->disagreeing, 1u) << FormatSummary(w, *f);
+  EXPECT_EQ(f->new_findings, 1u) << FormatSummary(w, *f);
 }
 
 // A device with an erratum (u8_truncate: pk_u8 truncates where the model rounds): the

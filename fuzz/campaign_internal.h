@@ -33,6 +33,16 @@ proto::StatsSample Sample(const CampaignStats& s, double secs);
 // The library's own guard for what the CLI parser already refuses (fuzz/cli/args.h).
 absl::Status CheckOptions(const CampaignOptions& options);
 
+// The salt of the confirmation batch (fuzz/triage/attribution.h ConfirmationCase) of the case
+// a campaign seeded `seed` handles after `execs` cases. A hypothesis confirmation and a class
+// decision of the same case draw different batches (`kind`).
+enum class ConfirmationKind : uint64_t { hypothesis = 0, difference_class = 0x5bd1e995u };
+uint64_t ConfirmationSalt(uint64_t seed, uint64_t execs, ConfirmationKind kind);
+
+// The stderr line for a confirmation batch that could not run, `reason` the device's words
+// (or why the batch could not be built): printed once per distinct reason per run.
+std::string UnconfirmedWarning(absl::string_view reason);
+
 // Worker -> parent messages (campaign_messages.cc; the frame format is described there).
 inline constexpr uint32_t kMaxWorkerMessage = 1 << 20;
 void WriteAll(int fd, const std::string& s);

@@ -32,6 +32,7 @@ using campaign_internal::NewFindingLines;
 using campaign_internal::kMaxWorkerMessage;
 using campaign_internal::Sample;
 using campaign_internal::Since;
+using campaign_internal::UnconfirmedWarning;
 using campaign_internal::WriteAll;
 
 std::atomic<bool> g_worker_stop{false};
@@ -160,6 +161,15 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
         const std::string& m = **msg;
         if (!m.empty() && m[0] == 'X') {
           fatal = m.substr(1);
+        } else if (m.size() > 1 && m[0] == 'U') {  // printed here, once per reason per run
+          const std::string reason = m.substr(1);
+          std::vector<std::string>& seen = own.unconfirmed_reasons;
+          if (seen.size() < kMaxUnconfirmedReasons &&
+              std::find(seen.begin(), seen.end(), reason) == seen.end()) {
+            seen.push_back(reason);
+            if (options.progress && ::isatty(2)) std::fprintf(stderr, "\r\x1b[K");
+            std::fprintf(stderr, "%s", UnconfirmedWarning(reason).c_str());
+          }
         } else if (m.size() > 2 && m[0] == 'B') {  // printed here, once per bucket per run
           const size_t tab = m.find('\t');
           const std::string sig = m.substr(2, tab == std::string::npos ? std::string::npos : tab - 2);
@@ -205,6 +215,7 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
     total.invalid += s.invalid;
     total.refused += s.refused;
     total.unsupported += s.unsupported;
+    total.unconfirmed += s.unconfirmed;
     total.disagreeing += s.disagreeing;
     total.device_faults += s.device_faults;
     total.new_findings += s.new_findings;
@@ -221,6 +232,7 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
   }
   total.seconds = Since(t0);
   total.new_buckets = own.new_buckets;
+  total.unconfirmed_reasons = own.unconfirmed_reasons;
   total.last_new_seconds = own.last_new_seconds;
   total.timeline = own.timeline;
   std::sort(total.new_signatures.begin(), total.new_signatures.end());

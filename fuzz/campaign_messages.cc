@@ -31,7 +31,8 @@ void WriteAll(int fd, const std::string& s) {
 //   P/F counters (decimal, space-separated; F is the final set), S signature seen (at once),
 //   B new signature stored ("1" or "0": its bucket is new to the corpus, then the signature, a
 //   tab and its path; at once), N new signature, E error note, D device description, R device
-//   driver, C coverage cell (a serialized proto::CoverageCell), X fatal error ("env "/"err "
+//   driver, C coverage cell (a serialized proto::CoverageCell), U a reason a confirmation batch
+//   could not run (at once, the first time the worker meets it; the parent prints it once), X fatal error ("env "/"err "
 //   + text).
 std::string Message(char tag, absl::string_view body) {
   return Frame(absl::StrCat(absl::string_view(&tag, 1), body.substr(0, kMaxWorkerMessage - 1)));
@@ -42,7 +43,7 @@ std::string EncodeStats(const CampaignStats& s, bool final) {
                                       s.disagreeing, " ", s.device_faults, " ", s.new_findings,
                                       " ", s.repeats);
   for (uint64_t c : s.classes) absl::StrAppend(&counters, " ", c);
-  absl::StrAppend(&counters, " ", s.unsupported);
+  absl::StrAppend(&counters, " ", s.unsupported, " ", s.unconfirmed);
   std::string out = Message(final ? 'F' : 'P', counters);
   if (final) {
     for (const std::string& sig : s.signatures) out += Message('S', sig);
@@ -70,6 +71,9 @@ void DecodeMessage(absl::string_view msg, CampaignStats* s) {
     }
     if (f.size() > 8 + kNumInputClasses) {
       s->unsupported = std::strtoull(f[8 + kNumInputClasses].c_str(), nullptr, 10);
+    }
+    if (f.size() > 9 + kNumInputClasses) {
+      s->unconfirmed = std::strtoull(f[9 + kNumInputClasses].c_str(), nullptr, 10);
     }
   } else if (tag == 'S') {
     s->signatures.insert(std::string(rest));

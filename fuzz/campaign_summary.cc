@@ -44,6 +44,11 @@ std::string NewFindingLines(const std::string& signature, const std::string& pat
                          bucket_new ? "new" : "already in the corpus on another target");
 }
 
+std::string UnconfirmedWarning(absl::string_view reason) {
+  return absl::StrCat("warning: a confirmation batch could not run, so the cause it was to "
+                      "confirm is stored unconfirmed (counted in the summary): ", reason, "\n");
+}
+
 }  // namespace campaign_internal
 
 // "[  12s, 48s left] 1,234 cases (100/s) 1,264,616 lanes (98.0k/s) | 3 buckets (2 new), last
@@ -84,6 +89,13 @@ std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
                         "  results       %d disagreeing cases, %d device faults, %d refused, "
                         "%d invalid, %d unsupported by the device\n",
                         s.disagreeing, s.device_faults, s.refused, s.invalid, s.unsupported);
+  absl::StrAppendFormat(&out,
+                        "  confirmation  %d batches could not run: the causes they were to "
+                        "confirm are unconfirmed%s\n",
+                        s.unconfirmed,
+                        s.unconfirmed_reasons.empty()
+                            ? ""
+                            : absl::StrCat(" (", absl::StrJoin(s.unconfirmed_reasons, "; "), ")"));
   absl::StrAppendFormat(&out, "  findings      %d new, %zu signatures seen, %d repeats%s\n",
                         s.new_findings, s.signatures.size(), s.repeats,
                         s.first_finding_exec == 0

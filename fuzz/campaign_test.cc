@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "device_harness/fault.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/corpus_store.h"
 #include "fuzz/replay.h"
@@ -165,6 +167,142 @@ TEST(Campaign, TwoJobsShareOneCorpus) {
   CorpusLoad load = LoadCorpus({dir + "/findings"});
   EXPECT_TRUE(load.errors.empty());
   EXPECT_EQ(load.findings.size(), stats->signatures.size());
+}
+
+// A device that cannot run the confirmation batches (fuzz/triage/attribution.h
+// ConfirmationCase: 256 to 1024 lanes) but runs everything else: the simulator with sr_wrap
+// (whose disagreements are named sr_rounding=literal, a hypothesis, so each is confirmed), in
+// a campaign of 64-lane cases, so that every batch of 256 lanes or more is a confirmation
+// batch. Odd-numbered ones are refused, even-numbered ones answered "unsupported": two reasons.
+class RefusesConfirmations : public Runner {
+ public:
+  explicit RefusesConfirmations(std::unique_ptr<Runner> sim) : sim_(std::move(sim)) {}
+  std::string Describe() const override { return "sim refusing confirmation batches (test)"; }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
+    if (batch.lanes.size() < 256) return sim_->Run(batch);
+    ++refused_;
+    WriteCount();
+    if (refused_ % 2 == 1) return absl::FailedPreconditionError("test device: no batch of 256+ lanes");
+    return Unsupported("test device: 256+ lanes");
+  }
+  // The count where a test can read it after the campaign destroyed the runner (--jobs: in
+  // another process): a file, rewritten each time.
+  static std::string CountFile(const std::string& dir) { return dir + "/refused_count"; }
+  std::string count_file;
+
+ private:
+  void WriteCount() const {
+    if (count_file.empty()) return;
+    FILE* f = std::fopen(count_file.c_str(), "w");
+    if (f == nullptr) return;
+    std::fprintf(f, "%d\n", refused_);
+    std::fclose(f);
+  }
+  std::unique_ptr<Runner> sim_;
+  int refused_ = 0;
+};
+
+int ReadCount(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (f == nullptr) return 0;
+  int n = 0;
+  if (std::fscanf(f, "%d", &n) != 1) n = 0;
+  std::fclose(f);
+  return n;
+}
+
+int CountLines(const std::string& text, const std::string& prefix) {
+  int n = 0;
+  for (size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
+    n += at == 0 || text[at - 1] == '\n';
+  }
+  return n;
+}
+
+CampaignOptions RefusingConfirmations(const std::string& dir) {
+  CampaignOptions o = Options(dir);
+  o.inject = {"sr_wrap"};
+  o.targets = {"gfx942"};
+  o.instrs = {*ParseInstr("v_cvt_sr_fp8_f32")};
+  o.lanes_per_batch = 64;
+  o.max_execs = 200;
+  const std::string count = RefusesConfirmations::CountFile(dir);
+  o.open_runner = [count](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
+    absl::StatusOr<std::unique_ptr<Runner>> sim = OpenRunner("sim", ro);
+    if (!sim.ok()) return sim.status();
+    auto r = std::make_unique<RefusesConfirmations>(std::move(*sim));
+    r->count_file = count;
+    return std::unique_ptr<Runner>(std::move(r));
+  };
+  return o;
+}
+
+// A confirmation batch the device cannot run is not passed over in silence: each is counted
+// (CampaignStats::unconfirmed, the summary), each distinct reason warned about once on stderr
+// (not once per batch), and the campaign still stores what it found.
+TEST(Campaign, ConfirmationBatchesThatCannotRunAreCountedAndWarnedOncePerReason) {
+  const std::string dir = TempDir();
+  CampaignOptions o = RefusingConfirmations(dir);
+  ::testing::internal::CaptureStderr();
+  auto stats = RunCampaign(o, nullptr);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  const int refused = ReadCount(RefusesConfirmations::CountFile(dir));
+  ASSERT_GE(refused, 3) << "too few confirmation batches to tell per reason from per batch";
+  EXPECT_EQ(stats->unconfirmed, static_cast<uint64_t>(refused));
+  EXPECT_EQ(stats->unconfirmed_reasons,
+            (std::vector<std::string>{"test device: no batch of 256+ lanes",
+                                      "unsupported: test device: 256+ lanes"}));
+  EXPECT_EQ(CountLines(err, "warning: a confirmation batch could not run"), 2) << err;
+  EXPECT_NE(err.find("stored unconfirmed (counted in the summary): test device: no batch of 256+ "
+                     "lanes\n"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("): unsupported: test device: 256+ lanes\n"), std::string::npos) << err;
+  const std::string summary = FormatSummary(o, *stats);
+  EXPECT_NE(summary.find(absl::StrCat("  confirmation  ", refused,
+                                      " batches could not run: the causes they were to confirm "
+                                      "are unconfirmed (test device: no batch of 256+ lanes; "
+                                      "unsupported: test device: 256+ lanes)\n")),
+            std::string::npos)
+      << summary;
+  EXPECT_GE(stats->new_findings, 1u);  // named by the batch alone, stored all the same
+  // The refusals of confirmation batches are not the campaign's own cases'.
+  EXPECT_EQ(stats->refused, 0u);
+  EXPECT_EQ(stats->unsupported, 0u);
+
+  // The same campaign on a device that runs them: nothing unconfirmed, no warning.
+  CampaignOptions clean = Options(TempDir());
+  clean.inject = o.inject;
+  clean.targets = o.targets;
+  clean.instrs = o.instrs;
+  clean.lanes_per_batch = o.lanes_per_batch;
+  clean.max_execs = o.max_execs;
+  ::testing::internal::CaptureStderr();
+  auto ran = RunCampaign(clean, nullptr);
+  const std::string clean_err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(ran.ok()) << ran.status();
+  EXPECT_GE(ran->new_findings, 1u);
+  EXPECT_EQ(ran->unconfirmed, 0u);
+  EXPECT_EQ(clean_err.find("warning: a confirmation batch"), std::string::npos) << clean_err;
+  EXPECT_NE(FormatSummary(clean, *ran).find("  confirmation  0 batches could not run"),
+            std::string::npos);
+}
+
+// With --jobs the workers' counts add up and each reason is warned about once for the run,
+// by the parent, however many workers meet it.
+TEST(Campaign, JobsWarnOncePerReasonForAllWorkers) {
+  const std::string dir = TempDir();
+  CampaignOptions o = RefusingConfirmations(dir);
+  o.jobs = 2;
+  o.max_execs = 300;
+  ::testing::internal::CaptureStderr();
+  auto stats = RunCampaignJobs(o, nullptr);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  ASSERT_GE(stats->unconfirmed, 3u);
+  EXPECT_EQ(stats->unconfirmed_reasons.size(), 2u);
+  EXPECT_EQ(CountLines(err, "warning: a confirmation batch could not run"), 2) << err;
 }
 
 TEST(Campaign, ProgressLineShowsRatesTimesAndBuckets) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -39,7 +40,25 @@ size_t ReadingIndex(const Discrimination& d, const HypothesisInfo& h, size_t v) 
   return 0;
 }
 
+// Lane i's answer in a batch's words (`w` words per lane, consecutive).
+LaneAnswer LaneOf(const std::vector<uint32_t>& out, size_t i, size_t w) {
+  return MakeLaneAnswer(absl::MakeConstSpan(out.data() + i * w, w));
+}
+
 }  // namespace
+
+LaneAnswer MakeLaneAnswer(absl::Span<const uint32_t> words) {
+  LaneAnswer a;
+  a.words = static_cast<uint8_t>(std::min<size_t>(words.size(), kMaxDstWords));
+  for (size_t k = 0; k < a.words; ++k) a.word[k] = words[k];
+  return a;
+}
+
+std::string FormatLaneAnswer(const LaneAnswer& a) {
+  std::vector<std::string> w;
+  for (size_t k = 0; k < a.words; ++k) w.push_back(absl::StrFormat("0x%08x", a.word[k]));
+  return absl::StrJoin(w, " ");
+}
 
 std::vector<Hypotheses> AllCombinations(const Discrimination& d) {
   std::vector<Hypotheses> out = {Hypotheses{}};
@@ -80,13 +99,9 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     return absl::InvalidArgumentError(
         absl::StrCat(target.name, " has no ", InstrName(instr)));
   }
-  if (DstWords(instr) > 1) {
-    // Questions and device answers are one VDST word each here; a VGPR pair (dst_bits 64) is
-    // not asked yet.
-    return absl::UnimplementedError(absl::StrCat(
-        "discriminate asks one VDST word per question; ", InstrName(instr),
-        " writes a VGPR pair (dst_bits 64), which it does not cover yet"));
-  }
+  // Words per lane: the row's dst_bits / 32 (a VGPR pair: 2). Every answer below is a lane's
+  // words, so a reading that changes either word of a pair is told apart.
+  const size_t w = static_cast<size_t>(DstWords(instr));
   Discrimination d;
   d.target = std::string(target.name);
   d.instr = instr;
@@ -124,6 +139,13 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   if (info.src[0] == SrcRole::fp8_bytes) {
     // 8-bit floats to decode: every byte value, in every byte (whichever the select reads).
     for (uint32_t b = 0; b < 256; ++b) src0.push_back(b * 0x01010101u);
+    // And words whose bytes differ, for the selects (which byte or word is read): each of a
+    // few bytes (subnormal, normal, the largest, NaN in some format) alone in bytes 1..3, then
+    // four different normal bytes.
+    for (uint32_t b : {0x01u, 0x38u, 0x48u, 0x7fu, 0x80u, 0xffu}) {
+      for (int shift : {8, 16, 24}) src0.push_back(b << shift);
+    }
+    src0.push_back(0x48403830u);
   }
   for (const Fp8Shape& shape : shapes) AddFp8Candidates(shape.format->id, &src0);
   // S1 by its role in the row: seeds for a stochastic-rounding seed, else 0 (byte 0, or the
@@ -157,6 +179,34 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       groups.push_back(std::move(g));
     }
   }
+  // Encodings beyond CLAMP x MODE, from the row, at the default MODE: each GFX9 SDWA src0_sel
+  // where the instruction has that form (model/isa/vop3.h HasForm), each OMOD where LLVM takes
+  // it (InstrInfo::omod_families). After the others, so that their questions come first.
+  std::vector<proto::Encoding> more;
+  if (HasForm(target, instr, InstrForm::sdwa)) {
+    for (uint32_t sel = 0; sel <= 6; ++sel) {
+      proto::Encoding& e = more.emplace_back();
+      e.set_form(proto::FORM_SDWA);
+      e.set_src0_sel(sel);
+    }
+  }
+  if ((info.omod_families & FamilyBit(target.family)) != 0) {
+    for (uint32_t omod = 1; omod < 4; ++omod) more.emplace_back().set_omod(omod);
+  }
+  for (const proto::Encoding& e : more) {
+    Group g;
+    g.tc.set_target(d.target);
+    g.tc.set_instr(InstrToProto(instr));
+    *g.tc.mutable_encoding() = e;
+    for (uint32_t s1 : src1) {
+      for (uint32_t s0 : src0) {
+        proto::Lane* l = g.tc.add_lanes();
+        l->set_src0(s0);
+        l->set_src1(s1);
+      }
+    }
+    groups.push_back(std::move(g));
+  }
   std::vector<ResolvedCase> resolved;
   for (const Group& g : groups) {
     LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
@@ -166,11 +216,11 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   // one of its readings changes some candidate's answer.
   d.readings.push_back(Hypotheses{});
   d.reading_names.push_back("default");
-  std::vector<std::vector<std::vector<uint32_t>>> out;  // [reading][group][lane]
+  std::vector<std::vector<std::vector<uint32_t>>> out;  // [reading][group][lane * w + word]
   auto evaluate_all = [&](const Hypotheses& hyp) -> absl::StatusOr<std::vector<std::vector<uint32_t>>> {
     std::vector<std::vector<uint32_t>> r(groups.size());
     for (size_t gi = 0; gi < groups.size(); ++gi) {
-      r[gi].resize(resolved[gi].lanes.size());
+      r[gi].resize(OutputWords(instr, resolved[gi].lanes.size()));
       OpContext c = resolved[gi].ctx;
       c.hyp = hyp;
       LANEDIFF_RETURN_IF_ERROR(Evaluate(c, resolved[gi].lanes.view(), absl::MakeSpan(r[gi])));
@@ -221,23 +271,23 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   struct Cand {
     int group;
     int lane;
-    std::vector<uint32_t> answers;  // per reading
-    std::vector<uint32_t> combo;    // per combination (below)
+    std::vector<LaneAnswer> answers;  // per reading
+    std::vector<LaneAnswer> combo;    // per combination (below)
   };
   constexpr int kPerPattern = 8;
   std::vector<Cand> cands;
   std::map<std::vector<uint32_t>, int> seen_pattern;
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     for (size_t i = 0; i < resolved[gi].lanes.size(); ++i) {
-      std::vector<uint32_t> ans(nr);
       bool differs = false;
-      for (size_t s = 0; s < nr; ++s) {
-        ans[s] = out[s][gi][i];
-        differs |= ans[s] != ans[0];
+      for (size_t s = 1; s < nr && !differs; ++s) {
+        for (size_t k = 0; k < w; ++k) differs |= out[s][gi][i * w + k] != out[0][gi][i * w + k];
       }
       if (!differs) continue;
+      std::vector<LaneAnswer> ans(nr);
+      for (size_t s = 0; s < nr; ++s) ans[s] = LaneOf(out[s][gi], i, w);
       std::vector<uint32_t> pattern(nr);
-      std::map<uint32_t, uint32_t> ids;
+      std::map<LaneAnswer, uint32_t> ids;
       for (size_t s = 0; s < nr; ++s) {
         pattern[s] = ids.emplace(ans[s], static_cast<uint32_t>(ids.size())).first->second;
       }
@@ -262,12 +312,12 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       c.combo.resize(combos.size());
     }
     if (members.empty()) continue;
-    std::vector<uint32_t> words(members.size());
+    std::vector<uint32_t> words(OutputWords(instr, members.size()));
     for (size_t k = 0; k < combos.size(); ++k) {
       OpContext cc = resolved[gi].ctx;
       cc.hyp = combos[k];
       LANEDIFF_RETURN_IF_ERROR(Evaluate(cc, batch.view(), absl::MakeSpan(words)));
-      for (size_t m = 0; m < members.size(); ++m) members[m]->combo[k] = words[m];
+      for (size_t m = 0; m < members.size(); ++m) members[m]->combo[k] = LaneOf(words, m, w);
     }
   }
   std::vector<size_t> reading_combo(nr);
@@ -295,8 +345,8 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   }
   const std::vector<std::pair<size_t, size_t>> universe(universe_set.begin(), universe_set.end());
   // Per candidate, the universe pairs it separates, as a bitset.
-  const size_t words = (universe.size() + 63) / 64;
-  std::vector<std::vector<uint64_t>> separates(cands.size(), std::vector<uint64_t>(words, 0));
+  const size_t bitset_words = (universe.size() + 63) / 64;
+  std::vector<std::vector<uint64_t>> separates(cands.size(), std::vector<uint64_t>(bitset_words, 0));
   for (size_t c = 0; c < cands.size(); ++c) {
     for (size_t u = 0; u < universe.size(); ++u) {
       if (cands[c].combo[universe[u].first] != cands[c].combo[universe[u].second]) {
@@ -306,7 +356,7 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   }
   // Greedy set cover: first the reading pairs (what the user asked about), then the rest of
   // the universe. Ties go to the simplest candidate.
-  std::vector<uint64_t> covered(words, 0);
+  std::vector<uint64_t> covered(bitset_words, 0);
   auto choose = [&](size_t c) {
     Question q;
     for (size_t p = 0; p < d.pairs.size(); ++p) {
@@ -319,9 +369,9 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
         q.rules.push_back(d.pairs[p].rule);
       }
     }
-    for (size_t w = 0; w < words; ++w) {
-      q.new_combination_pairs += std::popcount(separates[c][w] & ~covered[w]);
-      covered[w] |= separates[c][w];
+    for (size_t b = 0; b < bitset_words; ++b) {
+      q.new_combination_pairs += std::popcount(separates[c][b] & ~covered[b]);
+      covered[b] |= separates[c][b];
     }
     q.testcase = groups[cands[c].group].tc;
     q.testcase.clear_lanes();
@@ -352,7 +402,7 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     int best = -1, best_gain = 0;
     for (size_t c = 0; c < cands.size(); ++c) {
       int gain = 0;
-      for (size_t w = 0; w < words; ++w) gain += std::popcount(separates[c][w] & ~covered[w]);
+      for (size_t b = 0; b < bitset_words; ++b) gain += std::popcount(separates[c][b] & ~covered[b]);
       if (gain > best_gain) {
         best_gain = gain;
         best = static_cast<int>(c);
@@ -368,23 +418,35 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
 }
 
 absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
-                                           const std::vector<uint32_t>& device_answers) {
+                                           const std::vector<LaneAnswer>& device_answers) {
   if (device_answers.size() != d.questions.size()) {
     return absl::InvalidArgumentError(absl::StrCat(device_answers.size(), " answers for ",
                                                    d.questions.size(), " questions"));
+  }
+  const size_t w = static_cast<size_t>(DstWords(d.instr));
+  for (size_t qi = 0; qi < device_answers.size(); ++qi) {
+    if (device_answers[qi].words != w) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "question ", qi + 1, ": an answer of ", static_cast<int>(device_answers[qi].words), " words; ",
+          InstrName(d.instr), " writes ", w, " per lane"));
+    }
   }
   DeviceVerdict v;
   v.device_answers = device_answers;
   // Every question under every combination of the relevant rules' values.
   const std::vector<Hypotheses> combos = AllCombinations(d);
-  std::vector<std::vector<uint32_t>> model(d.questions.size());  // [question][combo]
+  std::vector<std::vector<LaneAnswer>> model(d.questions.size());  // [question][combo]
   for (size_t qi = 0; qi < d.questions.size(); ++qi) {
     LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(d.questions[qi].testcase));
+    std::vector<uint32_t> words(OutputWords(rc.ctx.instr, rc.lanes.size()));
+    if (words.size() != w) {
+      return absl::InternalError(absl::StrCat("question ", qi + 1, " is not one lane of ",
+                                              InstrName(d.instr)));
+    }
     for (const Hypotheses& hyp : combos) {
       rc.ctx.hyp = hyp;
-      uint32_t word = 0;
-      LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(&word, 1)));
-      model[qi].push_back(word);
+      LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(words)));
+      model[qi].push_back(LaneOf(words, 0, w));
     }
   }
   // The combinations consistent with a set of questions.
@@ -430,7 +492,8 @@ absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
       std::vector<std::string> lanes;
       for (size_t qi : qs) {
         if (std::find(model[qi].begin(), model[qi].end(), device_answers[qi]) == model[qi].end()) {
-          lanes.push_back(absl::StrFormat("Q%zu: device 0x%08x", qi + 1, device_answers[qi]));
+          lanes.push_back(
+              absl::StrFormat("Q%zu: device %s", qi + 1, FormatLaneAnswer(device_answers[qi])));
         }
       }
       if (lanes.empty()) lanes.push_back("no single lane: the combination of answers");
@@ -448,20 +511,26 @@ absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
 }
 
 absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner) {
-  std::vector<uint32_t> answers;
+  const size_t w = static_cast<size_t>(DstWords(d.instr));  // per lane (a VGPR pair: 2)
+  std::vector<LaneAnswer> answers;
   for (size_t qi = 0; qi < d.questions.size(); ++qi) {
     const Question& q = d.questions[qi];
     LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(q.testcase));
     absl::StatusOr<DeviceResult> r = runner.Run(batch);
     if (!r.ok()) {
-      return absl::Status(r.status().code(), absl::StrCat("question ", qi + 1, ": ",
-                                                          r.status().message()));
+      // The device's status with the question named; its payloads kept (an "unsupported"
+      // answer stays one: device_harness/fault.h IsUnsupported).
+      absl::Status s(r.status().code(), absl::StrCat("question ", qi + 1, ": ", r.status().message()));
+      r.status().ForEachPayload(
+          [&s](absl::string_view url, const absl::Cord& payload) { s.SetPayload(url, payload); });
+      return s;
     }
-    if (r->vdst.size() != 1) {
+    if (r->vdst.size() != w) {
       return absl::InternalError(absl::StrCat("question ", qi + 1, ": device returned ",
-                                              r->vdst.size(), " words for one lane"));
+                                              r->vdst.size(), " words for one lane of ",
+                                              InstrName(d.instr), ", which writes ", w));
     }
-    answers.push_back(r->vdst[0]);
+    answers.push_back(MakeLaneAnswer(r->vdst));
   }
   return JudgeAnswers(d, answers);
 }
@@ -480,19 +549,20 @@ std::string FormatDiscrimination(const Discrimination& d, const DeviceVerdict* v
                           qi + 1, q.assembly, l.src0(), l.src1(),
                           q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode,
                           absl::StrJoin(q.rules, ", "));
-    std::map<uint32_t, std::vector<std::string>> by_answer;
+    std::map<LaneAnswer, std::vector<std::string>> by_answer;
     for (size_t s = 0; s < d.readings.size(); ++s) {
       by_answer[q.answers[s]].push_back(d.reading_names[s]);
     }
-    for (const auto& [word, names] : by_answer) {
-      absl::StrAppendFormat(&out, "    0x%08x  %s%s\n", word, absl::StrJoin(names, " | "),
-                            verdict != nullptr && verdict->device_answers[qi] == word
+    for (const auto& [answer, names] : by_answer) {
+      absl::StrAppendFormat(&out, "    %s  %s%s\n", FormatLaneAnswer(answer),
+                            absl::StrJoin(names, " | "),
+                            verdict != nullptr && verdict->device_answers[qi] == answer
                                 ? "   <- device"
                                 : "");
     }
     if (verdict != nullptr && by_answer.count(verdict->device_answers[qi]) == 0) {
-      absl::StrAppendFormat(&out, "    0x%08x  (no single reading)   <- device\n",
-                            verdict->device_answers[qi]);
+      absl::StrAppendFormat(&out, "    %s  (no single reading)   <- device\n",
+                            FormatLaneAnswer(verdict->device_answers[qi]));
     }
   }
   for (const std::string& s : d.inseparable) {

@@ -8,13 +8,18 @@
 // rule with the other rules at their defaults. Pairs: every two values of the same relevant
 // rule (docs/semantics.md lists them). Candidates: the mutator's domain tables (special
 // floats, u8 boundaries, fp8/bf8 boundaries of the target's formats, the f32 word just below
-// each subnormal boundary) x SR seed extremes x a few MODE values x CLAMP where it matters, in
-// order of simplicity. Greedy set cover over the pairs (ties go to the simplest candidate),
+// each subnormal boundary; for a source of 8-bit codes every byte in every position and words
+// of different bytes) x SR seed extremes x a few MODE values x CLAMP where it matters, then,
+// where the row has them, each GFX9 SDWA src0_sel and each OMOD; in order of simplicity. Greedy set cover over the pairs (ties go to the simplest candidate),
 // then over what a robust verdict needs besides: every two combinations of the relevant
 // rules' values that differ in one rule, and every reading against every other combination.
 //
 // A device may follow non-default readings of several rules at once, so the verdict checks the
 // answers against every combination of the relevant rules' values, not only the readings.
+//
+// An answer is the lane's whole result: DstWords(instr) words (the row's dst_bits / 32), so for
+// an instruction writing a VGPR pair (dst_bits 64) both VDST and VDST+1; two
+// readings are told apart when either word differs, and a device's answer is judged on both.
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, Discriminate(*FindTarget("gfx942"),
 //                                                            Instr::v_cvt_sr_fp8_f32));
@@ -22,11 +27,14 @@
 #ifndef LANEDIFF_FUZZ_DISCRIMINATE_H_
 #define LANEDIFF_FUZZ_DISCRIMINATE_H_
 
+#include <array>
+#include <compare>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "device_harness/runner.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
@@ -34,9 +42,20 @@
 
 namespace lanediff {
 
+// One lane's result: its destination words, VDST first (dst_bits 64: VDST, VDST+1).
+struct LaneAnswer {
+  std::array<uint32_t, kMaxDstWords> word{};  // the unused words 0
+  uint8_t words = 1;                          // DstWords(instr)
+  friend auto operator<=>(const LaneAnswer&, const LaneAnswer&) = default;
+};
+// `words` (1..kMaxDstWords of them) as one answer.
+LaneAnswer MakeLaneAnswer(absl::Span<const uint32_t> words);
+// "0x3f800000"; a VGPR pair "0x3f800000 0x7fc00000" (VDST, then VDST+1).
+std::string FormatLaneAnswer(const LaneAnswer& a);
+
 struct Question {
-  proto::TestCase testcase;        // one lane
-  std::vector<uint32_t> answers;   // the model's word under each reading (Discrimination order)
+  proto::TestCase testcase;         // one lane
+  std::vector<LaneAnswer> answers;  // the model's under each reading (Discrimination order)
   std::string assembly;
   std::vector<std::string> rules;  // the rules two of whose values it separates
   // Pairs of value combinations (see above) it separates that no earlier question does.
@@ -68,12 +87,13 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
 std::vector<Hypotheses> AllCombinations(const Discrimination& d);
 
 struct DeviceVerdict {
-  std::vector<uint32_t> device_answers;  // per question
+  std::vector<LaneAnswer> device_answers;  // per question
   // Some combination of the relevant rules' values explains every answer.
   bool explained = false;
   std::vector<std::string> follows;       // "sr_rounding=literal": unambiguous rules
   std::vector<std::string> undetermined;  // "fp16_ovfl: saturate_finite|saturate_all"
-  // "fp8_nan: none of the known readings (Q2: device 0x00000011)": rules whose own questions
+  // "fp8_nan: none of the known readings (Q2: device 0x00000011)" (a VGPR pair: both words):
+  // rules whose own questions
   // no combination of values explains, with the lanes no reading gives.
   std::vector<std::string> none;
   std::string summary;                    // one line
@@ -82,9 +102,9 @@ struct DeviceVerdict {
 // Runs every question on `runner`; errors name the question and the device's words.
 absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner);
 
-// The verdict for answers obtained elsewhere (one word per question).
+// The verdict for answers obtained elsewhere (one per question, DstWords(d.instr) words each).
 absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
-                                           const std::vector<uint32_t>& device_answers);
+                                           const std::vector<LaneAnswer>& device_answers);
 
 std::string FormatDiscrimination(const Discrimination& d, const DeviceVerdict* verdict);
 

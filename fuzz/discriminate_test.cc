@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -77,7 +78,7 @@ bool SampleSeparates(const Sample& s, const TargetTraits& t, Instr instr, const 
   for (uint32_t s1 : s.src1) {
     for (uint32_t s0 : s.src0) lanes.Add(s0, s1, 0x11223344u, 0xaabbccddu);
   }
-  std::vector<uint32_t> wa(lanes.size()), wb(lanes.size());
+  std::vector<uint32_t> wa(OutputWords(instr, lanes.size())), wb(wa.size());
   for (bool clamp : s.clamps) {
     for (uint32_t mode : s.modes) {
       OpContext ctx;
@@ -95,14 +96,15 @@ bool SampleSeparates(const Sample& s, const TargetTraits& t, Instr instr, const 
   return false;
 }
 
-// The question's word under `hyp`, evaluated here (not read from Question::answers).
-uint32_t Answer(const Question& q, const Hypotheses& hyp) {
+// The question's answer under `hyp` (every destination word of its lane: a VGPR pair's both),
+// evaluated here (not read from Question::answers).
+LaneAnswer Answer(const Question& q, const Hypotheses& hyp) {
   absl::StatusOr<ResolvedCase> rc = ResolveTestCase(q.testcase);
   EXPECT_TRUE(rc.ok()) << rc.status();
   rc->ctx.hyp = hyp;
-  uint32_t w = 0;
-  EXPECT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(&w, 1)).ok());
-  return w;
+  std::vector<uint32_t> w(OutputWords(rc->ctx.instr, 1));
+  EXPECT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(w)).ok());
+  return MakeLaneAnswer(w);
 }
 
 // Coverage, computed from the hypothesis table: on every target, for every instruction it
@@ -115,10 +117,6 @@ TEST(Discriminate, EveryPairOfReadingsOfEveryRuleOnEveryTarget) {
   for (const TargetTraits& t : AllTargets()) {
     for (Instr instr : kAllInstrs) {
       if (!t.Has(instr)) continue;
-      if (DstWords(instr) > 1) {  // not covered yet: refused with a reason
-        EXPECT_EQ(Discriminate(t, instr).status().code(), absl::StatusCode::kUnimplemented);
-        continue;
-      }
       const Sample sample = MakeSample(t, instr);
       absl::StatusOr<Discrimination> d = Discriminate(t, instr);
       ASSERT_TRUE(d.ok()) << t.name << " " << InstrName(instr) << ": " << d.status();
@@ -236,7 +234,7 @@ TEST(Discriminate, SeveralNonDefaultReadingsAtOnce) {
   for (const char* s : {"sr_rounding=exact_subnormal", "fp8_nan=sign_7f", "fp16_ovfl=saturate_all"}) {
     ASSERT_TRUE(SetHypothesis(s, &cdna).ok());
   }
-  std::vector<uint32_t> answers;
+  std::vector<LaneAnswer> answers;
   for (const Question& q : d->questions) answers.push_back(Answer(q, cdna));
   auto v = JudgeAnswers(*d, answers);
   ASSERT_TRUE(v.ok()) << v.status();
@@ -253,7 +251,7 @@ TEST(Discriminate, SeveralNonDefaultReadingsAtOnce) {
 TEST(Discriminate, NoneOfTheKnownReadingsNamesTheLane) {
   auto d = Discriminate(**FindTarget("gfx950"), Instr::v_cvt_sr_bf8_f32);
   ASSERT_TRUE(d.ok());
-  std::vector<uint32_t> answers;
+  std::vector<LaneAnswer> answers;
   size_t nan_q = d->questions.size();
   for (size_t qi = 0; qi < d->questions.size(); ++qi) {
     answers.push_back(Answer(d->questions[qi], Hypotheses{}));
@@ -261,7 +259,7 @@ TEST(Discriminate, NoneOfTheKnownReadingsNamesTheLane) {
     if (nan_q == d->questions.size() && r == std::vector<std::string>{"fp8_nan"}) nan_q = qi;
   }
   ASSERT_LT(nan_q, d->questions.size()) << "no question asks fp8_nan alone";
-  answers[nan_q] = 0x00000011;  // no reading gives 0x11 for a NaN input
+  answers[nan_q] = MakeLaneAnswer({0x00000011u});  // no reading gives 0x11 for a NaN input
   auto v = JudgeAnswers(*d, answers);
   ASSERT_TRUE(v.ok());
   EXPECT_FALSE(v->explained);
@@ -273,6 +271,147 @@ TEST(Discriminate, NoneOfTheKnownReadingsNamesTheLane) {
       << v->summary;
   const std::string text = FormatDiscrimination(*d, &*v);
   EXPECT_NE(text.find("none of the known readings"), std::string::npos) << text;
+}
+
+// A VGPR-pair row (dst_bits 64): an answer is both words of the lane, VDST = cvt(low byte) and
+// VDST+1 = cvt(high byte) of the 16-bit word the select reads (docs/semantics.md §10.1; e64:
+// word 0). gfx942 decodes E4M3 FNUZ (§4: bias 8, 0x80 the only NaN, 0x7f/0xff = +-240,
+// exponent field 0 subnormal).
+//
+// Hand derivation of the questions. fuzz/discriminate.h: greedy, most pairs separated first,
+// ties to the simplest candidate; groups CLAMP 0 then 1, each at MODE 0xf0, 0x8000f0, 0xf1,
+// 0xf2, 0xf3, 0, 1, then (the row has GFX9 SDWA and OMOD) SDWA src0_sel 0..6 and OMOD 1..3 at
+// MODE 0xf0; src0 the special floats of fuzz/lane_gen.cc BuildSpecialF32 (their low words are
+// 0x0000, 0x0001, 0xffff: no 0x80 byte), then b * 0x01010101 for b = 0..255, then single
+// bytes and 0x48403830. Each rule has two readings: one pair each.
+//  Q1 (fp8_to_f32_nan and fp8_sdwa_sel at once, the only two one lane can separate: the
+//     others need MODE[6] = 0 or CLAMP, which the SDWA groups lack): the first NaN byte is
+//     b = 0x80, src0 0x80808080, in SDWA src0_sel BYTE_0 (§10.5): the pseudocode reads the low
+//     word (SEL[1:0] = 00 is not WORD1's 01): bytes 0x80, 0x80: sign_quiet {0xffc00000,
+//     0xffc00000} (hypotheses.h lane "src0=0x80: 0xffc00000"), host_7f800001 {0x7f800001,
+//     0x7f800001}; extract reads byte 0 and a zero byte: {0xffc00000, 0x00000000}: only
+//     VDST+1 differs.
+//  Q2 fp8_denorm_input (§10.4: flushes only with MODE[6] = 0; the first such group is CLAMP 0
+//     MODE 0): specials 0x00000000, 0x80000000 hold zero bytes; 0x00000001 has byte 0x01,
+//     subnormal: 1/8 * 2^(1-8) = 2^-10 = 0x3a800000, and 0x00 = +0. kept {0x3a800000, 0},
+//     flush_f16_mode {0, 0}: only VDST differs.
+//  Q3 fp8_to_f32_outmod (§10.5: CLAMP to [+0, 1.0]; group CLAMP 1 MODE 0xf0): 0, -0, 2^-10
+//     and 0x80000001 (bytes 0x01 0x00 again) are inside [0, 1]; 0x007fffff has bytes 0xff 0xff
+//     = -(1 + 7/8) * 2^(15-8) = -240 = 0xc3700000: applied {+0, +0}, ignored {0xc3700000,
+//     0xc3700000}.
+TEST(Discriminate, AVgprPairRowIsAskedBothWordsPerLane) {
+  auto d = Discriminate(**FindTarget("gfx942"), *ParseInstr("v_cvt_pk_f32_fp8"));
+  ASSERT_TRUE(d.ok()) << d.status();
+  ASSERT_EQ(DstWords(d->instr), 2);
+  EXPECT_EQ(d->relevant, (std::vector<std::string>{"fp8_to_f32_nan", "fp8_denorm_input",
+                                                   "fp8_to_f32_outmod", "fp8_sdwa_sel"}));
+  struct Want {
+    std::vector<std::string> rules;
+    uint32_t src0, mode;
+    bool clamp;
+    int src0_sel;  // -1: not SDWA
+    LaneAnswer by_default;
+    std::map<std::string, LaneAnswer> by_reading;  // the readings that differ from the default
+  };
+  const std::vector<Want> want = {
+      {{"fp8_to_f32_nan", "fp8_sdwa_sel"}, 0x80808080u, 0x000000f0u, false, 0,
+       MakeLaneAnswer({0xffc00000u, 0xffc00000u}),
+       {{"fp8_to_f32_nan=host_7f800001", MakeLaneAnswer({0x7f800001u, 0x7f800001u})},
+        {"fp8_sdwa_sel=extract", MakeLaneAnswer({0xffc00000u, 0x00000000u})}}},
+      {{"fp8_denorm_input"}, 0x00000001u, 0x00000000u, false, -1,
+       MakeLaneAnswer({0x3a800000u, 0x00000000u}),
+       {{"fp8_denorm_input=flush_f16_mode", MakeLaneAnswer({0x00000000u, 0x00000000u})}}},
+      {{"fp8_to_f32_outmod"}, 0x007fffffu, 0x000000f0u, true, -1,
+       MakeLaneAnswer({0x00000000u, 0x00000000u}),
+       {{"fp8_to_f32_outmod=ignored", MakeLaneAnswer({0xc3700000u, 0xc3700000u})}}},
+  };
+  ASSERT_EQ(d->questions.size(), want.size());
+  for (size_t qi = 0; qi < want.size(); ++qi) {
+    const Want& w = want[qi];
+    const Question& q = d->questions[qi];
+    SCOPED_TRACE(absl::StrCat("Q", qi + 1));
+    EXPECT_EQ(q.rules, w.rules);
+    ASSERT_EQ(q.testcase.lanes_size(), 1);
+    EXPECT_EQ(q.testcase.lanes(0).src0(), w.src0);
+    EXPECT_EQ(q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode, w.mode);
+    EXPECT_EQ(q.testcase.encoding().clamp(), w.clamp);
+    EXPECT_EQ(q.testcase.encoding().form() == proto::FORM_SDWA, w.src0_sel >= 0);
+    if (w.src0_sel >= 0) {
+      EXPECT_EQ(q.testcase.encoding().src0_sel(), static_cast<uint32_t>(w.src0_sel));
+    }
+    for (size_t s = 0; s < d->readings.size(); ++s) {
+      auto it = w.by_reading.find(d->reading_names[s]);
+      const LaneAnswer& want_answer = it == w.by_reading.end() ? w.by_default : it->second;
+      EXPECT_EQ(q.answers[s], want_answer) << d->reading_names[s] << ": "
+                                           << FormatLaneAnswer(q.answers[s]);
+    }
+  }
+  // Judged on both words. A device whose Q1 VDST+1 alone follows `extract` is named so.
+  std::vector<LaneAnswer> answers = {want[0].by_reading.at("fp8_sdwa_sel=extract"),
+                                     want[1].by_default, want[2].by_default};
+  auto v = JudgeAnswers(*d, answers);
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_TRUE(v->explained) << v->summary;
+  EXPECT_EQ(v->follows, (std::vector<std::string>{"fp8_to_f32_nan=sign_quiet",
+                                                  "fp8_denorm_input=kept",
+                                                  "fp8_to_f32_outmod=applied",
+                                                  "fp8_sdwa_sel=extract"}));
+  // A device right in VDST and wrong in VDST+1 (a word no combination gives there) follows none
+  // of the known readings of the rules Q1 asks, naming both words.
+  answers[0] = MakeLaneAnswer({0xffc00000u, 0x7f800001u});
+  v = JudgeAnswers(*d, answers);
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_FALSE(v->explained) << v->summary;
+  EXPECT_EQ(v->none, (std::vector<std::string>{
+                         "fp8_to_f32_nan: none of the known readings (Q1: device 0xffc00000 "
+                         "0x7f800001)",
+                         "fp8_sdwa_sel: none of the known readings (Q1: device 0xffc00000 "
+                         "0x7f800001)"}));
+  EXPECT_EQ(v->follows, (std::vector<std::string>{"fp8_denorm_input=kept",
+                                                  "fp8_to_f32_outmod=applied"}));
+  // One word per answer is refused for a pair row.
+  answers[1] = MakeLaneAnswer({0x3a800000u});
+  EXPECT_EQ(JudgeAnswers(*d, answers).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A simulator that follows one reading of a decode rule (RunnerOptions::hypotheses: the
+// simulated model's, device_harness/open_runner.h) is named by its answers to a VGPR-pair
+// row's questions, on each target with a pair row; the default simulator follows the defaults.
+TEST(Discriminate, NamesTheReadingASimulatedPairWriterFollows) {
+  int checked = 0;
+  for (const TargetTraits& t : AllTargets()) {
+    for (Instr instr : kAllInstrs) {
+      if (!t.Has(instr) || DstWords(instr) != 2) continue;
+      auto d = Discriminate(t, instr);
+      ASSERT_TRUE(d.ok()) << d.status();
+      for (const std::string& name : d->relevant) {
+        const HypothesisInfo* h = FindHypothesis(name);
+        for (size_t v = 1; v < h->values.size(); ++v) {
+          const std::string reading = absl::StrCat(name, "=", h->values[v].name);
+          SCOPED_TRACE(absl::StrCat(t.name, " ", InstrName(instr), " ", reading));
+          RunnerOptions ro;
+          ro.hypotheses = {reading};
+          auto runner = OpenRunner("sim", ro);
+          ASSERT_TRUE(runner.ok()) << runner.status();
+          auto verdict = AskDevice(*d, **runner);
+          ASSERT_TRUE(verdict.ok()) << verdict.status();
+          EXPECT_TRUE(verdict->explained) << verdict->summary;
+          EXPECT_NE(std::find(verdict->follows.begin(), verdict->follows.end(), reading),
+                    verdict->follows.end())
+              << verdict->summary;
+          ++checked;
+        }
+      }
+      auto clean = OpenRunner("sim", {});
+      ASSERT_TRUE(clean.ok());
+      auto cv = AskDevice(*d, **clean);
+      ASSERT_TRUE(cv.ok()) << cv.status();
+      EXPECT_EQ(cv->follows.size(), d->relevant.size()) << cv->summary;
+    }
+  }
+  // gfx942 and gfx950 (the pair rows' targets), two rows each, four rules of two readings
+  // each (fp8_to_f32_nan, fp8_denorm_input, fp8_to_f32_outmod, fp8_sdwa_sel).
+  EXPECT_EQ(checked, 16);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "device_harness/fault.h"
 #include "device_harness/runner.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"
@@ -29,13 +30,18 @@ namespace lanediff {
 struct KnownAnswer {
   std::string name;  // "v_cvt_sr_fp8_f32 byte 2, MODE 0x000000f0"
   proto::TestCase testcase;
-  std::vector<uint32_t> expected;  // every hypothesis setting's answer (they agree)
+  // Every hypothesis setting's answer (they agree): DstWords per lane, lane i's at
+  // [i*W, i*W + W) (a VGPR pair: VDST, VDST+1), as the device returns them.
+  std::vector<uint32_t> expected;
   absl::Status status;             // the device's error, if any
   std::vector<uint32_t> observed;
   std::optional<uint32_t> mode_readback;
   int wrong_lanes = 0;
   std::string first_wrong;  // "lane 3: src0 0x3f800000 ... expected 0x... got 0x..."
   bool ok() const { return status.ok() && wrong_lanes == 0; }
+  // The device answered "unsupported" (device_harness/fault.h): not run, so not checked; a
+  // self-test shows it as SKIP and does not fail on it.
+  bool unsupported() const { return IsUnsupported(status); }
 };
 
 struct SelfTest {
@@ -47,7 +53,9 @@ struct SelfTest {
   std::vector<std::string> discriminate;  // one verdict line per instruction
   std::vector<std::string> discriminate_errors;
   proto::Recording recording;      // every batch run, replayable with --device=replay:
-  bool ok() const;                 // every known answer right and no discriminate error
+  // Every known answer right but those the device cannot run (unsupported; at least one run),
+  // and no discriminate error.
+  bool ok() const;
 };
 
 struct SelfTestOptions {

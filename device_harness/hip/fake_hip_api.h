@@ -5,8 +5,8 @@
 // when `keep_log`), page-locked allocations and copies from pageable memory, modules loaded
 // and unloaded, streams and events created.
 //
-// The "kernel" is `kernel` (FakeKernel): by default it copies vdst_old to out (it computes
-// nothing: the tests using it are about errors and the launch path); a test or the pipeline
+// The "kernel" is `kernel` (FakeKernel): by default it copies vdst_old to out (to each of a
+// VGPR pair's two words; it computes nothing: the tests using it are about errors and the launch path); a test or the pipeline
 // bench gives one that computes (the simulator). The words it runs are read back from the
 // patched code object the runner loaded, as a GPU would run them. A HIP error is injected at
 // the next hipEventSynchronize / hipStreamSynchronize when the launch's `mode` argument is
@@ -49,8 +49,10 @@ struct FakeLaunch {
   PatchSiteWords words{};  // the patch site of the loaded code object (3 dwords)
   uint32_t mode = 0;
   std::array<uint32_t, 3> sgpr{};
+  uint32_t dst_words = 1;  // KernelArgs::dst_words as the kernels read it: 2, or else 1
   LaneView in;             // n lanes
-  uint32_t* out = nullptr; // n VDST words (out[n], the MODE readback, is the fake's)
+  uint32_t* out = nullptr; // n * dst_words VDST words, as the kernels store them (lane i's at
+                           // out[i * dst_words]); out[n * dst_words], the MODE readback, is the fake's
 };
 using FakeKernel = std::function<void(const FakeLaunch&)>;
 
@@ -126,17 +128,20 @@ class FakeHip : public HipApi {
     const uint32_t n = *static_cast<uint32_t*>(params[5]);
     l.mode = *static_cast<uint32_t*>(params[6]);
     for (int i = 0; i < 3; ++i) l.sgpr[i] = *static_cast<uint32_t*>(params[7 + i]);
+    // kernels/*.s: `s_cmp_eq_u32 s23, 2` picks the pair layout; any other value is one word.
+    l.dst_words = *static_cast<uint32_t*>(params[10]) == 2 ? 2 : 1;
     auto ptr = [&](int i) { return reinterpret_cast<uint32_t*>(*static_cast<uint64_t*>(params[i])); };
     l.in = {ptr(0), ptr(1), ptr(2), ptr(3), n};
     l.out = ptr(4);
     if (kernel) {
       kernel(l);
-    } else {
-      std::copy_n(l.in.vdst_old, n, l.out);
+    } else {  // every VDST word of a lane is its vdst_old
+      for (size_t i = 0; i < size_t{n} * l.dst_words; ++i) l.out[i] = l.in.vdst_old[i / l.dst_words];
     }
-    // out[n]: the kernel's MODE readback; kLostMode plays a GPU that lost the MODE[7:0] write.
+    // out[n * dst_words]: the kernel's MODE readback; kLostMode plays a GPU that lost the
+    // MODE[7:0] write.
     const bool lost = planted_mode_faults && l.mode == kLostMode;
-    l.out[n] = lost ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
+    l.out[size_t{n} * l.dst_words] = lost ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
     const bool fault = (planted_mode_faults && l.mode == kFaultMode) || fail_every_launch;
     pending_error_ = fault ? fault_code : 0;
     ++launches;

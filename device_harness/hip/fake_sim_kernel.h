@@ -30,7 +30,7 @@ inline FakeKernel SimFakeKernel(std::vector<std::string> inject, const char* tar
   }
   const TargetTraits* target = FindTarget(target_name).value_or(nullptr);
   return [sim, target](const FakeLaunch& l) {
-    std::fill_n(l.out, l.in.size, kFakeSimError);
+    std::fill_n(l.out, l.in.size * l.dst_words, kFakeSimError);
     if (sim == nullptr || target == nullptr) return;
     DeviceBatch b;
     b.target = target;
@@ -49,7 +49,13 @@ inline FakeKernel SimFakeKernel(std::vector<std::string> inject, const char* tar
     std::copy_n(l.in.src2, l.in.size, b.lanes.src2().begin());
     std::copy_n(l.in.vdst_old, l.in.size, b.lanes.vdst_old().begin());
     absl::StatusOr<DeviceResult> r = sim->Run(b);
-    if (r.ok() && r->vdst.size() == l.in.size) std::copy_n(r->vdst.begin(), l.in.size, l.out);
+    const size_t w = static_cast<size_t>(DstWords(b.instr));  // words the instruction writes
+    if (!r.ok() || r->vdst.size() != l.in.size * w) return;
+    // As the kernels store: lane i's first dst_words words at out[i * dst_words] (a host that
+    // passes the wrong width gets what a GPU would give it, not the right answer).
+    for (size_t i = 0; i < l.in.size; ++i) {
+      for (size_t k = 0; k < l.dst_words; ++k) l.out[i * l.dst_words + k] = k < w ? r->vdst[i * w + k] : kFakeSimError;
+    }
   };
 }
 

@@ -32,6 +32,12 @@
 namespace lanediff {
 namespace {
 
+// The kernels store one VDST word per lane or a VGPR pair (KernelArgs::dst_words); a row with a
+// wider destination needs a kernel change before it can run here.
+static_assert(kMaxDstWords <= kKernelMaxDstWords,
+              "a row writes more VDST words than the HIP kernels store (device_harness/kernels/*.s, "
+              "KernelArgs::dst_words): extend the kernels' stores first");
+
 constexpr char kNoGpuSentence[] = "no AMD GPU is visible to the HIP runtime";
 constexpr char kNoGpuHelp[] =
     "Check that the amdgpu kernel driver is loaded, that /dev/kfd and /dev/dri/renderD* exist "
@@ -268,20 +274,12 @@ class HipRunner : public Runner {
 
     HipApi& api = *api_;
     LANEDIFF_HIP_CHECK(api, SetDevice(info_.index), absl::StrCat("hipSetDevice(", info_.index, ")"));
-    if (DstWords(instr) > 1) {
-      // The kernels (device_harness/kernels/*.s) store v4 alone; a VGPR pair's v5 is not
-      // stored yet (and v5 holds the lane's byte offset there).
-      // Unsupported, not refused: the campaign counts it and goes on (fault.h), where 50
-      // refusals in a row would stop a GPU campaign that draws every instruction.
-      return Unsupported(absl::StrCat(
-          InstrName(instr), " writes a VGPR pair (dst_bits 64): the HIP kernels store one VDST "
-          "word per lane; not supported on --device=hip yet"));
-    }
     LaunchRequest req;
     LANEDIFF_ASSIGN_OR_RETURN(req.function, Kernel(batch.words));
     req.lanes = lanes;
     req.mode = batch.mode;
     req.sgpr = batch.sgpr_values;
+    req.dst_words = static_cast<uint32_t>(DstWords(instr));  // CheckHipBatch: 1 or 2
     req.what = absl::StrCat(InstrName(instr), " words ", absl::StrJoin(batch.words, " ", [](std::string* o, uint32_t w) {
       absl::StrAppend(o, absl::Hex(w, absl::kZeroPad8));
     }));
@@ -358,16 +356,18 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
     return absl::InvalidArgumentError(absl::StrCat("the instruction words encode ", InstrName(instr),
                                                    " but the batch says ", InstrName(batch.instr)));
   }
-  if (batch.lanes.size() > (size_t{1} << 30)) {
+  const size_t max_lanes = (size_t{1} << 30) / static_cast<size_t>(DstWords(instr));
+  if (batch.lanes.size() > max_lanes) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "batch of ", batch.lanes.size(), " lanes exceeds 2^30 (the kernel uses 32-bit byte offsets)"));
+        "batch of ", batch.lanes.size(), " lanes of ", DstWords(instr), " VDST words exceeds ", max_lanes,
+        " (the kernel uses 32-bit byte offsets)"));
   }
   return instr;
 }
 
 std::array<void*, 11> KernelParamPointers(KernelArgs& args) {
   return {&args.src0, &args.src1, &args.src2, &args.vdst_old, &args.out, &args.n,
-          &args.mode, &args.sgpr[0], &args.sgpr[1], &args.sgpr[2], &args.reserved};
+          &args.mode, &args.sgpr[0], &args.sgpr[1], &args.sgpr[2], &args.dst_words};
 }
 
 absl::StatusOr<std::string> ProcessorFromGcnArchName(absl::string_view gcn_arch_name) {

@@ -4,6 +4,7 @@
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<Runner> gpu, OpenHipRunner(0));
 //   LANEDIFF_ASSIGN_OR_RETURN(DeviceResult r, gpu->Run(batch));   // r.vdst[i]: lane i's VDST
+//   // (a VGPR-pair writer, DstWords 2: r.vdst[2i] = lane i's VDST, r.vdst[2i + 1] = VDST+1)
 //
 // This header includes no HIP header; hip_runner.cc is the only file that does. Every HIP
 // call is checked, and every error says what was being done, the HIP error code and its name:
@@ -75,10 +76,11 @@ inline constexpr size_t kHipModuleCacheSize = 64;
 // The launch geometry for n lanes (blocks of kKernelWorkgroupSize).
 unsigned HipGridBlocks(size_t lanes);
 // What Run checks before touching the device: the batch's target is the code object's, the
-// words may be spliced (CheckPatchWords) and encode batch.instr, the lane count fits.
+// words may be spliced (CheckPatchWords) and encode batch.instr, the kernels store its
+// destination (at most kKernelMaxDstWords words), the lane count fits.
 absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const DeviceBatch& batch);
 // hipModuleLaunchKernel's kernelParams: one pointer per argument of the kernels' metadata,
-// in metadata order (src0 src1 src2 vdst_old out n mode sgpr0 sgpr1 sgpr2 reserved).
+// in metadata order (src0 src1 src2 vdst_old out n mode sgpr0 sgpr1 sgpr2 dst_words).
 std::array<void*, 11> KernelParamPointers(KernelArgs& args);
 
 }  // namespace lanediff

@@ -151,6 +151,33 @@ TEST(HipGpuTest, AnSrInstructionRuns) {
   EXPECT_EQ(r->vdst[0], fnuz ? 0x11223340u : 0x11223338u);
 }
 
+// A VGPR-pair writer (the row's dst_bits 64) where the target has one: both words come back,
+// lane i's VDST at [2i] and VDST+1 at [2i + 1], across waves, and MODE still reads back (the
+// kernels' readback moves to out[2n]). v_cvt_pk_f32_fp8 v[4:5], v1 (VOP3; SRC1, SRC2 unused)
+// with S0 = 0x3840 + lane-dependent high half: word 0's low byte 0x40 and high byte 0x38 in
+// the target's fp8 format (exact in every reading): E4M3 FNUZ (bias 8) 0x40 = 1.0, 0x38 = 0.5;
+// E4M3 OCP (bias 7) 0x40 = 2.0, 0x38 = 1.0. The high half of S0 is not read (no word select).
+TEST(HipGpuTest, AVgprPairWriterStoresBothWords) {
+  if (!g_target->Has(Instr::v_cvt_pk_f32_fp8)) GTEST_SKIP() << g_target->name << " has no v_cvt_pk_f32_fp8";
+  const uint32_t enc = g_target->family == Family::gfx9 ? 0b110100 : 0b110101;
+  const uint32_t op = static_cast<uint32_t>(g_target->Opcode(Instr::v_cvt_pk_f32_fp8));
+  DeviceBatch b = Batch({4u | op << 16 | enc << 26, 257u});  // v[4:5], v1
+  b.instr = Instr::v_cvt_pk_f32_fp8;
+  b.mode = 0x008000f3u;  // not the default: the readback at out[2n] must be this
+  const uint32_t n = 300;
+  for (uint32_t i = 0; i < n; ++i) b.lanes.Add(0x3840u | i << 16, 0, 0, 0xdeadbeef);
+  absl::StatusOr<DeviceResult> r = (*g_runner)->Run(b);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->vdst.size(), 2u * n);
+  const bool fnuz = g_target->fp8 == Fp8FormatId::e4m3_fnuz;
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(r->vdst[2 * i], fnuz ? F32(1.0f) : F32(2.0f)) << "lane " << i << " VDST";
+    ASSERT_EQ(r->vdst[2 * i + 1], fnuz ? F32(0.5f) : F32(1.0f)) << "lane " << i << " VDST+1";
+  }
+  ASSERT_TRUE(r->mode_readback.has_value());
+  EXPECT_EQ(*r->mode_readback & kKernelModeMask, b.mode);
+}
+
 // A 12-byte word (GFX10+: VOP3 with a literal): v_cvt_pk_u8_f32 v4, 5.0 (literal 0x40a00000),
 // v2, v3 with byte select 0: VDST = (0x11223344 & ~0xff) | 5 = 0x11223305.
 TEST(HipGpuTest, ATwelveByteLiteralWordRuns) {

@@ -5,7 +5,12 @@
 #include <cstdio>
 
 #include "device_harness/fault.h"
+#include "device_harness/batch.h"
 #include "device_harness/hip/fake_hip_api.h"
+#include "device_harness/hip/fake_sim_kernel.h"
+#include "device_harness/resolve_case.h"
+#include "model/isa/vop3.h"
+#include "model/ops/ops.h"
 #include "device_harness/hip/launch_pipeline.h"
 #include "device_harness/isolation/isolated_runner.h"
 #include "model/base/status.h"
@@ -166,26 +171,104 @@ DeviceBatch FakeBatch(uint32_t mode) {
   return b;
 }
 
-// A VGPR-pair writer (the row's dst_bits 64) is "unsupported" on the HIP runner until the
-// kernels store VDST+1 (hip_runner.cc): counted by a campaign, never a refusal, which would stop
-// a GPU campaign after 50 in a row.
-TEST(HipRunnerTest, AVgprPairWriterIsUnsupportedNotRefused) {
-  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip();
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  const TargetTraits& t = **FindTarget("gfx942");
-  int pairs = 0;
-  for (Instr instr : kAllInstrs) {
-    if (DstWords(instr) < 2 || !t.Has(instr)) continue;
-    ++pairs;
-    SCOPED_TRACE(InstrName(instr));
-    DeviceBatch b = FakeBatch(0xf0);
-    b.instr = instr;
-    b.words = Vop3(t, static_cast<uint32_t>(t.Opcode(instr)));
-    absl::StatusOr<DeviceResult> r = (*dev)->Run(b);
-    ASSERT_FALSE(r.ok());
-    EXPECT_TRUE(IsUnsupported(r.status())) << r.status();
+// A VGPR-pair writer (the row's dst_bits 64) runs on the HIP path: for every code object whose
+// target has a pair row, every form the target has (VOP3, VOP1 e32, GFX9 SDWA with a byte
+// select), the words the runner returns (lane i's VDST at [2i], VDST+1 at [2i + 1], from the
+// kernel arguments dst_words = 2 and the fake's pair layout) equal the model's slow oracle
+// (EvaluateOracle, model/ops/ops.h), lane for lane, across two launches; the MODE readback at
+// out[2n] is checked by Run. The fake's kernel runs the simulator (the fast model) on the
+// patched words, so this checks the launch path, the layout and the words, not the silicon.
+TEST(HipRunnerTest, VgprPairWritersGiveTheOraclesWordsOnEveryTargetThatHasThem) {
+  int checked = 0;
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    const TargetTraits& t = *co.target;
+    for (Instr instr : kAllInstrs) {
+      if (DstWords(instr) != 2 || !t.Has(instr)) continue;
+      FakeHip* fake = nullptr;
+      absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip(std::string(t.name), co.wave_size, &fake);
+      ASSERT_TRUE(dev.ok()) << dev.status();
+      std::vector<proto::Encoding> forms(1);  // VOP3 (e64)
+      if (HasForm(t, instr, InstrForm::e32)) forms.emplace_back().set_form(proto::FORM_E32);
+      if (HasForm(t, instr, InstrForm::sdwa)) {
+        forms.emplace_back().set_form(proto::FORM_SDWA);
+        forms.back().set_src0_sel(2);  // BYTE_2
+      }
+      for (const proto::Encoding& form : forms) {
+        SCOPED_TRACE(absl::StrCat(t.name, " wave", co.wave_size, " ", InstrName(instr), " ", form.ShortDebugString()));
+        proto::TestCase tc;
+        tc.set_target(std::string(t.name));
+        tc.set_instr(InstrToProto(instr));
+        *tc.mutable_encoding() = form;
+        // Every byte value in every byte of S0, more lanes than one launch holds.
+        const uint32_t n = static_cast<uint32_t>(kHipLaunchLanes) * 2 + 3;
+        for (uint32_t i = 0; i < n; ++i) {
+          proto::Lane* l = tc.add_lanes();
+          const uint32_t b = i & 0xff, k = i >> 8;
+          l->set_src0(b | ((b ^ k) & 0xff) << 8 | ((b + k) & 0xff) << 16 | ((b * 3 + k) & 0xff) << 24);
+          l->set_vdst_old(0xa0b0c0d0u + i);
+        }
+        absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+        ASSERT_TRUE(rc.ok()) << rc.status();
+        std::vector<uint32_t> want(OutputWords(instr, n));
+        ASSERT_TRUE(EvaluateOracle(rc->ctx, rc->lanes.view(), absl::MakeSpan(want)).ok());
+        absl::StatusOr<DeviceBatch> b = BuildDeviceBatch(tc);
+        ASSERT_TRUE(b.ok()) << b.status();
+        const uint64_t launches = fake->launches;
+        absl::StatusOr<DeviceResult> r = (*dev)->Run(*b);
+        ASSERT_TRUE(r.ok()) << r.status();
+        EXPECT_EQ(fake->launches - launches, 2u);
+        ASSERT_EQ(r->vdst.size(), 2u * n);
+        for (size_t i = 0; i < 2u * n; ++i) {
+          ASSERT_EQ(r->vdst[i], want[i]) << "lane " << i / 2 << " word " << i % 2 << " (src0 0x" << std::hex
+                                         << tc.lanes(static_cast<int>(i / 2)).src0() << ")";
+        }
+        ++checked;
+      }
+      // A pair elsewhere than v[4:5] is refused before the launch, naming the pair.
+      DeviceBatch other;
+      other.target = &t;
+      other.instr = instr;
+      other.words = Vop3(t, static_cast<uint32_t>(t.Opcode(instr)), 6);
+      other.lanes.Add(0, 0, 0, 0);
+      absl::StatusOr<DeviceResult> refused = (*dev)->Run(other);
+      ASSERT_FALSE(refused.ok());
+      EXPECT_FALSE(IsUnsupported(refused.status()));
+      EXPECT_THAT(std::string(refused.status().message()), HasSubstr("writes v[6:7] but the kernel stores v[4:5]"));
+    }
   }
-  EXPECT_GT(pairs, 0) << "no VGPR-pair writer on gfx942: the test checks nothing";
+  EXPECT_GT(checked, 0) << "no VGPR-pair writer on any target: the test checks nothing";
+}
+
+// The kernel arguments carry the width: dst_words = 2 for a pair, 1 otherwise (what the kernels
+// read from s23 to pick the layout); a host that sent 1 for a pair would get half the words,
+// which the test above would see. Hand-derived, one lane: gfx942's fp8 is E4M3 FNUZ (bias 8),
+// so byte 0x40 = 0 1000 000 = 1.0 (0x3f800000) and 0x38 = 0 0111 000 = 0.5 (0x3f000000):
+// v_cvt_pk_f32_fp8 v[4:5], v1 with S0 = 0x3840 (word 0: low byte 0x40, high byte 0x38) writes
+// VDST = 1.0, VDST+1 = 0.5; v_cvt_pk_u8_f32 is one word.
+TEST(HipRunnerTest, ThePairWidthReachesTheKernelArguments) {
+  FakeHip* fake = nullptr;
+  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip("gfx942", 64, &fake);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  std::vector<uint32_t> widths;
+  FakeKernel sim = fake->kernel;
+  fake->kernel = [&widths, sim](const FakeLaunch& l) {
+    widths.push_back(l.dst_words);
+    sim(l);
+  };
+  const TargetTraits& t = **FindTarget("gfx942");
+  ASSERT_TRUE(t.Has(Instr::v_cvt_pk_f32_fp8));
+  ASSERT_EQ(t.fp8, Fp8FormatId::e4m3_fnuz);
+  DeviceBatch pair;
+  pair.target = &t;
+  pair.instr = Instr::v_cvt_pk_f32_fp8;
+  pair.words = Vop3(t, static_cast<uint32_t>(t.Opcode(Instr::v_cvt_pk_f32_fp8)));
+  pair.words[1] = 257;  // SRC0 = v1; SRC1, SRC2 unused (0)
+  pair.lanes.Add(0x3840, 0, 0, 0xdeadbeef);
+  absl::StatusOr<DeviceResult> r = (*dev)->Run(pair);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->vdst, (std::vector<uint32_t>{0x3f800000u, 0x3f000000u}));
+  ASSERT_TRUE((*dev)->Run(FakeBatch(0xf0)).ok());
+  EXPECT_EQ(widths, (std::vector<uint32_t>{2, 1}));
 }
 
 TEST(HipFaultTest, AnErrorCodeAfterTheLaunchIsADeviceFaultWithTheHipCodeAndName) {

@@ -42,7 +42,7 @@ absl::Status HipLaunchPipeline::Init() {
 
 size_t HipLaunchPipeline::pinned_bytes() const {
   size_t b = 0;
-  for (const Slot& s : slots_) b += s.capacity == 0 ? 0 : (5 * s.capacity + 1) * sizeof(uint32_t);
+  for (const Slot& s : slots_) b += (4 * s.capacity + s.out_capacity) * sizeof(uint32_t);
   return b;
 }
 
@@ -53,14 +53,19 @@ void HipLaunchPipeline::Release(Slot& s) {
   if (s.dev_out != nullptr) (void)api_->Free(s.dev_out);
   s.host_in = s.host_out = nullptr;
   s.dev_in = s.dev_out = nullptr;
-  s.capacity = 0;
+  s.capacity = s.out_capacity = 0;
 }
 
-absl::Status HipLaunchPipeline::Reserve(Slot& s, size_t lanes) {
-  if (lanes <= s.capacity) return absl::OkStatus();
+// Grows the slot's buffers to hold `lanes` lanes of operands and `out_words` output words (a
+// one-word batch after a pair batch reuses the larger output).
+absl::Status HipLaunchPipeline::Reserve(Slot& s, size_t lanes, size_t out_words) {
+  if (lanes <= s.capacity && out_words <= s.out_capacity) return absl::OkStatus();
+  lanes = std::max(lanes, s.capacity);
+  out_words = std::max(out_words, s.out_capacity);
   Release(s);
   lanes = (lanes + 4095) / 4096 * 4096;  // launches of one batch differ by a lane: one size fits
-  const size_t in_bytes = 4 * lanes * sizeof(uint32_t), out_bytes = (lanes + 1) * sizeof(uint32_t);
+  out_words = (out_words + 4095) / 4096 * 4096;
+  const size_t in_bytes = 4 * lanes * sizeof(uint32_t), out_bytes = out_words * sizeof(uint32_t);
   void* p = nullptr;
   LANEDIFF_HIP_CHECK(*api_, HostMalloc(&p, in_bytes), absl::StrCat("hipHostMalloc of ", in_bytes, " bytes (operand staging)"));
   s.host_in = static_cast<uint32_t*>(p);
@@ -69,6 +74,7 @@ absl::Status HipLaunchPipeline::Reserve(Slot& s, size_t lanes) {
   LANEDIFF_HIP_CHECK(*api_, Malloc(&s.dev_in, in_bytes), absl::StrCat("hipMalloc of ", in_bytes, " bytes for the operands"));
   LANEDIFF_HIP_CHECK(*api_, Malloc(&s.dev_out, out_bytes), absl::StrCat("hipMalloc of ", out_bytes, " bytes for VDST"));
   s.capacity = lanes;
+  s.out_capacity = out_words;
   return absl::OkStatus();
 }
 
@@ -76,20 +82,21 @@ absl::Status HipLaunchPipeline::Reserve(Slot& s, size_t lanes) {
 absl::Status HipLaunchPipeline::Collect(Slot& s, const LaunchRequest& r, size_t launches,
                                         std::vector<uint32_t>* vdst,
                                         std::vector<uint32_t>* mode_readbacks) {
-  const size_t m = s.end - s.begin;
+  const size_t m = s.end - s.begin, w = r.dst_words;
   s.busy = false;
   LANEDIFF_HIP_CHECK(*api_, EventSynchronize(s.d2h_done),
                      absl::StrCat("running the kernel (hipEventSynchronize after launch ", s.index + 1,
                                   " of ", launches, ": ", m, " lanes of ", r.what, ")"));
-  std::memcpy(vdst->data() + s.begin, s.host_out, m * sizeof(uint32_t));
-  (*mode_readbacks)[s.index] = s.host_out[m];
+  std::memcpy(vdst->data() + s.begin * w, s.host_out, m * w * sizeof(uint32_t));
+  (*mode_readbacks)[s.index] = s.host_out[m * w];
   return absl::OkStatus();
 }
 
 absl::Status HipLaunchPipeline::Run(const LaunchRequest& r, std::vector<uint32_t>* vdst,
                                     std::vector<uint32_t>* mode_readbacks) {
   const std::vector<std::pair<size_t, size_t>> ranges = HipLaunchRanges(r.lanes.size);
-  vdst->resize(r.lanes.size);
+  const size_t w = r.dst_words;  // VDST words per lane (HipRunner: 1 or 2)
+  vdst->resize(r.lanes.size * w);
   mode_readbacks->assign(ranges.size(), 0);
   for (Slot& s : slots_) s.busy = false;
   HipApi& api = *api_;
@@ -100,7 +107,7 @@ absl::Status HipLaunchPipeline::Run(const LaunchRequest& r, std::vector<uint32_t
     if (s.busy) LANEDIFF_RETURN_IF_ERROR(Collect(s, r, ranges.size(), vdst, mode_readbacks));
     const auto [begin, end] = ranges[i];
     const size_t m = end - begin;
-    LANEDIFF_RETURN_IF_ERROR(Reserve(s, m));
+    LANEDIFF_RETURN_IF_ERROR(Reserve(s, m, m * w + 1));
     for (int k = 0; k < 4; ++k) std::memcpy(s.host_in + k * m, host[k] + begin, m * sizeof(uint32_t));
     const std::string launch = absl::StrCat("launch ", i + 1, " of ", ranges.size(), ": ", m, " lanes of ", r.what);
     LANEDIFF_HIP_CHECK(api, MemcpyHtoDAsync(s.dev_in, s.host_in, 4 * m * sizeof(uint32_t), copy_stream_),
@@ -108,7 +115,7 @@ absl::Status HipLaunchPipeline::Run(const LaunchRequest& r, std::vector<uint32_t
     LANEDIFF_HIP_CHECK(api, EventRecord(s.h2d_done, copy_stream_), absl::StrCat("hipEventRecord (", launch, ")"));
     LANEDIFF_HIP_CHECK(api, StreamWaitEvent(compute_stream_, s.h2d_done), absl::StrCat("hipStreamWaitEvent (", launch, ")"));
     // A lane the kernel fails to store shows this pattern instead of stale data.
-    LANEDIFF_HIP_CHECK(api, MemsetD32Async(s.dev_out, 0xA5A5A5A5u, m + 1, compute_stream_),
+    LANEDIFF_HIP_CHECK(api, MemsetD32Async(s.dev_out, 0xA5A5A5A5u, m * w + 1, compute_stream_),
                        "filling the output buffer with 0xA5A5A5A5");
     KernelArgs args;
     const uintptr_t in = reinterpret_cast<uintptr_t>(s.dev_in);
@@ -120,13 +127,14 @@ absl::Status HipLaunchPipeline::Run(const LaunchRequest& r, std::vector<uint32_t
     args.n = static_cast<uint32_t>(m);
     args.mode = r.mode;
     for (int k = 0; k < 3; ++k) args.sgpr[k] = r.sgpr[k];
+    args.dst_words = r.dst_words;
     std::array<void*, 11> params = KernelParamPointers(args);
     const unsigned blocks = HipGridBlocks(m);
     LANEDIFF_HIP_CHECK(api, LaunchKernel(r.function, blocks, kKernelWorkgroupSize, compute_stream_, params.data()),
                        absl::StrCat("hipModuleLaunchKernel (", blocks, " blocks of ", kKernelWorkgroupSize,
                                     " for ", launch, ")"));
-    LANEDIFF_HIP_CHECK(api, MemcpyDtoHAsync(s.host_out, s.dev_out, (m + 1) * sizeof(uint32_t), compute_stream_),
-                       absl::StrCat("copying ", 4 * (m + 1), " bytes of VDST and the MODE readback back from the device (",
+    LANEDIFF_HIP_CHECK(api, MemcpyDtoHAsync(s.host_out, s.dev_out, (m * w + 1) * sizeof(uint32_t), compute_stream_),
+                       absl::StrCat("copying ", 4 * (m * w + 1), " bytes of VDST and the MODE readback back from the device (",
                                     launch, ")"));
     LANEDIFF_HIP_CHECK(api, EventRecord(s.d2h_done, compute_stream_), absl::StrCat("hipEventRecord (", launch, ")"));
     s.busy = true;

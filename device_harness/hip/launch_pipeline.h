@@ -11,6 +11,8 @@
 //   copy stream:    hipMemcpyHtoDAsync(all four operand arrays, one copy); record h2d_done
 //   compute stream: wait h2d_done (hipStreamWaitEvent); fill out with 0xA5A5A5A5; launch;
 //                   hipMemcpyDtoHAsync(out + MODE readback); record d2h_done
+// out holds dst_words words per lane (a VGPR pair: lane i's VDST at out[2i], VDST+1 at
+// out[2i + 1], the batch API's layout) and then the MODE readback, out[m * dst_words].
 // So while the kernel of launch i runs, launch i + 1's operands are already being copied
 // (another stream), and the host waits for launch i only after launch i + 1 is queued.
 //
@@ -48,6 +50,7 @@ struct LaunchRequest {
   LaneView lanes;
   uint32_t mode = 0;
   std::array<uint32_t, 3> sgpr{};
+  uint32_t dst_words = 1;    // VDST words per lane: 1, or 2 for a VGPR pair (KernelArgs::dst_words)
   std::string what;          // "<mnemonic> words d1dd0004 040e0501", for errors
 };
 
@@ -60,8 +63,9 @@ class HipLaunchPipeline {
 
   // The two streams and four events; buffers grow on demand and are kept.
   absl::Status Init();
-  // Runs every lane of `r`: vdst gets n words, mode_readbacks one word per launch (out[m] of
-  // each launch: the MODE the kernel read back).
+  // Runs every lane of `r`: vdst gets n * r.dst_words words (lane i's at [i * W, i * W + W)),
+  // mode_readbacks one word per launch (out[m * W] of each launch: the MODE the kernel read
+  // back).
   absl::Status Run(const LaunchRequest& r, std::vector<uint32_t>* vdst,
                    std::vector<uint32_t>* mode_readbacks);
 
@@ -71,17 +75,18 @@ class HipLaunchPipeline {
  private:
   struct Slot {
     uint32_t* host_in = nullptr;   // pinned: src0 | src1 | src2 | vdst_old, m words each
-    uint32_t* host_out = nullptr;  // pinned: m VDST words + the MODE readback
+    uint32_t* host_out = nullptr;  // pinned: m * dst_words VDST words + the MODE readback
     void* dev_in = nullptr;
     void* dev_out = nullptr;
-    size_t capacity = 0;           // lanes
+    size_t capacity = 0;           // lanes of operands
+    size_t out_capacity = 0;       // words of output (VDST words + the readback)
     void* h2d_done = nullptr;
     void* d2h_done = nullptr;
     bool busy = false;             // a launch is queued whose output is not collected
     size_t begin = 0, end = 0;     // its lanes
     size_t index = 0;              // its launch number
   };
-  absl::Status Reserve(Slot& s, size_t lanes);
+  absl::Status Reserve(Slot& s, size_t lanes, size_t out_words);
   void Release(Slot& s);
   absl::Status Collect(Slot& s, const LaunchRequest& r, size_t launches, std::vector<uint32_t>* vdst,
                        std::vector<uint32_t>* mode_readbacks);

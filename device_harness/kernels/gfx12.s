@@ -2,8 +2,10 @@
 //
 // Same contract as gfx9.s (read that file's header first): one lane per work-item, the
 // register convention of device_harness/register_convention.h (v1..v3 = src0..src2, v4 = VDST loaded with
-// vdst_old, s20..s22 = SGPR-source values), the 64-byte kernel-argument layout (KernelArgs
-// in device_harness/code_object.h), and the 12-byte patch site lanediff_patch_site.
+// vdst_old, s20..s22 = SGPR-source values; v[4:5] for a VGPR pair), the 64-byte
+// kernel-argument layout (KernelArgs in device_harness/code_object.h; dst_words = 2 stores
+// VDST+1 at out[2i + 1] and the MODE readback at out[2n]), and the 12-byte patch site
+// lanediff_patch_site.
 // configure_file fills the @...@ fields per target and wave size (device_harness/CMakeLists.txt).
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
   .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
@@ -16,13 +18,15 @@ lanediff_kernel:
   // s[0:1] kernarg pointer (user SGPRs), v0 work-item id.
   s_load_b256 s[4:11], s[0:1], 0x0      // src0, src1, src2, vdst_old pointers
   s_load_b128 s[12:15], s[0:1], 0x20    // out pointer, n, mode
-  s_load_b128 s[20:23], s[0:1], 0x30    // s20..s22 = SGPR-source values, s23 reserved
+  s_load_b128 s[20:23], s[0:1], 0x30    // s20..s22 = SGPR-source values, s23 = dst_words
   v_and_b32_e32 v0, 0x3ff, v0              // work-item id x (ids may be packed)
   // GFX12 has architected SGPRs: the workgroup id x is in ttmp9 (not in a system SGPR).
   s_mov_b32 s2, ttmp9
   s_lshl_b32 s3, s2, 8                     // 256 work-items per workgroup
   v_add_nc_u32_e32 v0, s3, v0                 // global lane index
   s_wait_kmcnt 0x0
+  s_cmp_eq_u32 s23, 2                      // KernelArgs::dst_words: 2 = a VGPR pair v[4:5]
+  s_cselect_b32 s31, 3, 2                  // log2 of a lane's bytes in out: 8 (pair) or 4
   .if @LANEDIFF_WAVE@ == 64
   v_cmp_gt_u32_e32 vcc, s14, v0            // lane index < n
   s_and_saveexec_b64 s[24:25], vcc
@@ -31,7 +35,7 @@ lanediff_kernel:
   s_and_saveexec_b32 s24, vcc_lo
   .endif
   s_cbranch_execz .Lend
-  v_lshlrev_b32_e32 v5, 2, v0              // byte offset of the lane's word
+  v_lshlrev_b32_e32 v5, 2, v0              // the lane's operand offset (v5 is a pair's VDST+1: dead after)
   global_load_b32 v1, v5, s[4:5]
   global_load_b32 v2, v5, s[6:7]
   global_load_b32 v3, v5, s[8:9]
@@ -52,15 +56,20 @@ lanediff_patch_site:
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes
   s_nop 7
-  LANEDIFF_READ_MODE_BACK HW_REG_WAVE_MODE            // kernels/readback.s: MODE to v6, out[n] offset to v7
+  LANEDIFF_READ_MODE_BACK HW_REG_WAVE_MODE  // kernels/readback.s: MODE to v6, out[n * dst_words] offset to v7
   s_and_b32 s28, s26, 0xff                 // restore the fields we changed
   s_bfe_u32 s27, s26, 0x10017
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 8), s28
   s_wait_alu depctr_sa_sdst(0)             // SALU-written SGPR read by s_setreg (GFX12 hazard)
   s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 23, 1), s27
-  global_store_b32 v5, v4, s[12:13]
-  global_store_b32 v7, v6, s[12:13]            // out[n] = MODE readback
+  v_lshlrev_b32_e32 v1, s31, v0           // lane i's offset in out: i * 4, or i * 8 for a pair (v1..v3,
+                                           // the sources, are dead; v4, v5 may be the result; v0 is i)
+  global_store_b32 v1, v4, s[12:13]                 // out[i * dst_words] = VDST
+  global_store_b32 v7, v6, s[12:13]                 // out[n * dst_words] = MODE readback
+  s_cmp_eq_u32 s31, 2                      // one VDST word: done
+  s_cbranch_scc1 .Lend
+  global_store_b32 v1, v5, s[12:13] offset:4        // out[2i + 1] = VDST+1 of a VGPR pair
 .Lend:
   s_endpgm
 .Lkernel_end:

@@ -29,6 +29,6 @@ amdhsa.kernels:
       - { .name: sgpr0, .offset: 48, .size: 4, .value_kind: by_value }
       - { .name: sgpr1, .offset: 52, .size: 4, .value_kind: by_value }
       - { .name: sgpr2, .offset: 56, .size: 4, .value_kind: by_value }
-      - { .name: reserved, .offset: 60, .size: 4, .value_kind: by_value }
+      - { .name: dst_words, .offset: 60, .size: 4, .value_kind: by_value }
 ...
   .end_amdgpu_metadata

@@ -42,7 +42,8 @@ int RunDiscriminate(int argc, char** argv) {
             "(docs/json.md)", &json);
   args.Epilog("Prints a table of the relevant rules (each rule's readings, the reading the device\n"
               "follows, the questions that decide it), the questions with every reading's answer\n"
-              "and the device's, and the next command to run.\n"
+              "and the device's, and the next command to run. An answer is the lane's whole\n"
+              "result: for an instruction writing a VGPR pair (dst_bits 64), VDST then VDST+1.\n"
               "exit codes: 0 ok, 1 no combination of known readings explains the device,\n"
               "2 usage (a malformed --device included), 3 the device cannot be opened or fails.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;

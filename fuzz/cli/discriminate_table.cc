@@ -93,6 +93,13 @@ std::string TableRow(const std::vector<std::string>& cells, const std::vector<si
 
 std::string Hex32(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 
+// Every word of an answer (VDST; a VGPR pair VDST, VDST+1), in hex.
+std::vector<std::string> Words(const LaneAnswer& a) {
+  std::vector<std::string> out;
+  for (size_t k = 0; k < a.words; ++k) out.push_back(Hex32(a.word[k]));
+  return out;
+}
+
 }  // namespace
 
 std::string WrapWords(const std::string& first, const std::string& text, size_t indent,
@@ -203,11 +210,12 @@ std::string FormatDiscriminationTable(const Discrimination& d, const DeviceVerdi
   std::string out = WrapWords(
       "",
       absl::StrFormat("%s %s: %zu relevant rules, %zu readings, %zu questions separate %d of %zu "
-                      "pairs of readings%s",
+                      "pairs of readings%s%s",
                       d.target, InstrName(d.instr), d.relevant.size(), d.readings.size(),
                       d.questions.size(), d.pairs_separated, d.pairs.size(),
                       device_description.empty() ? " (no device asked)"
-                                                 : absl::StrCat("; device ", device_description)),
+                                                 : absl::StrCat("; device ", device_description),
+                      DstWords(d.instr) > 1 ? "; each answer is the VGPR pair: VDST VDST+1" : ""),
       2);
   out += "\n\n";
   // The rule table.
@@ -241,19 +249,18 @@ std::string FormatDiscriminationTable(const Discrimination& d, const DeviceVerdi
                   absl::StrCat(q.assembly, "   (asks ", absl::StrJoin(q.rules, ", "), ")"), 6));
     absl::StrAppendFormat(&out, "\n      lane: src0=0x%08x src1=0x%08x MODE=0x%08x\n", l.src0(),
                           l.src1(), q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode);
-    std::map<uint32_t, std::vector<std::string>> by_answer;
+    std::map<LaneAnswer, std::vector<std::string>> by_answer;
     for (size_t s = 0; s < d.readings.size(); ++s)
       by_answer[q.answers[s]].push_back(d.reading_names[s]);
     const bool asked = verdict != nullptr;
-    for (const auto& [word, names] : by_answer) {
-      const bool is_device = asked && verdict->device_answers[qi] == word;
-      absl::StrAppend(&out,
-                      WrapWords(absl::StrFormat("  %s %s ", is_device ? "->" : "  ", Hex32(word)),
-                                absl::StrJoin(names, " | "), 16),
-                      "\n");
+    for (const auto& [answer, names] : by_answer) {
+      const bool is_device = asked && verdict->device_answers[qi] == answer;
+      const std::string first =
+          absl::StrFormat("  %s %s ", is_device ? "->" : "  ", FormatLaneAnswer(answer));
+      absl::StrAppend(&out, WrapWords(first, absl::StrJoin(names, " | "), first.size()), "\n");
     }
     if (asked && by_answer.count(verdict->device_answers[qi]) == 0) {
-      absl::StrAppend(&out, "  -> ", Hex32(verdict->device_answers[qi]),
+      absl::StrAppend(&out, "  -> ", FormatLaneAnswer(verdict->device_answers[qi]),
                       " no known reading gives this\n");
     }
   }
@@ -283,12 +290,16 @@ std::string DiscriminationJsonLines(const Discrimination& d, const DeviceVerdict
   for (size_t qi = 0; qi < d.questions.size(); ++qi) {
     const Question& q = d.questions[qi];
     const proto::Lane& l = q.testcase.lanes(0);
-    std::map<uint32_t, std::vector<std::string>> by_answer;
+    std::map<LaneAnswer, std::vector<std::string>> by_answer;
     for (size_t s = 0; s < d.readings.size(); ++s)
       by_answer[q.answers[s]].push_back(d.reading_names[s]);
     std::vector<std::string> answers;
-    for (const auto& [word, names] : by_answer) {
-      answers.push_back(JsonLine().Str("word", Hex32(word)).Strs("readings", names).Text());
+    for (const auto& [answer, names] : by_answer) {
+      answers.push_back(JsonLine()
+                            .Str("word", Hex32(answer.word[0]))
+                            .Strs("words", Words(answer))
+                            .Strs("readings", names)
+                            .Text());
     }
     JsonLine j;
     j.Str("type", "question")
@@ -301,7 +312,10 @@ std::string DiscriminationJsonLines(const Discrimination& d, const DeviceVerdict
         .Str("mode", Hex32(q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode))
         .Strs("rules", q.rules)
         .Raw("answers", JsonArray(answers));
-    if (verdict != nullptr) j.Str("device_answer", Hex32(verdict->device_answers[qi]));
+    if (verdict != nullptr) {
+      j.Str("device_answer", Hex32(verdict->device_answers[qi].word[0]))
+          .Strs("device_words", Words(verdict->device_answers[qi]));
+    }
     absl::StrAppend(&out, j.Text(), "\n");
   }
   for (const std::string& rule : d.relevant) {

@@ -57,5 +57,18 @@ for q in $(grep -oE '\bQ[0-9]+\b' "$tmp/questions" | sort -u); do
   grep -qE "^$q " "$tmp/questions" || say_fail "questions: $q is in the table but not printed"
 done
 
+# A VGPR-pair row (dst_bits 64): each answer is the lane's two words, VDST VDST+1. The device
+# is an external model (lanediff eval) told to follow one decode reading; discriminate names it.
+# docs/semantics.md §10.3 and the hypothesis table: FNUZ NaN byte 0x80 decodes to 0xffc00000
+# (sign_quiet) or 0x7f800001 (host_7f800001), both bytes of src0 0x80808080's word 0 alike.
+run pair --targets gfx942 --instrs v_cvt_pk_f32_fp8 \
+  --device='exec:lanediff eval --hypothesis fp8_to_f32_nan=host_7f800001'
+row pair fp8_to_f32_nan 'host_7f800001 +Q[0-9]'
+row pair fp8_denorm_input 'kept +Q[0-9]'
+grep -qE '^  -> 0x7f800001 0x7f800001 fp8_to_f32_nan=host_7f800001$' "$tmp/pair" ||
+  say_fail "pair: the device's answer must be both words of the pair"
+grep -q 'each answer is the VGPR pair: VDST VDST+1' "$tmp/pair" ||
+  say_fail "pair: the header must say an answer is the VGPR pair"
+
 [[ $fail -eq 0 ]] && echo "PASS: discriminate's table, 100 columns, next command"
 exit $fail

@@ -63,6 +63,7 @@ void PrintFuzzJson(const CampaignOptions& o, const CampaignStats& s, bool interr
                           .Uint("refused", s.refused)
                           .Uint("invalid", s.invalid)
                           .Uint("unsupported", s.unsupported)
+                          .Uint("unconfirmed", s.unconfirmed)
                           .Uint("new_findings", s.new_findings)
                           .Uint("repeats", s.repeats)
                           .Strs("signatures", {s.signatures.begin(), s.signatures.end()})
@@ -249,6 +250,7 @@ int RunFuzz(int argc, char** argv) {
     for (proto::CoverageCell& cell : s->coverage.Cells()) *c->add_coverage() = std::move(cell);
     for (const proto::StatsSample& x : s->timeline.samples()) *c->add_timeline() = x;
     c->set_buckets(s->buckets.size());
+    c->set_unconfirmed(s->unconfirmed);
     if (absl::Status st = WriteFileAtomic(summary_out, ToText(record)); !st.ok()) {
       std::fprintf(stderr, "lanediff fuzz: %s\n", std::string(st.message()).c_str());
       return kExitEnvironment;
