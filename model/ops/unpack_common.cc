@@ -107,7 +107,7 @@ void UnpackByteBatchOracle(const OpContext& ctx, const Fp8Format& format, bool c
 
 void UnpackPairBatch(const OpContext& ctx, const Fp8Format& format, const LaneView& lanes,
                      uint32_t* out) {
-  const Fp8ToF32Table t = MakeFp8ToF32Table(format, UnpackOptions(ctx, false));
+  const Fp8ToF32Table& t = CachedFp8ToF32Table(format, UnpackOptions(ctx, false));
   const SourceWord w = UnpackSourceWord(ctx);
   const uint32_t* __restrict src0 = lanes.src0;
   for (size_t i = 0; i < lanes.size; ++i) {
