@@ -162,42 +162,13 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   const std::vector<uint32_t> modes = {0x000000f0, 0x008000f0, 0x000000f1, 0x000000f2,
                                        0x000000f3, 0x00000000, 0x00000001};
   std::vector<Group> groups;
-  for (bool clamp : clamps) {
-    for (uint32_t mode : modes) {
-      Group g;
-      g.tc.set_target(d.target);
-      g.tc.set_instr(InstrToProto(instr));
-      if (clamp) g.tc.mutable_encoding()->set_clamp(true);
-      if (mode != kDefaultMode) g.tc.set_mode(mode);
-      for (uint32_t s1 : src1) {
-        for (uint32_t s0 : src0) {
-          proto::Lane* l = g.tc.add_lanes();
-          l->set_src0(s0);
-          l->set_src1(s1);
-        }
-      }
-      groups.push_back(std::move(g));
-    }
-  }
-  // Encodings beyond CLAMP x MODE, from the row, at the default MODE: each GFX9 SDWA src0_sel
-  // where the instruction has that form (model/isa/vop3.h HasForm), each OMOD where LLVM takes
-  // it (InstrInfo::omod_families). After the others, so that their questions come first.
-  std::vector<proto::Encoding> more;
-  if (HasForm(target, instr, InstrForm::sdwa)) {
-    for (uint32_t sel = 0; sel <= 6; ++sel) {
-      proto::Encoding& e = more.emplace_back();
-      e.set_form(proto::FORM_SDWA);
-      e.set_src0_sel(sel);
-    }
-  }
-  if ((info.omod_families & FamilyBit(target.family)) != 0) {
-    for (uint32_t omod = 1; omod < 4; ++omod) more.emplace_back().set_omod(omod);
-  }
-  for (const proto::Encoding& e : more) {
-    Group g;
+  // One question group: the encoding `e` at MODE `mode`, over every (src0, src1) pair.
+  auto add_group = [&](const proto::Encoding& e, uint32_t mode) {
+    Group& g = groups.emplace_back();
     g.tc.set_target(d.target);
     g.tc.set_instr(InstrToProto(instr));
-    *g.tc.mutable_encoding() = e;
+    if (e.ByteSizeLong() != 0) *g.tc.mutable_encoding() = e;  // no empty encoding field
+    if (mode != kDefaultMode) g.tc.set_mode(mode);
     for (uint32_t s1 : src1) {
       for (uint32_t s0 : src0) {
         proto::Lane* l = g.tc.add_lanes();
@@ -205,7 +176,29 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
         l->set_src1(s1);
       }
     }
-    groups.push_back(std::move(g));
+  };
+  for (bool clamp : clamps) {
+    proto::Encoding e;
+    if (clamp) e.set_clamp(true);
+    for (uint32_t mode : modes) add_group(e, mode);
+  }
+  // Encodings beyond CLAMP x MODE, from the row, at the default MODE: each GFX9 SDWA src0_sel
+  // where the instruction has that form (model/isa/vop3.h HasForm), each OMOD where LLVM takes
+  // it (InstrInfo::omod_families). After the others, so that their questions come first.
+  if (HasForm(target, instr, InstrForm::sdwa)) {
+    for (uint32_t sel = 0; sel <= 6; ++sel) {
+      proto::Encoding e;
+      e.set_form(proto::FORM_SDWA);
+      e.set_src0_sel(sel);
+      add_group(e, kDefaultMode);
+    }
+  }
+  if ((info.omod_families & FamilyBit(target.family)) != 0) {
+    for (uint32_t omod = 1; omod < 4; ++omod) {
+      proto::Encoding e;
+      e.set_omod(omod);
+      add_group(e, kDefaultMode);
+    }
   }
   std::vector<ResolvedCase> resolved;
   for (const Group& g : groups) {
