@@ -89,13 +89,17 @@ std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
                         "  results       %d disagreeing cases, %d device faults, %d refused, "
                         "%d invalid, %d unsupported by the device\n",
                         s.disagreeing, s.device_faults, s.refused, s.invalid, s.unsupported);
-  absl::StrAppendFormat(&out,
-                        "  confirmation  %d batches could not run: the causes they were to "
-                        "confirm are unconfirmed%s\n",
-                        s.unconfirmed,
-                        s.unconfirmed_reasons.empty()
-                            ? ""
-                            : absl::StrCat(" (", absl::StrJoin(s.unconfirmed_reasons, "; "), ")"));
+  if (s.unconfirmed == 0) {
+    absl::StrAppend(&out, "  confirmation  every confirmation batch ran\n");
+  } else {
+    absl::StrAppendFormat(&out,
+                          "  confirmation  %d batches could not run: the causes they were to "
+                          "confirm are unconfirmed%s\n",
+                          s.unconfirmed,
+                          s.unconfirmed_reasons.empty()
+                              ? ""
+                              : absl::StrCat(" (", absl::StrJoin(s.unconfirmed_reasons, "; "), ")"));
+  }
   absl::StrAppendFormat(&out, "  findings      %d new, %zu signatures seen, %d repeats%s\n",
                         s.new_findings, s.signatures.size(), s.repeats,
                         s.first_finding_exec == 0
