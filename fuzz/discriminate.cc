@@ -183,13 +183,28 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     for (uint32_t mode : modes) add_group(e, mode);
   }
   // Encodings beyond CLAMP x MODE, from the row, at the default MODE: each GFX9 SDWA src0_sel
-  // where the instruction has that form (model/isa/vop3.h HasForm), each OMOD where LLVM takes
-  // it (InstrInfo::omod_families). After the others, so that their questions come first.
+  // where the instruction has that form (model/isa/vop3.h HasForm), the constants of a 16-bit
+  // SRC0, each OMOD where LLVM takes it (InstrInfo::omod_families). After the others, so that
+  // their questions come first.
   if (HasForm(target, instr, InstrForm::sdwa)) {
     for (uint32_t sel = 0; sel <= 6; ++sel) {
       proto::Encoding e;
       e.set_form(proto::FORM_SDWA);
       e.set_src0_sel(sel);
+      add_group(e, kDefaultMode);
+    }
+  }
+  // A 16-bit SRC0 (InstrInfo::src_bits) whose high word the row can select (op_sel_word_src):
+  // inline constants read through op_sel:[1,0], which src16_constant's readings answer
+  // differently (docs/semantics.md §10.11: 1.0 is 0x3c00 in both halves, or in the low one
+  // only). Operand codes 242 (1.0), 193 (-1: 0xffff) and 240 (0.5).
+  if (info.src_bits(target.family, 0) == 16 &&
+      info.opsel_syntax[static_cast<int>(target.family)] == OpSelSyntax::op_sel_word_src) {
+    for (uint32_t code : {242u, 193u, 240u}) {
+      proto::Encoding e;
+      e.set_opsel(1);
+      e.mutable_src0()->set_kind(proto::SOURCE_INLINE);
+      e.mutable_src0()->set_code(code);
       add_group(e, kDefaultMode);
     }
   }
