@@ -32,7 +32,7 @@
 // wave size, then llvm-mc-22 -mcpu=T assembles and ld.lld-22 -shared links.
   .amdgcn_target "amdgcn-amd-amdhsa--@LANEDIFF_TARGET@"
   .amdhsa_code_object_version @LANEDIFF_CODE_OBJECT_VERSION@
-  .include "@LANEDIFF_KERNEL_DIR@/readback.s"  // the MODE readback macro
+  .include "@LANEDIFF_KERNEL_DIR@/readback.s"  // the MODE readback and store macros
   .text
   .globl lanediff_kernel
   .p2align 8
@@ -77,13 +77,7 @@ lanediff_patch_site:
   s_setreg_b32 hwreg(HW_REG_MODE, 0, 8), s28
   s_nop 1                                  // GFX9: 2 wait states between s_setregs of MODE
   s_setreg_b32 hwreg(HW_REG_MODE, 23, 1), s27
-  v_lshlrev_b32_e32 v1, s31, v0           // lane i's offset in out: i * 4, or i * 8 for a pair (v1..v3,
-                                           // the sources, are dead; v4, v5 may be the result; v0 is i)
-  global_store_dword v1, v4, s[12:13]                 // out[i * dst_words] = VDST
-  global_store_dword v7, v6, s[12:13]                 // out[n * dst_words] = MODE readback
-  s_cmp_eq_u32 s31, 2                      // one VDST word: done
-  s_cbranch_scc1 .Lend
-  global_store_dword v1, v5, s[12:13] offset:4        // out[2i + 1] = VDST+1 of a VGPR pair
+  LANEDIFF_STORE_RESULTS global_store_dword      // kernels/readback.s: VDST (and VDST+1), the MODE readback
 .Lend:
   s_endpgm
 .Lkernel_end:
