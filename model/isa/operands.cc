@@ -29,6 +29,11 @@ constexpr InlineFloat kInlineFloats[9] = {
 constexpr uint16_t kInlineF16[9] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
                                     0xc000, 0x4400, 0xc400, 0x3118};
 
+// The value of inline float constant `code` (240..248) in a `bits`-bit operand.
+uint32_t InlineFloatBits(uint16_t code, int bits) {
+  return bits == 16 ? kInlineF16[code - 240] : kInlineFloats[code - 240].bits;
+}
+
 // Special registers of codes 102..127 (SEMANTICS.md §2, C; spellings from llvm-mc-22
 // --disassemble). Empty: no special register at this code in this family.
 absl::string_view SpecialName(Family family, uint16_t code) {
@@ -91,7 +96,7 @@ absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool v
   }
   if (code >= 240 && code <= 248) {
     info.kind = OperandKind::inline_float;
-    info.value = bits == 16 ? kInlineF16[code - 240] : kInlineFloats[code - 240].bits;
+    info.value = InlineFloatBits(code, bits);
     info.name = kInlineFloats[code - 240].text;
     return info;
   }
@@ -112,22 +117,14 @@ absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool v
 }
 
 std::optional<uint16_t> InlineConstantCode(uint32_t value, int bits) {
-  if (bits == 16) {
-    if (value > 0xffffu) return std::nullopt;
-    // As a 16-bit integer: 0..64, -16..-1.
-    const int32_t v16 = static_cast<int16_t>(static_cast<uint16_t>(value));
-    if (v16 >= 0 && v16 <= 64) return static_cast<uint16_t>(128 + v16);
-    if (v16 >= -16 && v16 <= -1) return static_cast<uint16_t>(192 - v16);
-    for (int i = 0; i < 9; ++i) {
-      if (kInlineF16[i] == value) return static_cast<uint16_t>(240 + i);
-    }
-    return std::nullopt;
-  }
-  const int32_t s = static_cast<int32_t>(value);
+  if (bits == 16 && value > 0xffffu) return std::nullopt;
+  // Integers 0..64 and -16..-1, as a `bits`-bit two's complement value.
+  const int32_t s = bits == 16 ? static_cast<int16_t>(static_cast<uint16_t>(value))
+                               : static_cast<int32_t>(value);
   if (s >= 0 && s <= 64) return static_cast<uint16_t>(128 + s);
   if (s >= -16 && s <= -1) return static_cast<uint16_t>(192 - s);
-  for (int i = 0; i < 9; ++i) {
-    if (kInlineFloats[i].bits == value) return static_cast<uint16_t>(240 + i);
+  for (uint16_t code = 240; code <= 248; ++code) {
+    if (InlineFloatBits(code, bits) == value) return code;
   }
   return std::nullopt;
 }
