@@ -176,8 +176,10 @@ DeviceBatch FakeBatch(uint32_t mode) {
 // select), the words the runner returns (lane i's VDST at [2i], VDST+1 at [2i + 1], from the
 // kernel arguments dst_words = 2 and the fake's pair layout) equal the model's slow oracle
 // (EvaluateOracle, model/ops/ops.h), lane for lane, across two launches; the MODE readback at
-// out[2n] is checked by Run. The fake's kernel runs the simulator (the fast model) on the
-// patched words, so this checks the launch path, the layout and the words, not the silicon.
+// out[2n] is checked by Run. The fake's kernel is the kernel interpreter (interp/interp.h):
+// the patched code object's own bytes run, the instruction under test on the simulator (the
+// fast model), so this checks the launch path, the kernel, the layout and the words, not the
+// silicon.
 TEST(HipRunnerTest, VgprPairWritersGiveTheOraclesWordsOnEveryTargetThatHasThem) {
   int checked = 0;
   for (const CodeObjectView& co : AllCodeObjects()) {
@@ -250,10 +252,13 @@ TEST(HipRunnerTest, ThePairWidthReachesTheKernelArguments) {
   absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip("gfx942", 64, &fake);
   ASSERT_TRUE(dev.ok()) << dev.status();
   std::vector<uint32_t> widths;
-  FakeKernel sim = fake->kernel;
-  fake->kernel = [&widths, sim](const FakeLaunch& l) {
-    widths.push_back(l.dst_words);
-    sim(l);
+  // The fake's kernel is the interpreter running the kernel bytes (the kernel reads
+  // dst_words from s23); kernelParams[10] is the dst_words argument (KernelParamPointers).
+  FakeCodeKernel interp = fake->code_kernel;
+  fake->code_kernel = [&widths, interp](absl::Span<const uint8_t> image, unsigned blocks, unsigned threads,
+                                        void** params, std::string* error) {
+    widths.push_back(*static_cast<uint32_t*>(params[10]));
+    return interp(image, blocks, threads, params, error);
   };
   const TargetTraits& t = **FindTarget("gfx942");
   ASSERT_TRUE(t.Has(Instr::v_cvt_pk_f32_fp8));

@@ -462,7 +462,7 @@ class Wave {
                                                 ": the store writes the wrong register or slot"));
       }
     }
-    (*l_.stored)[j] += 1;
+    if ((*l_.stored)[j] < 255) (*l_.stored)[j] += 1;  // every lane stores the MODE readback
     return absl::OkStatus();
   }
 
