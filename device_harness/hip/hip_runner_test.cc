@@ -3,6 +3,7 @@
 #include "device_harness/hip/hip_runner.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "device_harness/fault.h"
 #include "device_harness/batch.h"
@@ -274,6 +275,38 @@ TEST(HipRunnerTest, ThePairWidthReachesTheKernelArguments) {
   EXPECT_EQ(r->vdst, (std::vector<uint32_t>{0x3f800000u, 0x3f000000u}));
   ASSERT_TRUE((*dev)->Run(FakeBatch(0xf0)).ok());
   EXPECT_EQ(widths, (std::vector<uint32_t>{2, 1}));
+}
+
+// The computing fake runs the loaded code object's own bytes: a copy of the gfx942 kernel
+// whose first s_load_dwordx8 reads the pointers from kernarg offset 8 instead of 0 (C00E0100
+// 00000000 -> C00E0100 00000008, llvm-objdump-22 of the built kernel) gives a device fault
+// whose HIP error string carries the interpreter's diagnosis, where the simulator-backed fake
+// (which runs only the patch-site words) would have answered right.
+TEST(HipRunnerTest, TheComputingFakeRunsTheKernelBytes) {
+  absl::StatusOr<CodeObjectView> co = FindCodeObject("gfx942", 64);
+  ASSERT_TRUE(co.ok()) << co.status();
+  static std::vector<uint8_t> planted;  // the runner keeps the view: static storage
+  planted.assign(co->elf.begin(), co->elf.end());
+  const uint32_t from[2] = {0xC00E0100, 0x00000000}, to[2] = {0xC00E0100, 0x00000008};
+  bool found = false;
+  for (size_t o = 0; o + 8 <= planted.size() && !found; o += 4) {
+    if (std::memcmp(planted.data() + o, from, 8) == 0) std::memcpy(planted.data() + o, to, 8), found = true;
+  }
+  ASSERT_TRUE(found);
+  HipDeviceInfo info;
+  info.name = "fake gfx942";
+  info.gcn_arch_name = "gfx942";
+  info.wave_size = 64;
+  info.target = "gfx942";
+  auto api = std::make_unique<FakeHip>();
+  api->code_kernel = InterpFakeKernel({}, "gfx942", 64);
+  absl::StatusOr<std::unique_ptr<Runner>> dev =
+      OpenHipRunnerWithApi(info, CodeObjectView{co->target, 64, planted}, std::move(api));
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<DeviceResult> r = (*dev)->Run(FakeBatch(0xf0));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(IsDeviceFault(r.status())) << r.status();
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("harness fault: lane 0's v1 (src0) holds src1[0]"));
 }
 
 TEST(HipFaultTest, AnErrorCodeAfterTheLaunchIsADeviceFaultWithTheHipCodeAndName) {

@@ -146,6 +146,38 @@ TEST(InterpKernelTest, InitialStateComesFromTheDescriptor) {
   EXPECT_EQ(InitialMode(Family::gfx12, rsrc1), 0x1u | 0x8u | 0xc0u | 0x800000u);
 }
 
+// The instruction under test sees the MODE the wave holds: the descriptor's bits with the
+// kernel's writes over them. Asking 0x00800003 (round 3, denormals flushed, FP16_OVFL):
+// gfx942 keeps DX10_CLAMP and IEEE (MODE[9:8] = 3 from the descriptor) -> 0x00800303;
+// gfx1201 has neither -> 0x00800003; gfx1250's entry also sets MODE[25] -> 0x02800003.
+TEST(InterpKernelTest, TheInstructionRunsUnderTheDescriptorsModeWithTheBatchsFields) {
+  const struct { const char* target; int wave; uint32_t want; } cases[] = {
+      {"gfx942", 64, 0x00800303u}, {"gfx1201", 32, 0x00800003u}, {"gfx1250", 32, 0x02800003u}};
+  for (const auto& c : cases) {
+    const TargetTraits& t = **FindTarget(c.target);
+    DeviceBatch b;
+    b.target = &t;
+    b.instr = Instr::v_cvt_pk_u8_f32;
+    Vop3Instr in;
+    in.instr = b.instr;
+    in.vdst = 4;
+    in.src = {257, 258, 259};
+    b.words = *EncodeVop3(t, in);
+    b.mode = 0x00800003u;
+    for (int i = 0; i < 300; ++i) b.lanes.Add(0, 0, 0, 0);
+    std::vector<uint32_t> seen;
+    const Evaluator record = [&seen](const DeviceBatch& w, absl::Span<uint32_t> vdst) {
+      seen.push_back(w.mode);
+      return ModelEvaluator({})(w, vdst);
+    };
+    absl::StatusOr<DeviceResult> r = RunBatch(b, c.wave, record);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_FALSE(seen.empty());
+    for (uint32_t m : seen) EXPECT_EQ(m, c.want) << c.target;
+    EXPECT_EQ(*r->mode_readback, c.want) << c.target;  // the kernel's s_getreg after its writes
+  }
+}
+
 // A known-answer batch for one instruction: ~2 workgroups and a partial third, lanes from a
 // simple generator, the model's oracle as the answer.
 struct Known {
