@@ -897,4 +897,34 @@ absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, c
   return r;
 }
 
+namespace {
+
+class InterpRunner : public Runner {
+ public:
+  explicit InterpRunner(std::unique_ptr<Runner> sim) : sim_(std::move(sim)) {}
+  std::string Describe() const override {
+    return absl::StrCat("interp (the harness kernel interpreted, the instruction on ", sim_->Describe(), ")");
+  }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
+    if (batch.target == nullptr) return absl::InvalidArgumentError("batch has no target");
+    // The same refusals as the simulator, before anything runs.
+    LANEDIFF_RETURN_IF_ERROR(DecodeDeviceBatch(batch, batch.words).status());
+    LANEDIFF_ASSIGN_OR_RETURN(DeviceResult r,
+                              RunBatch(batch, batch.target->DefaultWaveSize(), RunnerEvaluator(sim_.get())));
+    r.provenance.set_runner("interp");
+    r.provenance.set_device(std::string(kSimDeviceName));
+    return r;
+  }
+
+ private:
+  std::unique_ptr<Runner> sim_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Runner>> OpenInterpRunner(const SimOptions& options) {
+  LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<Runner> sim, OpenSimRunner(options));
+  return std::unique_ptr<Runner>(new InterpRunner(std::move(sim)));
+}
+
 }  // namespace lanediff::interp

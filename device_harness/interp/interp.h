@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "device_harness/code_object.h"
 #include "device_harness/interp/isa.h"
 #include "device_harness/runner.h"
+#include "device_harness/sim/sim_runner.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
 
@@ -140,6 +142,13 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
 // built code object (a planted-bug copy in the tests).
 absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, const Evaluator& evaluate,
                                       absl::Span<const uint8_t> elf = {}, RunStats* stats = nullptr);
+
+// `--device=interp`: every batch runs through RunBatch on the target's default wave size's
+// code object, the patch site computed by the simulator (`options`: its errata and
+// hypotheses), the contract checked. Refuses what the simulator refuses (DecodeDeviceBatch:
+// the register convention, a documented restriction unless batch.allow_undefined). Errata
+// apply per wave (garbage_lane flips one lane of every wave's batch, not of the whole batch).
+absl::StatusOr<std::unique_ptr<Runner>> OpenInterpRunner(const SimOptions& options);
 
 }  // namespace lanediff::interp
 
