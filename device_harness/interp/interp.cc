@@ -281,9 +281,10 @@ class Wave {
     SetS(static_cast<uint16_t>(k_.kernarg_sgpr + 1), static_cast<uint32_t>(ka >> 32));
     if (k_.workgroup_id_sgpr >= 0) SetS(static_cast<uint16_t>(k_.workgroup_id_sgpr), wg_);
     if (f_ == Family::gfx12 || f_ == Family::gfx1250) {
-      SetS(kTtmp0 + 9, wg_);  // workgroup id x (architected SGPRs)
-      SetS(kTtmp0 + 7, 0);    // workgroup ids y, z
-      SetS(kTtmp0 + 6, 0);    // gfx1250: cluster fields (no clusters)
+      const uint32_t cs = l_.g->cluster_size;
+      SetS(kTtmp0 + 9, cs == 0 ? wg_ : wg_ / cs);  // workgroup id x, or the cluster id
+      SetS(kTtmp0 + 7, 0);                         // workgroup ids y, z
+      SetS(kTtmp0 + 6, cs == 0 ? 0 : ((cs - 1) << 12) | (wg_ % cs));  // gfx1250 cluster fields
     }
     const uint64_t exec = lanes_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << lanes_) - 1;
     SetS(kExecLo, static_cast<uint32_t>(exec));
@@ -652,7 +653,8 @@ class Wave {
       case Op::s_getreg_b32: {
         int id, offset, size;
         LANEDIFF_RETURN_IF_ERROR(HwReg(static_cast<uint32_t>(in.imm), &id, &offset, &size));
-        const uint32_t reg = id == kHwRegMode ? mode_ : 0;  // IB_STS2: no workgroup clusters
+        // IB_STS2[9:6]: non-zero with workgroup clusters (GridLaunch::cluster_size).
+        const uint32_t reg = id == kHwRegMode ? mode_ : l_.g->cluster_size != 0 ? 1u << 6 : 0u;
         LANEDIFF_RETURN_IF_ERROR(CheckSWritable(in.dst));
         SetS(in.dst, static_cast<uint32_t>((uint64_t{reg} >> offset) & ((uint64_t{1} << size) - 1)));
         return absl::OkStatus();
@@ -795,6 +797,11 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
   if (launch.workgroup_size == 0 || launch.workgroup_size > 1024) {
     return absl::InvalidArgumentError(absl::StrCat("workgroup size ", launch.workgroup_size));
   }
+  if (launch.cluster_size != 0 &&
+      (kernel.target->family != Family::gfx1250 || launch.cluster_size > 16 || launch.workgroups % launch.cluster_size != 0)) {
+    return absl::InvalidArgumentError(absl::StrCat("clusters of ", launch.cluster_size, " workgroups: gfx1250 only, 1 to 16, "
+                                                   "dividing the grid of ", launch.workgroups));
+  }
   if (memory.Find(launch.kernarg, kernel.kd.kernarg_size) == nullptr) {
     return absl::InvalidArgumentError(absl::StrFormat("the kernarg segment (0x%x, %d bytes per the descriptor) is in no buffer",
                                                       launch.kernarg, kernel.kd.kernarg_size));
@@ -849,7 +856,7 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
 }
 
 absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, const Evaluator& evaluate,
-                                      absl::Span<const uint8_t> elf, RunStats* stats) {
+                                      absl::Span<const uint8_t> elf, RunStats* stats, uint32_t cluster_size) {
   if (batch.target == nullptr) return absl::InvalidArgumentError("batch has no target");
   const TargetTraits& t = *batch.target;
   CodeObjectView co;
@@ -887,6 +894,8 @@ absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, c
   g.workgroup_size = kKernelWorkgroupSize;
   g.kernarg = addr(&args);
   g.contract = Contract{args};
+  g.cluster_size = cluster_size;
+  if (cluster_size != 0) g.workgroups = (g.workgroups + cluster_size - 1) / cluster_size * cluster_size;
   LANEDIFF_RETURN_IF_ERROR(RunGrid(k, g, mem, evaluate, stats));
   DeviceResult r;
   r.vdst.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n * w));

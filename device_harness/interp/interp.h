@@ -122,6 +122,12 @@ struct GridLaunch {
   uint32_t workgroup_size = 256;
   uint64_t kernarg = 0;         // address of the kernarg segment (in a region of the memory)
   std::optional<Contract> contract;
+  // gfx1250 workgroup clusters of this many workgroups along x (0: no clusters, as
+  // hipModuleLaunchKernel launches). With clusters the hardware puts the cluster id in ttmp9,
+  // the cluster size x - 1 in ttmp6[15:12], the workgroup's id within its cluster in
+  // ttmp6[3:0], and a non-zero IB_STS2[9:6] (the layout kernels/gfx1250.s reads, as LLVM 22
+  // computes the workgroup id; the interpreter sets 1 there).
+  uint32_t cluster_size = 0;
 };
 
 struct RunStats {
@@ -141,7 +147,8 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
 // DstWords words) and the MODE readback (CheckModeReadback applied). `elf` overrides the
 // built code object (a planted-bug copy in the tests).
 absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, const Evaluator& evaluate,
-                                      absl::Span<const uint8_t> elf = {}, RunStats* stats = nullptr);
+                                      absl::Span<const uint8_t> elf = {}, RunStats* stats = nullptr,
+                                      uint32_t cluster_size = 0);
 
 // `--device=interp`: every batch runs through RunBatch on the target's default wave size's
 // code object, the patch site computed by the simulator (`options`: its errata and

@@ -273,6 +273,22 @@ TEST(InterpRunnerTest, AnswersAsTheSimulatorDoesOnEveryRow) {
   }
 }
 
+// gfx1250's cluster-aware workgroup id (kernels/gfx1250.s): with clusters of 2 and of 4
+// workgroups (ttmp9 = cluster id, ttmp6 = size - 1 and id within the cluster, IB_STS2[9:6]
+// non-zero) every lane still gets its own operands and slot (the contract) and the oracle's
+// answers, across 8 workgroups. gfx1200 has no clusters: refused.
+TEST(InterpKernelTest, Gfx1250ClusteredWorkgroupIdsGiveTheOraclesAnswers) {
+  for (uint32_t cs : {2u, 4u}) {
+    const Known k = MakeKnown(**FindTarget("gfx1250"), Instr::v_cvt_pk_u8_f32, 7 * 256 + 3, kDefaultMode);
+    absl::StatusOr<DeviceResult> r = RunBatch(k.batch, 32, ModelEvaluator({}), {}, nullptr, cs);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->vdst, k.want) << "clusters of " << cs;
+  }
+  const Known k = MakeKnown(**FindTarget("gfx1200"), Instr::v_cvt_pk_u8_f32, 300, kDefaultMode);
+  EXPECT_THAT(std::string(RunBatch(k.batch, 32, ModelEvaluator({}), {}, nullptr, 2).status().message()),
+              HasSubstr("gfx1250 only"));
+}
+
 // ---- Planted kernel bugs: a copy of a built code object with one word changed (the words
 // from llvm-objdump-22 of the built kernels, the edits hand-encoded from the field layouts in
 // isa.h), each caught with a message naming the harness fault.
