@@ -185,10 +185,12 @@ struct Known {
   DeviceBatch batch;
   std::vector<uint32_t> want;
 };
-Known MakeKnown(const TargetTraits& t, Instr instr, uint32_t n, uint32_t mode) {
+Known MakeKnown(const TargetTraits& t, Instr instr, uint32_t n, uint32_t mode,
+                const proto::Encoding& form = proto::Encoding()) {
   Known k;
   k.tc.set_target(std::string(t.name));
   k.tc.set_instr(InstrToProto(instr));
+  *k.tc.mutable_encoding() = form;
   k.tc.set_mode(mode);
   uint32_t x = 0x12345678u ^ static_cast<uint32_t>(instr);
   auto next = [&x] { x ^= x << 13, x ^= x >> 17, x ^= x << 5; return x; };
@@ -216,7 +218,7 @@ Known MakeKnown(const TargetTraits& t, Instr instr, uint32_t n, uint32_t mode) {
 // the MODE readback the batch's MODE.
 TEST(InterpKernelTest, EveryCodeObjectGivesTheOraclesAnswersForEveryRow) {
   const uint32_t modes[] = {kDefaultMode, 0x00000003u, 0x008000f0u, 0x00000035u};
-  int rows = 0;
+  int rows = 0, forms_run = 0;
   RunStats stats;
   for (const CodeObjectView& co : AllCodeObjects()) {
     const TargetTraits& t = *co.target;
@@ -224,23 +226,35 @@ TEST(InterpKernelTest, EveryCodeObjectGivesTheOraclesAnswersForEveryRow) {
     const int rows_before = rows;
     for (Instr instr : kAllInstrs) {
       if (!t.Has(instr)) continue;
-      SCOPED_TRACE(absl::StrCat(t.name, " wave", co.wave_size, " ", InstrName(instr)));
-      const Known k = MakeKnown(t, instr, 2 * 256 + 37, modes[i++ % 4]);
-      ASSERT_FALSE(k.batch.words.empty());
-      absl::StatusOr<DeviceResult> r = RunBatch(k.batch, co.wave_size, ModelEvaluator({}), {}, &stats);
-      ASSERT_TRUE(r.ok()) << r.status();
-      ASSERT_EQ(r->vdst.size(), k.want.size());
-      for (size_t j = 0; j < k.want.size(); ++j) {
-        ASSERT_EQ(r->vdst[j], k.want[j]) << "word " << j;
+      // Every form the row has here: VOP3 (8 bytes), VOP1 e32 (4 bytes and two s_nop 0),
+      // GFX9 SDWA with a byte select.
+      std::vector<proto::Encoding> forms(1);
+      if (HasForm(t, instr, InstrForm::e32)) forms.emplace_back().set_form(proto::FORM_E32);
+      if (HasForm(t, instr, InstrForm::sdwa)) {
+        forms.emplace_back().set_form(proto::FORM_SDWA);
+        forms.back().set_src0_sel(2);  // BYTE_2
+      }
+      for (const proto::Encoding& form : forms) {
+        SCOPED_TRACE(absl::StrCat(t.name, " wave", co.wave_size, " ", InstrName(instr), " ", form.ShortDebugString()));
+        const Known k = MakeKnown(t, instr, 2 * 256 + 37, modes[i++ % 4], form);
+        ASSERT_FALSE(k.batch.words.empty());
+        absl::StatusOr<DeviceResult> r = RunBatch(k.batch, co.wave_size, ModelEvaluator({}), {}, &stats);
+        ASSERT_TRUE(r.ok()) << r.status();
+        ASSERT_EQ(r->vdst.size(), k.want.size());
+        for (size_t j = 0; j < k.want.size(); ++j) {
+          ASSERT_EQ(r->vdst[j], k.want[j]) << "word " << j;
+        }
+        forms_run += form.form() != proto::FORM_E64 ? 1 : 0;
       }
       ++rows;
     }
     EXPECT_GT(rows, rows_before) << t.name << " wave" << co.wave_size << " has no row";
   }
   EXPECT_EQ(AllCodeObjects().size(), 18u);
+  EXPECT_GT(forms_run, 0) << "no e32 or SDWA form ran";
   EXPECT_EQ(stats.lanes % 256, 0u);
-  std::printf("interp: %d rows, %llu waves, %llu lanes, %llu wave instructions\n", rows,
-              static_cast<unsigned long long>(stats.waves), static_cast<unsigned long long>(stats.lanes),
+  std::printf("interp: %d rows (%d more in e32/SDWA forms), %llu waves, %llu lanes, %llu wave instructions\n", rows,
+              forms_run, static_cast<unsigned long long>(stats.waves), static_cast<unsigned long long>(stats.lanes),
               static_cast<unsigned long long>(stats.instructions));
 }
 
