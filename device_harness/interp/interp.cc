@@ -151,8 +151,8 @@ absl::StatusOr<Kernel> LoadKernel(const TargetTraits& target, int wave_size, abs
   if (k.kd.rsrc2 & 0x1) return Bad("COMPUTE_PGM_RSRC2.ENABLE_PRIVATE_SEGMENT is set: no scratch here");
   if (k.kd.rsrc2 & (0x7u << 8)) return Bad("COMPUTE_PGM_RSRC2 enables workgroup id y/z or workgroup info: a 1-D launch only");
   const bool architected = f == Family::gfx12 || f == Family::gfx1250;
-  if ((k.kd.rsrc2 >> 7) & 1) k.workgroup_id_sgpr = architected ? -1 : user_count;
-  else if (!architected) k.workgroup_id_sgpr = -2;  // not delivered: reading s[user] is an error
+  // Not delivered (-1): a read of that SGPR is a read of a register nothing wrote.
+  if (((k.kd.rsrc2 >> 7) & 1) && !architected) k.workgroup_id_sgpr = user_count;
   k.initial_mode = InitialMode(f, k.kd.rsrc1);
   k.vgprs = ((k.kd.rsrc1 & 0x3f) + 1) * VgprGranule(target, wave_size);
   return k;

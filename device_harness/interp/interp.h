@@ -56,7 +56,8 @@ struct Kernel {
   KernelDescriptor kd;
   // From the descriptor, as the hardware sets them up (LLVM AMDGPUUsage "Initial Kernel
   // Execution State"): MODE, the user SGPR holding the kernarg pointer, the SGPR holding the
-  // workgroup id x (-1 on targets with architected SGPRs: ttmp9), the VGPRs allocated.
+  // workgroup id x (-1: none; targets with architected SGPRs have it in ttmp9), the VGPRs
+  // allocated.
   uint32_t initial_mode = 0;
   int kernarg_sgpr = -1;
   int workgroup_id_sgpr = -1;

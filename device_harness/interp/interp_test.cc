@@ -402,6 +402,22 @@ TEST(InterpPlantedBugTest, AMissingBoundsCheckIsCaught) {
   }
 }
 
+// The descriptor is read, not assumed: gfx942's COMPUTE_PGM_RSRC2 (found by its RSRC1, RSRC2
+// pair in the file) with ENABLE_SGPR_WORKGROUP_ID_X [7] cleared leaves s2 unwritten, which the
+// kernel reads; with USER_SGPR_COUNT [5:1] = 3 the load refuses the descriptor.
+TEST(InterpPlantedBugTest, ADescriptorThatDisagreesWithTheKernelIsCaught) {
+  const CodeObjectView co = Co("gfx942", 64);
+  absl::StatusOr<Kernel> k = LoadKernel(*co.target, 64, co.elf);
+  ASSERT_TRUE(k.ok()) << k.status();
+  const uint32_t rsrc = k->kd.rsrc2;
+  const absl::Status no_id = RunPlanted(co, Plant(co, {k->kd.rsrc1, rsrc}, {k->kd.rsrc1, rsrc & ~0x80u}),
+                                        Instr::v_cvt_pk_u8_f32, kDefaultMode);
+  EXPECT_THAT(std::string(no_id.message()), HasSubstr("s_lshl_b32 s3, s2, 8): reads s2, which nothing has written"));
+  const absl::Status count = RunPlanted(co, Plant(co, {k->kd.rsrc1, rsrc}, {k->kd.rsrc1, (rsrc & ~0x3eu) | (3u << 1)}),
+                                        Instr::v_cvt_pk_u8_f32, kDefaultMode);
+  EXPECT_THAT(std::string(count.message()), HasSubstr("USER_SGPR_COUNT is 3 but the enabled user SGPRs take 2"));
+}
+
 // Beyond the five: the wait for the kernarg loads removed (s_waitcnt lgkmcnt(0) = BF8CC07F
 // on gfx942 -> s_nop 0) is a read of s23 before its load returned.
 TEST(InterpPlantedBugTest, AMissingWaitIsCaught) {
