@@ -149,7 +149,9 @@ uint32_t F32ToMxRne(uint32_t x, uint32_t scale, const MxEncodeParams& p);
 // from_float_sr's reading: the seed `>> (32 - srcManBits + dstManBits)` added to the source
 // mantissa after the denormal shift, then truncated; the existing fp8 carry_truncate reading
 // (fp8.h) is the same with seed_bits = 23 - M. For a normal result and seed_bits =
-// MxSrSeedBits(source mantissa bits, format) the first truncation drops nothing.
+// MxSrSeedBits(source mantissa bits, format) the first truncation drops nothing; and since a
+// quantum is a whole number of seed steps, truncating first never changes the result of
+// truncating |v| + seed steps exactly (the oracle does the latter).
 uint32_t F32ToMxSr(uint32_t x, uint32_t scale, uint32_t seed, uint32_t seed_bits,
                    const MxEncodeParams& p);
 

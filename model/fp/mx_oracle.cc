@@ -165,9 +165,10 @@ uint32_t RoundFinite(const Num& v, const MxElemFormat& f, bool sr, uint32_t seed
     const U128 twice = x + x, mid2 = t[lo] + t[lo + 1];
     code = twice < mid2 ? lo : twice > mid2 ? lo + 1 : (lo % 2 == 0 ? lo : lo + 1);
   } else {
+    // |v| + seed steps of quantum / 2^seed_bits, exactly, truncated to the element at or below
+    // (mx.h: truncating |v| to the step grid first gives the same element).
     const U128 step = (t[lo + 1] - t[lo]) >> seed_bits;  // exact: quanta are >= 2^-4
-    const U128 truncated = x - x % step;
-    code = FloorIndex(t, truncated + static_cast<U128>(seed % (1ull << seed_bits)) * step);
+    code = FloorIndex(t, x + static_cast<U128>(seed % (1ull << seed_bits)) * step);
   }
   return sign | (code > f.max_code ? f.max_code : code);
 }

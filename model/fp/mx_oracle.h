@@ -5,8 +5,8 @@
 // value n * 2^k, applies the scale by a plain case table (finite, zero, infinite, NaN operands
 // of a multiplication or a division), places the value in a table of every element's value
 // (each decoded from the format's definition; 128-bit fixed point in units of 2^-100), and
-// rounds once by definition: nearest with ties to the even code, or by truncating |v| to a grid
-// of quantum / 2^seed_bits, adding seed of those steps, and truncating to the quantum.
+// rounds once by definition: nearest with ties to the even code, or by adding seed steps of
+// quantum / 2^seed_bits to |v| exactly and truncating the sum to the element at or below.
 //
 //   OracleMxToF32(0x7, 0x80, GetMxElemFormat(MxElemId::fp4_e2m1), {})     // 0x41400000 (12.0)
 //   OracleToMx(0x4600, MxSource::f16, 0x7f, GetMxElemFormat(MxElemId::fp4_e2m1), {},
