@@ -80,11 +80,12 @@ struct MxDecodeOptions {
   // 2^-126 flushes to a zero of the element's sign (the same results as
   // flush_denormal_out; kept as its own reading because it is a different mechanism).
   bool exponent_add = false;
-  // f32 denormal results become signed zeros (MODE-controlled flush; HIP to_float keeps them:
-  // "RNE into dst denormal").
+  // f32 denormal results become signed zeros (a MODE-controlled flush; HIP to_float rounds into
+  // the destination's denormal range instead).
   bool flush_denormal_out = false;
-  // A result beyond f32's range gives +-0x7F7FFFFF (max finite) instead of +-Inf (HIP to_float:
-  // +-Inf, commented "gfx950 HW behavior").
+  // A finite product beyond f32's range gives +-0x7F7FFFFF (max finite) instead of +-Inf (HIP
+  // to_float: +-Inf, commented "gfx950 HW behavior"). An element times an infinite scale
+  // (E8m0Nan::infinity) is +-Inf either way.
   bool saturate_overflow = false;
 };
 
