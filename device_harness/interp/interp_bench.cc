@@ -1,8 +1,9 @@
 // Speed of the kernel interpreter (not a test): lanes per second through RunBatch (the whole
 // kernel per wave, the contract checks, the model's Evaluate for the patch site) and through
-// the simulator alone, for one target and instruction.
+// the simulator alone, for one target and instruction (the first row of model/instrs.def
+// unless named).
 //   ninja -C build/release device_interp_bench
-//   nice build/release/device_harness/device_interp_bench [target] [wave] [lanes]
+//   nice build/release/device_harness/device_interp_bench [target] [wave] [lanes] [instruction]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +22,12 @@ int main(int argc, char** argv) {
   if (!t.ok()) { std::fprintf(stderr, "%s\n", std::string(t.status().message()).c_str()); return 1; }
   DeviceBatch b;
   b.target = *t;
-  b.instr = Instr::v_cvt_pk_u8_f32;
+  b.instr = kAllInstrs[0];
+  if (argc > 4) {
+    absl::StatusOr<Instr> instr = ParseInstr(argv[4]);
+    if (!instr.ok()) { std::fprintf(stderr, "%s\n", std::string(instr.status().message()).c_str()); return 1; }
+    b.instr = *instr;
+  }
   Vop3Instr in;
   in.instr = b.instr;
   in.vdst = 4;
