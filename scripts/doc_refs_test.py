@@ -146,8 +146,8 @@ def main():
                 for m in ISSUE_RE.finditer(line):
                     errors.append(f"{where}: cites a tracker issue ({m.group(0)!r}): {line.strip()}")
                 for m in WRONG_NAME_RE.finditer(line):
-                    errors.append(f"{where}: {m.group(0)} is not a file here (the notes are "
-                                  f"{SEMANTICS}): {line.strip()}")
+                    errors.append(f"{where}: {m.group(0)} is not a file of this repository "
+                                  f"(the notes are {SEMANTICS}): {line.strip()}")
             line = prose[n - 1]
             for m in path_re.finditer(line):
                 path = m.group(1).rstrip(".,:;")

@@ -62,7 +62,7 @@ TEST(ExecRunnerTest, LanediffEvalAgreesWithTheModel) {
 
 TEST(ExecRunnerTest, HypothesisFlagsPassThrough) {
   auto dev = Exec("lanediff eval --hypothesis sr_rounding=literal");
-  // SEMANTICS.md §6: S0=0x3FFFFFFF, S1=0xFFFFF000, fp8 OCP: 0x39 under `literal`.
+  // docs/semantics.md §6: S0=0x3FFFFFFF, S1=0xFFFFF000, fp8 OCP: 0x39 under `literal`.
   const proto::TestCase tc = *ParseText<proto::TestCase>(
       R"pb(target: "gfx1201" instr: v_cvt_sr_fp8_f32
            lanes { src0: 0x3fffffff src1: 0xfffff000 })pb", "t");
