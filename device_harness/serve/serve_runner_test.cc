@@ -286,7 +286,7 @@ TEST(ServeDeviceTest, CampaignThroughAShellFindsTheErratum) {
   std::filesystem::remove_all(dir);
 }
 
-// The acceptance run of issue 16: a whole campaign against the Python adapter, in one
+// The end-to-end run: a whole campaign against the Python adapter, in one
 // process, its "unsupported" cases counted (not faults, not refusals that stop the run), and
 // no disagreement on the cases it implements (it computes what the model computes).
 TEST(ServeRunnerTest, CampaignAgainstThePythonAdapterCountsUnsupported) {
