@@ -10,19 +10,21 @@ Over every tracked text file (git ls-files), this fails on:
      does not have (the upper-case SEMANTICS/DESIGN spellings); the notes are docs/semantics.md;
   3. a repository-relative path in a doc or a comment - a word starting with a tracked
      top-level directory, such as fuzz/cli/flag_table.cc or docs/json.md - that is neither a
-     tracked file nor a directory holding one. Docs are the .md and .txt files (whole text);
-     comments are // and /* */ text in C++ and .proto/.def files, # lines in shell, CMake,
-     Python (and its docstrings), textproto and YAML. A path in double quotes is a string
-     value (an example argument or message such as "corpus/findings/x.textproto"), not a
-     reference, and is not checked; neither is code (the compiler checks #include). A path that resolves from the citing file's own folder also counts. Where
-     the path goes on as a pattern (model/ops/<mnemonic>.cc, model/ops/*.cc, {a,b}), the part
-     before the pattern must resolve;
-  4. a section of docs/semantics.md cited in a doc or a comment as "docs/semantics.md §N[.M]" (also "§3, §5",
-     "§4-5"), or as a bare "§N[.M]" inside docs/semantics.md itself, with no such heading.
+     tracked file nor a directory holding one (a path that resolves from the citing file's own
+     folder also counts). Docs are the .md and .txt files (whole text); comments are // and
+     /* */ text in C++, assembler, .proto and .def files, and # text in shell, CMake, Python
+     (and its docstrings), textproto and YAML. A path in double quotes is a string value (an
+     example argument or message such as "corpus/findings/x.textproto"), not a reference, and
+     is not checked; neither is code (the compiler checks #include). Where the path goes on as
+     a pattern (model/ops/<mnemonic>.cc, model/ops/*.cc, {a,b}), the part before the pattern
+     must resolve;
+  4. a section of docs/semantics.md with no such heading, cited in a doc or a comment as
+     "docs/semantics.md §N[.M]" (also "§3, §5", "§4-5"), or as a bare "§N[.M]" inside
+     docs/semantics.md itself.
 
 The only allowance: files generated in the build tree - protoc's outputs (X.pb.h, X.pb.cc) and
-configure_file's (X from X.in) - resolve when their tracked source (X.proto, X.in) exists. This file is left out of check 1 and 2 only
-because it spells the patterns it looks for.
+configure_file's (X from X.in) - resolve when their tracked source (X.proto, X.in) exists.
+This file is left out of checks 1 and 2 only because it spells the patterns it looks for.
 
   python3 scripts/doc_refs_test.py [REPO]     # lists every violation; exit 1 if any
 """
@@ -35,14 +37,15 @@ ISSUE_RE = re.compile(r"\b[Ii]ssues? #?[0-9]+")
 WRONG_NAME_RE = re.compile(r"(?<![\w/.-])(?:SEMANTICS|DESIGN)\.md\b")
 SEMANTICS = "docs/semantics.md"
 # A section list after the notes' path: "§3", "§3, §5", "§4-5", "§2 and §6", "§10.2".
-SECTIONS_RE = re.compile(r"(?:'s)?\s*(§\s?[0-9]+(?:\.[0-9]+)?(?:(?:\s*(?:,|and|/|-)\s*)§?\s?[0-9]+(?:\.[0-9]+)?)*)")
+SECTIONS_RE = re.compile(r"(?:'s)?\s*(§\s?[0-9]+(?:\.[0-9]+)?"
+                         r"(?:\s*(?:,|and|/)\s*§\s?[0-9]+(?:\.[0-9]+)?|-[0-9]+(?:\.[0-9]+)?)*)")
 SECTION_NUM_RE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 BARE_SECTION_RE = re.compile(r"§\s?([0-9]+(?:\.[0-9]+)?)")
 HEADING_RE = re.compile(r"^#+\s+([0-9]+(?:\.[0-9]+)*)\.?\s", re.M)
 SELF = "scripts/doc_refs_test.py"
 
 
-C_LIKE = (".h", ".cc", ".cpp", ".c", ".proto", ".def")
+C_LIKE = (".h", ".cc", ".cpp", ".c", ".s", ".proto", ".def")
 HASH = (".sh", ".cmake", ".textproto", ".yml", ".yaml", ".sbatch", ".options", ".dict")
 DOCS = (".md", ".txt")
 
@@ -144,7 +147,8 @@ def main():
             where = f"{f}:{n}"
             if f != SELF:
                 for m in ISSUE_RE.finditer(line):
-                    errors.append(f"{where}: cites a tracker issue ({m.group(0)!r}): {line.strip()}")
+                    errors.append(f"{where}: cites a tracker issue ({m.group(0)!r}): "
+                                  f"{line.strip()}")
                 for m in WRONG_NAME_RE.finditer(line):
                     errors.append(f"{where}: {m.group(0)} is not a file of this repository "
                                   f"(the notes are {SEMANTICS}): {line.strip()}")
