@@ -10,14 +10,16 @@ Over every tracked text file (git ls-files), this fails on:
      does not have (the upper-case SEMANTICS/DESIGN spellings); the notes are docs/semantics.md;
   3. a repository-relative path in a doc or a comment - a word starting with a tracked
      top-level directory, such as fuzz/cli/flag_table.cc or docs/json.md - that is neither a
-     tracked file nor a directory holding one (a path that resolves from the citing file's own
-     folder also counts). Docs are the .md and .txt files (whole text); comments are // and
-     /* */ text in C++, assembler, .proto and .def files, and # text in shell, CMake, Python
-     (and its docstrings), textproto and YAML. A path in double quotes is a string value (an
-     example argument or message such as "corpus/findings/x.textproto"), not a reference, and
-     is not checked; neither is code (the compiler checks #include). Where the path goes on as
-     a pattern (model/ops/<mnemonic>.cc, model/ops/*.cc, {a,b}), the part before the pattern
-     must resolve;
+     tracked file nor a directory holding one; so is a word starting with a subdirectory of
+     the citing file's folder (hip/launch_pipeline.h in device_harness/README.md), and a path
+     counts as resolved from the repository root or from that folder. Docs are the .md and
+     .txt files (whole text); comments are // and /* */ text in C++, assembler, .proto and
+     .def files, and # text in shell, CMake, Python (and its docstrings), textproto and YAML.
+     A path in double quotes is a string value (an example argument or message such as
+     "corpus/findings/x.textproto"), not a reference, and is not checked; nor is one in <>
+     below a folder (<hip/hip_runtime.h>, a system header); nor is code (the compiler checks
+     #include). Where the path goes on as a pattern (model/ops/<mnemonic>.cc, model/ops/*.cc,
+     {a,b}), the part before the pattern must resolve;
   4. a section of docs/semantics.md with no such heading, cited in a doc or a comment as
      "docs/semantics.md §N[.M]" (also "§3, §5", "§4-5"), or as a bare "§N[.M]" inside
      docs/semantics.md itself.
@@ -142,6 +144,12 @@ def main():
         except UnicodeDecodeError:
             continue  # not text
         base = os.path.dirname(f)
+        # Paths relative to the citing file's folder: a word starting with one of its tracked
+        # subdirectories and going on below it (hip/launch_pipeline.h in device_harness/).
+        subs = sorted({d[len(base) + 1:].split("/")[0] for d in dirs
+                       if base and d.startswith(base + "/")}, key=len, reverse=True)
+        rel_re = re.compile(r"(?<![\w/.$@\"<-])((?:" + "|".join(map(re.escape, subs)) +
+                            r")/[\w.+-][\w./+-]*)") if subs else None
         prose = comments(f, text)
         for n, line in enumerate(text.splitlines(), 1):
             where = f"{f}:{n}"
@@ -153,7 +161,7 @@ def main():
                     errors.append(f"{where}: {m.group(0)} is not a file of this repository "
                                   f"(the notes are {SEMANTICS}): {line.strip()}")
             line = prose[n - 1]
-            for m in path_re.finditer(line):
+            for m in [*path_re.finditer(line), *(rel_re.finditer(line) if rel_re else [])]:
                 path = m.group(1).rstrip(".,:;")
                 nxt = line[m.end():m.end() + 1]
                 if nxt and nxt in "*<{$[":  # a pattern: its fixed prefix must resolve
