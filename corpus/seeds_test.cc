@@ -1,7 +1,7 @@
 // Every seed file in corpus/seeds/<instruction>/*.textproto parses, names its instruction in
 // its folder, has a note, and each lane's `# expect` comments hold under the model: the default
 // line `# expect: 0xWORD` and any `# expect NAME=VALUE [NAME=VALUE...]: 0xWORD` under those
-// hypotheses. The expected words are SEMANTICS.md's, written in the files by hand. A case is
+// hypotheses. The expected words are docs/semantics.md's, written in the files by hand. A case is
 // resolved as every runner resolves it (device_harness/resolve_case.h ResolveTestCase): a
 // constant source (an inline constant, a literal) reads its constant in every lane.
 #include <cstdint>

@@ -193,7 +193,7 @@ TEST(CorpusStore, BadFilesAreReportedByNameAndLineAndNotRewritten) {
 }
 
 TEST(CorpusStore, StoredFileThatParsesButIsNoFindingIsNeverOverwritten) {
-  // Issue 11 point 3: an empty file parses (as an empty Finding), and so does one with
+  // An empty file parses (as an empty Finding), and so does one with
   // `kind: 7`; before the fix the next Record() overwrote either with the new example.
   const std::string root = TempDir();
   auto store = CorpusStore::Open(root);
@@ -221,7 +221,7 @@ TEST(CorpusStore, StoredFileThatParsesButIsNoFindingIsNeverOverwritten) {
 }
 
 TEST(CorpusStore, OutOfRangeKindIsRefusedInTextAndBinary) {
-  // Issue 11 point 13: `kind: 7` parses (proto3 enums are open) but is no Finding.Kind.
+  // `kind: 7` parses (proto3 enums are open) but is no Finding.Kind.
   const std::string root = TempDir();
   proto::Finding f = MakeFinding("sig_k");
   f.set_kind(static_cast<proto::Finding::Kind>(7));
@@ -238,7 +238,7 @@ TEST(CorpusStore, OutOfRangeKindIsRefusedInTextAndBinary) {
 }
 
 TEST(CorpusStore, SpecialFilesAndUnreadableDirectoriesAreNamed) {
-  // Issue 11 points 10 and 11: a FIFO (whatever its name) is refused by name, without
+  // A FIFO (whatever its name) is refused by name, without
   // blocking on open; the walk goes past it and loads the rest.
   const std::string root = TempDir();
   WriteRaw(root + "/a/good.textproto", ToText(MakeFinding("sig_g")));

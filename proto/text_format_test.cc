@@ -58,7 +58,7 @@ namespace lanediff {
 namespace {
 
 TEST(TextFormat, InvalidUtf8IsRefusedByLineAndColumn) {
-  // Issue 11 point 2: binary findings with invalid UTF-8 in a string were refused, text ones
+  // Once binary findings with invalid UTF-8 in a string were refused, text ones
   // were not. 0xff can start no UTF-8 sequence; "\xc3\x28" is a lead byte whose continuation
   // is missing; "\xed\xa0\x80" encodes the surrogate U+D800; "\xc0\xaf" is an overlong '/'.
   proto::Finding f;
@@ -77,7 +77,7 @@ TEST(TextFormat, InvalidUtf8IsRefusedByLineAndColumn) {
 }
 
 TEST(TextFormat, ParsedMemoryIsBoundedBeforeParsing) {
-  // Issue 11 point 9: an empty Lane is 2 bytes of binary ("2a 00" inside the testcase) and
+  // An empty Lane is 2 bytes of binary ("2a 00" inside the testcase) and
   // tens of bytes in memory. The budget is the memory of kParseBudgetLanes lanes: that many
   // lanes plus their testcase are refused before anything is parsed; 16 fewer (room for the
   // testcase, which costs less than 16 lanes) are accepted.

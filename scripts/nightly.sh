@@ -209,7 +209,7 @@ if [ "$sweep" = full ] && [ "$shard_index" = 1 ]; then
   step "readings: fast == oracle on each reading's binades" \
     ctest --test-dir "$build" -R '^model_readings_exhaustive_test$' --output-on-failure
 fi
-# 2c. Issue 15: each simulator erratum, 60 s over every target and instruction, gives at most
+# 2c. Bucketing: each simulator erratum, 60 s over every target and instruction, gives at most
 # two buckets per instruction it touches, named by its effect (the default test run has the
 # short fixed-seed version of the same test). Host-side: the simulator, whatever --device; once
 # per fleet (shard 1). Its cases (one per erratum, a clean run, two errata together: counted

@@ -62,7 +62,7 @@ TEST(ExecRunnerTest, LanediffEvalAgreesWithTheModel) {
 
 TEST(ExecRunnerTest, HypothesisFlagsPassThrough) {
   auto dev = Exec("lanediff eval --hypothesis sr_rounding=literal");
-  // SEMANTICS.md §6: S0=0x3FFFFFFF, S1=0xFFFFF000, fp8 OCP: 0x39 under `literal`.
+  // docs/semantics.md §6: S0=0x3FFFFFFF, S1=0xFFFFF000, fp8 OCP: 0x39 under `literal`.
   const proto::TestCase tc = *ParseText<proto::TestCase>(
       R"pb(target: "gfx1201" instr: v_cvt_sr_fp8_f32
            lanes { src0: 0x3fffffff src1: 0xfffff000 })pb", "t");
@@ -139,7 +139,7 @@ INSTANTIATE_TEST_SUITE_P(
                    "printed more than 65728 bytes on stdout for 3 lanes"}));
 
 TEST(ExecRunnerTest, MissingCommandIsAnEnvironmentErrorNotAFault) {
-  // Issue 11 point 13: a command that is not there is the environment's fault (exit 3), not
+  // A command that is not there is the environment's fault (exit 3), not
   // the device's. Checked when the runner opens ...
   auto open = OpenExecRunner(
       {.command = "/nonexistent/model #", .timeout = absl::Seconds(5), .lanediff_path = ""});
@@ -158,7 +158,7 @@ TEST(ExecRunnerTest, MissingCommandIsAnEnvironmentErrorNotAFault) {
 }
 
 TEST(ExecRunnerTest, AnswerCompleteAcrossASigstopIsNoHang) {
-  // Issue 11 point 6: lanediff is stopped for 2.5 s while its exec device (its own process
+  // No hang: lanediff is stopped for 2.5 s while its exec device (its own process
   // group, so it runs on) answers; the timeout is 1.5 s. The complete answer is taken.
   const std::string marker = absl::StrCat(::testing::TempDir(), "/exec_marker_", ::getpid());
   std::remove(marker.c_str());
@@ -207,7 +207,7 @@ TEST(SubprocessTest, ShellQuoteRoundTripsThroughSh) {
 }
 
 TEST(SubprocessTest, DeathOfTheCallerKillsTheCommandsWholeGroup) {
-  // Issue 11 point 7: a helper runs `sh -c 'sleep 600 & echo $! > PIDFILE; wait'` and is
+  // No orphan: a helper runs `sh -c 'sleep 600 & echo $! > PIDFILE; wait'` and is
   // SIGKILLed once the pid file exists. The guard kills the command's whole group, the
   // backgrounded grandchild included: nothing is orphaned.
   const std::string pidfile = absl::StrCat(::testing::TempDir(), "/orphan_pid_", ::getpid());

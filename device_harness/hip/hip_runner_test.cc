@@ -48,7 +48,7 @@ TEST(HipGridBlocksTest, CoversEveryLaneWithWholeWorkgroups) {
 }
 
 std::vector<uint32_t> Vop3(const TargetTraits& t, uint32_t op, uint32_t vdst = 4) {
-  // SEMANTICS.md §2: VDST[7:0] OP[25:16] ENC[31:26]; SRC0..2 = v1, v2, v3.
+  // docs/semantics.md §2: VDST[7:0] OP[25:16] ENC[31:26]; SRC0..2 = v1, v2, v3.
   const uint32_t enc = t.family == Family::gfx9 ? 0b110100 : 0b110101;
   return {vdst | op << 16 | enc << 26, 257u | 258u << 9 | 259u << 18};
 }
@@ -86,7 +86,7 @@ TEST(CheckHipBatchTest, RefusesWhatTheDeviceMustNotRun) {
   EXPECT_FALSE(CheckHipBatch(*co, none).ok());
 }
 
-// Documented restrictions are checked before the launch, per family (SEMANTICS.md §2): the
+// Documented restrictions are checked before the launch, per family (docs/semantics.md §2): the
 // constant bus takes 1 distinct SGPR/literal on GFX9 VOP3 and 2 on GFX10+; GFX9 VOP3 takes
 // no literal. v_cvt_pk_u8_f32 v4, v1, s21, s22 is undefined by spec on GFX9 only (llvm-mc-22
 // -mcpu=gfx942 refuses it: "invalid operand (violates constant bus restrictions)"),
@@ -166,7 +166,7 @@ DeviceBatch FakeBatch(uint32_t mode) {
   DeviceBatch b;
   b.target = *FindTarget("gfx942");
   b.instr = Instr::v_cvt_pk_u8_f32;
-  b.words = Vop3(*b.target, 477);  // v_cvt_pk_u8_f32 v4, v1, v2, v3 (SEMANTICS.md §2: op 477)
+  b.words = Vop3(*b.target, 477);  // v_cvt_pk_u8_f32 v4, v1, v2, v3 (docs/semantics.md §2: op 477)
   b.mode = mode;
   for (uint32_t i = 0; i < 3; ++i) b.lanes.Add(0, 0, 0, 0x100 + i);
   return b;

@@ -109,7 +109,7 @@ TEST(ServeRunnerTest, PythonAdapterServesAWholeRunInOneProcess) {
   ASSERT_NE(dev, nullptr);
   EXPECT_TRUE(absl::StrContains(dev->Describe(), "example_adapter.py")) << dev->Describe();
 
-  // Hand-derived (SEMANTICS.md §3, round to nearest even): 129.5 = 0x43018000 -> 130 = 0x82
+  // Hand-derived (docs/semantics.md §3, round to nearest even): 129.5 = 0x43018000 -> 130 = 0x82
   // into byte 1 of 0x11223344 -> 0x11228244; 2.5 = 0x40200000 -> 2 into byte 0 of
   // 0xaabbccdd -> 0xaabbcc02; NaN 0xffc00000 -> 0 into byte 3 of 0x01020304 -> 0x00020304.
   const proto::TestCase hand = *ParseText<proto::TestCase>(
@@ -286,7 +286,7 @@ TEST(ServeDeviceTest, CampaignThroughAShellFindsTheErratum) {
   std::filesystem::remove_all(dir);
 }
 
-// The acceptance run of issue 16: a whole campaign against the Python adapter, in one
+// The end-to-end run: a whole campaign against the Python adapter, in one
 // process, its "unsupported" cases counted (not faults, not refusals that stop the run), and
 // no disagreement on the cases it implements (it computes what the model computes).
 TEST(ServeRunnerTest, CampaignAgainstThePythonAdapterCountsUnsupported) {

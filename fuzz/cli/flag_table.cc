@@ -80,7 +80,7 @@ constexpr FlagDef kFlags[] = {
     {"show-encoding", "", K::kSwitch, "append `; encoding: [...]` as llvm-mc does"},
 };
 
-// Old spellings, accepted until the release after 0.x that removes them (issue 17).
+// Old spellings, accepted until the release after 0.x that removes them.
 constexpr DeprecatedFlag kDeprecated[] = {
     {"target", "targets", ""},
     {"instr", "instrs", ""},

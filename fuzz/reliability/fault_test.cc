@@ -1,4 +1,4 @@
-// Nothing lost on faults (issue 7, point 2), through the built `lanediff` binary:
+// Nothing lost on faults, through the built `lanediff` binary:
 //  - a finding is on disk, complete, before its "new finding:" line is printed;
 //  - SIGKILL of a campaign (one process or --jobs 2) at random moments never leaves a partial
 //    or corrupt finding, never changes a stored example, and a restart resumes: it dedups

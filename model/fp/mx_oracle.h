@@ -1,4 +1,4 @@
-// The slow exact oracle for mx.h, written independently of the fast path (DESIGN.md rule 7).
+// The slow exact oracle for mx.h, written independently of the fast path.
 //
 // The fast path works on bit fields (exponent re-biasing, shifts, an encoding that carries by
 // itself). The oracle takes every number apart by its format's definition into an exact dyadic
