@@ -4,6 +4,7 @@
 // finding loads again, replays, and triages; the known-issues file keeps every acceptance;
 // nothing a device starts outlives its batch.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -36,9 +37,9 @@ int ProcessesMentioning(const std::string& needle) {
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream f(e.path() / "cmdline", std::ios::binary);
-    const std::string cmd((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (cmd.find(needle) != std::string::npos) ++n;
+    // The process may end while it is read (ESRCH): it then counts as gone.
+    absl::StatusOr<std::string> cmd = ReadFile((e.path() / "cmdline").string());
+    if (cmd.ok() && cmd->find(needle) != std::string::npos) ++n;
   }
   return n;
 }
@@ -73,8 +74,15 @@ TEST(HostileDevice, BackgroundJobsOfAnExecDeviceDieWithTheirBatch) {
   // may be left running once the campaign ends.
   const std::string root = MakeTempDir("dev_bg");
   const std::string dev = root + "/device.sh";
-  WriteScript(dev, "sleep 2999.25 </dev/null >/dev/null 2>&1 &\n"
-                   "setsid sleep 2999.5 </dev/null >/dev/null 2>&1 &\nexit 1\n");
+  // The batch ends only once the second has left the group (it writes its ready file after
+  // setsid), so that it has escaped by then and must be named.
+  // Durations unique to this test process, so its sleeps are told from any other's.
+  const std::string in_group = absl::StrCat("2998.", ::getpid());
+  const std::string escaped = absl::StrCat("2999.", ::getpid());
+  WriteScript(dev, "sleep " + in_group + " </dev/null >/dev/null 2>&1 &\n"
+                   "setsid sh -c ': > \"$0\"; exec sleep " + escaped + "' \"$0.ready.$$\" "
+                   "</dev/null >/dev/null 2>&1 &\n"
+                   "while [ ! -e \"$0.ready.$$\" ]; do sleep 0.01; done\nexit 1\n");
   ProcResult r = RunProcess({LanediffPath(), "fuzz", "--device=exec:" + dev, "--targets",
                              "gfx942", "--execs", "2", "--lanes-per-batch", "4", "--quiet",
                              "--corpus", root + "/corpus"});
@@ -82,7 +90,8 @@ TEST(HostileDevice, BackgroundJobsOfAnExecDeviceDieWithTheirBatch) {
   EXPECT_TRUE(absl::StrContains(r.err, "outside its process group (setsid); killed:")) << r.err;
   int left = 0;
   for (int i = 0; i < 2000; ++i) {  // SIGKILLed: gone once init reaps them (bounded wait)
-    left = ProcessesMentioning("2999.25") + ProcessesMentioning("2999.5");
+    const std::string sleep0("sleep\0", 6);  // cmdline: the words, each ended by NUL
+    left = ProcessesMentioning(sleep0 + in_group) + ProcessesMentioning(sleep0 + escaped);
     if (left == 0) break;
     ::usleep(10000);
   }
@@ -114,11 +123,21 @@ TEST_F(LatinPathCorpus, FindingsLoadAndTheirReproLineReproduces) {
   EXPECT_TRUE(absl::StrContains(r.out, "1 reproduced, 0 did not")) << r.out << r.err;
 }
 
-TEST_F(LatinPathCorpus, TriageJsonIsValidUtf8) {
-  ProcResult r = RunProcess({LanediffPath(), "triage", "--json", corpus_});
-  EXPECT_EQ(r.exit_code, 1) << r.err;  // NEW buckets
-  ASSERT_FALSE(r.out.empty());
-  for (absl::string_view line : absl::StrSplit(r.out, '\n', absl::SkipEmpty())) {
+TEST(HostileDevice, TriageJsonOfALatin1PathIsValidUtf8) {
+  // Findings stored under a plain name, then the corpus renamed to a Latin-1 one: the findings
+  // load, and each line of `triage --json` (which carries the example's path) is valid JSON
+  // text, the bad byte escaped as U+FFFD by the one JSON writer.
+  const std::string top = MakeTempDir("latin_json");
+  ProcResult r = RunProcess({LanediffPath(), "fuzz", "--device=sim", "--inject", "sr_wrap",
+                             "--targets", "gfx942", "--execs", "300", "--lanes-per-batch", "64",
+                             "--seed", "3", "--quiet", "--corpus", top + "/plain"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const std::string corpus = top + "/r\xe9sultats";
+  std::filesystem::rename(top + "/plain", corpus);
+  ProcResult t = RunProcess({LanediffPath(), "triage", "--json", corpus});
+  EXPECT_EQ(t.exit_code, 1) << t.err;  // NEW buckets
+  ASSERT_FALSE(t.out.empty()) << t.err;
+  for (absl::string_view line : absl::StrSplit(t.out, '\n', absl::SkipEmpty())) {
     EXPECT_TRUE(IsUtf8(std::string(line))) << line;
     EXPECT_TRUE(absl::StartsWith(line, "{") && absl::EndsWith(line, "}")) << line;
     EXPECT_TRUE(absl::StrContains(line, "r\\ufffdsultats")) << line;  // the path, escaped
