@@ -86,16 +86,21 @@ std::vector<std::string> Split4(absl::string_view data) {
   return parts;
 }
 
-std::string ScratchRoot() {
-  static const std::string root = [] {
+// Never destroyed, so the exit handler that removes it can still read it.
+const std::string& ScratchRoot() {
+  static const std::string* root = [] {
     // tmpfs when there is one: every Record fsyncs, which a disk makes the slowest step.
     struct stat st;
     const bool shm = ::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && ::access("/dev/shm", W_OK) == 0;
-    std::string t = shm ? "/dev/shm/external_text_fuzzer_XXXXXX" : "/tmp/external_text_fuzzer_XXXXXX";
-    if (::mkdtemp(t.data()) == nullptr) Fail("mkdtemp", t);
+    auto* t = new std::string(shm ? "/dev/shm/external_text_fuzzer_XXXXXX" : "/tmp/external_text_fuzzer_XXXXXX");
+    if (::mkdtemp(t->data()) == nullptr) Fail("mkdtemp", *t);
+    std::atexit([] {  // libFuzzer ends with exit(): nothing is left in /dev/shm or /tmp
+      std::error_code ec;
+      std::filesystem::remove_all(ScratchRoot(), ec);
+    });
     return t;
   }();
-  return root;
+  return *root;
 }
 
 }  // namespace
