@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -337,6 +338,27 @@ TEST(CorpusStore, WriteFailureMidFileLeavesOldFileAndNoTemp) {
   for (auto& e : std::filesystem::recursive_directory_iterator(root)) {
     EXPECT_EQ(e.path().filename().string().rfind(".tmp.", 0), std::string::npos) << e.path();
   }
+}
+
+TEST(CorpusStore, ALockFileThatIsASymlinkIsNeverFollowed) {
+  // A symlink planted where a signature's lock file belongs (a merge destination another user
+  // can write to): the store refuses it by name and creates nothing at its target.
+  const std::string root = TempDir();
+  const std::string target = TempDir() + "/planted";
+  auto store = CorpusStore::Open(root);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const proto::Finding f = MakeFinding("sig_link");
+  const std::string dir = std::filesystem::path(store->PathFor(f)).parent_path().string();
+  std::filesystem::create_directories(dir);
+  std::filesystem::create_symlink(target, dir + "/.sig_link.lock");
+  auto r = store->Record(f);
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), ".sig_link.lock: lock file is a symbolic link"))
+      << r.status();
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(target))) << target;
+  auto m = store->Merge(f);
+  EXPECT_FALSE(m.ok());
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(target))) << target;
 }
 
 }  // namespace
