@@ -131,7 +131,7 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const ResolvedCase& rc, size_
   b.instr = rc.vop3.instr;
   b.words = rc.words;
   b.allow_undefined = allow_undefined;
-  b.mode = rc.ctx.mode;
+  b.mode = rc.requested_mode;
   b.sgpr_values = rc.sgpr_values;
   return b;
 }
@@ -161,7 +161,7 @@ absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
   d.ctx.target = &t;
   d.ctx.instr = in.instr;
   d.ctx.mods = in.mods;
-  d.ctx.mode = batch.mode;
+  d.ctx.mode = KernelMode(t, batch.mode);  // the MODE the instruction runs with (kernel_state.h)
   d.ctx.constant16_srcs = routing.constant16;  // the op reads these per src16_constant
   ResolveLanesInto(routing, batch.lanes.view(), &d.resolved);
   return d;

@@ -4,6 +4,7 @@
 // the golden words there). llvm-objdump silently drops some modifier bits (DESIGN.md), so
 // every check compares the bytes objdump prints, not only its text.
 #include "device_harness/code_object.h"
+#include "device_harness/kernel_state.h"
 
 #include <cstdio>
 #include <cstring>
@@ -650,6 +651,34 @@ TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
     EXPECT_THAT(kd.out, testing::Not(HasSubstr("enable_private_segment 1")));
     EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_denorm_mode_32 3"));
     EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_round_mode_32 0"));
+    // The MODE at dispatch, as kernel_state.h says the model sees it outside the batch's
+    // fields: round modes 0 and denormal modes 3 (MODE[7:0] = 0xf0, overwritten per batch), and
+    // the fixed bits: DX10_CLAMP (MODE[8]) and IEEE (MODE[9]) from the descriptor on GFX9-11,
+    // fields GFX12 descriptors do not have.
+    {
+      const KernelModeState state = KernelModeStateFor(*co.target);
+      EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_round_mode_16_64 0"));
+      EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_denorm_mode_16_64 3"));
+      EXPECT_EQ(state.entry & 0xffu, 0xf0u);
+      auto field = [&](absl::string_view name) -> int {
+        const size_t at = kd.out.find(absl::StrCat(name, " "));
+        if (at == std::string::npos) return -1;  // not a field of this family's descriptor
+        return kd.out[at + name.size() + 1] - '0';
+      };
+      const int dx10 = field(".amdhsa_dx10_clamp"), ieee = field(".amdhsa_ieee_mode");
+      if (co.target->family == Family::gfx12 || co.target->family == Family::gfx1250) {
+        EXPECT_EQ(dx10, -1);
+        EXPECT_EQ(ieee, -1);
+        EXPECT_EQ(state.fixed & (kModeDx10ClampField | kModeIeeeField), 0u);
+      } else {
+        ASSERT_NE(dx10, -1) << kd.out;
+        ASSERT_NE(ieee, -1) << kd.out;
+        EXPECT_EQ((state.fixed & kModeDx10ClampField) != 0, true);
+        EXPECT_EQ((state.entry & kModeDx10ClampField) != 0, dx10 == 1);
+        EXPECT_EQ((state.fixed & kModeIeeeField) != 0, true);
+        EXPECT_EQ((state.entry & kModeIeeeField) != 0, ieee == 1);
+      }
+    }
     if (co.target->family != Family::gfx9) {
       EXPECT_THAT(kd.out, HasSubstr(absl::StrCat(".amdhsa_wavefront_size32 ", co.wave_size == 32 ? 1 : 0)));
     }

@@ -141,7 +141,11 @@ class FakeHip : public HipApi {
     // out[n * dst_words]: the kernel's MODE readback; kLostMode plays a GPU that lost the
     // MODE[7:0] write.
     const bool lost = planted_mode_faults && l.mode == kLostMode;
-    l.out[size_t{n} * l.dst_words] = lost ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
+    // Outside the fields the kernel sets, the readback shows what the code object fixes
+    // (kernel_state.h: DX10_CLAMP and IEEE on GFX9-11), as the real kernel's would.
+    const KernelModeState state = KernelModeStateFor(family);
+    const uint32_t set = lost ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
+    l.out[size_t{n} * l.dst_words] = (set & state.set_by_batch) | (state.entry & ~state.set_by_batch);
     const bool fault = (planted_mode_faults && l.mode == kFaultMode) || fail_every_launch;
     pending_error_ = fault ? fault_code : 0;
     ++launches;
@@ -178,6 +182,7 @@ class FakeHip : public HipApi {
   size_t modules_live() const { return modules_.size(); }  // loaded and not unloaded
 
   FakeKernel kernel;
+  Family family = Family::gfx9;  // the loaded code objects' family: what the MODE readback shows
   bool fail_every_launch = false;
   // The two MODE values that misbehave (kLostMode loses its MODE write, kFaultMode faults);
   // off: a device that answers every batch right (the pipeline bench).

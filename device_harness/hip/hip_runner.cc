@@ -285,10 +285,12 @@ class HipRunner : public Runner {
     }));
     std::vector<uint32_t> readbacks;
     LANEDIFF_RETURN_IF_ERROR(pipeline_->Run(req, &result.vdst, &readbacks));
-    // One readback per launch; one that differs from the batch's MODE is the one reported.
+    // One readback per launch; one that differs from the MODE the instruction was to run with
+    // (in the bits CheckModeReadback checks) is the one reported.
     result.mode_readback = readbacks.front();
+    const uint32_t checked = KernelModeStateFor(*batch.target).checked();
     for (uint32_t r : readbacks) {
-      if ((r & kKernelModeMask) != (batch.mode & kKernelModeMask)) {
+      if ((r & checked) != (KernelMode(*batch.target, batch.mode) & checked)) {
         result.mode_readback = r;
         break;
       }

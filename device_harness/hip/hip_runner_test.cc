@@ -310,15 +310,16 @@ TEST(HipModeReadbackTest, AMismatchIsAHarnessFaultNotAFinding) {
   absl::StatusOr<DeviceResult> good = (*dev)->Run(FakeBatch(kDefaultMode | 0x800000));
   ASSERT_TRUE(good.ok()) << good.status();
   ASSERT_TRUE(good->mode_readback.has_value());
-  EXPECT_EQ(*good->mode_readback, kDefaultMode | 0x800000);
+  // The batch's fields, and DX10_CLAMP and IEEE (0x300) from the gfx942 descriptor.
+  EXPECT_EQ(*good->mode_readback, kDefaultMode | 0x800000 | 0x300);
   EXPECT_EQ(good->vdst.size(), 3u);  // out[n] is not a lane
   absl::StatusOr<DeviceResult> lost = (*dev)->Run(FakeBatch(kLostMode));
   ASSERT_FALSE(lost.ok());
   EXPECT_FALSE(IsDeviceFault(lost.status()));
   EXPECT_EQ(lost.status().code(), absl::StatusCode::kInternal);
-  // kLostMode = 0x00000001; the fake GPU kept MODE[7:0] at the default 0xf0.
+  // kLostMode = 0x00000001; the fake GPU kept MODE[7:0] at the default 0xf0 (over 0x300).
   EXPECT_THAT(std::string(lost.status().message()),
-              HasSubstr("harness fault: MODE read back 0x000000f0 after setting 0x00000001"));
+              HasSubstr("harness fault: MODE read back 0x000003f0 after setting 0x00000001"));
 }
 
 // Isolated (how HIP always runs): the child sends the fault and exits, the parent forks a fresh
