@@ -43,6 +43,7 @@ inline constexpr uint32_t kFaultMode = 0x3;
 inline constexpr uint32_t kLostMode = 0x1;  // round toward +inf
 inline constexpr int kHipErrorLaunchFailure = 719;  // hip_runtime_api.h: hipErrorLaunchFailure = 719
 inline constexpr int kHipErrorIllegalAddress = 700;  // hip_runtime_api.h: hipErrorIllegalAddress = 700
+inline constexpr int kHipErrorNoBinaryForGpu = 209;  // hip_runtime_api.h: hipErrorNoBinaryForGpu = 209
 
 // One launch as the fake kernel sees it: the words of the module, the kernel arguments.
 struct FakeLaunch {
@@ -78,6 +79,7 @@ class FakeHip : public HipApi {
     return 0;
   }
   int ModuleLoadData(void** m, const void* image) override {
+    if (fail_module_load != 0) return fail_module_load;  // a runtime that refuses the code object
     // The words the module would run: read back from the patch site of the image.
     const auto* bytes = static_cast<const uint8_t*>(image);
     uint64_t shoff;
@@ -162,6 +164,7 @@ class FakeHip : public HipApi {
   std::string ErrorName(int e) override {
     return e == kHipErrorLaunchFailure   ? "hipErrorLaunchFailure"
            : e == kHipErrorIllegalAddress ? "hipErrorIllegalAddress"
+           : e == kHipErrorNoBinaryForGpu ? "hipErrorNoBinaryForGpu"
                                           : "hipErrorUnknown";
   }
   std::string ErrorString(int e) override {
@@ -184,6 +187,7 @@ class FakeHip : public HipApi {
   FakeKernel kernel;
   Family family = Family::gfx9;  // the loaded code objects' family: what the MODE readback shows
   bool fail_every_launch = false;
+  int fail_module_load = 0;  // nonzero: every hipModuleLoadData fails with this HIP error
   // The two MODE values that misbehave (kLostMode loses its MODE write, kFaultMode faults);
   // off: a device that answers every batch right (the pipeline bench).
   bool planted_mode_faults = true;

@@ -133,11 +133,17 @@ class Module {
   }
   // Loads a code object and looks the kernel up. `elf` must stay alive during the call only.
   absl::Status Load(const std::vector<uint8_t>& elf, absl::string_view what) {
-    LANEDIFF_HIP_CHECK(*api_, ModuleLoadData(&module_, elf.data()),
-                       absl::StrCat("hipModuleLoadData of the ", what, " code object"));
+    // The runtime refusing the code object is the environment's failure, not the word's (it
+    // does not look at the instructions): an environment error, never a finding.
+    LANEDIFF_HIP_ENV_CHECK(*api_, ModuleLoadData(&module_, elf.data()),
+                           absl::StrCat("hipModuleLoadData of the ", what, " code object"),
+                           "that this ROCm supports the target (build against the machine's ROCm: "
+                           "-DLANEDIFF_HIP_ROOT=/opt/rocm) and the code-object version "
+                           "(-DLANEDIFF_CODE_OBJECT_VERSION=5 or 6); device_harness/README.md");
     const std::string name(kKernelName);
-    LANEDIFF_HIP_CHECK(*api_, ModuleGetFunction(&function_, module_, name.c_str()),
-                       absl::StrCat("hipModuleGetFunction(\"", name, "\") in the ", what, " code object"));
+    LANEDIFF_HIP_ENV_CHECK(*api_, ModuleGetFunction(&function_, module_, name.c_str()),
+                           absl::StrCat("hipModuleGetFunction(\"", name, "\") in the ", what, " code object"),
+                           "the kernel metadata of device_harness/kernels/*.s (please report)");
     return absl::OkStatus();
   }
   void* function() const { return function_; }
@@ -248,6 +254,13 @@ class HipRunner : public Runner {
                                       broken_.message(), "); a fresh process is needed"));
     }
     absl::StatusOr<DeviceResult> r = RunAccepted(*checked, batch);
+    if (!r.ok() && IsEnvironmentError(r.status())) {  // not the batch's: the context is fine
+      absl::Status s = r.status();
+      absl::Status out = EnvironmentError(
+          absl::StrCat(Describe(), ": ", absl::StripPrefix(s.message(), "environment error: ")), "");
+      s.ForEachPayload([&](absl::string_view url, const absl::Cord& v) { out.SetPayload(url, v); });
+      return out;
+    }
     if (!r.ok() && IsDeviceFault(r.status())) {
       broken_ = r.status();
       absl::Status s = r.status();

@@ -130,9 +130,14 @@ absl::Status IsolatedRunner::Spawn() {
   if (!hello.ok()) {
     const bool hung = absl::IsDeadlineExceeded(hello.status());
     const std::string how = Reap(/*kill=*/true);
-    return DeviceFault(hung ? absl::StatusCode::kDeadlineExceeded : absl::StatusCode::kUnavailable,
-                       absl::StrCat("isolated child pid ", pid, hung ? " did not start within " : " died while starting: ",
-                                    hung ? SecondsText(options_.start_timeout) : "", hung ? "; " : "", how));
+    // No batch was sent: a child that cannot start is the environment's failure, never a
+    // finding (the campaign stops after a few in a row).
+    return EnvironmentError(
+        absl::StrCat("isolated child pid ", pid, hung ? " did not start within " : " died while starting: ",
+                     hung ? SecondsText(options_.start_timeout) : "", hung ? "; " : "", how),
+        hung ? "--start-timeout SECONDS (HIP initialisation on many GPUs is slow); whether "
+               "rocminfo answers"
+             : "the device runtime's own messages above (rocminfo; dmesg for GPU resets)");
   }
   absl::StatusOr<absl::StatusOr<DeviceResult>> decoded = DecodeResult(*hello);
   if (!decoded.ok()) {

@@ -304,10 +304,12 @@ TEST(IsolatedRunnerTest, FactoryErrorIsReturnedByStart) {
   EXPECT_EQ(r.status().message(), "hipErrorNoDevice (100): no AMD GPU is visible");
 }
 
-TEST(IsolatedRunnerTest, FactoryThatCrashesIsADeviceFault) {
+// A child that cannot start ran no batch: an environment error (never a finding), not a fault.
+TEST(IsolatedRunnerTest, FactoryThatCrashesIsAnEnvironmentError) {
   auto r = IsolatedRunner::Start([]() -> absl::StatusOr<std::unique_ptr<Runner>> { std::abort(); });
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(IsDeviceFault(r.status()));
+  EXPECT_FALSE(IsDeviceFault(r.status()));
+  EXPECT_TRUE(IsEnvironmentError(r.status())) << r.status();
   EXPECT_TRUE(absl::StrContains(r.status().message(), "SIGABRT")) << r.status();
 }
 
