@@ -320,6 +320,18 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
       EXPECT_EQ(d.lines[0].text, "s_mov_b64 s[64:65], 0");
       EXPECT_EQ(d.lines[1].text, "v_nop");
       EXPECT_EQ(d.lines[2].text, "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE");
+      // And by the embedded bytes, not only objdump's text (which can drop bits): the three
+      // instructions are llvm-mc-22's encoding of the sequence, one after the other from the
+      // kernel's first byte. llvm-mc-22 does not require the prologue itself, so this is the
+      // check.
+      const std::vector<std::vector<uint32_t>> want =
+          Assemble(co.target->name, co.wave_size,
+                   {"s_mov_b64 s[64:65], 0", "v_nop",
+                    "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE th:TH_LOAD_RT"});
+      ASSERT_EQ(want.size(), 3u);
+      for (size_t i = 0; i < 3; ++i) EXPECT_EQ(d.lines[i].words, want[i]) << d.lines[i].text;
+      EXPECT_EQ(d.lines[1].address, d.lines[0].address + 4 * want[0].size());
+      EXPECT_EQ(d.lines[2].address, d.lines[1].address + 4 * want[1].size());
     }
     // gfx1250: every MODE write is followed by s_nop 0 and s_set_vgpr_msb 0 (the VGPR-MSB note
     // in kernels/gfx1250.s); other families have no s_set_vgpr_msb.
