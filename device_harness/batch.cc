@@ -30,29 +30,6 @@ void CopyLanes(const LaneView& lanes, DeviceBatch* b) {
   b->lanes.vdst_old().assign(lanes.vdst_old, lanes.vdst_old + lanes.size);
 }
 
-// What the kernels' layout asks beyond the sources the instruction reads (those the resolver
-// checks): VDST is v4, and a field the instruction does not read names nothing unloaded.
-absl::Status CheckLayoutBeyondReadSources(const TargetTraits& target, const Vop3Instr& in,
-                                          const RegisterFile& regs) {
-  const RegisterConvention& conv = HarnessConvention();
-  if (in.vdst != conv.vdst) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("VDST is v", in.vdst, "; the harness kernels load vdst_old into v",
-                     conv.vdst, " and read the result from there (register convention)"));
-  }
-  // A field the instruction does not read (the SR instructions' SRC2) carries no data, and
-  // LLVM encodes it as 0 (s0); any other register there must still be one the kernels load,
-  // since whether silicon fetches it is not documented.
-  const int read = GetInstrInfo(in.instr).sources();
-  for (int i = read; i < 3; ++i) {
-    if (in.src[i] == 0) continue;
-    absl::StatusOr<SourceRoute> unused =
-        ResolveSource(target.family, i, in.src[i], in.literal, regs);
-    if (!unused.ok()) return unused.status();
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::StatusOr<LaneRouting> RouteOnHarness(const TargetTraits& target, const Vop3Instr& in,
@@ -131,7 +108,7 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const ResolvedCase& rc, size_
   b.instr = rc.vop3.instr;
   b.words = rc.words;
   b.allow_undefined = allow_undefined;
-  b.mode = rc.ctx.mode;
+  b.mode = rc.requested_mode;
   b.sgpr_values = rc.sgpr_values;
   return b;
 }
@@ -161,7 +138,8 @@ absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
   d.ctx.target = &t;
   d.ctx.instr = in.instr;
   d.ctx.mods = in.mods;
-  d.ctx.mode = batch.mode;
+  d.ctx.mode = KernelMode(t, batch.mode);  // the MODE the instruction runs with (kernel_state.h)
+  d.requested_mode = batch.mode;
   d.ctx.constant16_srcs = routing.constant16;  // the op reads these per src16_constant
   ResolveLanesInto(routing, batch.lanes.view(), &d.resolved);
   return d;

@@ -75,7 +75,9 @@ absl::StatusOr<LaneRouting> RouteOnHarness(const TargetTraits& target, const Vop
 // What the words of a batch mean, with every lane's operands resolved to 32-bit values.
 struct DecodedBatch {
   DecodedVop3 decoded;
-  OpContext ctx;       // target, instr, mods, mode; default hypotheses
+  // target, instr, mods, default hypotheses; mode = KernelMode of the batch's (kernel_state.h)
+  OpContext ctx;
+  uint32_t requested_mode = kDefaultMode;  // DeviceBatch::mode: what an external model is told
   LaneBatch resolved;  // src0..src2 as each lane reads them; vdst_old as loaded into v4
 };
 

@@ -4,6 +4,7 @@
 // the golden words there). objdump drops some modifier bits (model/isa/llvm_differences.cc), so
 // every check compares the bytes objdump prints, not only its text.
 #include "device_harness/code_object.h"
+#include "device_harness/kernel_state.h"
 
 #include <cstdio>
 #include <cstring>
@@ -319,6 +320,18 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
       EXPECT_EQ(d.lines[0].text, "s_mov_b64 s[64:65], 0");
       EXPECT_EQ(d.lines[1].text, "v_nop");
       EXPECT_EQ(d.lines[2].text, "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE");
+      // And by the embedded bytes, not only objdump's text (which can drop bits): the three
+      // instructions are llvm-mc-22's encoding of the sequence, one after the other from the
+      // kernel's first byte. llvm-mc-22 does not require the prologue itself, so this is the
+      // check.
+      const std::vector<std::vector<uint32_t>> want =
+          Assemble(co.target->name, co.wave_size,
+                   {"s_mov_b64 s[64:65], 0", "v_nop",
+                    "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE th:TH_LOAD_RT"});
+      ASSERT_EQ(want.size(), 3u);
+      for (size_t i = 0; i < 3; ++i) EXPECT_EQ(d.lines[i].words, want[i]) << d.lines[i].text;
+      EXPECT_EQ(d.lines[1].address, d.lines[0].address + 4 * want[0].size());
+      EXPECT_EQ(d.lines[2].address, d.lines[1].address + 4 * want[1].size());
     }
     // gfx1250: every MODE write is followed by s_nop 0 and s_set_vgpr_msb 0 (the VGPR-MSB note
     // in kernels/gfx1250.s); other families have no s_set_vgpr_msb.
@@ -650,6 +663,34 @@ TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
     EXPECT_THAT(kd.out, testing::Not(HasSubstr("enable_private_segment 1")));
     EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_denorm_mode_32 3"));
     EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_round_mode_32 0"));
+    // The MODE at dispatch, as kernel_state.h says the model sees it outside the batch's
+    // fields: round modes 0 and denormal modes 3 (MODE[7:0] = 0xf0, overwritten per batch), and
+    // the fixed bits: DX10_CLAMP (MODE[8]) and IEEE (MODE[9]) from the descriptor on GFX9-11,
+    // fields GFX12 descriptors do not have.
+    {
+      const KernelModeState state = KernelModeStateFor(*co.target);
+      EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_round_mode_16_64 0"));
+      EXPECT_THAT(kd.out, HasSubstr(".amdhsa_float_denorm_mode_16_64 3"));
+      EXPECT_EQ(state.entry & 0xffu, 0xf0u);
+      auto field = [&](absl::string_view name) -> int {
+        const size_t at = kd.out.find(absl::StrCat(name, " "));
+        if (at == std::string::npos) return -1;  // not a field of this family's descriptor
+        return kd.out[at + name.size() + 1] - '0';
+      };
+      const int dx10 = field(".amdhsa_dx10_clamp"), ieee = field(".amdhsa_ieee_mode");
+      if (co.target->family == Family::gfx12 || co.target->family == Family::gfx1250) {
+        EXPECT_EQ(dx10, -1);
+        EXPECT_EQ(ieee, -1);
+        EXPECT_EQ(state.fixed & (kModeDx10ClampField | kModeIeeeField), 0u);
+      } else {
+        ASSERT_NE(dx10, -1) << kd.out;
+        ASSERT_NE(ieee, -1) << kd.out;
+        EXPECT_EQ((state.fixed & kModeDx10ClampField) != 0, true);
+        EXPECT_EQ((state.entry & kModeDx10ClampField) != 0, dx10 == 1);
+        EXPECT_EQ((state.fixed & kModeIeeeField) != 0, true);
+        EXPECT_EQ((state.entry & kModeIeeeField) != 0, ieee == 1);
+      }
+    }
     if (co.target->family != Family::gfx9) {
       EXPECT_THAT(kd.out, HasSubstr(absl::StrCat(".amdhsa_wavefront_size32 ", co.wave_size == 32 ? 1 : 0)));
     }

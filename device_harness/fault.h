@@ -76,6 +76,27 @@ inline std::optional<int> HipErrorOf(const absl::Status& s) {
   return code;
 }
 
+// An environment error: a failure that is not the instruction's (the runtime refused the code
+// object, an allocation failed, the device child could not start). Never a finding: the
+// campaign counts it, and stops (exit 3) after kEnvironmentErrorsInARow of them in a row.
+// Code kFailedPrecondition, message "environment error: <what failed>; check: <what to check>",
+// payload kEnvironmentErrorPayload; the prefix alone is recognised after the isolation pipe.
+inline constexpr absl::string_view kEnvironmentErrorPayload = "lanediff.environment_error";
+inline constexpr int kEnvironmentErrorsInARow = 3;
+
+inline absl::Status EnvironmentError(absl::string_view what, absl::string_view check) {
+  absl::Status s(absl::StatusCode::kFailedPrecondition,
+                 absl::StrCat(absl::StartsWith(what, "environment error: ") ? "" : "environment error: ",
+                              what, check.empty() ? "" : "; check: ", check));
+  s.SetPayload(kEnvironmentErrorPayload, absl::Cord("1"));
+  return s;
+}
+
+inline bool IsEnvironmentError(const absl::Status& s) {
+  return !s.ok() && (s.GetPayload(kEnvironmentErrorPayload).has_value() ||
+                     absl::StartsWith(s.message(), "environment error: "));
+}
+
 // "Unsupported": the device cannot run this case (a target, instruction, modifier or MODE it
 // does not implement). Neither a fault nor a refusal: the campaign counts it and goes on. Code
 // kUnimplemented, message prefixed "unsupported: ", payload kUnsupportedPayload.

@@ -21,7 +21,11 @@
 #include <array>
 #include <cstdint>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "model/isa/resolve.h"
+#include "model/isa/vop3.h"
+#include "model/targets/targets.h"
 #include "model/isa/testcase.h"
 
 namespace lanediff {
@@ -50,6 +54,40 @@ inline RegisterFile HarnessRegisterFile(const std::array<uint32_t, 3>& sgpr_valu
       .LoadVgpr(c.vdst, LaneWord::vdst_old);
   for (int i = 0; i < 3; ++i) regs.LoadSgpr(c.sgpr[i], sgpr_values[i]);
   return regs;
+}
+
+// What the kernels' layout asks beyond the sources the instruction reads (those the resolver
+// checks): VDST is v4, and a field the instruction does not read names nothing unloaded.
+inline absl::Status CheckLayoutBeyondReadSources(const TargetTraits& target, const Vop3Instr& in,
+                                          const RegisterFile& regs) {
+  const RegisterConvention& conv = HarnessConvention();
+  if (in.vdst != conv.vdst) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("VDST is v", in.vdst, "; the harness kernels load vdst_old into v",
+                     conv.vdst, " and read the result from there (register convention)"));
+  }
+  // A field the instruction does not read (the SR instructions' SRC2) carries no data, and
+  // LLVM encodes it as 0 (s0); any other register there must still be one the kernels load,
+  // since whether silicon fetches it is not documented.
+  const int read = GetInstrInfo(in.instr).sources();
+  for (int i = read; i < 3; ++i) {
+    if (in.src[i] == 0) continue;
+    absl::StatusOr<SourceRoute> unused =
+        ResolveSource(target.family, i, in.src[i], in.literal, regs);
+    if (!unused.ok()) return unused.status();
+  }
+  return absl::OkStatus();
+}
+
+
+// The whole convention on decoded words, whoever built the batch: VDST and the unread fields
+// (above), and every source the instruction reads is a register the kernels load (v1..v4,
+// s20..s22; never v5..v7, a VGPR past the allocation or s23+) or a constant.
+inline absl::Status CheckRegisterConvention(const TargetTraits& target, const Vop3Instr& in,
+                                            const std::array<uint32_t, 3>& sgpr_values) {
+  const RegisterFile regs = HarnessRegisterFile(sgpr_values);
+  if (absl::Status s = CheckLayoutBeyondReadSources(target, in, regs); !s.ok()) return s;
+  return ResolveOperands(target, in, regs).status();
 }
 
 }  // namespace lanediff

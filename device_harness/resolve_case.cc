@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "device_harness/kernel_state.h"
 #include "model/base/status.h"
 #include "model/isa/operands.h"
 
@@ -54,7 +55,12 @@ absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc, LaneRoutin
   rc.ctx.target = rc.target;
   rc.ctx.instr = rc.vop3.instr;
   rc.ctx.mods = rc.vop3.mods;
-  rc.ctx.mode = tc.has_mode() ? tc.mode() : kDefaultMode;
+  // The model evaluates under the MODE the kernel runs the instruction with: the case's MODE in
+  // the fields a batch sets, the code object's state elsewhere (kernel_state.h). A stored MODE
+  // whose DX10_CLAMP/IEEE bits are clear (every corpus written before they were taken from the
+  // descriptor) therefore runs, on the model as on the chip, with them set.
+  rc.requested_mode = tc.has_mode() ? tc.mode() : kDefaultMode;
+  rc.ctx.mode = KernelMode(*rc.target, rc.requested_mode);
   LANEDIFF_ASSIGN_OR_RETURN(rc.sgpr_values, CaseSgprValues(tc, rc.vop3));
   absl::StatusOr<LaneRouting> r =
       ResolveOperands(*rc.target, rc.vop3, HarnessRegisterFile(rc.sgpr_values));

@@ -31,7 +31,10 @@ namespace lanediff {
 
 struct ResolvedCase {
   const TargetTraits* target = nullptr;
-  OpContext ctx;     // target, instr, mods, mode (0xf0 when absent); default hypotheses
+  // target, instr, mods, default hypotheses; mode = KernelMode(target, requested_mode), the
+  // MODE the kernel runs the instruction with (kernel_state.h)
+  OpContext ctx;
+  uint32_t requested_mode = kDefaultMode;  // the case's MODE (0xf0 when absent): the batch's
   LaneBatch lanes;   // every source resolved to the 32-bit word each lane reads (ResolveTestCase)
   Vop3Instr vop3;
   std::vector<uint32_t> words;           // the instruction words (2, or 3 with a literal)

@@ -33,7 +33,10 @@ TEST(ResolveCase, StructuredDefaultsFollowTheConvention) {
   // | 22 << 18 = 0x101 + 0x20400 + 0x580000 = 0x005a0501.
   EXPECT_THAT(*EncodeVop3(*rc->target, rc->vop3), ElementsAre(0xd1dd0004u, 0x005a0501u));
   EXPECT_EQ(PrintVop3(*rc->target, rc->vop3), "v_cvt_pk_u8_f32 v4, v1, v2, s22");
-  EXPECT_EQ(rc->ctx.mode, 0xf0u);
+  // No MODE in the case: 0xf0 asked; on GFX9 the kernel runs it with DX10_CLAMP (MODE[8]) and
+  // IEEE (MODE[9]) set by its descriptor: 0x3f0.
+  EXPECT_EQ(rc->requested_mode, 0xf0u);
+  EXPECT_EQ(rc->ctx.mode, 0x3f0u);
   EXPECT_EQ(rc->ctx.instr, Instr::v_cvt_pk_u8_f32);
   EXPECT_THAT(rc->lanes.src0(), ElementsAre(0x3f800000u, 0x40000000u));
   EXPECT_THAT(rc->lanes.src1(), ElementsAre(2u, 3u));

@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
+#include "device_harness/kernel_state.h"
 #include "model/base/lanes.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"
@@ -53,22 +54,26 @@ struct DeviceResult {
   std::optional<uint32_t> mode_readback;
 };
 
-// The MODE fields the kernels set from DeviceBatch::mode: MODE[7:0] (round and denormal
-// modes) and MODE[23] (FP16_OVFL). Other MODE bits are the device's own.
-inline constexpr uint32_t kKernelModeMask = 0x008000ffu;
-
 // A harness fault, not a device fault and not a finding: the MODE read back differs from the
-// MODE the batch asked for in the fields the kernel sets, so the instruction did not run
-// under the MODE the model uses and no lane of the batch can be trusted. OK when they agree
-// or when the device reports no readback.
+// MODE the instruction was to run with (KernelMode of the batch's, kernel_state.h) in a field
+// the kernel sets from the batch or the code object fixes (KernelModeState::checked: MODE[7:0],
+// MODE[23] and, on GFX9-11, DX10_CLAMP and IEEE), so the model's MODE is not the chip's and no
+// lane of the batch can be trusted. OK when they agree or when the device reports no readback.
 inline absl::Status CheckModeReadback(const DeviceBatch& batch, const DeviceResult& result) {
-  if (!result.mode_readback.has_value()) return absl::OkStatus();
-  const uint32_t got = *result.mode_readback & kKernelModeMask, want = batch.mode & kKernelModeMask;
+  if (!result.mode_readback.has_value() || batch.target == nullptr) return absl::OkStatus();
+  const KernelModeState state = KernelModeStateFor(*batch.target);
+  const uint32_t mask = state.checked();
+  const uint32_t got = *result.mode_readback & mask;
+  const uint32_t want = KernelMode(*batch.target, batch.mode) & mask;
   if (got == want) return absl::OkStatus();
+  const uint32_t fixed_diff = (got ^ want) & state.fixed;
   return absl::InternalError(absl::StrFormat(
-      "harness fault: MODE read back 0x%08x after setting 0x%08x (MODE[7:0] and MODE[23]: got "
-      "0x%08x, want 0x%08x): the instruction did not run under the batch's MODE, so the harness "
-      "is wrong on this device; not a finding", *result.mode_readback, batch.mode, got, want));
+      "harness fault: MODE read back 0x%08x after setting 0x%08x (checked bits 0x%08x: got "
+      "0x%08x, want 0x%08x%s): the instruction did not run under the MODE the model uses, so "
+      "the harness is wrong on this device; not a finding", *result.mode_readback, batch.mode,
+      mask, got, want,
+      fixed_diff != 0 ? absl::StrFormat("; bits 0x%08x are fixed by %s", fixed_diff, state.fixed_from)
+                      : std::string()));
 }
 
 class Runner {

@@ -259,6 +259,7 @@ class Worker {
   int tty_ = -1;              // stderr is a terminal (1) or not (0); -1 not asked yet
   size_t pool_next_ = 0;
   CampaignStats stats_;
+  uint64_t environment_errors_in_a_row_ = 0;
   // pre-signature (unminimized) -> final signature; final signature -> stored finding and
   // the count not yet flushed to disk.
   std::map<std::string, std::string> pre_to_final_;
@@ -798,6 +799,21 @@ absl::Status Worker::Account(FlatCase& c, absl::StatusOr<BothSides> both, bool k
     Progress(false);
     return absl::OkStatus();
   }
+  // Not the instruction's failure: counted, never stored; a few in a row stop the campaign
+  // (only the first case of a round moves the count: its siblings share its launch).
+  if (IsEnvironmentError(both->device_status)) {
+    stats_.environment_errors++;
+    if (stats_.environment_errors <= 3) Note(std::string(both->device_status.message()));
+    if (keep_in_pool && ++environment_errors_in_a_row_ >= kEnvironmentErrorsInARow) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "stopped: ", environment_errors_in_a_row_,
+          " environment errors in a row (failures that are not the instruction's; nothing was "
+          "stored for them); last: ", both->device_status.message()));
+    }
+    Progress(false);
+    return absl::OkStatus();
+  }
+  if (keep_in_pool) environment_errors_in_a_row_ = 0;
   stats_.lanes += c.size();
   stats_.coverage.Add(c.header.target(), c.header.instr(), ModifierSet(c.header, both->ctx.mods),
                       ModeClass(both->ctx.mode), c.size());

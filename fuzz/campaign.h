@@ -115,6 +115,10 @@ struct CampaignStats {
   std::vector<std::string> unconfirmed_reasons;  // distinct, first kMaxUnconfirmedReasons
   uint64_t disagreeing = 0;     // batches with at least one differing lane
   uint64_t device_faults = 0;
+  // Batches that failed for a reason not the instruction's (device_harness/fault.h
+  // EnvironmentError: a module load the runtime refuses, an allocation, a child that cannot
+  // start): never findings; kEnvironmentErrorsInARow in a row stop the campaign (exit 3).
+  uint64_t environment_errors = 0;
   uint64_t new_findings = 0;    // signatures stored for the first time
   uint64_t repeats = 0;         // disagreements whose signature was already known
   uint64_t first_finding_exec = 0;  // 1-based index of the case that gave the first new finding

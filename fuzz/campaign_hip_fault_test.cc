@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "device_harness/fault.h"
 #include "device_harness/hip/fake_hip_api.h"
 #include "device_harness/isolation/isolated_runner.h"
 #include "fuzz/campaign.h"
@@ -120,6 +122,56 @@ TEST(CampaignHipFaultTest, EachHipErrorCodeIsItsOwnFindingAndBucket) {
                   HasSubstr("HIP error 700 (hipErrorIllegalAddress: an illegal memory access was encountered)"));
     }
   }
+}
+
+// A runtime that refuses every code object (hipModuleLoadData fails: a ROCm too old for the
+// target, or the code-object version) is the environment's failure, not the words': the
+// campaign stores no finding and stops after kEnvironmentErrorsInARow batches with an error
+// naming what failed and what to check (`lanediff fuzz` exits 3 on it: fuzz_command.cc maps
+// every campaign error but InvalidArgument to kExitEnvironment). Before, each word was stored
+// as a device-fault finding, with a fresh child and bisection reruns.
+TEST(CampaignHipFaultTest, AnAlwaysFailingModuleLoadStopsTheCampaignAndStoresNothing) {
+  std::string dir = ::testing::TempDir() + "campaign_hip_env_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  CampaignOptions o;
+  o.device = "hip";
+  o.targets = {"gfx942"};
+  o.instrs = {Instr::v_cvt_pk_u8_f32};
+  o.corpus = dir;
+  o.lanes_per_batch = 16;
+  o.progress = false;
+  o.max_execs = 1000000;  // far more than it takes: the stop is the environment errors'
+  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
+  o.batch_timeout_seconds = 60;
+  o.open_runner = [](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
+    LANEDIFF_ASSIGN_OR_RETURN(
+        std::unique_ptr<IsolatedRunner> r,
+        IsolatedRunner::Start(
+            []() -> absl::StatusOr<std::unique_ptr<Runner>> {
+              FakeHip* fake = nullptr;
+              absl::StatusOr<std::unique_ptr<Runner>> r = OpenFakeHip(&fake);
+              if (r.ok()) fake->fail_module_load = kHipErrorNoBinaryForGpu;
+              return r;
+            },
+            {.timeout = ro.timeout, .start_timeout = absl::Seconds(60)}));
+    return std::unique_ptr<Runner>(std::move(r));
+  };
+  absl::StatusOr<CampaignStats> stats = RunCampaign(o, nullptr);
+  ASSERT_FALSE(stats.ok()) << "execs " << stats->execs << ", environment errors " << stats->environment_errors
+                           << ", device faults " << stats->device_faults << ", refused " << stats->refused
+                           << ", invalid " << stats->invalid << "; " << (stats->errors.empty() ? "" : stats->errors[0]);
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kFailedPrecondition) << stats.status();
+  EXPECT_THAT(std::string(stats.status().message()),
+              HasSubstr(absl::StrCat(kEnvironmentErrorsInARow, " environment errors in a row")));
+  EXPECT_THAT(std::string(stats.status().message()),
+              HasSubstr("environment error: hip:0 fake MI300X"));
+  EXPECT_THAT(std::string(stats.status().message()),
+              HasSubstr("hipModuleLoadData of the patched gfx942 wave64 code object failed with HIP "
+                        "error 209 (hipErrorNoBinaryForGpu)"));
+  EXPECT_THAT(std::string(stats.status().message()), HasSubstr("check: that this ROCm supports the target"));
+  CorpusLoad load = LoadCorpus({dir + "/findings"});
+  EXPECT_TRUE(load.errors.empty());
+  EXPECT_TRUE(load.findings.empty());
 }
 
 }  // namespace

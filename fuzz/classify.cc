@@ -84,7 +84,7 @@ absl::StatusOr<Classification> ClassifyDisagreement(const proto::TestCase& tc,
   LANEDIFF_ASSIGN_OR_RETURN(c.explained_by, ExplainingHypothesis(rc, observed, relax));
   c.signature = absl::StrFormat("%s.%s.%s.%s.mode%08x.%s", rc.target->name,
                                 InstrName(rc.ctx.instr), c.modifiers, c.input_class,
-                                rc.ctx.mode, c.explained_by.empty() ? "unexplained" : c.explained_by);
+                                rc.requested_mode, c.explained_by.empty() ? "unexplained" : c.explained_by);
   return c;
 }
 

@@ -183,7 +183,7 @@ std::vector<std::string> EvalFlags(const DecodedBatch& d) {
     f.push_back(absl::StrCat(m.src0_sel));
   }
   f.push_back("--mode");
-  f.push_back(absl::StrFormat("0x%08x", d.ctx.mode));
+  f.push_back(absl::StrFormat("0x%08x", d.requested_mode));  // as asked; `eval` applies the kernel's state
   return f;
 }
 

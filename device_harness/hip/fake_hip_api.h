@@ -46,6 +46,7 @@ inline constexpr uint32_t kFaultMode = 0x3;
 inline constexpr uint32_t kLostMode = 0x1;  // round toward +inf
 inline constexpr int kHipErrorLaunchFailure = 719;  // hip_runtime_api.h: hipErrorLaunchFailure = 719
 inline constexpr int kHipErrorIllegalAddress = 700;  // hip_runtime_api.h: hipErrorIllegalAddress = 700
+inline constexpr int kHipErrorNoBinaryForGpu = 209;  // hip_runtime_api.h: hipErrorNoBinaryForGpu = 209
 
 // One launch as the fake kernel sees it: the words of the module, the kernel arguments.
 struct FakeLaunch {
@@ -89,6 +90,7 @@ class FakeHip : public HipApi {
     return 0;
   }
   int ModuleLoadData(void** m, const void* image) override {
+    if (fail_module_load != 0) return fail_module_load;  // a runtime that refuses the code object
     // The words the module would run: read back from the patch site of the image, which is
     // kept whole for a code kernel (the interpreter runs all of it).
     const auto* bytes = static_cast<const uint8_t*>(image);
@@ -155,14 +157,16 @@ class FakeHip : public HipApi {
     } else {  // every VDST word of a lane is its vdst_old
       for (size_t i = 0; i < size_t{n} * l.dst_words; ++i) l.out[i] = l.in.vdst_old[i / l.dst_words];
     }
-    // out[n * dst_words]: the kernel's MODE readback; kLostMode plays a GPU that lost the
-    // MODE[7:0] write.
-    // A code kernel stores its own readback.
+    // out[n * dst_words]: the kernel's MODE readback (a code kernel stores its own); kLostMode
+    // plays a GPU that lost the MODE[7:0] write. Outside the fields the kernel sets, the
+    // readback shows what the code object fixes (kernel_state.h: DX10_CLAMP and IEEE on
+    // GFX9-11), as the real kernel's would.
     const bool lost = planted_mode_faults && l.mode == kLostMode;
-    if (lost) {
-      l.out[size_t{n} * l.dst_words] = (l.mode & ~0xffu) | (kDefaultMode & 0xffu);
-    } else if (!code_kernel) {
-      l.out[size_t{n} * l.dst_words] = l.mode;
+    const KernelModeState state = KernelModeStateFor(family);
+    if (lost || !code_kernel) {
+      const uint32_t set = lost ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
+      l.out[size_t{n} * l.dst_words] =
+          (set & state.set_by_batch) | (state.entry & ~state.set_by_batch);
     }
     const bool fault = (planted_mode_faults && l.mode == kFaultMode) || fail_every_launch;
     pending_error_ = fault ? fault_code : kernel_error;
@@ -180,6 +184,7 @@ class FakeHip : public HipApi {
   std::string ErrorName(int e) override {
     return e == kHipErrorLaunchFailure   ? "hipErrorLaunchFailure"
            : e == kHipErrorIllegalAddress ? "hipErrorIllegalAddress"
+           : e == kHipErrorNoBinaryForGpu ? "hipErrorNoBinaryForGpu"
                                           : "hipErrorUnknown";
   }
   std::string ErrorString(int e) override {
@@ -209,7 +214,9 @@ class FakeHip : public HipApi {
   FakeCodeKernel code_kernel;
   // Why the code kernel's last launch failed ("" if it did not).
   std::string code_kernel_error;
+  Family family = Family::gfx9;  // the loaded code objects' family: what the MODE readback shows
   bool fail_every_launch = false;
+  int fail_module_load = 0;  // nonzero: every hipModuleLoadData fails with this HIP error
   // The two MODE values that misbehave (kLostMode loses its MODE write, kFaultMode faults);
   // off: a device that answers every batch right (the pipeline bench).
   bool planted_mode_faults = true;

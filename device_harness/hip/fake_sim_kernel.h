@@ -130,6 +130,7 @@ inline absl::StatusOr<std::unique_ptr<Runner>> OpenComputingFakeHip(const std::s
   info.target = target;
   info.runtime = "fake HIP runtime (device_harness/hip/fake_hip_api.h)";
   auto api = std::make_unique<FakeHip>();
+  if (absl::StatusOr<const TargetTraits*> t = FindTarget(target); t.ok()) api->family = (*t)->family;
   api->code_kernel = InterpFakeKernel({}, target, wave_size);
   if (fake != nullptr) *fake = api.get();
   return OpenHipRunnerWithApi(std::move(info), co, std::move(api));

@@ -39,6 +39,25 @@ inline absl::Status HipFault(HipApi& api, int e, absl::string_view doing) {
   return s;
 }
 
+// A HIP error that is the environment's, not the instruction's (a module load the runtime
+// refuses, an allocation): an environment error (fault.h) naming what to check. It keeps the
+// HIP code in its message and payload.
+inline absl::Status HipEnvironmentError(HipApi& api, int e, absl::string_view doing,
+                                        absl::string_view check) {
+  absl::Status s = EnvironmentError(HipErrorText(e, api.ErrorName(e), api.ErrorString(e), doing), check);
+  const std::string code = absl::StrCat(e);
+  s.SetPayload(kHipErrorPayload, absl::Cord(absl::string_view(code)));
+  return s;
+}
+
+#define LANEDIFF_HIP_ENV_CHECK(api, call, doing, check)                               \
+  do {                                                                               \
+    const int lanediff_hip_err_ = (api).call;                                        \
+    if (lanediff_hip_err_ != 0) {                                                    \
+      return ::lanediff::HipEnvironmentError((api), lanediff_hip_err_, (doing), (check)); \
+    }                                                                                \
+  } while (0)
+
 #define LANEDIFF_HIP_CHECK(api, call, doing)                 \
   do {                                                       \
     const int lanediff_hip_err_ = (api).call;                \

@@ -3,6 +3,7 @@
 // Debian's libamdhip64-dev or a ROCm install (LANEDIFF_HIP_ROOT).
 #include "device_harness/hip/hip_runner.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -21,6 +22,8 @@
 #include "device_harness/hip/hip_error.h"
 #include "device_harness/hip/launch_pipeline.h"
 #include "device_harness/hip/module_cache.h"
+#include "device_harness/hip/provenance.h"
+#include "device_harness/register_convention.h"
 #include "model/isa/vop3.h"
 #include "model/base/status.h"
 
@@ -125,25 +128,39 @@ class Module {
  public:
   explicit Module(HipApi* api) : api_(api) {}
   Module(Module&& o) noexcept
-      : api_(o.api_), module_(std::exchange(o.module_, nullptr)), function_(o.function_) {}
+      : api_(o.api_), image_(std::move(o.image_)), module_(std::exchange(o.module_, nullptr)),
+        function_(o.function_) {}
   Module& operator=(Module&&) = delete;
   Module(const Module&) = delete;
   ~Module() {
     if (module_ != nullptr) (void)api_->ModuleUnload(module_);
+    // image_ is freed after the unload: the image lives as long as its module (whatever the
+    // runtime may read from it after hipModuleLoadData returns).
   }
-  // Loads a code object and looks the kernel up. `elf` must stay alive during the call only.
-  absl::Status Load(const std::vector<uint8_t>& elf, absl::string_view what) {
-    LANEDIFF_HIP_CHECK(*api_, ModuleLoadData(&module_, elf.data()),
-                       absl::StrCat("hipModuleLoadData of the ", what, " code object"));
+  // Loads a code object and looks the kernel up. The module keeps `elf` (moved in) until it
+  // is unloaded.
+  absl::Status Load(std::vector<uint8_t> elf, absl::string_view what) {
+    image_ = std::move(elf);
+    const std::vector<uint8_t>& elf_ref = image_;
+    // The runtime refusing the code object is the environment's failure, not the word's (it
+    // does not look at the instructions): an environment error, never a finding.
+    LANEDIFF_HIP_ENV_CHECK(*api_, ModuleLoadData(&module_, elf_ref.data()),
+                           absl::StrCat("hipModuleLoadData of the ", what, " code object"),
+                           "that this ROCm supports the target (build against the machine's ROCm: "
+                           "-DLANEDIFF_HIP_ROOT=/opt/rocm) and the code-object version "
+                           "(-DLANEDIFF_CODE_OBJECT_VERSION=5 or 6); device_harness/README.md");
     const std::string name(kKernelName);
-    LANEDIFF_HIP_CHECK(*api_, ModuleGetFunction(&function_, module_, name.c_str()),
-                       absl::StrCat("hipModuleGetFunction(\"", name, "\") in the ", what, " code object"));
+    LANEDIFF_HIP_ENV_CHECK(*api_, ModuleGetFunction(&function_, module_, name.c_str()),
+                           absl::StrCat("hipModuleGetFunction(\"", name, "\") in the ", what, " code object"),
+                           "the kernel metadata of device_harness/kernels/*.s (please report)");
     return absl::OkStatus();
   }
   void* function() const { return function_; }
+  const std::vector<uint8_t>& image() const { return image_; }
 
  private:
   HipApi* api_;
+  std::vector<uint8_t> image_;  // the patched code object, alive while the module is
   void* module_ = nullptr;
   void* function_ = nullptr;
 };
@@ -190,7 +207,10 @@ absl::StatusOr<HipDeviceInfo> QueryDevice(int index) {
   info.wave_size = props.warpSize;
   info.asic_revision = props.asicRevision;
   info.pci_bus = props.pciBusID;
-  info.runtime = RuntimeVersions();
+  const char* rocm_path = std::getenv("ROCM_PATH");
+  info.runtime = absl::StrCat(RuntimeVersions(), "; ",
+                              HostVersions(rocm_path != nullptr && *rocm_path != '\0' ? rocm_path : "/opt/rocm",
+                                           "/sys/module/amdgpu"));
   absl::StatusOr<std::string> proc = ProcessorFromGcnArchName(info.gcn_arch_name);
   if (!proc.ok()) {
     info.unsupported = std::string(proc.status().message());
@@ -248,6 +268,13 @@ class HipRunner : public Runner {
                                       broken_.message(), "); a fresh process is needed"));
     }
     absl::StatusOr<DeviceResult> r = RunAccepted(*checked, batch);
+    if (!r.ok() && IsEnvironmentError(r.status())) {  // not the batch's: the context is fine
+      absl::Status s = r.status();
+      absl::Status out = EnvironmentError(
+          absl::StrCat(Describe(), ": ", absl::StripPrefix(s.message(), "environment error: ")), "");
+      s.ForEachPayload([&](absl::string_view url, const absl::Cord& v) { out.SetPayload(url, v); });
+      return out;
+    }
     if (!r.ok() && IsDeviceFault(r.status())) {
       broken_ = r.status();
       absl::Status s = r.status();
@@ -268,8 +295,9 @@ class HipRunner : public Runner {
     result.provenance.set_device(info_.name);
     result.provenance.set_target(info_.gcn_arch_name);
     result.provenance.set_driver(info_.runtime);
-    // The stepping question that matters (gfx1250 A0 vs B0) needs the revision on record.
-    result.provenance.set_stepping(absl::StrCat("asicRevision ", info_.asic_revision));
+    // The stepping question that matters (gfx1250 A0 vs B0) needs the revision on record, and
+    // on gfx1250 whether the A0 translator is known to be active (provenance.h).
+    result.provenance.set_stepping(SteppingText(*batch.target, info_.asic_revision));
     if (n == 0) return result;
 
     HipApi& api = *api_;
@@ -285,10 +313,12 @@ class HipRunner : public Runner {
     }));
     std::vector<uint32_t> readbacks;
     LANEDIFF_RETURN_IF_ERROR(pipeline_->Run(req, &result.vdst, &readbacks));
-    // One readback per launch; one that differs from the batch's MODE is the one reported.
+    // One readback per launch; one that differs from the MODE the instruction was to run with
+    // (in the bits CheckModeReadback checks) is the one reported.
     result.mode_readback = readbacks.front();
+    const uint32_t checked = KernelModeStateFor(*batch.target).checked();
     for (uint32_t r : readbacks) {
-      if ((r & kKernelModeMask) != (batch.mode & kKernelModeMask)) {
+      if ((r & checked) != (KernelMode(*batch.target, batch.mode) & checked)) {
         result.mode_readback = r;
         break;
       }
@@ -314,7 +344,7 @@ class HipRunner : public Runner {
       }
     }
     Module m(api_.get());
-    LANEDIFF_RETURN_IF_ERROR(m.Load(elf, absl::StrCat("patched ", code_object_.target->name, " wave",
+    LANEDIFF_RETURN_IF_ERROR(m.Load(std::move(elf), absl::StrCat("patched ", code_object_.target->name, " wave",
                                                       code_object_.wave_size)));
     void* f = m.function();
     modules_.Insert(key, std::move(m));
@@ -351,6 +381,19 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
     return absl::InvalidArgumentError(absl::StrCat(
         "undefined by spec on ", batch.target->name, ": ", absl::StrJoin(undefined, "; "),
         "; not run (DeviceBatch::allow_undefined runs it)"));
+  }
+  // The register convention, on the words themselves: a DeviceBatch built any other way than
+  // BuildDeviceBatch must not read a register the kernel does not load (v5..v7, a VGPR past
+  // the allocation, s23+). A batch running undefined words on purpose (a GFX9 literal has no
+  // value to resolve) is checked for VDST and the unread fields only.
+  if (undefined.empty()) {
+    if (absl::Status s = CheckRegisterConvention(*batch.target, fields.vop3, batch.sgpr_values); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("register convention: ", s.message()));
+    }
+  } else if (absl::Status s = CheckLayoutBeyondReadSources(*batch.target, fields.vop3,
+                                                           HarnessRegisterFile(batch.sgpr_values));
+             !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("register convention: ", s.message()));
   }
   if (instr != batch.instr) {
     return absl::InvalidArgumentError(absl::StrCat("the instruction words encode ", InstrName(instr),

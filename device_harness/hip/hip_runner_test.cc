@@ -172,6 +172,36 @@ DeviceBatch FakeBatch(uint32_t mode) {
   return b;
 }
 
+// The runner itself refuses words that break the register convention, however the batch was
+// built: v_cvt_pk_u8_f32 v4, v5, v2, v3 and v4, v1, s23, v3 on gfx942 (hand-encoded: VOP3
+// dword1 = src0 | src1 << 9 | src2 << 18, VGPR n = 256 + n: v5 = 0x105, v2 = 0x102, v3 = 0x103;
+// s23 = 23), and VDST v6 (dword0 = 0xd1dd0000 | 6). Nothing reaches the fake runtime.
+TEST(HipRunnerTest, RefusesABatchThatBreaksTheRegisterConventionWhoeverBuiltIt) {
+  FakeHip* fake = nullptr;
+  absl::StatusOr<std::unique_ptr<Runner>> dev = OpenFakeHip(&fake);
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  fake->keep_log = true;
+  const std::vector<std::pair<std::vector<uint32_t>, const char*>> bad = {
+      {{0xd1dd0004u, 0x105u | (0x102u << 9) | (0x103u << 18)}, "v5"},
+      {{0xd1dd0004u, 0x101u | (23u << 9) | (0x103u << 18)}, "s23"},
+      {{0xd1dd0006u, 0x101u | (0x102u << 9) | (0x103u << 18)}, "VDST"},
+  };
+  for (const auto& [words, what] : bad) {
+    DeviceBatch b = FakeBatch(kDefaultMode);
+    b.words = words;
+    absl::StatusOr<DeviceResult> r = (*dev)->Run(b);
+    ASSERT_FALSE(r.ok()) << what;
+    EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << r.status();
+    EXPECT_THAT(std::string(r.status().message()), HasSubstr("refuses the batch")) << what;
+    EXPECT_THAT(std::string(r.status().message()), HasSubstr(what)) << r.status();
+  }
+  EXPECT_EQ(fake->modules_loaded, 0);
+  // The same words with v1: accepted (the encoding above is right).
+  DeviceBatch good = FakeBatch(kDefaultMode);
+  good.words = {0xd1dd0004u, 0x101u | (0x102u << 9) | (0x103u << 18)};
+  EXPECT_TRUE((*dev)->Run(good).ok());
+}
+
 // A VGPR-pair writer (the row's dst_bits 64) runs on the HIP path: for every code object whose
 // target has a pair row, every form the target has (VOP3, VOP1 e32, GFX9 SDWA with a byte
 // select), the words the runner returns (lane i's VDST at [2i], VDST+1 at [2i + 1], from the
@@ -348,15 +378,16 @@ TEST(HipModeReadbackTest, AMismatchIsAHarnessFaultNotAFinding) {
   absl::StatusOr<DeviceResult> good = (*dev)->Run(FakeBatch(kDefaultMode | 0x800000));
   ASSERT_TRUE(good.ok()) << good.status();
   ASSERT_TRUE(good->mode_readback.has_value());
-  EXPECT_EQ(*good->mode_readback, kDefaultMode | 0x800000);
+  // The batch's fields, and DX10_CLAMP and IEEE (0x300) from the gfx942 descriptor.
+  EXPECT_EQ(*good->mode_readback, kDefaultMode | 0x800000 | 0x300);
   EXPECT_EQ(good->vdst.size(), 3u);  // out[n] is not a lane
   absl::StatusOr<DeviceResult> lost = (*dev)->Run(FakeBatch(kLostMode));
   ASSERT_FALSE(lost.ok());
   EXPECT_FALSE(IsDeviceFault(lost.status()));
   EXPECT_EQ(lost.status().code(), absl::StatusCode::kInternal);
-  // kLostMode = 0x00000001; the fake GPU kept MODE[7:0] at the default 0xf0.
+  // kLostMode = 0x00000001; the fake GPU kept MODE[7:0] at the default 0xf0 (over 0x300).
   EXPECT_THAT(std::string(lost.status().message()),
-              HasSubstr("harness fault: MODE read back 0x000000f0 after setting 0x00000001"));
+              HasSubstr("harness fault: MODE read back 0x000003f0 after setting 0x00000001"));
 }
 
 // Isolated (how HIP always runs): the child sends the fault and exits, the parent forks a fresh

@@ -11,6 +11,12 @@
 
 namespace lanediff {
 
+// An allocation failure is the environment's (memory held by another process, batches too
+// large), never the instruction's.
+constexpr absl::string_view kAllocationCheck =
+    "free GPU and pinned host memory (rocm-smi --showmemuse; another process may hold it), or "
+    "use smaller batches";
+
 std::vector<std::pair<size_t, size_t>> HipLaunchRanges(size_t n) {
   std::vector<std::pair<size_t, size_t>> out;
   if (n == 0) return out;
@@ -67,12 +73,16 @@ absl::Status HipLaunchPipeline::Reserve(Slot& s, size_t lanes, size_t out_words)
   out_words = (out_words + 4095) / 4096 * 4096;
   const size_t in_bytes = 4 * lanes * sizeof(uint32_t), out_bytes = out_words * sizeof(uint32_t);
   void* p = nullptr;
-  LANEDIFF_HIP_CHECK(*api_, HostMalloc(&p, in_bytes), absl::StrCat("hipHostMalloc of ", in_bytes, " bytes (operand staging)"));
+  LANEDIFF_HIP_ENV_CHECK(*api_, HostMalloc(&p, in_bytes), absl::StrCat("hipHostMalloc of ", in_bytes, " bytes (operand staging)"),
+                         kAllocationCheck);
   s.host_in = static_cast<uint32_t*>(p);
-  LANEDIFF_HIP_CHECK(*api_, HostMalloc(&p, out_bytes), absl::StrCat("hipHostMalloc of ", out_bytes, " bytes (VDST staging)"));
+  LANEDIFF_HIP_ENV_CHECK(*api_, HostMalloc(&p, out_bytes), absl::StrCat("hipHostMalloc of ", out_bytes, " bytes (VDST staging)"),
+                         kAllocationCheck);
   s.host_out = static_cast<uint32_t*>(p);
-  LANEDIFF_HIP_CHECK(*api_, Malloc(&s.dev_in, in_bytes), absl::StrCat("hipMalloc of ", in_bytes, " bytes for the operands"));
-  LANEDIFF_HIP_CHECK(*api_, Malloc(&s.dev_out, out_bytes), absl::StrCat("hipMalloc of ", out_bytes, " bytes for VDST"));
+  LANEDIFF_HIP_ENV_CHECK(*api_, Malloc(&s.dev_in, in_bytes), absl::StrCat("hipMalloc of ", in_bytes, " bytes for the operands"),
+                         kAllocationCheck);
+  LANEDIFF_HIP_ENV_CHECK(*api_, Malloc(&s.dev_out, out_bytes), absl::StrCat("hipMalloc of ", out_bytes, " bytes for VDST"),
+                         kAllocationCheck);
   s.capacity = lanes;
   s.out_capacity = out_words;
   return absl::OkStatus();

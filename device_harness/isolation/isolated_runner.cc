@@ -130,9 +130,14 @@ absl::Status IsolatedRunner::Spawn() {
   if (!hello.ok()) {
     const bool hung = absl::IsDeadlineExceeded(hello.status());
     const std::string how = Reap(/*kill=*/true);
-    return DeviceFault(hung ? absl::StatusCode::kDeadlineExceeded : absl::StatusCode::kUnavailable,
-                       absl::StrCat("isolated child pid ", pid, hung ? " did not start within " : " died while starting: ",
-                                    hung ? SecondsText(options_.start_timeout) : "", hung ? "; " : "", how));
+    // No batch was sent: a child that cannot start is the environment's failure, never a
+    // finding (the campaign stops after a few in a row).
+    return EnvironmentError(
+        absl::StrCat("isolated child pid ", pid, hung ? " did not start within " : " died while starting: ",
+                     hung ? SecondsText(options_.start_timeout) : "", hung ? "; " : "", how),
+        hung ? "--start-timeout SECONDS (HIP initialisation on many GPUs is slow); whether "
+               "rocminfo answers"
+             : "the device runtime's own messages above (rocminfo; dmesg for GPU resets)");
   }
   absl::StatusOr<absl::StatusOr<DeviceResult>> decoded = DecodeResult(*hello);
   if (!decoded.ok()) {
@@ -146,6 +151,23 @@ absl::Status IsolatedRunner::Spawn() {
   describe_ = (*decoded)->provenance.device();
   driver_ = (*decoded)->provenance.driver();
   return absl::OkStatus();
+}
+
+bool IsolatedRunner::ChildHasEnded() {
+  int st = 0;
+  pid_t w;
+  do {
+    w = ::waitpid(pid_, &st, WNOHANG);
+  } while (w < 0 && errno == EINTR);
+  if (w != pid_) return false;
+  // Reaped here: Reap() must not wait for it again.
+  const std::string how = DescribeWaitStatus(st);
+  pid_ = -1;
+  if (to_child_ >= 0) ::close(to_child_);
+  if (from_child_ >= 0) ::close(from_child_);
+  to_child_ = from_child_ = -1;
+  last_idle_death_ = how;
+  return true;
 }
 
 std::string IsolatedRunner::Reap(bool kill) {
@@ -167,10 +189,23 @@ std::string IsolatedRunner::Reap(bool kill) {
 }
 
 absl::StatusOr<DeviceResult> IsolatedRunner::Run(const DeviceBatch& batch) {
+  // A child that died while idle (a GPU reset, the OOM killer, a runtime abort between two
+  // batches) never saw this batch: it is replaced before the batch is sent, and the batch is
+  // not blamed.
+  if (pid_ > 0 && ChildHasEnded()) ++idle_deaths_;  // reaped; last_idle_death_ says how
   if (pid_ <= 0) LANEDIFF_RETURN_IF_ERROR(Spawn());
-  const pid_t pid = pid_;
-  absl::Status sent = WriteFrame(to_child_, EncodeBatch(batch));
+  const std::string frame = EncodeBatch(batch);
+  absl::Status sent = WriteFrame(to_child_, frame);
   if (!sent.ok() && absl::IsInvalidArgument(sent)) return sent;  // too large: a refusal
+  if (!sent.ok()) {
+    // The pipe is broken before the child read the batch: it died between the check above and
+    // the write. Same as above: a fresh child gets the batch, once.
+    last_idle_death_ = Reap(/*kill=*/true);
+    ++idle_deaths_;
+    LANEDIFF_RETURN_IF_ERROR(Spawn());
+    sent = WriteFrame(to_child_, frame);
+  }
+  const pid_t pid = pid_;
   absl::StatusOr<std::string> answer =
       sent.ok() ? ReadFrame(from_child_, options_.timeout) : absl::StatusOr<std::string>(sent);
   if (!answer.ok()) {

@@ -53,6 +53,10 @@ class IsolatedRunner : public Runner {
   // Children forked so far (1 after Start; +1 after each fault).
   int children_started() const { return children_started_; }
   pid_t child_pid() const { return pid_; }
+  // Children that died while idle (between batches, or before the batch reached them): each
+  // was replaced before the batch ran, and no batch is blamed. How the last one ended.
+  int idle_deaths() const { return idle_deaths_; }
+  const std::string& last_idle_death() const { return last_idle_death_; }
 
  private:
   IsolatedRunner(RunnerFactory factory, IsolationOptions options)
@@ -60,6 +64,8 @@ class IsolatedRunner : public Runner {
   absl::Status Spawn();
   // Reaps the child (killing it first if `kill`), closes the pipes, and says how it ended.
   std::string Reap(bool kill);
+  // True (and the child reaped, its pipes closed) when the child has already ended.
+  bool ChildHasEnded();
 
   RunnerFactory factory_;
   IsolationOptions options_;
@@ -69,6 +75,8 @@ class IsolatedRunner : public Runner {
   int to_child_ = -1;
   int from_child_ = -1;
   int children_started_ = 0;
+  int idle_deaths_ = 0;
+  std::string last_idle_death_;
 };
 
 // "signal 6 (SIGABRT: Aborted)", "exit status 3": how a waitpid() status ended a process.

@@ -1,6 +1,7 @@
 #include "device_harness/isolation/isolated_runner.h"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,6 +23,9 @@ namespace {
 // OOM killer would; SIGSEGV would be caught by ASan in sanitizer builds), and 0xdead0004
 // makes it _exit(7). These faults are real: the process really dies or stops. 0xdead0006 is a
 // slow batch: it creates the file g_marker (the batch has started), then takes 300 ms.
+// 0xdead0007 answers, but first drops the only read end of its request pipe (fd 3, kChildIn
+// becomes a pipe of its own, which it never writes): the child lives on, idle, and the
+// parent's next write meets a pipe with no reader.
 std::string g_marker;
 
 class TestRunner : public Runner {
@@ -39,6 +43,10 @@ class TestRunner : public Runner {
       if (v.src0[i] == 0xdead0006) {
         if (FILE* f = std::fopen(g_marker.c_str(), "w")) std::fclose(f);
         ::usleep(300000);
+      }
+      if (v.src0[i] == 0xdead0007) {
+        int own[2];
+        if (::pipe(own) != 0 || ::dup2(own[0], 3) < 0) std::abort();  // fd 3: isolated_runner.cc kChildIn
       }
       r.vdst.push_back(v.src0[i] + 1);
     }
@@ -153,6 +161,66 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{0xdead0003, absl::StatusCode::kUnavailable, "signal 9 (SIGKILL: Killed)"},
         FaultCase{0xdead0004, absl::StatusCode::kUnavailable, "exit status 7"}));
 
+// A child killed while idle (a GPU reset or the OOM killer between two batches) is replaced
+// before the next batch, which runs and is not blamed; before, the parent's write to the dead
+// child's pipe raised SIGPIPE and killed the whole process. The test waits for the child to
+// be dead (waitid WNOWAIT: it blocks until the child has exited and leaves it to be reaped).
+TEST(IsolatedRunnerTest, AChildKilledWhileIdleIsReplacedAndTheNextBatchRuns) {
+  auto r = IsolatedRunner::Start(TestFactory());
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto first = (*r)->Run(Batch({1}));
+  ASSERT_TRUE(first.ok()) << first.status();
+  const pid_t idle = (*r)->child_pid();
+  ASSERT_EQ(::kill(idle, SIGKILL), 0);
+  siginfo_t info{};
+  ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(idle), &info, WEXITED | WNOWAIT), 0);
+  auto next = (*r)->Run(Batch({41}));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->vdst, std::vector<uint32_t>{42});
+  EXPECT_EQ((*r)->children_started(), 2);
+  EXPECT_EQ((*r)->idle_deaths(), 1);
+  EXPECT_NE((*r)->child_pid(), idle);
+  EXPECT_TRUE(absl::StrContains((*r)->last_idle_death(), "SIGKILL")) << (*r)->last_idle_death();
+}
+
+// The race the check above cannot see: the child is alive but its request pipe has no reader
+// (it went away after the check). The write fails with EPIPE, not SIGPIPE; the child is killed
+// and a fresh one runs the batch.
+TEST(IsolatedRunnerTest, ABrokenRequestPipeIsNoSigpipeAndAFreshChildRunsTheBatch) {
+  auto r = IsolatedRunner::Start(TestFactory());
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto first = (*r)->Run(Batch({0xdead0007}));
+  ASSERT_TRUE(first.ok()) << first.status();
+  const pid_t before = (*r)->child_pid();
+  auto next = (*r)->Run(Batch({7}));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->vdst, std::vector<uint32_t>{8});
+  EXPECT_EQ((*r)->children_started(), 2);
+  EXPECT_EQ((*r)->idle_deaths(), 1);
+  EXPECT_NE((*r)->child_pid(), before);
+}
+
+// WriteFrame to a pipe with no reader: an error naming the dead reader, the process lives,
+// no SIGPIPE is left pending, and SIGPIPE's disposition is unchanged.
+TEST(WireTest, WriteToAPipeWithNoReaderIsAnErrorNotSigpipe) {
+  int p[2];
+  ASSERT_EQ(::pipe(p), 0);
+  ::close(p[0]);
+  struct sigaction before {};
+  ASSERT_EQ(::sigaction(SIGPIPE, nullptr, &before), 0);
+  absl::Status s = WriteFrame(p[1], "hello");
+  ::close(p[1]);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(absl::StrContains(s.message(), "the device child died")) << s;
+  sigset_t pending;
+  sigemptyset(&pending);
+  ASSERT_EQ(::sigpending(&pending), 0);
+  EXPECT_EQ(sigismember(&pending, SIGPIPE), 0);
+  struct sigaction after {};
+  ASSERT_EQ(::sigaction(SIGPIPE, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+}
+
 TEST(IsolatedRunnerTest, ARunnerFaultStatusCrossesThePipeAndTheChildLives) {
   auto r = IsolatedRunner::Start(TestFactory());
   ASSERT_TRUE(r.ok());
@@ -236,10 +304,12 @@ TEST(IsolatedRunnerTest, FactoryErrorIsReturnedByStart) {
   EXPECT_EQ(r.status().message(), "hipErrorNoDevice (100): no AMD GPU is visible");
 }
 
-TEST(IsolatedRunnerTest, FactoryThatCrashesIsADeviceFault) {
+// A child that cannot start ran no batch: an environment error (never a finding), not a fault.
+TEST(IsolatedRunnerTest, FactoryThatCrashesIsAnEnvironmentError) {
   auto r = IsolatedRunner::Start([]() -> absl::StatusOr<std::unique_ptr<Runner>> { std::abort(); });
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(IsDeviceFault(r.status()));
+  EXPECT_FALSE(IsDeviceFault(r.status()));
+  EXPECT_TRUE(IsEnvironmentError(r.status())) << r.status();
   EXPECT_TRUE(absl::StrContains(r.status().message(), "SIGABRT")) << r.status();
 }
 

@@ -1,6 +1,8 @@
 #include "device_harness/isolation/wire.h"
 
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -186,14 +188,55 @@ absl::StatusOr<absl::StatusOr<DeviceResult>> DecodeResult(absl::string_view payl
 
 namespace {
 
+// A write to a pipe whose reader is gone raises SIGPIPE in the writing thread, whose default
+// action kills the whole process (a device child that died idle would take the campaign with
+// it). For the scope of a WriteFrame, SIGPIPE is blocked in this thread, so the write fails
+// with EPIPE instead; a SIGPIPE the write raised is consumed before the old mask comes back
+// (sigtimedwait with a zero timeout), and one pending before is left alone. The process's
+// disposition of SIGPIPE is not changed: `lanediff ... | head` still ends quietly.
+class SigpipeBlockedInThisThread {
+ public:
+  SigpipeBlockedInThisThread() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    sigset_t pending;
+    sigemptyset(&pending);
+    was_pending_ = ::sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
+    ::pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~SigpipeBlockedInThisThread() {
+    sigset_t pending;
+    sigemptyset(&pending);
+    if (!was_pending_ && ::sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
+      const timespec zero{};
+      while (::sigtimedwait(&pipe_, nullptr, &zero) < 0 && errno == EINTR) {
+      }
+    }
+    ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SigpipeBlockedInThisThread(const SigpipeBlockedInThisThread&) = delete;
+  SigpipeBlockedInThisThread& operator=(const SigpipeBlockedInThisThread&) = delete;
+
+ private:
+  sigset_t pipe_, old_;
+  bool was_pending_ = false;
+};
+
+absl::Status WriteError(int e) {
+  if (e == EPIPE) {
+    return absl::UnavailableError(
+        "writing to the isolation pipe: the reader is gone (the device child died): Broken pipe");
+  }
+  return absl::UnavailableError(absl::StrCat("writing to the isolation pipe: ", std::strerror(e)));
+}
+
 absl::Status WriteAll(int fd, const char* data, size_t n) {
   size_t done = 0;
   while (done < n) {
     ssize_t w = ::write(fd, data + done, n - done);
     if (w < 0) {
       if (errno == EINTR) continue;
-      return absl::UnavailableError(
-          absl::StrCat("writing to the isolation pipe: ", std::strerror(errno)));
+      return WriteError(errno);
     }
     done += static_cast<size_t>(w);
   }
@@ -209,16 +252,14 @@ absl::Status WriteFrame(int fd, absl::string_view payload) {
   }
   std::string len;
   PutU32(&len, static_cast<uint32_t>(payload.size()));
+  const SigpipeBlockedInThisThread no_sigpipe;
   // One writev for the common case (small frames: one wake-up of the reader), then the rest.
   iovec iov[2] = {{len.data(), 4}, {const_cast<char*>(payload.data()), payload.size()}};
   ssize_t w;
   do {
     w = ::writev(fd, iov, 2);
   } while (w < 0 && errno == EINTR);
-  if (w < 0) {
-    return absl::UnavailableError(
-        absl::StrCat("writing to the isolation pipe: ", std::strerror(errno)));
-  }
+  if (w < 0) return WriteError(errno);
   const size_t done = static_cast<size_t>(w);
   if (done < 4) {
     LANEDIFF_RETURN_IF_ERROR(WriteAll(fd, len.data() + done, 4 - done));

@@ -101,7 +101,7 @@ absl::StatusOr<std::string> EncodeRequest(uint32_t id, const DeviceBatch& batch)
   PutString(&out, InstrName(d.ctx.instr));
   for (uint32_t f : {static_cast<uint32_t>(m.opsel), static_cast<uint32_t>(m.neg),
                      static_cast<uint32_t>(m.abs), static_cast<uint32_t>(m.clamp ? 1 : 0),
-                     static_cast<uint32_t>(m.omod), d.ctx.mode}) {
+                     static_cast<uint32_t>(m.omod), d.requested_mode}) {
     PutU32(&out, f);
   }
   PutU32(&out, static_cast<uint32_t>(v.size));

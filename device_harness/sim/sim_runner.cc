@@ -147,11 +147,12 @@ class SimRunner : public Runner {
       for (size_t i = 0; i < n; ++i) std::swap(r.vdst[2 * i], r.vdst[2 * i + 1]);
     }
     if (errata_.Has(Erratum::garbage_lane) && n > 0) r.vdst[(n / 2) * words] ^= kGarbageXor;
-    // The kernel's MODE readback, emulated: the fields the kernel sets, over the default MODE;
+    // The kernel's MODE readback, emulated: the fields the kernel sets from the batch, over
+    // what the code object fixes (kernel_state.h: DX10_CLAMP and IEEE set on GFX9-11);
     // mode_lost loses the first MODE write (MODE[7:0] stays at the default), as back-to-back
     // s_setregs without wait states can on GFX9.
     const uint32_t set = errata_.Has(Erratum::mode_lost) ? (batch.mode & ~0xffu) | (kDefaultMode & 0xffu) : batch.mode;
-    r.mode_readback = (kDefaultMode & ~kKernelModeMask) | (set & kKernelModeMask);
+    r.mode_readback = KernelMode(t, set);
     LANEDIFF_RETURN_IF_ERROR(CheckModeReadback(batch, r));
 
     r.provenance.set_runner("sim");

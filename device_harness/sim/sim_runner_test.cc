@@ -449,7 +449,8 @@ TEST(SimErrataTest, ModeLostIsAHarnessFaultThroughTheModeReadback) {
   absl::StatusOr<DeviceResult> ok = Sim()->Run(*b);
   ASSERT_TRUE(ok.ok()) << ok.status();
   ASSERT_TRUE(ok->mode_readback.has_value());
-  EXPECT_EQ(*ok->mode_readback, 0x008000f1u);
+  // 0x008000f1 in the batch's fields, DX10_CLAMP and IEEE (0x300) from the descriptor.
+  EXPECT_EQ(*ok->mode_readback, 0x008003f1u);
   for (bool isolate : {false, true}) {
     absl::StatusOr<std::unique_ptr<Runner>> dev =
         OpenRunner("sim", {.inject = {"mode_lost"}, .hypotheses = {}, .timeout = absl::Seconds(30), .isolate_sim = isolate, .lanediff_path = ""});
@@ -457,9 +458,9 @@ TEST(SimErrataTest, ModeLostIsAHarnessFaultThroughTheModeReadback) {
     absl::StatusOr<DeviceResult> lost = (*dev)->Run(*b);
     ASSERT_FALSE(lost.ok());
     EXPECT_FALSE(IsDeviceFault(lost.status()));
-    // 0x008000f1 with MODE[7:0] lost: 0xf0 (the default) in the low byte.
+    // 0x008000f1 with MODE[7:0] lost: 0xf0 (the default) in the low byte, over 0x300.
     EXPECT_TRUE(absl::StrContains(lost.status().message(),
-                                  "harness fault: MODE read back 0x008000f0 after setting 0x008000f1"))
+                                  "harness fault: MODE read back 0x008003f0 after setting 0x008000f1"))
         << lost.status();
     tc.set_mode(0x008000f0);  // MODE[7:0] at the default: nothing lost to see
     absl::StatusOr<DeviceBatch> same = BuildDeviceBatch(tc);

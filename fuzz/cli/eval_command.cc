@@ -2,7 +2,13 @@
 // VDST then VDST+1, for an instruction writing a VGPR pair; --json: "vdst" and "vdst1").
 //
 //   lanediff eval --targets T --instrs I [--opsel N] [--neg N] [--abs N] [--clamp] [--omod N]
-//                 [--mode HEX] [--hypothesis NAME=VALUE]... < lanes
+//                 [--mode HEX] [--raw-mode] [--hypothesis NAME=VALUE]... < lanes
+//
+// MODE: the model evaluates under the MODE the harness kernel runs the instruction with
+// (device_harness/kernel_state.h KernelMode): --mode's round, denormal and FP16_OVFL fields,
+// every other bit as the kernel's code object fixes it (DX10_CLAMP and IEEE set on GFX9-11),
+// so `eval` answers what `--device=sim` and a GPU answer for the same word. --raw-mode takes
+// --mode's 32 bits as they are, for a MODE no lanediff kernel runs (DX10_CLAMP clear on GFX9).
 //
 // Input: one lane per line, four 32-bit hex words `src0 src1 src2 vdst_old` (`0x` optional);
 // blank lines and `#` comments are skipped. Output: one row per input row, in order: `0x%08x`
@@ -27,6 +33,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
+#include "device_harness/kernel_state.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/model_flags.h"
@@ -131,7 +138,7 @@ int RunEval(int argc, char** argv) {
             "skipped), and print each lane's VDST as 0x%08x, one output row per input row.");
   std::string target_name, instr_name;
   uint64_t opsel = 0, neg = 0, abs = 0, omod = 0, mode = 0xf0, src0_sel = 6;
-  bool clamp = false;
+  bool clamp = false, raw_mode = false;
   std::vector<std::string> hyps;
   args.Flag("targets", "the one gfx target, e.g. gfx942 (`lanediff targets`); required", &target_name);
   args.Flag("instrs", "the one instruction, e.g. v_cvt_sr_fp8_f32; required", &instr_name);
@@ -143,8 +150,11 @@ int RunEval(int argc, char** argv) {
   args.Uint("omod", "OMOD[1:0]", 3, &omod);
   args.Uint("src0-sel", "SDWA SRC0_SEL of a GFX9 _sdwa word (6 = DWORD: the other forms)", 7,
             &src0_sel);
-  args.Hex("mode", "the whole MODE register, hex (0x optional); default 0xf0", 0xffffffffu,
-          &mode);
+  args.Hex("mode", "the MODE register, hex (0x optional); default 0xf0. The kernel's fields "
+          "(MODE[7:0], MODE[23]) are taken from it, the rest is the harness kernel's (DX10_CLAMP "
+          "and IEEE set on GFX9-11)", 0xffffffffu, &mode);
+  args.Bool("raw-mode", "evaluate under --mode's 32 bits exactly, not the kernel's MODE (a "
+            "state no lanediff kernel runs, e.g. DX10_CLAMP clear on GFX9)", &raw_mode);
   args.Repeated("hypothesis", "select a hypothesis (repeatable; `lanediff targets --hypotheses`)", &hyps);
   args.Epilog(
       "example:\n"
@@ -182,7 +192,8 @@ int RunEval(int argc, char** argv) {
   ctx.mods.clamp = clamp;
   ctx.mods.omod = static_cast<uint8_t>(omod);
   ctx.mods.src0_sel = static_cast<uint8_t>(src0_sel);
-  ctx.mode = static_cast<uint32_t>(mode);
+  ctx.mode = raw_mode ? static_cast<uint32_t>(mode)
+                      : KernelMode(*ctx.target, static_cast<uint32_t>(mode));
   if (int rc = ApplyHypothesisFlags("eval", hyps, &ctx.hyp); rc >= 0) return rc;
   if (absl::Status s = ValidateContext(ctx); !s.ok()) return usage_error(std::string(s.message()));
 

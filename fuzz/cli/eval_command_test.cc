@@ -11,7 +11,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "device_harness/batch.h"
+#include "device_harness/sim/sim_runner.h"
 #include "gtest/gtest.h"
+#include "model/isa/testcase.h"
+#include "model/targets/targets.h"
+#include "proto/lanediff.pb.h"
 
 namespace lanediff {
 namespace {
@@ -46,6 +51,52 @@ RunResult RunEval(const std::string& flags, const std::string& input) {
   std::remove(in.c_str());
   std::remove(err.c_str());
   return r;
+}
+
+// The four 8-bit float -> f32 writers with CLAMP, on every target that has them, on every byte
+// value (the NaN bytes included) in every byte of S0: `eval` (the model under the MODE the
+// harness kernel runs with) gives what the simulator reports for the same word, which runs the
+// word as the kernel would (device_harness/kernel_state.h: DX10_CLAMP is 1 on GFX9). Before
+// the kernel's state was the model's, gfx942 byte 0x80 (FNUZ NaN) gave 0xffc00000 from `eval`
+// at the default MODE and the chip gives +0.
+TEST(EvalCommand, ClampNanLanesUnderTheKernelsStateEqualTheSimulator) {
+  absl::StatusOr<std::unique_ptr<Runner>> sim = OpenSimRunner({});
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  int compared = 0;
+  for (const TargetTraits& t : AllTargets()) {
+    for (Instr instr : {Instr::v_cvt_f32_fp8, Instr::v_cvt_f32_bf8, Instr::v_cvt_pk_f32_fp8,
+                        Instr::v_cvt_pk_f32_bf8}) {
+      if (!t.Has(instr)) continue;
+      SCOPED_TRACE(absl::StrCat(t.name, " ", InstrName(instr)));
+      proto::TestCase tc;
+      tc.set_target(std::string(t.name));
+      tc.set_instr(InstrToProto(instr));
+      tc.mutable_encoding()->set_clamp(true);
+      std::string input;
+      for (uint32_t b = 0; b < 256; ++b) {
+        proto::Lane* l = tc.add_lanes();
+        l->set_src0(b * 0x01010101u);
+        absl::StrAppend(&input, absl::Hex(b * 0x01010101u, absl::kZeroPad8), " 0 0 0\n");
+      }
+      absl::StatusOr<DeviceBatch> batch = BuildDeviceBatch(tc);
+      ASSERT_TRUE(batch.ok()) << batch.status();
+      absl::StatusOr<DeviceResult> r = (*sim)->Run(*batch);
+      ASSERT_TRUE(r.ok()) << r.status();
+      std::string want;
+      for (uint32_t w : r->vdst) absl::StrAppend(&want, "0x", absl::Hex(w, absl::kZeroPad8), "\n");
+      RunResult e = RunEval(absl::StrCat("--targets ", t.name, " --instrs ", InstrName(instr), " --clamp"), input);
+      EXPECT_EQ(e.exit_code, 0) << e.err;
+      EXPECT_EQ(e.out, want);
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 4 * 5);  // gfx942, gfx950, gfx1200, gfx1201, gfx1250 at least
+  // By hand: FNUZ fp8 0x80 is NaN; CLAMP with DX10_CLAMP = 1 (the kernels' descriptor) gives +0.
+  EXPECT_EQ(RunEval("--targets gfx942 --instrs v_cvt_f32_fp8 --clamp", "00000080 0 0 0\n").out, "0x00000000\n");
+  // OCP E4M3 0x7f is NaN on gfx950: +0 likewise; --raw-mode at 0xf0 (DX10_CLAMP clear) keeps
+  // the quiet NaN, a state no lanediff kernel runs.
+  EXPECT_EQ(RunEval("--targets gfx950 --instrs v_cvt_f32_fp8 --clamp", "0000007f 0 0 0\n").out, "0x00000000\n");
+  EXPECT_EQ(RunEval("--targets gfx950 --instrs v_cvt_f32_fp8 --clamp --raw-mode", "0000007f 0 0 0\n").out, "0x7fc00000\n");
 }
 
 TEST(EvalCommand, CarryVersusLiteralAndFormats) {

@@ -53,6 +53,7 @@ constexpr FlagDef kFlags[] = {
     {"omod", "N", K::kUint, "OMOD field"},
     {"src0-sel", "N", K::kUint, "SDWA SRC0_SEL (0..3 BYTE_n, 4/5 WORD_n, 6 DWORD)"},
     {"mode", "HEX", K::kHex, "the MODE register"},
+    {"raw-mode", "", K::kSwitch, "evaluate under the MODE given, not the MODE the harness kernel runs with"},
     {"src0", "HEX", K::kHex, "one src0 value"},
     // Sweeps.
     {"all-modes", "", K::kSwitch, "every rounding mode x input-denormal setting"},

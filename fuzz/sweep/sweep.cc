@@ -103,7 +103,10 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   LANEDIFF_RETURN_IF_ERROR(ValidateContext(spec.ctx));
   if (runners.empty()) return absl::InvalidArgumentError("RunSweep needs at least one runner");
   if (spec.last <= spec.first) return absl::InvalidArgumentError("empty sweep range");
-  const OpContext& ctx = spec.ctx;
+  // The model evaluates under the MODE the kernel runs the instruction with (kernel_state.h);
+  // the batch asks for spec.ctx.mode.
+  OpContext ctx = spec.ctx;
+  ctx.mode = KernelMode(*ctx.target, spec.ctx.mode);
   const bool seed_sweep = spec.swept == SweptOperand::kSeed;
   if (seed_sweep && SeedBits(ctx) == 0) {
     return absl::InvalidArgumentError(absl::StrCat(InstrName(ctx.instr), " takes no seed"));
@@ -114,7 +117,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   const uint8_t down_byte = seed_sweep ? SweptByte(ctx, EvaluateLane(ctx, spec.src0, 0, 0, 0)) : 0;
   const size_t words = static_cast<size_t>(DstWords(ctx.instr));  // per lane (a VGPR pair: 2)
 
-  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch_template, BuildDeviceBatch(TemplateCase(ctx)));
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch_template, BuildDeviceBatch(TemplateCase(spec.ctx)));
 
   const uint64_t total = spec.last - spec.first;
   const uint64_t chunk = spec.chunk_lanes;
@@ -238,15 +241,15 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   proto::SweepResult r;
   r.set_target(std::string(ctx.target->name));
   r.set_instr(InstrToProto(ctx.instr));
-  r.set_mode(ctx.mode);
+  r.set_mode(spec.ctx.mode);
   *r.mutable_encoding() = TemplateCase(ctx).encoding();
   r.set_device(spec.device_name);
   r.set_first(spec.first);
   r.set_last(spec.last);
   r.set_swept(seed_sweep ? "seed" : "src0");
   r.set_fraction(spec.fraction);
-  r.set_setting(seed_sweep ? absl::StrFormat("src0=0x%08x opsel=%d mode=0x%08x", spec.src0, ctx.mods.opsel, ctx.mode)
-                           : absl::StrFormat("mode=0x%08x neg=%d abs=%d", ctx.mode, ctx.mods.neg, ctx.mods.abs));
+  r.set_setting(seed_sweep ? absl::StrFormat("src0=0x%08x opsel=%d mode=0x%08x", spec.src0, ctx.mods.opsel, spec.ctx.mode)
+                           : absl::StrFormat("mode=0x%08x neg=%d abs=%d", spec.ctx.mode, ctx.mods.neg, ctx.mods.abs));
   std::vector<uint64_t> hist(512, 0);
   for (const auto& h : by_exponent) for (int i = 0; i < 512; ++i) hist[i] += h[i];
   uint64_t lanes = 0;

@@ -722,7 +722,7 @@ std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const Res
   if (lane < v.size) {
     out.push_back(absl::StrCat("class:", ClassifyInput(rc.ctx, v.src0[lane], v.src1[lane])));
   }
-  out.push_back(absl::StrFormat("mode:%08x", rc.ctx.mode));
+  out.push_back(absl::StrFormat("mode:%08x", rc.requested_mode));
   return out;
 }
 

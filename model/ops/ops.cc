@@ -15,7 +15,8 @@ namespace {
 // lacks a function fails to link.
 constexpr OpRow kOpTable[] = {
 #define LANEDIFF_INSTR(mnemonic, proto_number, ...) \
-  {Instr::mnemonic, mnemonic, mnemonic##_oracle, mnemonic##_output, mnemonic##_classify},
+  {Instr::mnemonic, mnemonic, mnemonic##_oracle, mnemonic##_output, mnemonic##_classify, \
+   mnemonic##_mode_bits},
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 };
@@ -27,6 +28,8 @@ static_assert(sizeof(kOpTable) / sizeof(kOpTable[0]) == kNumInstrs,
 const OpRow& GetOp(Instr instr) { return kOpTable[static_cast<int>(instr)]; }
 
 }  // namespace ops
+
+uint32_t ModeBitsRead(Instr instr, Family family) { return ops::GetOp(instr).mode_bits(family); }
 
 absl::Status ValidateContext(const OpContext& ctx) {
   if (ctx.target == nullptr) return absl::InvalidArgumentError("OpContext has no target");

@@ -55,6 +55,10 @@ struct OpContext {
   uint8_t constant16_srcs = 0;
 };
 
+// The MODE bits `instr` reads on `family` (its op file's declaration, model/ops/op_table.h):
+// whoever runs the instruction must hold each of them at the value OpContext::mode gives.
+uint32_t ModeBitsRead(Instr instr, Family family);
+
 // Checks that ctx names a target that has ctx.instr and that the modifier fields fit their
 // widths; the error says which.
 absl::Status ValidateContext(const OpContext& ctx);

@@ -15,6 +15,10 @@
 namespace lanediff {
 namespace ops {
 
+// The MODE bits the RNE pair writers read: MODE[23] FP16_OVFL and MODE[4] f32 input denormals
+// (always RNE: the round mode is not read, docs/semantics.md §7).
+inline constexpr uint32_t kPkModeBits = kModeFp16OvflBit | kModeDenormF32InBit;
+
 // Uniform across a batch: the format, the readings (Fp8EncodeOptionsFor: fp8_nan, MODE.FP16_OVFL
 // under fp16_ovfl, CLAMP under pk_fp8_clamp), each source's ABS/NEG and flush, and the half.
 struct PkUniform {

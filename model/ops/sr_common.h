@@ -15,6 +15,10 @@
 namespace lanediff {
 namespace ops {
 
+// The MODE bits the SR conversions read: MODE[23] FP16_OVFL (the overflow readings) and MODE[4]
+// f32 input denormals (S0 flushed when clear). They ignore the round mode (docs/semantics.md §7).
+inline constexpr uint32_t kSrModeBits = kModeFp16OvflBit | kModeDenormF32InBit;
+
 // Uniform across a batch of one SR instruction word.
 struct SrUniform {
   const Fp8Format* format;

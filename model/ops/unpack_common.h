@@ -18,6 +18,13 @@ namespace ops {
 inline constexpr uint32_t kModeDenormF16InBit = 1u << 6;  // MODE[6]: f16/f64 input denormals
 inline constexpr uint32_t kModeDx10ClampBit = 1u << 8;    // MODE[8]: DX10_CLAMP (GFX9)
 
+// The MODE bits an unpacking conversion reads on `family`: MODE[6] (under
+// fp8_denorm_input=flush_f16_mode) and, on GFX9, MODE[8] DX10_CLAMP (a NaN under CLAMP). GFX12
+// and GFX1250 have no DX10_CLAMP field; UnpackOptions takes it as set there.
+constexpr uint32_t UnpackModeBits(Family family) {
+  return kModeDenormF16InBit | (family == Family::gfx9 ? kModeDx10ClampBit : 0u);
+}
+
 // The source byte (0..3) the instruction's select fields pick, from its row: byte_sel:N =
 // 2*OPSEL[0] + OPSEL[1] where the family's syntax is OpSelSyntax::byte_sel_src (GFX12/GFX1250
 // VOP3); elsewhere (GFX9) the SDWA src0_sel read per the fp8_sdwa_sel reading: pseudocode

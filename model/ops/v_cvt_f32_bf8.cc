@@ -42,5 +42,7 @@ absl::string_view v_cvt_f32_bf8_classify(const OpContext& ctx, uint32_t src0, ui
   return ClassifyUnpackByte(ctx, GetFp8Format(ctx.target->bf8), src0);
 }
 
+uint32_t v_cvt_f32_bf8_mode_bits(Family family) { return UnpackModeBits(family); }
+
 }  // namespace ops
 }  // namespace lanediff

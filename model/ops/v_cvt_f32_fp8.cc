@@ -56,5 +56,7 @@ absl::string_view v_cvt_f32_fp8_classify(const OpContext& ctx, uint32_t src0, ui
   return ClassifyUnpackByte(ctx, Fp8FormatUnderClamp(ctx), src0);
 }
 
+uint32_t v_cvt_f32_fp8_mode_bits(Family family) { return UnpackModeBits(family); }
+
 }  // namespace ops
 }  // namespace lanediff

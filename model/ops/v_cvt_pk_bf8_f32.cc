@@ -52,5 +52,7 @@ absl::string_view v_cvt_pk_bf8_f32_classify(const OpContext& ctx, uint32_t src0,
   return ClassifyPk(ctx, GetFp8Format(ctx.target->bf8), src0, src1);
 }
 
+uint32_t v_cvt_pk_bf8_f32_mode_bits(Family) { return kPkModeBits; }
+
 }  // namespace ops
 }  // namespace lanediff

@@ -43,5 +43,7 @@ absl::string_view v_cvt_pk_f32_bf8_classify(const OpContext& ctx, uint32_t src0,
   return ClassifyUnpackPair(ctx, GetFp8Format(ctx.target->bf8), src0);
 }
 
+uint32_t v_cvt_pk_f32_bf8_mode_bits(Family family) { return UnpackModeBits(family); }
+
 }  // namespace ops
 }  // namespace lanediff

@@ -54,5 +54,7 @@ absl::string_view v_cvt_pk_fp8_f32_classify(const OpContext& ctx, uint32_t src0,
   return ClassifyPk(ctx, Fp8FormatUnderClamp(ctx), src0, src1);
 }
 
+uint32_t v_cvt_pk_fp8_f32_mode_bits(Family) { return kPkModeBits; }
+
 }  // namespace ops
 }  // namespace lanediff

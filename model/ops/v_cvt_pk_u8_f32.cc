@@ -116,5 +116,8 @@ absl::string_view v_cvt_pk_u8_f32_classify(const OpContext& ctx, uint32_t src0, 
   return "normal";
 }
 
+// MODE[1:0] (the round mode, under pk_u8_rounding=mode) and MODE[4] (S0 input denormals).
+uint32_t v_cvt_pk_u8_f32_mode_bits(Family) { return kModeRoundF32Mask | kModeDenormF32InBit; }
+
 }  // namespace ops
 }  // namespace lanediff

@@ -51,5 +51,7 @@ absl::string_view v_cvt_sr_bf8_f32_classify(const OpContext& ctx, uint32_t src0,
   return ClassifySr(ctx, v_cvt_sr_bf8_f32_output(ctx), src0, src1);
 }
 
+uint32_t v_cvt_sr_bf8_f32_mode_bits(Family) { return kSrModeBits; }
+
 }  // namespace ops
 }  // namespace lanediff

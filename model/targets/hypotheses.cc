@@ -268,7 +268,9 @@ const std::vector<HypothesisInfo>& Registry() {
        "v_cvt_f32_fp8/bf8, v_cvt_pk_f32_fp8/bf8: do OMOD and CLAMP act on the f32 result",
        {{"applied",
          "OMOD scales (exactly) by 2, 4 or 1/2, then CLAMP clamps to [+0, 1.0] (NaN to +0 under "
-         "MODE.DX10_CLAMP), as on any f32 VOP3 result",
+         "MODE.DX10_CLAMP), as on any f32 VOP3 result; the harness kernels always run with "
+         "DX10_CLAMP set (GFX9-11 descriptors), so a NaN under CLAMP with it clear cannot be "
+         "run, only evaluated (lanediff eval --raw-mode)",
          LLVM_MC " accepts clamp and mul:2/mul:4/div:2 on the e64 and SDWA forms on gfx942/gfx950 "
          "(VOP3 output modifiers of an f32 result)",
          "gfx942 gfx950", "gfx942 v_cvt_f32_fp8_e64 clamp src0=0x48: 0x3f800000"},
