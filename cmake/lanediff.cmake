@@ -4,10 +4,38 @@
 #   lanediff_test(NAME model_fp_test SRCS u8_test.cc DEPS model_fp [LABELS slow])
 #   lanediff_fuzzer(NAME encoding_fuzzer SRCS encoding_fuzzer.cc DEPS model_isa)
 #
-# Tests get the CTest label "default" unless LABELS names others (slow, gpu, llvm).
+# Tests get the CTest label "default" unless LABELS names others (slow, gpu, llvm, once).
 # A test that exits 77 is reported as skipped (GPU tests with no GPU, for example).
+# Label "once": the test cannot fail differently under another compiler or the sanitizers
+# (it reads sources, or checks the CLI's text, files and exit codes), so scripts/test.sh runs
+# it in the release flavour only; the asan and gcc flavours pass -LE once.
+#
+# Long test binaries run as several CTest entries so that `ctest -j` keeps every core busy:
+# SHARDS n (or the binary's row in LANEDIFF_TEST_SHARDS below) registers NAME/1ofn ... NAME/nofn,
+# each running the binary with GTEST_TOTAL_SHARDS=n GTEST_SHARD_INDEX=i-1 (GoogleTest deals
+# the binary's tests round-robin over the shards; a shard may hold none and then passes).
+# `ctest -R NAME` still selects all of them. ENV adds environment variables to every entry.
+#
+# Compile time: with LANEDIFF_PCH (default ON) every library, binary and test unit uses one of
+# two shared precompiled headers (cmake/pch/): the standard library, Abseil and protobuf, plus
+# GoogleTest/GoogleMock for tests. Fuzzers (built with -fsanitize=fuzzer) do not.
 
 set(LANEDIFF_WARNINGS -Wall -Wextra)
+option(LANEDIFF_PCH "Compile with the shared precompiled headers of cmake/pch/" ON)
+# ccache compiles a unit that uses a precompiled header without caching it unless told to be
+# sloppy about the header's defines and timestamps (ccache manual, "Precompiled headers").
+foreach(lang C CXX)
+  if(LANEDIFF_PCH AND CMAKE_${lang}_COMPILER_LAUNCHER MATCHES "ccache")
+    set(CMAKE_${lang}_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env
+        CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+        ${CMAKE_${lang}_COMPILER_LAUNCHER})
+  endif()
+endforeach()
+
+# Test binaries split into shards (NAME=count), from CTest's measured times in the release
+# flavour: a binary taking far longer than the median gets enough shards for each to be
+# about as long as the next-longest whole binary. Sharding a test elsewhere: SHARDS n.
+set(LANEDIFF_TEST_SHARDS)
 if(LANEDIFF_SANITIZE)
   set(LANEDIFF_SAN_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   add_compile_options(${LANEDIFF_SAN_FLAGS})
@@ -24,11 +52,52 @@ function(_lanediff_common target)
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 endfunction()
 
+# The test units' compile definitions (every lanediff_test and the test precompiled header).
+set(LANEDIFF_TEST_DEFINITIONS
+  LANEDIFF_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+  LANEDIFF_BINARY_DIR="${PROJECT_BINARY_DIR}"
+  LANEDIFF_LLVM_BIN="${LANEDIFF_LLVM_BIN}")
+
+# lanediff_use_pch(TARGET [TEST]): TARGET reuses the shared precompiled header, made on first
+# use by an object library that compiles nothing else. The header's users must compile with
+# the same flags and definitions as its maker (clang refuses a mismatch); extra definitions of
+# their own are fine.
+function(lanediff_use_pch target)
+  if(NOT LANEDIFF_PCH)
+    return()
+  endif()
+  if(ARGV1 STREQUAL "TEST")
+    set(maker lanediff_pch_test)
+  else()
+    set(maker lanediff_pch_lib)
+  endif()
+  if(NOT TARGET ${maker})
+    set(anchor "${PROJECT_BINARY_DIR}/${maker}.cc")
+    file(CONFIGURE OUTPUT "${anchor}" CONTENT "// Compiles ${maker}'s precompiled header only.\n")
+    add_library(${maker} OBJECT "${anchor}")
+    _lanediff_common(${maker})
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+      target_compile_options(${maker} PRIVATE -Xclang -fno-pch-timestamp)  # for ccache, as above
+    endif()
+    target_link_libraries(${maker} PRIVATE absl::status absl::statusor absl::strings
+      absl::str_format absl::span protobuf::libprotobuf)
+    if(maker STREQUAL "lanediff_pch_test")
+      target_link_libraries(${maker} PRIVATE GTest::gtest GTest::gmock)
+      target_compile_definitions(${maker} PRIVATE ${LANEDIFF_TEST_DEFINITIONS})
+      target_precompile_headers(${maker} PRIVATE "${PROJECT_SOURCE_DIR}/cmake/pch/lanediff_test_pch.h")
+    else()
+      target_precompile_headers(${maker} PRIVATE "${PROJECT_SOURCE_DIR}/cmake/pch/lanediff_pch.h")
+    endif()
+  endif()
+  target_precompile_headers(${target} REUSE_FROM ${maker})
+endfunction()
+
 function(lanediff_library)
   cmake_parse_arguments(A "" "NAME" "SRCS;DEPS" ${ARGN})
   add_library(${A_NAME} STATIC ${A_SRCS})
   _lanediff_common(${A_NAME})
   target_link_libraries(${A_NAME} PUBLIC ${A_DEPS})
+  lanediff_use_pch(${A_NAME})
 endfunction()
 
 function(lanediff_binary)
@@ -36,28 +105,50 @@ function(lanediff_binary)
   add_executable(${A_NAME} ${A_SRCS})
   _lanediff_common(${A_NAME})
   target_link_libraries(${A_NAME} PRIVATE ${A_DEPS})
+  lanediff_use_pch(${A_NAME})
   if(A_OUTPUT_NAME)
     set_target_properties(${A_NAME} PROPERTIES OUTPUT_NAME ${A_OUTPUT_NAME})
   endif()
 endfunction()
 
 function(lanediff_test)
-  cmake_parse_arguments(A "" "NAME;TIMEOUT" "SRCS;DEPS;LABELS;ARGS" ${ARGN})
+  cmake_parse_arguments(A "" "NAME;TIMEOUT;SHARDS" "SRCS;DEPS;LABELS;ARGS;ENV" ${ARGN})
   add_executable(${A_NAME} ${A_SRCS})
   _lanediff_common(${A_NAME})
   target_link_libraries(${A_NAME} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
-  target_compile_definitions(${A_NAME} PRIVATE
-    LANEDIFF_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    LANEDIFF_BINARY_DIR="${PROJECT_BINARY_DIR}"
-    LANEDIFF_LLVM_BIN="${LANEDIFF_LLVM_BIN}")
+  target_compile_definitions(${A_NAME} PRIVATE ${LANEDIFF_TEST_DEFINITIONS})
+  lanediff_use_pch(${A_NAME} TEST)
   if(NOT A_LABELS)
     set(A_LABELS default)
   endif()
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT 600)
   endif()
-  add_test(NAME ${A_NAME} COMMAND ${A_NAME} ${A_ARGS})
-  set_tests_properties(${A_NAME} PROPERTIES LABELS "${A_LABELS}" SKIP_RETURN_CODE 77 TIMEOUT ${A_TIMEOUT})
+  if(NOT A_SHARDS)
+    set(A_SHARDS 1)
+    foreach(row IN LISTS LANEDIFF_TEST_SHARDS)
+      if(row MATCHES "^${A_NAME}=([0-9]+)$")
+        set(A_SHARDS ${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+  endif()
+  if(A_SHARDS EQUAL 1)
+    add_test(NAME ${A_NAME} COMMAND ${A_NAME} ${A_ARGS})
+    set_tests_properties(${A_NAME} PROPERTIES LABELS "${A_LABELS}" SKIP_RETURN_CODE 77
+      TIMEOUT ${A_TIMEOUT})
+    if(A_ENV)
+      set_tests_properties(${A_NAME} PROPERTIES ENVIRONMENT "${A_ENV}")
+    endif()
+    return()
+  endif()
+  foreach(i RANGE 1 ${A_SHARDS})
+    math(EXPR index "${i} - 1")
+    set(entry ${A_NAME}/${i}of${A_SHARDS})
+    add_test(NAME ${entry} COMMAND ${A_NAME} ${A_ARGS})
+    set_tests_properties(${entry} PROPERTIES LABELS "${A_LABELS}" SKIP_RETURN_CODE 77
+      TIMEOUT ${A_TIMEOUT}
+      ENVIRONMENT "GTEST_TOTAL_SHARDS=${A_SHARDS};GTEST_SHARD_INDEX=${index};${A_ENV}")
+  endforeach()
 endfunction()
 
 # A libFuzzer target, also buildable by OSS-Fuzz/ClusterFuzzLite: when LIB_FUZZING_ENGINE is
