@@ -32,10 +32,49 @@ foreach(lang C CXX)
   endif()
 endforeach()
 
-# Test binaries split into shards (NAME=count), from CTest's measured times in the release
-# flavour: a binary taking far longer than the median gets enough shards for each to be
-# about as long as the next-longest whole binary. Sharding a test elsewhere: SHARDS n.
-set(LANEDIFF_TEST_SHARDS)
+# The longest tests, NAME=seconds, as CTest measured them in the release flavour (ctest -j2 on
+# a 2-core machine shared with other builds, load average 12-17, so the seconds are inflated;
+# their order is what counts; scripts/test.sh keeps each run's times in build/test-artifacts/).
+# They become the tests' COST: CTest starts the costliest first when it has no cost data of its
+# own (a fresh clone), so a long test does not start last and run alone on one core. A sharded
+# test's entries share its cost.
+set(LANEDIFF_TEST_COSTS
+  device_code_object_test=300 model_isa_llvm_test=190 model_pair_exhaustive_test=100
+  fuzz_llvm_mc_diff_test=85 fuzz_cli_paths_exit_codes_test=40 fuzz_report_chromium_test=33
+  fuzz_asm_command_test=27 model_fp_test=22 proto_text_format_test=21 device_hip_test=14)
+# Test binaries split into shards (NAME=count): those whose measured time is far above the
+# rest and whose GoogleTest cases are many enough to deal out. Sharding a test elsewhere:
+# SHARDS n.
+set(LANEDIFF_TEST_SHARDS device_code_object_test=4 model_isa_llvm_test=2)
+
+# At the end of each directory that declares tests, LANEDIFF_TEST_COSTS becomes COST
+# (set_tests_properties reaches only the tests of its own directory).
+function(_lanediff_apply_costs)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(row IN LISTS LANEDIFF_TEST_COSTS)
+    if(NOT row MATCHES "^([^=]+)=([0-9]+)$")
+      message(FATAL_ERROR "LANEDIFF_TEST_COSTS: '${row}' is not NAME=seconds")
+    endif()
+    set(name "${CMAKE_MATCH_1}")
+    set(cost "${CMAKE_MATCH_2}")
+    foreach(test IN LISTS tests)
+      if(test STREQUAL name)
+        set_tests_properties(${test} PROPERTIES COST ${cost})
+      elseif(test MATCHES "^${name}/[0-9]+of([0-9]+)$")
+        math(EXPR share "${cost} / ${CMAKE_MATCH_1}")
+        set_tests_properties(${test} PROPERTIES COST ${share})
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+function(_lanediff_defer_costs)
+  get_property(deferred DIRECTORY PROPERTY LANEDIFF_COSTS_DEFERRED)
+  if(NOT deferred)
+    set_property(DIRECTORY PROPERTY LANEDIFF_COSTS_DEFERRED TRUE)
+    cmake_language(DEFER CALL _lanediff_apply_costs)
+  endif()
+endfunction()
+_lanediff_defer_costs()  # the top directory (install_deb_test)
 if(LANEDIFF_SANITIZE)
   set(LANEDIFF_SAN_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   add_compile_options(${LANEDIFF_SAN_FLAGS})
@@ -118,6 +157,7 @@ function(lanediff_test)
   target_link_libraries(${A_NAME} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
   target_compile_definitions(${A_NAME} PRIVATE ${LANEDIFF_TEST_DEFINITIONS})
   lanediff_use_pch(${A_NAME} TEST)
+  _lanediff_defer_costs()
   if(NOT A_LABELS)
     set(A_LABELS default)
   endif()
