@@ -22,7 +22,8 @@
 #            GoogleTest binaries in every flavour.
 # Tests labelled `gpu` run in every flavour and skip (CTest "Skipped", exit 77) with a printed
 # reason when no AMD GPU is visible. Long GoogleTest binaries run as several CTest entries
-# (NAME/1of3 ...; cmake/lanediff.cmake) so both cores stay busy.
+# (NAME/1of4 ...) and the longest tests start first (their measured COST), so both cores stay
+# busy to the end (LANEDIFF_TEST_SHARDS, LANEDIFF_TEST_COSTS in cmake/lanediff.cmake).
 # At the end it prints each flavour's build time and ten slowest tests; CTest's measurements are
 # kept in build/test-artifacts/<flavour>/ (ctest-junit.xml: every test's time and output;
 # CTestCostData.txt: CTest's running averages, which order the next run; build-seconds.txt).
