@@ -39,16 +39,19 @@ endforeach()
 # own (a fresh clone), so a long test does not start last and run alone on one core. A sharded
 # test's entries share its cost.
 set(LANEDIFF_TEST_COSTS
-  device_code_object_test=300 device_harness_exec_test=220 model_isa_llvm_test=190
-  fuzz_triage_nightly_test=130 fuzz_cli_flag_vocabulary_test=105 model_pair_exhaustive_test=100
-  fuzz_llvm_mc_diff_test=85 device_harness_serve_test=60 fuzz_cli_open_device_test=55
-  fuzz_cli_paths_exit_codes_test=40 fuzz_cli_json_test=38 fuzz_cli_discriminate_table_test=34
-  fuzz_report_chromium_test=33 fuzz_asm_command_test=27 model_fp_test=22 proto_text_format_test=21
-  device_hip_test=14)
+  device_code_object_test=300 device_harness_exec_test=220 fuzz_selftest_test=195
+  model_isa_llvm_test=190 fuzz_triage_nightly_test=130 fuzz_triage_erratum_buckets_test=116
+  install_deb_test=113 fuzz_cli_flag_vocabulary_test=105 model_pair_exhaustive_test=100
+  fuzz_llvm_mc_diff_test=85 fuzz_discriminate_test=73 fuzz_cli_readme_tour_test=65
+  device_harness_serve_test=60 fuzz_cli_open_device_test=55 fuzz_cli_paths_exit_codes_test=40
+  fuzz_cli_json_test=38 fuzz_cli_discriminate_table_test=34 fuzz_report_chromium_test=33
+  reliability_bad_input_test=28 fuzz_asm_command_test=27 fuzz_eval_command_test=25
+  model_fp_test=22 proto_text_format_test=21 fuzz_campaign_test=20 device_hip_test=14)
 # Test binaries split into shards (NAME=count): those whose measured time is far above the
 # rest and whose GoogleTest cases are many enough to deal out. Sharding a test elsewhere:
 # SHARDS n.
-set(LANEDIFF_TEST_SHARDS device_code_object_test=4 model_isa_llvm_test=2)
+set(LANEDIFF_TEST_SHARDS device_code_object_test=4 fuzz_selftest_test=3 model_isa_llvm_test=2
+  fuzz_triage_erratum_buckets_test=2)
 
 # At the end of each directory that declares tests, LANEDIFF_TEST_COSTS becomes COST
 # (set_tests_properties reaches only the tests of its own directory).
