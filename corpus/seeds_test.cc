@@ -1,7 +1,7 @@
 // Every seed file in corpus/seeds/<instruction>/*.textproto parses, names its instruction in
 // its folder, has a note, and each lane's `# expect` comments hold under the model: the default
 // line `# expect: 0xWORD` and any `# expect NAME=VALUE [NAME=VALUE...]: 0xWORD` under those
-// hypotheses. The expected words are SEMANTICS.md's, written in the files by hand. A case is
+// hypotheses. The expected words are docs/semantics.md's, written in the files by hand. A case is
 // resolved as every runner resolves it (device_harness/resolve_case.h ResolveTestCase): a
 // constant source (an inline constant, a literal) reads its constant in every lane.
 #include <cstdint>
@@ -128,7 +128,21 @@ TEST(CorpusSeeds, EveryExpectationHolds) {
       EXPECT_TRUE(has_default) << name << " lane " << i << ": no `# expect:` default line";
     }
   }
-  EXPECT_GE(files, 19);
+  // Every row has seeds (a row whose folder is missing or renamed would otherwise pass here
+  // with nothing checked), and every file in an instruction's folder is a seed this test read.
+  for (Instr instr : kAllInstrs) {
+    const std::filesystem::path dir = root / std::string(InstrName(instr));
+    int seeds = 0;
+    if (std::filesystem::is_directory(dir)) {
+      for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        EXPECT_EQ(entry.path().extension(), ".textproto")
+            << entry.path() << ": not a seed (corpus/seeds/<instruction>/*.textproto)";
+        seeds += entry.path().extension() == ".textproto";
+      }
+    }
+    EXPECT_GT(seeds, 0) << InstrName(instr) << " has no seed file under " << dir;
+  }
+  EXPECT_GT(checks, files) << "fewer expectations than seed files";
   std::printf("%d seed files, %d expectations checked\n", files, checks);
 }
 

@@ -13,7 +13,7 @@ proto::TestCase Parse(const std::string& text) {
   return *tc;
 }
 
-// Hand-encoded from SEMANTICS.md §2 (GFX9: VDST[7:0] OP[25:16] ENC[31:26]=110100; dword1
+// Hand-encoded from docs/semantics.md §2 (GFX9: VDST[7:0] OP[25:16] ENC[31:26]=110100; dword1
 // SRC0[8:0] SRC1[17:9] SRC2[26:18]); v1 = 257 = 0x101, v2 = 0x102, v3 = 0x103.
 //   v_cvt_sr_fp8_f32 v4, v1, v2 (gfx942, opcode 676 = 0x2a4):
 //     dword0 = 0xd0000000 | 0x2a4 << 16 | 4 = 0xd2a40004; dword1 = 0x101 | 0x102 << 9 = 0x00020501

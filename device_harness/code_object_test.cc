@@ -1,7 +1,7 @@
 // Tests of the built code objects and the patcher, against independent tools: llvm-mc-22
 // produces the instruction words, llvm-objdump-22 disassembles what the binary embeds, and a
-// hand encoder below builds raw words from the SEMANTICS.md §2 field layout (checked against
-// the golden words there). llvm-objdump silently drops some modifier bits (DESIGN.md), so
+// hand encoder below builds raw words from the docs/semantics.md §2 field layout (checked against
+// the golden words there). objdump drops some modifier bits (model/isa/llvm_differences.cc), so
 // every check compares the bytes objdump prints, not only its text.
 #include "device_harness/code_object.h"
 
@@ -62,7 +62,7 @@ std::string WriteTemp(absl::string_view name, absl::Span<const uint8_t> bytes) {
   return path;
 }
 
-// A VOP3 word from its fields (SEMANTICS.md §2): dword0 VDST[7:0] ABS[10:8] OPSEL[14:11]
+// A VOP3 word from its fields (docs/semantics.md §2): dword0 VDST[7:0] ABS[10:8] OPSEL[14:11]
 // CLAMP[15] OP[25:16] ENC[31:26]; dword1 SRC0[40:32] SRC1[49:41] SRC2[58:50] OMOD[60:59]
 // NEG[63:61].
 struct Fields {
@@ -196,7 +196,7 @@ size_t FindInOrder(const Disassembly& d, size_t begin, size_t end,
 // ---------------------------------------------------------------------------------------------
 
 TEST(HandEncoderTest, MatchesSemanticsGoldenWords) {
-  // SEMANTICS.md §2: gfx9 `v_cvt_pk_u8_f32 v5, v1, v2, s3` = 05 00 dd d1 01 05 0e 00.
+  // docs/semantics.md §2: gfx9 `v_cvt_pk_u8_f32 v5, v1, v2, s3` = 05 00 dd d1 01 05 0e 00.
   Fields f{.vdst = 5, .op = 477, .src0 = 257, .src1 = 258, .src2 = 3};
   EXPECT_EQ(HandEncode(Family::gfx9, f), (std::vector<uint32_t>{0xd1dd0005, 0x000e0501}));
   // gfx12 `v_cvt_sr_fp8_f32 v1, v2, v3` = 01 00 6b d7 02 07 02 00.
@@ -246,7 +246,7 @@ TEST(CodeObjectTest, EmbeddedBytesEqualTheBuiltFiles) {
 }
 
 // The placeholder at every patch site is `v_cvt_pk_u8_f32 v4, v1, v2, v3` then `s_nop 0`,
-// with the family's pk_u8 opcode (SEMANTICS.md §1).
+// with the family's pk_u8 opcode (docs/semantics.md §1).
 TEST(CodeObjectTest, PatchSiteHoldsThePlaceholder) {
   for (const CodeObjectView& co : AllCodeObjects()) {
     SCOPED_TRACE(absl::StrCat(co.target->name, " wave", co.wave_size));
@@ -791,7 +791,7 @@ TEST(PatchTest, LlvmMcWordsDecodeAtTheSite) {
     absl::StatusOr<PatchSite> site = FindPatchSite(co->elf);
     ASSERT_TRUE(site.ok());
     const bool gfx9 = t.family == Family::gfx9;
-    // Modifier mixes LLVM 22 accepts (SEMANTICS.md §2 table).
+    // Modifier mixes LLVM 22 accepts (docs/semantics.md §2 table).
     std::vector<std::string> text = {
         "v_cvt_pk_u8_f32 v4, v1, v2, v3",
         "v_cvt_pk_u8_f32 v4, -|v1|, v2, v3 clamp",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Layering (issue 13): the harness executes, the model computes. Fails when
+# Layering: the harness executes, the model computes. Fails when
 #  - device_harness/runner.h (the interface every device implements) includes anything from
 #    model/ops (a device needs the batch, not the model's arithmetic);
 #  - a file under model/ includes a device_harness/ or fuzz/ header;

@@ -26,6 +26,7 @@
 #include "device_harness/serve/serve_runner.h"
 #include "device_harness/sim/errata.h"
 #include "device_harness/sim/sim_runner.h"
+#include "device_harness/interp/interp.h"
 #include "model/base/status.h"
 
 #include <algorithm>
@@ -79,6 +80,16 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenSim(const RunnerOptions& options) {
   // Check the options here, so a bad one is not reported as a child's failure.
   LANEDIFF_RETURN_IF_ERROR(OpenSimRunner(sim).status());
   return Isolate([sim]() { return OpenSimRunner(sim); }, options.timeout);
+}
+
+// The kernel interpreter with the simulator at the patch site (interp/interp.h), isolated as
+// the simulator is.
+absl::StatusOr<std::unique_ptr<Runner>> OpenInterp(const RunnerOptions& options) {
+  SimOptions sim{.inject = options.inject, .hypotheses = options.hypotheses};
+  LANEDIFF_ASSIGN_OR_RETURN(ErrataSet errata, ErrataSet::Parse(options.inject));
+  if (!errata.HasFault() && !options.isolate_sim) return interp::OpenInterpRunner(sim);
+  LANEDIFF_RETURN_IF_ERROR(interp::OpenInterpRunner(sim).status());
+  return Isolate([sim]() { return interp::OpenInterpRunner(sim); }, options.timeout);
 }
 
 // "hip" -> 0, "hip:N" and "hip:N:waveW" -> N; -1 for any other spec.
@@ -231,7 +242,8 @@ absl::StatusOr<std::vector<std::string>> CampaignTargets(absl::string_view spec,
 }
 
 absl::string_view DeviceSpecHelp() {
-  return "auto (HIP GPU if visible, else the simulator), hip, hip:N, hip:N:wave64 (RDNA), sim, exec:COMMAND, "
+  return "auto (HIP GPU if visible, else the simulator), hip, hip:N, hip:N:wave64 (RDNA), sim, interp (the kernel "
+         "interpreted, the simulator at the patch site), exec:COMMAND, "
          "exec-serve:COMMAND, replay:PATH";
 }
 
@@ -239,12 +251,13 @@ absl::StatusOr<std::unique_ptr<Runner>> OpenRunner(absl::string_view spec,
                                                    const RunnerOptions& options,
                                                    std::string* note) {
   if (note != nullptr) note->clear();
-  const bool is_sim = spec == "sim" || spec == "auto";
+  const bool is_sim = spec == "sim" || spec == "auto" || spec == "interp";
   if (!is_sim && (!options.inject.empty() || !options.hypotheses.empty())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--inject and --hypothesis configure the simulator; --device=", spec, " takes neither"));
   }
   if (spec == "sim") return OpenSim(options);
+  if (spec == "interp") return OpenInterp(options);
   if (spec == "hip" || absl::StartsWith(spec, "hip:")) {
     LANEDIFF_ASSIGN_OR_RETURN(auto index_wave, ParseHipSpec(spec));
     if (!options.inject.empty()) {

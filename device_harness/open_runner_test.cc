@@ -27,6 +27,24 @@ TEST(OpenRunnerTest, SimAndItsOptions) {
   EXPECT_TRUE(absl::StrContains(OpenRunner("sim", bad).status().message(), "bogus"));
 }
 
+// --device=interp: the kernel interpreter with the simulator at the patch site; it takes the
+// simulator's --inject and --hypothesis and isolates like it.
+TEST(OpenRunnerTest, InterpAndItsOptions) {
+  auto interp = OpenRunner("interp", {});
+  ASSERT_TRUE(interp.ok()) << interp.status();
+  EXPECT_TRUE(absl::StartsWith((*interp)->Describe(), "interp (the harness kernel interpreted, the instruction on sim"))
+      << (*interp)->Describe();
+  RunnerOptions iso;
+  iso.isolate_sim = true;
+  auto isolated = OpenRunner("interp", iso);
+  ASSERT_TRUE(isolated.ok()) << isolated.status();
+  EXPECT_TRUE(absl::StartsWith((*isolated)->Describe(), "isolated interp")) << (*isolated)->Describe();
+  RunnerOptions bad;
+  bad.hypotheses = {"sr_rounding=bogus"};
+  EXPECT_TRUE(absl::StrContains(OpenRunner("interp", bad).status().message(), "bogus"));
+  EXPECT_TRUE(absl::StrContains(DeviceSpecHelp(), "interp"));
+}
+
 TEST(OpenRunnerTest, BadSpecs) {
   EXPECT_TRUE(absl::StrContains(OpenRunner("gpu", {}).status().message(),
                                 "unknown --device 'gpu'; valid: auto"));

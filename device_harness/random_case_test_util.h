@@ -27,7 +27,7 @@ namespace lanediff {
 namespace testcases {
 
 
-// Values that separate behaviours (SEMANTICS.md §3, §5, §6), mixed with random bits.
+// Values that separate behaviours (docs/semantics.md §3, §5, §6), mixed with random bits.
 inline constexpr uint32_t kInteresting[] = {
     0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x43018000 /*129.5*/, 0x437f8000 /*255.5*/,
     0x3f000000 /*0.5*/, 0x3fc00000 /*1.5*/, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,

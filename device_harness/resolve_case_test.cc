@@ -1,5 +1,5 @@
 // A test case resolved under the harness kernels' register layout (resolve_case.h). Expected
-// words are the seed pages' / LLVM's (SEMANTICS.md §2); expected lane values follow from the
+// words are the seed pages' / LLVM's (docs/semantics.md §2); expected lane values follow from the
 // register convention (register_convention.h: v1..v3 = src0..src2, v4 = vdst_old, s20..s22 =
 // SGPR sources) and the inline-constant table.
 #include "device_harness/resolve_case.h"

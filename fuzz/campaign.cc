@@ -253,7 +253,7 @@ class Worker {
   Hypotheses hyp_;
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<CorpusStore> store_;
-  std::vector<FlatCase> pool_;  // flat: 16 bytes per lane (issue 16)
+  std::vector<FlatCase> pool_;  // flat: 16 bytes per lane
   AimScratch aim_scratch_;
   size_t launch_lanes_ = 0;  // the grouping step's aim (0: one case per launch)
   int tty_ = -1;              // stderr is a terminal (1) or not (0); -1 not asked yet

@@ -1,4 +1,4 @@
-// The fast host pipeline (issue 16) must not change what a campaign finds: for a fixed seed the
+// The fast host pipeline must not change what a campaign finds: for a fixed seed the
 // same cases are generated, the same lanes aimed, the same disagreements minimized to the same
 // findings. fuzz/testdata/campaign_golden.txt was recorded by this test, unchanged, built from
 // the code before the pipeline was rewritten (main at eccd5ce, protobuf Lane objects on the hot
@@ -10,7 +10,7 @@
 // the comparison or the minimizer shows up here as a difference in a named block.
 //
 // Re-recorded once, on purpose, when the campaign's aiming started drawing from aim tables
-// (fuzz/lane_gen.h AimLanes with scratch, issue 16: 4x oversampling and 18 model evaluations
+// (fuzz/lane_gen.h AimLanes with scratch: the 4x oversampling and 18 model evaluations
 // per candidate made --aim 100 cost 7.5x --aim 0; an identical stream needs those draws, so
 // no faster aiming could keep it). This file is a change detector, not expected values: the
 // expected ones (each planted erratum found, under its hypothesis) are the assertions of
@@ -26,13 +26,13 @@
 // nan_sign_aim100, fp16_ovfl_ignored, garbage_lane find the same causes (9/9/5/16 signatures
 // for 11/8/5/17); src1_neg finds its two causes and also sr_rounding=literal and
 // sr_overflow=before_rounding attributions (10 signatures for 6).
-// Re-recorded again when issue 15's attribution rule (fuzz/triage/attribution.cc) and the aim
+// Re-recorded again when the attribution rule (fuzz/triage/attribution.cc) and the aim
 // tables met on main, by the same procedure against main's golden of that time (60a68a4):
 // mutator stream, u8_truncate_aim0, byte12_swap_small, gfx1250_clamp_ignored identical;
 // sr_wrap_default, nan_sign_aim100, fp16_ovfl_ignored, src1_neg, garbage_lane find the same
 // causes and nothing else (9/9/5/6/16 signatures for 11/8/5/4/17; src1_neg only
 // rounded_other_way).
-// Re-recorded a third time for issue 16's 50 M lanes/s: LaneGen::Fill draws lanes from per-case
+// Re-recorded a third time for 50 M lanes/s: LaneGen::Fill draws lanes from per-case
 // value pools (fuzz/lane_gen.h LanePools: one Rng number per Fill, three hashes per lane), an
 // aimed case or sibling draws its aim decision before its lanes and no lanes aiming overwrites,
 // a cold aim call stops drawing once it has its lanes, and warm aiming copies runs of 8 table

@@ -1,7 +1,7 @@
 // A campaign against the HIP runner on a fake HIP runtime (device_harness/hip/fake_hip_api.h)
 // whose every launch fails at hipStreamSynchronize with 719 (hipErrorLaunchFailure): the
 // error code is a device fault, stored in the corpus as a DEVICE_FAULT finding whose fault
-// text carries the code and its name - not counted as 50 refused batches (issue 12).
+// text carries the code and its name - not counted as 50 refused batches.
 #include <stdlib.h>
 
 #include <functional>
@@ -57,7 +57,7 @@ TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode
   o.batch_timeout_seconds = 60;  // a loaded CI machine; nothing here hangs
   absl::StatusOr<CampaignStats> stats = RunCampaign(o, nullptr);
   ASSERT_TRUE(stats.ok()) << stats.status();
-  EXPECT_EQ(stats->refused, 0u);  // before issue 12 every one was a refusal
+  EXPECT_EQ(stats->refused, 0u);  // each one was once counted a refusal
   EXPECT_EQ(stats->device_faults, stats->execs);
   EXPECT_GE(stats->execs, 1u);
   EXPECT_EQ(stats->new_findings, 1u);  // one fault kind: later ones are repeats

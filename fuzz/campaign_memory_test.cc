@@ -1,4 +1,4 @@
-// The campaign's memory bound (issue 16): one job at 65,536 lanes per batch, the largest batch
+// The campaign's memory bound: one job at 65,536 lanes per batch, the largest batch
 // the mutator makes (kMaxLanes), stays under 100 MB peak RSS however long it runs.
 //
 // Where the bound comes from: the pool of kPoolSize = 64 earlier cases holds 64 x 65,536 lanes

@@ -358,7 +358,7 @@ TEST(Campaign, JobsReportBucketsCoverageTimelineAndDriverToTheParent) {
 }
 
 TEST(Campaign, OptionsOutOfRangeAreRefusedBeforeAnyCase) {
-  // The library's own guard for what the CLI refuses (issue 11 point 5): a NaN time ran
+  // The library's own guard for what the CLI refuses: a NaN time ran
   // forever, jobs = 0 ran one job, more lanes than the mutator's cap were silently capped.
   const std::string dir = TempDir();
   std::vector<std::pair<std::string, CampaignOptions>> bad;

@@ -1,4 +1,4 @@
-// --allow-undefined (issue 12, item 3): words that break a documented ISA restriction - more
+// --allow-undefined: words that break a documented ISA restriction - more
 // distinct SGPR/literal reads than the constant bus takes (1 on GFX9 VOP3, 2 on GFX10+,
 // model/isa/tables.cc) - are refused before they run unless asked for; asked for, the mutator
 // generates them, the simulator runs them (the same checks as the HIP runner), and their

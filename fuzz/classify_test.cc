@@ -17,7 +17,7 @@ proto::TestCase OneLane(const char* target, proto::Instruction instr, uint32_t s
 }
 
 TEST(Classify, SrCarryExplainedByLiteralRounding) {
-  // SEMANTICS.md §6: fp8 OCP, S0=0x3FFFFFFF, S1=0xFFFFF000 -> 0x40 (carry_truncate, the
+  // docs/semantics.md §6: fp8 OCP, S0=0x3FFFFFFF, S1=0xFFFFF000 -> 0x40 (carry_truncate, the
   // default) vs 0x39 (literal). A device answering 0x39 follows sr_rounding=literal. The
   // fraction 0x7fffff plus the seed 0xfffff carries out of 23 bits: class sr_carry.
   proto::TestCase tc = OneLane("gfx1201", proto::v_cvt_sr_fp8_f32, 0x3fffffff, 0xfffff000);
@@ -32,7 +32,7 @@ TEST(Classify, SrCarryExplainedByLiteralRounding) {
 }
 
 TEST(Classify, PkU8TieExplainedByTruncation) {
-  // 129.5 -> 130 under RNE (default), 129 under truncation (SEMANTICS.md §3).
+  // 129.5 -> 130 under RNE (default), 129 under truncation (docs/semantics.md §3).
   proto::TestCase tc = OneLane("gfx942", proto::v_cvt_pk_u8_f32, 0x43018000, 0);
   auto rc = ResolveTestCase(tc);
   ASSERT_TRUE(rc.ok()) << rc.status();

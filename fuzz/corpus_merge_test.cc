@@ -114,7 +114,7 @@ TEST(CorpusMerge, TheExampleKeptIsTheOneSeenFirstInEitherOrder) {
   EXPECT_EQ(MergeFindings(late, early).observed(0), 0x39u);
 }
 
-// Issue 11, point 12: a count of UINT64_MAX wrapped to a small number on the next merge or hit.
+// Once a count of UINT64_MAX wrapped to a small number on the next merge or hit.
 TEST(CorpusMerge, ACountAtTheMaximumNeverWraps) {
   const std::string src = TempDir(), dst = TempDir();
   auto store = CorpusStore::Open(dst);
@@ -130,7 +130,7 @@ TEST(CorpusMerge, ACountAtTheMaximumNeverWraps) {
   EXPECT_EQ(StoredCount(dst, "big"), kMax);  // one more hit: still the maximum
 }
 
-// Issue 11, point 12: merging a corpus into a subdirectory of itself stored a second copy of
+// Once merging a corpus into a subdirectory of itself stored a second copy of
 // every finding inside the source: loading the source then gave each finding twice.
 TEST(CorpusMerge, MergingIntoASubdirectoryOfTheSourceIsRefused) {
   const std::string root = TempDir();
@@ -151,7 +151,7 @@ TEST(CorpusMerge, MergingIntoASubdirectoryOfTheSourceIsRefused) {
   EXPECT_EQ(Snapshot(root), before);
 }
 
-// Issue 11, point 12: a second copy of a finding under another file name added its count to
+// Once a second copy of a finding under another file name added its count to
 // the real file on every merge of the corpus into itself (count 2 became 4, 6, 8 ...).
 TEST(CorpusMerge, AStrayCopyUnderAnotherNameDoesNotInflateASelfMerge) {
   const std::string root = TempDir();

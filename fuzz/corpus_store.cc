@@ -46,31 +46,6 @@ absl::Status MakeDirs(const std::string& dir) {
   return absl::OkStatus();
 }
 
-// Holds an exclusive flock on a lock file for its lifetime.
-class FileLock {
- public:
-  static absl::StatusOr<FileLock> Acquire(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) return Errno("cannot open lock file", path, errno);
-    while (::flock(fd, LOCK_EX) != 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      return Errno("cannot lock", path, err);
-    }
-    return FileLock(fd);
-  }
-  FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-  FileLock& operator=(FileLock&&) = delete;
-  ~FileLock() {
-    if (fd_ >= 0) ::close(fd_);  // closing releases the flock
-  }
-
- private:
-  explicit FileLock(int fd) : fd_(fd) {}
-  int fd_;
-};
-
 bool IsTextName(absl::string_view name) {
   return absl::EndsWith(name, ".textproto") || absl::EndsWith(name, ".txtpb");
 }

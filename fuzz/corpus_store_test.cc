@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -193,7 +194,7 @@ TEST(CorpusStore, BadFilesAreReportedByNameAndLineAndNotRewritten) {
 }
 
 TEST(CorpusStore, StoredFileThatParsesButIsNoFindingIsNeverOverwritten) {
-  // Issue 11 point 3: an empty file parses (as an empty Finding), and so does one with
+  // An empty file parses (as an empty Finding), and so does one with
   // `kind: 7`; before the fix the next Record() overwrote either with the new example.
   const std::string root = TempDir();
   auto store = CorpusStore::Open(root);
@@ -221,7 +222,7 @@ TEST(CorpusStore, StoredFileThatParsesButIsNoFindingIsNeverOverwritten) {
 }
 
 TEST(CorpusStore, OutOfRangeKindIsRefusedInTextAndBinary) {
-  // Issue 11 point 13: `kind: 7` parses (proto3 enums are open) but is no Finding.Kind.
+  // `kind: 7` parses (proto3 enums are open) but is no Finding.Kind.
   const std::string root = TempDir();
   proto::Finding f = MakeFinding("sig_k");
   f.set_kind(static_cast<proto::Finding::Kind>(7));
@@ -238,7 +239,7 @@ TEST(CorpusStore, OutOfRangeKindIsRefusedInTextAndBinary) {
 }
 
 TEST(CorpusStore, SpecialFilesAndUnreadableDirectoriesAreNamed) {
-  // Issue 11 points 10 and 11: a FIFO (whatever its name) is refused by name, without
+  // A FIFO (whatever its name) is refused by name, without
   // blocking on open; the walk goes past it and loads the rest.
   const std::string root = TempDir();
   WriteRaw(root + "/a/good.textproto", ToText(MakeFinding("sig_g")));
@@ -337,6 +338,27 @@ TEST(CorpusStore, WriteFailureMidFileLeavesOldFileAndNoTemp) {
   for (auto& e : std::filesystem::recursive_directory_iterator(root)) {
     EXPECT_EQ(e.path().filename().string().rfind(".tmp.", 0), std::string::npos) << e.path();
   }
+}
+
+TEST(CorpusStore, ALockFileThatIsASymlinkIsNeverFollowed) {
+  // A symlink planted where a signature's lock file belongs (a merge destination another user
+  // can write to): the store refuses it by name and creates nothing at its target.
+  const std::string root = TempDir();
+  const std::string target = TempDir() + "/planted";
+  auto store = CorpusStore::Open(root);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const proto::Finding f = MakeFinding("sig_link");
+  const std::string dir = std::filesystem::path(store->PathFor(f)).parent_path().string();
+  std::filesystem::create_directories(dir);
+  std::filesystem::create_symlink(target, dir + "/.sig_link.lock");
+  auto r = store->Record(f);
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), ".sig_link.lock: lock file is a symbolic link"))
+      << r.status();
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(target))) << target;
+  auto m = store->Merge(f);
+  EXPECT_FALSE(m.ok());
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(target))) << target;
 }
 
 }  // namespace

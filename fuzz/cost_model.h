@@ -1,4 +1,4 @@
-// The GPU cost model of issue 16: how many lanes per second a campaign can run on a given
+// The GPU cost model: how many lanes per second a campaign can run on a given
 // GPU, from three kinds of constants, each named with where it comes from:
 //   - the GPU's documented peaks (GpuSpec: compute units, engine clock, HBM and host-link
 //     bandwidth; AMD's product pages, cited in kGpuSpecs),
@@ -51,7 +51,7 @@ struct CostInputs {
   // Assumptions about the runtime (no AMD document states them; measure on the GPU):
   double link_efficiency = 0.8;        // share of the link's theoretical bandwidth achieved
   double launch_overhead_s = 10e-6;    // host time per hipModuleLaunchKernel + its copies
-  double module_load_s = 1e-3;         // one hipModuleLoadData (issue 16: 0.1-1 ms; worst taken)
+  double module_load_s = 1e-3;         // one hipModuleLoadData (assumed 0.1-1 ms; worst taken)
   // The grouping step (fuzz/launch_group.h): lanes per round, launches per round, module
   // loads per round (a new word each round: one miss).
   double round_lanes = 262144;

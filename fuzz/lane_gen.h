@@ -124,7 +124,7 @@ class LaneGen {
 // Without `scratch` (or while the case's aim table below is still cold): 4x as many candidates
 // as lanes are drawn (LaneGen), resolved and evaluated once per hypothesis value, and the first
 // ones that separate kept in order. That costs four lane draws and one model evaluation per
-// alternative hypothesis value (18) per candidate: about 8x an unaimed lane (issue 16).
+// alternative hypothesis value (18) per candidate: about 8x an unaimed lane.
 //
 // With `scratch`, the lanes that separated are remembered in an aim table per (target,
 // instruction, 8-bit output format, seed position): the LaneGen's identity, everything its value
@@ -133,7 +133,7 @@ class LaneGen {
 // that separate are kept first and enter the table, replacing its oldest lanes) and takes the
 // rest of its lanes from the table in runs of kAimRunLanes consecutive table lanes from random
 // places (one random index and two cache lines a run: a lane at a time, each a cache miss in
-// tables that do not fit the cache, cost 9 ns a lane, issue 16): lanes that separated on an
+// tables that do not fit the cache, cost 9 ns a lane): lanes that separated on an
 // earlier case of the same instruction and format, not re-verified under this case's
 // modifiers and MODE. Returns how many lanes were aimed.
 // kAimWarmLanes: 256 warmed the tables sooner (a cold call costs about 8x an unaimed lane) but

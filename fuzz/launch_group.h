@@ -1,4 +1,4 @@
-// The campaign's grouping step (issue 16): cases that would run the same launch - the same
+// The campaign's grouping step: cases that would run the same launch - the same
 // target, instruction words, MODE, SGPR values and allow_undefined - become one DeviceBatch
 // with their lanes one after the other, so a GPU gets launches of 64K lanes and more instead
 // of one small launch per case; the answer is split back into one result per case. This is

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An instruction is stated in its row and its op file, nowhere else (issue 13 item 4).
+"""An instruction is stated in its row and its op file, nowhere else.
 
 For each row of model/instrs.def, lists the files of the repository (git ls-files) that mention
 the mnemonic, leaving out tests, seeds, docs, test data and fuzzer corpora, and fails when a

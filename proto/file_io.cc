@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,36 @@ absl::Status IoError(absl::string_view what, const std::string& path, int err) {
   if (err == EACCES || err == EPERM || err == EROFS) return absl::PermissionDeniedError(msg);
   if (err == ENOENT) return absl::NotFoundError(msg);
   return absl::InternalError(msg);
+}
+
+absl::StatusOr<FileLock> FileLock::Acquire(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    struct stat st;
+    if (err == ELOOP && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(path, ": lock file is a symbolic link; not followed (remove it)"));
+    }
+    return IoError("cannot open lock file", path, err);
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": lock file is not a regular file (", FileTypeName(st.st_mode), ")"));
+  }
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    const int err = errno;
+    ::close(fd);
+    return IoError("cannot lock", path, err);
+  }
+  return FileLock(fd);
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 std::string DirName(const std::string& path) {

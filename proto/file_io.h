@@ -62,6 +62,23 @@ absl::Status FsyncDir(const std::string& dir);
 // A Status for a failed system call on `path`, classified by errno as described above.
 absl::Status IoError(absl::string_view what, const std::string& path, int err);
 
+// An exclusive flock() on a lock file, held for the object's lifetime (closing releases it).
+// The file is created if absent and opened with O_NOFOLLOW and O_NONBLOCK, and must be a
+// regular file: a symlink planted where the lock belongs ("symbolic link"), a FIFO or a device
+// is refused with the path named, never followed or waited on.
+//   LANEDIFF_ASSIGN_OR_RETURN(FileLock lock, FileLock::Acquire(dir + "/.x.lock"));
+class FileLock {
+ public:
+  static absl::StatusOr<FileLock> Acquire(const std::string& path);
+  FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  FileLock& operator=(FileLock&&) = delete;
+  ~FileLock();
+
+ private:
+  explicit FileLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
 // "a/b/c" -> "a/b" ("." for a bare name); "a/b/c" -> "c".
 std::string DirName(const std::string& path);
 std::string BaseName(const std::string& path);

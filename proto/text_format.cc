@@ -267,7 +267,70 @@ size_t ValidUtf8Prefix(absl::string_view s) {
   return n;
 }
 
+std::string ToValidUtf8(absl::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  while (!s.empty()) {
+    const size_t ok = ValidUtf8Prefix(s);
+    out.append(s.data(), ok);
+    s.remove_prefix(ok);
+    if (s.empty()) break;
+    out += "\xef\xbf\xbd";  // U+FFFD for the byte that starts no valid sequence
+    s.remove_prefix(1);
+  }
+  return out;
+}
+
+namespace {
+bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; }
+}  // namespace
+
+size_t Utf8CutBefore(absl::string_view s, size_t max) {
+  if (max >= s.size()) return s.size();
+  size_t n = max;
+  // A character is at most 4 bytes: back up over at most 3 continuation bytes.
+  for (int k = 0; k < 3 && n > 0 && IsContinuation(s[n]); ++k) --n;
+  return n;
+}
+
+size_t Utf8CutAfter(absl::string_view s, size_t from) {
+  size_t n = from;
+  for (int k = 0; k < 3 && n < s.size() && IsContinuation(s[n]); ++k) ++n;
+  return n;
+}
+
+void MakeStringsValidUtf8(google::protobuf::Message* m) {
+  const google::protobuf::Reflection* r = m->GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  r->ListFields(*m, &fields);
+  for (const FieldDescriptor* f : fields) {
+    if (f->type() == FieldDescriptor::TYPE_STRING) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < r->FieldSize(*m, f); ++i) {
+          r->SetRepeatedString(m, f, i, ToValidUtf8(r->GetRepeatedString(*m, f, i)));
+        }
+      } else {
+        r->SetString(m, f, ToValidUtf8(r->GetString(*m, f)));
+      }
+    } else if (f->type() == FieldDescriptor::TYPE_MESSAGE) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < r->FieldSize(*m, f); ++i) {
+          MakeStringsValidUtf8(r->MutableRepeatedMessage(m, f, i));
+        }
+      } else {
+        MakeStringsValidUtf8(r->MutableMessage(m, f));
+      }
+    }
+  }
+}
+
 std::string ToText(const google::protobuf::Message& message) {
+  if (!InvalidUtf8Field(message, "").empty()) {
+    std::unique_ptr<google::protobuf::Message> copy(message.New());
+    copy->CopyFrom(message);
+    MakeStringsValidUtf8(copy.get());
+    return ToText(*copy);
+  }
   TextFormat::Printer printer;
   printer.SetSingleLineMode(false);  // the float comments need line ends
   // Unknown fields (a binary message from a newer schema) print as "8: 107", which no text

@@ -27,7 +27,8 @@
 
 namespace lanediff {
 
-// Multi-line text with hex words and value comments.
+// Multi-line text with hex words and value comments. A string field holding invalid UTF-8
+// (bytes from outside lanediff) is printed through ToValidUtf8, so the text always parses.
 std::string ToText(const google::protobuf::Message& message);
 
 // Memory a file's parsed messages may take, counted before parsing so that a small file cannot
@@ -55,6 +56,24 @@ absl::Status ParseBinaryInto(absl::string_view data, absl::string_view source,
 
 // Length of the longest prefix of `s` that is valid UTF-8 (== s.size() when all of it is).
 size_t ValidUtf8Prefix(absl::string_view s);
+
+// The one rule for text lanediff did not make (a device's stderr, a device description, a
+// fault message, a path, a flag's text) on its way into a text proto, a report or JSON: each
+// byte that is not part of valid UTF-8 becomes U+FFFD; valid UTF-8 is returned unchanged.
+// ToText applies it to every string field, so no file lanediff writes fails its own loader.
+// Text that must come back byte for byte (a path in a repro line) is escaped instead
+// (ShellQuote, device_harness/exec/subprocess.h).
+//   ToValidUtf8("caf\xe9") == "caf\xef\xbf\xbd"
+std::string ToValidUtf8(absl::string_view s);
+
+// Cutting text without splitting a character: the largest n <= max such that s[0, n) ends on a
+// character boundary (a byte that is not a UTF-8 continuation byte follows, or the end), and
+// the smallest start >= from such that s[start, end) begins on one.
+size_t Utf8CutBefore(absl::string_view s, size_t max);
+size_t Utf8CutAfter(absl::string_view s, size_t from);
+
+// Every string field (not bytes) of `message` and its sub-messages through ToValidUtf8.
+void MakeStringsValidUtf8(google::protobuf::Message* message);
 
 template <typename T>
 absl::StatusOr<T> ParseText(absl::string_view text, absl::string_view source) {

@@ -58,7 +58,7 @@ namespace lanediff {
 namespace {
 
 TEST(TextFormat, InvalidUtf8IsRefusedByLineAndColumn) {
-  // Issue 11 point 2: binary findings with invalid UTF-8 in a string were refused, text ones
+  // Once binary findings with invalid UTF-8 in a string were refused, text ones
   // were not. 0xff can start no UTF-8 sequence; "\xc3\x28" is a lead byte whose continuation
   // is missing; "\xed\xa0\x80" encodes the surrogate U+D800; "\xc0\xaf" is an overlong '/'.
   proto::Finding f;
@@ -77,7 +77,7 @@ TEST(TextFormat, InvalidUtf8IsRefusedByLineAndColumn) {
 }
 
 TEST(TextFormat, ParsedMemoryIsBoundedBeforeParsing) {
-  // Issue 11 point 9: an empty Lane is 2 bytes of binary ("2a 00" inside the testcase) and
+  // An empty Lane is 2 bytes of binary ("2a 00" inside the testcase) and
   // tens of bytes in memory. The budget is the memory of kParseBudgetLanes lanes: that many
   // lanes plus their testcase are refused before anything is parsed; 16 fewer (room for the
   // testcase, which costs less than 16 lanes) are accepted.
@@ -117,6 +117,42 @@ TEST(TextFormat, ParsedMemoryIsBoundedBeforeParsing) {
   // Malformed binary is named as such.
   EXPECT_THAT(std::string(ParseBinaryInto("\xff\xff", "bad.binpb", &f).message()),
               HasSubstr("bad.binpb: malformed or truncated binary lanediff.proto.Finding"));
+}
+
+// Text from outside lanediff (a device's stderr or description, a fault message) may hold any
+// bytes; a file ToText writes from it must load again. Expected values by hand: U+FFFD is
+// EF BF BD in UTF-8; each byte that starts no valid sequence becomes one.
+TEST(ExternalText, InvalidBytesBecomeReplacementCharacters) {
+  EXPECT_EQ(ToValidUtf8("caf\xe9"), "caf\xef\xbf\xbd");
+  EXPECT_EQ(ToValidUtf8("a\xff\xfe" "b"), "a\xef\xbf\xbd\xef\xbf\xbd" "b");
+  EXPECT_EQ(ToValidUtf8("\xc3\xa9t\xc3\xa9"), "\xc3\xa9t\xc3\xa9");  // valid: unchanged
+  EXPECT_EQ(ToValidUtf8("x\xe2\x82"), "x\xef\xbf\xbd\xef\xbf\xbd");  // a cut 3-byte character
+  EXPECT_EQ(ToValidUtf8(std::string("a\0b", 3)), std::string("a\0b", 3));
+}
+
+TEST(ExternalText, CutsNeverSplitACharacter) {
+  const std::string s = "a\xc3\xa9\xe2\x82\xac" "b";  // a, e-acute (2 bytes), euro (3), b
+  EXPECT_EQ(Utf8CutBefore(s, 2), 1u);  // inside e-acute: back to its start
+  EXPECT_EQ(Utf8CutBefore(s, 3), 3u);
+  EXPECT_EQ(Utf8CutBefore(s, 5), 3u);  // inside the euro sign
+  EXPECT_EQ(Utf8CutBefore(s, 100), s.size());
+  EXPECT_EQ(Utf8CutAfter(s, 2), 3u);
+  EXPECT_EQ(Utf8CutAfter(s, 4), 6u);
+  EXPECT_EQ(Utf8CutAfter(s, 6), 6u);
+}
+
+TEST(ExternalText, ToTextOfForeignBytesLoadsAgain) {
+  proto::Finding f;
+  f.set_kind(proto::Finding::DEVICE_FAULT);
+  f.set_fault("exec:dev: failed; stderr: caf\xe9 \xc3");
+  f.mutable_device()->set_device("dev\xff");
+  f.set_repro("lanediff replay r\xe9sultats");
+  const std::string text = ToText(f);
+  auto back = ParseText<proto::Finding>(text, "f.textproto");
+  ASSERT_TRUE(back.ok()) << back.status() << "\n" << text;
+  EXPECT_EQ(back->fault(), "exec:dev: failed; stderr: caf\xef\xbf\xbd \xef\xbf\xbd");
+  EXPECT_EQ(back->device().device(), "dev\xef\xbf\xbd");
+  EXPECT_EQ(f.device().device(), "dev\xff");  // the caller's message is not changed
 }
 
 }  // namespace

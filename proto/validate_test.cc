@@ -29,7 +29,7 @@ TEST(Validate, RunRecordRules) {
   EXPECT_EQ(Why(r), "holds no sweeps, campaigns or verdicts (an empty record)");
   *r.add_sweeps() = GoodSweep();
   EXPECT_TRUE(ValidateRunRecord(r).ok()) << Why(r);
-  // Issue 11 point 1: three examples but one expected and one observed word (a truncated
+  // Three examples but one expected and one observed word (a truncated
   // shard record) made the shard merge read past the end of two lists.
   r.mutable_sweeps(0)->set_mismatches(3);
   r.mutable_sweeps(0)->add_mismatch_examples();
@@ -92,7 +92,7 @@ TEST(Validate, CampaignOverSeveralTargetsAndInstructions) {
 TEST(Validate, FindingEnumsAndLanes) {
   proto::Finding f;
   f.set_signature("s");
-  f.set_kind(static_cast<proto::Finding::Kind>(7));  // issue 11 point 13
+  f.set_kind(static_cast<proto::Finding::Kind>(7));  // an open enum's unknown value
   f.mutable_testcase()->set_target("gfx942");
   f.mutable_testcase()->set_instr(proto::v_cvt_pk_u8_f32);
   f.mutable_testcase()->add_lanes();

@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 # Target -> (family, has FeatureFP8ConversionInsts). Mirrors AllTargets() in
-# model/targets/targets.cc (SEMANTICS.md §1); the instructions come from model/instrs.def.
+# model/targets/targets.cc (docs/semantics.md §1); the instructions come from model/instrs.def.
 TARGETS = [
     ("gfx908", "gfx9", False), ("gfx90a", "gfx9", False), ("gfx942", "gfx9", True),
     ("gfx950", "gfx9", True), ("gfx1010", "gfx10", False), ("gfx1030", "gfx10", False),

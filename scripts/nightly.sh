@@ -52,8 +52,12 @@
 #                          the shards' --out directories with scripts/merge_shards.sh)
 #   --lanediff PATH        use this binary (skips setup and build; also LANEDIFF=PATH)
 #
+# Numbers are read as decimal (--seed 08 is 8, 010 is 10) and anything else is refused.
 # Works with no GPU (simulator and replay). Writes DIR/status: "running", then "complete ..."
-# or "killed ..." (merge_shards.sh names a shard that never completed). Exits 0 when nothing
+# or "killed ... during STEP" (merge_shards.sh names a shard that never completed). Killed by
+# SIGTERM or SIGINT, it stops the running step and still writes DIR/report/report.{xml,md,html}
+# from what it has, each marked "INCOMPLETE: killed by SIGTERM after N s during step: STEP",
+# within seconds, then ends by that signal. Exits 0 when nothing
 # NEW or REGRESSED was found (known issues do not count), 1 otherwise, and 2 when the run
 # itself broke. Erratum cases skipped for lack of budget do not change the exit code; the last
 # line says INCOMPLETE and names them, and DIR/status counts them (erratum_skipped=K/N).
@@ -83,7 +87,7 @@ while [ $# -gt 0 ]; do
     --sweep) sweep="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
     --erratum-budget) erratum_budget="$2"; shift 2 ;;
-    -h|--help) sed -n '2,60p' "$0"
+    -h|--help) sed -n '2,63p' "$0"
       # Counted, not typed: the target x instruction pairs the campaigns step runs.
       bin="${lanediff:-$root/build/release/fuzz/lanediff}"
       if [ -x "$bin" ]; then
@@ -94,25 +98,41 @@ while [ $# -gt 0 ]; do
     *) usage "unknown option $1 (see --help)" ;;
   esac
 done
-is_uint() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ]; }
+# Numbers are decimal whatever their leading zeros ("08" is 8, "010" is 10; bash arithmetic
+# would read them as octal) and have at most 18 digits (bash arithmetic is 64-bit): each is
+# checked, then rewritten in plain decimal before any arithmetic sees it.
+decimal() { [[ "$1" =~ ^[0-9]{1,18}$ || "$1" =~ ^0+[0-9]{1,18}$ ]] && echo $((10#$1)); }
+is_uint() { local v; v=$(decimal "$1") && [ "$v" -gt 0 ]; }
 [ -z "$budget_minutes" ] || is_uint "$budget_minutes" || usage "--budget-minutes '$budget_minutes' is not a whole number of minutes >= 1"
 [ -z "$campaign_execs" ] || is_uint "$campaign_execs" || usage "--campaign-execs '$campaign_execs' is not a count >= 1"
 is_uint "$campaign_seconds" || usage "--campaign-seconds '$campaign_seconds' is not a whole number >= 1"
 is_uint "$jobs" || usage "--jobs '$jobs' is not a count >= 1"
 case "$sweep" in full|quick|smoke|none) ;; *) usage "--sweep '$sweep' is not full, quick, smoke or none" ;; esac
-[ -z "$shard" ] || [[ "$shard" =~ ^[0-9]+/[0-9]+$ ]] || usage "--shard '$shard' is not i/n"
-[ -z "$erratum_budget" ] || [[ "$erratum_budget" =~ ^[0-9]+$ ]] || usage "--erratum-budget '$erratum_budget' is not a whole number of seconds"
+[ -z "$shard" ] || { [[ "$shard" =~ ^[0-9]+/[0-9]+$ ]] && decimal "${shard%/*}" >/dev/null && decimal "${shard#*/}" >/dev/null; } || usage "--shard '$shard' is not i/n"
+[ -z "$erratum_budget" ] || decimal "$erratum_budget" >/dev/null || usage "--erratum-budget '$erratum_budget' is not a whole number of seconds"
+[ -z "$seed" ] || decimal "$seed" >/dev/null || usage "--seed '$seed' is not a decimal number (digits only, at most 18)"
+[ -z "$budget_minutes" ] || budget_minutes=$(decimal "$budget_minutes")
+[ -z "$campaign_execs" ] || campaign_execs=$(decimal "$campaign_execs")
+[ -z "$erratum_budget" ] || erratum_budget=$(decimal "$erratum_budget")
+[ -z "$seed" ] || seed=$(decimal "$seed")
+[ -z "$shard" ] || shard="$(decimal "${shard%/*}")/$(decimal "${shard#*/}")"
+campaign_seconds=$(decimal "$campaign_seconds"); jobs=$(decimal "$jobs")
 started=$(date +%s)
 started_iso=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-case "$seed" in ''|*[!0-9]*) echo "nightly.sh: --seed must be a number, got '$seed'" >&2; exit 2 ;; esac
 log() { printf '[nightly %4ds] %s\n' "$(( $(date +%s) - started ))" "$*"; }
 broken=0; found=0
+# The step running now (named when the night is killed) and its process: each long command runs
+# in the background and is waited for, so a SIGTERM or SIGINT is handled at once (bash runs a
+# trap only after a foreground command ends; `wait` returns at the signal).
+current_step="setup"; child=""
+run_child() { "$@" & child=$!; wait "$child"; local rc=$?; child=""; return $rc; }
 # Runs a step; exit 1 means "found something", anything else non-zero means the step broke.
 step() {
   local name="$1"; shift
   log "$name"
-  "$@"
+  current_step="$name"
+  run_child "$@"
   local rc=$?
   case $rc in
     0) ;;
@@ -134,9 +154,30 @@ mkdir -p "$out/runs" "$out/logs" || { echo "nightly.sh: cannot create $out" >&2;
 # DIR/status says whether this run completed: a shard killed by its time limit or a dead node
 # leaves "running" or "killed", and merge_shards.sh names it (its partial output still merges).
 echo "running since $(date -u +%Y-%m-%dT%H:%M:%SZ) shard=${shard:-1/1} host=$(hostname)" > "$out/status"
+# The report inputs: the run records so far and the corpus's buckets, as this night sees them.
+report_args() {
+  report_inputs=()
+  [ -d "$corpus/findings" ] && report_inputs+=(--corpus "$corpus/findings" --known "$known" --since "$started_iso")
+  [ -d "$corpus/findings" ] && [ -n "${covered:-}" ] && report_inputs+=(--instrs "$covered")
+}
+# Killed (a CI timeout, Slurm, ^C): stop the running step, then write the reports from what
+# there is, marked INCOMPLETE with the step the night was in, and end by the same signal.
 on_signal() {
-  echo "killed by SIG$1 after $(( $(date +%s) - started )) s" > "$out/status"
-  log "killed by SIG$1: partial output left in $out"
+  trap '' TERM INT
+  local took=$(( $(date +%s) - started ))
+  if [ -n "$child" ]; then
+    kill -TERM "$child" 2>/dev/null
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$child" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$child" 2>/dev/null
+    wait "$child" 2>/dev/null
+  fi
+  echo "killed by SIG$1 after $took s during $current_step" > "$out/status"
+  log "killed by SIG$1 during $current_step: writing the reports from what there is (INCOMPLETE)"
+  report_args
+  timeout 30 "$lanediff" report --out "$out/report" \
+    --incomplete "killed by SIG$1 after $took s during step: $current_step" \
+    "${report_inputs[@]}" "$out/runs" > "$out/logs/report-incomplete.txt" 2>&1
+  log "reports (INCOMPLETE): $out/report/report.{xml,md,html}; partial output left in $out"
   trap - "$1"; kill -s "$1" $$
 }
 trap 'on_signal TERM' TERM
@@ -209,7 +250,7 @@ if [ "$sweep" = full ] && [ "$shard_index" = 1 ]; then
   step "readings: fast == oracle on each reading's binades" \
     ctest --test-dir "$build" -R '^model_readings_exhaustive_test$' --output-on-failure
 fi
-# 2c. Issue 15: each simulator erratum, 60 s over every target and instruction, gives at most
+# 2c. Bucketing: each simulator erratum, 60 s over every target and instruction, gives at most
 # two buckets per instruction it touches, named by its effect (the default test run has the
 # short fixed-seed version of the same test). Host-side: the simulator, whatever --device; once
 # per fleet (shard 1). Its cases (one per erratum, a clean run, two errata together: counted
@@ -277,7 +318,8 @@ k=0
 while read -r t i; do
   k=$((k + 1))
   log "fuzz $t $i ($bound_what, seed $((seed + k)))"
-  "$lanediff" fuzz --device "$device" "${inject[@]}" --targets "$t" --instrs "$i" \
+  current_step="fuzz $t $i"
+  run_child "$lanediff" fuzz --device "$device" "${inject[@]}" --targets "$t" --instrs "$i" \
     "${bound[@]}" --seed $((seed + k)) --jobs "$jobs" --corpus "$corpus" --quiet "${shard_flag[@]}" \
     --out "$out/runs/campaign-$t-$i.textproto" > "$out/logs/fuzz-$t-$i.txt" 2>&1
   rc=$?
@@ -296,7 +338,8 @@ done
 
 # 5. Triage: one line per root cause; only NEW or REGRESSED buckets make the night red.
 log "triage (buckets seen since $started_iso)"
-"$lanediff" triage "$corpus" --known "$known" --since "$started_iso" --instrs "$covered" \
+current_step="triage"
+run_child "$lanediff" triage "$corpus" --known "$known" --since "$started_iso" --instrs "$covered" \
   --record-fixed > "$out/triage.txt"
 rc=$?
 "$lanediff" triage "$corpus" --known "$known" --since "$started_iso" --instrs "$covered" --json \
@@ -307,9 +350,9 @@ case $rc in 0) ;; 1) found=1 ;; *) broken=1; log "triage: BROKEN (exit $rc)" ;; 
 # 6. Reports.
 # The same bucket statuses as the triage above (known-issues file, this night's start, the
 # instructions it covered): the JUnit fails once per NEW or REGRESSED bucket.
-report_inputs=()
-[ -d "$corpus/findings" ] && report_inputs+=(--corpus "$corpus/findings" --known "$known" --since "$started_iso" --instrs "$covered")
-"$lanediff" report --out "$out/report" "${report_inputs[@]}" "$out/runs" || broken=1
+current_step="reports"
+report_args
+run_child "$lanediff" report --out "$out/report" "${report_inputs[@]}" "$out/runs" || broken=1
 log "reports: $out/report/report.{xml,md,html}"
 log "done: seed $seed, found=$found broken=$broken (found = NEW or REGRESSED buckets)$erratum_summary"
 # broken=N stays last (scripts/slurm-smoke.sh reads it there).

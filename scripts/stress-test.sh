@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The default CTest suite on a machine whose cores are all busy (issue 11 point 14): one
+# The default CTest suite on a machine whose cores are all busy: one
 # busy loop per core (2 on the 2-core CI box) runs for the whole suite, so a test that passes
 # only on an idle machine (a fixed sleep, a wall-clock guess) fails here.
 #   scripts/stress-test.sh                 build/release, one busy loop per core

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -15,11 +16,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "device_harness/exec/subprocess.h"
 #include "device_harness/fault.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
+#include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
@@ -94,14 +97,20 @@ class ExecRunner : public Runner {
     LANEDIFF_ASSIGN_OR_RETURN(
         SubprocessResult r, RunSubprocess({"/bin/sh", "-c", line}, input, options_.timeout, limit));
     const std::string who = absl::StrCat("exec:", options_.command);
+    if (!r.escaped.empty()) {
+      std::fprintf(stderr, "lanediff: warning: %s left processes running outside its process "
+                   "group (setsid); killed: %s\n", ToValidUtf8(who).c_str(),
+                   ToValidUtf8(absl::StrReplaceAll(r.escaped, {{"\n", ", "}})).c_str());
+    }
     auto with_stderr = [&](std::string what) {
       std::string truncated = TruncateMiddle(r.err);
       if (r.stderr_dropped > 0) {
         absl::StrAppend(&truncated, "\n[... ", r.stderr_dropped, " more bytes not kept]");
       }
       const std::string err(absl::StripTrailingAsciiWhitespace(truncated));
-      return absl::StrCat(what, " [command: ", line, "]",
-                          err.empty() ? "; no stderr" : absl::StrCat("; stderr: ", err));
+      // The device's bytes and the user's command line: any bytes, made UTF-8 here.
+      return ToValidUtf8(absl::StrCat(what, " [command: ", line, "]",
+                                      err.empty() ? "; no stderr" : absl::StrCat("; stderr: ", err)));
     };
     if (r.timed_out) {
       return DeviceFault(absl::StatusCode::kDeadlineExceeded,

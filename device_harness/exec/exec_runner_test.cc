@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <fstream>
 
 #include <cerrno>
 #include <cstdio>
@@ -62,7 +63,7 @@ TEST(ExecRunnerTest, LanediffEvalAgreesWithTheModel) {
 
 TEST(ExecRunnerTest, HypothesisFlagsPassThrough) {
   auto dev = Exec("lanediff eval --hypothesis sr_rounding=literal");
-  // SEMANTICS.md §6: S0=0x3FFFFFFF, S1=0xFFFFF000, fp8 OCP: 0x39 under `literal`.
+  // docs/semantics.md §6: S0=0x3FFFFFFF, S1=0xFFFFF000, fp8 OCP: 0x39 under `literal`.
   const proto::TestCase tc = *ParseText<proto::TestCase>(
       R"pb(target: "gfx1201" instr: v_cvt_sr_fp8_f32
            lanes { src0: 0x3fffffff src1: 0xfffff000 })pb", "t");
@@ -139,7 +140,7 @@ INSTANTIATE_TEST_SUITE_P(
                    "printed more than 65728 bytes on stdout for 3 lanes"}));
 
 TEST(ExecRunnerTest, MissingCommandIsAnEnvironmentErrorNotAFault) {
-  // Issue 11 point 13: a command that is not there is the environment's fault (exit 3), not
+  // A command that is not there is the environment's fault (exit 3), not
   // the device's. Checked when the runner opens ...
   auto open = OpenExecRunner(
       {.command = "/nonexistent/model #", .timeout = absl::Seconds(5), .lanediff_path = ""});
@@ -158,7 +159,7 @@ TEST(ExecRunnerTest, MissingCommandIsAnEnvironmentErrorNotAFault) {
 }
 
 TEST(ExecRunnerTest, AnswerCompleteAcrossASigstopIsNoHang) {
-  // Issue 11 point 6: lanediff is stopped for 2.5 s while its exec device (its own process
+  // No hang: lanediff is stopped for 2.5 s while its exec device (its own process
   // group, so it runs on) answers; the timeout is 1.5 s. The complete answer is taken.
   const std::string marker = absl::StrCat(::testing::TempDir(), "/exec_marker_", ::getpid());
   std::remove(marker.c_str());
@@ -207,7 +208,7 @@ TEST(SubprocessTest, ShellQuoteRoundTripsThroughSh) {
 }
 
 TEST(SubprocessTest, DeathOfTheCallerKillsTheCommandsWholeGroup) {
-  // Issue 11 point 7: a helper runs `sh -c 'sleep 600 & echo $! > PIDFILE; wait'` and is
+  // No orphan: a helper runs `sh -c 'sleep 600 & echo $! > PIDFILE; wait'` and is
   // SIGKILLed once the pid file exists. The guard kills the command's whole group, the
   // backgrounded grandchild included: nothing is orphaned.
   const std::string pidfile = absl::StrCat(::testing::TempDir(), "/orphan_pid_", ::getpid());
@@ -251,6 +252,93 @@ TEST(SubprocessTest, TruncateMiddleKeepsHeadAndTail) {
   EXPECT_TRUE(absl::StartsWith(t, std::string(50, 'a')));
   EXPECT_TRUE(absl::EndsWith(t, "END"));
   EXPECT_TRUE(absl::StrContains(t, "[... 4903 bytes elided ...]")) << t;
+}
+
+// Waits (bounded, 20 s) until process `pid` is gone (not our child: kill(pid, 0) says ESRCH).
+bool GoneSoon(pid_t pid) {
+  for (int i = 0; i < 20000; ++i) {
+    if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+    ::usleep(1000);
+  }
+  return false;
+}
+
+pid_t ReadPid(const std::string& path) {
+  std::ifstream in(path);
+  long pid = 0;
+  in >> pid;
+  return static_cast<pid_t>(pid);
+}
+
+TEST(SubprocessTest, NothingTheCommandStartedOutlivesTheCall) {
+  // A background job in the command's group, and one that left it with setsid: both are gone
+  // when RunSubprocess returns (bounded wait: init reaps them), and the second is named.
+  const std::string dir = ::testing::TempDir();
+  const std::string bg = absl::StrCat(dir, "/bg_pid_", ::getpid());
+  const std::string ss = absl::StrCat(dir, "/setsid_pid_", ::getpid());
+  // The command ends only once the second has left the group (its pid file is written after
+  // setsid), so that one has escaped when the command ends.
+  std::remove(ss.c_str());
+  auto r = RunSubprocess(
+      {"/bin/sh", "-c",
+       "sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '" + bg +
+           "'; setsid sh -c 'echo $$ > \"$0.tmp\"; mv \"$0.tmp\" \"$0\"; exec sleep 301' '" + ss +
+           "' </dev/null >/dev/null 2>&1 & while [ ! -e '" + ss + "' ]; do sleep 0.01; done; echo done"},
+      "", absl::Seconds(60));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->exited_ok()) << r->HowItEnded();
+  EXPECT_EQ(r->out, "done\n");
+  const pid_t a = ReadPid(bg), b = ReadPid(ss);
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  const bool a_gone = GoneSoon(a), b_gone = GoneSoon(b);
+  if (!a_gone) ::kill(a, SIGKILL);
+  if (!b_gone) ::kill(b, SIGKILL);
+  EXPECT_TRUE(a_gone) << "background sleep 300 (pid " << a << ") outlived the call";
+  EXPECT_TRUE(b_gone) << "setsid sleep 301 (pid " << b << ") outlived the call";
+  // Named by pid and name ("setsid", or "sleep" once setsid(1) has exec'd it).
+  EXPECT_TRUE(absl::StartsWith(r->escaped, absl::StrCat(b, " "))) << r->escaped;
+  EXPECT_FALSE(absl::StrContains(r->escaped, absl::StrCat(a, " "))) << r->escaped;
+}
+
+TEST(SubprocessTest, ShellQuoteGivesBackBytesThatAreNotUtf8AsUtf8Text) {
+  // A Latin-1 file name: the quoted form is ASCII (it is stored in text files) and /bin/sh
+  // gives back the exact bytes.
+  for (const std::string w : {"r\xe9sultats", "\xff", "a'\xe9'b", "x\xc3"}) {
+    const std::string q = ShellQuote(w);
+    EXPECT_EQ(ValidUtf8Prefix(q), q.size()) << q;
+    auto r = RunSubprocess({"/bin/sh", "-c", "printf %s " + q}, "", absl::Seconds(30));
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->out, w) << q;
+  }
+  EXPECT_EQ(ShellQuote("caf\xc3\xa9 x"), "'caf\xc3\xa9 x'");  // valid UTF-8 stays as it is
+}
+
+TEST(ExecRunnerTest, StderrThatIsNotUtf8OrIsCutBecomesValidUtf8) {
+  // Latin-1 stderr: the byte becomes U+FFFD in the fault message (which a finding stores).
+  auto latin1 = Exec("printf 'caf\\351\\n' >&2; exit 1 #")->Run(*BuildDeviceBatch(Small()));
+  ASSERT_FALSE(latin1.ok());
+  const std::string m(latin1.status().message());
+  EXPECT_EQ(ValidUtf8Prefix(m), m.size()) << m;
+  EXPECT_TRUE(absl::StrContains(m, "stderr: caf\xef\xbf\xbd")) << m;
+  // 3000 lines of U+00E9 (2 bytes) and a newline: 9000 bytes, cut to 4096 in the middle.
+  // The tail starts at byte 9000 - 2048 = 6952 = 3 * 2317 + 1, the second byte of an e-acute:
+  // a byte-exact cut would split it. Neither cut may, so no U+FFFD appears.
+  auto longer = Exec("yes '\303\251' | head -n 3000 >&2; exit 1 #")->Run(*BuildDeviceBatch(Small()));
+  ASSERT_FALSE(longer.ok());
+  const std::string l(longer.status().message());
+  EXPECT_EQ(ValidUtf8Prefix(l), l.size());
+  EXPECT_TRUE(absl::StrContains(l, "bytes elided")) << l.substr(0, 300);
+  EXPECT_FALSE(absl::StrContains(l, "\xef\xbf\xbd")) << "a character was split";
+}
+
+TEST(SubprocessTest, TruncateMiddleCutsOnCharacterBoundaries) {
+  std::string s;
+  for (int i = 0; i < 100; ++i) s += "\xe2\x82\xac";  // the euro sign, 3 bytes: 300 bytes
+  const std::string t = TruncateMiddle(s, 100);   // half = 50 = 3 * 16 + 2: inside a character
+  EXPECT_EQ(ValidUtf8Prefix(t), t.size());
+  EXPECT_TRUE(absl::StartsWith(t, s.substr(0, 48)));  // 16 whole characters
+  EXPECT_TRUE(absl::StrContains(t, "[... 204 bytes elided ...]")) << t;  // 300 - 48 - 48
 }
 
 }  // namespace

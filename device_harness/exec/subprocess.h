@@ -7,7 +7,8 @@
 // The timeout counts the time this process could wait (StopAwareTimer, isolation/wire.h): a
 // SIGSTOP/SIGCONT of lanediff is not the command's time, and output already complete when the
 // timeout expires is taken, not called a hang. Stdout beyond `max_stdout` bytes kills the
-// group (output_overflow); stderr beyond kMaxStderrBytes is dropped (counted).
+// group (output_overflow); stderr beyond kMaxStderrBytes is dropped (counted). When the
+// command ends, nothing it started outlives the call (GuardedChild below).
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(SubprocessResult r,
 //       RunSubprocess({"/bin/sh", "-c", "sort"}, "b\na\n", absl::Seconds(5)));
@@ -33,6 +34,9 @@ struct SubprocessResult {
   bool stdin_closed_early = false;  // the child stopped reading before all input was written
   bool output_overflow = false;     // stdout passed max_stdout: the group was killed
   size_t stderr_dropped = 0;        // stderr bytes past kMaxStderrBytes, not kept
+  // Processes the command left running outside its process group (setsid), one
+  // "<pid> <name>" per line; they were killed. Those left inside the group are killed silently.
+  std::string escaped;
   std::string out, err;
   bool exited_ok() const;
   std::string HowItEnded() const;  // "exit status 1", "signal 9 (SIGKILL: Killed)", ...
@@ -48,23 +52,36 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
 // command behind its guard, in its own process group (kill(-pid, SIGKILL) ends it all), with
 // our ends of its stdin, stdout and stderr pipes (non-blocking, close-on-exec). The caller
 // closes the three and reaps `pid`.
+// When the command ends, the guard (a child subreaper) kills every process the command left
+// behind, in its group or not, and names those that had left the group on `note`.
 struct GuardedChild {
   int pid = -1;
   int in = -1, out = -1, err = -1;
+  int note = -1;  // read end: "<pid> <name>" lines from the guard, EOF when it ends
 };
 absl::StatusOr<GuardedChild> SpawnGuarded(const std::vector<std::string>& argv);
+
+// 1 when the guard `pid` has ended (left unreaped), 0 while it runs, -1 on error.
+int WaitGuardExited(pid_t pid);
+// Kills what is left of the guard's group (its id is still reserved by the unreaped guard),
+// reaps the guard, reads and closes `note` into `escaped` (at most 4 KiB); the wait status.
+int ReapGuard(GuardedChild& child, std::string* escaped);
 
 // write(2) with SIGPIPE blocked for the call: a reader gone is errno EPIPE in *error, no signal.
 ssize_t WriteNoSigpipe(int fd, const char* data, size_t n, int* error);
 
 // `s` as one word of a POSIX shell command line: unchanged when it holds only characters no
 // shell treats specially (letters, digits, `_-.,/:=+@%`), else in single quotes with each `'`
-// written '\''. ShellQuote("a b") == "'a b'", ShellQuote("$(x)") == "'$(x)'".
+// written '\''. ShellQuote("a b") == "'a b'", ShellQuote("$(x)") == "'$(x)'". A byte that is
+// not part of valid UTF-8 (a Latin-1 file name) is written outside the quotes as
+// "$(printf '\351')", so the line is UTF-8 (it goes into text files) and any POSIX shell still
+// gives back the exact bytes: ShellQuote("r\xe9s") == "'r'\"$(printf '\\351')\"'s'".
 std::string ShellQuote(absl::string_view s);
 // Each word quoted, joined by spaces: `sh -c` runs exactly `words`.
 std::string ShellJoin(const std::vector<std::string>& words);
 
 // At most `max` bytes of `text`: its head and tail with "[... N bytes elided ...]" between.
+// Both cuts fall on UTF-8 character boundaries (Utf8CutBefore/After, proto/text_format.h).
 std::string TruncateMiddle(absl::string_view text, size_t max = 4096);
 
 }  // namespace lanediff

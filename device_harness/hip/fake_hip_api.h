@@ -8,7 +8,10 @@
 // The "kernel" is `kernel` (FakeKernel): by default it copies vdst_old to out (to each of a
 // VGPR pair's two words; it computes nothing: the tests using it are about errors and the launch path); a test or the pipeline
 // bench gives one that computes (the simulator). The words it runs are read back from the
-// patched code object the runner loaded, as a GPU would run them. A HIP error is injected at
+// patched code object the runner loaded, as a GPU would run them. Or the kernel is
+// `code_kernel` (FakeCodeKernel), which gets the whole loaded code object, the grid and the
+// kernelParams: the kernel interpreter runs the real kernel bytes (fake_sim_kernel.h
+// InterpFakeKernel; OpenComputingFakeHip uses it). A HIP error is injected at
 // the next hipEventSynchronize / hipStreamSynchronize when the launch's `mode` argument is
 // kFaultMode (or on every launch when `fail_every_launch` is set), so the fault is a property
 // of the batch (as on a GPU) and survives a fresh process.
@@ -55,6 +58,14 @@ struct FakeLaunch {
                            // out[i * dst_words]); out[n * dst_words], the MODE readback, is the fake's
 };
 using FakeKernel = std::function<void(const FakeLaunch&)>;
+// A loaded module: the words at its patch site and the whole image.
+struct FakeModule {
+  PatchSiteWords words{};
+  std::vector<uint8_t> image;
+};
+using FakeCodeKernel =
+    std::function<int(absl::Span<const uint8_t> image, unsigned blocks, unsigned threads, void** params,
+                      std::string* error)>;
 
 class FakeHip : public HipApi {
  public:
@@ -78,19 +89,20 @@ class FakeHip : public HipApi {
     return 0;
   }
   int ModuleLoadData(void** m, const void* image) override {
-    // The words the module would run: read back from the patch site of the image.
+    // The words the module would run: read back from the patch site of the image, which is
+    // kept whole for a code kernel (the interpreter runs all of it).
     const auto* bytes = static_cast<const uint8_t*>(image);
     uint64_t shoff;
     uint16_t shentsize, shnum;
     std::memcpy(&shoff, bytes + 0x28, 8);  // ELF64 e_shoff, e_shentsize, e_shnum
     std::memcpy(&shentsize, bytes + 0x3a, 2);
     std::memcpy(&shnum, bytes + 0x3c, 2);
-    absl::StatusOr<PatchSiteWords> site =
-        ReadPatchSite(absl::MakeConstSpan(bytes, shoff + uint64_t{shentsize} * shnum));
+    const auto elf = absl::MakeConstSpan(bytes, shoff + uint64_t{shentsize} * shnum);
+    absl::StatusOr<PatchSiteWords> site = ReadPatchSite(elf);
     if (!site.ok()) return 200;  // hipErrorInvalidImage
-    auto* words = new PatchSiteWords(*site);
-    *m = words;
-    modules_[words] = words;
+    auto* module = new FakeModule{*site, std::vector<uint8_t>(elf.begin(), elf.end())};
+    *m = module;
+    modules_[module] = module;
     ++modules_loaded;
     Log("load");
     return 0;
@@ -122,9 +134,10 @@ class FakeHip : public HipApi {
     std::fill_n(static_cast<uint32_t*>(d), n, v);
     return 0;
   }
-  int LaunchKernel(void* f, unsigned, unsigned, void* s, void** params) override {
+  int LaunchKernel(void* f, unsigned blocks, unsigned threads, void* s, void** params) override {
+    const FakeModule& module = *static_cast<FakeModule*>(f);
     FakeLaunch l;
-    l.words = *static_cast<PatchSiteWords*>(f);
+    l.words = module.words;
     const uint32_t n = *static_cast<uint32_t*>(params[5]);
     l.mode = *static_cast<uint32_t*>(params[6]);
     for (int i = 0; i < 3; ++i) l.sgpr[i] = *static_cast<uint32_t*>(params[7 + i]);
@@ -133,17 +146,26 @@ class FakeHip : public HipApi {
     auto ptr = [&](int i) { return reinterpret_cast<uint32_t*>(*static_cast<uint64_t*>(params[i])); };
     l.in = {ptr(0), ptr(1), ptr(2), ptr(3), n};
     l.out = ptr(4);
-    if (kernel) {
+    int kernel_error = 0;
+    if (code_kernel) {
+      code_kernel_error.clear();
+      kernel_error = code_kernel(module.image, blocks, threads, params, &code_kernel_error);
+    } else if (kernel) {
       kernel(l);
     } else {  // every VDST word of a lane is its vdst_old
       for (size_t i = 0; i < size_t{n} * l.dst_words; ++i) l.out[i] = l.in.vdst_old[i / l.dst_words];
     }
     // out[n * dst_words]: the kernel's MODE readback; kLostMode plays a GPU that lost the
     // MODE[7:0] write.
+    // A code kernel stores its own readback.
     const bool lost = planted_mode_faults && l.mode == kLostMode;
-    l.out[size_t{n} * l.dst_words] = lost ? (l.mode & ~0xffu) | (kDefaultMode & 0xffu) : l.mode;
+    if (lost) {
+      l.out[size_t{n} * l.dst_words] = (l.mode & ~0xffu) | (kDefaultMode & 0xffu);
+    } else if (!code_kernel) {
+      l.out[size_t{n} * l.dst_words] = l.mode;
+    }
     const bool fault = (planted_mode_faults && l.mode == kFaultMode) || fail_every_launch;
-    pending_error_ = fault ? fault_code : 0;
+    pending_error_ = fault ? fault_code : kernel_error;
     ++launches;
     Log(absl::StrCat("launch ", n), s);
     return 0;
@@ -161,9 +183,11 @@ class FakeHip : public HipApi {
                                           : "hipErrorUnknown";
   }
   std::string ErrorString(int e) override {
-    return e == kHipErrorLaunchFailure   ? "unspecified launch failure"
-           : e == kHipErrorIllegalAddress ? "an illegal memory access was encountered"
-                                          : "";
+    std::string s = e == kHipErrorLaunchFailure   ? "unspecified launch failure"
+                    : e == kHipErrorIllegalAddress ? "an illegal memory access was encountered"
+                                                   : "";
+    if (!code_kernel_error.empty()) absl::StrAppend(&s, " (fake HIP code kernel: ", code_kernel_error, ")");
+    return s;
   }
 
   // True when [p, p + n) lies inside one hipHostMalloc allocation.
@@ -178,6 +202,13 @@ class FakeHip : public HipApi {
   size_t modules_live() const { return modules_.size(); }  // loaded and not unloaded
 
   FakeKernel kernel;
+  // When set, runs instead of `kernel`: the whole code object the runner loaded, the grid and
+  // block sizes and kernelParams as hipModuleLaunchKernel received them (fake_sim_kernel.h
+  // InterpFakeKernel: the kernel interpreter); its non-zero return is the HIP error the next
+  // synchronize reports. It stores the MODE readback itself.
+  FakeCodeKernel code_kernel;
+  // Why the code kernel's last launch failed ("" if it did not).
+  std::string code_kernel_error;
   bool fail_every_launch = false;
   // The two MODE values that misbehave (kLostMode loses its MODE write, kFaultMode faults);
   // off: a device that answers every batch right (the pipeline bench).
@@ -204,7 +235,7 @@ class FakeHip : public HipApi {
   int pending_error_ = 0;
   std::vector<std::string> names_;
   std::map<const char*, size_t> pinned_;
-  std::map<void*, PatchSiteWords*> modules_;
+  std::map<void*, FakeModule*> modules_;
 };
 
 // The HIP runner ("hip:0 fake MI300X", gfx942 wave64) on a FakeHip; `fake` receives it.

@@ -1,19 +1,28 @@
-// For tests and `lanediff bench --pipeline` only: a FakeKernel (fake_hip_api.h) that computes,
-// so the HIP runner on the fake runtime answers as a correct GPU would (or as a simulated
-// erratum would: `inject`). Each launch runs the words read back from the loaded module on
-// the ISA simulator (sim/sim_runner.h). Needs device_harness_runners at link time.
+// For tests and `lanediff bench --pipeline` only: kernels for the fake HIP runtime
+// (fake_hip_api.h) that compute, so the HIP runner on the fake runtime answers as a correct
+// GPU would (or as a simulated erratum would: `inject`).
+//  - InterpFakeKernel (a FakeCodeKernel): the kernel interpreter (interp/interp.h) runs the
+//    whole loaded code object - kernarg packing from kernelParams, grid and block sizes as
+//    passed, the kernel's own loads, bounds check, MODE writes and stores - with the patch
+//    site's instruction computed by the simulator, and the harness kernels' contract checked.
+//    Needs device_interp at link time. OpenComputingFakeHip uses it.
+//  - SimFakeKernel (a FakeKernel): the words read back from the loaded module run on the ISA
+//    simulator (sim/sim_runner.h) directly, no kernel bytes (faster: the pipeline bench and
+//    the campaign tests that count launches use it). Needs device_harness_runners.
 //
 //   OpenFakeHip(&fake, false, SimFakeKernel({}));      // a fake MI300X that answers right
 #ifndef LANEDIFF_DEVICE_HARNESS_HIP_FAKE_SIM_KERNEL_H_
 #define LANEDIFF_DEVICE_HARNESS_HIP_FAKE_SIM_KERNEL_H_
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "device_harness/code_object.h"
 #include "device_harness/hip/fake_hip_api.h"
+#include "device_harness/interp/interp.h"
 #include "device_harness/sim/sim_runner.h"
 #include "model/isa/vop3.h"
 #include "model/targets/targets.h"
@@ -59,7 +68,56 @@ inline FakeKernel SimFakeKernel(std::vector<std::string> inject, const char* tar
   };
 }
 
-// The HIP runner on a fake runtime whose kernel computes (SimFakeKernel) for `target` and
+// The kernel interpreter as the fake runtime's kernel for `target` in `wave_size`: packs
+// kernelParams at the kernel arguments' offsets (KernelArgs, as kernels/metadata.s declares
+// them), gives the interpreter the buffers the arguments point at (src0..src2, vdst_old: n
+// words each; out: n * dst_words + 1) and the kernarg segment, runs `blocks` workgroups of
+// `threads` work-items with the contract checked, and the patch site's instruction on the
+// simulator with `inject`'s errata. A failure is hipErrorIllegalAddress (an access outside
+// every buffer) or hipErrorLaunchFailure, with the interpreter's message in `error`.
+inline FakeCodeKernel InterpFakeKernel(std::vector<std::string> inject, const std::string& target_name,
+                                       int wave_size) {
+  std::shared_ptr<Runner> sim;
+  if (absl::StatusOr<std::unique_ptr<Runner>> s = OpenSimRunner({.inject = std::move(inject), .hypotheses = {}}); s.ok()) {
+    sim = std::move(*s);
+  }
+  const TargetTraits* target = FindTarget(target_name).value_or(nullptr);
+  return [sim, target, wave_size](absl::Span<const uint8_t> image, unsigned blocks, unsigned threads, void** params,
+                                  std::string* error) -> int {
+    if (sim == nullptr || target == nullptr) {
+      *error = "no simulator or target";
+      return kHipErrorLaunchFailure;
+    }
+    // hipModuleLaunchKernel copies each kernelParams[i] to argument i's offset (size from the
+    // metadata): pointers 8 bytes, the rest 4.
+    static constexpr size_t kOffsets[11] = {0, 8, 16, 24, 32, 40, 44, 48, 52, 56, 60};
+    KernelArgs args;
+    auto* raw = reinterpret_cast<uint8_t*>(&args);
+    for (size_t i = 0; i < 11; ++i) std::memcpy(raw + kOffsets[i], params[i], i < 5 ? 8 : 4);
+    const uint64_t n = args.n, w = args.dst_words == 2 ? 2 : 1;
+    interp::FlatMemory mem;
+    mem.Add("kernarg", reinterpret_cast<uintptr_t>(&args), sizeof(args), false);
+    const char* names[4] = {"src0", "src1", "src2", "vdst_old"};
+    const uint64_t ptrs[4] = {args.src0, args.src1, args.src2, args.vdst_old};
+    for (int i = 0; i < 4; ++i) mem.Add(names[i], ptrs[i], 4 * n, false);
+    mem.Add("out", args.out, 4 * (n * w + 1), true);
+    absl::StatusOr<interp::Kernel> k = interp::LoadKernel(*target, wave_size, image);
+    absl::Status s = k.status();
+    if (s.ok()) {
+      interp::GridLaunch g;
+      g.workgroups = blocks;
+      g.workgroup_size = threads;
+      g.kernarg = reinterpret_cast<uintptr_t>(&args);
+      g.contract = interp::Contract{args};
+      s = interp::RunGrid(*k, g, mem, interp::RunnerEvaluator(sim.get()));
+    }
+    if (s.ok()) return 0;
+    *error = std::string(s.message());
+    return s.code() == absl::StatusCode::kOutOfRange ? kHipErrorIllegalAddress : kHipErrorLaunchFailure;
+  };
+}
+
+// The HIP runner on a fake runtime whose kernel computes (InterpFakeKernel) for `target` and
 // `wave_size` (that code object): "hip:0 fake gfx1100 (gfx1100, wave64)". What the GPU tests
 // run on without a GPU (hip_runner_gpu_test --fake-hip) and the self-test's fake-HIP test.
 inline absl::StatusOr<std::unique_ptr<Runner>> OpenComputingFakeHip(const std::string& target, int wave_size,
@@ -72,7 +130,7 @@ inline absl::StatusOr<std::unique_ptr<Runner>> OpenComputingFakeHip(const std::s
   info.target = target;
   info.runtime = "fake HIP runtime (device_harness/hip/fake_hip_api.h)";
   auto api = std::make_unique<FakeHip>();
-  api->kernel = SimFakeKernel({}, target.c_str());
+  api->code_kernel = InterpFakeKernel({}, target, wave_size);
   if (fake != nullptr) *fake = api.get();
   return OpenHipRunnerWithApi(std::move(info), co, std::move(api));
 }

@@ -7,7 +7,7 @@
 // launch names) instead of a GPU: device_hip_fake_gpu_test_* run so in the default test run,
 // which checks the tests' own logic and expected values without a GPU (not the silicon).
 //
-// Expected values are the spec's confirmed rows (SEMANTICS.md §3, C): v_cvt_pk_u8_f32 writes
+// Expected values are the spec's confirmed rows (docs/semantics.md §3, C): v_cvt_pk_u8_f32 writes
 // f32_to_u8(S0) into byte S1[1:0] of S2 and keeps S2's other three bytes; exact integers
 // 0..255 convert to themselves under any reading. The MODE test uses the L row "rounding
 // follows MODE.FP_ROUND": if it fails, either the kernel's MODE write is wrong or the row is,
@@ -35,7 +35,7 @@ int g_wave = 0;  // the wave size g_runner runs
 std::function<absl::StatusOr<std::unique_ptr<Runner>>(int wave)> g_open_wave;
 FakeHip* g_fake = nullptr;  // set with --fake-hip
 
-// VOP3 words from fields (SEMANTICS.md §2), VDST = v4.
+// VOP3 words from fields (docs/semantics.md §2), VDST = v4.
 std::vector<uint32_t> PkU8Words(uint32_t src0, uint32_t src1, uint32_t src2, uint32_t neg = 0) {
   const uint32_t enc = g_target->family == Family::gfx9 ? 0b110100 : 0b110101;
   const uint32_t op = static_cast<uint32_t>(g_target->Opcode(Instr::v_cvt_pk_u8_f32));

@@ -3,6 +3,7 @@
 #include "device_harness/hip/hip_runner.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "device_harness/fault.h"
 #include "device_harness/batch.h"
@@ -47,7 +48,7 @@ TEST(HipGridBlocksTest, CoversEveryLaneWithWholeWorkgroups) {
 }
 
 std::vector<uint32_t> Vop3(const TargetTraits& t, uint32_t op, uint32_t vdst = 4) {
-  // SEMANTICS.md §2: VDST[7:0] OP[25:16] ENC[31:26]; SRC0..2 = v1, v2, v3.
+  // docs/semantics.md §2: VDST[7:0] OP[25:16] ENC[31:26]; SRC0..2 = v1, v2, v3.
   const uint32_t enc = t.family == Family::gfx9 ? 0b110100 : 0b110101;
   return {vdst | op << 16 | enc << 26, 257u | 258u << 9 | 259u << 18};
 }
@@ -85,7 +86,7 @@ TEST(CheckHipBatchTest, RefusesWhatTheDeviceMustNotRun) {
   EXPECT_FALSE(CheckHipBatch(*co, none).ok());
 }
 
-// Documented restrictions are checked before the launch, per family (SEMANTICS.md §2): the
+// Documented restrictions are checked before the launch, per family (docs/semantics.md §2): the
 // constant bus takes 1 distinct SGPR/literal on GFX9 VOP3 and 2 on GFX10+; GFX9 VOP3 takes
 // no literal. v_cvt_pk_u8_f32 v4, v1, s21, s22 is undefined by spec on GFX9 only (llvm-mc-22
 // -mcpu=gfx942 refuses it: "invalid operand (violates constant bus restrictions)"),
@@ -165,7 +166,7 @@ DeviceBatch FakeBatch(uint32_t mode) {
   DeviceBatch b;
   b.target = *FindTarget("gfx942");
   b.instr = Instr::v_cvt_pk_u8_f32;
-  b.words = Vop3(*b.target, 477);  // v_cvt_pk_u8_f32 v4, v1, v2, v3 (SEMANTICS.md §2: op 477)
+  b.words = Vop3(*b.target, 477);  // v_cvt_pk_u8_f32 v4, v1, v2, v3 (docs/semantics.md §2: op 477)
   b.mode = mode;
   for (uint32_t i = 0; i < 3; ++i) b.lanes.Add(0, 0, 0, 0x100 + i);
   return b;
@@ -176,8 +177,10 @@ DeviceBatch FakeBatch(uint32_t mode) {
 // select), the words the runner returns (lane i's VDST at [2i], VDST+1 at [2i + 1], from the
 // kernel arguments dst_words = 2 and the fake's pair layout) equal the model's slow oracle
 // (EvaluateOracle, model/ops/ops.h), lane for lane, across two launches; the MODE readback at
-// out[2n] is checked by Run. The fake's kernel runs the simulator (the fast model) on the
-// patched words, so this checks the launch path, the layout and the words, not the silicon.
+// out[2n] is checked by Run. The fake's kernel is the kernel interpreter (interp/interp.h):
+// the patched code object's own bytes run, the instruction under test on the simulator (the
+// fast model), so this checks the launch path, the kernel, the layout and the words, not the
+// silicon.
 TEST(HipRunnerTest, VgprPairWritersGiveTheOraclesWordsOnEveryTargetThatHasThem) {
   int checked = 0;
   for (const CodeObjectView& co : AllCodeObjects()) {
@@ -250,10 +253,13 @@ TEST(HipRunnerTest, ThePairWidthReachesTheKernelArguments) {
   absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip("gfx942", 64, &fake);
   ASSERT_TRUE(dev.ok()) << dev.status();
   std::vector<uint32_t> widths;
-  FakeKernel sim = fake->kernel;
-  fake->kernel = [&widths, sim](const FakeLaunch& l) {
-    widths.push_back(l.dst_words);
-    sim(l);
+  // The fake's kernel is the interpreter running the kernel bytes (the kernel reads
+  // dst_words from s23); kernelParams[10] is the dst_words argument (KernelParamPointers).
+  FakeCodeKernel interp = fake->code_kernel;
+  fake->code_kernel = [&widths, interp](absl::Span<const uint8_t> image, unsigned blocks, unsigned threads,
+                                        void** params, std::string* error) {
+    widths.push_back(*static_cast<uint32_t*>(params[10]));
+    return interp(image, blocks, threads, params, error);
   };
   const TargetTraits& t = **FindTarget("gfx942");
   ASSERT_TRUE(t.Has(Instr::v_cvt_pk_f32_fp8));
@@ -269,6 +275,38 @@ TEST(HipRunnerTest, ThePairWidthReachesTheKernelArguments) {
   EXPECT_EQ(r->vdst, (std::vector<uint32_t>{0x3f800000u, 0x3f000000u}));
   ASSERT_TRUE((*dev)->Run(FakeBatch(0xf0)).ok());
   EXPECT_EQ(widths, (std::vector<uint32_t>{2, 1}));
+}
+
+// The computing fake runs the loaded code object's own bytes: a copy of the gfx942 kernel
+// whose first s_load_dwordx8 reads the pointers from kernarg offset 8 instead of 0 (C00E0100
+// 00000000 -> C00E0100 00000008, llvm-objdump-22 of the built kernel) gives a device fault
+// whose HIP error string carries the interpreter's diagnosis, where the simulator-backed fake
+// (which runs only the patch-site words) would have answered right.
+TEST(HipRunnerTest, TheComputingFakeRunsTheKernelBytes) {
+  absl::StatusOr<CodeObjectView> co = FindCodeObject("gfx942", 64);
+  ASSERT_TRUE(co.ok()) << co.status();
+  static std::vector<uint8_t> planted;  // the runner keeps the view: static storage
+  planted.assign(co->elf.begin(), co->elf.end());
+  const uint32_t from[2] = {0xC00E0100, 0x00000000}, to[2] = {0xC00E0100, 0x00000008};
+  bool found = false;
+  for (size_t o = 0; o + 8 <= planted.size() && !found; o += 4) {
+    if (std::memcmp(planted.data() + o, from, 8) == 0) std::memcpy(planted.data() + o, to, 8), found = true;
+  }
+  ASSERT_TRUE(found);
+  HipDeviceInfo info;
+  info.name = "fake gfx942";
+  info.gcn_arch_name = "gfx942";
+  info.wave_size = 64;
+  info.target = "gfx942";
+  auto api = std::make_unique<FakeHip>();
+  api->code_kernel = InterpFakeKernel({}, "gfx942", 64);
+  absl::StatusOr<std::unique_ptr<Runner>> dev =
+      OpenHipRunnerWithApi(info, CodeObjectView{co->target, 64, planted}, std::move(api));
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  absl::StatusOr<DeviceResult> r = (*dev)->Run(FakeBatch(0xf0));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(IsDeviceFault(r.status())) << r.status();
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("harness fault: lane 0's v1 (src0) holds src1[0]"));
 }
 
 TEST(HipFaultTest, AnErrorCodeAfterTheLaunchIsADeviceFaultWithTheHipCodeAndName) {

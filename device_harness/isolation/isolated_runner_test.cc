@@ -180,7 +180,7 @@ char SlowBatchStoppedMidway(bool whole_group, const std::string& tag) {
 }
 
 TEST(IsolatedRunnerTest, SigstopOfTheWholeCampaignIsNoHang) {
-  // Issue 11 point 6: the campaign (the helper and its isolated child) is stopped in the
+  // No hang: the campaign (the helper and its isolated child) is stopped in the
   // middle of the batch, then continued. The device was not running meanwhile: its answer,
   // 300 ms of its own time later, is no hang. (Measured in wall-clock time, the deadline had
   // passed when the helper woke: a false "hang" fault.)

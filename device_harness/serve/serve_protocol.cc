@@ -11,6 +11,7 @@
 #include "device_harness/fault.h"
 #include "device_harness/isolation/wire.h"
 #include "model/base/status.h"
+#include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
@@ -81,7 +82,8 @@ absl::StatusOr<ServeHello> DecodeHello(absl::string_view payload) {
                                             "; this lanediff speaks ", kServeProtocolVersion));
   }
   ServeHello h;
-  LANEDIFF_ASSIGN_OR_RETURN(h.device, r.String("device"));
+  LANEDIFF_ASSIGN_OR_RETURN(std::string device, r.String("device"));
+  h.device = ToValidUtf8(device);  // the device's own words: any bytes, made UTF-8 once here
   LANEDIFF_ASSIGN_OR_RETURN(h.targets, ReadList(r, "targets"));
   LANEDIFF_ASSIGN_OR_RETURN(h.instrs, ReadList(r, "instrs"));
   LANEDIFF_RETURN_IF_ERROR(r.End());
@@ -178,18 +180,20 @@ absl::StatusOr<ServeAnswer> DecodeAnswer(absl::string_view payload, size_t max_l
       if (!d.provenance.ParseFromString(prov)) {
         return absl::DataLossError("exec-serve answer: provenance does not parse");
       }
+      MakeStringsValidUtf8(&d.provenance);
       a.result = std::move(d);
       break;
     }
     case kUnsupported: {
       LANEDIFF_ASSIGN_OR_RETURN(std::string reason, r.String("reason"));
-      a.result = Unsupported(reason);
+      a.result = Unsupported(ToValidUtf8(reason));
       break;
     }
     case kFault:
     case kRefused: {
       LANEDIFF_ASSIGN_OR_RETURN(uint32_t code, r.U32("code"));
-      LANEDIFF_ASSIGN_OR_RETURN(std::string message, r.String("message"));
+      LANEDIFF_ASSIGN_OR_RETURN(std::string raw, r.String("message"));
+      const std::string message = ToValidUtf8(raw);  // stored in a finding: made UTF-8 here
       if (kind == kFault) {
         a.result = DeviceFault(CodeFrom(code), message);
       } else {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "device_harness/exec/exec_runner.h"
 #include "device_harness/exec/subprocess.h"
 #include "device_harness/fault.h"
@@ -21,6 +23,7 @@
 #include "device_harness/serve/serve_protocol.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
+#include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
@@ -177,10 +180,7 @@ class ServeRunner : public Runner {
       if (idx_err >= 0 && p[idx_err].revents) {
         const ssize_t got = ::read(child_.err, chunk, sizeof chunk);
         if (got > 0) {
-          stderr_tail_.append(chunk, static_cast<size_t>(got));
-          if (stderr_tail_.size() > 2 * kStderrTail) {
-            stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
-          }
+          KeepStderr(chunk, static_cast<size_t>(got));
         } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
           ::close(child_.err);
           child_.err = -1;
@@ -198,8 +198,18 @@ class ServeRunner : public Runner {
     }
   }
 
+  // Keeps the last kStderrTail bytes (at least) of what the device wrote on stderr: the
+  // buffer never holds more than 2 * kStderrTail + one read, in any phase.
+  void KeepStderr(const char* data, size_t n) {
+    stderr_tail_.append(data, n);
+    if (stderr_tail_.size() > 2 * kStderrTail) {
+      stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+    }
+  }
+
   // Ends the process (closing its stdin first; killing its group at once when `kill`, or
-  // after 2 s), reaps it and says how it ended.
+  // after 2 s), reaps it and says how it ended. Nothing it started outlives this: the guard
+  // kills what the device left behind (a process that left the group is named in a warning).
   std::string Stop(bool kill) {
     if (child_.pid < 0) return "not running";
     if (kill) ::kill(-child_.pid, SIGKILL);
@@ -207,24 +217,20 @@ class ServeRunner : public Runner {
       if (*fd >= 0) ::close(*fd);
       *fd = -1;
     }
-    int st = 0;
     StopAwareTimer grace(absl::Seconds(2));
-    for (;;) {
-      const pid_t w = ::waitpid(child_.pid, &st, WNOHANG);
-      if (w == child_.pid || (w < 0 && errno != EINTR)) break;
-      if (grace.Expired()) {
+    bool killed = kill;
+    while (WaitGuardExited(child_.pid) == 0) {
+      if (!killed && grace.Expired()) {
         ::kill(-child_.pid, SIGKILL);
-        while (::waitpid(child_.pid, &st, 0) < 0 && errno == EINTR) {
-        }
-        break;
+        killed = true;
       }
-      // Drain stderr meanwhile (its last words go into the message).
+      // Drain stderr meanwhile (its last words go into the message), keeping only its tail.
       pollfd p{child_.err, POLLIN, 0};
       if (child_.err >= 0 && ::poll(&p, 1, 5) > 0) {
         char chunk[4096];
         const ssize_t got = ::read(child_.err, chunk, sizeof chunk);
         if (got > 0) {
-          stderr_tail_.append(chunk, static_cast<size_t>(got));
+          KeepStderr(chunk, static_cast<size_t>(got));
         } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
           ::close(child_.err);
           child_.err = -1;
@@ -234,12 +240,21 @@ class ServeRunner : public Runner {
       }
     }
     if (child_.err >= 0) {
+      // What is left in the pipe, bounded: a writer outside the group could go on for ever.
       char chunk[4096];
       ssize_t got;
-      while ((got = ::read(child_.err, chunk, sizeof chunk)) > 0) {
-        stderr_tail_.append(chunk, static_cast<size_t>(got));
+      for (int i = 0; i < 64 && (got = ::read(child_.err, chunk, sizeof chunk)) > 0; ++i) {
+        KeepStderr(chunk, static_cast<size_t>(got));
       }
       ::close(child_.err);
+      child_.err = -1;
+    }
+    std::string escaped;
+    const int st = ReapGuard(child_, &escaped);
+    if (!escaped.empty()) {
+      std::fprintf(stderr, "lanediff: warning: %s left processes running outside its process "
+                   "group (setsid); killed: %s\n", ToValidUtf8(who_).c_str(),
+                   ToValidUtf8(absl::StrReplaceAll(escaped, {{"\n", ", "}})).c_str());
     }
     child_ = GuardedChild{};
     return DescribeWaitStatus(st);
@@ -247,9 +262,13 @@ class ServeRunner : public Runner {
 
   std::string WithStderr(absl::string_view what) const {
     absl::string_view tail = stderr_tail_;
-    if (tail.size() > kStderrTail) tail.remove_prefix(tail.size() - kStderrTail);
+    if (tail.size() > kStderrTail) {
+      tail.remove_prefix(Utf8CutAfter(tail, tail.size() - kStderrTail));  // whole characters
+    }
     const std::string err(absl::StripTrailingAsciiWhitespace(tail));
-    return absl::StrCat(what, err.empty() ? "; no stderr" : absl::StrCat("; stderr: ", err));
+    // The device's bytes: any bytes, made UTF-8 before they become a fault message.
+    return ToValidUtf8(
+        absl::StrCat(what, err.empty() ? "; no stderr" : absl::StrCat("; stderr: ", err)));
   }
 
   ServeOptions options_;

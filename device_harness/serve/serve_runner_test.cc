@@ -1,9 +1,12 @@
 #include "device_harness/serve/serve_runner.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -109,7 +112,7 @@ TEST(ServeRunnerTest, PythonAdapterServesAWholeRunInOneProcess) {
   ASSERT_NE(dev, nullptr);
   EXPECT_TRUE(absl::StrContains(dev->Describe(), "example_adapter.py")) << dev->Describe();
 
-  // Hand-derived (SEMANTICS.md §3, round to nearest even): 129.5 = 0x43018000 -> 130 = 0x82
+  // Hand-derived (docs/semantics.md §3, round to nearest even): 129.5 = 0x43018000 -> 130 = 0x82
   // into byte 1 of 0x11223344 -> 0x11228244; 2.5 = 0x40200000 -> 2 into byte 0 of
   // 0xaabbccdd -> 0xaabbcc02; NaN 0xffc00000 -> 0 into byte 3 of 0x01020304 -> 0x00020304.
   const proto::TestCase hand = *ParseText<proto::TestCase>(
@@ -286,7 +289,7 @@ TEST(ServeDeviceTest, CampaignThroughAShellFindsTheErratum) {
   std::filesystem::remove_all(dir);
 }
 
-// The acceptance run of issue 16: a whole campaign against the Python adapter, in one
+// The end-to-end run: a whole campaign against the Python adapter, in one
 // process, its "unsupported" cases counted (not faults, not refusals that stop the run), and
 // no disagreement on the cases it implements (it computes what the model computes).
 TEST(ServeRunnerTest, CampaignAgainstThePythonAdapterCountsUnsupported) {
@@ -305,6 +308,79 @@ TEST(ServeRunnerTest, CampaignAgainstThePythonAdapterCountsUnsupported) {
   EXPECT_FALSE(absl::StrContains(all, " 0 unsupported by the device")) << all;
   EXPECT_TRUE(absl::StrContains(all, " unsupported by the device")) << all;
   EXPECT_EQ(Lines(log), 1) << "the adapter was started more than once";
+  std::filesystem::remove_all(dir);
+}
+
+// The device's words (its hello's description, a fault message, a refusal) may hold any bytes:
+// they reach lanediff's findings and run records as valid UTF-8 (U+FFFD for a bad byte).
+TEST(ServeProtocolTest, TextFromTheDeviceIsMadeUtf8) {
+  auto h = DecodeHello(EncodeHello({.device = "gpu\xff", .targets = {}, .instrs = {}}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_EQ(h->device, "gpu\xef\xbf\xbd");
+  auto f = DecodeAnswer(EncodeAnswer(1, DeviceFault("caf\xe9")), 0);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(absl::EndsWith(f->result.status().message(), ": caf\xef\xbf\xbd"))
+      << f->result.status();
+  auto u = DecodeAnswer(EncodeAnswer(1, Unsupported("\xc3")), 0);
+  ASSERT_TRUE(u.ok()) << u.status();
+  EXPECT_TRUE(absl::StrContains(u->result.status().message(), "\xef\xbf\xbd"));
+}
+
+// The same hello as kHelloPrintf, naming the device with one byte 0xff: length 21.
+constexpr char kHelloFfPrintf[] =
+    "printf '\\025\\000\\000\\000LDH1\\001\\000\\000\\000\\001\\000\\000\\000\\377"
+    "\\000\\000\\000\\000\\000\\000\\000\\000'";
+
+TEST(ServeRunnerTest, HelloDescriptionThatIsNotUtf8IsDescribedAsUtf8) {
+  auto dev = Serve(absl::StrCat(kHelloFfPrintf, "; exec cat >/dev/null"));
+  ASSERT_NE(dev, nullptr);
+  const std::string d = dev->Describe();
+  EXPECT_EQ(ValidUtf8Prefix(d), d.size()) << d;
+  EXPECT_TRUE(absl::EndsWith(d, ": \xef\xbf\xbd")) << d;
+}
+
+long MaxRssKb() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+TEST(ServeRunnerTest, EndlessStderrAtShutdownIsBounded) {
+  // At shutdown (stdin closed) the device prints on stderr without end: the 2 s grace period
+  // drains it, keeping only its tail; lanediff's peak memory does not grow by what it read
+  // (hundreds of MiB in 2 s when every byte was kept).
+  const long before = MaxRssKb();
+  {
+    auto dev = Serve(absl::StrCat(kHelloPrintf, "; cat >/dev/null; exec yes "
+                                  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx >&2"));
+    ASSERT_NE(dev, nullptr);
+  }  // Stop: stdin closed, 2 s of stderr, then the group is killed
+  const long grown_kb = MaxRssKb() - before;
+  EXPECT_LT(grown_kb, 64 * 1024) << "peak RSS grew by " << grown_kb << " KiB during shutdown";
+}
+
+TEST(ServeRunnerTest, NothingTheDeviceStartedOutlivesIt) {
+  const std::string dir = TempDir();
+  const std::string bg = dir + "/bg", ss = dir + "/ss";
+  {
+    auto dev = Serve(absl::StrCat(kHelloPrintf, "; sleep 300 </dev/null >/dev/null 2>&1 & echo $! > ",
+                                  bg, "; setsid sleep 301 </dev/null >/dev/null 2>&1 & echo $! > ",
+                                  ss, "; exec cat >/dev/null"));
+    ASSERT_NE(dev, nullptr);
+  }  // a normal end: stdin closed, the device exits by itself
+  for (const std::string& file : {bg, ss}) {
+    std::ifstream in(file);
+    long pid = 0;
+    in >> pid;
+    ASSERT_GT(pid, 0) << file;
+    bool gone = false;
+    for (int i = 0; i < 20000 && !gone; ++i) {
+      gone = ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+      if (!gone) ::usleep(1000);
+    }
+    if (!gone) ::kill(static_cast<pid_t>(pid), SIGKILL);
+    EXPECT_TRUE(gone) << file << ": pid " << pid << " outlived the exec-serve device";
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Round-trips the seed pages' examples through the built `lanediff asm` and `lanediff disasm`
-# on every target that has them. Expected bytes: SEMANTICS.md §2 (the seed pages and LLVM 22).
+# on every target that has them. Expected bytes: docs/semantics.md §2 (the seed pages and LLVM 22).
 # Usage: asm_command_test.sh PATH/TO/lanediff
 set -u
 bin="$1"

@@ -1,6 +1,6 @@
 // `lanediff bench`: the model's throughput, lanes per second, per instruction and per target
 // family, through the batch API (Evaluate) on one thread, with batches that fit in L2.
-// `--campaign` measures the whole campaign on the simulator against that rate (issue 16).
+// `--campaign` measures the whole campaign on the simulator against that rate.
 //
 //   lanediff bench                 # a table
 //   lanediff bench --time 2 --json

@@ -185,7 +185,7 @@ int RunPipelineBench(double seconds) {
               "path with pinned staging, compare) on one thread against the fake HIP runtime (\"hip:0 fake\n"
               "MI300X\", gfx942), %.1f wall-s per row. The fake's kernel computes with the simulator and its\n"
               "CPU time is measured and excluded: the rate is the host's ceiling with a device that answers\n"
-              "at once. Target (issue 16): 50 M lanes per host-CPU-second with 64K-lane launches.\n",
+              "at once. Target: 50 M lanes per host-CPU-second with 64K-lane launches.\n",
               seconds);
   struct Row {
     const char* name;

@@ -1,4 +1,4 @@
-// `lanediff bench --pipeline` and `--cost-model GPU` (issue 16): the host's ceiling on a GPU,
+// `lanediff bench --pipeline` and `--cost-model GPU`: the host's ceiling on a GPU,
 // measured by running the whole campaign pipeline (generation, model, grouping, the HIP
 // runner's launch path, compare) against the fake HIP runtime with a device that answers at
 // once, and the cost model (fuzz/cost_model.h) fed with what was measured.

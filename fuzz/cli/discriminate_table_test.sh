@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `lanediff discriminate` prints a table (rule, readings, verdict, the questions that decide
-# it), every line within 100 columns, and the next command to run (issue 17, item 7).
+# it), every line within 100 columns, and the next command to run.
 # Expected verdicts come from the errata catalogue (device_harness/sim/errata.h):
 #   sr_wrap  "SR add wraps as the literal pseudocode (model sr_rounding=literal)"
 #   nan_sign "OCP NaN keeps its sign (model fp8_nan=sign_preserving)"; on gfx950 sign_preserving

@@ -1,5 +1,5 @@
 // `lanediff eval` driven as a real pipe: the built binary, popen()ed with stdin from a file.
-// Expected words are SEMANTICS.md's discriminating inputs placed into VDST by hand.
+// Expected words are docs/semantics.md's discriminating inputs placed into VDST by hand.
 #include <sys/wait.h>
 
 #include <cstdio>

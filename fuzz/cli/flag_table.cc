@@ -66,6 +66,7 @@ constexpr FlagDef kFlags[] = {
     {"link", "URL", K::kText, "bug or erratum link"},
     {"since", "RFC3339", K::kText, "a point in time"},
     {"record-fixed", "", K::kSwitch, "write FIXED dates into the known-issues file"},
+    {"incomplete", "TEXT", K::kText, "why the run the report covers did not finish"},
     // Listing and measuring.
     {"hypotheses", "", K::kSwitch, "also list the hypotheses"},
     {"hip-count", "", K::kSwitch, "print only the number of usable HIP GPUs"},
@@ -80,7 +81,7 @@ constexpr FlagDef kFlags[] = {
     {"show-encoding", "", K::kSwitch, "append `; encoding: [...]` as llvm-mc does"},
 };
 
-// Old spellings, accepted until the release after 0.x that removes them (issue 17).
+// Old spellings, accepted until the release after 0.x that removes them.
 constexpr DeprecatedFlag kDeprecated[] = {
     {"target", "targets", ""},
     {"instr", "instrs", ""},

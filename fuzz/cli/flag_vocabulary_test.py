@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One flag vocabulary across every lanediff subcommand (issue 17, item 1).
+"""One flag vocabulary across every lanediff subcommand.
 
 Checks, on the built binary:
   - every flag of every subcommand (and of `corpus merge` / `corpus check`) is a row of the
@@ -7,7 +7,7 @@ Checks, on the built binary:
     the table's metavar; no command declares a deprecated spelling;
   - no two spellings of one concept exist outside the deprecation list: no two table rows are
     the same word up to a plural `s`, and none is a known synonym of another (SYNONYMS below:
-    the spellings issue 17 found side by side);
+    spellings once found side by side);
   - every deprecated spelling still works, in every command that takes its new name, with
     exactly one `deprecated` line on stderr;
   - every value flag's --help line shows its default (or says it is required); --device
@@ -33,7 +33,7 @@ def fail(msg):
     print("FAIL:", msg)
 
 
-# The spellings that once named one concept in two ways (issue 17): each group may have at
+# The spellings that once named one concept in two ways: each group may have at
 # most one member in the table; the others must be deprecated spellings of it.
 SYNONYMS = [
     {"target", "targets"},

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every command's --json output against its schema in docs/json.md (issue 17, item 4).
+"""Every command's --json output against its schema in docs/json.md.
 
 Reads the schema tables from docs/json.md (a `### COMMAND KIND` heading, then a table of
 `| \\`key\\` | type[, optional] | meaning |` rows), runs every command that prints results with

@@ -8,7 +8,7 @@ namespace lanediff {
 void DeviceFlags::Declare(Args& args, std::string device_help) {
   args.Flag("device", device_help.empty() ? std::string(DeviceSpecHelp()) : std::move(device_help),
             &device);
-  args.Repeated("inject", "sim only: plant a simulator erratum (repeatable; `lanediff devices` "
+  args.Repeated("inject", "sim and interp only: plant a simulator erratum (repeatable; `lanediff devices` "
                 "lists them)", &inject);
   args.Double("timeout", "per-batch device timeout in seconds, above 0: a hang past it is a fault "
               "(isolated and exec devices)", kTimeoutRange, &timeout);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The READMEs' commands, executed (issue 17, item 10).
+"""The READMEs' commands, executed.
 
 Every fenced ```sh block of README.md and device_harness/README.md is a command block. The
 convention, stated in README.md ("The README's commands are run by a test"):

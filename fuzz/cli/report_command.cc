@@ -31,7 +31,7 @@ int RunReport(int argc, char** argv) {
             "Shards of one run are merged; runs of different identities are shown side by side.\n"
             "JUnit: one testcase per instruction x target, one failure per NEW or REGRESSED bucket,\n"
             "KNOWN buckets skipped with their reason.");
-  std::string out_dir, known_path, since, instrs;
+  std::string out_dir, known_path, since, instrs, incomplete;
   std::vector<std::string> corpora, inputs;
   args.Flag("out", "directory for report.xml, report.md, report.html (created)", &out_dir);
   args.Repeated("corpus", "corpus root or findings directory to include (repeatable)", &corpora);
@@ -44,6 +44,10 @@ int RunReport(int argc, char** argv) {
             "instructions the run covered (comma list; default all): a known issue of a covered "
             "instruction that was not seen is FIXED",
             &instrs);
+  args.Flag("incomplete",
+            "the run did not finish: TEXT (where it stopped) is shown as INCOMPLETE at the top of "
+            "every report, and the JUnit counts it as a failure",
+            &incomplete);
   args.Positional("RUN_RECORD...", "run record files or directories of them", &inputs);
   args.Epilog("example:\n  lanediff report --out out/report --corpus corpus/findings out/runs/");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
@@ -56,6 +60,7 @@ int RunReport(int argc, char** argv) {
   }
   ReportData data;
   data.generated = NowRfc3339();
+  data.incomplete = ToValidUtf8(incomplete);
   LoadRunRecords(inputs, &data);
   if (!corpora.empty()) {
     std::vector<std::string> dirs;

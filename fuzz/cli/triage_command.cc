@@ -2,10 +2,13 @@
 // against the corpus's known-issues file (fuzz/triage/buckets.h, fuzz/triage/README.md).
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
@@ -13,6 +16,8 @@
 #include "fuzz/corpus_store.h"
 #include "fuzz/triage/buckets.h"
 #include "fuzz/triage/render.h"
+#include "proto/file_io.h"
+#include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
@@ -57,6 +62,31 @@ int RunTriage(int argc, char** argv) {
     if (int rc = CheckInputPaths("triage", "CORPUS", corpora); rc >= 0) return rc;
   }
   if (known_path.empty()) known_path = CorpusRootOf(corpora[0]) + "/known_issues.textproto";
+  // What goes into the known-issues file must load again: text that is not UTF-8 is refused
+  // here, before anything is written (replacing bytes would change what the user typed).
+  for (const auto& [flag, text] : {std::pair<const char*, const std::string*>{"--accept", &accept},
+                                   {"--reason", &reason}, {"--link", &link}}) {
+    if (ValidUtf8Prefix(*text) != text->size()) {
+      std::fprintf(stderr, "lanediff triage: %s holds bytes that are not UTF-8 (byte %zu); the "
+                   "known-issues file is UTF-8 text: nothing was written\n", flag,
+                   ValidUtf8Prefix(*text) + 1);
+      return kExitUsage;
+    }
+  }
+  // A change of the known-issues file (--accept, --record-fixed) reads, changes and renames it
+  // under an exclusive lock beside it, so concurrent changes are all kept.
+  std::optional<FileLock> lock;
+  if (!accept.empty() || record_fixed) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(known_path).parent_path(), ec);
+    absl::StatusOr<FileLock> l =
+        FileLock::Acquire(absl::StrCat(DirName(known_path), "/.", BaseName(known_path), ".lock"));
+    if (!l.ok()) {
+      std::fprintf(stderr, "lanediff triage: %s\n", std::string(l.status().message()).c_str());
+      return kExitEnvironment;
+    }
+    lock.emplace(*std::move(l));
+  }
   absl::StatusOr<proto::KnownIssues> known = ReadKnownIssues(known_path);
   if (!known.ok()) {
     std::fprintf(stderr, "lanediff triage: %s\n", std::string(known.status().message()).c_str());
@@ -84,8 +114,6 @@ int RunTriage(int argc, char** argv) {
     k->set_link(link);
     k->set_accepted(NowRfc3339());
     k->clear_fixed();
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(known_path).parent_path(), ec);
     if (absl::Status s = WriteKnownIssues(known_path, *known); !s.ok()) {
       std::fprintf(stderr, "lanediff triage: %s\n", std::string(s.message()).c_str());
       return kExitEnvironment;

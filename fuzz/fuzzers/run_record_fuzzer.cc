@@ -1,4 +1,4 @@
-// libFuzzer: the `lanediff report` path (issue 11 point 15). The input is one run record file
+// libFuzzer: the `lanediff report` path. The input is one run record file
 // (text and binary, through ParseRunRecordFile: parse, limits, ValidateRunRecord) and one
 // finding file (ParseFindingFile); what loads is rendered as JUnit, Markdown and HTML. The
 // input's own bytes also go in as a load error, the way an unreadable file's name does.

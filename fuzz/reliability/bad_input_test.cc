@@ -1,4 +1,4 @@
-// Bad input gets a clear error and changes nothing (issue 7, point 1). Everything here drives
+// Bad input gets a clear error and changes nothing. Everything here drives
 // the built `lanediff` binary as a user would, and checks three things each time: the message
 // names the file (and, for text, the line) or the field at fault; the good part of the input
 // is still used; and nothing on disk changed (bytes, mode and nanosecond mtime of every entry,

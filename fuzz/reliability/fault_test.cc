@@ -1,4 +1,4 @@
-// Nothing lost on faults (issue 7, point 2), through the built `lanediff` binary:
+// Nothing lost on faults, through the built `lanediff` binary:
 //  - a finding is on disk, complete, before its "new finding:" line is printed;
 //  - SIGKILL of a campaign (one process or --jobs 2) at random moments never leaves a partial
 //    or corrupt finding, never changes a stored example, and a restart resumes: it dedups
@@ -445,8 +445,14 @@ TEST(Faults, KillingACampaignWhileItsDeviceHangsLeavesNoOrphan) {
     }
     if (!hung) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+#else
+  ::kill(s.pid, SIGKILL);
+  ProcResult killed;
+  Reap(s.pid, &killed);
+  GTEST_SKIP() << "this platform has no pause() system call to recognise the hung child by";
 #endif
-  if (!hung) std::printf("note: the device child was not seen in pause(); killing anyway\n");
+  // The state this test interrupts was never reached: killing now would test something else.
+  EXPECT_TRUE(hung) << "the device child was not seen hung in pause() within the wait";
   ::kill(s.pid, SIGKILL);  // only the campaign itself: its device child must follow it
   ProcResult r;
   Reap(s.pid, &r);

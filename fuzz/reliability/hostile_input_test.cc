@@ -1,4 +1,4 @@
-// Hostile input (issue 11): files a lab's machines or an attacker can hand lanediff - shard
+// Hostile input: files a lab's machines or an attacker can hand lanediff - shard
 // records that do not add up, strings made to break out of a report, FIFOs and devices where
 // files belong, files built to expand in memory, directories it may not read. Each case runs
 // the built `lanediff` binary as a user would and checks that the offending file is named,

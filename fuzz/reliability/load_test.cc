@@ -1,4 +1,4 @@
-// Load (issue 7, point 3), through the built `lanediff` binary:
+// Load, through the built `lanediff` binary:
 //  - one `--jobs 2` campaign and two independent campaigns, all at once on one corpus
 //    directory: no torn file, no two files for one signature, no temp file left, and no count
 //    lost: the stored counts add up exactly to the findings plus repeats the three reported;

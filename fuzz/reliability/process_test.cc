@@ -1,4 +1,4 @@
-// Hardening of the process boundary (issue 11, points 4, 5, 7, 8, 13), through the built
+// Hardening of the process boundary, through the built
 // `lanediff` binary:
 //  - flags out of range (NaN, 0 workers, a zero chunk, more lanes than the cap) are usage
 //    errors naming the flag and the accepted range; hex flags are hex in every command; help

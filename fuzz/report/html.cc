@@ -52,7 +52,12 @@ std::string Header(const ReportData& data, const std::vector<RunGroup>& groups,
   const std::array<int, 4> n = StatusCounts(buckets);
   std::string out = absl::StrCat(
       "<header id=\"header\"><h1>lanediff report</h1>\n<p class=\"verdict ",
-      n[0] + n[1] == 0 ? "green" : "red", "\" id=\"verdict\">", E(Verdict(n)), "</p>\n<p>",
+      n[0] + n[1] == 0 ? "green" : "red", "\" id=\"verdict\">", E(Verdict(n)), "</p>\n",
+      data.incomplete.empty()
+          ? ""
+          : absl::StrCat("<p class=\"verdict red\" id=\"incomplete\">INCOMPLETE: ",
+                         E(data.incomplete), "</p>\n"),
+      "<p>",
       data.generated.empty() ? "" : absl::StrCat("Generated ", E(data.generated), ". "),
       Thousands(data.runs.size()), " run record(s) in ", Thousands(groups.size()),
       " run identit", groups.size() == 1 ? "y" : "ies",

@@ -133,6 +133,14 @@ std::string RenderJUnit(const ReportData& data) {
     }
     absl::StrAppend(&suites, Suite(absl::StrCat("buckets: ", g.label), cases, &tests, &failures));
   }
+  if (!data.incomplete.empty()) {
+    ++tests;
+    ++failures;
+    absl::StrAppend(&suites, "  <testsuite name=\"run\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+                             "    <testcase classname=\"lanediff.run\" name=\"complete\">\n"
+                             "      <failure message=\"INCOMPLETE: ", XmlEscape(data.incomplete),
+                    "\"/>\n    </testcase>\n  </testsuite>\n");
+  }
   for (const std::string& e : data.load_errors) {
     ++tests;
     ++failures;

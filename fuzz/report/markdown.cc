@@ -37,6 +37,9 @@ std::string Rule(size_t n, const std::vector<size_t>& right = {}) {
 void Header(const ReportData& data, const std::vector<RunGroup>& groups,
             const std::vector<BucketGroup>& buckets, std::string* out) {
   absl::StrAppend(out, "# lanediff report\n\n**", MdEscape(Verdict(StatusCounts(buckets))), "**\n\n",
+                  data.incomplete.empty()
+                      ? ""
+                      : absl::StrCat("**INCOMPLETE: ", MdEscape(data.incomplete), "**\n\n"),
                   data.generated.empty() ? "" : absl::StrCat("Generated ", MdEscape(data.generated), ". "),
                   Thousands(data.runs.size()), " run record(s) in ", Thousands(groups.size()),
                   " run identit", groups.size() == 1 ? "y" : "ies",

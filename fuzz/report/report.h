@@ -42,6 +42,9 @@ struct ReportData {
   TriageOptions triage;                  // which buckets this run saw and covered
   std::string generated;                 // when the report was made (RFC 3339), shown if set
   std::vector<std::string> load_errors;  // inputs that could not be read, shown in the report
+  // Non-empty: the run did not finish (killed, out of time) and this says where it stopped.
+  // Every report says INCOMPLETE with it at the top; the JUnit counts it as a failure.
+  std::string incomplete;
 };
 
 // One run record file's contents, parsed (binary for *.binpb / *.pb, text otherwise) and

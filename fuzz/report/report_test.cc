@@ -187,7 +187,7 @@ TEST(Report, RenderingsCarryMatrixPlotsAndFindings) {
 }
 
 TEST(Report, EveryStringFromAFileIsEscaped) {
-  // Issue 11 point 2: sweep `swept`, verdict `hypothesis` and others were written raw, so a
+  // Once sweep `swept`, verdict `hypothesis` and others were written raw, so a
   // run record could put a script into the HTML page and control bytes into the XML.
   const std::string evil = "<script>alert(1)</script>";
   ReportData data;
@@ -290,7 +290,7 @@ proto::RunRecord Campaign(const std::string& kind, std::vector<std::string> inje
 }
 
 TEST(Report, HeaderCoverageAndStatisticsPerIdentityNeverSummed) {
-  // Issue 15 item 5: two simulator runs with different planted errata and one silicon run,
+  // Two simulator runs with different planted errata and one silicon run,
   // each 4 cells (2 targets x 2 instructions) of 1,024,000 / 2,048,000 / 4,096,000 lanes.
   // Nothing may sum two of them.
   ReportData data;

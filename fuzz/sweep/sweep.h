@@ -49,7 +49,7 @@ absl::StatusOr<std::pair<uint64_t, uint64_t>> ShardRange(uint64_t first, uint64_
                                                          absl::string_view shard);
 
 // The width of an SR instruction's seed under ctx (20 bits for E4M3 and UE5M3, 21 for E5M2:
-// the f32 fraction bits the format drops, SEMANTICS.md §6); 0 when it takes no seed.
+// the f32 fraction bits the format drops, docs/semantics.md §6); 0 when it takes no seed.
 int SeedBits(const OpContext& ctx);
 
 // The boundary set of src0 values a seed sweep visits, with each value's fractional position

@@ -78,7 +78,7 @@ TEST(Sweep, TruncationErratumMismatchesExactlyTheUpperHalf) {
 }
 
 // SR seed sweep at 1 + 2^-5 (fraction 1/4 of an E4M3 quantum): carry_truncate rounds up for
-// exactly 2^18 of the 2^20 seeds (SEMANTICS.md §6), on both sides.
+// exactly 2^18 of the 2^20 seeds (docs/semantics.md §6), on both sides.
 TEST(Sweep, SeedSweepRoundUpCountIsTheFraction) {
   Sim sim(2);
   SweepSpec spec;
@@ -96,7 +96,7 @@ TEST(Sweep, SeedSweepRoundUpCountIsTheFraction) {
   EXPECT_EQ(r->oracle_mismatches(), 0u);
 }
 
-// sr_wrap (the literal pseudocode) rounds 1 + 2^-5 up with probability ~3/4 (SEMANTICS.md §6:
+// sr_wrap (the literal pseudocode) rounds 1 + 2^-5 up with probability ~3/4 (docs/semantics.md §6:
 // "round-up probability 0.75 where 0.25 is right"). Exactly: the 23-bit mantissa field is
 // 2^18, plus the seed s < 2^20 gives m = 2^18 + s (no wrap). RNE to 3 mantissa bits keeps
 // m >> 20. For s < 3*2^18, m < 2^20: up iff m > 2^19, i.e. s > 2^18 (the tie s = 2^18 goes

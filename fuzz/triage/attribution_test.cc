@@ -123,7 +123,7 @@ void AddLane(proto::TestCase* tc, uint32_t s0, uint32_t s1, uint32_t old) {
   l->set_vdst_old(old);
 }
 
-// SEMANTICS.md §6 / errata.h: OCP fp8, S0=0x3fffffff S1=0xfffff000 -> 0x40 under the default
+// docs/semantics.md §6 / errata.h: OCP fp8, S0=0x3fffffff S1=0xfffff000 -> 0x40 under the default
 // sr_rounding=carry_truncate, 0x39 under sr_rounding=literal. S0=1.0 with seed 0 is exact:
 // 0x38 under both.
 TEST(Attribute, OneHypothesisExplainsEveryDisagreeingLane) {

@@ -182,7 +182,6 @@ TEST(Render, JsonObjectCarriesTheDecodedExample) {
   EXPECT_TRUE(absl::StrContains(j, "\"observed_byte\":\"0xff = NaN\"")) << j;
   EXPECT_TRUE(absl::StrContains(j, "\"src0_value\":\"inf\"")) << j;
   EXPECT_TRUE(absl::StrContains(j, "\"repro\":\"lanediff replay ")) << j;
-  EXPECT_EQ(JsonQuote("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
   EXPECT_EQ(Thousands(4378853376u), "4,378,853,376");
   EXPECT_EQ(Thousands(999), "999");
 }

@@ -1,4 +1,4 @@
-// Acceptance for issue 15 on the simulator: per planted erratum (every one in
+// Bucketing on the simulator: per planted erratum (every one in
 // device_harness/sim/errata.h), a short fixed-seed campaign over every target and every
 // instruction of model/instrs.def yields at most two buckets per instruction, only on the
 // instructions the erratum touches, and the largest one names the erratum's effect. Which

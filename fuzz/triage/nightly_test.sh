@@ -89,5 +89,32 @@ rm "$corpus/known_issues.textproto"
 night 3; rc3=$?
 [ $rc3 = 1 ] || { cat "$tmp/night3.log"; fail "night 3 (nothing known) exited $rc3, expected 1"; }
 grep -q '<failure message="NEW: cause sr_rounding=literal' "$tmp/out3/report/report.xml" || fail "night 3: report.xml has no NEW failure"
-echo "PASS: nights exit $rc1 $rc2 (known), $rc4 (erratum gone: FIXED) and $rc3 (not known); seeds $s1 $s2; night 2 started from $n1 findings"
+# Numbers are decimal: --seed 08 is seed 8 (bash arithmetic refused it as octal), 010 is 10 (it
+# was 8); what is not a number is refused before the night starts.
+for bad in 8x -3 0x10 1234567890123456789; do
+  "$root/scripts/nightly.sh" --lanediff "$lanediff" --seed "$bad" --out "$tmp/bad" > "$tmp/bad.log" 2>&1; rc=$?
+  [ $rc = 2 ] && grep -q "is not a decimal number" "$tmp/bad.log" || { cat "$tmp/bad.log"; fail "--seed '$bad' not refused (exit $rc)"; }
+done
+[ ! -e "$tmp/bad" ] || fail "a refused --seed still created the output directory"
+# Killed (SIGTERM, as a CI timeout does) during its first 30 s campaign, with seed 010: the night
+# ends within seconds and still writes its three reports, marked INCOMPLETE with the step.
+"$root/scripts/nightly.sh" --lanediff "$lanediff" --device sim --targets gfx942 --sweep none \
+  --campaign-seconds 30 --seed 010 --corpus "$tmp/kcorpus" --out "$tmp/killed" > "$tmp/killed.log" 2>&1 &
+npid=$!
+for _ in $(seq 600); do grep -q "\] fuzz gfx942 " "$tmp/killed.log" && break; sleep 0.1; done
+grep -q "\] fuzz gfx942 [a-z0-9_]* (30 s, seed 11)" "$tmp/killed.log" || { cat "$tmp/killed.log"; kill $npid; fail "seed 010 is not 10 (first campaign seed 11)"; }
+grep -q "\] seed 10 (rerun" "$tmp/killed.log" || { cat "$tmp/killed.log"; fail "seed 010 not printed as 10"; }
+t0=$(date +%s)
+kill -TERM $npid
+wait $npid; krc=$?
+took=$(( $(date +%s) - t0 ))
+[ $krc = 143 ] || { cat "$tmp/killed.log"; fail "killed night exited $krc, expected 143 (SIGTERM)"; }
+[ $took -le 15 ] || fail "killed night took $took s to end"
+for f in report.xml report.md report.html; do
+  grep -q "INCOMPLETE: killed by SIGTERM after [0-9]* s during step: fuzz gfx942 " "$tmp/killed/report/$f" ||
+    { cat "$tmp/killed.log"; fail "killed night: $f missing or not marked INCOMPLETE with the step"; }
+done
+xmllint --noout "$tmp/killed/report/report.xml" || fail "killed night: report.xml is not well-formed"
+grep -q "killed by SIGTERM after [0-9]* s during fuzz gfx942 " "$tmp/killed/status" || { cat "$tmp/killed/status"; fail "killed night: status"; }
+echo "PASS: nights exit $rc1 $rc2 (known), $rc4 (erratum gone: FIXED) and $rc3 (not known); seeds $s1 $s2; night 2 started from $n1 findings; a killed night wrote INCOMPLETE reports in $took s"
 rm -rf "$tmp"

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "fuzz/classify.h"
+#include "fuzz/cli/json_line.h"
 #include "fuzz/triage/attribution.h"
 #include "model/isa/testcase.h"
 #include "model/ops/ops.h"
@@ -159,74 +160,59 @@ std::string TriageText(const TriageRow& r) {
   return out;
 }
 
-std::string JsonQuote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      absl::StrAppendFormat(&out, "\\u%04x", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 std::string TriageJson(const TriageRow& r) {
   std::vector<std::string> fields;
   auto add = [&](const std::string& k, const std::string& v) {
-    fields.push_back(absl::StrCat(JsonQuote(k), ":", v));
+    fields.push_back(absl::StrCat(JsonString(k), ":", v));
   };
-  add("status", JsonQuote(BucketStatusName(r.status)));
-  add("signature", JsonQuote(r.signature));
+  add("status", JsonString(BucketStatusName(r.status)));
+  add("signature", JsonString(r.signature));
   if (r.known != nullptr) {
-    add("known", absl::StrCat("{\"reason\":", JsonQuote(r.known->reason()),
-                              ",\"link\":", JsonQuote(r.known->link()),
-                              ",\"fixed\":", JsonQuote(r.known->fixed()), "}"));
+    add("known", absl::StrCat("{\"reason\":", JsonString(r.known->reason()),
+                              ",\"link\":", JsonString(r.known->link()),
+                              ",\"fixed\":", JsonString(r.known->fixed()), "}"));
   }
   if (r.bucket != nullptr) {
     const Bucket& b = *r.bucket;
-    add("cause", JsonQuote(b.cause));
-    add("instruction", JsonQuote(b.instr));
+    add("cause", JsonString(b.cause));
+    add("instruction", JsonString(b.instr));
     std::vector<std::string> t;
-    for (const std::string& x : b.targets) t.push_back(JsonQuote(x));
+    for (const std::string& x : b.targets) t.push_back(JsonString(x));
     add("targets", absl::StrCat("[", absl::StrJoin(t, ","), "]"));
     add("count", absl::StrCat(b.count));
     add("findings", absl::StrCat(b.findings));
-    add("first_seen", JsonQuote(b.first_seen));
-    add("last_seen", JsonQuote(b.last_seen));
+    add("first_seen", JsonString(b.first_seen));
+    add("last_seen", JsonString(b.last_seen));
     std::vector<std::string> a;
-    for (const auto& [k, n] : b.attributes) a.push_back(absl::StrCat(JsonQuote(k), ":", n));
+    for (const auto& [k, n] : b.attributes) a.push_back(absl::StrCat(JsonString(k), ":", n));
     add("attributes", absl::StrCat("{", absl::StrJoin(a, ","), "}"));
     if (!b.examples.empty()) {
       const proto::Finding& f = b.examples[0].finding;
       const Decoded d = Decode(f, b.examples[0].path);
       std::vector<std::string> e;
       auto ea = [&](const std::string& k, const std::string& v) {
-        e.push_back(absl::StrCat(JsonQuote(k), ":", v));
+        e.push_back(absl::StrCat(JsonString(k), ":", v));
       };
-      ea("target", JsonQuote(d.target));
-      ea("path", JsonQuote(d.path));
-      ea("assembly", JsonQuote(d.assembly));
-      ea("modifiers", JsonQuote(d.modifiers));
-      ea("mode", JsonQuote(d.mode));
-      if (f.kind() == proto::Finding::DEVICE_FAULT) ea("fault", JsonQuote(f.fault()));
+      ea("target", JsonString(d.target));
+      ea("path", JsonString(d.path));
+      ea("assembly", JsonString(d.assembly));
+      ea("modifiers", JsonString(d.modifiers));
+      ea("mode", JsonString(d.mode));
+      if (f.kind() == proto::Finding::DEVICE_FAULT) ea("fault", JsonString(f.fault()));
       if (d.has_lane && f.kind() == proto::Finding::DISAGREEMENT) {
         ea("lane", absl::StrCat(d.lane));
-        ea("src0", JsonQuote(absl::StrFormat("0x%08x", d.src0)));
-        ea("src0_value", JsonQuote(F32(d.src0)));
-        ea("src1", JsonQuote(absl::StrFormat("0x%08x", d.src1)));
-        if (d.src1_role == SrcRole::data_f32) ea("src1_value", JsonQuote(F32(d.src1)));
-        ea("kept", JsonQuote(absl::StrFormat("0x%08x", d.kept)));
+        ea("src0", JsonString(absl::StrFormat("0x%08x", d.src0)));
+        ea("src0_value", JsonString(F32(d.src0)));
+        ea("src1", JsonString(absl::StrFormat("0x%08x", d.src1)));
+        if (d.src1_role == SrcRole::data_f32) ea("src1_value", JsonString(F32(d.src1)));
+        ea("kept", JsonString(absl::StrFormat("0x%08x", d.kept)));
         ea("written_byte", absl::StrCat(d.written_byte));
-        ea("expected", JsonQuote(absl::StrFormat("0x%08x", d.expected)));
-        ea("observed", JsonQuote(absl::StrFormat("0x%08x", d.observed)));
-        ea("expected_byte", JsonQuote(d.expected_byte));
-        ea("observed_byte", JsonQuote(d.observed_byte));
+        ea("expected", JsonString(absl::StrFormat("0x%08x", d.expected)));
+        ea("observed", JsonString(absl::StrFormat("0x%08x", d.observed)));
+        ea("expected_byte", JsonString(d.expected_byte));
+        ea("observed_byte", JsonString(d.observed_byte));
       }
-      ea("repro", JsonQuote(d.repro));
+      ea("repro", JsonString(d.repro));
       add("example", absl::StrCat("{", absl::StrJoin(e, ","), "}"));
     }
   }

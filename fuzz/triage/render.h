@@ -24,11 +24,9 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path);
 // One bucket for a person: status line, then the decoded example (none for a FIXED issue).
 std::string TriageText(const TriageRow& row);
 
-// One bucket as one JSON object on one line (no trailing newline).
+// One bucket as one JSON object on one line (no trailing newline), written with the JSON
+// writer every --json output uses (fuzz/cli/json_line.h): valid UTF-8 whatever a path holds.
 std::string TriageJson(const TriageRow& row);
-
-// JSON string literal with quotes, escaping ", \ and control characters.
-std::string JsonQuote(const std::string& s);
 
 }  // namespace lanediff
 

@@ -1,5 +1,5 @@
 // The slow exact oracle: the same conversions as u8.h and fp8.h, written a different way so
-// that cross-checking the two means something (DESIGN.md rule 7).
+// that cross-checking the two means something; every fast conversion has an exact oracle.
 //
 // The fast path works on bit fields with shift tricks. The oracle decodes every value into an
 // exact fixed-point number (a 320-bit integer counting units of 2^-160, enough for every f32

@@ -15,7 +15,7 @@ constexpr LlvmDifference kDifferences[] = {
     {"disasm_drops_src12_neg_abs",
      "LLVM's disassembler silently drops NEG[1], NEG[2], ABS[1], ABS[2] (prints nothing); on "
      "gfx12/gfx1250 SR it drops NEG[1]/ABS[1] (NEG[2]/ABS[2]: see disasm_rejects_gfx12_sr_bits)",
-     "the bits are in the word and silicon may honour them (SEMANTICS.md §3 U): we keep them "
+     "the bits are in the word and silicon may honour them (docs/semantics.md §3 U): we keep them "
      "and print them as -v2 / |v2| so the text is exact"},
     {"disasm_drops_pk_u8_opsel",
      "LLVM's disassembler silently drops OPSEL on v_cvt_pk_u8_f32 (its assembler has no op_sel)",
@@ -32,7 +32,7 @@ constexpr LlvmDifference kDifferences[] = {
     {"disasm_rejects_sr_clamp",
      "LLVM's disassembler rejects CLAMP on the SR instructions on GFX9 and gfx12, and on "
      "v_cvt_sr_bf8_f32 on gfx1250",
-     "silicon executes the word; its effect is U (SEMANTICS.md §5): we decode it"},
+     "silicon executes the word; its effect is U (docs/semantics.md §5): we decode it"},
     {"disasm_rejects_gfx12_sr_bits",
      "on gfx12/gfx1250 LLVM's disassembler rejects OPSEL[1:0] != 0, NEG[2] and ABS[2] on the SR "
      "instructions",

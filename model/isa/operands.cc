@@ -11,7 +11,7 @@
 namespace lanediff {
 namespace {
 
-// Inline float constants 240..248 (SEMANTICS.md §2, C): f32 bit patterns and LLVM's spelling
+// Inline float constants 240..248 (docs/semantics.md §2, C): f32 bit patterns and LLVM's spelling
 // (llvm-mc-22 --disassemble prints 248 as 0.15915494; 1/(2pi) = 0x3e22f983).
 struct InlineFloat {
   uint32_t bits;
@@ -34,7 +34,7 @@ uint32_t InlineFloatBits(uint16_t code, int bits) {
   return bits == 16 ? kInlineF16[code - 240] : kInlineFloats[code - 240].bits;
 }
 
-// Special registers of codes 102..127 (SEMANTICS.md §2, C; spellings from llvm-mc-22
+// Special registers of codes 102..127 (docs/semantics.md §2, C; spellings from llvm-mc-22
 // --disassemble). Empty: no special register at this code in this family.
 absl::string_view SpecialName(Family family, uint16_t code) {
   static constexpr absl::string_view kTtmp[16] = {

@@ -3,7 +3,7 @@
 namespace lanediff {
 namespace {
 
-// SEMANTICS.md §2 (C): the same 64-bit field layout in every family; only ENC differs.
+// docs/semantics.md §2 (C): the same 64-bit field layout in every family; only ENC differs.
 // dword0: VDST[7:0] ABS[10:8] OPSEL[14:11] CLAMP[15] OP[25:16] ENC[31:26]
 // dword1: SRC0[40:32] SRC1[49:41] SRC2[58:50] OMOD[60:59] NEG[63:61]
 constexpr Vop3Layout MakeLayout(Family family, uint32_t enc, int bus, bool literal) {
@@ -49,7 +49,7 @@ absl::string_view SdwaSelName(uint32_t sel) {
 
 bool Src2Unused(Instr instr) { return GetInstrInfo(instr).sources() < 3; }
 
-// SEMANTICS.md §2, second table: the row says what the instruction accepts (each cell checked
+// docs/semantics.md §2, second table: the row says what the instruction accepts (each cell checked
 // with llvm-mc-22 -show-encoding, model/instrs.def), the family's layout the literal and the
 // constant bus. mul:2 / div:2 (OMOD): "not a valid operand" everywhere.
 AsmRules GetAsmRules(const TargetTraits& target, Instr instr) {

@@ -42,7 +42,7 @@ struct Vop3Layout {
   uint32_t enc_value;  // ENC[31:26]: 0b110100 on GFX9, 0b110101 on GFX10+
   Vop3Field vdst, abs, opsel, clamp, op, enc;  // dword 0
   Vop3Field src0, src1, src2, omod, neg;       // dword 1
-  // SGPR/special/literal reads allowed per instruction (SEMANTICS.md §2; inline constants
+  // SGPR/special/literal reads allowed per instruction (docs/semantics.md §2; inline constants
   // and VGPRs are free; reading the same SGPR twice, or the same literal twice, counts once).
   int constant_bus_limit;
   bool literal_allowed;  // operand code 255 + a trailing dword (GFX10+ VOP3 only)
@@ -119,7 +119,7 @@ static_assert((kSdwaLayout.OwnedMask() | kSdwaSrc1Bits | kSdwaReservedBits) == 0
 inline constexpr uint8_t kSdwaDword = 6;
 absl::string_view SdwaSelName(uint32_t sel);  // "BYTE_1"; "SEL_7" for the unnamed code 7
 
-// What LLVM 22's assembler accepts for one instruction on one target (SEMANTICS.md §2,
+// What LLVM 22's assembler accepts for one instruction on one target (docs/semantics.md §2,
 // second table): the instruction's row (model/instrs.def) and the family's layout, read
 // together so the encoder, printer, parser and LLVM-refusal checks share one answer.
 struct AsmRules {

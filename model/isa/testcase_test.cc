@@ -1,5 +1,5 @@
 // Test-case translation: the proto mapping and Vop3FromTestCase. Expected words are the seed
-// pages' / LLVM's (SEMANTICS.md §2). The default registers are the test's own: the model has
+// pages' / LLVM's (docs/semantics.md §2). The default registers are the test's own: the model has
 // no register layout (the harness's is device_harness/register_convention.h, where the
 // per-lane resolution of a test case is tested: device_harness/resolve_case_test.cc).
 #include "model/isa/testcase.h"

@@ -95,7 +95,7 @@ int NumSourcesRead(Instr instr);
 
 // The documented ISA restrictions `instr` breaks on `target` (empty: none), from the family's
 // row of tables.h: more distinct SGPR/literal reads than the constant-bus limit (1 on GFX9,
-// 2 on GFX10+; SEMANTICS.md §2), a literal (code 255) on a family whose VOP3 takes none
+// 2 on GFX10+; docs/semantics.md §2), a literal (code 255) on a family whose VOP3 takes none
 // (GFX9). What hardware does with such a word is undefined by the spec: the harness refuses
 // to run it unless asked (--allow-undefined), and findings on it are labelled so.
 std::vector<std::string> SpecViolations(const TargetTraits& target, const Vop3Instr& instr);

@@ -59,7 +59,7 @@ bool SameOptions(const Fp8ToF32Options& a, const Fp8ToF32Options& b) {
 
 // The decode table of (format, options), from a small per-thread cache: building one is 256
 // decodes, about as much as evaluating a few hundred lanes, and the campaign's aiming
-// evaluates 64-lane chunks under each hypothesis value (issue 16). Eight slots, replaced in turn.
+// evaluates 64-lane chunks under each hypothesis value. Eight slots, replaced in turn.
 const Fp8ToF32Table& CachedFp8ToF32Table(const Fp8Format& format, const Fp8ToF32Options& options) {
   struct Slot {
     const Fp8Format* format = nullptr;

@@ -17,14 +17,14 @@
 // [0x01,0x40,0x69,0xd7,0x02,0x07,0x02,0x00] on gfx1200..gfx1251; `... clamp` is "invalid
 // operand for instruction" on gfx942/gfx950/gfx12 and accepted on gfx1250/gfx1251).
 //
-// Readings chosen here, and why (docs/semantics.md is the fp8sem branch's; the lead wires its
-// hypotheses in after both merge):
+// Readings chosen here, and why (the family's rules: docs/semantics.md §10.2; the hypotheses:
+// model/targets/hypotheses.cc):
 //   - Format: the target's fp8 format (TargetTraits::fp8: E4M3 FNUZ on gfx942, OCP E4M3FN on
 //     gfx950/gfx12/gfx1250), as the SR instructions (C: HIP amd_hip_fp8.h per target).
 //   - Rounding: RNE from the exact f32 value (model/fp/fp8.h F32ToFp8Rne), whatever
 //     MODE.round says (the pseudocode's f32_to_fp8 is RNE; U for MODE, as for the SR ops).
 //   - MODE.FP16_OVFL: the fp16_ovfl hypothesis the SR instructions read (saturate_finite /
-//     saturate_all as Fp8Options), so one reading covers the family until fp8sem decides.
+//     saturate_all as Fp8Options), so one reading covers the whole family.
 //   - CLAMP (only expressible on gfx1250): saturate a finite overflow to +-max finite
 //     (Fp8Options::saturate_finite), the usual meaning of clamp on a saturating conversion.
 //     U: no source found; it is the one reading named here that a device may refute.

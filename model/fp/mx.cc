@@ -1,0 +1,188 @@
+#include "model/fp/mx.h"
+
+namespace lanediff {
+namespace {
+
+constexpr uint32_t kQuietNan = 0x7fc00000u;
+constexpr uint32_t kF32MaxFinite = 0x7f7fffffu;
+
+int BitLength(uint64_t v) { return v == 0 ? 0 : 64 - __builtin_clzll(v); }
+
+}  // namespace
+
+uint32_t E8m0ToF32(uint32_t byte, E8m0Zero zero, E8m0Nan nan) {
+  byte &= 0xffu;
+  if (byte == kE8m0Nan) return nan == E8m0Nan::nan ? kQuietNan : kF32ExpMask;
+  if (byte == 0u) return zero == E8m0Zero::zero ? 0u : 0x00400000u;  // 2^-127 = 2^22 * 2^-149
+  return byte << 23;
+}
+
+uint32_t MxToF32(uint32_t code, uint32_t scale, const MxElemFormat& f, const MxDecodeOptions& o) {
+  const uint32_t bits = static_cast<uint32_t>(f.bits);
+  const uint32_t M = static_cast<uint32_t>(f.man_bits);
+  code &= (1u << bits) - 1u;
+  scale &= 0xffu;
+  const uint32_t sign = ((code >> (bits - 1u)) & 1u) << 31;
+  const uint32_t mag = code & ((1u << (bits - 1u)) - 1u);
+  int32_t shift = static_cast<int32_t>(scale) - kE8m0Bias;
+  if (scale == kE8m0Nan) {
+    switch (o.scale_nan) {
+      case E8m0Nan::nan: return sign | kQuietNan;
+      case E8m0Nan::infinity: return mag == 0u ? kQuietNan : sign | kF32ExpMask;  // 0 * Inf
+      case E8m0Nan::pow2_128: break;
+    }
+  }
+  if (scale == 0u && o.scale_zero == E8m0Zero::zero) return sign;
+  if (mag == 0u) return sign;
+  // The element as sig * 2^(E - M) with sig in [2^M, 2^(M+1)).
+  const uint32_t e = mag >> M;
+  uint32_t sig = e != 0u ? (1u << M) | (mag & ((1u << M) - 1u)) : mag;
+  int32_t E = (e != 0u ? static_cast<int32_t>(e) : 1) - f.bias;
+  while (sig < (1u << M)) {
+    sig <<= 1;
+    --E;
+  }
+  const int32_t fexp = E + shift + kF32Bias;  // the product's f32 exponent field
+  const uint32_t full = sig << (kF32ManBits - static_cast<int32_t>(M));  // 24-bit significand
+  if (fexp >= 0xff) return sign | (o.saturate_overflow ? kF32MaxFinite : kF32ExpMask);
+  if (fexp >= 1) return sign | (static_cast<uint32_t>(fexp) << 23) | (full & kF32ManMask);
+  if (o.exponent_add || o.flush_denormal_out) return sign;
+  // f32 denormal: the significand shifted down to the 2^-149 grid, RNE (exact for every
+  // element format and scale byte; the rounding is there so that nothing depends on it).
+  const uint32_t sh = static_cast<uint32_t>(1 - fexp);
+  if (sh > 25u) return sign;
+  return sign | ((full + ((1u << (sh - 1u)) - 1u) + ((full >> sh) & 1u)) >> sh);
+}
+
+MxEncodeParams MakeMxEncodeParams(const MxElemFormat& f, const MxEncodeOptions& o) {
+  MxEncodeParams p{};
+  p.man_bits = static_cast<uint32_t>(f.man_bits);
+  p.max_code = f.max_code;
+  p.sign_bit = 1u << (f.bits - 1);
+  p.qmin = 1 - f.bias - f.man_bits;
+  p.emax = static_cast<int32_t>(f.max_code >> f.man_bits) - f.bias;
+  switch (o.nan_in) {
+    case MxNanIn::max_keep_sign:
+      p.nan_pos = f.max_code;
+      p.nan_neg = p.sign_bit | f.max_code;
+      break;
+    case MxNanIn::pos_max: p.nan_pos = p.nan_neg = f.max_code; break;
+    case MxNanIn::neg_zero: p.nan_pos = p.nan_neg = p.sign_bit; break;
+    case MxNanIn::pos_zero: p.nan_pos = p.nan_neg = 0u; break;
+  }
+  p.options = o;
+  return p;
+}
+
+namespace {
+
+// Everything before the rounding: a decided code for special inputs and scales, or the scaled
+// magnitude sig * 2^e.
+struct Scaled {
+  bool decided;
+  uint32_t code;  // when decided
+  uint32_t sgn;   // the sign bit of the output field
+  uint64_t sig;
+  int32_t e;
+};
+
+Scaled Decided(Scaled r, uint32_t code) {
+  r.code = code;
+  return r;
+}
+
+Scaled Prepare(uint32_t x, uint32_t scale, const MxEncodeParams& p) {
+  const MxEncodeOptions& o = p.options;
+  Scaled r{};
+  r.decided = true;
+  if (o.flush_denormal_in) x = FlushInputDenormal(x, false);
+  r.sgn = F32Sign(x) != 0u ? p.sign_bit : 0u;
+  const uint32_t nan_out = F32Sign(x) != 0u ? p.nan_neg : p.nan_pos;
+  const uint32_t max_out = r.sgn | p.max_code;
+  const bool divide = o.direction == MxScaleDir::divide;
+  scale &= 0xffu;
+  if (F32IsNan(x)) return Decided(r, nan_out);
+  int32_t k = static_cast<int32_t>(scale) - kE8m0Bias;
+  if (scale == kE8m0Nan) {
+    if (o.scale_nan == E8m0Nan::nan) return Decided(r, nan_out);
+    if (o.scale_nan == E8m0Nan::infinity) {
+      // x / Inf: 0 (Inf / Inf: NaN); x * Inf: Inf (0 * Inf: NaN).
+      if (divide) return Decided(r, F32IsInf(x) ? nan_out : r.sgn);
+      return Decided(r, F32IsZero(x) ? nan_out : max_out);
+    }
+  }
+  if (scale == 0u && o.scale_zero == E8m0Zero::zero) {
+    // x / 0: Inf (0 / 0: NaN); x * 0: 0 (Inf * 0: NaN).
+    if (divide) return Decided(r, F32IsZero(x) ? nan_out : max_out);
+    return Decided(r, F32IsInf(x) ? nan_out : r.sgn);
+  }
+  if (F32IsInf(x)) return Decided(r, max_out);
+  if (F32IsZero(x)) return Decided(r, r.sgn);
+  r.decided = false;
+  r.sig = F32Significand(x);
+  r.e = (F32Exp(x) != 0u ? static_cast<int32_t>(F32Exp(x)) : 1) - kF32Bias - kF32ManBits;
+  r.e += divide ? -k : k;
+  return r;
+}
+
+// The quantum exponent at sig * 2^e and the bits below it, or saturation.
+struct Grid {
+  bool over;
+  int32_t qe;  // log2 of the output quantum
+  int32_t sh;  // qe - e: how many bits of sig lie below the quantum (may be <= 0)
+};
+
+Grid Locate(const Scaled& s, const MxEncodeParams& p) {
+  const int32_t top = s.e + BitLength(s.sig) - 1;  // floor(log2 |v|)
+  Grid g{};
+  g.over = top > p.emax;
+  const int32_t q = top - static_cast<int32_t>(p.man_bits);
+  g.qe = q > p.qmin ? q : p.qmin;
+  g.sh = g.qe - s.e;
+  return g;
+}
+
+// The output field for `code` quanta of 2^qe: in every binade the encoding is (binade index) *
+// 2^M + the significand in quanta, and a carry runs into the next binade by itself.
+uint32_t Pack(uint32_t sgn, int32_t qe, uint64_t code, const MxEncodeParams& p) {
+  const uint64_t enc = (static_cast<uint64_t>(qe - p.qmin) << p.man_bits) + code;
+  return sgn | (enc > p.max_code ? p.max_code : static_cast<uint32_t>(enc));
+}
+
+}  // namespace
+
+uint32_t F32ToMxRne(uint32_t x, uint32_t scale, const MxEncodeParams& p) {
+  const Scaled s = Prepare(x, scale, p);
+  if (s.decided) return s.code;
+  const Grid g = Locate(s, p);
+  if (g.over) return s.sgn | p.max_code;
+  uint64_t code;
+  if (g.sh <= 0) {
+    code = s.sig << -g.sh;
+  } else if (g.sh > 25) {
+    code = 0;  // sig < 2^24 is below half a quantum
+  } else {
+    const uint32_t sh = static_cast<uint32_t>(g.sh);
+    code = (s.sig + ((uint64_t{1} << (sh - 1u)) - 1u) + ((s.sig >> sh) & 1u)) >> sh;
+  }
+  return Pack(s.sgn, g.qe, code, p);
+}
+
+uint32_t F32ToMxSr(uint32_t x, uint32_t scale, uint32_t seed, uint32_t seed_bits,
+                   const MxEncodeParams& p) {
+  const Scaled s = Prepare(x, scale, p);
+  if (s.decided) return s.code;
+  const Grid g = Locate(s, p);
+  if (g.over) return s.sgn | p.max_code;
+  seed &= (1u << seed_bits) - 1u;
+  const int32_t d = g.sh - static_cast<int32_t>(seed_bits);  // sig bits below the seed grid
+  uint64_t t;
+  if (d <= 0) {
+    t = s.sig << -d;
+  } else {
+    t = d >= 64 ? 0u : s.sig >> d;
+  }
+  return Pack(s.sgn, g.qe, (t + seed) >> seed_bits, p);
+}
+
+}  // namespace lanediff

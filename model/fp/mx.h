@@ -1,0 +1,198 @@
+// MX element <-> f32 with an E8M0 scale byte applied, the exact f16/bf16 -> f32 widenings, and
+// v_prng_b32's function. Integer code only (no host float arithmetic), like fp8.h; the slow
+// exact oracle is mx_oracle.h.
+//
+//   const MxElemFormat& fp4 = GetMxElemFormat(MxElemId::fp4_e2m1);
+//   MxToF32(0x7, 0x80, fp4, {})                        // 0x41400000: 6.0 * 2^(128-127) = 12.0
+//   MxEncodeParams p = MakeMxEncodeParams(fp4, {});
+//   F32ToMxRne(0x41400000, 0x80, p)                    // 0x7: 12.0 / 2 = 6.0
+//   F32ToMxSr(0x3fa00000, 0x7f, 1u << 21, 22, p)       // 0x3: 1.25 + half a quantum -> 1.5
+//   PrngB32(0x80000000)                                // 0xc5
+//
+// Which operand bits hold the scale, the seed and the elements, how elements pack, and how the
+// seed advances between elements are instruction knowledge (model/ops); here a scale is one
+// E8M0 byte, a seed the random fraction of one output quantum, an element one code.
+//
+// Every unclear rule is an option whose default is the OCP MX v1.0 reading; each enumerator
+// names its source. Sources, by what they are:
+//   OCP      OCP MX v1.0, as restated in jax-ml/ml_dtypes ml_dtypes/include/mxfloat.h,
+//            microsoft/microxcaling mx/elemwise_ops.py, and the CUDA toolkit's cuda_fp4.h /
+//            cuda_fp6.h / cuda_fp8.h comments.
+//   HIP      ROCm/clr hipamd/include/hip/amd_detail/amd_hip_ocp_host.hpp (AMD's host model of
+//            gfx950: to_float, from_float, from_float_sr) and amd_hip_ocp_fp.hpp
+//            (__amd_scale_to_float).
+//   rocjitsu ROCm/rocm-systems emulation/rocjitsu tests (shared_infra_test.cpp).
+//   ISA      AMD CDNA4 ISA pseudocode (V_CVT_SCALEF32_*, V_PRNG_B32), as extracted in
+//            tinygrad/tinygrad tinygrad/runtime/autogen/amd/cdna/str_pcode.py.
+#ifndef LANEDIFF_MODEL_FP_MX_H_
+#define LANEDIFF_MODEL_FP_MX_H_
+
+#include <array>
+#include <cstdint>
+
+#include "model/fp/f32.h"
+#include "model/fp/mx_format.h"
+
+namespace lanediff {
+
+// ---- E8M0 scale byte readings ---------------------------------------------------------------
+
+// What scale byte 0x00 means.
+enum class E8m0Zero : uint8_t {
+  pow2_m127,  // 2^-127 (OCP; ml_dtypes, microxcaling, CUDA, rocjitsu)
+  // The value 0: HIP's __amd_scale_to_float builds the f32 whose exponent field is the byte,
+  // so byte 0 becomes +0.0, and a unit that multiplied by that f32 would see 0.
+  zero,
+};
+
+// What scale byte 0xFF means.
+enum class E8m0Nan : uint8_t {
+  // NaN (OCP). Decode: the result is a quiet NaN with the element's sign (HIP to_float).
+  // Encode: the result is what a NaN input gives (MxNanIn), with the input's sign; under the
+  // HIP default that is +-max ("down -> element NaN", HIP from_float).
+  nan,
+  pow2_128,  // the exponent goes on: 2^(255 - 127)
+  // +Inf: HIP's __amd_scale_to_float gives the bits 0x7F800000 for byte 0xFF; a unit that
+  // multiplied (or divided) by that f32 would give x * Inf (0 * Inf = NaN) or x / Inf = 0.
+  infinity,
+};
+
+// E8M0 byte -> f32 bits of its value: 2^(e - 127) (byte 0 is the f32 denormal 0x00400000 under
+// pow2_m127), 0xFF -> 0x7FC00000 (nan), 0x7F800000 (infinity); 2^128 (pow2_128) is beyond f32
+// and also gives 0x7F800000.
+uint32_t E8m0ToF32(uint32_t byte, E8m0Zero zero = E8m0Zero::pow2_m127,
+                   E8m0Nan nan = E8m0Nan::nan);
+
+// The E8M0 byte an f32 scale operand carries when only its exponent field is read (ISA:
+// `scale = 32'U(exponent(S2.f32))`; HIP amd_hip_ocp_fp.hpp: "encoded in the exponent bits of an
+// IEEE-754 float"): sign and mantissa are dropped, not rounded.
+constexpr uint32_t E8m0FromF32Exponent(uint32_t f32) { return F32Exp(f32); }
+
+// ---- element -> f32 -------------------------------------------------------------------------
+
+struct MxDecodeOptions {
+  E8m0Zero scale_zero = E8m0Zero::pow2_m127;
+  E8m0Nan scale_nan = E8m0Nan::nan;
+  // How the scale is applied. false: the element's exact value times 2^(e - 127), rounded once
+  // into f32 (every product is exact in f32 except overflow: the smallest, 2^-4 * 2^-127, is
+  // far above 2^-149), so f32 denormal results are kept. true: the scale's exponent is added to
+  // the decoded element's f32 exponent field, which cannot produce a denormal: a result below
+  // 2^-126 flushes to a zero of the element's sign (the same results as
+  // flush_denormal_out; kept as its own reading because it is a different mechanism).
+  bool exponent_add = false;
+  // f32 denormal results become signed zeros (a MODE-controlled flush; HIP to_float rounds into
+  // the destination's denormal range instead).
+  bool flush_denormal_out = false;
+  // A finite product beyond f32's range gives +-0x7F7FFFFF (max finite) instead of +-Inf (HIP
+  // to_float: +-Inf, commented "gfx950 HW behavior"). An element times an infinite scale
+  // (E8m0Nan::infinity) is +-Inf either way.
+  bool saturate_overflow = false;
+};
+
+// One element code (its low `bits` bits) with scale byte `scale` (its low 8 bits) -> f32 bits.
+uint32_t MxToF32(uint32_t code, uint32_t scale, const MxElemFormat& format,
+                 const MxDecodeOptions& options);
+
+// ---- f32 -> element -------------------------------------------------------------------------
+
+// Which way the scale is applied to the source before rounding.
+enum class MxScaleDir : uint8_t {
+  divide,    // x / 2^(e - 127) (OCP quantization, HIP from_float `srcExp -= scale_exp`)
+  multiply,  // x * 2^(e - 127) (rocjitsu's gfx1250 test expects fp4(x * 0.5f) for scale 0.5f)
+};
+
+// What a NaN input (and, under E8m0Nan::nan, a NaN scale) gives: the formats have no NaN.
+// OCP: "Conversion from NaNs is implementation-defined" (ml_dtypes comment).
+enum class MxNanIn : uint8_t {
+  max_keep_sign,  // sign | max_code (HIP from_float: nan<E2M1> = sign | 0x7)
+  pos_max,        // +max_code (CUDA cuda_fp4.h/cuda_fp6.h: "NaN input values result in
+                  // positive MAXNORM")
+  neg_zero,       // the sign bit alone, -0 (ml_dtypes quiet_NaN() of float4_e2m1fn/float6_*)
+  pos_zero,       // 0
+};
+
+// Infinite inputs and finite values beyond the largest element saturate to sign | max_code:
+// HIP from_float (inf<> -> +-max), rocjitsu, microxcaling (clamp), ml_dtypes and CUDA
+// ("saturate to MAXNORM") all agree, so that is not an option. A value that rounds to zero
+// keeps its sign (-0 exists in every MX element format).
+struct MxEncodeOptions {
+  MxScaleDir direction = MxScaleDir::divide;
+  E8m0Zero scale_zero = E8m0Zero::pow2_m127;
+  E8m0Nan scale_nan = E8m0Nan::nan;
+  MxNanIn nan_in = MxNanIn::max_keep_sign;
+  // f32 denormal sources become signed zeros before scaling (MODE flush; HIP normalises them
+  // and keeps them). Widened f16 values are f32 normals: an f16 source's own flush is the
+  // caller's, before F16ToF32.
+  bool flush_denormal_in = false;
+};
+
+// Folded once per batch.
+struct MxEncodeParams {
+  uint32_t man_bits;
+  uint32_t max_code;
+  uint32_t sign_bit;   // 1 << (bits - 1)
+  int32_t qmin;        // log2 of the subnormal quantum: 1 - bias - M
+  int32_t emax;        // binade of the largest value: (max_code >> M) - bias
+  uint32_t nan_pos;    // output for a NaN with sign +
+  uint32_t nan_neg;    // and with sign -
+  MxEncodeOptions options;
+};
+
+MxEncodeParams MakeMxEncodeParams(const MxElemFormat& format, const MxEncodeOptions& options);
+
+// Round to nearest, ties to even, once, from the exact value of x scaled by the scale byte.
+uint32_t F32ToMxRne(uint32_t x, uint32_t scale, const MxEncodeParams& p);
+
+// Stochastic rounding: `seed` (its low `seed_bits` bits, 0 < seed_bits <= 31) is a fraction of
+// one output quantum at the scaled |x|. The scaled |x| is first truncated to a grid of
+// quantum / 2^seed_bits, the seed is added there, and the sum is truncated to the quantum; a
+// carry may reach the next binade or past the largest value (saturates). This is HIP
+// from_float_sr's reading: the seed `>> (32 - srcManBits + dstManBits)` added to the source
+// mantissa after the denormal shift, then truncated; the existing fp8 carry_truncate reading
+// (fp8.h) is the same with seed_bits = 23 - M. For a normal result and seed_bits =
+// MxSrSeedBits(source mantissa bits, format) the first truncation drops nothing; and since a
+// quantum is a whole number of seed steps, truncating first never changes the result of
+// truncating |v| + seed steps exactly (the oracle does the latter).
+uint32_t F32ToMxSr(uint32_t x, uint32_t scale, uint32_t seed, uint32_t seed_bits,
+                   const MxEncodeParams& p);
+
+// HIP from_float_sr's seed width: source mantissa bits minus the element's (f32: 23, f16: 10,
+// bf16: 7).
+constexpr uint32_t MxSrSeedBits(int src_man_bits, const MxElemFormat& f) {
+  return static_cast<uint32_t>(src_man_bits - f.man_bits);
+}
+
+// ---- 16-bit sources -------------------------------------------------------------------------
+
+// IEEE binary16 -> f32, exact: normals re-biased (15 -> 127), denormals normalised, Inf kept,
+// a NaN keeps its sign and payload (shifted up 13 bits; no quieting: the MX encoders read only
+// "is NaN").
+constexpr uint32_t F16ToF32(uint32_t h) {
+  const uint32_t sign = (h & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t man = h & 0x3ffu;
+  if (exp == 0x1fu) return sign | kF32ExpMask | (man << 13);
+  if (exp != 0u) return sign | ((exp + 112u) << 23) | (man << 13);
+  if (man == 0u) return sign;
+  // man * 2^-24: move its top bit to bit 10 (the implicit one), one exponent step per place.
+  uint32_t e = 113u;  // the exponent field of 2^-14, the f16 denormal binade's top
+  while ((man & 0x400u) == 0u) {
+    man <<= 1;
+    --e;
+  }
+  return sign | (e << 23) | ((man & 0x3ffu) << 13);
+}
+
+// bfloat16 -> f32: the top half of the f32, exact for every pattern.
+constexpr uint32_t Bf16ToF32(uint32_t b) { return (b & 0xffffu) << 16; }
+
+// ---- v_prng_b32 -----------------------------------------------------------------------------
+
+// V_PRNG_B32's function (ISA pseudocode: `D = (in << 1) ^ (in[31] ? 197 : 0)`, 197 = 0xC5): a
+// Galois LFSR step. The SR multi-element conversions advance their seed with it between
+// elements (ISA); which element gets which seed is instruction knowledge.
+constexpr uint32_t PrngB32(uint32_t in) { return (in << 1) ^ ((in >> 31) != 0u ? 0xc5u : 0u); }
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_FP_MX_H_

@@ -1,0 +1,224 @@
+#include "model/fp/mx_oracle.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lanediff {
+namespace {
+
+// A number by cases; a finite one is (-1)^negative * n * 2^k exactly.
+struct Num {
+  enum Kind { finite, inf, nan } kind = finite;
+  bool negative = false;
+  uint64_t n = 0;
+  int k = 0;
+};
+
+// An IEEE-style binary format's bits by definition: exponent field E, fraction F (f bits), bias
+// B: E all ones: Inf (F = 0) or NaN; E = 0: F * 2^(1 - B - f); else (2^f + F) * 2^(E - B - f).
+Num FromIeee(uint32_t bits, int exp_bits, int frac_bits, int bias) {
+  Num r;
+  const uint64_t radix = uint64_t{1} << frac_bits;
+  const uint32_t total = static_cast<uint32_t>(1 + exp_bits + frac_bits);
+  r.negative = ((bits >> (total - 1)) & 1u) != 0;
+  const uint64_t F = bits % radix;
+  const uint32_t E = (bits >> frac_bits) % (1u << exp_bits);
+  if (E == (1u << exp_bits) - 1u) {
+    r.kind = F == 0 ? Num::inf : Num::nan;
+    return r;
+  }
+  r.n = E == 0 ? F : radix + F;
+  r.k = (E == 0 ? 1 : static_cast<int>(E)) - bias - frac_bits;
+  return r;
+}
+
+Num SourceValue(uint32_t src, MxSource s) {
+  switch (s) {
+    case MxSource::f32: return FromIeee(src, 8, 23, 127);
+    case MxSource::f16: return FromIeee(src & 0xffffu, 5, 10, 15);
+    case MxSource::bf16: return FromIeee(src & 0xffffu, 8, 7, 127);
+  }
+  return {};
+}
+
+// An element code by the MX definition: the top bit is the sign, the rest exponent e and
+// fraction m; no code is special.
+Num ElementValue(uint32_t code, const MxElemFormat& f) {
+  Num r;
+  code %= 1u << f.bits;
+  r.negative = code >= (1u << (f.bits - 1));
+  const uint32_t mag = code % (1u << (f.bits - 1));
+  const uint32_t radix = 1u << f.man_bits;
+  const uint32_t e = mag / radix, m = mag % radix;
+  r.n = e == 0 ? m : radix + m;
+  r.k = (e == 0 ? 1 : static_cast<int>(e)) - f.bias - f.man_bits;
+  return r;
+}
+
+// The scale byte as a number under the readings: 2^(byte - 127), or the 0x00 / 0xFF readings.
+Num ScaleValue(uint32_t byte, E8m0Zero zero, E8m0Nan nan) {
+  Num r;
+  byte %= 256;
+  if (byte == 255 && nan == E8m0Nan::nan) {
+    r.kind = Num::nan;
+  } else if (byte == 255 && nan == E8m0Nan::infinity) {
+    r.kind = Num::inf;
+  } else if (byte == 0 && zero == E8m0Zero::zero) {
+    r.n = 0;
+  } else {
+    r.n = 1;
+    r.k = static_cast<int>(byte) - 127;  // byte 255 under pow2_128: 2^128
+  }
+  return r;
+}
+
+bool IsZero(const Num& a) { return a.kind == Num::finite && a.n == 0; }
+
+// a * b or a / b by IEEE's case table (0 * Inf, Inf / Inf, x / 0 with x != 0 ...). The sign of
+// every result, NaN included, is a's: the scale is positive (its sign is not part of E8M0).
+Num Apply(const Num& a, const Num& b, bool divide) {
+  Num r;
+  r.negative = a.negative;
+  if (a.kind == Num::nan || b.kind == Num::nan) {
+    r.kind = Num::nan;
+  } else if (!divide) {
+    if ((a.kind == Num::inf && IsZero(b)) || (IsZero(a) && b.kind == Num::inf)) {
+      r.kind = Num::nan;
+    } else if (a.kind == Num::inf || b.kind == Num::inf) {
+      r.kind = Num::inf;
+    } else {
+      r.n = a.n * b.n;
+      r.k = a.k + b.k;
+    }
+  } else {
+    if ((a.kind == Num::inf && b.kind == Num::inf) || (IsZero(a) && IsZero(b))) {
+      r.kind = Num::nan;
+    } else if (a.kind == Num::inf || IsZero(b)) {
+      r.kind = Num::inf;
+    } else if (b.kind == Num::inf) {
+      r.n = 0;
+    } else {  // b = 2^k (n = 1): a / b = a.n * 2^(a.k - b.k)
+      r.n = a.n;
+      r.k = a.k - b.k;
+    }
+  }
+  return r;
+}
+
+// floor(log2 n) for n > 0.
+int Log2(uint64_t n) {
+  int t = 0;
+  while (n >= 2) {
+    n /= 2;
+    ++t;
+  }
+  return t;
+}
+
+// ---- rounding into an element --------------------------------------------------------------
+
+constexpr int kUnit = 100;  // fixed point: units of 2^-100
+using U128 = unsigned __int128;
+
+U128 Fixed(uint64_t n, int k) { return static_cast<U128>(n) << (k + kUnit); }  // k > -kUnit
+
+// The value of every magnitude code 0 .. max_code + 1 (max_code + 1: the next value as if the
+// exponent range went on; reaching it means the result is beyond the largest element).
+const std::vector<U128>& Table(const MxElemFormat& f) {
+  static const auto* tables = [] {
+    auto* all = new std::vector<std::vector<U128>>(kNumMxElemFormats);
+    for (const MxElemFormat& fmt : kMxElemFormats) {
+      std::vector<U128>& t = (*all)[static_cast<int>(fmt.id)];
+      const uint32_t radix = 1u << fmt.man_bits;
+      for (uint32_t c = 0; c <= fmt.max_code + 1; ++c) {
+        const uint32_t e = c / radix, m = c % radix;
+        if (e == 0) t.push_back(Fixed(m, 1 - fmt.bias - fmt.man_bits));
+        else t.push_back(Fixed(radix + m, static_cast<int>(e) - fmt.bias - fmt.man_bits));
+      }
+    }
+    return all;
+  }();
+  return (*tables)[static_cast<int>(f.id)];
+}
+
+uint32_t FloorIndex(const std::vector<U128>& t, U128 v) {  // largest c with t[c] <= v
+  uint32_t c = 0;
+  while (c + 1 < t.size() && t[c + 1] <= v) ++c;
+  return c;
+}
+
+uint32_t RoundFinite(const Num& v, const MxElemFormat& f, bool sr, uint32_t seed,
+                     uint32_t seed_bits) {
+  const uint32_t sign = v.negative ? 1u << (f.bits - 1) : 0u;
+  const uint32_t saturated = sign | f.max_code;
+  if (v.n == 0) return sign;
+  const int top = v.k + Log2(v.n);  // |v| in [2^top, 2^(top + 1))
+  if (top >= 10) return saturated;  // every element is below 2^5
+  if (top < -60) return sign;       // below 2^-60: under half the smallest element (2^-4), and
+                                    // under one seed step (2^-4 / 2^31) too
+  const std::vector<U128>& t = Table(f);
+  const U128 x = Fixed(v.n, v.k);
+  const uint32_t lo = FloorIndex(t, x);
+  if (lo > f.max_code) return saturated;
+  uint32_t code;
+  if (!sr) {
+    const U128 twice = x + x, mid2 = t[lo] + t[lo + 1];
+    code = twice < mid2 ? lo : twice > mid2 ? lo + 1 : (lo % 2 == 0 ? lo : lo + 1);
+  } else {
+    // |v| + seed steps of quantum / 2^seed_bits, exactly, truncated to the element at or below
+    // (mx.h: truncating |v| to the step grid first gives the same element).
+    const U128 step = (t[lo + 1] - t[lo]) >> seed_bits;  // exact: quanta are >= 2^-4
+    code = FloorIndex(t, x + static_cast<U128>(seed % (1ull << seed_bits)) * step);
+  }
+  return sign | (code > f.max_code ? f.max_code : code);
+}
+
+}  // namespace
+
+uint32_t OracleMxToF32(uint32_t code, uint32_t scale, const MxElemFormat& f,
+                       const MxDecodeOptions& o) {
+  const Num v = Apply(ElementValue(code, f), ScaleValue(scale, o.scale_zero, o.scale_nan),
+                      /*divide=*/false);
+  const uint32_t sign = v.negative ? 0x80000000u : 0u;
+  if (v.kind == Num::nan) return (ElementValue(code, f).n == 0 && scale % 256 == 255 &&
+                                  o.scale_nan == E8m0Nan::infinity)
+                                     ? 0x7fc00000u  // 0 * Inf: the default NaN, positive
+                                     : sign | 0x7fc00000u;
+  if (v.kind == Num::inf) return sign | 0x7f800000u;  // x * Inf: infinite, not an overflow
+  const uint32_t overflow = sign | (o.saturate_overflow ? 0x7f7fffffu : 0x7f800000u);
+  if (v.n == 0) return sign;
+  const int top = v.k + Log2(v.n);
+  if (top > 127) return overflow;
+  if (top < -126) {  // an f32 denormal: v / 2^-149 is an integer for every element and scale
+    if (o.flush_denormal_out || o.exponent_add) return sign;
+    return sign | static_cast<uint32_t>(v.n << (v.k + 149));
+  }
+  // Normal: fraction = v / 2^top - 1 in units of 2^-23.
+  const uint64_t frac = (v.n << (23 - Log2(v.n))) - (uint64_t{1} << 23);
+  return sign | (static_cast<uint32_t>(top + 127) << 23) | static_cast<uint32_t>(frac);
+}
+
+uint32_t OracleToMx(uint32_t src, MxSource source, uint32_t scale, const MxElemFormat& f,
+                    const MxEncodeOptions& o, bool sr, uint32_t seed, uint32_t seed_bits) {
+  Num x = SourceValue(src, source);
+  // The flush is of f32 denormals (below 2^-126, f32's smallest normal): an f16 source is an
+  // f32 normal once widened, so only f32 and bf16 sources can be flushed.
+  if (o.flush_denormal_in && x.kind == Num::finite && x.n != 0 && x.k + Log2(x.n) < -126) {
+    x.n = 0;
+  }
+  const Num v = Apply(x, ScaleValue(scale, o.scale_zero, o.scale_nan),
+                      o.direction == MxScaleDir::divide);
+  const uint32_t sign = v.negative ? 1u << (f.bits - 1) : 0u;
+  if (v.kind == Num::nan) {
+    switch (o.nan_in) {
+      case MxNanIn::max_keep_sign: return sign | f.max_code;
+      case MxNanIn::pos_max: return f.max_code;
+      case MxNanIn::neg_zero: return 1u << (f.bits - 1);
+      case MxNanIn::pos_zero: return 0;
+    }
+  }
+  if (v.kind == Num::inf) return sign | f.max_code;
+  return RoundFinite(v, f, sr, seed, seed_bits);
+}
+
+}  // namespace lanediff

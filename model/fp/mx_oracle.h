@@ -1,0 +1,39 @@
+// The slow exact oracle for mx.h, written independently of the fast path.
+//
+// The fast path works on bit fields (exponent re-biasing, shifts, an encoding that carries by
+// itself). The oracle takes every number apart by its format's definition into an exact dyadic
+// value n * 2^k, applies the scale by a plain case table (finite, zero, infinite, NaN operands
+// of a multiplication or a division), places the value in a table of every element's value
+// (each decoded from the format's definition; 128-bit fixed point in units of 2^-100), and
+// rounds once by definition: nearest with ties to the even code, or by adding seed steps of
+// quantum / 2^seed_bits to |v| exactly and truncating the sum to the element at or below.
+//
+//   OracleMxToF32(0x7, 0x80, GetMxElemFormat(MxElemId::fp4_e2m1), {})     // 0x41400000 (12.0)
+//   OracleToMx(0x4600, MxSource::f16, 0x7f, GetMxElemFormat(MxElemId::fp4_e2m1), {},
+//              /*sr=*/false, 0, 0)                                         // 0x7 (6.0)
+#ifndef LANEDIFF_MODEL_FP_MX_ORACLE_H_
+#define LANEDIFF_MODEL_FP_MX_ORACLE_H_
+
+#include <cstdint>
+
+#include "model/fp/mx.h"
+#include "model/fp/mx_format.h"
+
+namespace lanediff {
+
+// Element code + scale byte -> f32 bits (MxToF32).
+uint32_t OracleMxToF32(uint32_t code, uint32_t scale, const MxElemFormat& format,
+                       const MxDecodeOptions& options);
+
+// The source formats of the encoders, read from their own definitions (IEEE binary32, binary16,
+// and bfloat16: 8 exponent bits, 7 fraction bits, bias 127).
+enum class MxSource : uint8_t { f32, f16, bf16 };
+
+// Source bits -> element code: F32ToMxRne (sr false) or F32ToMxSr (sr true, with `seed` a
+// `seed_bits`-bit fraction of the quantum), after F16ToF32 / Bf16ToF32 for 16-bit sources.
+uint32_t OracleToMx(uint32_t src, MxSource source, uint32_t scale, const MxElemFormat& format,
+                    const MxEncodeOptions& options, bool sr, uint32_t seed, uint32_t seed_bits);
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_FP_MX_ORACLE_H_
