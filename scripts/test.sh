@@ -14,8 +14,8 @@
 #            the encoders, the simulator, the campaign and the CLI binary the reliability tests
 #            drive), where another compiler's code generation, undefined-behaviour handling or
 #            header set can change a result.
-#   `once`   script tests that read sources (mention, layering) or check the CLI's text, files
-#            and exit codes (README tour, flag vocabulary, --json schemas, paths and exit codes,
+#   `once`   script tests that read sources (mention, layering, doc references) or check the
+#            CLI's text, files and exit codes (README tour, flag vocabulary, --json schemas, paths,
 #            asm/disasm and llvm-mc byte diffs, discriminate's table, --shard split, nightly.sh,
 #            the Chromium render of report.html, the .deb install). What they check is the same
 #            under any compiler or sanitizer; the code computing their output is held by the
