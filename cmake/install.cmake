@@ -42,4 +42,4 @@ include(CPack)
 # The install tree and the .deb, unpacked into a scratch root, give a working lanediff.
 add_test(NAME install_deb_test COMMAND bash "${PROJECT_SOURCE_DIR}/scripts/install_test.sh"
                                     "${PROJECT_BINARY_DIR}")
-set_tests_properties(install_deb_test PROPERTIES LABELS default TIMEOUT 300)
+set_tests_properties(install_deb_test PROPERTIES LABELS "default;once" TIMEOUT 300)

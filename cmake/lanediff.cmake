@@ -4,10 +4,83 @@
 #   lanediff_test(NAME model_fp_test SRCS u8_test.cc DEPS model_fp [LABELS slow])
 #   lanediff_fuzzer(NAME encoding_fuzzer SRCS encoding_fuzzer.cc DEPS model_isa)
 #
-# Tests get the CTest label "default" unless LABELS names others (slow, gpu, llvm).
+# Tests get the CTest label "default" unless LABELS names others (slow, gpu, llvm, once).
 # A test that exits 77 is reported as skipped (GPU tests with no GPU, for example).
+# Label "once": the test cannot fail differently under another compiler or the sanitizers
+# (it reads sources, or checks the CLI's text, files and exit codes), so scripts/test.sh runs
+# it in the release flavour only; the asan and gcc flavours pass -LE once.
+#
+# Long test binaries run as several CTest entries so that `ctest -j` keeps every core busy:
+# SHARDS n (or the binary's row in LANEDIFF_TEST_SHARDS below) registers NAME/1ofn ... NAME/nofn,
+# each running the binary with GTEST_TOTAL_SHARDS=n GTEST_SHARD_INDEX=i-1 (GoogleTest deals
+# the binary's tests round-robin over the shards; a shard may hold none and then passes).
+# `ctest -R NAME` still selects all of them. ENV adds environment variables to every entry.
+#
+# Compile time: with LANEDIFF_PCH (default ON) every library, binary and test unit uses one of
+# two shared precompiled headers (cmake/pch/): the standard library, Abseil and protobuf, plus
+# GoogleTest/GoogleMock for tests. Fuzzers (built with -fsanitize=fuzzer) do not.
 
 set(LANEDIFF_WARNINGS -Wall -Wextra)
+option(LANEDIFF_PCH "Compile with the shared precompiled headers of cmake/pch/" ON)
+# ccache compiles a unit that uses a precompiled header without caching it unless told to be
+# sloppy about the header's defines and timestamps (ccache manual, "Precompiled headers").
+foreach(lang C CXX)
+  if(LANEDIFF_PCH AND CMAKE_${lang}_COMPILER_LAUNCHER MATCHES "ccache")
+    set(CMAKE_${lang}_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env
+        CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+        ${CMAKE_${lang}_COMPILER_LAUNCHER})
+  endif()
+endforeach()
+
+# The longest tests, NAME=seconds, as CTest measured them in the release flavour (ctest -j2 on
+# a 2-core machine shared with other builds, load average 12-17, so the seconds are inflated;
+# their order is what counts; scripts/test.sh keeps each run's times in build/test-artifacts/).
+# They become the tests' COST: CTest starts the costliest first when it has no cost data of its
+# own (a fresh clone), so a long test does not start last and run alone on one core. A sharded
+# test's entries share its cost.
+set(LANEDIFF_TEST_COSTS
+  device_code_object_test=300 device_harness_exec_test=220 fuzz_selftest_test=195
+  model_isa_llvm_test=190 fuzz_triage_nightly_test=130 fuzz_triage_erratum_buckets_test=116
+  install_deb_test=113 fuzz_cli_flag_vocabulary_test=105 model_pair_exhaustive_test=100
+  fuzz_llvm_mc_diff_test=85 fuzz_discriminate_test=73 fuzz_cli_readme_tour_test=65
+  device_harness_serve_test=60 fuzz_cli_open_device_test=55 fuzz_cli_paths_exit_codes_test=40
+  fuzz_cli_json_test=38 fuzz_cli_discriminate_table_test=34 fuzz_report_chromium_test=33
+  reliability_bad_input_test=28 fuzz_asm_command_test=27 fuzz_eval_command_test=25
+  model_fp_test=22 proto_text_format_test=21 fuzz_campaign_test=20 device_hip_test=14)
+# Test binaries split into shards (NAME=count): those whose measured time is far above the
+# rest and whose GoogleTest cases are many enough to deal out. Sharding a test elsewhere:
+# SHARDS n.
+set(LANEDIFF_TEST_SHARDS device_code_object_test=4 fuzz_selftest_test=3 model_isa_llvm_test=2
+  fuzz_triage_erratum_buckets_test=2)
+
+# At the end of each directory that declares tests, LANEDIFF_TEST_COSTS becomes COST
+# (set_tests_properties reaches only the tests of its own directory).
+function(_lanediff_apply_costs)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(row IN LISTS LANEDIFF_TEST_COSTS)
+    if(NOT row MATCHES "^([^=]+)=([0-9]+)$")
+      message(FATAL_ERROR "LANEDIFF_TEST_COSTS: '${row}' is not NAME=seconds")
+    endif()
+    set(name "${CMAKE_MATCH_1}")
+    set(cost "${CMAKE_MATCH_2}")
+    foreach(test IN LISTS tests)
+      if(test STREQUAL name)
+        set_tests_properties(${test} PROPERTIES COST ${cost})
+      elseif(test MATCHES "^${name}/[0-9]+of([0-9]+)$")
+        math(EXPR share "${cost} / ${CMAKE_MATCH_1}")
+        set_tests_properties(${test} PROPERTIES COST ${share})
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+function(_lanediff_defer_costs)
+  get_property(deferred DIRECTORY PROPERTY LANEDIFF_COSTS_DEFERRED)
+  if(NOT deferred)
+    set_property(DIRECTORY PROPERTY LANEDIFF_COSTS_DEFERRED TRUE)
+    cmake_language(DEFER CALL _lanediff_apply_costs)
+  endif()
+endfunction()
+_lanediff_defer_costs()  # the top directory (install_deb_test)
 if(LANEDIFF_SANITIZE)
   set(LANEDIFF_SAN_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   add_compile_options(${LANEDIFF_SAN_FLAGS})
@@ -24,11 +97,52 @@ function(_lanediff_common target)
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 endfunction()
 
+# The test units' compile definitions (every lanediff_test and the test precompiled header).
+set(LANEDIFF_TEST_DEFINITIONS
+  LANEDIFF_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+  LANEDIFF_BINARY_DIR="${PROJECT_BINARY_DIR}"
+  LANEDIFF_LLVM_BIN="${LANEDIFF_LLVM_BIN}")
+
+# lanediff_use_pch(TARGET [TEST]): TARGET reuses the shared precompiled header, made on first
+# use by an object library that compiles nothing else. The header's users must compile with
+# the same flags and definitions as its maker (clang refuses a mismatch); extra definitions of
+# their own are fine.
+function(lanediff_use_pch target)
+  if(NOT LANEDIFF_PCH)
+    return()
+  endif()
+  if(ARGV1 STREQUAL "TEST")
+    set(maker lanediff_pch_test)
+  else()
+    set(maker lanediff_pch_lib)
+  endif()
+  if(NOT TARGET ${maker})
+    set(anchor "${PROJECT_BINARY_DIR}/${maker}.cc")
+    file(CONFIGURE OUTPUT "${anchor}" CONTENT "// Compiles ${maker}'s precompiled header only.\n")
+    add_library(${maker} OBJECT "${anchor}")
+    _lanediff_common(${maker})
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+      target_compile_options(${maker} PRIVATE -Xclang -fno-pch-timestamp)  # for ccache, as above
+    endif()
+    target_link_libraries(${maker} PRIVATE absl::status absl::statusor absl::strings
+      absl::str_format absl::span protobuf::libprotobuf)
+    if(maker STREQUAL "lanediff_pch_test")
+      target_link_libraries(${maker} PRIVATE GTest::gtest GTest::gmock)
+      target_compile_definitions(${maker} PRIVATE ${LANEDIFF_TEST_DEFINITIONS})
+      target_precompile_headers(${maker} PRIVATE "${PROJECT_SOURCE_DIR}/cmake/pch/lanediff_test_pch.h")
+    else()
+      target_precompile_headers(${maker} PRIVATE "${PROJECT_SOURCE_DIR}/cmake/pch/lanediff_pch.h")
+    endif()
+  endif()
+  target_precompile_headers(${target} REUSE_FROM ${maker})
+endfunction()
+
 function(lanediff_library)
   cmake_parse_arguments(A "" "NAME" "SRCS;DEPS" ${ARGN})
   add_library(${A_NAME} STATIC ${A_SRCS})
   _lanediff_common(${A_NAME})
   target_link_libraries(${A_NAME} PUBLIC ${A_DEPS})
+  lanediff_use_pch(${A_NAME})
 endfunction()
 
 function(lanediff_binary)
@@ -36,28 +150,51 @@ function(lanediff_binary)
   add_executable(${A_NAME} ${A_SRCS})
   _lanediff_common(${A_NAME})
   target_link_libraries(${A_NAME} PRIVATE ${A_DEPS})
+  lanediff_use_pch(${A_NAME})
   if(A_OUTPUT_NAME)
     set_target_properties(${A_NAME} PROPERTIES OUTPUT_NAME ${A_OUTPUT_NAME})
   endif()
 endfunction()
 
 function(lanediff_test)
-  cmake_parse_arguments(A "" "NAME;TIMEOUT" "SRCS;DEPS;LABELS;ARGS" ${ARGN})
+  cmake_parse_arguments(A "" "NAME;TIMEOUT;SHARDS" "SRCS;DEPS;LABELS;ARGS;ENV" ${ARGN})
   add_executable(${A_NAME} ${A_SRCS})
   _lanediff_common(${A_NAME})
   target_link_libraries(${A_NAME} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
-  target_compile_definitions(${A_NAME} PRIVATE
-    LANEDIFF_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    LANEDIFF_BINARY_DIR="${PROJECT_BINARY_DIR}"
-    LANEDIFF_LLVM_BIN="${LANEDIFF_LLVM_BIN}")
+  target_compile_definitions(${A_NAME} PRIVATE ${LANEDIFF_TEST_DEFINITIONS})
+  lanediff_use_pch(${A_NAME} TEST)
+  _lanediff_defer_costs()
   if(NOT A_LABELS)
     set(A_LABELS default)
   endif()
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT 600)
   endif()
-  add_test(NAME ${A_NAME} COMMAND ${A_NAME} ${A_ARGS})
-  set_tests_properties(${A_NAME} PROPERTIES LABELS "${A_LABELS}" SKIP_RETURN_CODE 77 TIMEOUT ${A_TIMEOUT})
+  if(NOT A_SHARDS)
+    set(A_SHARDS 1)
+    foreach(row IN LISTS LANEDIFF_TEST_SHARDS)
+      if(row MATCHES "^${A_NAME}=([0-9]+)$")
+        set(A_SHARDS ${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+  endif()
+  if(A_SHARDS EQUAL 1)
+    add_test(NAME ${A_NAME} COMMAND ${A_NAME} ${A_ARGS})
+    set_tests_properties(${A_NAME} PROPERTIES LABELS "${A_LABELS}" SKIP_RETURN_CODE 77
+      TIMEOUT ${A_TIMEOUT})
+    if(A_ENV)
+      set_tests_properties(${A_NAME} PROPERTIES ENVIRONMENT "${A_ENV}")
+    endif()
+    return()
+  endif()
+  foreach(i RANGE 1 ${A_SHARDS})
+    math(EXPR index "${i} - 1")
+    set(entry ${A_NAME}/${i}of${A_SHARDS})
+    add_test(NAME ${entry} COMMAND ${A_NAME} ${A_ARGS})
+    set_tests_properties(${entry} PROPERTIES LABELS "${A_LABELS}" SKIP_RETURN_CODE 77
+      TIMEOUT ${A_TIMEOUT}
+      ENVIRONMENT "GTEST_TOTAL_SHARDS=${A_SHARDS};GTEST_SHARD_INDEX=${index};${A_ENV}")
+  endforeach()
 endfunction()
 
 # A libFuzzer target, also buildable by OSS-Fuzz/ClusterFuzzLite: when LIB_FUZZING_ENGINE is

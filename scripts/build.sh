@@ -4,9 +4,12 @@
 #   scripts/build.sh release   clang-22, Release (the default)
 #   scripts/build.sh asan      clang-22, ASan+UBSan, libFuzzer targets
 #   scripts/build.sh gcc       g++ 12, Release, everything but the fuzzers
+#   scripts/build.sh FLAVOUR TARGET...   only those targets (run.sh: lanediff_cli, the binary)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 flavour="${1:-release}"
+if [ $# -gt 0 ]; then shift; fi
+targets=("$@")
 dir="$root/build/$flavour"
 case "$flavour" in
   release) flags=(-DCMAKE_BUILD_TYPE=Release) ;;
@@ -17,5 +20,5 @@ esac
 mkdir -p "$root/build"   # the configure log below lives beside build/<flavour>
 cmake -S "$root" -B "$dir" -G Ninja "${flags[@]}" >"$dir.configure.log" 2>&1 || {
   cat "$dir.configure.log" >&2; echo "build.sh: configure failed ($flavour)" >&2; exit 1; }
-cmake --build "$dir" -j "$(nproc)" >&2
+cmake --build "$dir" -j "$(nproc)" ${targets[@]+--target "${targets[@]}"} >&2
 echo "$dir"

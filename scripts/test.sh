@@ -6,8 +6,27 @@
 #                              as its image runs it (scripts/clusterfuzzlite-test.sh)
 #   scripts/test.sh --quick    release build + tests only
 #   scripts/test.sh --slow     also the `slow` label (exhaustive 2^32 sweeps; nightly)
+# Which tests run where (CTest labels, cmake/lanediff.cmake):
+#   release  every test but `slow`.
+#   asan     every test but `slow` and `once`, plus the libFuzzer parser runs (reliability_*_fuzz).
+#   gcc      every test but `slow` and `once`: g++ 12 builds everything but the fuzzers, and every
+#            GoogleTest binary runs, because each executes code g++ compiled (the bit-exact model,
+#            the encoders, the simulator, the campaign and the CLI binary the reliability tests
+#            drive), where another compiler's code generation, undefined-behaviour handling or
+#            header set can change a result.
+#   `once`   script tests that read sources (mention, layering, doc references) or check the
+#            CLI's text, files and exit codes (README tour, flag vocabulary, --json schemas, paths,
+#            asm/disasm and llvm-mc byte diffs, discriminate's table, --shard split, nightly.sh,
+#            the Chromium render of report.html, the .deb install). What they check is the same
+#            under any compiler or sanitizer; the code computing their output is held by the
+#            GoogleTest binaries in every flavour.
 # Tests labelled `gpu` run in every flavour and skip (CTest "Skipped", exit 77) with a printed
-# reason when no AMD GPU is visible.
+# reason when no AMD GPU is visible. Long GoogleTest binaries run as several CTest entries
+# (NAME/1of4 ...) and the longest tests start first (their measured COST), so both cores stay
+# busy to the end (LANEDIFF_TEST_SHARDS, LANEDIFF_TEST_COSTS in cmake/lanediff.cmake).
+# At the end it prints each flavour's build time and ten slowest tests; CTest's measurements are
+# kept in build/test-artifacts/<flavour>/ (ctest-junit.xml: every test's time and output;
+# CTestCostData.txt: CTest's running averages, which order the next run; build-seconds.txt).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 quick=0; slow=0
@@ -15,30 +34,100 @@ for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
     --slow) slow=1 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option $a" >&2; exit 2 ;;
   esac
 done
 "$root/scripts/setup.sh"
 mkdir -p "$root/build"
-label_args=(-LE slow)
-[ "$slow" = 1 ] && label_args=()
-run_flavour() {
-  local flavour="$1" dir
-  echo "=== $flavour: build"
-  dir="$("$root/scripts/build.sh" "$flavour" | tail -n 1)"
-  echo "=== $flavour: test"
-  ctest --test-dir "$dir" "${label_args[@]}" --output-on-failure -j "$(nproc)"
+artifacts="$root/build/test-artifacts"
+rm -rf "$artifacts"
+mkdir -p "$artifacts"
+start_all=$(date +%s)
+flavours_run=()
+step_times=()
+
+# Sum of the build's edge durations in build/<flavour>/.ninja_log after line $2 (seconds of
+# compiler and linker wall time, one core each: on a shared machine this moves less than the
+# build's own wall time). Entries of the .ninja_log v5 format: start end mtime output hash (ms).
+ninja_seconds() {
+  awk -v from="$2" 'NR > from && $1 ~ /^[0-9]+$/ { s += $2 - $1 } END { printf "%.0f", s / 1000 }' \
+    "$1/.ninja_log" 2>/dev/null || echo "?"
 }
+
+summary() {
+  local rc=$?
+  echo
+  echo "=== test.sh summary (total $(( $(date +%s) - start_all )) s wall; artifacts: $artifacts)"
+  local s f
+  for s in ${step_times[@]+"${step_times[@]}"}; do echo "  $s"; done
+  for f in ${flavours_run[@]+"${flavours_run[@]}"}; do
+    [ -f "$artifacts/$f/ctest-junit.xml" ] || continue
+    echo "--- $f: ten slowest tests (seconds, CTest)"
+    python3 - "$artifacts/$f/ctest-junit.xml" <<'EOF' || true
+import sys, xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+rows = sorted(((float(c.get("time", 0)), c.get("name"), c.get("status", "")) for c in cases),
+              reverse=True)
+for t, name, status in rows[:10]:
+    print(f"  {t:8.1f}  {name}{'' if status in ('run', '') else '  (' + status + ')'}")
+print(f"  {sum(r[0] for r in rows):8.1f}  all {len(rows)} tests together (one core each)")
+EOF
+  done
+  echo "=== artifacts (CTest timings and cost data per flavour): $artifacts"
+  return $rc
+}
+trap summary EXIT
+
+run_flavour() {
+  local flavour="$1" dir t0 t1 log_from label_args
+  flavours_run+=("$flavour")
+  mkdir -p "$artifacts/$flavour"
+  echo "=== $flavour: build"
+  log_from=$( { wc -l < "$root/build/$flavour/.ninja_log"; } 2>/dev/null || echo 0)
+  t0=$(date +%s)
+  dir="$("$root/scripts/build.sh" "$flavour" | tail -n 1)"
+  t1=$(date +%s)
+  local edges; edges=$(ninja_seconds "$dir" "$log_from")
+  echo "$flavour build: $(( t1 - t0 )) s wall, ${edges} s summed over ninja's edges" |
+    tee "$artifacts/$flavour/build-seconds.txt"
+  step_times+=("$flavour build: $(( t1 - t0 )) s wall (${edges} s summed over ninja's edges)")
+  echo "=== $flavour: test"
+  # release runs the `once` tests; the other flavours leave them out (see the header).
+  local excluded=()
+  if [ "$slow" = 0 ]; then excluded+=(slow); fi
+  if [ "$flavour" != release ]; then excluded+=(once); fi
+  label_args=()
+  if [ ${#excluded[@]} -gt 0 ]; then label_args=(-LE "^($(IFS='|'; echo "${excluded[*]}"))\$"); fi
+  t0=$(date +%s)
+  local rc=0
+  ctest --test-dir "$dir" ${label_args[@]+"${label_args[@]}"} --output-on-failure -j "$(nproc)" \
+    --output-junit "$artifacts/$flavour/ctest-junit.xml" || rc=$?
+  t1=$(date +%s)
+  cp "$dir/Testing/Temporary/CTestCostData.txt" "$artifacts/$flavour/" 2>/dev/null || true
+  cp "$dir/Testing/Temporary/LastTest.log" "$artifacts/$flavour/" 2>/dev/null || true
+  step_times+=("$flavour tests: $(( t1 - t0 )) s wall${label_args[@]+ (ctest ${label_args[*]})}")
+  return $rc
+}
+timed() {  # label, command...: runs it and records its wall time for the summary
+  local label="$1" t0; shift
+  t0=$(date +%s)
+  "$@"
+  step_times+=("$label: $(( $(date +%s) - t0 )) s wall")
+}
+
 run_flavour release
 shot="$root/build/release/fuzz/report_artifacts/report_screenshot.png"
-[ -f "$shot" ] && echo "=== CI artifact: report.html as headless Chromium renders it: $shot"
+if [ -f "$shot" ]; then
+  cp "$shot" "$artifacts/release/"
+  echo "=== CI artifact: report.html as headless Chromium renders it: $artifacts/release/$(basename "$shot")"
+fi
 if [ "$quick" = 0 ]; then
   echo "=== scale-out: the Slurm example, sharded vs unsharded"
-  LANEDIFF="$root/build/release/fuzz/lanediff" "$root/scripts/slurm-smoke.sh" --install
+  timed "slurm-smoke" env LANEDIFF="$root/build/release/fuzz/lanediff" "$root/scripts/slurm-smoke.sh" --install
   run_flavour asan
   echo "=== scale-out: .clusterfuzzlite/build.sh in the OSS-Fuzz image's environment"
-  "$root/scripts/clusterfuzzlite-test.sh"
+  timed "clusterfuzzlite-test" "$root/scripts/clusterfuzzlite-test.sh"
   run_flavour gcc
 fi
 echo "test.sh: all flavours passed"
