@@ -61,6 +61,18 @@ std::string BucketOf(const std::string& signature) {
   return dot == std::string::npos ? signature : signature.substr(dot + 1);
 }
 
+std::set<std::string> BucketsInStore(const std::string& findings_root) {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(findings_root, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it.depth() == 2 && it->path().extension() == ".textproto") {
+      out.insert(BucketOf(it->path().stem().string()));
+    }
+  }
+  return out;
+}
+
 proto::StatsSample Sample(const CampaignStats& s, double secs) {
   proto::StatsSample x;
   x.set_seconds(secs);
@@ -104,6 +116,7 @@ uint64_t ConfirmationSalt(uint64_t seed, uint64_t execs, ConfirmationKind kind) 
 namespace {
 
 using campaign_internal::BucketOf;
+using campaign_internal::BucketsInStore;
 using campaign_internal::ConfirmationKind;
 using campaign_internal::ConfirmationSalt;
 using campaign_internal::UnconfirmedWarning;
@@ -243,6 +256,7 @@ class Worker {
     if (stats_.errors.size() < 20) stats_.errors.push_back(error);
   }
   void Saw(const std::string& signature);
+  // Whether the finding's bucket was in the corpus when the run began (on any target).
   bool BucketInStore(const proto::Finding& f) const;
   void ReportNew(const std::string& signature, const std::string& path, bool bucket_new);
 
@@ -272,6 +286,7 @@ class Worker {
   };
   std::map<std::string, Known> known_;
   Clock::time_point t0_;
+  std::shared_ptr<const std::set<std::string>> buckets_before_;  // CampaignOptions::buckets_before
   Clock::time_point last_progress_;
   bool progress_shown_ = false;
   std::set<std::string> printed_;  // buckets whose `new finding:` line is printed
@@ -298,6 +313,10 @@ absl::Status Worker::Setup() {
   if (!o_.corpus.empty()) {
     LANEDIFF_ASSIGN_OR_RETURN(CorpusStore s, CorpusStore::Open(o_.corpus + "/findings"));
     store_ = std::make_unique<CorpusStore>(std::move(s));
+    buckets_before_ = o_.buckets_before != nullptr
+                          ? o_.buckets_before
+                          : std::make_shared<const std::set<std::string>>(
+                                BucketsInStore(store_->root()));
     LoadSeeds();
   }
   return absl::OkStatus();
@@ -423,17 +442,7 @@ void Worker::Saw(const std::string& signature) {
 
 // Whether the store already holds a finding of `f`'s bucket on some target (before `f`).
 bool Worker::BucketInStore(const proto::Finding& f) const {
-  if (store_ == nullptr) return false;
-  const std::string bucket = BucketOf(f.signature());
-  for (const TargetTraits& t : AllTargets()) {
-    if (t.name == f.testcase().target()) continue;
-    proto::Finding other = f;
-    other.mutable_testcase()->set_target(std::string(t.name));
-    other.set_signature(absl::StrCat(t.name, ".", bucket));
-    struct stat st;
-    if (::stat(store_->PathFor(other).c_str(), &st) == 0) return true;
-  }
-  return false;
+  return buckets_before_ != nullptr && buckets_before_->count(BucketOf(f.signature())) != 0;
 }
 
 // A new signature is on disk: its bucket's first one in this run is printed (once per run,

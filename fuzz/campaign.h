@@ -59,6 +59,11 @@ struct CampaignOptions {
   int jobs = 1;
   std::string corpus;                     // corpus root: findings under <corpus>/findings,
                                           // seeds read from <corpus>/seeds ("" = no storage)
+  // The buckets (a signature less its target) the corpus held when the run began: a bucket
+  // this run stores is "new" unless listed. RunCampaignJobs reads them once before it forks
+  // its workers, so that what one worker stores is not "already in the corpus" to another;
+  // a single campaign reads them when it opens the store.
+  std::shared_ptr<const std::set<std::string>> buckets_before;
   size_t lanes_per_batch = 1024;
   Relaxations relax;
   int aim_percent = 50;                   // batches whose lanes are aimed at hypotheses

@@ -1,9 +1,11 @@
 // The grouping step in a campaign (fuzz/launch_group.h) on the HIP runner over the fake HIP
-// runtime, whose kernel runs the simulator (device_harness/hip/fake_sim_kernel.h): cases that
-// share an instruction word go to the device together, in launches of at least 64K lanes, and
-// each case gets back its own lanes' answers.
+// runtime, which executes the loaded code object through the kernel interpreter with the
+// simulator at the patch site (device_harness/hip/fake_sim_kernel.h InterpFakeKernel): cases
+// that share an instruction word go to the device together, in launches of at least 64K
+// lanes, and each case gets back its own lanes' answers.
 #include <stdlib.h>
 
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -31,12 +33,21 @@ CampaignOptions FakeGpuCampaign(std::vector<size_t>* launches, std::vector<std::
   o.lanes_per_batch = 1024;
   o.progress = false;
   o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
+  // The fake GPU executes the loaded code object's bytes (the kernel interpreter, with the
+  // simulator and `inject`'s errata at the patch site), as launched: grid, block, kernelParams.
   o.open_runner = [launches, inject](const RunnerOptions&) -> absl::StatusOr<std::unique_ptr<Runner>> {
-    FakeKernel sim = SimFakeKernel(inject);
-    return OpenFakeHip(nullptr, false, [launches, sim](const FakeLaunch& l) {
-      launches->push_back(l.in.size);
-      sim(l);
-    });
+    FakeHip* fake = nullptr;
+    absl::StatusOr<std::unique_ptr<Runner>> runner = OpenFakeHip(&fake);
+    if (!runner.ok()) return runner;
+    FakeCodeKernel code = InterpFakeKernel(inject, "gfx942", 64);
+    fake->code_kernel = [launches, code](absl::Span<const uint8_t> image, unsigned blocks,
+                                         unsigned threads, void** params, std::string* error) {
+      uint32_t n = 0;  // KernelArgs::n, the sixth kernel argument
+      std::memcpy(&n, params[5], sizeof(n));
+      launches->push_back(n);
+      return code(image, blocks, threads, params, error);
+    };
+    return runner;
   };
   return o;
 }

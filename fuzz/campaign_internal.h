@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "absl/status/status.h"
@@ -23,6 +24,9 @@ double Since(Clock::time_point t0);
 
 // "<instr>.<cause>" of a campaign signature "<target>.<instr>.<cause>" (fuzz/triage/).
 std::string BucketOf(const std::string& signature);
+// The buckets of the findings under `findings_root` (<target>/<instr>/<signature>.textproto);
+// none when the folder does not exist yet.
+std::set<std::string> BucketsInStore(const std::string& findings_root);
 
 // The lines that announce a bucket's first new signature in a run (campaign_summary.cc).
 std::string NewFindingLines(const std::string& signature, const std::string& path, bool bucket_new);

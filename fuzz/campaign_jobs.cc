@@ -24,6 +24,7 @@ namespace lanediff {
 namespace {
 
 using campaign_internal::BucketOf;
+using campaign_internal::BucketsInStore;
 using campaign_internal::Clock;
 using campaign_internal::DecodeMessage;
 using campaign_internal::EncodeStats;
@@ -61,6 +62,12 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
   };
   std::vector<Child> children;
   const auto t0 = Clock::now();
+  // What the corpus held before any worker stores: the workers' one view of "new".
+  CampaignOptions shared = options;
+  if (!options.corpus.empty() && shared.buckets_before == nullptr) {
+    shared.buckets_before =
+        std::make_shared<const std::set<std::string>>(BucketsInStore(options.corpus + "/findings"));
+  }
   std::fflush(stderr);
   const pid_t parent = ::getpid();
   for (int i = 0; i < options.jobs; ++i) {
@@ -70,7 +77,7 @@ absl::StatusOr<CampaignStats> RunCampaignJobs(const CampaignOptions& options,
     if (pid < 0) return absl::InternalError("fork() failed");
     if (pid == 0) {
       ::close(fds[0]);
-      CampaignOptions o = options;
+      CampaignOptions o = shared;
       o.jobs = 1;
       o.worker = i;
       o.seed = options.seed + static_cast<uint64_t>(i);

@@ -357,6 +357,41 @@ TEST(Campaign, JobsReportBucketsCoverageTimelineAndDriverToTheParent) {
   }
 }
 
+TEST(Campaign, ABucketIsNewUnlessTheCorpusHeldItWhenTheRunBegan) {
+  // With --jobs, one worker may store a bucket on one target just before another stores it on
+  // a second: the second must still call it new (the parent counts it new only if some
+  // worker says so). Played without a race: a first campaign stores the bucket on gfx950,
+  // then a gfx942 campaign runs with the corpus as it was before the first (empty).
+  const std::string dir = TempDir();
+  CampaignOptions o = Options(dir);
+  o.inject = {"sr_wrap"};
+  o.instrs = {Instr::v_cvt_sr_fp8_f32};
+  o.max_execs = 60;
+  o.targets = {"gfx950"};
+  auto first = RunCampaign(o, nullptr);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_FALSE(first->new_buckets.empty());
+  o.targets = {"gfx942"};
+  o.buckets_before = std::make_shared<const std::set<std::string>>();
+  auto second = RunCampaign(o, nullptr);
+  ASSERT_TRUE(second.ok()) << second.status();
+  for (const std::string& b : first->new_buckets) {
+    if (second->buckets.count(b) == 0) continue;  // not met on gfx942 in this run
+    EXPECT_EQ(second->new_buckets.count(b), 1u) << b << ": stored by a sibling in this run";
+  }
+  // Without the snapshot the campaign reads the corpus itself: gfx950's bucket is not new.
+  o.buckets_before = nullptr;
+  o.seed = 8;
+  auto third = RunCampaign(o, nullptr);
+  ASSERT_TRUE(third.ok()) << third.status();
+  for (const std::string& b : third->new_buckets) {
+    EXPECT_EQ(first->new_buckets.count(b), 0u) << b << " was in the corpus already";
+  }
+  size_t met = 0;
+  for (const std::string& b : first->new_buckets) met += second->buckets.count(b);
+  EXPECT_GT(met, 0u) << "no bucket of the first run was met again: the test checked nothing";
+}
+
 TEST(Campaign, OptionsOutOfRangeAreRefusedBeforeAnyCase) {
   // The library's own guard for what the CLI refuses: a NaN time ran
   // forever, jobs = 0 ran one job, more lanes than the mutator's cap were silently capped.

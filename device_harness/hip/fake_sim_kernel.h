@@ -7,8 +7,8 @@
 //    site's instruction computed by the simulator, and the harness kernels' contract checked.
 //    Needs device_interp at link time. OpenComputingFakeHip uses it.
 //  - SimFakeKernel (a FakeKernel): the words read back from the loaded module run on the ISA
-//    simulator (sim/sim_runner.h) directly, no kernel bytes (faster: the pipeline bench and
-//    the campaign tests that count launches use it). Needs device_harness_runners.
+//    simulator (sim/sim_runner.h) directly, no kernel bytes (faster: the pipeline bench uses
+//    it). Needs device_harness_runners.
 //
 //   OpenFakeHip(&fake, false, SimFakeKernel({}));      // a fake MI300X that answers right
 #ifndef LANEDIFF_DEVICE_HARNESS_HIP_FAKE_SIM_KERNEL_H_
