@@ -326,8 +326,8 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
 std::vector<std::string> SelfTestDeviceSpecs(absl::string_view spec, const TargetTraits& target) {
   const bool hip = spec == "hip" || (absl::StartsWith(spec, "hip:") && spec.find(':', 4) == absl::string_view::npos);
   if (!hip || !target.wave32 || !target.wave64) return {std::string(spec)};
-  const std::string gpu = spec == "hip" ? "hip:0" : std::string(spec);
-  return {absl::StrCat(gpu, ":wave32"), absl::StrCat(gpu, ":wave64")};
+  // The spec as given opens the default (wave32) code object (open_runner.h).
+  return {std::string(spec), absl::StrCat(spec == "hip" ? "hip:0" : spec, ":wave64")};
 }
 
 std::string FormatSelfTest(const SelfTest& st) {

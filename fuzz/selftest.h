@@ -79,7 +79,8 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
 
 // The --device specs a self-test of `spec` on `target` runs, one self-test (and report) each: a
 // HIP GPU named without a wave size ("hip", "hip:N") on a target with both wave sizes (RDNA)
-// is checked with each code object, {"hip:N:wave32", "hip:N:wave64"}; any other spec as given.
+// is checked with each code object: {"hip:N" (its default, wave32), "hip:N:wave64"}; any other
+// spec as given.
 std::vector<std::string> SelfTestDeviceSpecs(absl::string_view spec, const TargetTraits& target);
 
 // What a user reads: one line per check, then a verdict.

@@ -231,8 +231,8 @@ TEST(SelfTestTest, CatchesAHarnessThatMishandlesNanLanesOrDropsTheSecondWorkgrou
 // size and the other devices once.
 TEST(SelfTestTest, AnRdnaGpuIsCheckedInBothWaveSizes) {
   const TargetTraits& rdna = **FindTarget("gfx1201");
-  EXPECT_THAT(SelfTestDeviceSpecs("hip:1", rdna), ::testing::ElementsAre("hip:1:wave32", "hip:1:wave64"));
-  EXPECT_THAT(SelfTestDeviceSpecs("hip", rdna), ::testing::ElementsAre("hip:0:wave32", "hip:0:wave64"));
+  EXPECT_THAT(SelfTestDeviceSpecs("hip:1", rdna), ::testing::ElementsAre("hip:1", "hip:1:wave64"));
+  EXPECT_THAT(SelfTestDeviceSpecs("hip", rdna), ::testing::ElementsAre("hip", "hip:0:wave64"));
   EXPECT_THAT(SelfTestDeviceSpecs("hip:0:wave64", rdna), ::testing::ElementsAre("hip:0:wave64"));
   EXPECT_THAT(SelfTestDeviceSpecs("sim", rdna), ::testing::ElementsAre("sim"));
   EXPECT_THAT(SelfTestDeviceSpecs("hip:0", **FindTarget("gfx942")), ::testing::ElementsAre("hip:0"));
