@@ -148,7 +148,9 @@ TEST(SelfTestTest, KnownAnswersHoldNanAndSpecialLanesInTwoWorkgroups) {
       ++rows;
       rows_with_nan += counts.first > 0;
       EXPECT_GT(counts.second, 0);
-      if (instr == Instr::v_cvt_sr_fp8_f32 || instr == Instr::v_cvt_pk_fp8_f32) EXPECT_GT(counts.first, 0);
+      if (instr == Instr::v_cvt_sr_fp8_f32 || instr == Instr::v_cvt_pk_fp8_f32) {
+        EXPECT_GT(counts.first, 0);
+      }
     }
   }
   std::printf("%zu of %zu (target, row) pairs have agreed NaN lanes\n", rows_with_nan, rows);
@@ -222,7 +224,9 @@ TEST(SelfTestTest, CatchesAHarnessThatMishandlesNanLanesOrDropsTheSecondWorkgrou
     EXPECT_FALSE(k.ok()) << k.name;
     // Lanes 0..255 right, lane 256 the first wrong (or the MODE readback, stored past the
     // last lane, missing: a harness fault).
-    if (k.status.ok()) EXPECT_THAT(k.first_wrong, HasSubstr(absl::StrCat("lane ", kWorkgroupLanes, ":"))) << k.name;
+    if (k.status.ok()) {
+      EXPECT_THAT(k.first_wrong, HasSubstr(absl::StrCat("lane ", kWorkgroupLanes, ":"))) << k.name;
+    }
   }
 }
 
