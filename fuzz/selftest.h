@@ -6,7 +6,10 @@
 // source, a literal source (GFX10+), and two MODE values; each with lanes on which every
 // setting of every hypothesis relevant to the instruction (fuzz/discriminate.h) gives the
 // same answer, so a device that disagrees on one is wrong whatever the silicon's reading of
-// the rules: the harness is wrong on it (or the device is broken), not a finding.
+// the rules: the harness is wrong on it (or the device is broken), not a finding. The lanes
+// include the agreed NaN and special inputs (+-Inf, +-0, denormals, overflow; counted in
+// KnownAnswer::nan_lanes and special_lanes) and span two workgroups (kSelfTestLanes). On an
+// RDNA GPU both wave sizes are checked, one SelfTest each (SelfTestDeviceSpecs).
 // Each batch's MODE readback is checked by the runner (runner.h CheckModeReadback).
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(SelfTest st, RunSelfTest(*runner, *target, {.discriminate = true}));
