@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -17,12 +18,14 @@
 #include "model/isa/tables.h"
 #include "model/isa/vop3.h"
 #include "model/isa/testcase.h"
+#include "model/ops/input_class.h"
 #include "model/ops/ops.h"
 #include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
 
+// Agreed lanes of no special class kept per batch (every agreed NaN and special lane is kept).
 constexpr size_t kMaxKnownLanes = 64;
 // Round toward zero (MODE[3:0] = 0b1111: f32 and f16/f64 RTZ), denormals on, FP16_OVFL = 1:
 // every field the kernel sets, away from its default.
@@ -109,12 +112,22 @@ std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
   return out;
 }
 
-// Candidate lanes: the mutator's special floats and u8 boundaries as src0, byte selects (pk)
-// or seed extremes (SR) as src1, a recognisable old VDST.
+// Candidate lanes: the mutator's special floats (+-0, denormals, +-Inf, NaNs with payloads,
+// max finite) and u8 boundaries as src0, plus, for an 8-bit float source, words whose four
+// bytes are each format's NaN, Inf, zero, denormal and max-normal codes (OCP E4M3 NaN 0x7f/0xff
+// and max 0x7e; E5M2 Inf 0x7c, NaN 0x7d..0x7f, max 0x7b; FNUZ NaN 0x80 and max 0x7f; smallest
+// denormal 0x01 everywhere); byte selects (pk) or seed extremes (SR) as src1; a recognisable
+// old VDST.
 std::vector<proto::Lane> Candidates(Instr instr) {
   std::set<uint32_t> src0;
   for (uint32_t v : SpecialF32Values()) src0.insert(v);
   for (uint32_t v : U8BoundaryValues()) src0.insert(v);
+  if (GetInstrInfo(instr).src[0] == SrcRole::fp8_bytes) {
+    for (uint32_t b : {0x7fu, 0xffu, 0x7eu, 0xfeu, 0x7cu, 0xfcu, 0x7du, 0x7bu, 0x80u, 0x00u, 0x01u, 0x81u}) {
+      src0.insert(b * 0x01010101u);
+    }
+    src0.insert(0x807f7cffu);  // a different special code in each byte
+  }
   const std::vector<uint32_t> src1 = Src1Candidates(GetInstrInfo(instr).src[1]);
   std::vector<proto::Lane> out;
   for (uint32_t a : src0) {
@@ -130,10 +143,26 @@ std::vector<proto::Lane> Candidates(Instr instr) {
   return out;
 }
 
+// A lane's input class (model/ops/input_class.h): NaN, or another special value (+-Inf, +-0, a
+// denormal, an overflow past the output's largest value), or neither.
+enum class LaneKind { nan, special, normal };
+LaneKind KindOf(const OpContext& ctx, uint32_t src0, uint32_t src1) {
+  const absl::string_view c = ClassifyInput(ctx, src0, src1);
+  if (c == "nan") return LaneKind::nan;
+  if (c == "inf" || c == "zero" || c == "denormal" || c == "overflow") return LaneKind::special;
+  return LaneKind::normal;
+}
+
 // The lanes of `tc` on which every setting agrees (on every destination word: both of a VGPR
-// pair), at most kMaxKnownLanes spread evenly, with the agreed answers (DstWords per lane).
-absl::Status KeepAgreedLanes(const std::vector<Hypotheses>& settings, proto::TestCase* tc,
-                             std::vector<uint32_t>* expected) {
+// pair), evaluated under the MODE the kernel really runs with (ResolveTestCase: KernelMode,
+// device_harness/kernel_state.h), laid out over
+// kSelfTestLanes lanes (two workgroups): every agreed NaN and special lane, then at most
+// kMaxKnownLanes others spread evenly, in that order from lane 0 and again from lane
+// kWorkgroupLanes, and a NaN lane (else a special one) as the last lane; with the agreed
+// answers (DstWords per lane) and the count of NaN and special lanes.
+absl::Status KeepAgreedLanes(const std::vector<Hypotheses>& settings,
+                             proto::TestCase* tc, std::vector<uint32_t>* expected, int* nan_lanes,
+                             int* special_lanes) {
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(*tc));
   const size_t n = rc.lanes.size();
   const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
@@ -145,21 +174,41 @@ absl::Status KeepAgreedLanes(const std::vector<Hypotheses>& settings, proto::Tes
     LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(out)));
     answers.push_back(std::move(out));
   }
-  std::vector<size_t> agreed;
+  std::vector<size_t> nans, specials, others;
   for (size_t i = 0; i < n; ++i) {
     bool same = true;
     for (const auto& a : answers) {
       for (size_t k = 0; k < w; ++k) same = same && a[i * w + k] == answers[0][i * w + k];
     }
-    if (same) agreed.push_back(i);
+    if (!same) continue;
+    switch (KindOf(rc.ctx, rc.lanes.src0()[i], rc.lanes.src1()[i])) {  // the words read: literal, SGPR
+      case LaneKind::nan: nans.push_back(i); break;
+      case LaneKind::special: specials.push_back(i); break;
+      case LaneKind::normal: others.push_back(i); break;
+    }
   }
-  const size_t step = std::max<size_t>(1, (agreed.size() + kMaxKnownLanes - 1) / kMaxKnownLanes);
+  std::vector<size_t> order = nans;
+  order.insert(order.end(), specials.begin(), specials.end());
+  const size_t step = std::max<size_t>(1, (others.size() + kMaxKnownLanes - 1) / kMaxKnownLanes);
+  for (size_t k = 0; k < others.size(); k += step) order.push_back(others[k]);
+  *nan_lanes = 0;
+  *special_lanes = 0;
+  expected->clear();
   proto::TestCase kept = *tc;
   kept.clear_lanes();
-  expected->clear();
-  for (size_t k = 0; k < agreed.size(); k += step) {
-    *kept.add_lanes() = tc->lanes(static_cast<int>(agreed[k]));
-    for (size_t j = 0; j < w; ++j) expected->push_back(answers[0][agreed[k] * w + j]);
+  if (order.empty()) {
+    *tc = std::move(kept);
+    return absl::OkStatus();
+  }
+  std::vector<size_t> layout(kSelfTestLanes);
+  for (size_t i = 0; i < kSelfTestLanes; ++i) layout[i] = order[(i % kWorkgroupLanes) % order.size()];
+  if (!nans.empty() || !specials.empty()) layout.back() = nans.empty() ? specials[0] : nans[0];
+  for (size_t i : layout) {
+    *kept.add_lanes() = tc->lanes(static_cast<int>(i));
+    for (size_t j = 0; j < w; ++j) expected->push_back(answers[0][i * w + j]);
+    const LaneKind kind = KindOf(rc.ctx, rc.lanes.src0()[i], rc.lanes.src1()[i]);
+    *nan_lanes += kind == LaneKind::nan;
+    *special_lanes += kind == LaneKind::special;
   }
   *tc = std::move(kept);
   return absl::OkStatus();
@@ -213,7 +262,8 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
         k.testcase.set_mode(mode);
         k.testcase.set_note(absl::StrCat("self-test known answer: ", k.name));
         for (const proto::Lane& l : Candidates(instr)) *k.testcase.add_lanes() = l;
-        absl::Status agreed = KeepAgreedLanes(AllCombinations(d), &k.testcase, &k.expected);
+        absl::Status agreed = KeepAgreedLanes(AllCombinations(d), &k.testcase, &k.expected,
+                                              &k.nan_lanes, &k.special_lanes);
         if (!agreed.ok()) {
           return absl::InternalError(absl::StrCat("self-test case ", k.name, ": ", agreed.message()));
         }
@@ -271,6 +321,13 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
   }
   if (st.known.empty()) return absl::InternalError(absl::StrCat("no known-answer case for ", target.name));
   return st;
+}
+
+std::vector<std::string> SelfTestDeviceSpecs(absl::string_view spec, const TargetTraits& target) {
+  const bool hip = spec == "hip" || (absl::StartsWith(spec, "hip:") && spec.find(':', 4) == absl::string_view::npos);
+  if (!hip || !target.wave32 || !target.wave64) return {std::string(spec)};
+  // The spec as given opens the default (wave32) code object (open_runner.h).
+  return {std::string(spec), absl::StrCat(spec == "hip" ? "hip:0" : spec, ":wave64")};
 }
 
 std::string FormatSelfTest(const SelfTest& st) {

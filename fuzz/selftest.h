@@ -6,7 +6,10 @@
 // source, a literal source (GFX10+), and two MODE values; each with lanes on which every
 // setting of every hypothesis relevant to the instruction (fuzz/discriminate.h) gives the
 // same answer, so a device that disagrees on one is wrong whatever the silicon's reading of
-// the rules: the harness is wrong on it (or the device is broken), not a finding.
+// the rules: the harness is wrong on it (or the device is broken), not a finding. The lanes
+// include the agreed NaN and special inputs (+-Inf, +-0, denormals, overflow; counted in
+// KnownAnswer::nan_lanes and special_lanes) and span two workgroups (kSelfTestLanes). On an
+// RDNA GPU both wave sizes are checked, one SelfTest each (SelfTestDeviceSpecs).
 // Each batch's MODE readback is checked by the runner (runner.h CheckModeReadback).
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(SelfTest st, RunSelfTest(*runner, *target, {.discriminate = true}));
@@ -20,6 +23,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "device_harness/code_object.h"
 #include "device_harness/fault.h"
 #include "device_harness/runner.h"
 #include "model/targets/targets.h"
@@ -36,6 +41,8 @@ struct KnownAnswer {
   absl::Status status;             // the device's error, if any
   std::vector<uint32_t> observed;
   std::optional<uint32_t> mode_readback;
+  int nan_lanes = 0;      // lanes whose input is a NaN (model/ops/input_class.h "nan")
+  int special_lanes = 0;  // lanes whose input is +-Inf, +-0, a denormal or an overflow
   int wrong_lanes = 0;
   std::string first_wrong;  // "lane 3: src0 0x3f800000 ... expected 0x... got 0x..."
   bool ok() const { return status.ok() && wrong_lanes == 0; }
@@ -43,6 +50,13 @@ struct KnownAnswer {
   // self-test shows it as SKIP and does not fail on it.
   bool unsupported() const { return IsUnsupported(status); }
 };
+
+// Lanes in every known-answer batch: more than one workgroup of the HIP kernels
+// (kKernelWorkgroupSize, device_harness/code_object.h), so the second workgroup's addressing
+// is checked too; the agreed NaN and special lanes sit at the start of both workgroups and in
+// the last lane.
+inline constexpr size_t kWorkgroupLanes = kKernelWorkgroupSize;
+inline constexpr size_t kSelfTestLanes = kWorkgroupLanes + 44;  // 300: two workgroups
 
 struct SelfTest {
   std::string device;              // runner Describe()
@@ -65,6 +79,12 @@ struct SelfTestOptions {
 // Errors only when no known-answer case can be built (a bug); device errors are results.
 absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
                                      SelfTestOptions options = {});
+
+// The --device specs a self-test of `spec` on `target` runs, one self-test (and report) each: a
+// HIP GPU named without a wave size ("hip", "hip:N") on a target with both wave sizes (RDNA)
+// is checked with each code object: {"hip:N" (its default, wave32), "hip:N:wave64"}; any other
+// spec as given.
+std::vector<std::string> SelfTestDeviceSpecs(absl::string_view spec, const TargetTraits& target);
 
 // What a user reads: one line per check, then a verdict.
 std::string FormatSelfTest(const SelfTest& st);

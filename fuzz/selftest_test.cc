@@ -1,7 +1,10 @@
 // The self-test against the software devices, through the same code path as on a GPU: the
 // simulator (in-process and isolated) and an external model (exec:lanediff eval) pass; the
 // simulator with a wrong-lane or lost-MODE erratum fails with the words a user sees; the
-// bundle replays with --device=replay:; `lanediff devices --selftest` exits 0 / 1 / 2.
+// known answers hold agreed NaN and special lanes over two workgroups, and a harness that
+// mishandles NaN lanes or drops the second workgroup fails; an RDNA GPU is checked in both
+// wave sizes; the bundle replays with --device=replay:; `lanediff devices --selftest` exits
+// 0 / 1 / 2.
 #include "fuzz/selftest.h"
 
 #include <sys/wait.h>
@@ -9,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "absl/strings/match.h"
@@ -18,6 +22,7 @@
 #include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/campaign.h"
+#include "model/fp/f32.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -99,6 +104,153 @@ TEST(SelfTestTest, FailsWhenTheDeviceIsWrongAndSaysWhatItSaw) {
   EXPECT_THAT(FormatSelfTest(*l), HasSubstr("ok    v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x000000f0"));
   EXPECT_THAT(FormatSelfTest(*l), HasSubstr("ERROR v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x008000ff: harness fault: "
                                             "MODE read back 0x008000f0 after setting 0x008000ff"));
+}
+
+// Every known-answer batch spans two workgroups (more than 256 lanes), repeats its first lanes
+// at the second workgroup's start and ends on its first (special) lane; every row's batches
+// hold special lanes (+-0, denormals, +-Inf, overflow), and NaN lanes where every reading
+// agrees on some NaN input. The f32 -> E4M3 rows (v_cvt_sr_fp8_f32, v_cvt_pk_fp8_f32) are such
+// rows on every target: a NaN input gives the format's NaN code, and the readings of the NaN
+// output (fp8_nan: whether an OCP NaN keeps its sign) differ only for a negative NaN, so the
+// positive NaN inputs (0x7fc00000, 0x7f800001, ...) are kept. The other rows have a reading that
+// decides every NaN lane (pk_u8's NaN result; the fp8 -> f32 NaN's sign and quiet bit), so they
+// hold none, which is what the self-test must do.
+TEST(SelfTestTest, KnownAnswersHoldNanAndSpecialLanesInTwoWorkgroups) {
+  std::unique_ptr<Runner> sim = Open("sim");
+  ASSERT_NE(sim, nullptr);
+  size_t rows = 0, rows_with_nan = 0;
+  for (const TargetTraits& t : AllTargets()) {
+    absl::StatusOr<SelfTest> st = RunSelfTest(*sim, t, {.discriminate = false});
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
+    std::map<Instr, std::pair<int, int>> per_row;  // NaN lanes, special lanes
+    for (const KnownAnswer& k : st->known) {
+      EXPECT_GT(static_cast<size_t>(k.testcase.lanes_size()), kWorkgroupLanes) << k.name;
+      EXPECT_EQ(static_cast<size_t>(k.testcase.lanes_size()), kSelfTestLanes) << k.name;
+      const Instr instr = *InstrFromProto(k.testcase.instr());
+      per_row[instr].first += k.nan_lanes;
+      per_row[instr].second += k.special_lanes;
+      if (k.nan_lanes + k.special_lanes > 0) {
+        // The lanes of the first workgroup's start recur at the second's, and the last lane is
+        // a special one (a NaN one when the batch has any): compare the inputs.
+        const proto::Lane& first = k.testcase.lanes(0);
+        const proto::Lane& second = k.testcase.lanes(static_cast<int>(kWorkgroupLanes));
+        EXPECT_EQ(first.src0(), second.src0()) << k.name;
+        EXPECT_EQ(first.src1(), second.src1()) << k.name;
+        const proto::Lane& last = k.testcase.lanes(k.testcase.lanes_size() - 1);
+        EXPECT_EQ(first.src0(), last.src0()) << k.name;
+        EXPECT_EQ(first.src1(), last.src1()) << k.name;
+      }
+    }
+    for (const auto& [instr, counts] : per_row) {
+      SCOPED_TRACE(absl::StrCat(t.name, " ", InstrName(instr), ": ", counts.first, " NaN lanes, ", counts.second,
+                                " special lanes"));
+      ++rows;
+      rows_with_nan += counts.first > 0;
+      EXPECT_GT(counts.second, 0);
+      if (instr == Instr::v_cvt_sr_fp8_f32 || instr == Instr::v_cvt_pk_fp8_f32) {
+        EXPECT_GT(counts.first, 0);
+      }
+    }
+  }
+  std::printf("%zu of %zu (target, row) pairs have agreed NaN lanes\n", rows_with_nan, rows);
+}
+
+// A runner that answers every lane right but those whose f32 src0 VGPR is a NaN (the
+// instructions with an f32 source, 8-byte words: the lane's own src0), whose VDST it flips: a
+// harness that mishandles NaN.
+class NanLaneFault : public Runner {
+ public:
+  explicit NanLaneFault(std::unique_ptr<Runner> inner) : inner_(std::move(inner)) {}
+  std::string Describe() const override { return "NaN-lane fault"; }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& b) override {
+    absl::StatusOr<DeviceResult> r = inner_->Run(b);
+    if (!r.ok() || GetInstrInfo(b.instr).src[0] != SrcRole::data_f32 || b.words.size() > 2 ||
+        b.sgpr_values != std::array<uint32_t, 3>{}) {
+      return r;
+    }
+    const size_t w = r->vdst.size() / b.lanes.size();
+    for (size_t i = 0; i < b.lanes.size(); ++i) {
+      const bool src1_nan = GetInstrInfo(b.instr).src[1] == SrcRole::data_f32 && F32IsNan(b.lanes.view().src1[i]);
+      if (F32IsNan(b.lanes.view().src0[i]) || src1_nan) r->vdst[i * w] ^= 1u;
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<Runner> inner_;
+};
+
+// Planted harness faults the NaN lanes and the second workgroup catch: NaN lanes answered
+// wrong (every other lane right) fail every batch with NaN lanes, on those lanes; a
+// fake HIP runtime whose kernel runs only the first workgroup fails every batch, from lane 256.
+TEST(SelfTestTest, CatchesAHarnessThatMishandlesNanLanesOrDropsTheSecondWorkgroup) {
+  const TargetTraits& t = **FindTarget("gfx942");
+  NanLaneFault nan_fault(Open("sim"));
+  absl::StatusOr<SelfTest> st = RunSelfTest(nan_fault, t, {.discriminate = false});
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_FALSE(st->ok());
+  size_t wrong = 0;
+  for (const KnownAnswer& k : st->known) {
+    const bool f32_source = GetInstrInfo(*InstrFromProto(k.testcase.instr())).src[0] == SrcRole::data_f32;
+    if (!f32_source || absl::StrContains(k.name, "literal") || absl::StrContains(k.name, "SGPR")) {
+      EXPECT_TRUE(k.ok()) << k.name;
+      continue;
+    }
+    // Every lane ClassifyInput calls NaN has a NaN source, so is flipped: those batches fail.
+    if (k.nan_lanes > 0) {
+      EXPECT_FALSE(k.ok()) << k.name;
+      EXPECT_GE(k.wrong_lanes, k.nan_lanes) << k.name;
+    }
+    wrong += !k.ok();
+  }
+  EXPECT_GT(wrong, 0u);
+  EXPECT_THAT(FormatSelfTest(*st), HasSubstr("self-test FAILED: the harness is wrong on this GPU"));
+
+  FakeHip* fake = nullptr;
+  absl::StatusOr<std::unique_ptr<Runner>> hip = OpenComputingFakeHip("gfx1201", 32, &fake);
+  ASSERT_TRUE(hip.ok()) << hip.status();
+  FakeCodeKernel all = fake->code_kernel;
+  fake->code_kernel = [all](absl::Span<const uint8_t> image, unsigned blocks, unsigned threads, void** params,
+                            std::string* error) {
+    EXPECT_GE(blocks, 2u);  // the self-test's batches need two workgroups
+    return all(image, 1, threads, params, error);
+  };
+  absl::StatusOr<SelfTest> one = RunSelfTest(**hip, **FindTarget("gfx1201"), {.discriminate = false});
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_FALSE(one->ok());
+  for (const KnownAnswer& k : one->known) {
+    if (k.unsupported()) continue;
+    EXPECT_FALSE(k.ok()) << k.name;
+    // Lanes 0..255 right, lane 256 the first wrong (or the MODE readback, stored past the
+    // last lane, missing: a harness fault).
+    if (k.status.ok()) {
+      EXPECT_THAT(k.first_wrong, HasSubstr(absl::StrCat("lane ", kWorkgroupLanes, ":"))) << k.name;
+    }
+  }
+}
+
+// An RDNA GPU named without a wave size is checked with both code objects, each its own
+// self-test (what `devices --selftest --device=hip:N` runs); a GFX9 GPU, an explicit wave
+// size and the other devices once.
+TEST(SelfTestTest, AnRdnaGpuIsCheckedInBothWaveSizes) {
+  const TargetTraits& rdna = **FindTarget("gfx1201");
+  EXPECT_THAT(SelfTestDeviceSpecs("hip:1", rdna), ::testing::ElementsAre("hip:1", "hip:1:wave64"));
+  EXPECT_THAT(SelfTestDeviceSpecs("hip", rdna), ::testing::ElementsAre("hip", "hip:0:wave64"));
+  EXPECT_THAT(SelfTestDeviceSpecs("hip:0:wave64", rdna), ::testing::ElementsAre("hip:0:wave64"));
+  EXPECT_THAT(SelfTestDeviceSpecs("sim", rdna), ::testing::ElementsAre("sim"));
+  EXPECT_THAT(SelfTestDeviceSpecs("hip:0", **FindTarget("gfx942")), ::testing::ElementsAre("hip:0"));
+  for (const std::string& spec : SelfTestDeviceSpecs("hip:0", rdna)) {
+    SCOPED_TRACE(spec);
+    const int wave = absl::EndsWith(spec, "wave64") ? 64 : 32;
+    absl::StatusOr<std::unique_ptr<Runner>> hip = OpenComputingFakeHip("gfx1201", wave);
+    ASSERT_TRUE(hip.ok()) << hip.status();
+    EXPECT_THAT((*hip)->Describe(), HasSubstr(absl::StrCat("wave", wave)));
+    absl::StatusOr<SelfTest> st = RunSelfTest(**hip, rdna, {.discriminate = false});
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
+    EXPECT_THAT(st->device, HasSubstr(absl::StrCat("wave", wave)));
+  }
 }
 
 // A VGPR-pair writer (dst_bits 64) is checked on both words of every lane: its known answers

@@ -88,30 +88,46 @@ int RunSelfTestCommand(const std::string& device, std::string target_name, const
     std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(target.status().message()).c_str());
     return kExitUsage;
   }
-  int rc = kExitOk;
-  std::unique_ptr<Runner> runner = OpenCommandDevice("devices --selftest", device, ro, stderr, &rc);
-  if (runner == nullptr) return rc;
-  absl::StatusOr<SelfTest> st = RunSelfTest(*runner, **target);
-  if (!st.ok()) {
-    std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(st.status().message()).c_str());
-    return kExitEnvironment;
-  }
-  if (!json) std::fputs(FormatSelfTest(*st).c_str(), stdout);
-  if (!bundle.empty()) {
-    std::ofstream f(bundle, std::ios::binary | std::ios::trunc);
-    f << SelfTestBundle(*st);
-    f.close();
-    if (!f) {
-      std::fprintf(stderr, "lanediff devices --selftest: cannot write the bundle %s\n", bundle.c_str());
+  // On an RDNA GPU named without a wave size: both code objects, one report (and bundle) each.
+  const std::vector<std::string> specs = SelfTestDeviceSpecs(device, **target);
+  int worst = kExitOk;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    int rc = kExitOk;
+    std::unique_ptr<Runner> runner = OpenCommandDevice("devices --selftest", specs[i], ro, stderr, &rc);
+    if (runner == nullptr) return rc;
+    absl::StatusOr<SelfTest> st = RunSelfTest(*runner, **target);
+    if (!st.ok()) {
+      std::fprintf(stderr, "lanediff devices --selftest: %s\n", std::string(st.status().message()).c_str());
       return kExitEnvironment;
     }
-    if (!json) {
-      std::printf("bundle: %s (attach it to a bug report; it replays with --device=replay:%s)\n",
-                  bundle.c_str(), bundle.c_str());
+    if (!json) std::fputs(FormatSelfTest(*st).c_str(), stdout);
+    // The first spec's bundle is --out; a second wave size's is --out with "-wave64" before its
+    // extension (selftest.textproto -> selftest-wave64.textproto).
+    std::string path = bundle;
+    if (!bundle.empty() && i > 0) {
+      const std::string suffix = absl::StrCat("-", specs[i].substr(specs[i].rfind(':') + 1));
+      const size_t dot = bundle.rfind('.'), slash = bundle.rfind('/');
+      path = dot == std::string::npos || (slash != std::string::npos && dot < slash)
+                 ? absl::StrCat(bundle, suffix)
+                 : absl::StrCat(bundle.substr(0, dot), suffix, bundle.substr(dot));
     }
+    if (!path.empty()) {
+      std::ofstream f(path, std::ios::binary | std::ios::trunc);
+      f << SelfTestBundle(*st);
+      f.close();
+      if (!f) {
+        std::fprintf(stderr, "lanediff devices --selftest: cannot write the bundle %s\n", path.c_str());
+        return kExitEnvironment;
+      }
+      if (!json) {
+        std::printf("bundle: %s (attach it to a bug report; it replays with --device=replay:%s)\n",
+                    path.c_str(), path.c_str());
+      }
+    }
+    if (json) std::fputs(SelfTestJsonLines(*st, path).c_str(), stdout);
+    if (!st->ok()) worst = kExitFound;
   }
-  if (json) std::fputs(SelfTestJsonLines(*st, bundle).c_str(), stdout);
-  return st->ok() ? kExitOk : kExitFound;
+  return worst;
 }
 
 // One recording found under --replay-dir.
@@ -218,8 +234,10 @@ int RunDevices(int argc, char** argv) {
   std::vector<std::string> inject;
   args.Bool("selftest",
             "check the harness on --device: known-answer batches (lanes every reading of every "
-            "rule agrees on, every modifier, literal and non-literal words, two MODEs), the MODE "
-            "read back after each batch, and a discriminate pass; exit 0 when all are right, 1 when "
+            "rule agrees on, NaN and other special inputs among them, every modifier, literal and "
+            "non-literal words, two MODEs, two workgroups a batch), the MODE read back after each "
+            "batch, and a discriminate pass; on an RDNA GPU (hip:N) both wave sizes, each "
+            "reported (the wave64 bundle FILE-wave64.EXT); exit 0 when all are right, 1 when "
             "the harness is wrong on the device, 3 when the device cannot be opened",
             &selftest);
   args.Flag("device", "with --selftest: the device to check", &device);
