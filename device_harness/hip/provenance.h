@@ -37,8 +37,8 @@ inline std::string HostVersions(const std::string& rocm_root, const std::string&
 }
 
 // The silicon stepping as recorded: "asicRevision N". On gfx1250/gfx1251 AMD's A0 parts run a
-// binary translator that rewrites some fp8 conversions (the CLAMP forms of v_cvt_pk_fp8_f32,
-// v_cvt_sr_fp8_f32, v_cvt_f32_fp8) into software sequences, so a finding there may measure the
+// binary translator that rewrites some fp8 conversions (the CLAMP forms of the packed and SR
+// f32 -> fp8 and of fp8 -> f32) into software sequences, so a finding there may measure the
 // translator; no runtime interface lanediff knows says whether it is active, nor which
 // asicRevision is A0, so the text says so.
 inline std::string SteppingText(const TargetTraits& target, int asic_revision) {
