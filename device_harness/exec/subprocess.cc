@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -168,7 +169,8 @@ void EndDescendants(int note) {
 
 // The first process of the command's group, between fork and exec: it runs the command as its
 // own child and waits. If lanediff dies (even by SIGKILL) the kernel sends the guard SIGTERM
-// (PR_SET_PDEATHSIG) and it kills the whole group; otherwise it ends as the command ended
+// (PR_SET_PDEATHSIG) and it kills the whole group; SIGUSR1 from lanediff (a timeout, an
+// overflow, a fault) kills the command only; otherwise it ends as the command ended
 // (same exit status, or the same signal), so the caller sees the command's own wait status,
 // after it killed whatever the command left running (EndDescendants).
 // Only async-signal-safe calls: the caller may be one thread of several.
@@ -177,6 +179,7 @@ void EndDescendants(int note) {
   sigemptyset(&guard);
   sigaddset(&guard, SIGCHLD);
   sigaddset(&guard, SIGTERM);
+  sigaddset(&guard, SIGUSR1);
   ::sigprocmask(SIG_BLOCK, &guard, &old);
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -202,6 +205,9 @@ void EndDescendants(int note) {
       EndDescendants(-1);
       ::kill(0, SIGKILL);
     }
+    // The caller ends the command early (KillGuardedCommand): the command goes at once, the
+    // guard stays to kill and name what it left behind, as after a normal end.
+    if (sig == SIGUSR1) ::kill(cmd, SIGKILL);
     // Reap every child that ended (orphans come to the guard too); stop when the command did.
     bool done = false;
     for (;;) {
@@ -239,6 +245,11 @@ int WaitGuardExited(pid_t pid) {
     }
     if (errno != EINTR) return -1;
   }
+}
+
+void KillGuardedCommand(pid_t pid) {
+  ::kill(pid, SIGUSR1);
+  ::kill(pid, SIGCONT);  // a guard stopped with its group (kill -STOP 0) could not act
 }
 
 int ReapGuard(GuardedChild& child, std::string* escaped) {
@@ -390,18 +401,32 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
     }
     if (r.output_overflow) break;
   }
-  if (r.timed_out || r.output_overflow) ::kill(-pid, SIGKILL);
+  // Ending early goes through the guard, which kills the command and then, as after a normal
+  // end, whatever it left behind, naming what had left the group. Killing the whole group at
+  // once would kill the guard too, and a setsid child would survive unnamed. The guard gets
+  // kGuardKillGrace for that; then the group, guard included, is killed.
+  std::optional<StopAwareTimer> kill_grace;
+  if (r.timed_out || r.output_overflow) {
+    KillGuardedCommand(pid);
+    kill_grace.emplace(kGuardKillGrace);
+  }
   for (int fd : {fd_in, fd_out, fd_err}) {
     if (fd >= 0) ::close(fd);
   }
   // stdout and stderr are closed; the child may still be running (it closed them itself).
-  // Give it until the timeout, then kill the group.
+  // Give it until the timeout, then end it the same way.
+  bool group_killed = false;
   for (;;) {
     const int w = WaitGuardExited(pid);
     if (w != 0) break;
-    if (!r.timed_out && timer.Expired()) {
+    if (!r.timed_out && !kill_grace && timer.Expired()) {
       r.timed_out = true;
+      KillGuardedCommand(pid);
+      kill_grace.emplace(kGuardKillGrace);
+    }
+    if (kill_grace && !group_killed && kill_grace->Expired()) {
       ::kill(-pid, SIGKILL);
+      group_killed = true;
     }
     ::usleep(1000);
   }

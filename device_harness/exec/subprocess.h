@@ -1,14 +1,15 @@
 // Runs a child process with a pipe on each of stdin, stdout and stderr, feeding stdin and
 // draining both outputs concurrently (poll()), so a batch of any size cannot deadlock on
-// full pipe buffers. The child gets its own process group; on timeout the whole group is
-// killed with SIGKILL (a `sh -c` wrapper and whatever it started). The group's first process
-// is a small guard that runs the command as its child and kills the whole group if this
-// process dies (PR_SET_PDEATHSIG), so a campaign killed by SIGKILL orphans no device command.
+// full pipe buffers. The child gets its own process group. The group's first process is a
+// small guard that runs the command as its child and kills the whole group if this process
+// dies (PR_SET_PDEATHSIG), so a campaign killed by SIGKILL orphans no device command; on a
+// timeout or an overflow the guard is asked to kill the command (KillGuardedCommand) and then
+// what it left behind, as after a normal end.
 // The timeout counts the time this process could wait (StopAwareTimer, isolation/wire.h): a
 // SIGSTOP/SIGCONT of lanediff is not the command's time, and output already complete when the
-// timeout expires is taken, not called a hang. Stdout beyond `max_stdout` bytes kills the
-// group (output_overflow); stderr beyond kMaxStderrBytes is dropped (counted). When the
-// command ends, nothing it started outlives the call (GuardedChild below).
+// timeout expires is taken, not called a hang. Stdout beyond `max_stdout` bytes ends the
+// command the same way (output_overflow); stderr beyond kMaxStderrBytes is dropped
+// (counted). When the command ends, nothing it started outlives the call (GuardedChild below).
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(SubprocessResult r,
 //       RunSubprocess({"/bin/sh", "-c", "sort"}, "b\na\n", absl::Seconds(5)));
@@ -60,6 +61,13 @@ struct GuardedChild {
   int note = -1;  // read end: "<pid> <name>" lines from the guard, EOF when it ends
 };
 absl::StatusOr<GuardedChild> SpawnGuarded(const std::vector<std::string>& argv);
+
+// Ends the command behind the guard `pid` now (SIGKILL) but not the guard: it goes on to kill
+// every process the command left behind and to name on `note` those that had left the group,
+// as after a normal end. The caller waits for the guard (WaitGuardExited) for at most
+// kGuardKillGrace, then kills the whole group (kill(-pid, SIGKILL)) and reaps it (ReapGuard).
+void KillGuardedCommand(pid_t pid);
+inline constexpr absl::Duration kGuardKillGrace = absl::Seconds(2);
 
 // 1 when the guard `pid` has ended (left unreaped), 0 while it runs, -1 on error.
 int WaitGuardExited(pid_t pid);

@@ -207,22 +207,32 @@ class ServeRunner : public Runner {
     }
   }
 
-  // Ends the process (closing its stdin first; killing its group at once when `kill`, or
-  // after 2 s), reaps it and says how it ended. Nothing it started outlives this: the guard
-  // kills what the device left behind (a process that left the group is named in a warning).
+  // Ends the process (closing its stdin first; killing it at once when `kill`, or after 2 s),
+  // reaps it and says how it ended. Nothing it started outlives this: the device is killed
+  // through its guard (KillGuardedCommand), which then kills what the device left behind (a
+  // process that left the group is named in a warning), on every path; a guard that has not
+  // ended kGuardKillGrace later is killed with the whole group.
   std::string Stop(bool kill) {
     if (child_.pid < 0) return "not running";
-    if (kill) ::kill(-child_.pid, SIGKILL);
+    std::optional<StopAwareTimer> kill_grace;
+    if (kill) {
+      KillGuardedCommand(child_.pid);
+      kill_grace.emplace(kGuardKillGrace);
+    }
     for (int* fd : {&child_.in, &child_.out}) {
       if (*fd >= 0) ::close(*fd);
       *fd = -1;
     }
     StopAwareTimer grace(absl::Seconds(2));
-    bool killed = kill;
+    bool group_killed = false;
     while (WaitGuardExited(child_.pid) == 0) {
-      if (!killed && grace.Expired()) {
+      if (!kill_grace && grace.Expired()) {
+        KillGuardedCommand(child_.pid);
+        kill_grace.emplace(kGuardKillGrace);
+      }
+      if (kill_grace && !group_killed && kill_grace->Expired()) {
         ::kill(-child_.pid, SIGKILL);
-        killed = true;
+        group_killed = true;
       }
       // Drain stderr meanwhile (its last words go into the message), keeping only its tail.
       pollfd p{child_.err, POLLIN, 0};

@@ -384,5 +384,55 @@ TEST(ServeRunnerTest, NothingTheDeviceStartedOutlivesIt) {
   std::filesystem::remove_all(dir);
 }
 
+// A device that starts `sleep 301` outside its process group (setsid; its pid file is written
+// after setsid, and the device says hello only once it exists), then answers the first request
+// with `then`. Its batch is a DeviceFault saying `fault`; afterwards the setsid child is gone
+// and lanediff's warning names it: the kill goes through the guard, where a kill of the whole
+// group at once took the guard with it and the child survived unnamed.
+void KilledDeviceLeavesNothing(const std::string& then, const std::string& fault) {
+  const std::string dir = TempDir();
+  const std::string ss = dir + "/ss";
+  const proto::TestCase tc = *ParseText<proto::TestCase>(
+      R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32 lanes { src0: 0x3f800000 })pb", "t");
+  {
+    auto dev = Serve(absl::StrCat("setsid sh -c 'echo $$ > \"$0.tmp\"; mv \"$0.tmp\" \"$0\"; "
+                                  "exec sleep 301' ", ss, " </dev/null >/dev/null 2>&1 & "
+                                  "while [ ! -e ", ss, " ]; do sleep 0.01; done; ",
+                                  kHelloPrintf, "; ", then),
+                     absl::Seconds(1));
+    ASSERT_NE(dev, nullptr);
+    ::testing::internal::CaptureStderr();
+    auto r = dev->Run(*BuildDeviceBatch(tc));
+    const std::string warnings = ::testing::internal::GetCapturedStderr();
+    EXPECT_TRUE(IsDeviceFault(r.status())) << r.status();
+    EXPECT_TRUE(absl::StrContains(r.status().message(), fault)) << r.status();
+    std::ifstream in(ss);
+    long pid = 0;
+    in >> pid;
+    ASSERT_GT(pid, 0) << "the device never started its setsid child";
+    bool gone = false;
+    for (int i = 0; i < 20000 && !gone; ++i) {
+      gone = ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+      if (!gone) ::usleep(1000);
+    }
+    if (!gone) ::kill(static_cast<pid_t>(pid), SIGKILL);
+    EXPECT_TRUE(gone) << "setsid sleep 301 (pid " << pid << ") outlived the killed device";
+    EXPECT_TRUE(absl::StrContains(warnings, absl::StrCat("outside its process group (setsid); "
+                                                         "killed: ", pid, " ")))
+        << warnings;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ServeRunnerTest, ADeviceKilledForATimeoutLeavesNoSetsidChild) {
+  KilledDeviceLeavesNothing("exec sleep 600", "(timeout); process group killed");
+}
+
+TEST(ServeRunnerTest, ADeviceKilledForFloodingItsAnswerLeavesNoSetsidChild) {
+  // Once the request has begun (so the flood cannot come with the hello), endless "y\n":
+  // "y\ny\n" read as a length prefix is 0x0a790a79 bytes, far past the answer's limit.
+  KilledDeviceLeavesNothing("head -c 4 >/dev/null; exec yes", "malformed answer");
+}
+
 }  // namespace
 }  // namespace lanediff

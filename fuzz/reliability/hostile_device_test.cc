@@ -155,6 +155,23 @@ TEST_F(LatinPathCorpus, AReasonThatCannotBeStoredIsRefusedBeforeAnythingIsWritte
   EXPECT_EQ(later.exit_code, 1) << later.err;  // NEW buckets; 3 was "file unreadable"
 }
 
+TEST_F(LatinPathCorpus, ASignatureThatCannotBeStoredIsRefusedBeforeAnythingIsWritten) {
+  // The signature is stored in the known-issues file as it is typed; one that is not UTF-8
+  // would make that file unloadable, so it is refused (usage, exit 2) and nothing is written,
+  // not even the lock file. The bad byte is \xe9 after "v_cvt_sr_fp8_f32.caf" (16 + 1 + 3 = 20
+  // bytes), so the message counts it as byte 21.
+  const std::string known = corpus_ + "/known_issues.textproto";
+  ProcResult r = RunProcess({LanediffPath(), "triage", corpus_, "--accept",
+                             "v_cvt_sr_fp8_f32.caf\xe9", "--reason", "a plain reason"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "--accept holds bytes that are not UTF-8 (byte 21)"))
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(known));
+  EXPECT_FALSE(std::filesystem::exists(corpus_ + "/.known_issues.textproto.lock"));
+  ProcResult later = RunProcess({LanediffPath(), "triage", corpus_});
+  EXPECT_EQ(later.exit_code, 1) << later.err;  // NEW buckets; 3 would be "file unreadable"
+}
+
 TEST_F(LatinPathCorpus, ConcurrentAcceptsAreAllKept) {
   constexpr int kN = 12;
   std::vector<Spawned> running;
