@@ -22,6 +22,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -155,10 +156,20 @@ TEST(Faults, FindingIsOnDiskBeforeItIsReported) {
               "loader\n", checked, strays);
 }
 
+// A /proc file's bytes, "" when its process is gone. A process that ends while the file is
+// read makes libstdc++'s read throw (ESRCH, "No such process"), which is the same answer.
+std::string ReadProcFile(const std::string& path) {
+  try {
+    std::ifstream f(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure&) {
+    return "";
+  }
+}
+
 // Fields 3 (state) and 5 (process group) of /proc/PID/stat ('\0' if it is gone).
 std::pair<char, pid_t> StateAndGroup(const std::string& pid) {
-  std::ifstream f("/proc/" + pid + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string stat = ReadProcFile("/proc/" + pid + "/stat");
   const size_t paren = stat.rfind(')');  // the command name may hold spaces and parentheses
   if (paren == std::string::npos) return {'\0', 0};
   std::vector<std::string> w = absl::StrSplit(stat.substr(paren + 2), ' ');
@@ -408,8 +419,7 @@ std::vector<pid_t> ProcessesMentioning(const std::string& needle) {
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream f(e.path() / "cmdline", std::ios::binary);
-    std::string cmd((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const std::string cmd = ReadProcFile((e.path() / "cmdline").string());
     if (cmd.find(needle) != std::string::npos) out.push_back(std::stoi(name));
   }
   return out;
@@ -434,14 +444,10 @@ TEST(Faults, KillingACampaignWhileItsDeviceHangsLeavesNoOrphan) {
   for (int i = 0; i < 6000 && !hung; ++i) {
     for (pid_t p : ProcessesMentioning(root)) {
       if (p == s.pid) continue;
-      // A process that ends while its syscall file is read makes libstdc++'s read throw
-      // (ESRCH, "No such process"): it is not the hung child then.
-      try {
-        std::ifstream f("/proc/" + std::to_string(p) + "/syscall");
-        long nr = -1;
-        hung = hung || ((f >> nr) && nr == SYS_pause);
-      } catch (const std::ios_base::failure&) {
-      }
+      // A process that is gone reads as "": it is not the hung child then.
+      std::istringstream syscall(ReadProcFile("/proc/" + std::to_string(p) + "/syscall"));
+      long nr = -1;
+      hung = hung || ((syscall >> nr) && nr == SYS_pause);
     }
     if (!hung) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
