@@ -43,7 +43,11 @@ std::vector<std::string> Refusals(const TargetTraits& target, const Vop3Instr& i
     why.push_back(absl::StrCat("op_sel: spelling (", target.name, " takes byte_sel:N)"));
   }
   if (in.sdwa_sext) {  // LLVM's disassembler prints sext(...) here; its assembler refuses it
-    why.push_back("sext() spelling: LLVM's assembler takes no sext() on this SDWA form");
+    // A std::string made once: g++ 12 -O3 warns (-Warray-bounds, a false positive) on the
+    // literal's inlined copy into a temporary here.
+    static const std::string kSext =
+        "sext() spelling: LLVM's assembler takes no sext() on this SDWA form";
+    why.push_back(kSext);
   }
   return why;
 }
