@@ -23,40 +23,56 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// The HIP runner on a fake runtime whose every launch fails with `code`, isolated as OpenRunner
-// runs HIP: the child exits after the fault, the next batch gets a fresh one (and context).
-std::function<absl::StatusOr<std::unique_ptr<Runner>>(const RunnerOptions&)> FakeHipFailingWith(int code) {
-  return [code](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
+// The HIP runner on a fake runtime that `setup` configures, isolated as OpenRunner runs HIP:
+// the child exits after a fault, the next batch gets a fresh one (and a fresh fake context).
+std::function<absl::StatusOr<std::unique_ptr<Runner>>(const RunnerOptions&)> IsolatedFakeHip(
+    std::function<void(FakeHip*)> setup) {
+  return [setup](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
     LANEDIFF_ASSIGN_OR_RETURN(
         std::unique_ptr<IsolatedRunner> r,
         IsolatedRunner::Start(
-            [code]() -> absl::StatusOr<std::unique_ptr<Runner>> {
+            [setup]() -> absl::StatusOr<std::unique_ptr<Runner>> {
               FakeHip* fake = nullptr;
-              absl::StatusOr<std::unique_ptr<Runner>> r = OpenFakeHip(&fake, /*fail_every_launch=*/true);
-              if (r.ok()) fake->fault_code = code;
+              absl::StatusOr<std::unique_ptr<Runner>> r = OpenFakeHip(&fake);
+              if (r.ok()) setup(fake);
               return r;
             },
-                              {.timeout = ro.timeout, .start_timeout = absl::Seconds(60)}));
+            {.timeout = ro.timeout, .start_timeout = absl::Seconds(60)}));
     return std::unique_ptr<Runner>(std::move(r));
   };
 }
 
-TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode) {
-  std::string dir = ::testing::TempDir() + "campaign_hip_XXXXXX";
-  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+// Every launch fails at hipStreamSynchronize with `code`.
+std::function<absl::StatusOr<std::unique_ptr<Runner>>(const RunnerOptions&)> FakeHipFailingWith(int code) {
+  return IsolatedFakeHip([code](FakeHip* fake) {
+    fake->fail_every_launch = true;
+    fake->fault_code = code;
+  });
+}
+
+// A campaign on the fake GPU's target (gfx942) and one instruction (device faults are keyed
+// per instruction), storing into a fresh corpus `*dir`; the known-answer check is off (it
+// would fault too), and the batch timeout leaves a loaded CI machine time (nothing here hangs).
+CampaignOptions FakeGpuCampaign(const std::string& prefix, std::string* dir) {
+  *dir = ::testing::TempDir() + prefix + "_XXXXXX";
+  EXPECT_NE(::mkdtemp(dir->data()), nullptr);
   CampaignOptions o;
   o.device = "hip";
-  o.targets = {"gfx942"};  // the fake GPU's target
-  o.instrs = {Instr::v_cvt_pk_u8_f32};  // one signature (device faults are keyed per instruction)
-  o.corpus = dir;
-  o.lanes_per_batch = 64;
+  o.targets = {"gfx942"};
+  o.instrs = {Instr::v_cvt_pk_u8_f32};
+  o.corpus = *dir;
   o.progress = false;
+  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
+  o.batch_timeout_seconds = 60;
+  return o;
+}
+
+TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode) {
+  std::string dir;
+  CampaignOptions o = FakeGpuCampaign("campaign_hip", &dir);
+  o.lanes_per_batch = 64;
   o.max_execs = 4;
-  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;  // it would fault too
-  // Isolated, as OpenRunner runs HIP: the child exits after the fault, the next batch gets a
-  // fresh one (and a fresh fake context).
   o.open_runner = FakeHipFailingWith(kHipErrorLaunchFailure);
-  o.batch_timeout_seconds = 60;  // a loaded CI machine; nothing here hangs
   absl::StatusOr<CampaignStats> stats = RunCampaign(o, nullptr);
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(stats->refused, 0u);  // each one was once counted a refusal
@@ -87,18 +103,10 @@ TEST(CampaignHipFaultTest, AHipErrorCodeIsStoredAsADeviceFaultFindingWithItsCode
 // with 700 (hipErrorIllegalAddress) stores a second finding, not a repeat of the 719 one, and
 // triage shows two buckets.
 TEST(CampaignHipFaultTest, EachHipErrorCodeIsItsOwnFindingAndBucket) {
-  std::string dir = ::testing::TempDir() + "campaign_hip2_XXXXXX";
-  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
-  CampaignOptions o;
-  o.device = "hip";
-  o.targets = {"gfx942"};
-  o.instrs = {Instr::v_cvt_pk_u8_f32};
-  o.corpus = dir;
+  std::string dir;
+  CampaignOptions o = FakeGpuCampaign("campaign_hip2", &dir);
   o.lanes_per_batch = 16;
-  o.progress = false;
   o.max_execs = 2;
-  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
-  o.batch_timeout_seconds = 60;
   for (int code : {kHipErrorLaunchFailure, kHipErrorIllegalAddress, kHipErrorLaunchFailure}) {
     o.open_runner = FakeHipFailingWith(code);
     absl::StatusOr<CampaignStats> stats = RunCampaign(o, nullptr);
@@ -131,31 +139,12 @@ TEST(CampaignHipFaultTest, EachHipErrorCodeIsItsOwnFindingAndBucket) {
 // every campaign error but InvalidArgument to kExitEnvironment). Before, each word was stored
 // as a device-fault finding, with a fresh child and bisection reruns.
 TEST(CampaignHipFaultTest, AnAlwaysFailingModuleLoadStopsTheCampaignAndStoresNothing) {
-  std::string dir = ::testing::TempDir() + "campaign_hip_env_XXXXXX";
-  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
-  CampaignOptions o;
-  o.device = "hip";
-  o.targets = {"gfx942"};
-  o.instrs = {Instr::v_cvt_pk_u8_f32};
-  o.corpus = dir;
+  std::string dir;
+  CampaignOptions o = FakeGpuCampaign("campaign_hip_env", &dir);
   o.lanes_per_batch = 16;
-  o.progress = false;
   o.max_execs = 1000000;  // far more than it takes: the stop is the environment errors'
-  o.known_answer_check = CampaignOptions::KnownAnswerCheck::never;
-  o.batch_timeout_seconds = 60;
-  o.open_runner = [](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
-    LANEDIFF_ASSIGN_OR_RETURN(
-        std::unique_ptr<IsolatedRunner> r,
-        IsolatedRunner::Start(
-            []() -> absl::StatusOr<std::unique_ptr<Runner>> {
-              FakeHip* fake = nullptr;
-              absl::StatusOr<std::unique_ptr<Runner>> r = OpenFakeHip(&fake);
-              if (r.ok()) fake->fail_module_load = kHipErrorNoBinaryForGpu;
-              return r;
-            },
-            {.timeout = ro.timeout, .start_timeout = absl::Seconds(60)}));
-    return std::unique_ptr<Runner>(std::move(r));
-  };
+  o.open_runner =
+      IsolatedFakeHip([](FakeHip* fake) { fake->fail_module_load = kHipErrorNoBinaryForGpu; });
   absl::StatusOr<CampaignStats> stats = RunCampaign(o, nullptr);
   ASSERT_FALSE(stats.ok()) << "execs " << stats->execs << ", environment errors " << stats->environment_errors
                            << ", device faults " << stats->device_faults << ", refused " << stats->refused
