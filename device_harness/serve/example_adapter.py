@@ -2,7 +2,7 @@
 """A complete exec-serve device in Python: v_cvt_pk_u8_f32 with round-to-nearest-even.
 
 Run by lanediff as --device='exec-serve:python3 example_adapter.py' (one process per
-campaign). Protocol: README.md, "Devices: exec-serve". Cases outside what it implements
+campaign). Protocol: device_harness/README.md, "The protocol". Cases outside what it implements
 (a MODE round field other than nearest-even, NEG/ABS on src0) are answered "unsupported".
 """
 import math

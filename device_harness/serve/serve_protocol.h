@@ -1,7 +1,8 @@
 // The exec-serve protocol: one long-lived device process per campaign, answering batches over
 // its stdin/stdout in the frames of isolation/wire.h (a little-endian uint32 length, then the
 // payload). Integers are little-endian uint32; a string is its uint32 length then the bytes;
-// n words are n uint32. README.md ("Devices: exec-serve") documents it with a Python adapter.
+// n words are n uint32. device_harness/README.md ("The protocol") documents it with a Python
+// adapter.
 //
 //   device -> host, once, first:  hello   "LDH1" version(=1) device-string
 //                                         ntargets target-string... ninstrs instr-string...

@@ -165,14 +165,15 @@ std::string Slurp(const std::string& path) {
   return ss.str();
 }
 
-// README.md shows the adapter in full: it must be the file the tests run.
+// device_harness/README.md shows the adapter in full: it must be the file the tests run.
 TEST(ServeRunnerTest, ReadmeShowsTheAdapterTheTestsRun) {
   const std::filesystem::path root =
       std::filesystem::path(kAdapter).parent_path().parent_path().parent_path();
-  const std::string adapter = Slurp(kAdapter), readme = Slurp((root / "README.md").string());
+  const std::string adapter = Slurp(kAdapter);
+  const std::string readme = Slurp((root / "device_harness" / "README.md").string());
   ASSERT_FALSE(adapter.empty());
   EXPECT_TRUE(absl::StrContains(readme, absl::StrCat("```python\n", adapter, "```")))
-      << "README.md's exec-serve adapter differs from " << kAdapter;
+      << "device_harness/README.md's exec-serve adapter differs from " << kAdapter;
 }
 
 // The per-batch timeout runs from the request: a device slower to start than the timeout is
@@ -269,8 +270,9 @@ TEST(ServeDeviceTest, LargestBatchCrosses) {
   EXPECT_EQ(std::count(r->vdst.begin(), r->vdst.end(), 1u), static_cast<long>(kMaxLanesPerBatch));
 }
 
-// The whole path of the README's ssh example, with a local shell for ssh: a campaign against
-// `serve-device --device=sim --inject byte12_swap` finds the erratum (exit 1, a new finding).
+// The whole path of README.md's ssh example (Devices), with a local shell for ssh: a campaign
+// against `serve-device --device=sim --inject byte12_swap` finds the erratum (exit 1, a new
+// finding).
 TEST(ServeDeviceTest, CampaignThroughAShellFindsTheErratum) {
   const std::string dir = TempDir();
   auto r = RunSubprocess(

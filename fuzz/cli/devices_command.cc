@@ -301,7 +301,8 @@ int RunDevices(int argc, char** argv) {
   std::printf("\nExternal model (--device=exec:COMMAND): any program speaking `lanediff eval`'s "
               "pipe contract, started once per batch.\n");
   std::printf("External device (--device=exec-serve:COMMAND): one process per campaign speaking "
-              "the framed exec-serve protocol (README), e.g. `lanediff serve-device --device=hip` "
+              "the framed exec-serve protocol (device_harness/README.md), e.g. "
+              "`lanediff serve-device --device=hip` "
               "over ssh.\n");
 
   std::printf("\nReplay sources (--device=replay:PATH)");

@@ -22,8 +22,8 @@ namespace {
 
 int RunServeDevice(int argc, char** argv) {
   Args args("serve-device",
-            "Serve a device on stdin/stdout in the exec-serve protocol (README: Devices,\n"
-            "exec-serve): a hello naming the device, the targets it runs (for hip: the GPU's)\n"
+            "Serve a device on stdin/stdout in the exec-serve protocol (device_harness/README.md,\n"
+            "The protocol): a hello naming the device, the targets it runs (for hip: the GPU's)\n"
             "and the instructions, then one answer per request until stdin ends. stdout carries\n"
             "only frames; everything else goes to stderr. Meant to be started by another\n"
             "lanediff through --device='exec-serve:COMMAND', over ssh or locally.");
