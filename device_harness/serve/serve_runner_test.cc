@@ -103,8 +103,8 @@ TEST(ServeProtocolTest, HelloAndAnswersRoundTrip) {
                                 "exec-serve answer: truncated at field"));
 }
 
-// The Python adapter of the README: one process for every batch, answers equal to the model
-// where it implements the case, "unsupported" (not a fault) where it does not.
+// The Python adapter of device_harness/README.md: one process for every batch, answers equal to
+// the model where it implements the case, "unsupported" (not a fault) where it does not.
 TEST(ServeRunnerTest, PythonAdapterServesAWholeRunInOneProcess) {
   const std::string dir = TempDir();
   const std::string log = dir + "/starts";
