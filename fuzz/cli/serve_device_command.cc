@@ -23,10 +23,10 @@ namespace {
 int RunServeDevice(int argc, char** argv) {
   Args args("serve-device",
             "Serve a device on stdin/stdout in the exec-serve protocol (device_harness/README.md,\n"
-            "The protocol): a hello naming the device, the targets it runs (for hip: the GPU's)\n"
-            "and the instructions, then one answer per request until stdin ends. stdout carries\n"
-            "only frames; everything else goes to stderr. Meant to be started by another\n"
-            "lanediff through --device='exec-serve:COMMAND', over ssh or locally.");
+            "\"The protocol\"): a hello naming the device, the targets it runs (for hip: the\n"
+            "GPU's) and the instructions, then one answer per request until stdin ends.\n"
+            "stdout carries only frames; everything else goes to stderr. Meant to be started\n"
+            "by another lanediff through --device='exec-serve:COMMAND', over ssh or locally.");
   std::vector<std::string> hyps;
   DeviceFlags flags(/*default_timeout_seconds=*/30);
   flags.Declare(args);
