@@ -47,8 +47,7 @@ struct OpRow {
 // The rows, indexed by Instr.
 const OpRow& GetOp(Instr instr);
 
-// What every op file model/ops/<mnemonic>.cc defines (docs/architecture.md, "Adding the next
-// instruction").
+// What every op file model/ops/<mnemonic>.cc defines (README.md, "Adding the next instruction").
 #define LANEDIFF_INSTR(mnemonic, proto_number, ...)                                        \
   void mnemonic(const OpContext& ctx, const LaneView& lanes, uint32_t* out);                \
   void mnemonic##_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out);       \
