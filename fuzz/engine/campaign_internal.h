@@ -1,6 +1,9 @@
-// Private to the campaign's files (fuzz/campaign*.cc): the helpers more than one of them uses.
-// Not part of the library's interface (fuzz/engine/campaign.h is).
-//   campaign.cc           the worker: next case, both sides, grouping rounds, findings, progress
+// Private to the campaign's files (fuzz/engine/campaign*.cc): the helpers more than one of them
+// uses. Not part of the library's interface (fuzz/engine/campaign.h is).
+//   campaign.cc           RunCampaign and the library's functions (RunBothSides, StoredCause ...)
+//   campaign_both_sides.cc  one case's two sides in halves: prepare (model, device batch), finish
+//   campaign_worker.h     the worker, a pipeline of stages in campaign_{worker,round,account,
+//                         disagreement,fault,findings}.cc (the stages: that header)
 //   campaign_messages.cc  worker -> parent frames of --jobs (encode, decode)
 //   campaign_jobs.cc      --jobs N: forking the workers, merging their counters and findings
 //   campaign_summary.cc   the live progress line and the end-of-campaign summary
@@ -14,7 +17,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "device_harness/batch.h"
 #include "fuzz/engine/campaign.h"
+#include "fuzz/engine/lane_gen.h"
+#include "model/isa/resolve.h"
 
 namespace lanediff {
 namespace campaign_internal {
@@ -53,6 +59,24 @@ void WriteAll(int fd, const std::string& s);
 std::string Message(char tag, absl::string_view body);
 std::string EncodeStats(const CampaignStats& s, bool final);
 void DecodeMessage(absl::string_view msg, CampaignStats* s);
+
+// The two halves of RunBothSides (campaign_both_sides.cc), so the grouping step
+// (fuzz/engine/launch_group.h) can run the device side of many cases as one batch in between.
+// Prepare: every per-case decision once (operands, format, target), the model's answer, and the
+// device batch. Finish: the device's answer (or its error) and the comparison.
+// `copy_lanes` false: the batch is the header only (its lanes empty; the grouping step copies
+// the case's lanes straight into the launch).
+// `routing_out`, when given, receives the case's operand routing (for PrepareSibling).
+// `pre`, when given, is the case's header already resolved (by aiming): not resolved again.
+absl::Status PrepareBothSides(const FlatCase& c, const Hypotheses& hyp, BothSides* b, DeviceBatch* batch,
+                              bool allow_undefined, bool copy_lanes = true,
+                              LaneRouting* routing_out = nullptr, const AimHeader* pre = nullptr);
+// PrepareBothSides for a case whose header is `first`'s, prepared with copy_lanes false (the
+// grouping step's siblings): the header's decisions (resolution, context, device batch header)
+// are `first`'s and not made again; only the lanes are resolved and evaluated.
+absl::Status PrepareSibling(const FlatCase& c, const BothSides& first, const DeviceBatch& first_batch,
+                            const LaneRouting& routing, BothSides* b, DeviceBatch* batch);
+void FinishBothSides(absl::StatusOr<DeviceResult> r, const Relaxations& relax, BothSides* b);
 
 }  // namespace campaign_internal
 }  // namespace lanediff
