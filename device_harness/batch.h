@@ -41,7 +41,7 @@ inline constexpr size_t kMaxLanesPerBatch = size_t{1} << 20;
 // (--allow-undefined; then set in the batch) - a word that breaks a documented restriction
 // (CheckDefinedBySpec).
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc, bool allow_undefined = false);
-// The same from a case whose lanes are flat arrays (fuzz/lane_gen.h FlatCase): `header`'s own
+// The same from a case whose lanes are flat arrays (fuzz/engine/lane_gen.h FlatCase): `header`'s own
 // lanes are ignored; `lanes` holds the Lane fields (src0, src1, src2, vdst_old).
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes,
                                              bool allow_undefined = false);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares two campaign golden files block by block (fuzz/campaign_golden_test.cc).
+"""Compares two campaign golden files block by block (fuzz/engine/campaign_golden_test.cc).
 
 For each block: identical, or (campaigns) its counters and the causes its findings name
 (every cause the old block found must still be found; exit 1 otherwise):

@@ -1,7 +1,7 @@
 // The HIP runner's launch path: one accepted batch (one instruction word, one MODE, n lanes)
 // run as launches of about kHipLaunchLanes lanes, two in flight, through page-locked staging
 // buffers. The harness decides nothing here: which cases share a batch is the campaign's
-// grouping step (fuzz/launch_group.h); this file only executes the batch it is given, and
+// grouping step (fuzz/engine/launch_group.h); this file only executes the batch it is given, and
 // the result is the same lane for lane however the batch is cut.
 //
 // Two slots, each with pinned host buffers (hipHostMalloc), device buffers, and two events.

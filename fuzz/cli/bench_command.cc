@@ -20,11 +20,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/types/span.h"
-#include "fuzz/campaign.h"
+#include "fuzz/engine/campaign.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/bench_pipeline.h"
 #include "fuzz/cli/commands.h"
-#include "fuzz/peak_rss.h"
+#include "fuzz/engine/peak_rss.h"
 #include "model/ops/ops.h"
 #include "model/targets/targets.h"
 

@@ -18,11 +18,11 @@
 #include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/hip/launch_pipeline.h"
 #include "device_harness/isolation/isolated_runner.h"
-#include "fuzz/campaign.h"
+#include "fuzz/engine/campaign.h"
 #include "fuzz/cli/commands.h"
-#include "fuzz/cost_model.h"
-#include "fuzz/lane_gen.h"
-#include "fuzz/mutator.h"
+#include "fuzz/engine/cost_model.h"
+#include "fuzz/engine/lane_gen.h"
+#include "fuzz/engine/mutator.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {

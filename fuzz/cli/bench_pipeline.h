@@ -1,7 +1,7 @@
 // `lanediff bench --pipeline` and `--cost-model GPU`: the host's ceiling on a GPU,
 // measured by running the whole campaign pipeline (generation, model, grouping, the HIP
 // runner's launch path, compare) against the fake HIP runtime with a device that answers at
-// once, and the cost model (fuzz/cost_model.h) fed with what was measured.
+// once, and the cost model (fuzz/engine/cost_model.h) fed with what was measured.
 #ifndef LANEDIFF_FUZZ_CLI_BENCH_PIPELINE_H_
 #define LANEDIFF_FUZZ_CLI_BENCH_PIPELINE_H_
 

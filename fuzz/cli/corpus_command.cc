@@ -8,7 +8,7 @@
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/flag_table.h"
 #include "fuzz/cli/output_path.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 
 namespace lanediff {
 namespace {

@@ -21,12 +21,12 @@
 #include "fuzz/cli/json_line.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
-#include "fuzz/selftest.h"
+#include "fuzz/selftest/selftest.h"
 
 namespace lanediff {
 namespace {
 
-// `lanediff devices --selftest`: fuzz/selftest.h on one device.
+// `lanediff devices --selftest`: fuzz/selftest/selftest.h on one device.
 // --selftest --json: a "check" line per known-answer batch, a "discriminate" line per verdict
 // or error, then one "selftest" line (docs/json.md).
 std::string SelfTestJsonLines(const SelfTest& st, const std::string& bundle) {

@@ -1,4 +1,4 @@
-// `lanediff discriminate --targets T --instrs I [--device D]` (fuzz/discriminate.h).
+// `lanediff discriminate --targets T --instrs I [--device D]` (fuzz/triage/discriminate.h).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/open_runner.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
 #include "proto/report.pb.h"
@@ -17,7 +17,7 @@
 #include "fuzz/cli/discriminate_table.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
-#include "fuzz/discriminate.h"
+#include "fuzz/triage/discriminate.h"
 
 namespace lanediff {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/discriminate.h"
+#include "fuzz/triage/discriminate.h"
 
 namespace lanediff {
 

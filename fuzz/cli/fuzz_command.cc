@@ -1,4 +1,4 @@
-// `lanediff fuzz`: the campaign driver (fuzz/campaign.h).
+// `lanediff fuzz`: the campaign driver (fuzz/engine/campaign.h).
 #include <signal.h>
 #include <unistd.h>
 
@@ -13,14 +13,14 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "device_harness/open_runner.h"
-#include "fuzz/campaign.h"
+#include "fuzz/engine/campaign.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/json_line.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/triage/run_identity.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"

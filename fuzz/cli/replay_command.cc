@@ -1,4 +1,4 @@
-// `lanediff replay PATH...`: re-runs stored findings on a device (fuzz/replay.h).
+// `lanediff replay PATH...`: re-runs stored findings on a device (fuzz/engine/replay.h).
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -13,9 +13,9 @@
 #include "fuzz/cli/json_line.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
-#include "fuzz/compare.h"
-#include "fuzz/corpus_store.h"
-#include "fuzz/replay.h"
+#include "fuzz/engine/compare.h"
+#include "fuzz/corpus/corpus_store.h"
+#include "fuzz/engine/replay.h"
 #include "model/targets/hypotheses.h"
 
 namespace lanediff {

@@ -11,7 +11,7 @@
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/output_path.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/report/report.h"
 #include "fuzz/triage/buckets.h"
 #include "proto/text_format.h"

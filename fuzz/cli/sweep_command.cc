@@ -18,7 +18,7 @@
 #include "fuzz/cli/json_line.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/sweep/sweep.h"
 #include "model/base/version.h"
 #include "proto/text_format.h"
@@ -186,8 +186,9 @@ int RunSweepCommand(int argc, char** argv) {
   record.set_lanediff_version(LANEDIFF_VERSION);
   *record.mutable_identity() =
       MakeRunIdentity(dev.device, runners[0]->Describe(), dev.inject, hyps, 0);
-  // The driver / ISA string, as a campaign's record has it (fuzz/campaign.cc DriverOf): the
-  // device's own, or "none (<device>)" for one without a driver (simulator, exec, replay).
+  // The driver / ISA string, as a campaign's record has it (fuzz/engine/campaign_account.cc
+  // DriverOf): the device's own, or "none (<device>)" for one without a driver (simulator,
+  // exec, replay).
   const std::string driver = runners[0]->Driver();
   record.mutable_identity()->set_driver(driver.empty() ? absl::StrCat("none (", dev.device, ")")
                                                        : driver);

@@ -13,7 +13,7 @@
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/output_path.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/triage/buckets.h"
 #include "fuzz/triage/render.h"
 #include "proto/file_io.h"

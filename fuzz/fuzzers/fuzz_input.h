@@ -11,7 +11,7 @@
 
 #include "absl/strings/string_view.h"
 #include "google/protobuf/stubs/logging.h"
-#include "fuzz/mutator.h"
+#include "fuzz/engine/mutator.h"
 #include "proto/lanediff.pb.h"
 #include "proto/text_format.h"
 

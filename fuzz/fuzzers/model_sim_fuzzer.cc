@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "device_harness/open_runner.h"
-#include "fuzz/campaign.h"
+#include "fuzz/engine/campaign.h"
 #include "fuzz/fuzzers/fuzz_input.h"
 
 LANEDIFF_DEFINE_TESTCASE_MUTATOR()

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "proto/lanediff.pb.h"
 #include "proto/text_format.h"

@@ -12,7 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/report/report.h"
 #include "proto/text_format.h"
 

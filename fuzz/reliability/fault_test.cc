@@ -32,7 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/reliability/subprocess.h"
 #include "gtest/gtest.h"
 #include "proto/lanediff.pb.h"
@@ -319,7 +319,7 @@ TEST(Faults, FullDiskFailsTheWriteCleanlyAndSaysSo) {
       ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
       ::mount("tmpfs", root.c_str(), "tmpfs", 0, "size=64k") != 0) {
     // No CAP_SYS_ADMIN: the closest real substitute is RLIMIT_FSIZE (EFBIG on the same write
-    // path); fuzz/corpus_store_test.cc WriteFailureMidFileLeavesOldFileAndNoTemp covers it.
+    // path); fuzz/corpus/corpus_store_test.cc WriteFailureMidFileLeavesOldFileAndNoTemp covers it.
     std::printf("cannot mount a tmpfs here (%s); ENOSPC not exercised, see "
                 "WriteFailureMidFileLeavesOldFileAndNoTemp for the EFBIG substitute\n",
                 std::strerror(errno));

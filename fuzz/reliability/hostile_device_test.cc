@@ -14,7 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/reliability/subprocess.h"
 #include "gtest/gtest.h"
 #include "proto/file_io.h"

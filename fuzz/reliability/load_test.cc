@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/reliability/subprocess.h"
 #include "gtest/gtest.h"
 
@@ -113,7 +113,7 @@ long MaxRssKb(const std::string& execs, const std::string& corpus) {
 }
 
 TEST(Load, MemoryStaysBoundedAsTheCampaignGrows) {
-  // What a worker keeps grows only until caps (fuzz/campaign.h): the pool of 64 cases, the
+  // What a worker keeps grows only until caps (fuzz/engine/campaign.h): the pool of 64 cases, the
   // map from unminimized to final signature (kMaxPreSignatures = 8192 entries, ~300 B each)
   // and the stored findings it has seen (kMaxSignatures = 65536, ~1 KiB each). Measured
   // (Release, sr_wrap + nan_sign, one-lane cases): 13.0 MiB at 5000 cases, 15.2 MiB at 1 000 000

@@ -24,7 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/reliability/subprocess.h"
 #include "gtest/gtest.h"
 #include "proto/lanediff.pb.h"
@@ -56,7 +56,7 @@ TEST(Process, FlagsOutOfRangeAreUsageErrorsNamingTheFlagAndRange) {
        "--timeout: 'nan' is not a finite number; accepted: (0, 86400]"},
       {{"fuzz", "--device=sim", "--execs", "1", "--jobs", "0"},
        "--jobs: '0' is out of range; accepted: 1..256"},
-      // The mutator's cap is 65536 lanes (fuzz/mutator.h kMaxLanes): above it, no silent cap.
+      // The mutator's cap is 65536 lanes (fuzz/engine/mutator.h kMaxLanes): above it, no silent cap.
       {{"fuzz", "--device=sim", "--execs", "1", "--lanes-per-batch", "65537"},
        "--lanes-per-batch: '65537' is out of range; accepted: 1..65536"},
       {with(sweep, {"--chunk", "0"}), "--chunk: '0' is out of range; accepted: 1..67108864"},

@@ -27,7 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/triage/buckets.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"

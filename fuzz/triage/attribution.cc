@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "device_harness/fault.h"
-#include "fuzz/classify.h"
+#include "fuzz/triage/classify.h"
 #include "model/base/status.h"
 #include "model/ops/input_class.h"
 #include "model/ops/ops.h"

@@ -26,7 +26,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "fuzz/compare.h"
+#include "fuzz/engine/compare.h"
 #include "model/fp/fp8_format.h"
 #include "device_harness/resolve_case.h"
 #include "model/targets/hypotheses.h"
@@ -218,7 +218,7 @@ std::string CauseSignature(absl::string_view target, absl::string_view instr,
                            absl::string_view cause);
 
 // The attributes a sighting adds to its bucket's histogram, from lane `lane` of the case:
-// "shape:<modifier set>" (fuzz/classify.h ModifierSet), "class:<input class>",
+// "shape:<modifier set>" (fuzz/triage/classify.h ModifierSet), "class:<input class>",
 // "mode:<MODE, 8 hex digits>".
 std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const ResolvedCase& rc,
                                             size_t lane);

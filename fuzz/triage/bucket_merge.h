@@ -2,7 +2,7 @@
 // absorbs another sighting of the same signature, beyond count and first/last seen (which the
 // store merges itself): attribute counts are summed, and a sighting whose operand shape
 // (encoding fields and MODE, ignoring operand values) differs from every stored example adds
-// its example, up to kMaxExtraExamples. Header-only: fuzz/corpus_store.cc depends on nothing
+// its example, up to kMaxExtraExamples. Header-only: fuzz/corpus/corpus_store.cc depends on nothing
 // but the schema.
 //
 //   MergeBucketFields(incoming, &stored);

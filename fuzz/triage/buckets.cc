@@ -6,7 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "fuzz/compare.h"
+#include "fuzz/engine/compare.h"
 #include "fuzz/triage/attribution.h"
 #include "fuzz/triage/bucket_merge.h"
 #include "model/isa/testcase.h"

@@ -17,7 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "proto/lanediff.pb.h"
 
 namespace lanediff {

@@ -13,8 +13,8 @@
 #include <set>
 #include <string>
 
-#include "fuzz/campaign.h"
-#include "fuzz/corpus_store.h"
+#include "fuzz/engine/campaign.h"
+#include "fuzz/corpus/corpus_store.h"
 #include "fuzz/triage/buckets.h"
 #include "gtest/gtest.h"
 

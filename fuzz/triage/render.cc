@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "fuzz/classify.h"
+#include "fuzz/triage/classify.h"
 #include "fuzz/cli/json_line.h"
 #include "fuzz/triage/attribution.h"
 #include "model/isa/testcase.h"

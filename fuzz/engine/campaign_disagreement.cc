@@ -1,0 +1,247 @@
+// The campaign worker's disagreement stage (fuzz/engine/campaign_worker.h). The case is
+// resolved once (ResolvedTest, fuzz/engine/resolved_test.h) and every step takes that value:
+//   attribute   the causes, decided on every disagreeing lane of the batch
+//               (fuzz/triage/attribution.h); shape, input class and MODE are counted
+//   confirm     a hypothesis named on this batch is confirmed on a second batch from the same
+//               device (ConfirmationCase); a refuted one is never named for this batch
+//   decide      a class the batch cannot tell from another is decided on a confirmation batch
+//   per cause   a repeat is counted; a new one (or a new shape of a known one) is minimized,
+//               re-run on both sides, classified, and stored (campaign_findings.cc)
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "fuzz/engine/campaign_worker.h"
+#include "fuzz/triage/bucket_merge.h"
+#include "fuzz/triage/classify.h"
+#include "fuzz/triage/minimize.h"
+#include "model/base/status.h"
+#include "model/isa/vop3.h"
+
+namespace lanediff {
+namespace campaign_internal {
+namespace {
+
+// Two causes that share a name (after DecideClass renamed one) are one: their lanes joined.
+std::vector<Cause> MergeSameNamed(std::vector<Cause> causes) {
+  std::vector<Cause> merged;
+  for (Cause& c : causes) {
+    auto same = std::find_if(merged.begin(), merged.end(), [&](const Cause& m) {
+      return m.name == c.name && m.by_hypothesis == c.by_hypothesis;
+    });
+    if (same == merged.end()) {
+      merged.push_back(std::move(c));
+      continue;
+    }
+    same->lanes.insert(same->lanes.end(), c.lanes.begin(), c.lanes.end());
+    std::sort(same->lanes.begin(), same->lanes.end());
+  }
+  return merged;
+}
+
+}  // namespace
+
+absl::Status Worker::HandleDisagreement(proto::TestCase tc, const BothSides& both) {
+  stats_.disagreeing++;
+  LANEDIFF_ASSIGN_OR_RETURN(const ResolvedTest t, ResolveTest(std::move(tc), hyp_));
+  LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes, ConfirmedCauses(t, both));
+  // A class whose every lane also shows another (Cause::also: the batch cannot tell them apart)
+  // is decided on a confirmation batch from the same device, as a hypothesis is confirmed.
+  LANEDIFF_RETURN_IF_ERROR(DecideAmbiguousClasses(t, &causes));
+  for (const Cause& cause : causes) {
+    LANEDIFF_RETURN_IF_ERROR(HandleCause(t, cause));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Cause>> Worker::ConfirmedCauses(const ResolvedTest& t, const BothSides& both) {
+  std::vector<std::string> refuted;
+  std::vector<Cause> causes;
+  for (int round = 0; round < 4; ++round) {
+    LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(t.rc, both.expected, both.observed, o_.relax, refuted));
+    std::vector<std::string> named;
+    for (const Cause& c : causes) {
+      if (c.by_hypothesis) named.push_back(c.name);
+    }
+    if (named.empty()) break;
+    LANEDIFF_ASSIGN_OR_RETURN(bool confirmed, Confirmed(t, named));
+    if (confirmed) break;
+    refuted.insert(refuted.end(), named.begin(), named.end());
+  }
+  return causes;
+}
+
+absl::Status Worker::DecideAmbiguousClasses(const ResolvedTest& t, std::vector<Cause>* causes) {
+  bool renamed = false;
+  // One confirmation batch serves every ambiguous cause of this batch: built and run when the
+  // first one needs it.
+  proto::TestCase conf;
+  std::optional<absl::StatusOr<BothSides>> run;
+  for (Cause& c : *causes) {
+    if (c.by_hypothesis || c.also.empty()) continue;
+    if (!run.has_value()) {
+      LANEDIFF_ASSIGN_OR_RETURN(
+          conf, ConfirmationCase(t.tc, ConfirmationSalt(o_.seed, stats_.execs,
+                                                        ConfirmationKind::difference_class)));
+      run = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+      if (!run->ok()) {
+        ConfirmationNotRun(run->status());
+      } else if (!(*run)->device_status.ok()) {
+        ConfirmationNotRun((*run)->device_status);
+      }
+    }
+    const absl::StatusOr<BothSides>& b = *run;
+    if (!b.ok() || !b->device_status.ok()) continue;  // no evidence: the batch's own order stands
+    std::vector<std::string> candidates = {c.name};
+    candidates.insert(candidates.end(), c.also.begin(), c.also.end());
+    LANEDIFF_ASSIGN_OR_RETURN(std::string decided,
+                              DecideClass(conf, hyp_, candidates, b->observed, o_.relax));
+    if (!decided.empty() && decided != c.name) c.name = decided, renamed = true;
+    c.also.clear();
+  }
+  if (renamed) *causes = MergeSameNamed(std::move(*causes));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Worker::Confirmed(const ResolvedTest& t, const std::vector<std::string>& named) {
+  const std::string key = absl::StrCat(t.tc.target(), ".", t.instr_name, ".", absl::StrJoin(named, "+"));
+  if (confirmed_.count(key) != 0) return true;
+  LANEDIFF_ASSIGN_OR_RETURN(
+      proto::TestCase conf,
+      ConfirmationCase(t.tc, ConfirmationSalt(o_.seed, stats_.execs, ConfirmationKind::hypothesis)));
+  absl::StatusOr<BothSides> b = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+  // A device that cannot run the second batch gives no evidence against the hypothesis: it is
+  // named as the batch alone says, counted and warned about (ConfirmationNotRun), and not
+  // remembered as confirmed, so the next disagreement naming it tries again.
+  if (!b.ok() || !b->device_status.ok()) {
+    ConfirmationNotRun(b.ok() ? b->device_status : b.status());
+    return true;
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(bool ok, ReproducesEveryLane(conf, hyp_, named, b->observed, o_.relax));
+  if (ok) confirmed_.insert(key);
+  return ok;
+}
+
+void Worker::ConfirmationNotRun(const absl::Status& why) {
+  stats_.unconfirmed++;
+  const std::string reason =
+      why.message().empty() ? absl::StatusCodeToString(why.code()) : std::string(why.message());
+  std::vector<std::string>& seen = stats_.unconfirmed_reasons;
+  if (std::find(seen.begin(), seen.end(), reason) != seen.end()) return;
+  if (seen.size() >= kMaxUnconfirmedReasons) return;  // counted; the reasons kept are enough
+  seen.push_back(reason);
+  if (o_.progress_fd >= 0) {  // --jobs: the parent prints it, once for all workers
+    WriteAll(o_.progress_fd, Message('U', reason));
+    return;
+  }
+  if (progress_shown_) std::fprintf(stderr, "\r\x1b[K");
+  std::fprintf(stderr, "%s", UnconfirmedWarning(reason).c_str());
+}
+
+absl::Status Worker::HandleCause(const ResolvedTest& t, const Cause& cause) {
+  const std::string stored_cause = StoredCause(t, cause.name);
+  const std::string key = SignatureOf(t, stored_cause);
+  const std::vector<std::string> attrs = SightingAttributes(t.tc, t.rc, cause.lanes[0]);
+  const std::string shape = attrs.front() + "/" + attrs.back();  // modifiers and MODE
+  auto seen = known_.find(key);
+  bool extra_example = false;  // a repeat in a shape not yet shown: minimized once more
+  if (seen != known_.end()) {
+    Known& k = seen->second;
+    if (store_ == nullptr || k.shapes.size() >= 1 + kMaxExtraExamples ||
+        !k.shapes.insert(shape).second) {  // a repeat: counted, not minimized again
+      k.unflushed++;
+      for (const std::string& a : attrs) k.attrs[a]++;
+      Saw(key);
+      stats_.repeats++;
+      return absl::OkStatus();
+    }
+    extra_example = true;
+  }
+  std::optional<ResolvedTest> small;
+  BothSides b;
+  LANEDIFF_ASSIGN_OR_RETURN(const ResolvedTest* s, MinimizeAndRerun(t, cause, stored_cause, &small, &b));
+  if (s == nullptr) return absl::OkStatus();  // not reproducible: flaky device; counted in disagreeing
+  LANEDIFF_ASSIGN_OR_RETURN(proto::Finding f, DisagreementFinding(t, *s, b, cause, key, attrs));
+  if (extra_example) {  // flushed with the counts; the store keeps it (bucket_merge.h)
+    Known& k = known_[key];
+    proto::Finding::Example* x = k.extras.add_more_examples();
+    *x->mutable_testcase() = f.testcase();
+    *x->mutable_expected() = f.expected();
+    *x->mutable_observed() = f.observed();
+    k.unflushed++;
+    for (const std::string& a : attrs) k.attrs[a]++;
+    Saw(key);
+    stats_.repeats++;
+    return absl::OkStatus();
+  }
+  LANEDIFF_RETURN_IF_ERROR(Store(std::move(f), key));
+  if (auto it = known_.find(key); it != known_.end()) it->second.shapes.insert(shape);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<const ResolvedTest*> Worker::MinimizeAndRerun(const ResolvedTest& t, const Cause& cause,
+                                                             const std::string& stored_cause,
+                                                             std::optional<ResolvedTest>* small,
+                                                             BothSides* b) {
+  // Minimize: the predicate re-runs both sides and wants this very cause again. Each candidate
+  // is resolved once for its run and its stored cause (ShowsCause resolves it again inside).
+  StillFails pred = [&](const proto::TestCase& c) -> absl::StatusOr<bool> {
+    LANEDIFF_ASSIGN_OR_RETURN(const ResolvedTest ct, ResolveTest(c, hyp_));
+    LANEDIFF_ASSIGN_OR_RETURN(BothSides r, RunBothSides(ct, *runner_, o_.relax, o_.allow_undefined));
+    if (!r.device_status.ok()) return r.device_status;
+    if (r.differing.empty()) return false;
+    // A smaller word must stay on the same side of the spec: a defined word never stands for
+    // an undefined one's finding, nor the reverse.
+    if (StoredCause(ct, cause.name) != stored_cause) return false;
+    return ShowsCause(c, hyp_, r.observed, o_.relax, cause);
+  };
+  MinimizeStats ms;
+  absl::StatusOr<proto::TestCase> minimized = Minimize(t.tc, pred, {.hint_lanes = cause.lanes}, &ms);
+  const ResolvedTest* s = &t;  // keep the unminimized case when minimization fails: nothing is dropped
+  if (!minimized.ok()) {
+    Note(absl::StrCat("minimization of a ", t.tc.target(), " disagreement failed: ",
+                      minimized.status().message()));
+  } else {
+    LANEDIFF_ASSIGN_OR_RETURN(*small, ResolveTest(*std::move(minimized), hyp_));
+    s = &**small;
+  }
+  // Re-run the result on both sides before storing.
+  LANEDIFF_ASSIGN_OR_RETURN(*b, RunBothSides(*s, *runner_, o_.relax, o_.allow_undefined));
+  if (!b->device_status.ok() || b->differing.empty()) {
+    Note(absl::StrCat("minimized case no longer disagrees on re-run; storing the original"));
+    s = &t;
+    LANEDIFF_ASSIGN_OR_RETURN(*b, RunBothSides(t, *runner_, o_.relax, o_.allow_undefined));
+    if (!b->device_status.ok() || b->differing.empty()) return static_cast<const ResolvedTest*>(nullptr);
+  }
+  return s;
+}
+
+absl::StatusOr<proto::Finding> Worker::DisagreementFinding(const ResolvedTest& t, const ResolvedTest& s,
+                                                           const BothSides& b, const Cause& cause,
+                                                           const std::string& key,
+                                                           const std::vector<std::string>& attrs) {
+  LANEDIFF_ASSIGN_OR_RETURN(Classification cls, ClassifyDisagreement(s.tc, s.rc, b.observed, o_.relax));
+  proto::Finding f;
+  f.set_kind(proto::Finding::DISAGREEMENT);
+  *f.mutable_testcase() = s.tc;
+  for (uint32_t w : b.expected) f.add_expected(w);
+  for (uint32_t w : b.observed) f.add_observed(w);
+  f.set_signature(key);
+  f.set_cause(StoredCause(t, cause.name));
+  for (const std::string& u : t.spec_violations) f.add_undefined_by_spec(u);
+  for (const std::string& a : attrs) (*f.mutable_attributes())[a] = 1;
+  f.set_input_class(cls.input_class);
+  if (cause.by_hypothesis) f.set_explained_by(cause.name);
+  f.set_assembly(PrintVop3(*s.rc.target, s.rc.vop3));
+  *f.mutable_model() = ModelProvenance(s.tc.target(), hyp_);
+  *f.mutable_device() = b.device_provenance;
+  if (store_ != nullptr) f.set_repro(Repro(store_->PathFor(f)));
+  return f;
+}
+
+}  // namespace campaign_internal
+}  // namespace lanediff

@@ -1,0 +1,639 @@
+#include "fuzz/engine/lane_gen.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "device_harness/resolve_case.h"
+#include "fuzz/engine/mutator.h"
+#include "model/fp/fp8_format.h"
+#include "model/isa/tables.h"
+#include "model/isa/testcase.h"
+#include "model/targets/hypotheses.h"
+
+namespace lanediff {
+namespace {
+
+// n * 2^k as f32 bits (exact for 0 < n < 2^24 and results in f32 range).
+uint32_t F32FromScaled(uint64_t n, int k) {
+  if (n == 0) return 0;
+  const int p = 63 - std::countl_zero(n);
+  const int e = p + k;  // unbiased exponent of the leading bit
+  if (e >= -126) {
+    const uint64_t mant = (p <= 23 ? n << (23 - p) : n >> (p - 23)) & 0x7fffff;
+    return (static_cast<uint32_t>(e + 127) << 23) | static_cast<uint32_t>(mant);
+  }
+  const int shift = k + 149;  // subnormal: value = m * 2^-149
+  return static_cast<uint32_t>(shift >= 0 ? n << shift : n >> -shift);
+}
+
+std::vector<uint32_t> BuildSpecialF32() {
+  return {
+      0x00000000, 0x80000000,              // +-0
+      0x00000001, 0x80000001,              // smallest denormals
+      0x007fffff, 0x807fffff,              // largest denormals
+      0x00400000,                          // denormal with only the top mantissa bit
+      0x00800000, 0x80800000,              // smallest normals
+      0x7f800000, 0xff800000,              // +-Inf
+      0x7fc00000, 0xffc00000,              // canonical quiet NaNs
+      0x7f800001, 0xff800001,              // signalling NaNs, payload 1
+      0x7fbfffff, 0x7fc00001, 0xffffffff,  // NaN payloads
+      0x7f7fffff, 0xff7fffff,              // max finite f32
+      0x3f800000, 0xbf800000, 0x3f000000,  // 1, -1, 0.5
+      0x3fffffff,                          // just below 2.0 (SR carry)
+      0x3f840000,                          // 1 + 2^-5 (SR fp8 tie)
+      0x35800000,                          // 2^-20 (fp8 subnormal SR)
+  };
+}
+
+std::vector<uint32_t> BuildU8Boundary() {
+  std::vector<uint32_t> v;
+  for (uint64_t k : {0, 1, 2, 3, 127, 128, 129, 253, 254, 255}) {
+    const uint32_t half = F32FromScaled(2 * k + 1, -1);  // k + 0.5
+    v.push_back(half);
+    v.push_back(half - 1);
+    v.push_back(half + 1);
+  }
+  for (uint64_t k : {1, 128, 254, 255, 256, 257}) v.push_back(F32FromScaled(k, 0));
+  v.push_back(0xbf000000);  // -0.5
+  v.push_back(0xbf19999a);  // -0.6
+  v.push_back(0xbecccccd);  // -0.4
+  v.push_back(0x3e800000);  // 0.25 (round toward +inf -> 1)
+  v.push_back(0x4301e666);  // 129.9 (round toward zero -> 129)
+  v.push_back(0x437f8000);  // 255.5
+  v.push_back(0x437e8000);  // 254.5
+  v.push_back(0x43800000);  // 256
+  v.push_back(0x4f800000);  // 2^32
+  return v;
+}
+
+std::vector<uint32_t> BuildFp8Boundary(Fp8FormatId id) {
+  const Fp8Format& f = GetFp8Format(id);
+  const int mask = (1 << f.man_bits) - 1;
+  std::vector<uint32_t> v;
+  auto add = [&](uint32_t bits) {
+    v.push_back(bits);
+    v.push_back(bits ^ 0x80000000u);  // negatives matter for UE5M3 too
+  };
+  for (int c = 0; c <= f.max_finite; ++c) {
+    const int e = c >> f.man_bits, m = c & mask;
+    const uint64_t n = e == 0 ? static_cast<uint64_t>(m) : static_cast<uint64_t>((1 << f.man_bits) | m);
+    const int k = e == 0 ? 1 - f.bias - f.man_bits : e - f.bias - f.man_bits;
+    if (n != 0) add(F32FromScaled(n, k));
+    const uint32_t mid = F32FromScaled(2 * n + 1, k - 1);  // halfway to the next code
+    add(mid);
+    add(mid - 1);
+    add(mid + 1);
+    if (c == f.max_finite) {
+      add(F32FromScaled(2 * n + 2, k - 1));        // one whole step past max finite
+      add(F32FromScaled(4 * n + 3, k - 2));        // 3/4 of the way: SR may go either way
+      if (n != 0) add(F32FromScaled(n, k) + 1);    // max finite plus one f32 ulp
+    }
+  }
+  return v;
+}
+
+std::vector<uint32_t> BuildSeeds(int first_seed_bit) {
+  std::vector<uint32_t> v = {0u, 0xffffffffu, ~((1u << first_seed_bit) - 1),
+                             (1u << first_seed_bit) - 1, 0x80000000u, 0x7fffffffu,
+                             0xffdff000u, 0x7ffff000u};
+  for (int b = 0; b < 32; ++b) v.push_back(1u << b);  // each seed bit alone; low bits too
+  return v;
+}
+
+std::vector<uint32_t> BuildModes() {
+  std::vector<uint32_t> v;
+  for (uint32_t ovfl = 0; ovfl < 2; ++ovfl) {
+    for (uint32_t denorm = 0; denorm < 16; ++denorm) {
+      for (uint32_t round = 0; round < 16; ++round) {
+        v.push_back(round | (denorm << 4) | (ovfl << 23));
+      }
+    }
+  }
+  return v;
+}
+
+constexpr uint32_t kSrc2Patterns[] = {0u, 0xffffffffu, 0xa5a5a5a5u, 0x01020304u, 0x80808080u};
+constexpr uint32_t kVdstPatterns[] = {0u, 0xffffffffu, 0xdeadbeefu, 0x01020304u, 0x7f7f7f7fu};
+
+uint32_t PickFrom(Rng& rng, const std::vector<uint32_t>& v) { return v[rng.Below(v.size())]; }
+
+}  // namespace
+
+const std::vector<uint32_t>& SpecialF32Table() {
+  static const std::vector<uint32_t> t = BuildSpecialF32();
+  return t;
+}
+const std::vector<uint32_t>& U8BoundaryTable() {
+  static const std::vector<uint32_t> t = BuildU8Boundary();
+  return t;
+}
+const std::vector<uint32_t>& Fp8BoundaryTable(Fp8FormatId id) {
+  static const auto* tables = [] {
+    auto* all = new std::array<std::vector<uint32_t>, kNumFp8Formats>;
+    for (int i = 0; i < kNumFp8Formats; ++i) {
+      (*all)[i] = BuildFp8Boundary(static_cast<Fp8FormatId>(i));
+    }
+    return all;
+  }();
+  return (*tables)[static_cast<int>(id)];
+}
+const std::vector<uint32_t>& SeedTable(int first_seed_bit) {
+  static const auto* tables = [] {
+    auto* all = new std::array<std::vector<uint32_t>, 32>;
+    for (int i = 0; i < 32; ++i) (*all)[i] = BuildSeeds(i);
+    return all;
+  }();
+  return (*tables)[first_seed_bit & 31];
+}
+const std::vector<uint32_t>& ModeTable() {
+  static const std::vector<uint32_t> t = BuildModes();
+  return t;
+}
+
+const TargetTraits* TargetNamed(absl::string_view name) {
+  for (const TargetTraits& t : AllTargets()) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+FlatCase Flatten(proto::TestCase tc) {
+  FlatCase c;
+  const int n = tc.lanes_size();
+  c.lanes.Resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const proto::Lane& l = tc.lanes(i);
+    c.lanes.src0()[i] = l.src0();
+    c.lanes.src1()[i] = l.src1();
+    c.lanes.src2()[i] = l.src2();
+    c.lanes.vdst_old()[i] = l.vdst_old();
+  }
+  tc.clear_lanes();
+  c.header = std::move(tc);
+  return c;
+}
+
+proto::TestCase ToProto(const FlatCase& c) {
+  proto::TestCase tc = c.header;
+  const LaneView v = c.lanes.view();
+  tc.mutable_lanes()->Reserve(static_cast<int>(v.size));
+  for (size_t i = 0; i < v.size; ++i) {
+    proto::Lane* l = tc.add_lanes();
+    l->set_src0(v.src0[i]);
+    l->set_src1(v.src1[i]);
+    l->set_src2(v.src2[i]);
+    l->set_vdst_old(v.vdst_old[i]);
+  }
+  return tc;
+}
+
+DomainField DomainFieldNamed(absl::string_view name) {
+  if (name == "src0" || name == "value") return DomainField::kSrc0;
+  if (name == "src1") return DomainField::kSrc1;
+  if (name == "src2") return DomainField::kSrc2;
+  if (name == "vdst_old") return DomainField::kVdstOld;
+  if (name == "mode") return DomainField::kMode;
+  if (name == "opsel") return DomainField::kOpsel;
+  if (name == "neg" || name == "abs") return DomainField::kNegAbs;
+  if (name == "omod") return DomainField::kOmod;
+  if (name == "code") return DomainField::kCode;
+  return DomainField::kOther;
+}
+
+int LaneWordNamed(absl::string_view name) {
+  if (name == "src0") return 0;
+  if (name == "src1") return 1;
+  if (name == "src2") return 2;
+  if (name == "vdst_old") return 3;
+  return -1;
+}
+
+LaneGen::LaneGen(const proto::TestCase& header) {
+  const TargetTraits* t = TargetNamed(header.target());
+  target_ = t;
+  // Unknown values (a mutated enum) map to the first instruction; Fixup then picks a valid one.
+  absl::StatusOr<Instr> instr = InstrFromProto(header.instr());
+  instr_ = instr.ok() ? *instr : kAllInstrs[0];
+  src2_unused_ = Src2Unused(instr_);
+  has_seed_ = GetInstrInfo(instr_).src[1] == SrcRole::sr_seed;
+  src1_data_ = GetInstrInfo(instr_).src[1] == SrcRole::data_f32;
+  if (t == nullptr || !t->Has(instr_)) return;
+  // The 8-bit float format and seed position of the case (CLAMP included), if it writes one.
+  OpContext ctx;
+  ctx.target = t;
+  ctx.instr = instr_;
+  ctx.mods.clamp = header.encoding().clamp();
+  const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
+  if (!shape) return;
+  fp8_table_ = &Fp8BoundaryTable(shape->format->id);
+  fp8_low_mask_ = (1u << (23 - shape->format->man_bits)) - 1;
+  if (has_seed_) {
+    const int first = static_cast<int>(shape->seed_shift);
+    seed_table_ = &SeedTable(first);
+    seed_low_mask_ = (1u << first) - 1;
+  }
+}
+
+// Src0..VdstOld: one value as Mutator::DomainValue draws it (Value; Fill uses the pools instead).
+[[gnu::always_inline]] inline uint32_t LaneGen::Src0(Rng& rng) const {
+  switch (rng.Below(8)) {
+    case 0:
+      return PickFrom(rng, SpecialF32Table());
+    case 1:
+      return rng.Next32();
+    case 2: {
+      // An exponent near the interesting range, random mantissa and sign.
+      const uint32_t exp = static_cast<uint32_t>(100 + rng.Below(45));
+      return (rng.Next32() & 0x807fffffu) | (exp << 23);
+    }
+    default:
+      break;
+  }
+  if (fp8_table_ == nullptr) {
+    const uint32_t v = PickFrom(rng, U8BoundaryTable());
+    return rng.OneIn(4) ? (v & 0x7fffffffu) : v;
+  }
+  uint32_t v = PickFrom(rng, *fp8_table_);
+  // Keep the fp8-visible bits, randomize the bits the seed rounds away.
+  if (rng.OneIn(4)) v = (v & ~fp8_low_mask_) | (rng.Next32() & fp8_low_mask_);
+  return v;
+}
+
+[[gnu::always_inline]] inline uint32_t LaneGen::Src1(Rng& rng) const {
+  if (src1_data_) return Src0(rng);  // a second f32 data source: the same interesting values
+  if (seed_table_ == nullptr) {
+    const uint32_t k = static_cast<uint32_t>(rng.Below(4));
+    return rng.OneIn(2) ? k : ((rng.Next32() & ~3u) | k);  // S1[31:2] must not matter
+  }
+  switch (rng.Below(4)) {
+    case 0:
+      return rng.Next32();
+    case 1: {
+      // The table pick is drawn before the coin (the order the stream was recorded in).
+      const uint32_t seed = PickFrom(rng, *seed_table_);
+      return seed | (rng.OneIn(2) ? rng.Next32() & seed_low_mask_ : 0);
+    }
+    default:
+      return PickFrom(rng, *seed_table_);
+  }
+}
+
+[[gnu::always_inline]] inline uint32_t LaneGen::Src2(Rng& rng) const {
+  if (src2_unused_ && rng.OneIn(2)) return 0;
+  return rng.OneIn(2) ? kSrc2Patterns[rng.Below(5)] : rng.Next32();
+}
+
+[[gnu::always_inline]] inline uint32_t LaneGen::VdstOld(Rng& rng) const {
+  return rng.OneIn(2) ? kVdstPatterns[rng.Below(5)] : rng.Next32();
+}
+
+uint32_t LaneGen::Value(Rng& rng, DomainField field) const {
+  switch (field) {
+    case DomainField::kSrc0:
+      return Src0(rng);
+    case DomainField::kSrc1:
+      return Src1(rng);
+    case DomainField::kSrc2:
+      return Src2(rng);
+    case DomainField::kVdstOld:
+      return VdstOld(rng);
+    case DomainField::kMode:
+      return PickFrom(rng, ModeTable());
+    case DomainField::kOpsel:
+      return static_cast<uint32_t>(rng.Below(16));
+    case DomainField::kNegAbs:
+      return static_cast<uint32_t>(rng.Below(8));
+    case DomainField::kOmod:
+      return static_cast<uint32_t>(rng.Below(4));
+    case DomainField::kCode:
+      return rng.OneIn(5) ? static_cast<uint32_t>(240 + rng.Below(9))
+                          : static_cast<uint32_t>(128 + rng.Below(81));
+    case DomainField::kOther:
+      break;
+  }
+  return rng.Next32();
+}
+
+namespace {
+
+// A pool entry: `base`, with the bits of `mask` random.
+constexpr uint64_t Entry(uint32_t base, uint32_t mask) {
+  return (static_cast<uint64_t>(mask) << 32) | base;
+}
+
+// One of DomainValue's choices for a word: with probability weight / (sum of the weights), one
+// of `entries`, each as likely as the others.
+struct Choice {
+  int weight;
+  std::vector<uint64_t> entries;
+};
+
+Choice Table(int weight, const std::vector<uint32_t>& values, uint32_t and_mask = ~0u, uint32_t random_bits = 0) {
+  Choice c{weight, {}};
+  for (uint32_t v : values) c.entries.push_back(Entry(v & and_mask & ~random_bits, random_bits));
+  return c;
+}
+
+// The smallest pool (2^8 .. 2^14 entries) in which every choice gets its share of the entries
+// (rounded down, the remainder to the largest shares) and every entry of every choice at
+// least one of them; entries of a choice repeat in order over its share.
+WordPool BuildPool(const std::vector<Choice>& choices) {
+  int total = 0;
+  for (const Choice& c : choices) total += c.weight;
+  int bits = 8;
+  for (; bits < 14; ++bits) {
+    bool fits = true;
+    for (const Choice& c : choices) {
+      fits &= (static_cast<size_t>(1) << bits) * static_cast<size_t>(c.weight) / static_cast<size_t>(total) >= c.entries.size();
+    }
+    if (fits) break;
+  }
+  const size_t size = static_cast<size_t>(1) << bits;
+  std::vector<size_t> share(choices.size());
+  size_t given = 0;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    share[i] = size * static_cast<size_t>(choices[i].weight) / static_cast<size_t>(total);
+    given += share[i];
+  }
+  for (size_t i = 0; given < size; i = (i + 1) % choices.size()) {  // the rounding remainder
+    if (choices[i].weight > 0) {
+      ++share[i];
+      ++given;
+    }
+  }
+  WordPool p;
+  p.bits = bits;
+  p.entries.reserve(size);
+  for (size_t i = 0; i < choices.size(); ++i) {
+    for (size_t j = 0; j < share[i]; ++j) p.entries.push_back(choices[i].entries[j % choices[i].entries.size()]);
+  }
+  return p;
+}
+
+struct PoolKey {
+  const void* fp8_table;
+  uint32_t fp8_low_mask;
+  const void* seed_table;
+  uint32_t seed_low_mask;
+  bool src1_data, src2_unused;
+  friend auto operator<=>(const PoolKey&, const PoolKey&) = default;
+};
+
+std::vector<uint32_t> Exponents() {  // 100..144: near the interesting range
+  std::vector<uint32_t> v;
+  for (uint32_t e = 100; e < 145; ++e) v.push_back(e << 23);
+  return v;
+}
+
+// Src0's choices, in eighths as LaneGen::Src0 draws them (weights in 1/32).
+std::vector<Choice> Src0Choices(const PoolKey& k) {
+  std::vector<Choice> c = {Table(4, SpecialF32Table()), Table(4, {0u}, ~0u, ~0u),
+                           Table(4, Exponents(), ~0u, 0x807fffffu)};
+  if (k.fp8_table == nullptr) {  // a u8 boundary, a quarter of them made positive
+    c.push_back(Table(15, U8BoundaryTable()));
+    c.push_back(Table(5, U8BoundaryTable(), 0x7fffffffu));
+  } else {  // an 8-bit boundary, a quarter with the bits the format rounds away random
+    const auto& t = *static_cast<const std::vector<uint32_t>*>(k.fp8_table);
+    c.push_back(Table(15, t));
+    c.push_back(Table(5, t, ~0u, k.fp8_low_mask));
+  }
+  return c;
+}
+
+const std::vector<uint32_t> kSrc2PatternTable(std::begin(kSrc2Patterns), std::end(kSrc2Patterns));
+const std::vector<uint32_t> kVdstPatternTable(std::begin(kVdstPatterns), std::end(kVdstPatterns));
+
+std::unique_ptr<LanePools> BuildPools(const PoolKey& k) {
+  auto p = std::make_unique<LanePools>();
+  p->word[0] = BuildPool(Src0Choices(k));
+  if (k.src1_data) {
+    p->word[1] = p->word[0];  // a second f32 data source: the same interesting values
+  } else if (k.seed_table == nullptr) {  // S1[1:0] a byte select, S1[31:2] must not matter
+    p->word[1] = BuildPool({Table(1, {0, 1, 2, 3}), Table(1, {0, 1, 2, 3}, ~0u, ~3u)});
+  } else {  // in eighths as LaneGen::Src1 draws them
+    const auto& t = *static_cast<const std::vector<uint32_t>*>(k.seed_table);
+    std::vector<Choice> c = {Table(2, {0u}, ~0u, ~0u), Table(5, t)};
+    Choice low{1, {}};  // seed | random & low: the low bits ORed, as Src1 does
+    for (uint32_t v : t) low.entries.push_back(Entry(v, k.seed_low_mask));
+    c.push_back(low);
+    p->word[1] = BuildPool(c);
+  }
+  if (k.src2_unused) {
+    p->word[2] = BuildPool({Table(2, {0u}), Table(1, kSrc2PatternTable), Table(1, {0u}, ~0u, ~0u)});
+  } else {
+    p->word[2] = BuildPool({Table(1, kSrc2PatternTable), Table(1, {0u}, ~0u, ~0u)});
+  }
+  p->word[3] = BuildPool({Table(1, kVdstPatternTable), Table(1, {0u}, ~0u, ~0u)});
+  return p;
+}
+
+// The splitmix64 finalizer: a counter hashed into 64 independent-looking bits.
+[[gnu::always_inline]] inline uint64_t Mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+[[gnu::always_inline]] inline uint32_t Draw(uint64_t e, uint32_t random) {
+  return static_cast<uint32_t>(e) | (random & static_cast<uint32_t>(e >> 32));
+}
+
+}  // namespace
+
+const LanePools& LaneGen::Pools() const {
+  if (pools_ != nullptr) return *pools_;
+  static std::mutex mu;
+  static auto* all = new std::map<PoolKey, std::unique_ptr<LanePools>>;
+  const PoolKey key{fp8_table_, fp8_low_mask_, seed_table_, seed_low_mask_, src1_data_, src2_unused_};
+  std::lock_guard<std::mutex> lock(mu);
+  std::unique_ptr<LanePools>& p = (*all)[key];
+  if (p == nullptr) p = BuildPools(key);
+  pools_ = p.get();
+  return *pools_;
+}
+
+void LaneGen::Fill(Rng& rng, LaneBatch* lanes, size_t n) const {
+  lanes->Resize(n);
+  FillInto(rng, lanes->src0().data(), lanes->src1().data(), lanes->src2().data(),
+           lanes->vdst_old().data(), n);
+}
+
+void LaneGen::FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const {
+  if (from >= lanes->size()) return;
+  FillInto(rng, lanes->src0().data() + from, lanes->src1().data() + from, lanes->src2().data() + from,
+           lanes->vdst_old().data() + from, lanes->size() - from);
+}
+
+// Per lane: three hashes of a counter (h0: the four pool indices, 16 bits each; h1, h2: the
+// random bits of the four words), four loads, four stores. No branch, no rejection.
+void LaneGen::FillInto(Rng& rng, uint32_t* s0, uint32_t* s1, uint32_t* s2, uint32_t* vd,
+                       size_t n) const {
+  const LanePools& p = Pools();
+  const uint64_t* e0 = p.word[0].entries.data();
+  const uint64_t* e1 = p.word[1].entries.data();
+  const uint64_t* e2 = p.word[2].entries.data();
+  const uint64_t* e3 = p.word[3].entries.data();
+  const uint64_t m0 = (uint64_t{1} << p.word[0].bits) - 1, m1 = (uint64_t{1} << p.word[1].bits) - 1,
+                 m2 = (uint64_t{1} << p.word[2].bits) - 1, m3 = (uint64_t{1} << p.word[3].bits) - 1;
+  constexpr uint64_t kStep = 0x9e3779b97f4a7c15ull;
+  uint64_t ctr = rng.Next();
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t h0 = Mix(ctr += kStep);
+    const uint64_t h1 = Mix(ctr += kStep);
+    const uint64_t h2 = Mix(ctr += kStep);
+    s0[i] = Draw(e0[h0 & m0], static_cast<uint32_t>(h1));
+    s1[i] = Draw(e1[(h0 >> 16) & m1], static_cast<uint32_t>(h1 >> 32));
+    s2[i] = Draw(e2[(h0 >> 32) & m2], static_cast<uint32_t>(h2));
+    vd[i] = Draw(e3[(h0 >> 48) & m3], static_cast<uint32_t>(h2 >> 32));
+  }
+}
+
+void AimTable::Add(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t vd) {
+  if (size() < kAimTableLanes) {
+    words.insert(words.end(), {s0, s1, s2, vd});
+    return;
+  }
+  uint32_t* w = &words[4 * next];
+  w[0] = s0;
+  w[1] = s1;
+  w[2] = s2;
+  w[3] = vd;
+  next = (next + 1) % kAimTableLanes;
+}
+
+namespace {
+
+// Lanes [from, n) of `l` from `table` in runs of kAimRunLanes consecutive table lanes (wrapping
+// at its end), each run from a random place.
+[[gnu::noinline]] void PickFromTable(Rng& rng, const AimTable& table, LaneBatch* l, size_t from) {
+  const uint32_t* w = table.words.data();
+  const uint64_t size = table.size();
+  const size_t n = l->size();
+  uint32_t* s0 = l->src0().data();
+  uint32_t* s1 = l->src1().data();
+  uint32_t* s2 = l->src2().data();
+  uint32_t* vd = l->vdst_old().data();
+  Rng r = rng;
+  // The run starts of up to 64 runs are drawn and their cache lines prefetched first, then
+  // the runs copied: the tables of a campaign do not fit the cache, and a copy loop waiting on
+  // each run's miss in turn ran at 9 ns a lane.
+  constexpr size_t kRunsAhead = 64;
+  uint64_t start[kRunsAhead];
+  for (size_t i = from; i < n;) {
+    const size_t runs = std::min(kRunsAhead, (n - i + kAimRunLanes - 1) / kAimRunLanes);
+    for (size_t k = 0; k < runs; ++k) {
+      start[k] = r.Below(size);
+      const uint32_t* first = w + 4 * start[k];
+      __builtin_prefetch(first);
+      __builtin_prefetch(w + 4 * std::min(start[k] + kAimRunLanes - 1, size - 1));
+    }
+    for (size_t k = 0; k < runs; ++k) {
+      uint64_t lane_index = start[k];
+      for (size_t j = 0; j < kAimRunLanes && i < n; ++j, ++i) {
+        const uint32_t* lane = w + 4 * lane_index;
+        s0[i] = lane[0];
+        s1[i] = lane[1];
+        s2[i] = lane[2];
+        vd[i] = lane[3];
+        lane_index = lane_index + 1 == size ? 0 : lane_index + 1;
+      }
+    }
+  }
+  rng = r;
+}
+
+}  // namespace
+
+AimHeader::AimHeader(const proto::TestCase& header) : gen(header), rc(ResolveHeader(header, &routing)) {}
+
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratch) {
+  if (c->size() == 0) return 0;
+  return AimLanes(rng, hyp, AimHeader(c->header), c, scratch);
+}
+
+size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c, AimScratch* scratch) {
+  const size_t n = c->size();
+  if (n == 0) return 0;
+  const LaneGen& gen = h.gen;
+  const LaneRouting& routing = h.routing;
+  // A case that does not resolve aims nothing (and draws nothing).
+  std::optional<OpContext> base_ctx;
+  if (h.rc.ok()) {
+    base_ctx = h.rc->ctx;
+    base_ctx->hyp = hyp;
+  }
+  AimScratch local;
+  AimScratch& k = scratch != nullptr ? *scratch : local;
+  // The aim table of this case's LaneGen (none without scratch: the stream as it always was).
+  AimTable* table = nullptr;
+  if (scratch != nullptr) {
+    if (!(k.hyp == hyp)) {
+      k.tables.clear();
+      k.hyp = hyp;
+    }
+    auto it = k.tables.find(gen.Key());
+    if (it != k.tables.end()) {
+      table = &it->second;
+    } else if (k.tables.size() < kMaxAimTables) {
+      table = &k.tables[gen.Key()];
+    }
+  }
+  const bool warm = table != nullptr && table->size() >= kAimWarmLanes;
+  // The candidates are drawn, evaluated and kept in chunks that stay in L1/L2 (16 bytes a
+  // lane), in the order one big batch would have had; once n are kept (or the case does not
+  // resolve) no more are drawn.
+  constexpr size_t kChunk = 2048;
+  LaneBatch& cand = k.cand;
+  LaneBatch& uniform = k.uniform;
+  std::vector<uint32_t>& base = k.base;
+  std::vector<uint32_t>& alt = k.alt;
+  std::vector<uint8_t>& keep = k.keep;
+  size_t out = 0;
+  bool ok = base_ctx.has_value();
+  LaneBatch& l = c->lanes;
+  const size_t total = warm ? (n + 15) / 16 : n * 4;
+  for (size_t done = 0; done < total && ok && out < n; done += kChunk) {
+    const size_t m = std::min(kChunk, total - done);
+    gen.Fill(rng, &cand, m);
+    const LaneView view = ResolveLanes(routing, cand.view(), &uniform);
+    const size_t words = static_cast<size_t>(DstWords(base_ctx->instr));  // a VGPR pair: 2
+    base.resize(m * words);
+    alt.resize(m * words);
+    if (!Evaluate(*base_ctx, view, absl::MakeSpan(base)).ok()) {
+      ok = false;
+      continue;
+    }
+    keep.assign(m, 0);
+    for (const HypothesisInfo& info : AllHypotheses()) {
+      for (size_t v = 0; v < info.values.size(); ++v) {
+        if (v == info.get(hyp)) continue;
+        OpContext ctx = *base_ctx;
+        info.set(&ctx.hyp, static_cast<uint8_t>(v));
+        if (!Evaluate(ctx, view, absl::MakeSpan(alt)).ok()) continue;
+        for (size_t i = 0; i < m * words; ++i) keep[i / words] |= alt[i] != base[i];
+      }
+    }
+    for (size_t i = 0; i < m && out < n; ++i) {
+      if (!keep[i]) continue;
+      const uint32_t s0 = cand.src0()[i], s1 = cand.src1()[i], s2 = cand.src2()[i],
+                     vd = cand.vdst_old()[i];
+      l.src0()[out] = s0;
+      l.src1()[out] = s1;
+      l.src2()[out] = s2;
+      l.vdst_old()[out] = vd;
+      if (table != nullptr) table->Add(s0, s1, s2, vd);
+      ++out;
+    }
+  }
+  if (!warm || !ok) return out;
+  // The rest from the table: runs of kAimRunLanes lanes from random places.
+  PickFromTable(rng, *table, &l, out);
+  return n;
+}
+
+}  // namespace lanediff

@@ -1,0 +1,150 @@
+// AimLanes (fuzz/engine/lane_gen.h): every lane it says it aimed separates some alternative
+// hypothesis under the case it entered with, and the aim tables stay within their bounds.
+// "Separates" is checked here lane by lane with the model's Evaluate, independently of
+// AimLanes' chunked evaluation: for each alternative value of each hypothesis, one lane.
+#include "fuzz/engine/lane_gen.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "fuzz/engine/mutator.h"
+#include "gtest/gtest.h"
+#include "device_harness/resolve_case.h"
+#include "model/isa/resolve.h"
+
+namespace lanediff {
+namespace {
+
+// True if some single alternative hypothesis value changes lane i's answer under `header`.
+bool Separates(const proto::TestCase& header, const LaneBatch& lanes, size_t i) {
+  LaneRouting routing;
+  absl::StatusOr<ResolvedCase> rc = ResolveHeader(header, &routing);
+  if (!rc.ok()) return false;
+  LaneBatch one, uniform;
+  one.Add(lanes.view().src0[i], lanes.view().src1[i], lanes.view().src2[i], lanes.view().vdst_old[i]);
+  const LaneView v = ResolveLanes(routing, one.view(), &uniform);
+  uint32_t base = 0, alt = 0;
+  if (!Evaluate(rc->ctx, v, absl::MakeSpan(&base, 1)).ok()) return false;
+  for (const HypothesisInfo& h : AllHypotheses()) {
+    for (size_t k = 0; k < h.values.size(); ++k) {
+      if (k == h.get(Hypotheses{})) continue;
+      OpContext ctx = rc->ctx;
+      h.set(&ctx.hyp, static_cast<uint8_t>(k));
+      if (Evaluate(ctx, v, absl::MakeSpan(&alt, 1)).ok() && alt != base) return true;
+    }
+  }
+  return false;
+}
+
+// A case for v_cvt_sr_fp8_f32 whose lanes can separate (every source a VGPR in practice:
+// the generator is drawn until AimLanes without tables aims some lanes).
+FlatCase SrCase(Rng& rng, size_t lanes) {
+  MutatorConfig config;
+  config.instrs = {*ParseInstr("v_cvt_sr_fp8_f32")};
+  config.targets = {"gfx950"};
+  config.min_lanes = config.max_lanes = lanes;
+  config.exotic_per_256 = 0;  // VGPR sources, default MODE
+  Mutator m(config);
+  return m.GenerateFlat(rng);
+}
+
+// The pools behind LaneGen::Fill (LanePools): shares by weight, every table value reachable.
+TEST(LanePools, Src0HoldsEveryBoundaryOfItsFormatAndAnEighthRandomWords) {
+  Rng rng(21);
+  const FlatCase c = SrCase(rng, 1);  // v_cvt_sr_fp8_f32 on gfx950
+  const LaneGen gen(c.header);
+  const WordPool& p = gen.Pools().word[0];
+  ASSERT_EQ(p.entries.size(), size_t{1} << p.bits);
+  size_t random_words = 0;
+  std::vector<uint32_t> fixed;
+  for (uint64_t e : p.entries) {
+    if ((e >> 32) == 0xffffffffu) ++random_words;
+    if ((e >> 32) == 0) fixed.push_back(static_cast<uint32_t>(e));
+  }
+  // Src0's choices in 1/32: specials 4, any 32 bits 4, exponent range 4, table 15 + 5; the
+  // pool is a power of two >= 256, so the "any 32 bits" share is exactly an eighth.
+  EXPECT_EQ(random_words, p.entries.size() / 8);
+  const auto* table = static_cast<const std::vector<uint32_t>*>(gen.Key().fp8_table);
+  ASSERT_NE(table, nullptr) << "v_cvt_sr_fp8_f32 writes an 8-bit float";
+  for (uint32_t v : *table) {
+    EXPECT_NE(std::find(fixed.begin(), fixed.end(), v), fixed.end()) << std::hex << v;
+  }
+  for (uint32_t v : SpecialF32Table()) {
+    EXPECT_NE(std::find(fixed.begin(), fixed.end(), v), fixed.end()) << std::hex << v;
+  }
+}
+
+TEST(LanePools, FillTakesOneRandomNumberAndKeepsS1ByteSelectsHalfTheTime) {
+  MutatorConfig config;
+  config.instrs = {*ParseInstr("v_cvt_pk_u8_f32")};
+  config.targets = {"gfx942"};
+  config.min_lanes = config.max_lanes = 1;
+  config.exotic_per_256 = 0;
+  Rng rng(22);
+  const FlatCase c = Mutator(config).GenerateFlat(rng);
+  const LaneGen gen(c.header);
+  Rng expected = rng;
+  expected.Next();  // Fill draws one number, whatever the lane count
+  LaneBatch lanes;
+  gen.Fill(rng, &lanes, 65536);
+  EXPECT_EQ(rng.Next(), expected.Next());
+  // pk_u8's S1 (LaneGen::Src1 without a seed): half the lanes exactly k in 0..3, half random
+  // above bit 1 (which is below 4 with probability 2^-30): 32768 expected, sd 128.
+  size_t small = 0;
+  for (uint32_t s1 : lanes.src1()) small += s1 < 4;
+  EXPECT_GT(small, 32768u - 1000u);
+  EXPECT_LT(small, 32768u + 1000u);
+}
+
+TEST(AimLanes, WithoutScratchEveryAimedLaneSeparates) {
+  Rng rng(11);
+  FlatCase c = SrCase(rng, 256);
+  const size_t aimed = AimLanes(rng, Hypotheses{}, &c);
+  ASSERT_GT(aimed, 0u) << "no lane of 1024 candidates separates: the test case is wrong";
+  for (size_t i = 0; i < aimed; ++i) EXPECT_TRUE(Separates(c.header, c.lanes, i)) << "lane " << i;
+}
+
+TEST(AimLanes, WarmTableLanesSeparateUnderTheCaseTheyCameFrom) {
+  // Every case shares one header, so every table lane entered under this very case: all lanes
+  // of all aimed cases must separate, the cold ones (4n candidates) and the warm ones (n/16
+  // fresh candidates, the rest from the table).
+  Rng rng(12);
+  const FlatCase first = SrCase(rng, 512);
+  AimScratch scratch;
+  size_t warm_calls = 0;
+  for (int round = 0; round < 12; ++round) {
+    FlatCase c = first;
+    const bool was_warm = !scratch.tables.empty() && scratch.tables.begin()->second.size() >= kAimWarmLanes;
+    const size_t aimed = AimLanes(rng, Hypotheses{}, &c, &scratch);
+    ASSERT_EQ(scratch.tables.size(), 1u);
+    EXPECT_LE(scratch.tables.begin()->second.size(), kAimTableLanes);
+    if (was_warm) {
+      ++warm_calls;
+      EXPECT_EQ(aimed, c.size()) << "a warm table aims every lane";
+    }
+    for (size_t i = 0; i < aimed; ++i) {
+      ASSERT_TRUE(Separates(c.header, c.lanes, i)) << "round " << round << " lane " << i;
+    }
+  }
+  EXPECT_GT(warm_calls, 0u) << "the table never warmed: the test does not test the warm path";
+}
+
+TEST(AimLanes, TablesAreBoundedAndKeyedByGenerator) {
+  // Different instructions are different tables; never more than kMaxAimTables.
+  Rng rng(13);
+  AimScratch scratch;
+  MutatorConfig config;
+  config.min_lanes = config.max_lanes = 64;
+  Mutator m(config);
+  for (int i = 0; i < 400; ++i) {
+    FlatCase c = m.GenerateFlat(rng);
+    AimLanes(rng, Hypotheses{}, &c, &scratch);
+  }
+  EXPECT_GT(scratch.tables.size(), 1u);
+  EXPECT_LE(scratch.tables.size(), kMaxAimTables);
+  for (const auto& [key, table] : scratch.tables) EXPECT_LE(table.size(), kAimTableLanes);
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -1,0 +1,583 @@
+#include "fuzz/triage/discriminate.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "device_harness/batch.h"
+#include "fuzz/engine/mutator.h"
+#include "model/base/status.h"
+#include "model/isa/testcase.h"
+#include "model/isa/vop3.h"
+#include "model/ops/ops.h"
+#include "proto/text_format.h"
+
+namespace lanediff {
+namespace {
+
+// One encoding (CLAMP, MODE) with many candidate lanes.
+struct Group {
+  proto::TestCase tc;
+};
+
+std::string SettingName(const HypothesisInfo& h, size_t v) {
+  return v == 0 ? "default" : absl::StrCat(h.name, "=", h.values[v].name);
+}
+
+// Index into Discrimination::readings of rule `h` at value `v` (others at their defaults).
+size_t ReadingIndex(const Discrimination& d, const HypothesisInfo& h, size_t v) {
+  if (v == 0) return 0;
+  const std::string name = SettingName(h, v);
+  for (size_t i = 0; i < d.reading_names.size(); ++i) {
+    if (d.reading_names[i] == name) return i;
+  }
+  return 0;
+}
+
+// Lane i's answer in a batch's words (`w` words per lane, consecutive).
+LaneAnswer LaneOf(const std::vector<uint32_t>& out, size_t i, size_t w) {
+  return MakeLaneAnswer(absl::MakeConstSpan(out.data() + i * w, w));
+}
+
+}  // namespace
+
+LaneAnswer MakeLaneAnswer(absl::Span<const uint32_t> words) {
+  LaneAnswer a;
+  a.words = static_cast<uint8_t>(std::min<size_t>(words.size(), kMaxDstWords));
+  for (size_t k = 0; k < a.words; ++k) a.word[k] = words[k];
+  return a;
+}
+
+std::string FormatLaneAnswer(const LaneAnswer& a) {
+  std::vector<std::string> w;
+  for (size_t k = 0; k < a.words; ++k) w.push_back(absl::StrFormat("0x%08x", a.word[k]));
+  return absl::StrJoin(w, " ");
+}
+
+std::vector<Hypotheses> AllCombinations(const Discrimination& d) {
+  std::vector<Hypotheses> out = {Hypotheses{}};
+  for (const std::string& name : d.relevant) {
+    const HypothesisInfo* h = FindHypothesis(name);
+    std::vector<Hypotheses> next;
+    for (const Hypotheses& s : out) {
+      for (size_t v = 0; v < h->values.size(); ++v) {
+        Hypotheses t = s;
+        h->set(&t, static_cast<uint8_t>(v));
+        next.push_back(t);
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+namespace {
+
+// src0 candidates for one 8-bit format: its boundary table, plus the f32 word just below each
+// subnormal-range boundary (all of its dropped bits set: where readings of subnormal SR part).
+void AddFp8Candidates(Fp8FormatId id, std::vector<uint32_t>* src0) {
+  const Fp8Format& f = GetFp8Format(id);
+  // The smallest normal's f32 pattern: exponent 1 - bias, re-biased to f32.
+  const uint32_t min_normal = static_cast<uint32_t>(128 - f.bias) << 23;
+  for (uint32_t v : Fp8BoundaryValues(id)) {
+    src0->push_back(v);
+    const uint32_t mag = v & 0x7fffffffu;
+    if (mag > 0 && mag <= min_normal) src0->push_back(v - 1);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr) {
+  if (!target.Has(instr)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(target.name, " has no ", InstrName(instr)));
+  }
+  // Words per lane: the row's dst_bits / 32 (a VGPR pair: 2). Every answer below is a lane's
+  // words, so a reading that changes either word of a pair is told apart.
+  const size_t w = static_cast<size_t>(DstWords(instr));
+  Discrimination d;
+  d.target = std::string(target.name);
+  d.instr = instr;
+  // The formats the written byte can take: one per CLAMP value where CLAMP changes it (gfx1250
+  // fp8: UE5M3), read from the model (Fp8OutputShape), never from instruction names.
+  OpContext ctx;
+  ctx.target = &target;
+  ctx.instr = instr;
+  std::vector<bool> clamps = {false};
+  std::vector<Fp8Shape> shapes;
+  if (std::optional<Fp8Shape> plain = Fp8OutputShape(ctx)) {
+    shapes.push_back(*plain);
+    ctx.mods.clamp = true;
+    const std::optional<Fp8Shape> clamped = Fp8OutputShape(ctx);
+    if (clamped && clamped->format != plain->format) {
+      shapes.push_back(*clamped);
+      clamps.push_back(true);
+    } else if (target.clamp_selects_ue5m3) {
+      // Where CLAMP is a format bit for one conversion (gfx1250), the others' CLAMP bit is a
+      // reading of its own (pk_fp8_clamp: ignored or saturating), asked with the same format.
+      clamps.push_back(true);
+    }
+  }
+  const InstrInfo& info = GetInstrInfo(instr);
+  if (info.output == OutputKind::f32 && (info.clamp_families & FamilyBit(target.family)) != 0) {
+    // An f32 result where LLVM takes CLAMP: the output clamp (or, gfx1250, the format bit) is
+    // asked too.
+    clamps.push_back(true);
+  }
+  // Candidate values, simplest first.
+  std::vector<uint32_t> src0 = SpecialF32Values();
+  if (shapes.empty() && info.src[0] != SrcRole::fp8_bytes) {
+    for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
+  }
+  if (info.src[0] == SrcRole::fp8_bytes) {
+    // 8-bit floats to decode: every byte value, in every byte (whichever the select reads).
+    for (uint32_t b = 0; b < 256; ++b) src0.push_back(b * 0x01010101u);
+    // And words whose bytes differ, for the selects (which byte or word is read): each of a
+    // few bytes (subnormal, normal, the largest, NaN in some format) alone in bytes 1..3, then
+    // four different normal bytes.
+    for (uint32_t b : {0x01u, 0x38u, 0x48u, 0x7fu, 0x80u, 0xffu}) {
+      for (int shift : {8, 16, 24}) src0.push_back(b << shift);
+    }
+    src0.push_back(0x48403830u);
+  }
+  for (const Fp8Shape& shape : shapes) AddFp8Candidates(shape.format->id, &src0);
+  // S1 by its role in the row: seeds for a stochastic-rounding seed, else 0 (byte 0, or the
+  // f32 +0 a second data source converts exactly).
+  std::vector<uint32_t> src1 = {0};
+  if (!shapes.empty() && GetInstrInfo(instr).src[1] == SrcRole::sr_seed) {
+    src1 = SeedValues(static_cast<int>(shapes[0].seed_shift));
+    // The seed readings part on S1's low bits: all of them set, and the bit just below the
+    // top-bits seed (the extra bit a subnormal result's wider seed takes).
+    const uint32_t low = (1u << (32 - shapes[0].seed_shift)) - 1u;
+    src1.push_back(low);
+    src1.push_back(1u << (shapes[0].seed_shift - 1));
+  }
+  const std::vector<uint32_t> modes = {0x000000f0, 0x008000f0, 0x000000f1, 0x000000f2,
+                                       0x000000f3, 0x00000000, 0x00000001};
+  std::vector<Group> groups;
+  // One question group: the encoding `e` at MODE `mode`, over every (src0, src1) pair.
+  auto add_group = [&](const proto::Encoding& e, uint32_t mode) {
+    Group& g = groups.emplace_back();
+    g.tc.set_target(d.target);
+    g.tc.set_instr(InstrToProto(instr));
+    if (e.ByteSizeLong() != 0) *g.tc.mutable_encoding() = e;  // no empty encoding field
+    if (mode != kDefaultMode) g.tc.set_mode(mode);
+    for (uint32_t s1 : src1) {
+      for (uint32_t s0 : src0) {
+        proto::Lane* l = g.tc.add_lanes();
+        l->set_src0(s0);
+        l->set_src1(s1);
+      }
+    }
+  };
+  for (bool clamp : clamps) {
+    proto::Encoding e;
+    if (clamp) e.set_clamp(true);
+    for (uint32_t mode : modes) add_group(e, mode);
+  }
+  // Encodings beyond CLAMP x MODE, from the row, at the default MODE: each GFX9 SDWA src0_sel
+  // where the instruction has that form (model/isa/vop3.h HasForm), the constants of a 16-bit
+  // SRC0, each OMOD where LLVM takes it (InstrInfo::omod_families). After the others, so that
+  // their questions come first.
+  if (HasForm(target, instr, InstrForm::sdwa)) {
+    for (uint32_t sel = 0; sel <= 6; ++sel) {
+      proto::Encoding e;
+      e.set_form(proto::FORM_SDWA);
+      e.set_src0_sel(sel);
+      add_group(e, kDefaultMode);
+    }
+  }
+  // A 16-bit SRC0 (InstrInfo::src_bits) whose high word the row can select (op_sel_word_src):
+  // inline constants read through op_sel:[1,0], which src16_constant's readings answer
+  // differently (docs/semantics.md §10.11: 1.0 is 0x3c00 in both halves, or in the low one
+  // only). Operand codes 242 (1.0), 193 (-1: 0xffff) and 240 (0.5).
+  if (info.src_bits(target.family, 0) == 16 &&
+      info.opsel_syntax[static_cast<int>(target.family)] == OpSelSyntax::op_sel_word_src) {
+    for (uint32_t code : {242u, 193u, 240u}) {
+      proto::Encoding e;
+      e.set_opsel(1);
+      e.mutable_src0()->set_kind(proto::SOURCE_INLINE);
+      e.mutable_src0()->set_code(code);
+      add_group(e, kDefaultMode);
+    }
+  }
+  if ((info.omod_families & FamilyBit(target.family)) != 0) {
+    for (uint32_t omod = 1; omod < 4; ++omod) {
+      proto::Encoding e;
+      e.set_omod(omod);
+      add_group(e, kDefaultMode);
+    }
+  }
+  std::vector<ResolvedCase> resolved;
+  for (const Group& g : groups) {
+    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
+    resolved.push_back(std::move(rc));
+  }
+  // Readings: the defaults, then each non-default value of each rule. A rule is relevant when
+  // one of its readings changes some candidate's answer.
+  d.readings.push_back(Hypotheses{});
+  d.reading_names.push_back("default");
+  std::vector<std::vector<std::vector<uint32_t>>> out;  // [reading][group][lane * w + word]
+  auto evaluate_all = [&](const Hypotheses& hyp) -> absl::StatusOr<std::vector<std::vector<uint32_t>>> {
+    std::vector<std::vector<uint32_t>> r(groups.size());
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      r[gi].resize(OutputWords(instr, resolved[gi].lanes.size()));
+      OpContext c = resolved[gi].ctx;
+      c.hyp = hyp;
+      LANEDIFF_RETURN_IF_ERROR(Evaluate(c, resolved[gi].lanes.view(), absl::MakeSpan(r[gi])));
+    }
+    return r;
+  };
+  LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::vector<uint32_t>> base, evaluate_all(Hypotheses{}));
+  out.push_back(std::move(base));
+  for (const HypothesisInfo& h : AllHypotheses()) {
+    bool matters = false;
+    std::vector<std::pair<Hypotheses, std::vector<std::vector<uint32_t>>>> alts;
+    for (size_t v = 1; v < h.values.size(); ++v) {
+      Hypotheses hyp;
+      h.set(&hyp, static_cast<uint8_t>(v));
+      LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::vector<uint32_t>> r, evaluate_all(hyp));
+      matters = matters || r != out[0];
+      alts.emplace_back(hyp, std::move(r));
+    }
+    if (!matters) continue;
+    d.relevant.emplace_back(h.name);
+    for (size_t v = 1; v < h.values.size(); ++v) {
+      d.readings.push_back(alts[v - 1].first);
+      d.reading_names.push_back(SettingName(h, v));
+      out.push_back(std::move(alts[v - 1].second));
+    }
+    for (size_t a = 0; a < h.values.size(); ++a) {
+      for (size_t b = a + 1; b < h.values.size(); ++b) {
+        d.pairs.push_back({std::string(h.name), std::string(h.values[a].name),
+                           std::string(h.values[b].name), -1});
+      }
+    }
+  }
+  const size_t nr = d.readings.size();
+  if (d.pairs.empty()) return d;
+  // Each pair as two reading indices.
+  std::vector<std::pair<size_t, size_t>> pair_idx;
+  for (const ReadingPair& p : d.pairs) {
+    const HypothesisInfo* h = FindHypothesis(p.rule);
+    size_t va = 0, vb = 0;
+    for (size_t v = 0; v < h->values.size(); ++v) {
+      if (h->values[v].name == p.a) va = v;
+      if (h->values[v].name == p.b) vb = v;
+    }
+    pair_idx.emplace_back(ReadingIndex(d, *h, va), ReadingIndex(d, *h, vb));
+  }
+  // Candidates deduplicated by their answer pattern over the readings (answers renumbered by
+  // first appearance); the first, simplest, few candidates of each pattern are kept.
+  struct Cand {
+    int group;
+    int lane;
+    std::vector<LaneAnswer> answers;  // per reading
+    std::vector<LaneAnswer> combo;    // per combination (below)
+  };
+  constexpr int kPerPattern = 8;
+  std::vector<Cand> cands;
+  std::map<std::vector<uint32_t>, int> seen_pattern;
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    for (size_t i = 0; i < resolved[gi].lanes.size(); ++i) {
+      bool differs = false;
+      for (size_t s = 1; s < nr && !differs; ++s) {
+        for (size_t k = 0; k < w; ++k) differs |= out[s][gi][i * w + k] != out[0][gi][i * w + k];
+      }
+      if (!differs) continue;
+      std::vector<LaneAnswer> ans(nr);
+      for (size_t s = 0; s < nr; ++s) ans[s] = LaneOf(out[s][gi], i, w);
+      std::vector<uint32_t> pattern(nr);
+      std::map<LaneAnswer, uint32_t> ids;
+      for (size_t s = 0; s < nr; ++s) {
+        pattern[s] = ids.emplace(ans[s], static_cast<uint32_t>(ids.size())).first->second;
+      }
+      if (++seen_pattern[pattern] > kPerPattern) continue;
+      cands.push_back({static_cast<int>(gi), static_cast<int>(i), std::move(ans), {}});
+    }
+  }
+  // A device may follow non-default values of several rules at once. The questions must tell
+  // apart, besides the pairs above: every two combinations of the relevant rules' values that
+  // differ in one rule only (the same pair of readings in every context of the others), and
+  // each reading from every other combination, so that a device following one reading is
+  // named unambiguously. The kept candidates are evaluated under every combination.
+  const std::vector<Hypotheses> combos = AllCombinations(d);
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    LaneBatch batch;  // this group's kept candidates
+    std::vector<Cand*> members;
+    const LaneView v = resolved[gi].lanes.view();
+    for (Cand& c : cands) {
+      if (c.group != static_cast<int>(gi)) continue;
+      batch.Add(v.src0[c.lane], v.src1[c.lane], v.src2[c.lane], v.vdst_old[c.lane]);
+      members.push_back(&c);
+      c.combo.resize(combos.size());
+    }
+    if (members.empty()) continue;
+    std::vector<uint32_t> words(OutputWords(instr, members.size()));
+    for (size_t k = 0; k < combos.size(); ++k) {
+      OpContext cc = resolved[gi].ctx;
+      cc.hyp = combos[k];
+      LANEDIFF_RETURN_IF_ERROR(Evaluate(cc, batch.view(), absl::MakeSpan(words)));
+      for (size_t m = 0; m < members.size(); ++m) members[m]->combo[k] = LaneOf(words, m, w);
+    }
+  }
+  std::vector<size_t> reading_combo(nr);
+  for (size_t s = 0; s < nr; ++s) {
+    reading_combo[s] = static_cast<size_t>(
+        std::find(combos.begin(), combos.end(), d.readings[s]) - combos.begin());
+  }
+  std::set<std::pair<size_t, size_t>> universe_set;
+  for (size_t i = 0; i < combos.size(); ++i) {
+    for (size_t j = i + 1; j < combos.size(); ++j) {
+      int differing = 0;
+      for (const std::string& name : d.relevant) {
+        const HypothesisInfo* h = FindHypothesis(name);
+        differing += h->get(combos[i]) != h->get(combos[j]);
+      }
+      if (differing == 1) universe_set.emplace(i, j);
+    }
+  }
+  for (size_t s = 0; s < nr; ++s) {
+    for (size_t j = 0; j < combos.size(); ++j) {
+      if (j != reading_combo[s]) {
+        universe_set.emplace(std::min(reading_combo[s], j), std::max(reading_combo[s], j));
+      }
+    }
+  }
+  const std::vector<std::pair<size_t, size_t>> universe(universe_set.begin(), universe_set.end());
+  // Per candidate, the universe pairs it separates, as a bitset.
+  const size_t bitset_words = (universe.size() + 63) / 64;
+  std::vector<std::vector<uint64_t>> separates(cands.size(), std::vector<uint64_t>(bitset_words, 0));
+  for (size_t c = 0; c < cands.size(); ++c) {
+    for (size_t u = 0; u < universe.size(); ++u) {
+      if (cands[c].combo[universe[u].first] != cands[c].combo[universe[u].second]) {
+        separates[c][u / 64] |= uint64_t{1} << (u % 64);
+      }
+    }
+  }
+  // Greedy set cover: first the reading pairs (what the user asked about), then the rest of
+  // the universe. Ties go to the simplest candidate.
+  std::vector<uint64_t> covered(bitset_words, 0);
+  auto choose = [&](size_t c) {
+    Question q;
+    for (size_t p = 0; p < d.pairs.size(); ++p) {
+      if (cands[c].answers[pair_idx[p].first] == cands[c].answers[pair_idx[p].second]) continue;
+      if (d.pairs[p].question < 0) {
+        d.pairs[p].question = static_cast<int>(d.questions.size());
+        ++d.pairs_separated;
+      }
+      if (std::find(q.rules.begin(), q.rules.end(), d.pairs[p].rule) == q.rules.end()) {
+        q.rules.push_back(d.pairs[p].rule);
+      }
+    }
+    for (size_t b = 0; b < bitset_words; ++b) {
+      q.new_combination_pairs += std::popcount(separates[c][b] & ~covered[b]);
+      covered[b] |= separates[c][b];
+    }
+    q.testcase = groups[cands[c].group].tc;
+    q.testcase.clear_lanes();
+    *q.testcase.add_lanes() = groups[cands[c].group].tc.lanes(cands[c].lane);
+    q.answers = cands[c].answers;
+    q.assembly = PrintVop3(target, resolved[cands[c].group].vop3);
+    d.questions.push_back(std::move(q));
+  };
+  for (;;) {
+    int best = -1, best_gain = 0;
+    for (size_t c = 0; c < cands.size(); ++c) {
+      int gain = 0;
+      for (size_t p = 0; p < d.pairs.size(); ++p) {
+        if (d.pairs[p].question < 0 &&
+            cands[c].answers[pair_idx[p].first] != cands[c].answers[pair_idx[p].second]) {
+          ++gain;
+        }
+      }
+      if (gain > best_gain) {
+        best_gain = gain;
+        best = static_cast<int>(c);
+      }
+    }
+    if (best < 0) break;
+    choose(static_cast<size_t>(best));
+  }
+  for (;;) {
+    int best = -1, best_gain = 0;
+    for (size_t c = 0; c < cands.size(); ++c) {
+      int gain = 0;
+      for (size_t b = 0; b < bitset_words; ++b) gain += std::popcount(separates[c][b] & ~covered[b]);
+      if (gain > best_gain) {
+        best_gain = gain;
+        best = static_cast<int>(c);
+      }
+    }
+    if (best < 0) break;
+    choose(static_cast<size_t>(best));
+  }
+  for (const ReadingPair& p : d.pairs) {
+    if (p.question < 0) d.inseparable.push_back(absl::StrCat(p.rule, ": ", p.a, " == ", p.b));
+  }
+  return d;
+}
+
+absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
+                                           const std::vector<LaneAnswer>& device_answers) {
+  if (device_answers.size() != d.questions.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(device_answers.size(), " answers for ",
+                                                   d.questions.size(), " questions"));
+  }
+  const size_t w = static_cast<size_t>(DstWords(d.instr));
+  for (size_t qi = 0; qi < device_answers.size(); ++qi) {
+    if (device_answers[qi].words != w) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "question ", qi + 1, ": an answer of ", static_cast<int>(device_answers[qi].words), " words; ",
+          InstrName(d.instr), " writes ", w, " per lane"));
+    }
+  }
+  DeviceVerdict v;
+  v.device_answers = device_answers;
+  // Every question under every combination of the relevant rules' values.
+  const std::vector<Hypotheses> combos = AllCombinations(d);
+  std::vector<std::vector<LaneAnswer>> model(d.questions.size());  // [question][combo]
+  for (size_t qi = 0; qi < d.questions.size(); ++qi) {
+    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(d.questions[qi].testcase));
+    std::vector<uint32_t> words(OutputWords(rc.ctx.instr, rc.lanes.size()));
+    if (words.size() != w) {
+      return absl::InternalError(absl::StrCat("question ", qi + 1, " is not one lane of ",
+                                              InstrName(d.instr)));
+    }
+    for (const Hypotheses& hyp : combos) {
+      rc.ctx.hyp = hyp;
+      LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(words)));
+      model[qi].push_back(LaneOf(words, 0, w));
+    }
+  }
+  // The combinations consistent with a set of questions.
+  auto consistent = [&](const std::vector<size_t>& qs) {
+    std::vector<bool> ok(combos.size(), true);
+    for (size_t c = 0; c < combos.size(); ++c) {
+      for (size_t qi : qs) ok[c] = ok[c] && model[qi][c] == device_answers[qi];
+    }
+    return ok;
+  };
+  std::vector<size_t> all_q(d.questions.size());
+  for (size_t i = 0; i < all_q.size(); ++i) all_q[i] = i;
+  const std::vector<bool> all_ok = consistent(all_q);
+  v.explained = std::find(all_ok.begin(), all_ok.end(), true) != all_ok.end();
+  for (const std::string& name : d.relevant) {
+    const HypothesisInfo* h = FindHypothesis(name);
+    // With every answer explained, judge each rule on all of them; otherwise on the rule's
+    // own questions, so that one unexplained rule does not hide what the others follow.
+    std::vector<size_t> qs = all_q;
+    if (!v.explained) {
+      qs.clear();
+      for (size_t qi = 0; qi < d.questions.size(); ++qi) {
+        const std::vector<std::string>& r = d.questions[qi].rules;
+        if (std::find(r.begin(), r.end(), name) != r.end()) qs.push_back(qi);
+      }
+    }
+    const std::vector<bool> ok = v.explained ? all_ok : consistent(qs);
+    std::vector<std::string> values;
+    for (size_t vi = 0; vi < h->values.size(); ++vi) {
+      for (size_t c = 0; c < combos.size(); ++c) {
+        if (ok[c] && h->get(combos[c]) == vi) {
+          values.emplace_back(h->values[vi].name);
+          break;
+        }
+      }
+    }
+    if (values.size() == 1) {
+      v.follows.push_back(absl::StrCat(name, "=", values[0]));
+    } else if (!values.empty()) {
+      v.undetermined.push_back(absl::StrCat(name, ": ", absl::StrJoin(values, "|")));
+    } else {
+      // The rule's lanes whose device answer no combination gives.
+      std::vector<std::string> lanes;
+      for (size_t qi : qs) {
+        if (std::find(model[qi].begin(), model[qi].end(), device_answers[qi]) == model[qi].end()) {
+          lanes.push_back(
+              absl::StrFormat("Q%zu: device %s", qi + 1, FormatLaneAnswer(device_answers[qi])));
+        }
+      }
+      if (lanes.empty()) lanes.push_back("no single lane: the combination of answers");
+      v.none.push_back(absl::StrCat(name, ": none of the known readings (",
+                                    absl::StrJoin(lanes, ", "), ")"));
+    }
+  }
+  v.summary = absl::StrCat(
+      "the device follows: ", v.follows.empty() ? "(nothing determined)" : absl::StrJoin(v.follows, " "));
+  if (!v.undetermined.empty()) {
+    absl::StrAppend(&v.summary, "; undetermined: ", absl::StrJoin(v.undetermined, "; "));
+  }
+  if (!v.none.empty()) absl::StrAppend(&v.summary, "; ", absl::StrJoin(v.none, "; "));
+  return v;
+}
+
+absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner) {
+  const size_t w = static_cast<size_t>(DstWords(d.instr));  // per lane (a VGPR pair: 2)
+  std::vector<LaneAnswer> answers;
+  for (size_t qi = 0; qi < d.questions.size(); ++qi) {
+    const Question& q = d.questions[qi];
+    LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(q.testcase));
+    absl::StatusOr<DeviceResult> r = runner.Run(batch);
+    if (!r.ok()) {
+      // The device's status with the question named; its payloads kept (an "unsupported"
+      // answer stays one: device_harness/fault.h IsUnsupported).
+      absl::Status s(r.status().code(), absl::StrCat("question ", qi + 1, ": ", r.status().message()));
+      r.status().ForEachPayload(
+          [&s](absl::string_view url, const absl::Cord& payload) { s.SetPayload(url, payload); });
+      return s;
+    }
+    if (r->vdst.size() != w) {
+      return absl::InternalError(absl::StrCat("question ", qi + 1, ": device returned ",
+                                              r->vdst.size(), " words for one lane of ",
+                                              InstrName(d.instr), ", which writes ", w));
+    }
+    answers.push_back(MakeLaneAnswer(r->vdst));
+  }
+  return JudgeAnswers(d, answers);
+}
+
+std::string FormatDiscrimination(const Discrimination& d, const DeviceVerdict* verdict) {
+  std::string out = absl::StrFormat("%s %s: %zu relevant rules (%s), %zu readings, %zu pairs\n",
+                                    d.target, InstrName(d.instr), d.relevant.size(),
+                                    absl::StrJoin(d.relevant, ", "), d.readings.size(),
+                                    d.pairs.size());
+  absl::StrAppendFormat(&out, "%zu questions separate %d of %zu pairs of readings of the same rule\n",
+                        d.questions.size(), d.pairs_separated, d.pairs.size());
+  for (size_t qi = 0; qi < d.questions.size(); ++qi) {
+    const Question& q = d.questions[qi];
+    const proto::Lane& l = q.testcase.lanes(0);
+    absl::StrAppendFormat(&out, "\nQ%zu  %s   src0=0x%08x src1=0x%08x MODE=0x%08x   (asks %s)\n",
+                          qi + 1, q.assembly, l.src0(), l.src1(),
+                          q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode,
+                          absl::StrJoin(q.rules, ", "));
+    std::map<LaneAnswer, std::vector<std::string>> by_answer;
+    for (size_t s = 0; s < d.readings.size(); ++s) {
+      by_answer[q.answers[s]].push_back(d.reading_names[s]);
+    }
+    for (const auto& [answer, names] : by_answer) {
+      absl::StrAppendFormat(&out, "    %s  %s%s\n", FormatLaneAnswer(answer),
+                            absl::StrJoin(names, " | "),
+                            verdict != nullptr && verdict->device_answers[qi] == answer
+                                ? "   <- device"
+                                : "");
+    }
+    if (verdict != nullptr && by_answer.count(verdict->device_answers[qi]) == 0) {
+      absl::StrAppendFormat(&out, "    %s  (no single reading)   <- device\n",
+                            FormatLaneAnswer(verdict->device_answers[qi]));
+    }
+  }
+  for (const std::string& s : d.inseparable) {
+    absl::StrAppendFormat(&out, "\nno candidate input separates %s (the two compute the same here)\n", s);
+  }
+  if (verdict != nullptr) absl::StrAppendFormat(&out, "\n%s\n", verdict->summary);
+  return out;
+}
+
+}  // namespace lanediff

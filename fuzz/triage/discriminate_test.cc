@@ -1,0 +1,421 @@
+#include "fuzz/triage/discriminate.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "device_harness/open_runner.h"
+#include "gtest/gtest.h"
+#include "model/fp/fp8_format.h"
+#include "device_harness/resolve_case.h"
+#include "model/ops/ops.h"
+
+namespace lanediff {
+namespace {
+
+// An input sample built apart from discriminate's candidates, to decide which pairs of readings
+// can be told apart at all. For the SR instructions: every magnitude code of each format the
+// target can write, decoded from the format's fields with host doubles, and the point half a
+// quantum above it, each nudged by -1..+1 f32 ulps, both signs; structured and random seeds.
+// For pk_u8: the integers 0..256 and their halves, nudged likewise. Both: specials and random
+// words. Contexts: MODE round modes, FP16_OVFL, denormal flush; CLAMP where it selects a format.
+struct Sample {
+  std::vector<uint32_t> src0, src1;
+  std::vector<bool> clamps = {false};
+  std::vector<uint32_t> modes;
+};
+
+Sample MakeSample(const TargetTraits& t, Instr instr) {
+  Sample s;
+  auto add = [&](double value) {
+    const uint32_t v = std::bit_cast<uint32_t>(static_cast<float>(value));
+    for (int d = -1; d <= 1; ++d) {
+      s.src0.push_back(v + static_cast<uint32_t>(d));
+      s.src0.push_back((v + static_cast<uint32_t>(d)) ^ 0x80000000u);
+    }
+  };
+  std::mt19937 rng(14);
+  if (GetInstrInfo(instr).writes_float()) {
+    std::vector<Fp8FormatId> ids = {t.fp8, t.bf8};
+    if (t.clamp_selects_ue5m3) {
+      ids.push_back(Fp8FormatId::ue5m3);
+      s.clamps.push_back(true);
+    }
+    for (Fp8FormatId id : ids) {
+      const Fp8Format& f = GetFp8Format(id);
+      for (int c = 1; c <= f.max_finite + 1; ++c) {
+        const int e = c >> f.man_bits, m = c & ((1 << f.man_bits) - 1);
+        const double value = e == 0 ? std::ldexp(m, 1 - f.bias - f.man_bits)
+                                    : std::ldexp((1 << f.man_bits) + m, e - f.bias - f.man_bits);
+        add(value);
+        add(value * (1 + std::ldexp(1, -f.man_bits - 1)));
+      }
+    }
+    s.src1 = {0u, 0xffffffffu, 0x00000800u, 0x00000400u, 0x000fffffu, 0x001fffffu,
+              0x80000000u, 0x7fffffffu};
+    s.modes = {0x000000f0u, 0x008000f0u, 0x00000000u};
+  } else {
+    for (int i = 0; i <= 512; ++i) add(i * 0.5);
+    s.src1 = {0u, 1u, 2u, 3u};
+    s.modes = {0x000000f0u, 0x000000f1u, 0x000000f2u, 0x000000f3u, 0x00000000u};
+  }
+  for (uint32_t v : {0x7f800000u, 0x7fc00000u, 0x7f800001u, 0x00000001u, 0x7f7fffffu}) {
+    s.src0.push_back(v);
+    s.src0.push_back(v ^ 0x80000000u);
+  }
+  for (int i = 0; i < 1000; ++i) s.src0.push_back(rng());
+  for (int i = 0; i < 2; ++i) s.src1.push_back(rng());
+  return s;
+}
+
+// Does some sample lane give different words under `a` and `b` on this target/instruction?
+bool SampleSeparates(const Sample& s, const TargetTraits& t, Instr instr, const Hypotheses& a,
+                     const Hypotheses& b) {
+  LaneBatch lanes;
+  for (uint32_t s1 : s.src1) {
+    for (uint32_t s0 : s.src0) lanes.Add(s0, s1, 0x11223344u, 0xaabbccddu);
+  }
+  std::vector<uint32_t> wa(OutputWords(instr, lanes.size())), wb(wa.size());
+  for (bool clamp : s.clamps) {
+    for (uint32_t mode : s.modes) {
+      OpContext ctx;
+      ctx.target = &t;
+      ctx.instr = instr;
+      ctx.mods.clamp = clamp;
+      ctx.mode = mode;
+      ctx.hyp = a;
+      EXPECT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(wa)).ok());
+      ctx.hyp = b;
+      EXPECT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(wb)).ok());
+      if (wa != wb) return true;
+    }
+  }
+  return false;
+}
+
+// The question's answer under `hyp` (every destination word of its lane: a VGPR pair's both),
+// evaluated here (not read from Question::answers).
+LaneAnswer Answer(const Question& q, const Hypotheses& hyp) {
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(q.testcase);
+  EXPECT_TRUE(rc.ok()) << rc.status();
+  rc->ctx.hyp = hyp;
+  std::vector<uint32_t> w(OutputWords(rc->ctx.instr, 1));
+  EXPECT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(w)).ok());
+  return MakeLaneAnswer(w);
+}
+
+// Coverage, computed from the hypothesis table: on every target, for every instruction it
+// has, every two values of every rule (the others at their defaults) that the independent
+// sample can tell apart are told apart by one of discriminate's questions; the pairs it
+// cannot tell apart are exactly the ones discriminate reports inseparable. And no question is
+// padding: each separates a pair no earlier question does.
+TEST(Discriminate, EveryPairOfReadingsOfEveryRuleOnEveryTarget) {
+  int checked = 0, separable = 0;
+  for (const TargetTraits& t : AllTargets()) {
+    for (Instr instr : kAllInstrs) {
+      if (!t.Has(instr)) continue;
+      const Sample sample = MakeSample(t, instr);
+      absl::StatusOr<Discrimination> d = Discriminate(t, instr);
+      ASSERT_TRUE(d.ok()) << t.name << " " << InstrName(instr) << ": " << d.status();
+      const std::string where = absl::StrCat(t.name, " ", InstrName(instr));
+      for (const HypothesisInfo& h : AllHypotheses()) {
+        for (size_t va = 0; va < h.values.size(); ++va) {
+          for (size_t vb = va + 1; vb < h.values.size(); ++vb) {
+            Hypotheses a, b;
+            h.set(&a, static_cast<uint8_t>(va));
+            h.set(&b, static_cast<uint8_t>(vb));
+            const std::string pair =
+                absl::StrCat(h.name, ": ", h.values[va].name, " == ", h.values[vb].name);
+            ++checked;
+            const bool questions_separate = std::any_of(
+                d->questions.begin(), d->questions.end(),
+                [&](const Question& q) { return Answer(q, a) != Answer(q, b); });
+            const bool reported_inseparable =
+                std::find(d->inseparable.begin(), d->inseparable.end(), pair) !=
+                d->inseparable.end();
+            if (SampleSeparates(sample, t, instr, a, b)) {
+              ++separable;
+              EXPECT_TRUE(questions_separate) << where << ": no question separates " << pair;
+              EXPECT_FALSE(reported_inseparable) << where << ": " << pair;
+            } else {
+              EXPECT_FALSE(questions_separate && reported_inseparable) << where << ": " << pair;
+              // A pair of a relevant rule that no input separates is reported, not hidden.
+              const bool relevant = std::find(d->relevant.begin(), d->relevant.end(),
+                                              std::string(h.name)) != d->relevant.end();
+              if (relevant && !questions_separate) {
+                EXPECT_TRUE(reported_inseparable) << where << ": " << pair;
+              }
+            }
+          }
+        }
+      }
+      EXPECT_EQ(static_cast<size_t>(d->pairs_separated) + d->inseparable.size(), d->pairs.size())
+          << where;
+      for (size_t qi = 0; qi < d->questions.size(); ++qi) {
+        const Question& q = d->questions[qi];
+        EXPECT_EQ(q.testcase.lanes_size(), 1) << where;
+        bool new_pair = false;
+        for (const ReadingPair& p : d->pairs) new_pair |= p.question == static_cast<int>(qi);
+        EXPECT_TRUE(new_pair || q.new_combination_pairs > 0)
+            << where << " Q" << qi + 1 << " separates nothing new";
+      }
+    }
+  }
+  EXPECT_GT(separable, 40) << "of " << checked;
+}
+
+TEST(Discriminate, RelevantRulesFollowTheFormats) {
+  // gfx942's formats are FNUZ: the OCP NaN rule does not arise there (docs/semantics.md §5);
+  // gfx1250's CLAMP rule arises only for fp8; pk_u8 has only its own two rules.
+  auto fnuz = Discriminate(**FindTarget("gfx942"), Instr::v_cvt_sr_fp8_f32);
+  ASSERT_TRUE(fnuz.ok());
+  EXPECT_EQ(fnuz->relevant, (std::vector<std::string>{"sr_rounding", "sr_seed", "sr_overflow",
+                                                      "fp16_ovfl"}));
+  auto g1250 = Discriminate(**FindTarget("gfx1250"), Instr::v_cvt_sr_fp8_f32);
+  ASSERT_TRUE(g1250.ok());
+  EXPECT_NE(std::find(g1250->relevant.begin(), g1250->relevant.end(), "gfx1250_clamp"),
+            g1250->relevant.end());
+  auto pk = Discriminate(**FindTarget("gfx1100"), Instr::v_cvt_pk_u8_f32);
+  ASSERT_TRUE(pk.ok());
+  EXPECT_EQ(pk->relevant, (std::vector<std::string>{"pk_u8_rounding", "pk_u8_nan"}));
+  // On E4M3 the two sign-keeping NaN readings both give sign|0x7f: reported, not hidden.
+  auto e4m3 = Discriminate(**FindTarget("gfx950"), Instr::v_cvt_sr_fp8_f32);
+  ASSERT_TRUE(e4m3.ok());
+  EXPECT_EQ(e4m3->inseparable,
+            (std::vector<std::string>{"fp8_nan: sign_preserving == sign_7f"}));
+}
+
+struct Expect {
+  const char* target;
+  Instr instr;
+  const char* erratum;
+  const char* follows;
+};
+
+TEST(Discriminate, NamesTheHypothesisOfEachSimulatedErratum) {
+  const Expect cases[] = {
+      {"gfx942", Instr::v_cvt_sr_fp8_f32, "sr_wrap", "sr_rounding=literal"},
+      {"gfx942", Instr::v_cvt_pk_u8_f32, "u8_truncate", "pk_u8_rounding=truncate"},
+      {"gfx950", Instr::v_cvt_sr_bf8_f32, "nan_sign", "fp8_nan=sign_preserving"},
+      {"gfx1201", Instr::v_cvt_sr_fp8_f32, "fp16_ovfl_ignored", "fp16_ovfl=ignored"},
+      {"gfx1250", Instr::v_cvt_sr_fp8_f32, "gfx1250_clamp_ignored", "gfx1250_clamp=ignored"},
+  };
+  for (const Expect& e : cases) {
+    auto d = Discriminate(**FindTarget(e.target), e.instr);
+    ASSERT_TRUE(d.ok());
+    RunnerOptions ro;
+    ro.inject = {e.erratum};
+    auto runner = OpenRunner("sim", ro);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    auto v = AskDevice(*d, **runner);
+    ASSERT_TRUE(v.ok()) << v.status();
+    EXPECT_TRUE(v->explained) << e.erratum << ": " << v->summary;
+    EXPECT_NE(std::find(v->follows.begin(), v->follows.end(), e.follows), v->follows.end())
+        << e.erratum << ": " << v->summary;
+    // The default-behaving simulator follows every default instead.
+    auto clean = OpenRunner("sim", {});
+    auto cv = AskDevice(*d, **clean);
+    ASSERT_TRUE(cv.ok());
+    EXPECT_EQ(std::find(cv->follows.begin(), cv->follows.end(), e.follows), cv->follows.end());
+    EXPECT_EQ(cv->follows.size(), d->relevant.size()) << cv->summary;
+  }
+}
+
+// A device that follows several non-default readings at once (rocjitsu's CDNA path on gfx950
+// bf8 computes three) is judged on every combination, so each rule is named. The answers are
+// the model's under that combination: this checks the judging, not the semantics.
+TEST(Discriminate, SeveralNonDefaultReadingsAtOnce) {
+  auto d = Discriminate(**FindTarget("gfx950"), Instr::v_cvt_sr_bf8_f32);
+  ASSERT_TRUE(d.ok());
+  Hypotheses cdna;
+  for (const char* s : {"sr_rounding=exact_subnormal", "fp8_nan=sign_7f", "fp16_ovfl=saturate_all"}) {
+    ASSERT_TRUE(SetHypothesis(s, &cdna).ok());
+  }
+  std::vector<LaneAnswer> answers;
+  for (const Question& q : d->questions) answers.push_back(Answer(q, cdna));
+  auto v = JudgeAnswers(*d, answers);
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_TRUE(v->explained);
+  for (const char* s : {"sr_rounding=exact_subnormal", "fp8_nan=sign_7f", "fp16_ovfl=saturate_all",
+                        "sr_seed=high", "sr_overflow=after_rounding"}) {
+    EXPECT_NE(std::find(v->follows.begin(), v->follows.end(), s), v->follows.end())
+        << s << ": " << v->summary;
+  }
+}
+
+// A device whose answer on a NaN question is a byte no reading gives: that rule follows "none
+// of the known readings", naming the lane; the other rules are still judged on their own lanes.
+TEST(Discriminate, NoneOfTheKnownReadingsNamesTheLane) {
+  auto d = Discriminate(**FindTarget("gfx950"), Instr::v_cvt_sr_bf8_f32);
+  ASSERT_TRUE(d.ok());
+  std::vector<LaneAnswer> answers;
+  size_t nan_q = d->questions.size();
+  for (size_t qi = 0; qi < d->questions.size(); ++qi) {
+    answers.push_back(Answer(d->questions[qi], Hypotheses{}));
+    const auto& r = d->questions[qi].rules;
+    if (nan_q == d->questions.size() && r == std::vector<std::string>{"fp8_nan"}) nan_q = qi;
+  }
+  ASSERT_LT(nan_q, d->questions.size()) << "no question asks fp8_nan alone";
+  answers[nan_q] = MakeLaneAnswer({0x00000011u});  // no reading gives 0x11 for a NaN input
+  auto v = JudgeAnswers(*d, answers);
+  ASSERT_TRUE(v.ok());
+  EXPECT_FALSE(v->explained);
+  ASSERT_EQ(v->none.size(), 1u) << v->summary;
+  EXPECT_EQ(v->none[0], absl::StrCat("fp8_nan: none of the known readings (Q", nan_q + 1,
+                                     ": device 0x00000011)"));
+  EXPECT_NE(std::find(v->follows.begin(), v->follows.end(), "sr_rounding=carry_truncate"),
+            v->follows.end())
+      << v->summary;
+  const std::string text = FormatDiscrimination(*d, &*v);
+  EXPECT_NE(text.find("none of the known readings"), std::string::npos) << text;
+}
+
+// A VGPR-pair row (dst_bits 64): an answer is both words of the lane, VDST = cvt(low byte) and
+// VDST+1 = cvt(high byte) of the 16-bit word the select reads (docs/semantics.md §10.1; e64:
+// word 0). gfx942 decodes E4M3 FNUZ (§4: bias 8, 0x80 the only NaN, 0x7f/0xff = +-240,
+// exponent field 0 subnormal).
+//
+// Hand derivation of the questions. fuzz/triage/discriminate.h: greedy, most pairs separated first,
+// ties to the simplest candidate; groups CLAMP 0 then 1, each at MODE 0xf0, 0x8000f0, 0xf1,
+// 0xf2, 0xf3, 0, 1, then (the row has GFX9 SDWA and OMOD) SDWA src0_sel 0..6 and OMOD 1..3 at
+// MODE 0xf0; src0 the special floats of fuzz/engine/lane_gen.cc BuildSpecialF32 (their low words are
+// 0x0000, 0x0001, 0xffff: no 0x80 byte), then b * 0x01010101 for b = 0..255, then single
+// bytes and 0x48403830. Each rule has two readings: one pair each.
+//  Q1 (fp8_to_f32_nan and fp8_sdwa_sel at once, the only two one lane can separate: the
+//     others need MODE[6] = 0 or CLAMP, which the SDWA groups lack): the first NaN byte is
+//     b = 0x80, src0 0x80808080, in SDWA src0_sel BYTE_0 (§10.5): the pseudocode reads the low
+//     word (SEL[1:0] = 00 is not WORD1's 01): bytes 0x80, 0x80: sign_quiet {0xffc00000,
+//     0xffc00000} (hypotheses.h lane "src0=0x80: 0xffc00000"), host_7f800001 {0x7f800001,
+//     0x7f800001}; extract reads byte 0 and a zero byte: {0xffc00000, 0x00000000}: only
+//     VDST+1 differs.
+//  Q2 fp8_denorm_input (§10.4: flushes only with MODE[6] = 0; the first such group is CLAMP 0
+//     MODE 0): specials 0x00000000, 0x80000000 hold zero bytes; 0x00000001 has byte 0x01,
+//     subnormal: 1/8 * 2^(1-8) = 2^-10 = 0x3a800000, and 0x00 = +0. kept {0x3a800000, 0},
+//     flush_f16_mode {0, 0}: only VDST differs.
+//  Q3 fp8_to_f32_outmod (§10.5: CLAMP to [+0, 1.0]; group CLAMP 1 MODE 0xf0): 0, -0, 2^-10
+//     and 0x80000001 (bytes 0x01 0x00 again) are inside [0, 1]; 0x007fffff has bytes 0xff 0xff
+//     = -(1 + 7/8) * 2^(15-8) = -240 = 0xc3700000: applied {+0, +0}, ignored {0xc3700000,
+//     0xc3700000}.
+TEST(Discriminate, AVgprPairRowIsAskedBothWordsPerLane) {
+  auto d = Discriminate(**FindTarget("gfx942"), *ParseInstr("v_cvt_pk_f32_fp8"));
+  ASSERT_TRUE(d.ok()) << d.status();
+  ASSERT_EQ(DstWords(d->instr), 2);
+  EXPECT_EQ(d->relevant, (std::vector<std::string>{"fp8_to_f32_nan", "fp8_denorm_input",
+                                                   "fp8_to_f32_outmod", "fp8_sdwa_sel"}));
+  struct Want {
+    std::vector<std::string> rules;
+    uint32_t src0, mode;
+    bool clamp;
+    int src0_sel;  // -1: not SDWA
+    LaneAnswer by_default;
+    std::map<std::string, LaneAnswer> by_reading;  // the readings that differ from the default
+  };
+  const std::vector<Want> want = {
+      {{"fp8_to_f32_nan", "fp8_sdwa_sel"}, 0x80808080u, 0x000000f0u, false, 0,
+       MakeLaneAnswer({0xffc00000u, 0xffc00000u}),
+       {{"fp8_to_f32_nan=host_7f800001", MakeLaneAnswer({0x7f800001u, 0x7f800001u})},
+        {"fp8_sdwa_sel=extract", MakeLaneAnswer({0xffc00000u, 0x00000000u})}}},
+      {{"fp8_denorm_input"}, 0x00000001u, 0x00000000u, false, -1,
+       MakeLaneAnswer({0x3a800000u, 0x00000000u}),
+       {{"fp8_denorm_input=flush_f16_mode", MakeLaneAnswer({0x00000000u, 0x00000000u})}}},
+      {{"fp8_to_f32_outmod"}, 0x007fffffu, 0x000000f0u, true, -1,
+       MakeLaneAnswer({0x00000000u, 0x00000000u}),
+       {{"fp8_to_f32_outmod=ignored", MakeLaneAnswer({0xc3700000u, 0xc3700000u})}}},
+  };
+  ASSERT_EQ(d->questions.size(), want.size());
+  for (size_t qi = 0; qi < want.size(); ++qi) {
+    const Want& w = want[qi];
+    const Question& q = d->questions[qi];
+    SCOPED_TRACE(absl::StrCat("Q", qi + 1));
+    EXPECT_EQ(q.rules, w.rules);
+    ASSERT_EQ(q.testcase.lanes_size(), 1);
+    EXPECT_EQ(q.testcase.lanes(0).src0(), w.src0);
+    EXPECT_EQ(q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode, w.mode);
+    EXPECT_EQ(q.testcase.encoding().clamp(), w.clamp);
+    EXPECT_EQ(q.testcase.encoding().form() == proto::FORM_SDWA, w.src0_sel >= 0);
+    if (w.src0_sel >= 0) {
+      EXPECT_EQ(q.testcase.encoding().src0_sel(), static_cast<uint32_t>(w.src0_sel));
+    }
+    for (size_t s = 0; s < d->readings.size(); ++s) {
+      auto it = w.by_reading.find(d->reading_names[s]);
+      const LaneAnswer& want_answer = it == w.by_reading.end() ? w.by_default : it->second;
+      EXPECT_EQ(q.answers[s], want_answer) << d->reading_names[s] << ": "
+                                           << FormatLaneAnswer(q.answers[s]);
+    }
+  }
+  // Judged on both words. A device whose Q1 VDST+1 alone follows `extract` is named so.
+  std::vector<LaneAnswer> answers = {want[0].by_reading.at("fp8_sdwa_sel=extract"),
+                                     want[1].by_default, want[2].by_default};
+  auto v = JudgeAnswers(*d, answers);
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_TRUE(v->explained) << v->summary;
+  EXPECT_EQ(v->follows, (std::vector<std::string>{"fp8_to_f32_nan=sign_quiet",
+                                                  "fp8_denorm_input=kept",
+                                                  "fp8_to_f32_outmod=applied",
+                                                  "fp8_sdwa_sel=extract"}));
+  // A device right in VDST and wrong in VDST+1 (a word no combination gives there) follows none
+  // of the known readings of the rules Q1 asks, naming both words.
+  answers[0] = MakeLaneAnswer({0xffc00000u, 0x7f800001u});
+  v = JudgeAnswers(*d, answers);
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_FALSE(v->explained) << v->summary;
+  EXPECT_EQ(v->none, (std::vector<std::string>{
+                         "fp8_to_f32_nan: none of the known readings (Q1: device 0xffc00000 "
+                         "0x7f800001)",
+                         "fp8_sdwa_sel: none of the known readings (Q1: device 0xffc00000 "
+                         "0x7f800001)"}));
+  EXPECT_EQ(v->follows, (std::vector<std::string>{"fp8_denorm_input=kept",
+                                                  "fp8_to_f32_outmod=applied"}));
+  // One word per answer is refused for a pair row.
+  answers[1] = MakeLaneAnswer({0x3a800000u});
+  EXPECT_EQ(JudgeAnswers(*d, answers).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A simulator that follows one reading of a decode rule (RunnerOptions::hypotheses: the
+// simulated model's, device_harness/open_runner.h) is named by its answers to a VGPR-pair
+// row's questions, on each target with a pair row; the default simulator follows the defaults.
+TEST(Discriminate, NamesTheReadingASimulatedPairWriterFollows) {
+  int checked = 0;
+  for (const TargetTraits& t : AllTargets()) {
+    for (Instr instr : kAllInstrs) {
+      if (!t.Has(instr) || DstWords(instr) != 2) continue;
+      auto d = Discriminate(t, instr);
+      ASSERT_TRUE(d.ok()) << d.status();
+      for (const std::string& name : d->relevant) {
+        const HypothesisInfo* h = FindHypothesis(name);
+        for (size_t v = 1; v < h->values.size(); ++v) {
+          const std::string reading = absl::StrCat(name, "=", h->values[v].name);
+          SCOPED_TRACE(absl::StrCat(t.name, " ", InstrName(instr), " ", reading));
+          RunnerOptions ro;
+          ro.hypotheses = {reading};
+          auto runner = OpenRunner("sim", ro);
+          ASSERT_TRUE(runner.ok()) << runner.status();
+          auto verdict = AskDevice(*d, **runner);
+          ASSERT_TRUE(verdict.ok()) << verdict.status();
+          EXPECT_TRUE(verdict->explained) << verdict->summary;
+          EXPECT_NE(std::find(verdict->follows.begin(), verdict->follows.end(), reading),
+                    verdict->follows.end())
+              << verdict->summary;
+          ++checked;
+        }
+      }
+      auto clean = OpenRunner("sim", {});
+      ASSERT_TRUE(clean.ok());
+      auto cv = AskDevice(*d, **clean);
+      ASSERT_TRUE(cv.ok()) << cv.status();
+      EXPECT_EQ(cv->follows.size(), d->relevant.size()) << cv->summary;
+    }
+  }
+  // gfx942 and gfx950, two rows each, four rules of two readings each (fp8_to_f32_nan,
+  // fp8_denorm_input, fp8_to_f32_outmod, fp8_sdwa_sel): 16; gfx1200, gfx1201, gfx1250 and
+  // gfx1251 (the rows' gfx12/gfx1250 opcodes), two rows each, three rules (fp8_to_f32_nan,
+  // fp8_denorm_input, and src16_constant, asked through inline constants in the 16-bit SRC0
+  // with op_sel:[1,0]; no SDWA, and LLVM refuses OMOD/CLAMP there, model/instrs.def): 24.
+  EXPECT_EQ(checked, 40);
+}
+
+}  // namespace
+}  // namespace lanediff
