@@ -727,7 +727,7 @@ TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
 // Patched words read back from the ELF, for every instruction of every target, every value of
 // each modifier field, SGPR / inline-constant / literal sources and random field mixes; every
 // byte outside the 12-byte site unchanged.
-// The literal rule is the model's (model/isa/vop3.cc): a two-source instruction's unread SRC2
+// The literal rule is the model's (model/isa/vop3_decode.cc): a two-source instruction's unread SRC2
 // = 255 has an unknown length, refused with or without a third dword; a read source = 255
 // needs its dword.
 TEST(PatchTest, LiteralRuleIsTheModels) {
