@@ -116,6 +116,9 @@ def name_of(head):
     """The function's name from its head: `Foo::Bar`, `TEST(Suite, Case)`, `lambda`."""
     h = " ".join(head.split())
     h = re.sub(r"^(?:public|private|protected)\s*:\s*", "", h)
+    m = re.search(r"([~\w:]*operator\s*(?:\(\)|[^\s(]+))\s*\(", h)
+    if m:
+        return m.group(1)
     depth = 0
     for k, ch in enumerate(h):
         if ch == "<":
@@ -252,6 +255,7 @@ def self_check():
         "constexpr Row kRows[] = {\n  {1},\n  {2},\n};\n"
         "class Foo : public Bar {\n public:\n  Foo(int a) : a_(a), b_{a} {\n  }\n"
         "  int Get() const { return a_; }\n"
+        "  friend bool operator<(const Foo& a, const Foo& b) { return a.a_ < b.a_; }\n"
         "  int Long() const {\n" + body + "\n    return 0;\n  }\n"
         " private:\n  int a_, b_;\n};\n"
         "}  // namespace\n"
@@ -263,7 +267,7 @@ def self_check():
         "}  // namespace lanediff\n")
     got = [(name, o, c) for name, _, o, c in functions(sample)]
     names = [g[0] for g in got]
-    want = ["Foo", "Get", "Long", "Table", "TEST(Suite, Case)", "lambda"]
+    want = ["Foo", "Get", "operator<", "Long", "Table", "TEST(Suite, Case)", "lambda"]
     assert names == want, f"self-check: found {names}, want {want}"
     lines = sample.split("\n")
     by_name = {name: (h, o, c) for name, h, o, c in functions(sample)}
