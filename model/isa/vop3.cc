@@ -81,9 +81,12 @@ std::vector<std::string> SpecViolations(const TargetTraits& target, const Vop3In
   return out;
 }
 
-std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& in) {
-  std::vector<std::string> out;
-  const AsmRules r = GetAsmRules(target, in.instr);
+namespace {
+
+// NEG/ABS on a source LLVM's syntax has no modifier for, OMOD and CLAMP where it takes none.
+void LlvmModifierRefusals(const TargetTraits& target, const Vop3Instr& in, const AsmRules& r,
+                          std::vector<std::string>* refusals) {
+  std::vector<std::string>& out = *refusals;
   for (int i = 0; i < 3; ++i) {
     if ((r.neg_abs_srcs >> i) & 1) continue;
     if ((in.mods.neg >> i) & 1) {
@@ -101,6 +104,12 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
     out.push_back(absl::StrCat("CLAMP set: LLVM rejects clamp on ", InstrName(in.instr), " on ",
                                target.name));
   }
+}
+
+// OPSEL bits the instruction's op_sel/byte_sel syntax (AsmRules::opsel) cannot express.
+void LlvmOpSelRefusals(const TargetTraits& target, const Vop3Instr& in, const AsmRules& r,
+                       std::vector<std::string>* refusals) {
+  std::vector<std::string>& out = *refusals;
   switch (r.opsel) {
     case OpSelSyntax::none:
       if (in.mods.opsel != 0) {
@@ -134,6 +143,13 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
       }
       break;
   }
+}
+
+// Operands: VDST pairs, unused source fields, literals, 16-bit sources, SDWA destination
+// fields, the constant bus, codes LLVM has no name for.
+void LlvmOperandRefusals(const TargetTraits& target, const Vop3Instr& in, const AsmRules& r,
+                         std::vector<std::string>* refusals) {
+  std::vector<std::string>& out = *refusals;
   if (DstWords(in.instr) > 1 && target.aligned_vgpr_tuples && (in.vdst & 1) != 0) {
     out.push_back(absl::StrCat("VDST v[", in.vdst, ":", in.vdst + DstWords(in.instr) - 1,
                                "]: ", target.name, " wants a VGPR pair to start at an even "
@@ -183,6 +199,16 @@ std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Inst
       out.push_back(absl::StrCat("src", i, " code ", in.src[i], " is not an operand LLVM accepts"));
     }
   }
+}
+
+}  // namespace
+
+std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& in) {
+  std::vector<std::string> out;
+  const AsmRules r = GetAsmRules(target, in.instr);
+  LlvmModifierRefusals(target, in, r, &out);
+  LlvmOpSelRefusals(target, in, r, &out);
+  LlvmOperandRefusals(target, in, r, &out);
   return out;
 }
 
