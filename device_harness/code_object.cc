@@ -211,7 +211,7 @@ absl::StatusOr<Instr> CheckPatchWords(const TargetTraits& target,
   }
   const bool e64 = d->vop3.form == InstrForm::e64;
   for (int i = NumSourcesRead(d->vop3.instr); i < 3 && l.literal_allowed && e64; ++i) {
-    if (d->vop3.src[i] == 255) {  // as DecodeVop3 (model/isa/vop3.cc) refuses it
+    if (d->vop3.src[i] == 255) {  // as DecodeVop3 (model/isa/vop3_decode.cc) refuses it
       return absl::InvalidArgumentError(absl::StrCat(
           "refusing to splice ", InstrName(d->vop3.instr), " with SRC", i,
           " = 255 (literal) in a source field it does not read: whether a literal dword "

@@ -261,6 +261,78 @@ TEST(CodeObjectTest, PatchSiteHoldsThePlaceholder) {
   }
 }
 
+// gfx1250: the hardware entry sequence current LLVM requires, first in the kernel.
+void ExpectGfx1250Prologue(const CodeObjectView& co, const Disassembly& d) {
+  // The hardware entry sequence current LLVM requires (llvm-project #216897; the MC
+  // prologue check): these three instructions first, in this order.
+  ASSERT_GE(d.lines.size(), 3u);
+  EXPECT_EQ(d.lines[0].text, "s_mov_b64 s[64:65], 0");
+  EXPECT_EQ(d.lines[1].text, "v_nop");
+  EXPECT_EQ(d.lines[2].text, "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE");
+  // And by the embedded bytes, not only objdump's text (which can drop bits): the three
+  // instructions are llvm-mc-22's encoding of the sequence, one after the other from the
+  // kernel's first byte. llvm-mc-22 does not require the prologue itself, so this is the
+  // check.
+  const std::vector<std::vector<uint32_t>> want =
+      Assemble(co.target->name, co.wave_size,
+               {"s_mov_b64 s[64:65], 0", "v_nop",
+                "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE th:TH_LOAD_RT"});
+  ASSERT_EQ(want.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(d.lines[i].words, want[i]) << d.lines[i].text;
+  EXPECT_EQ(d.lines[1].address, d.lines[0].address + 4 * want[0].size());
+  EXPECT_EQ(d.lines[2].address, d.lines[1].address + 4 * want[1].size());
+}
+
+// Every MODE write (s_setreg) guarded as its family needs: on gfx1250 two v_nop before, s_nop 0
+// and s_set_vgpr_msb 0 after; on GFX12+ s_wait_alu before a write from an SGPR.
+void ExpectModeWritesGuarded(Family fam, const Disassembly& d) {
+  // gfx1250: every MODE write is followed by s_nop 0 and s_set_vgpr_msb 0 (the VGPR-MSB note
+  // in kernels/gfx1250.s); other families have no s_set_vgpr_msb.
+  for (size_t i = 0; i < d.lines.size(); ++i) {
+    if (!absl::StartsWith(d.lines[i].text, "s_setreg")) continue;
+    if (fam == Family::gfx1250) {
+      ASSERT_LT(i + 2, d.lines.size());
+      EXPECT_EQ(d.lines[i + 1].text, "s_nop 0") << "after " << d.lines[i].text;
+      EXPECT_EQ(d.lines[i + 2].text, "s_set_vgpr_msb 0") << "after " << d.lines[i].text;
+    }
+    // gfx1250 A0: two v_nop right before every MODE write (kernels/gfx1250.s).
+    const size_t nops = fam == Family::gfx1250 ? 2 : 0;
+    ASSERT_GE(i, nops + 1);
+    for (size_t k = 1; k <= nops; ++k) EXPECT_EQ(d.lines[i - k].text, "v_nop") << "before " << d.lines[i].text;
+    if (fam == Family::gfx12 || fam == Family::gfx1250) {
+      if (d.lines[i].text.find("), s") != std::string::npos) {
+        EXPECT_EQ(d.lines[i - 1 - nops].text, "s_wait_alu depctr_sa_sdst(0)") << "before " << d.lines[i].text;
+      }
+    }
+  }
+}
+
+// The one-word path's branch (after the site at `at`) skips exactly the store of v5 and lands
+// on s_endpgm.
+void ExpectBranchSkipsPairStore(const Disassembly& d, size_t at, const std::string& store) {
+  for (size_t i = at + 2; i + 2 < d.lines.size(); ++i) {
+    if (!absl::StartsWith(d.lines[i].text, "s_cbranch_scc1")) continue;
+    EXPECT_EQ(d.lines[i + 1].text, store + " v1, v5, s[12:13] offset:4");
+    EXPECT_EQ(d.lines[i + 2].text, "s_endpgm");
+    // SOPP SIMM16: the branch target is PC + 4 + 4 * simm16 (skip the 8-byte store).
+    EXPECT_EQ(d.lines[i + 2].address, d.lines[i].address + 4 + 4 * (d.lines[i].words[0] & 0xffffu));
+  }
+}
+
+// Between the site and the last store nothing writes v4 or v5 (the result), nor v0 (the lane
+// index the store offset comes from); v1 is written once, by the offset itself.
+void ExpectResultUntouchedAfterSite(const Disassembly& d, size_t at) {
+  int v1_writes = 0;
+  for (size_t i = at + 2; i < d.lines.size(); ++i) {
+    const std::string& t = d.lines[i].text;
+    if (!absl::StartsWith(t, "v_") || t == "v_nop") continue;
+    const std::string dst = t.substr(t.find(' ') + 1, t.find(',') - t.find(' ') - 1);
+    EXPECT_TRUE(dst == "v6" || dst == "v7" || dst == "v1") << t;
+    v1_writes += dst == "v1";
+  }
+  EXPECT_EQ(v1_writes, 1);
+}
+
 // What llvm-objdump-22 shows around the patch site of every embedded code object.
 TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
   for (const CodeObjectView& co : AllCodeObjects()) {
@@ -314,44 +386,9 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     };
     if (fam == Family::gfx1250) {
       before.insert(before.begin(), "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1");
-      // The hardware entry sequence current LLVM requires (llvm-project #216897; the MC
-      // prologue check): these three instructions first, in this order.
-      ASSERT_GE(d.lines.size(), 3u);
-      EXPECT_EQ(d.lines[0].text, "s_mov_b64 s[64:65], 0");
-      EXPECT_EQ(d.lines[1].text, "v_nop");
-      EXPECT_EQ(d.lines[2].text, "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE");
-      // And by the embedded bytes, not only objdump's text (which can drop bits): the three
-      // instructions are llvm-mc-22's encoding of the sequence, one after the other from the
-      // kernel's first byte. llvm-mc-22 does not require the prologue itself, so this is the
-      // check.
-      const std::vector<std::vector<uint32_t>> want =
-          Assemble(co.target->name, co.wave_size,
-                   {"s_mov_b64 s[64:65], 0", "v_nop",
-                    "global_prefetch_b8 v0, s[64:65] scope:SCOPE_SE th:TH_LOAD_RT"});
-      ASSERT_EQ(want.size(), 3u);
-      for (size_t i = 0; i < 3; ++i) EXPECT_EQ(d.lines[i].words, want[i]) << d.lines[i].text;
-      EXPECT_EQ(d.lines[1].address, d.lines[0].address + 4 * want[0].size());
-      EXPECT_EQ(d.lines[2].address, d.lines[1].address + 4 * want[1].size());
+      ExpectGfx1250Prologue(co, d);
     }
-    // gfx1250: every MODE write is followed by s_nop 0 and s_set_vgpr_msb 0 (the VGPR-MSB note
-    // in kernels/gfx1250.s); other families have no s_set_vgpr_msb.
-    for (size_t i = 0; i < d.lines.size(); ++i) {
-      if (!absl::StartsWith(d.lines[i].text, "s_setreg")) continue;
-      if (fam == Family::gfx1250) {
-        ASSERT_LT(i + 2, d.lines.size());
-        EXPECT_EQ(d.lines[i + 1].text, "s_nop 0") << "after " << d.lines[i].text;
-        EXPECT_EQ(d.lines[i + 2].text, "s_set_vgpr_msb 0") << "after " << d.lines[i].text;
-      }
-      // gfx1250 A0: two v_nop right before every MODE write (kernels/gfx1250.s).
-      const size_t nops = fam == Family::gfx1250 ? 2 : 0;
-      ASSERT_GE(i, nops + 1);
-      for (size_t k = 1; k <= nops; ++k) EXPECT_EQ(d.lines[i - k].text, "v_nop") << "before " << d.lines[i].text;
-      if (fam == Family::gfx12 || fam == Family::gfx1250) {
-        if (d.lines[i].text.find("), s") != std::string::npos) {
-          EXPECT_EQ(d.lines[i - 1 - nops].text, "s_wait_alu depctr_sa_sdst(0)") << "before " << d.lines[i].text;
-        }
-      }
-    }
+    ExpectModeWritesGuarded(fam, d);
     std::string missing;
     EXPECT_NE(FindInOrder(d, 0, at, before, &missing), SIZE_MAX) << "missing before the site: " << missing;
     // Nothing between the MODE write and the site but waits and s_nop.
@@ -397,25 +434,8 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     };
     const size_t end = FindInOrder(d, at + 2, d.lines.size(), after, &missing);
     EXPECT_NE(end, SIZE_MAX) << "missing after the site: " << missing;
-    // The one-word path's branch skips exactly the store of v5 and lands on s_endpgm.
-    for (size_t i = at + 2; i + 2 < d.lines.size(); ++i) {
-      if (!absl::StartsWith(d.lines[i].text, "s_cbranch_scc1")) continue;
-      EXPECT_EQ(d.lines[i + 1].text, store + " v1, v5, s[12:13] offset:4");
-      EXPECT_EQ(d.lines[i + 2].text, "s_endpgm");
-      // SOPP SIMM16: the branch target is PC + 4 + 4 * simm16 (skip the 8-byte store).
-      EXPECT_EQ(d.lines[i + 2].address, d.lines[i].address + 4 + 4 * (d.lines[i].words[0] & 0xffffu));
-    }
-    // Between the site and the last store nothing writes v4 or v5 (the result), nor v0 (the
-    // lane index the store offset comes from); v1 is written once, by the offset itself.
-    int v1_writes = 0;
-    for (size_t i = at + 2; i < d.lines.size(); ++i) {
-      const std::string& t = d.lines[i].text;
-      if (!absl::StartsWith(t, "v_") || t == "v_nop") continue;
-      const std::string dst = t.substr(t.find(' ') + 1, t.find(',') - t.find(' ') - 1);
-      EXPECT_TRUE(dst == "v6" || dst == "v7" || dst == "v1") << t;
-      v1_writes += dst == "v1";
-    }
-    EXPECT_EQ(v1_writes, 1);
+    ExpectBranchSkipsPairStore(d, at, store);
+    ExpectResultUntouchedAfterSite(d, at);
   }
 }
 
@@ -727,7 +747,7 @@ TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
 // Patched words read back from the ELF, for every instruction of every target, every value of
 // each modifier field, SGPR / inline-constant / literal sources and random field mixes; every
 // byte outside the 12-byte site unchanged.
-// The literal rule is the model's (model/isa/vop3.cc): a two-source instruction's unread SRC2
+// The literal rule is the model's (model/isa/vop3_decode.cc): a two-source instruction's unread SRC2
 // = 255 has an unknown length, refused with or without a third dword; a read source = 255
 // needs its dword.
 TEST(PatchTest, LiteralRuleIsTheModels) {

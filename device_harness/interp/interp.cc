@@ -553,31 +553,182 @@ class Wave {
     return absl::OkStatus();
   }
 
+  // s_load_b128, s_load_b256: SGPRs from memory at SBASE + offset.
+  absl::Status ExecScalarLoad(const Inst& in) {
+    LANEDIFF_ASSIGN_OR_RETURN(uint64_t base, S64(in.sbase));
+    const uint64_t addr = base + static_cast<int64_t>(in.imm);
+    const int words = in.op == Op::s_load_b128 ? 4 : 8;
+    const Region* r = l_.mem->Find(addr, 4u * words);
+    if (r == nullptr || addr % 4 != 0) {
+      return absl::OutOfRangeError(absl::StrFormat("scalar load of %d bytes at 0x%x is outside every buffer or misaligned",
+                                                   4 * words, addr));
+    }
+    for (int i = 0; i < words; ++i) {
+      const uint16_t d = static_cast<uint16_t>(in.dst + i);
+      LANEDIFF_RETURN_IF_ERROR(CheckSWritable(d));
+      uint32_t v;
+      std::memcpy(&v, reinterpret_cast<const void*>(addr + 4u * i), 4);
+      SetS(d, v);
+      spend_[d >> 6] |= uint64_t{1} << (d & 63);
+    }
+    return absl::OkStatus();
+  }
+
+  // s_and_saveexec_b32/b64: the old EXEC to the destination, then EXEC &= source.
+  absl::Status ExecAndSaveExec(const Inst& in) {
+    const bool b64 = in.op == Op::s_and_saveexec_b64;
+    if (b64 != (w_ == 64)) return absl::InvalidArgumentError(absl::StrCat(in.name, " in a wave", w_, " kernel"));
+    LANEDIFF_RETURN_IF_ERROR(CheckSWritable(in.dst));
+    if (b64) {
+      LANEDIFF_ASSIGN_OR_RETURN(uint64_t a, S64(in.src0));
+      const uint64_t old = Exec(), e = a & old;
+      SetS(in.dst, static_cast<uint32_t>(old));
+      SetS(static_cast<uint16_t>(in.dst + 1), static_cast<uint32_t>(old >> 32));
+      SetS(kExecLo, static_cast<uint32_t>(e));
+      SetS(kExecHi, static_cast<uint32_t>(e >> 32));
+      scc_ = e != 0;
+    } else {
+      LANEDIFF_ASSIGN_OR_RETURN(uint32_t a, S(in.src0, in.literal));
+      const uint32_t old = s_[kExecLo], e = a & old;
+      SetS(in.dst, old);
+      SetS(kExecLo, e);
+      scc_ = e != 0;
+    }
+    return absl::OkStatus();
+  }
+
+  // The two-source scalar ALU operations: s_and_b32, s_lshl_b32, s_cselect_b32, s_bfe_u32,
+  // s_add_i32, s_mul_i32.
+  absl::Status ExecScalarAlu(const Inst& in) {
+    LANEDIFF_ASSIGN_OR_RETURN(uint32_t a, S(in.src0, in.literal));
+    LANEDIFF_ASSIGN_OR_RETURN(uint32_t b, S(in.src1, in.literal));
+    LANEDIFF_RETURN_IF_ERROR(CheckSWritable(in.dst));
+    uint32_t d = 0;
+    switch (in.op) {
+      case Op::s_and_b32: d = a & b, scc_ = d != 0; break;
+      case Op::s_lshl_b32: d = a << (b & 31), scc_ = d != 0; break;
+      case Op::s_cselect_b32: d = scc_ ? a : b; break;
+      case Op::s_bfe_u32: {
+        const uint32_t off = b & 31, width = (b >> 16) & 0x7f;
+        d = static_cast<uint32_t>((uint64_t{a} >> off) & ((uint64_t{1} << std::min<uint32_t>(width, 32)) - 1));
+        scc_ = d != 0;
+        break;
+      }
+      case Op::s_add_i32: {
+        d = a + b;
+        scc_ = ((~(a ^ b)) & (a ^ d)) >> 31;  // signed overflow
+        break;
+      }
+      case Op::s_mul_i32: d = a * b; break;
+      default: break;
+    }
+    SetS(in.dst, d);
+    return absl::OkStatus();
+  }
+
+  // s_getreg_b32: MODE, or IB_STS2.
+  absl::Status ExecGetReg(const Inst& in) {
+    int id, offset, size;
+    LANEDIFF_RETURN_IF_ERROR(HwReg(static_cast<uint32_t>(in.imm), &id, &offset, &size));
+    // IB_STS2[9:6]: non-zero with workgroup clusters (GridLaunch::cluster_size).
+    const uint32_t reg = id == kHwRegMode ? mode_ : l_.g->cluster_size != 0 ? 1u << 6 : 0u;
+    LANEDIFF_RETURN_IF_ERROR(CheckSWritable(in.dst));
+    SetS(in.dst, static_cast<uint32_t>((uint64_t{reg} >> offset) & ((uint64_t{1} << size) - 1)));
+    return absl::OkStatus();
+  }
+
+  // s_waitcnt: the vector and scalar memory counters as each family packs them.
+  absl::Status ExecWaitcnt(const Inst& in) {
+    const uint32_t s = static_cast<uint32_t>(in.imm);
+    int vm, lgkm;
+    if (f_ == Family::gfx11) {
+      vm = (s >> 10) & 0x3f, lgkm = (s >> 4) & 0x3f;
+    } else {
+      vm = (s & 0xf) | (((s >> 14) & 3) << 4);
+      lgkm = f_ == Family::gfx9 ? (s >> 8) & 0xf : (s >> 8) & 0x3f;
+    }
+    WaitVector(vm);
+    WaitScalar(lgkm);
+    return absl::OkStatus();
+  }
+
+  // v_mov_b32, v_and_b32, v_add_u32, v_lshlrev_b32 on the lanes in `exec`.
+  absl::Status ExecVectorAlu(const Inst& in, uint64_t exec) {
+    uint32_t a[64], b[64], d[64];
+    LANEDIFF_RETURN_IF_ERROR(VSrc(in.src0, in.literal, a));
+    if (in.op != Op::v_mov_b32) LANEDIFF_RETURN_IF_ERROR(VSrc(static_cast<uint16_t>(256 + in.src1), 0, b));
+    for (int i = 0; i < w_; ++i) {
+      switch (in.op) {
+        case Op::v_mov_b32: d[i] = a[i]; break;
+        case Op::v_and_b32: d[i] = a[i] & b[i]; break;
+        case Op::v_add_u32: d[i] = a[i] + b[i]; break;
+        default: d[i] = b[i] << (a[i] & 31); break;  // v_lshlrev_b32: src0 is the shift
+      }
+    }
+    return WriteV(in.dst, d, exec);
+  }
+
+  // v_cmp_gt_u32: the lane mask to VCC (inactive lanes 0).
+  absl::Status ExecVectorCompare(const Inst& in, uint64_t exec) {
+    uint32_t a[64], b[64];
+    LANEDIFF_RETURN_IF_ERROR(VSrc(in.src0, in.literal, a));
+    LANEDIFF_RETURN_IF_ERROR(VSrc(static_cast<uint16_t>(256 + in.src1), 0, b));
+    uint64_t m = 0;
+    for (int i = 0; i < w_; ++i) {
+      if (((exec >> i) & 1) && a[i] > b[i]) m |= uint64_t{1} << i;  // inactive lanes write 0
+    }
+    SetS(kVccLo, static_cast<uint32_t>(m));
+    if (w_ == 64) SetS(kVccHi, static_cast<uint32_t>(m >> 32));
+    return absl::OkStatus();
+  }
+
+  // global_load_b32, global_store_b32, global_prefetch_b8 with an SGPR base (SADDR).
+  absl::Status ExecGlobal(const Inst& in, uint64_t exec) {
+    if (in.sbase == NullCode(f_) || (f_ == Family::gfx9 && in.sbase == 0x7f)) {
+      return absl::UnimplementedError("global access with 64-bit VGPR addresses (SADDR off)");
+    }
+    LANEDIFF_ASSIGN_OR_RETURN(uint64_t base, S64(in.sbase));
+    LANEDIFF_RETURN_IF_ERROR(CheckV(in.src0, true));
+    if (in.op == Op::global_prefetch_b8) return absl::OkStatus();  // no architectural effect
+    const bool store = in.op == Op::global_store_b32;
+    if (store) {
+      LANEDIFF_RETURN_IF_ERROR(CheckV(in.src1, true));
+    } else {
+      LANEDIFF_RETURN_IF_ERROR(CheckV(in.dst, false));
+    }
+    for (int i = 0; i < w_; ++i) {
+      if (!((exec >> i) & 1)) continue;
+      const uint64_t addr = base + v_[static_cast<size_t>(in.src0) * 64 + i] + static_cast<int64_t>(in.imm);
+      LANEDIFF_ASSIGN_OR_RETURN(const Region* r, Access(addr, store, i, in.name));
+      if (store) {
+        if (l_.g->contract) LANEDIFF_RETURN_IF_ERROR(CheckStore(r, addr, i, in.src1));
+        std::memcpy(reinterpret_cast<void*>(addr), &v_[static_cast<size_t>(in.src1) * 64 + i], 4);
+      } else {
+        std::memcpy(&v_[static_cast<size_t>(in.dst) * 64 + i], reinterpret_cast<const void*>(addr), 4);
+        if (!tags_.empty()) {
+          tags_[static_cast<size_t>(in.dst) * 64 + i] =
+              Tag{Tag::load, static_cast<uint8_t>(l_.mem->IndexOf(r)), static_cast<uint32_t>((addr - r->base) / 4)};
+        }
+      }
+    }
+    if (!store) {
+      vdef_[in.dst] = 1;
+      vpend_[in.dst] = 1;
+      vm_.push_back(in.dst);
+    } else if (f_ == Family::gfx9) {
+      vm_.push_back(-1);  // GFX9 counts stores in vmcnt too
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status Exec(const Inst& in, uint64_t pc, uint64_t* next, bool* done) {
     const bool after_setreg = after_mode_setreg_;
     after_mode_setreg_ = false;
     const uint64_t exec = Exec();
     switch (in.op) {
       case Op::s_load_b128:
-      case Op::s_load_b256: {
-        LANEDIFF_ASSIGN_OR_RETURN(uint64_t base, S64(in.sbase));
-        const uint64_t addr = base + static_cast<int64_t>(in.imm);
-        const int words = in.op == Op::s_load_b128 ? 4 : 8;
-        const Region* r = l_.mem->Find(addr, 4u * words);
-        if (r == nullptr || addr % 4 != 0) {
-          return absl::OutOfRangeError(absl::StrFormat("scalar load of %d bytes at 0x%x is outside every buffer or misaligned",
-                                                       4 * words, addr));
-        }
-        for (int i = 0; i < words; ++i) {
-          const uint16_t d = static_cast<uint16_t>(in.dst + i);
-          LANEDIFF_RETURN_IF_ERROR(CheckSWritable(d));
-          uint32_t v;
-          std::memcpy(&v, reinterpret_cast<const void*>(addr + 4u * i), 4);
-          SetS(d, v);
-          spend_[d >> 6] |= uint64_t{1} << (d & 63);
-        }
-        return absl::OkStatus();
-      }
+      case Op::s_load_b256:
+        return ExecScalarLoad(in);
       case Op::s_mov_b32: {
         LANEDIFF_ASSIGN_OR_RETURN(uint32_t a, S(in.src0, in.literal));
         LANEDIFF_RETURN_IF_ERROR(CheckSWritable(in.dst));
@@ -592,73 +743,23 @@ class Wave {
         return absl::OkStatus();
       }
       case Op::s_and_saveexec_b32:
-      case Op::s_and_saveexec_b64: {
-        const bool b64 = in.op == Op::s_and_saveexec_b64;
-        if (b64 != (w_ == 64)) return absl::InvalidArgumentError(absl::StrCat(in.name, " in a wave", w_, " kernel"));
-        LANEDIFF_RETURN_IF_ERROR(CheckSWritable(in.dst));
-        if (b64) {
-          LANEDIFF_ASSIGN_OR_RETURN(uint64_t a, S64(in.src0));
-          const uint64_t old = Exec(), e = a & old;
-          SetS(in.dst, static_cast<uint32_t>(old));
-          SetS(static_cast<uint16_t>(in.dst + 1), static_cast<uint32_t>(old >> 32));
-          SetS(kExecLo, static_cast<uint32_t>(e));
-          SetS(kExecHi, static_cast<uint32_t>(e >> 32));
-          scc_ = e != 0;
-        } else {
-          LANEDIFF_ASSIGN_OR_RETURN(uint32_t a, S(in.src0, in.literal));
-          const uint32_t old = s_[kExecLo], e = a & old;
-          SetS(in.dst, old);
-          SetS(kExecLo, e);
-          scc_ = e != 0;
-        }
-        return absl::OkStatus();
-      }
+      case Op::s_and_saveexec_b64:
+        return ExecAndSaveExec(in);
       case Op::s_and_b32:
       case Op::s_lshl_b32:
       case Op::s_cselect_b32:
       case Op::s_bfe_u32:
       case Op::s_add_i32:
-      case Op::s_mul_i32: {
-        LANEDIFF_ASSIGN_OR_RETURN(uint32_t a, S(in.src0, in.literal));
-        LANEDIFF_ASSIGN_OR_RETURN(uint32_t b, S(in.src1, in.literal));
-        LANEDIFF_RETURN_IF_ERROR(CheckSWritable(in.dst));
-        uint32_t d = 0;
-        switch (in.op) {
-          case Op::s_and_b32: d = a & b, scc_ = d != 0; break;
-          case Op::s_lshl_b32: d = a << (b & 31), scc_ = d != 0; break;
-          case Op::s_cselect_b32: d = scc_ ? a : b; break;
-          case Op::s_bfe_u32: {
-            const uint32_t off = b & 31, width = (b >> 16) & 0x7f;
-            d = static_cast<uint32_t>((uint64_t{a} >> off) & ((uint64_t{1} << std::min<uint32_t>(width, 32)) - 1));
-            scc_ = d != 0;
-            break;
-          }
-          case Op::s_add_i32: {
-            d = a + b;
-            scc_ = ((~(a ^ b)) & (a ^ d)) >> 31;  // signed overflow
-            break;
-          }
-          case Op::s_mul_i32: d = a * b; break;
-          default: break;
-        }
-        SetS(in.dst, d);
-        return absl::OkStatus();
-      }
+      case Op::s_mul_i32:
+        return ExecScalarAlu(in);
       case Op::s_cmp_eq_u32: {
         LANEDIFF_ASSIGN_OR_RETURN(uint32_t a, S(in.src0, in.literal));
         LANEDIFF_ASSIGN_OR_RETURN(uint32_t b, S(in.src1, in.literal));
         scc_ = a == b;
         return absl::OkStatus();
       }
-      case Op::s_getreg_b32: {
-        int id, offset, size;
-        LANEDIFF_RETURN_IF_ERROR(HwReg(static_cast<uint32_t>(in.imm), &id, &offset, &size));
-        // IB_STS2[9:6]: non-zero with workgroup clusters (GridLaunch::cluster_size).
-        const uint32_t reg = id == kHwRegMode ? mode_ : l_.g->cluster_size != 0 ? 1u << 6 : 0u;
-        LANEDIFF_RETURN_IF_ERROR(CheckSWritable(in.dst));
-        SetS(in.dst, static_cast<uint32_t>((uint64_t{reg} >> offset) & ((uint64_t{1} << size) - 1)));
-        return absl::OkStatus();
-      }
+      case Op::s_getreg_b32:
+        return ExecGetReg(in);
       case Op::s_setreg_b32: {
         LANEDIFF_ASSIGN_OR_RETURN(uint32_t v, S(in.dst, 0));
         return SetMode(static_cast<uint32_t>(in.imm), v);
@@ -683,89 +784,21 @@ class Wave {
         if (taken) *next = pc + 4 + static_cast<int64_t>(in.imm) * 4;
         return absl::OkStatus();
       }
-      case Op::s_waitcnt: {
-        const uint32_t s = static_cast<uint32_t>(in.imm);
-        int vm, lgkm;
-        if (f_ == Family::gfx11) {
-          vm = (s >> 10) & 0x3f, lgkm = (s >> 4) & 0x3f;
-        } else {
-          vm = (s & 0xf) | (((s >> 14) & 3) << 4);
-          lgkm = f_ == Family::gfx9 ? (s >> 8) & 0xf : (s >> 8) & 0x3f;
-        }
-        WaitVector(vm);
-        WaitScalar(lgkm);
-        return absl::OkStatus();
-      }
+      case Op::s_waitcnt:
+        return ExecWaitcnt(in);
       case Op::s_wait_kmcnt: WaitScalar(in.imm); return absl::OkStatus();
       case Op::s_wait_loadcnt: WaitVector(in.imm); return absl::OkStatus();
       case Op::v_mov_b32:
       case Op::v_and_b32:
       case Op::v_add_u32:
-      case Op::v_lshlrev_b32: {
-        uint32_t a[64], b[64], d[64];
-        LANEDIFF_RETURN_IF_ERROR(VSrc(in.src0, in.literal, a));
-        if (in.op != Op::v_mov_b32) LANEDIFF_RETURN_IF_ERROR(VSrc(static_cast<uint16_t>(256 + in.src1), 0, b));
-        for (int i = 0; i < w_; ++i) {
-          switch (in.op) {
-            case Op::v_mov_b32: d[i] = a[i]; break;
-            case Op::v_and_b32: d[i] = a[i] & b[i]; break;
-            case Op::v_add_u32: d[i] = a[i] + b[i]; break;
-            default: d[i] = b[i] << (a[i] & 31); break;  // v_lshlrev_b32: src0 is the shift
-          }
-        }
-        return WriteV(in.dst, d, exec);
-      }
-      case Op::v_cmp_gt_u32: {
-        uint32_t a[64], b[64];
-        LANEDIFF_RETURN_IF_ERROR(VSrc(in.src0, in.literal, a));
-        LANEDIFF_RETURN_IF_ERROR(VSrc(static_cast<uint16_t>(256 + in.src1), 0, b));
-        uint64_t m = 0;
-        for (int i = 0; i < w_; ++i) {
-          if (((exec >> i) & 1) && a[i] > b[i]) m |= uint64_t{1} << i;  // inactive lanes write 0
-        }
-        SetS(kVccLo, static_cast<uint32_t>(m));
-        if (w_ == 64) SetS(kVccHi, static_cast<uint32_t>(m >> 32));
-        return absl::OkStatus();
-      }
+      case Op::v_lshlrev_b32:
+        return ExecVectorAlu(in, exec);
+      case Op::v_cmp_gt_u32:
+        return ExecVectorCompare(in, exec);
       case Op::global_load_b32:
       case Op::global_store_b32:
-      case Op::global_prefetch_b8: {
-        if (in.sbase == NullCode(f_) || (f_ == Family::gfx9 && in.sbase == 0x7f)) {
-          return absl::UnimplementedError("global access with 64-bit VGPR addresses (SADDR off)");
-        }
-        LANEDIFF_ASSIGN_OR_RETURN(uint64_t base, S64(in.sbase));
-        LANEDIFF_RETURN_IF_ERROR(CheckV(in.src0, true));
-        if (in.op == Op::global_prefetch_b8) return absl::OkStatus();  // no architectural effect
-        const bool store = in.op == Op::global_store_b32;
-        if (store) {
-          LANEDIFF_RETURN_IF_ERROR(CheckV(in.src1, true));
-        } else {
-          LANEDIFF_RETURN_IF_ERROR(CheckV(in.dst, false));
-        }
-        for (int i = 0; i < w_; ++i) {
-          if (!((exec >> i) & 1)) continue;
-          const uint64_t addr = base + v_[static_cast<size_t>(in.src0) * 64 + i] + static_cast<int64_t>(in.imm);
-          LANEDIFF_ASSIGN_OR_RETURN(const Region* r, Access(addr, store, i, in.name));
-          if (store) {
-            if (l_.g->contract) LANEDIFF_RETURN_IF_ERROR(CheckStore(r, addr, i, in.src1));
-            std::memcpy(reinterpret_cast<void*>(addr), &v_[static_cast<size_t>(in.src1) * 64 + i], 4);
-          } else {
-            std::memcpy(&v_[static_cast<size_t>(in.dst) * 64 + i], reinterpret_cast<const void*>(addr), 4);
-            if (!tags_.empty()) {
-              tags_[static_cast<size_t>(in.dst) * 64 + i] =
-                  Tag{Tag::load, static_cast<uint8_t>(l_.mem->IndexOf(r)), static_cast<uint32_t>((addr - r->base) / 4)};
-            }
-          }
-        }
-        if (!store) {
-          vdef_[in.dst] = 1;
-          vpend_[in.dst] = 1;
-          vm_.push_back(in.dst);
-        } else if (f_ == Family::gfx9) {
-          vm_.push_back(-1);  // GFX9 counts stores in vmcnt too
-        }
-        return absl::OkStatus();
-      }
+      case Op::global_prefetch_b8:
+        return ExecGlobal(in, exec);
     }
     return absl::UnimplementedError(absl::StrCat("no semantics for ", in.name));
   }

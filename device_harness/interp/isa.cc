@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "model/base/status.h"
 
 namespace lanediff::interp {
 namespace {
@@ -144,6 +145,82 @@ int32_t SignExtend(uint32_t v, int bits) {
   return static_cast<int32_t>((v ^ m) - m);
 }
 
+// SMEM (s_load_*): SBASE, SDST and the immediate offset; SOFFSET must be null.
+absl::Status DecodeSmem(Family family, absl::Span<const uint32_t> w, uint64_t address, Inst* in,
+                        uint32_t* opcode) {
+  const uint32_t w0 = w[0];
+  const bool gfx12p = family == Family::gfx12 || family == Family::gfx1250;
+  in->bytes = 8;
+  if (w.size() < 2) return Truncated(w0, address, 8);
+  in->dst = (w0 >> 6) & 0x7f;
+  in->sbase = static_cast<uint16_t>((w0 & 0x3f) << 1);
+  if (family == Family::gfx9) {
+    *opcode = (w0 >> 18) & 0xff;
+    if (((w0 >> 17) & 1) == 0 || ((w0 >> 14) & 1) != 0) {
+      return Unknown(family, w, address, "SMEM with an SGPR offset (IMM = 0 or SOE = 1)");
+    }
+    in->imm = static_cast<int32_t>(w[1] & 0x1fffff);
+    in->soffset = NullCode(family);
+  } else if (!gfx12p) {
+    *opcode = (w0 >> 18) & 0xff;
+    in->imm = SignExtend(w[1] & 0x1fffff, 21);
+    in->soffset = (w[1] >> 25) & 0x7f;
+  } else {
+    *opcode = (w0 >> 13) & 0xff;
+    in->imm = SignExtend(w[1] & 0xffffff, 24);
+    in->soffset = (w[1] >> 25) & 0x7f;
+  }
+  if (in->soffset != NullCode(family)) {
+    return Unknown(family, w, address, absl::StrCat("SMEM with SOFFSET ", in->soffset, " (not null)"));
+  }
+  return absl::OkStatus();
+}
+
+// FLAT global (GFX9-GFX11, 2 dwords): the segment must be global.
+absl::Status DecodeGlobal(Family family, absl::Span<const uint32_t> w, uint64_t address, Inst* in,
+                          uint32_t* opcode) {
+  const uint32_t w0 = w[0];
+  in->bytes = 8;
+  if (w.size() < 2) return Truncated(w0, address, 8);
+  *opcode = (w0 >> 18) & 0x7f;
+  uint32_t seg = 0;
+  if (family == Family::gfx11) {
+    seg = (w0 >> 16) & 3;
+    in->imm = SignExtend(w0 & 0x1fff, 13);
+    in->cpol = (w0 >> 13) & 7;
+  } else if (family == Family::gfx10) {
+    seg = (w0 >> 14) & 3;
+    in->imm = SignExtend(w0 & 0xfff, 12);
+    in->cpol = static_cast<uint8_t>(((w0 >> 16) & 3) | (((w0 >> 12) & 1) << 2));
+  } else {
+    seg = (w0 >> 14) & 3;
+    in->imm = SignExtend(w0 & 0x1fff, 13);
+    in->cpol = (w0 >> 16) & 3;
+  }
+  if (seg != 2) return Unknown(family, w, address, absl::StrCat("FLAT segment ", seg, " (only global, 2)"));
+  in->src0 = w[1] & 0xff;            // vaddr
+  in->src1 = (w[1] >> 8) & 0xff;     // vdata
+  in->sbase = (w[1] >> 16) & 0x7f;   // saddr
+  in->dst = (w[1] >> 24) & 0xff;     // vdst
+  return absl::OkStatus();
+}
+
+// VGLOBAL (GFX12+, 3 dwords).
+absl::Status DecodeVglobal(absl::Span<const uint32_t> w, uint64_t address, Inst* in,
+                           uint32_t* opcode) {
+  const uint32_t w0 = w[0];
+  in->bytes = 12;
+  if (w.size() < 3) return Truncated(w0, address, 12);
+  *opcode = (w0 >> 14) & 0xff;
+  in->sbase = w0 & 0x7f;
+  in->dst = w[1] & 0xff;
+  in->cpol = (w[1] >> 18) & 0x1f;
+  in->src1 = (w[1] >> 23) & 0xff;  // vdata
+  in->src0 = w[2] & 0xff;          // vaddr
+  in->imm = SignExtend(w[2] >> 8, 24);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Inst> DecodeInst(Family family, int wave_size, absl::Span<const uint32_t> w,
@@ -183,64 +260,13 @@ absl::StatusOr<Inst> DecodeInst(Family family, int wave_size, absl::Span<const u
     in.src1 = (w0 >> 8) & 0xff;
   } else if ((w0 >> 26) == smem_enc) {
     fmt = Format::smem;
-    in.bytes = 8;
-    if (w.size() < 2) return Truncated(w0, address, 8);
-    in.dst = (w0 >> 6) & 0x7f;
-    in.sbase = static_cast<uint16_t>((w0 & 0x3f) << 1);
-    if (family == Family::gfx9) {
-      opcode = (w0 >> 18) & 0xff;
-      if (((w0 >> 17) & 1) == 0 || ((w0 >> 14) & 1) != 0) {
-        return Unknown(family, w, address, "SMEM with an SGPR offset (IMM = 0 or SOE = 1)");
-      }
-      in.imm = static_cast<int32_t>(w[1] & 0x1fffff);
-      in.soffset = NullCode(family);
-    } else if (!gfx12p) {
-      opcode = (w0 >> 18) & 0xff;
-      in.imm = SignExtend(w[1] & 0x1fffff, 21);
-      in.soffset = (w[1] >> 25) & 0x7f;
-    } else {
-      opcode = (w0 >> 13) & 0xff;
-      in.imm = SignExtend(w[1] & 0xffffff, 24);
-      in.soffset = (w[1] >> 25) & 0x7f;
-    }
-    if (in.soffset != NullCode(family)) {
-      return Unknown(family, w, address, absl::StrCat("SMEM with SOFFSET ", in.soffset, " (not null)"));
-    }
+    LANEDIFF_RETURN_IF_ERROR(DecodeSmem(family, w, address, &in, &opcode));
   } else if (!gfx12p && (w0 >> 26) == 0x37) {
     fmt = Format::global;
-    in.bytes = 8;
-    if (w.size() < 2) return Truncated(w0, address, 8);
-    opcode = (w0 >> 18) & 0x7f;
-    uint32_t seg = 0;
-    if (family == Family::gfx11) {
-      seg = (w0 >> 16) & 3;
-      in.imm = SignExtend(w0 & 0x1fff, 13);
-      in.cpol = (w0 >> 13) & 7;
-    } else if (family == Family::gfx10) {
-      seg = (w0 >> 14) & 3;
-      in.imm = SignExtend(w0 & 0xfff, 12);
-      in.cpol = static_cast<uint8_t>(((w0 >> 16) & 3) | (((w0 >> 12) & 1) << 2));
-    } else {
-      seg = (w0 >> 14) & 3;
-      in.imm = SignExtend(w0 & 0x1fff, 13);
-      in.cpol = (w0 >> 16) & 3;
-    }
-    if (seg != 2) return Unknown(family, w, address, absl::StrCat("FLAT segment ", seg, " (only global, 2)"));
-    in.src0 = w[1] & 0xff;            // vaddr
-    in.src1 = (w[1] >> 8) & 0xff;     // vdata
-    in.sbase = (w[1] >> 16) & 0x7f;   // saddr
-    in.dst = (w[1] >> 24) & 0xff;     // vdst
+    LANEDIFF_RETURN_IF_ERROR(DecodeGlobal(family, w, address, &in, &opcode));
   } else if (gfx12p && (w0 >> 24) == 0xee) {
     fmt = Format::global;
-    in.bytes = 12;
-    if (w.size() < 3) return Truncated(w0, address, 12);
-    opcode = (w0 >> 14) & 0xff;
-    in.sbase = w0 & 0x7f;
-    in.dst = w[1] & 0xff;
-    in.cpol = (w[1] >> 18) & 0x1f;
-    in.src1 = (w[1] >> 23) & 0xff;  // vdata
-    in.src0 = w[2] & 0xff;          // vaddr
-    in.imm = SignExtend(w[2] >> 8, 24);
+    LANEDIFF_RETURN_IF_ERROR(DecodeVglobal(w, address, &in, &opcode));
   } else if ((w0 >> 25) == 0x3f) {
     fmt = Format::vop1;
     opcode = (w0 >> 9) & 0xff;

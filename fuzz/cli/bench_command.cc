@@ -169,6 +169,36 @@ int RunCampaignBench(double seconds, double model_pk_u8) {
   return kExitOk;
 }
 
+// The rows as a JSON array (--json).
+void PrintResultsJson(const std::vector<Result>& results) {
+  std::printf("[\n");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Result& r = results[i];
+    std::printf("  {\"instr\": \"%s\", \"target\": \"%s\", \"family\": \"%s\", "
+                "\"lanes_per_second\": %.0f, \"lanes_per_wall_second\": %.0f}%s\n",
+                std::string(InstrName(r.instr)).c_str(), std::string(r.target->name).c_str(),
+                std::string(FamilyName(r.target->family)).c_str(), r.lanes_per_second,
+                r.lanes_per_wall_second, i + 1 < results.size() ? "," : "");
+  }
+  std::printf("]\n");
+}
+
+// The rows as a table, with what the two rates mean.
+void PrintResultsTable(const std::vector<Result>& results, double seconds) {
+  std::printf("lanediff bench: one thread, %zu-lane batches, %.2f CPU-s per row; %s\n",
+              kBatchLanes, seconds, BuildDescription().c_str());
+  std::printf("%-18s %-8s %-8s %16s %16s\n", "instruction", "target", "family",
+              "G lanes/CPU-s", "G lanes/wall-s");
+  for (const Result& r : results) {
+    std::printf("%-18s %-8s %-8s %16.3f %16.3f\n", std::string(InstrName(r.instr)).c_str(),
+                std::string(r.target->name).c_str(),
+                std::string(FamilyName(r.target->family)).c_str(), r.lanes_per_second / 1e9,
+                r.lanes_per_wall_second / 1e9);
+  }
+  std::printf("lanes per CPU-second count only the time this thread ran (robust on a shared\n"
+              "machine); lanes per wall-second include time spent waiting for a core.\n");
+}
+
 int RunBench(int argc, char** argv) {
   Args args("bench",
             "Measure the model: lanes per second for each instruction on one target per VOP3\n"
@@ -263,31 +293,8 @@ int RunBench(int argc, char** argv) {
     }
     return RunCampaignBench(campaign_seconds, best_pk_u8);
   }
-  if (json) {
-    std::printf("[\n");
-    for (size_t i = 0; i < results.size(); ++i) {
-      const Result& r = results[i];
-      std::printf("  {\"instr\": \"%s\", \"target\": \"%s\", \"family\": \"%s\", "
-                  "\"lanes_per_second\": %.0f, \"lanes_per_wall_second\": %.0f}%s\n",
-                  std::string(InstrName(r.instr)).c_str(), std::string(r.target->name).c_str(),
-                  std::string(FamilyName(r.target->family)).c_str(), r.lanes_per_second,
-                  r.lanes_per_wall_second, i + 1 < results.size() ? "," : "");
-    }
-    std::printf("]\n");
-    return kExitOk;
-  }
-  std::printf("lanediff bench: one thread, %zu-lane batches, %.2f CPU-s per row; %s\n",
-              kBatchLanes, seconds, BuildDescription().c_str());
-  std::printf("%-18s %-8s %-8s %16s %16s\n", "instruction", "target", "family",
-              "G lanes/CPU-s", "G lanes/wall-s");
-  for (const Result& r : results) {
-    std::printf("%-18s %-8s %-8s %16.3f %16.3f\n", std::string(InstrName(r.instr)).c_str(),
-                std::string(r.target->name).c_str(),
-                std::string(FamilyName(r.target->family)).c_str(), r.lanes_per_second / 1e9,
-                r.lanes_per_wall_second / 1e9);
-  }
-  std::printf("lanes per CPU-second count only the time this thread ran (robust on a shared\n"
-              "machine); lanes per wall-second include time spent waiting for a core.\n");
+  if (json) PrintResultsJson(results);
+  else PrintResultsTable(results, seconds);
   return kExitOk;
 }
 

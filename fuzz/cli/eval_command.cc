@@ -131,6 +131,138 @@ bool WriteAll(const char* p, size_t n) {
   return true;
 }
 
+// The pipe: stdin lanes in, one output row per input row out, a batch per read.
+class EvalPipe {
+ public:
+  EvalPipe(const OpContext& ctx, bool json) : ctx_(ctx), json_(json) {}
+
+  // Reads stdin to its end: kExitOk, kExitFound after a malformed row, kExitEnvironment when
+  // stdin, stdout or the model fails.
+  int Run() {
+    std::string buf;  // unconsumed input: at most one partial line between reads
+    buf.reserve(kReadChunk * 2);
+    std::vector<char> chunk(kReadChunk);
+    while (true) {
+      const ssize_t got = ::read(0, chunk.data(), chunk.size());
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        std::perror("lanediff eval: reading stdin");
+        return kExitEnvironment;
+      }
+      if (got == 0) break;
+      buf.append(chunk.data(), static_cast<size_t>(got));
+      size_t start = 0;
+      for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
+        AddLine(absl::string_view(buf).substr(start, nl - start));
+      }
+      buf.erase(0, start);
+      if (!Flush()) return kExitEnvironment;
+    }
+    if (!buf.empty()) AddLine(buf);  // a last line without '\n'
+    if (!Flush()) return kExitEnvironment;
+    return bad_line_ ? kExitFound : kExitOk;
+  }
+
+ private:
+  // Error rows of the current batch, each to be written before lane `before` of the batch.
+  struct ErrorRow {
+    size_t before;
+    std::string text;
+  };
+
+  void AddLine(absl::string_view line) {
+    ++line_no_;
+    uint32_t w[4];
+    switch (ParseLine(line, w, &error_)) {
+      case LineKind::lane:
+        lanes_.Add(w[0], w[1], w[2], w[3]);
+        if (json_) lane_lines_.push_back(line_no_);
+        break;
+      case LineKind::skip:
+        break;
+      case LineKind::error:
+        bad_line_ = true;
+        std::fprintf(stderr, "lanediff eval: stdin line %llu: %s\n",
+                     static_cast<unsigned long long>(line_no_), error_.c_str());
+        error_rows_.push_back(
+            {lanes_.size(), json_ ? JsonLine().Uint("line", line_no_).Str("error", error_).Text() + "\n"
+                                  : absl::StrCat("error: line ", line_no_, ": ", error_, "\n")});
+        break;
+    }
+  }
+
+  // Evaluates the batch and writes its rows (error rows in their places); false on failure.
+  bool Flush() {
+    if (lanes_.size() == 0 && error_rows_.empty()) return true;
+    vdst_.resize(OutputWords(ctx_.instr, lanes_.size()));
+    if (absl::Status s = Evaluate(ctx_, lanes_.view(), absl::MakeSpan(vdst_)); !s.ok()) {
+      std::fprintf(stderr, "lanediff eval: %s\n", std::string(s.message()).c_str());
+      return false;
+    }
+    if (json_) FormatJson();
+    else FormatText();
+    lanes_.Clear();
+    lane_lines_.clear();
+    error_rows_.clear();
+    return WriteAll(out_.data(), out_.size());
+  }
+
+  void FormatJson() {
+    const size_t words = static_cast<size_t>(DstWords(ctx_.instr));
+    out_.clear();
+    auto next = error_rows_.begin();
+    const size_t n = lanes_.size();
+    for (size_t i = 0; i <= n; ++i) {
+      for (; next != error_rows_.end() && next->before == i; ++next) out_ += next->text;
+      if (i == n) break;
+      absl::StrAppend(&out_, "{\"line\":", lane_lines_[i], ",\"vdst\":\"0x",
+                      absl::Hex(vdst_[i * words], absl::kZeroPad8), "\"");
+      // A VGPR pair (dst_bits 64): VDST+1 as "vdst1".
+      if (words > 1) {
+        absl::StrAppend(&out_, ",\"vdst1\":\"0x", absl::Hex(vdst_[i * words + 1], absl::kZeroPad8),
+                        "\"");
+      }
+      out_ += "}\n";
+    }
+  }
+
+  void FormatText() {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const size_t words = static_cast<size_t>(DstWords(ctx_.instr));
+    size_t error_bytes = 0;
+    for (const ErrorRow& e : error_rows_) error_bytes += e.text.size();
+    out_.resize(vdst_.size() * 11 + error_bytes);
+    char* p = out_.data();
+    auto next_error = error_rows_.begin();
+    auto put_errors_before = [&](size_t lane) {
+      for (; next_error != error_rows_.end() && next_error->before == lane; ++next_error) {
+        p = std::copy(next_error->text.begin(), next_error->text.end(), p);
+      }
+    };
+    // One line per destination word (a VGPR pair: VDST, then VDST+1).
+    for (size_t i = 0; i < vdst_.size(); ++i) {
+      if (i % words == 0) put_errors_before(i / words);
+      const uint32_t v = vdst_[i];
+      *p++ = '0';
+      *p++ = 'x';
+      for (int s = 28; s >= 0; s -= 4) *p++ = kHex[(v >> s) & 0xf];
+      *p++ = '\n';
+    }
+    put_errors_before(vdst_.size() / words);
+  }
+
+  const OpContext& ctx_;
+  const bool json_;
+  LaneBatch lanes_;
+  std::vector<uint32_t> vdst_;
+  std::string out_;
+  uint64_t line_no_ = 0;
+  bool bad_line_ = false;
+  std::string error_;
+  std::vector<ErrorRow> error_rows_;
+  std::vector<uint64_t> lane_lines_;  // with --json: each lane's input line
+};
+
 int RunEval(int argc, char** argv) {
   Args args("eval",
             "Run the model as a pipe: read lanes from stdin, one per line, as four 32-bit hex\n"
@@ -197,117 +329,8 @@ int RunEval(int argc, char** argv) {
   if (int rc = ApplyHypothesisFlags("eval", hyps, &ctx.hyp); rc >= 0) return rc;
   if (absl::Status s = ValidateContext(ctx); !s.ok()) return usage_error(std::string(s.message()));
 
-  std::string buf;      // unconsumed input: at most one partial line between reads
-  buf.reserve(kReadChunk * 2);
-  std::vector<char> chunk(kReadChunk);
-  LaneBatch lanes;
-  std::vector<uint32_t> vdst;
-  std::string out;
-  uint64_t line_no = 0;
-  bool bad_line = false;
-  std::string error;
-  // Error rows of the current batch, each to be written before lane `before` of the batch.
-  struct ErrorRow {
-    size_t before;
-    std::string text;
-  };
-  std::vector<ErrorRow> error_rows;
-  std::vector<uint64_t> lane_lines;  // with --json: each lane's input line
-
-  auto parse_line = [&](absl::string_view line) {
-    ++line_no;
-    uint32_t w[4];
-    switch (ParseLine(line, w, &error)) {
-      case LineKind::lane:
-        lanes.Add(w[0], w[1], w[2], w[3]);
-        if (json) lane_lines.push_back(line_no);
-        break;
-      case LineKind::skip:
-        break;
-      case LineKind::error:
-        bad_line = true;
-        std::fprintf(stderr, "lanediff eval: stdin line %llu: %s\n",
-                     static_cast<unsigned long long>(line_no), error.c_str());
-        error_rows.push_back(
-            {lanes.size(), json ? JsonLine().Uint("line", line_no).Str("error", error).Text() + "\n"
-                                : absl::StrCat("error: line ", line_no, ": ", error, "\n")});
-        break;
-    }
-  };
-  auto flush_batch = [&]() -> bool {
-    if (lanes.size() == 0 && error_rows.empty()) return true;
-    const size_t words = static_cast<size_t>(DstWords(ctx.instr));
-    vdst.resize(OutputWords(ctx.instr, lanes.size()));
-    if (absl::Status s = Evaluate(ctx, lanes.view(), absl::MakeSpan(vdst)); !s.ok()) {
-      std::fprintf(stderr, "lanediff eval: %s\n", std::string(s.message()).c_str());
-      return false;
-    }
-    static constexpr char kHex[] = "0123456789abcdef";
-    if (json) {
-      out.clear();
-      auto next = error_rows.begin();
-      const size_t n = lanes.size();
-      for (size_t i = 0; i <= n; ++i) {
-        for (; next != error_rows.end() && next->before == i; ++next) out += next->text;
-        if (i == n) break;
-        absl::StrAppend(&out, "{\"line\":", lane_lines[i], ",\"vdst\":\"0x",
-                        absl::Hex(vdst[i * words], absl::kZeroPad8), "\"");
-        // A VGPR pair (dst_bits 64): VDST+1 as "vdst1".
-        if (words > 1) {
-          absl::StrAppend(&out, ",\"vdst1\":\"0x", absl::Hex(vdst[i * words + 1], absl::kZeroPad8),
-                          "\"");
-        }
-        out += "}\n";
-      }
-      lanes.Clear();
-      lane_lines.clear();
-      error_rows.clear();
-      return WriteAll(out.data(), out.size());
-    }
-    size_t error_bytes = 0;
-    for (const ErrorRow& e : error_rows) error_bytes += e.text.size();
-    out.resize(vdst.size() * 11 + error_bytes);
-    char* p = out.data();
-    auto next_error = error_rows.begin();
-    auto put_errors_before = [&](size_t lane) {
-      for (; next_error != error_rows.end() && next_error->before == lane; ++next_error) {
-        p = std::copy(next_error->text.begin(), next_error->text.end(), p);
-      }
-    };
-    // One line per destination word (a VGPR pair: VDST, then VDST+1).
-    for (size_t i = 0; i < vdst.size(); ++i) {
-      if (i % words == 0) put_errors_before(i / words);
-      const uint32_t v = vdst[i];
-      *p++ = '0';
-      *p++ = 'x';
-      for (int s = 28; s >= 0; s -= 4) *p++ = kHex[(v >> s) & 0xf];
-      *p++ = '\n';
-    }
-    put_errors_before(vdst.size() / words);
-    lanes.Clear();
-    error_rows.clear();
-    return WriteAll(out.data(), out.size());
-  };
-
-  while (true) {
-    const ssize_t got = ::read(0, chunk.data(), chunk.size());
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      std::perror("lanediff eval: reading stdin");
-      return kExitEnvironment;
-    }
-    if (got == 0) break;
-    buf.append(chunk.data(), static_cast<size_t>(got));
-    size_t start = 0;
-    for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
-      parse_line(absl::string_view(buf).substr(start, nl - start));
-    }
-    buf.erase(0, start);
-    if (!flush_batch()) return kExitEnvironment;
-  }
-  if (!buf.empty()) parse_line(buf);  // a last line without '\n'
-  if (!flush_batch()) return kExitEnvironment;
-  return bad_line ? kExitFound : kExitOk;
+  EvalPipe pipe(ctx, json);
+  return pipe.Run();
 }
 
 }  // namespace

@@ -73,6 +73,93 @@ void PrintFuzzJson(const CampaignOptions& o, const CampaignStats& s, bool interr
                           .c_str());
 }
 
+// --targets and --instrs into `o`: an exit code for a name that is not one, else -1.
+int ParseTargetsAndInstrs(const std::string& targets, const std::string& instrs,
+                          CampaignOptions* o) {
+  for (absl::string_view t : absl::StrSplit(targets, ',', absl::SkipEmpty())) {
+    o->targets.emplace_back(t);
+  }
+  for (absl::string_view i : absl::StrSplit(instrs, ',', absl::SkipEmpty())) {
+    absl::StatusOr<Instr> instr = ParseInstr(i);
+    if (!instr.ok()) {
+      std::fprintf(stderr, "lanediff fuzz: --instrs: %s\n", std::string(instr.status().message()).c_str());
+      return kExitUsage;
+    }
+    o->instrs.push_back(*instr);
+  }
+  for (const std::string& t : o->targets) {
+    if (!FindTarget(t).ok()) {
+      std::fprintf(stderr, "lanediff fuzz: --targets: %s\n",
+                   std::string(FindTarget(t).status().message()).c_str());
+      return kExitUsage;
+    }
+  }
+  return -1;
+}
+
+// --shard i/n: this shard's seed, worker index and share of --execs (an exit code when the
+// spec is bad or leaves the shard nothing to run, else -1).
+int ApplyShard(const std::string& shard, uint64_t seed, uint64_t jobs, uint64_t execs,
+               CampaignOptions* o) {
+  uint64_t i = 0, n = 0;
+  std::vector<std::string> parts = absl::StrSplit(shard, '/');
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &i) || !absl::SimpleAtoi(parts[1], &n) ||
+      n == 0 || i < 1 || i > n) {
+    std::fprintf(stderr, "lanediff fuzz: --shard '%s' is not i/n with 1 <= i <= n\n", shard.c_str());
+    return kExitUsage;
+  }
+  // Shard i/n is worker i-1 of `--jobs n` (RunCampaignJobs: seed + worker, the worker index
+  // in the PRNG, an equal share of --execs), so n one-job shards run exactly the cases one
+  // `--jobs n` run does. With --jobs J per shard, its workers take seeds seed + (i-1)*J + w:
+  // still no overlap anywhere in the fleet.
+  o->seed = seed + (i - 1) * jobs;
+  if (jobs == 1) o->worker = static_cast<int>(i - 1);
+  if (execs != 0) {
+    o->max_execs = execs / n + (i - 1 < execs % n ? 1 : 0);
+    if (o->max_execs == 0) {
+      std::fprintf(stderr, "lanediff fuzz: --execs %llu leaves shard %s no case to run\n",
+                   static_cast<unsigned long long>(execs), shard.c_str());
+      return kExitOk;
+    }
+  }
+  return -1;
+}
+
+// --out: one CampaignSummary for the whole run; the report's matrix places it when the run
+// covered exactly one target and one instruction.
+proto::RunRecord CampaignRecord(const CampaignOptions& o, CampaignStats* s,
+                                const std::vector<std::string>& relax) {
+  proto::RunRecord record;
+  record.set_started(NowRfc3339());
+  *record.mutable_identity() =
+      MakeRunIdentity(o.device, s->device_description, o.inject, o.hypotheses, o.seed);
+  record.mutable_identity()->set_driver(s->device_driver);
+  record.set_lanediff_version(LANEDIFF_VERSION);
+  proto::CampaignSummary* c = record.add_campaigns();
+  std::vector<std::string> targets = o.targets;  // empty: every target
+  if (targets.empty()) {
+    for (const TargetTraits& t : AllTargets()) targets.push_back(std::string(t.name));
+  }
+  c->set_target(absl::StrJoin(targets, ","));
+  if (o.instrs.size() == 1) {
+    c->set_instr(InstrToProto(o.instrs[0]));
+  }
+  c->set_device(s->device_description);
+  c->set_on_silicon(absl::StartsWith(s->device_description, "hip"));
+  c->set_testcases(s->execs);
+  c->set_lanes(s->lanes);
+  c->set_findings(s->new_findings);
+  c->set_faults(s->device_faults);
+  c->set_seconds(s->seconds);
+  for (const std::string& e : o.inject) c->add_injected(e);
+  for (const std::string& x : relax) c->add_relaxations(x);
+  for (proto::CoverageCell& cell : s->coverage.Cells()) *c->add_coverage() = std::move(cell);
+  for (const proto::StatsSample& x : s->timeline.samples()) *c->add_timeline() = x;
+  c->set_buckets(s->buckets.size());
+  c->set_unconfirmed(s->unconfirmed);
+  return record;
+}
+
 int RunFuzz(int argc, char** argv) {
   Args args("fuzz",
             "Hunt disagreements between the model and a device: generate and mutate test cases,\n"
@@ -124,24 +211,7 @@ int RunFuzz(int argc, char** argv) {
   if (int rc = CheckOutputFile("fuzz", "--out", summary_out); rc >= 0) return rc;
   if (int rc = dev.CheckPath("fuzz"); rc >= 0) return rc;
   CampaignOptions o;
-  for (absl::string_view t : absl::StrSplit(targets, ',', absl::SkipEmpty())) {
-    o.targets.emplace_back(t);
-  }
-  for (absl::string_view i : absl::StrSplit(instrs, ',', absl::SkipEmpty())) {
-    absl::StatusOr<Instr> instr = ParseInstr(i);
-    if (!instr.ok()) {
-      std::fprintf(stderr, "lanediff fuzz: --instrs: %s\n", std::string(instr.status().message()).c_str());
-      return kExitUsage;
-    }
-    o.instrs.push_back(*instr);
-  }
-  for (const std::string& t : o.targets) {
-    if (!FindTarget(t).ok()) {
-      std::fprintf(stderr, "lanediff fuzz: --targets: %s\n",
-                   std::string(FindTarget(t).status().message()).c_str());
-      return kExitUsage;
-    }
-  }
+  if (int rc = ParseTargetsAndInstrs(targets, instrs, &o); rc >= 0) return rc;
   absl::StatusOr<Relaxations> r = ParseRelaxations(relax);
   if (!r.ok()) {
     std::fprintf(stderr, "lanediff fuzz: --relax: %s\n", std::string(r.status().message()).c_str());
@@ -173,27 +243,7 @@ int RunFuzz(int argc, char** argv) {
   o.max_execs = execs;
   o.seed = seed;
   if (!shard.empty()) {
-    uint64_t i = 0, n = 0;
-    std::vector<std::string> parts = absl::StrSplit(shard, '/');
-    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &i) || !absl::SimpleAtoi(parts[1], &n) ||
-        n == 0 || i < 1 || i > n) {
-      std::fprintf(stderr, "lanediff fuzz: --shard '%s' is not i/n with 1 <= i <= n\n", shard.c_str());
-      return kExitUsage;
-    }
-    // Shard i/n is worker i-1 of `--jobs n` (RunCampaignJobs: seed + worker, the worker index
-    // in the PRNG, an equal share of --execs), so n one-job shards run exactly the cases one
-    // `--jobs n` run does. With --jobs J per shard, its workers take seeds seed + (i-1)*J + w:
-    // still no overlap anywhere in the fleet.
-    o.seed = seed + (i - 1) * jobs;
-    if (jobs == 1) o.worker = static_cast<int>(i - 1);
-    if (execs != 0) {
-      o.max_execs = execs / n + (i - 1 < execs % n ? 1 : 0);
-      if (o.max_execs == 0) {
-        std::fprintf(stderr, "lanediff fuzz: --execs %llu leaves shard %s no case to run\n",
-                     static_cast<unsigned long long>(execs), shard.c_str());
-        return kExitOk;
-      }
-    }
+    if (int rc = ApplyShard(shard, seed, jobs, execs, &o); rc >= 0) return rc;
   }
   o.jobs = static_cast<int>(jobs);
   o.corpus = corpus;
@@ -221,36 +271,7 @@ int RunFuzz(int argc, char** argv) {
   if (g_stop.load()) std::fprintf(stderr, "  (interrupted: everything found so far is stored)\n");
   if (json) PrintFuzzJson(o, *s, g_stop.load());
   if (!summary_out.empty()) {
-    // One CampaignSummary for the whole run; the report's matrix places it when the run
-    // covered exactly one target and one instruction.
-    proto::RunRecord record;
-    record.set_started(NowRfc3339());
-    *record.mutable_identity() =
-        MakeRunIdentity(o.device, s->device_description, o.inject, o.hypotheses, o.seed);
-    record.mutable_identity()->set_driver(s->device_driver);
-    record.set_lanediff_version(LANEDIFF_VERSION);
-    proto::CampaignSummary* c = record.add_campaigns();
-    std::vector<std::string> targets = o.targets;  // empty: every target
-    if (targets.empty()) {
-      for (const TargetTraits& t : AllTargets()) targets.push_back(std::string(t.name));
-    }
-    c->set_target(absl::StrJoin(targets, ","));
-    if (o.instrs.size() == 1) {
-      c->set_instr(InstrToProto(o.instrs[0]));
-    }
-    c->set_device(s->device_description);
-    c->set_on_silicon(absl::StartsWith(s->device_description, "hip"));
-    c->set_testcases(s->execs);
-    c->set_lanes(s->lanes);
-    c->set_findings(s->new_findings);
-    c->set_faults(s->device_faults);
-    c->set_seconds(s->seconds);
-    for (const std::string& e : o.inject) c->add_injected(e);
-    for (const std::string& x : relax) c->add_relaxations(x);
-    for (proto::CoverageCell& cell : s->coverage.Cells()) *c->add_coverage() = std::move(cell);
-    for (const proto::StatsSample& x : s->timeline.samples()) *c->add_timeline() = x;
-    c->set_buckets(s->buckets.size());
-    c->set_unconfirmed(s->unconfirmed);
+    const proto::RunRecord record = CampaignRecord(o, &*s, relax);
     if (absl::Status st = WriteFileAtomic(summary_out, ToText(record)); !st.ok()) {
       std::fprintf(stderr, "lanediff fuzz: %s\n", std::string(st.message()).c_str());
       return kExitEnvironment;

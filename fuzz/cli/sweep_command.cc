@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,6 +39,177 @@ void PrintProgress(const std::string& label, const SweepProgress& p) {
                label.c_str(), 100.0 * p.done / p.total, rate,
                static_cast<unsigned long long>(p.mismatches), eta, tty ? "   " : "\n");
   std::fflush(stderr);
+}
+
+// One sweep's result as a JSON line (docs/json.md): counts, SR round-up probabilities, examples.
+void PrintSweepJson(const std::string& target_name, const std::string& instr_name,
+                    const SweepSpec& s, const proto::SweepResult& r, const std::string& device) {
+  std::vector<std::string> examples;
+  for (int i = 0; i < r.mismatch_examples_size(); ++i) {
+    const proto::Lane& l = r.mismatch_examples(i);
+    examples.push_back(JsonLine()
+                           .Str("src0", absl::StrFormat("0x%08x", l.src0()))
+                           .Str("src1", absl::StrFormat("0x%08x", l.src1()))
+                           .Str("src2", absl::StrFormat("0x%08x", l.src2()))
+                           .Str("vdst_old", absl::StrFormat("0x%08x", l.vdst_old()))
+                           .Str("model", absl::StrFormat("0x%08x", r.mismatch_expected(i)))
+                           .Str("device", absl::StrFormat("0x%08x", r.mismatch_observed(i)))
+                           .Text());
+  }
+  JsonLine j;
+  j.Str("type", "sweep").Str("target", target_name).Str("instr", instr_name)
+      .Str("swept", s.swept == SweptOperand::kSeed ? "seed" : "src0")
+      .Str("mode", absl::StrFormat("0x%08x", s.ctx.mode));
+  if (s.swept == SweptOperand::kSeed) j.Str("src0", absl::StrFormat("0x%08x", s.src0));
+  j.Uint("first", s.first).Uint("last", s.last).Uint("lanes", r.lanes())
+      .Num("seconds", r.seconds()).Uint("mismatches", r.mismatches())
+      .Uint("oracle_checked", r.oracle_checked())
+      .Uint("oracle_mismatches", r.oracle_mismatches());
+  if (s.swept == SweptOperand::kSeed && r.lanes() > 0) {
+    j.Num("p_up_model", double(r.round_up_model()) / r.lanes())
+        .Num("p_up_device", double(r.round_up_device()) / r.lanes());
+  }
+  j.Raw("mismatch_examples", JsonArray(examples)).Str("fault", r.fault())
+      .Str("device", device);
+  std::printf("%s\n", j.Text().c_str());
+  std::fflush(stdout);
+}
+
+// One sweep's result as text: a summary line, then each mismatch and oracle disagreement.
+void PrintSweepText(const std::string& label, const SweepSpec& s, const proto::SweepResult& r) {
+  std::printf("%s: %llu lanes in %.2f s (%.3g lanes/s), %llu mismatches, oracle %llu/%llu mismatches",
+              label.c_str(), static_cast<unsigned long long>(r.lanes()), r.seconds(),
+              r.seconds() > 0 ? r.lanes() / r.seconds() : 0.0,
+              static_cast<unsigned long long>(r.mismatches()),
+              static_cast<unsigned long long>(r.oracle_mismatches()),
+              static_cast<unsigned long long>(r.oracle_checked()));
+  if (s.swept == SweptOperand::kSeed) {
+    std::printf(", P(up) model %.6f device %.6f", double(r.round_up_model()) / r.lanes(),
+                double(r.round_up_device()) / r.lanes());
+  }
+  std::printf("\n");
+  for (int i = 0; i < r.mismatch_examples_size(); ++i) {
+    const proto::Lane& l = r.mismatch_examples(i);
+    std::printf("  mismatch: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x model=0x%08x device=0x%08x\n",
+                l.src0(), l.src1(), l.src2(), l.vdst_old(), r.mismatch_expected(i), r.mismatch_observed(i));
+  }
+  for (const proto::Lane& l : r.oracle_mismatch_examples()) {
+    std::printf("  fast model != oracle: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x\n", l.src0(),
+                l.src1(), l.src2(), l.vdst_old());
+  }
+  if (!r.fault().empty()) std::printf("  fault: %s\n", r.fault().c_str());
+}
+
+// The sweeps one invocation runs: each MODE (--all-modes: every rounding mode x input-denormal
+// setting) for an instruction that sweeps src0; each src0 of the SR boundary set (or --src0)
+// for one that sweeps the seed.
+std::vector<SweepSpec> SweepSpecs(const SweepSpec& base, bool is_sr, bool all_modes,
+                                  std::optional<uint32_t> src0) {
+  std::vector<SweepSpec> specs;
+  if (!is_sr) {
+    std::vector<uint32_t> modes = {base.ctx.mode};
+    if (all_modes) {
+      modes.clear();
+      for (uint32_t denorm_in : {0u, 1u}) {
+        for (uint32_t round = 0; round < 4; ++round) {
+          modes.push_back((base.ctx.mode & ~(kModeRoundF32Mask | kModeDenormF32InBit)) | round |
+                          (denorm_in ? kModeDenormF32InBit : 0));
+        }
+      }
+    }
+    for (uint32_t m : modes) {
+      SweepSpec s = base;
+      s.ctx.mode = m;
+      specs.push_back(s);
+    }
+  } else {
+    std::vector<std::pair<uint32_t, double>> values = SrBoundarySet(base.ctx);
+    if (src0.has_value()) values = {{*src0, 0.0}};
+    for (const auto& [v, frac] : values) {
+      SweepSpec s = base;
+      s.swept = SweptOperand::kSeed;
+      s.src0 = v;
+      s.fraction = frac;
+      specs.push_back(s);
+    }
+  }
+  return specs;
+}
+
+// --oracle: off, sampled or every; nullopt for anything else.
+std::optional<OracleCheck> ParseOracle(const std::string& oracle) {
+  if (oracle == "off") return OracleCheck::kOff;
+  if (oracle == "sampled") return OracleCheck::kSampled;
+  if (oracle == "every") return OracleCheck::kEvery;
+  return std::nullopt;
+}
+
+// One device runner per --jobs worker (the first reports how it opened). An exit code when
+// one cannot be opened, else -1.
+int OpenRunners(const DeviceFlags& dev, uint64_t jobs, std::vector<std::unique_ptr<Runner>>* owned,
+                std::vector<Runner*>* runners) {
+  const RunnerOptions options = dev.Options();
+  for (uint64_t j = 0; j < jobs; ++j) {
+    int rc = kExitOk;
+    std::unique_ptr<Runner> runner =
+        OpenCommandDevice("sweep", dev.device, options, j == 0 ? stderr : nullptr, &rc);
+    if (runner == nullptr) return rc;
+    owned->push_back(std::move(runner));
+    runners->push_back(owned->back().get());
+  }
+  return -1;
+}
+
+// The run's record before its sweeps: start time, version and the run identity.
+proto::RunRecord NewRunRecord(const DeviceFlags& dev, const Runner& runner,
+                              const std::vector<std::string>& hyps) {
+  proto::RunRecord record;
+  record.set_started(NowRfc3339());
+  record.set_lanediff_version(LANEDIFF_VERSION);
+  *record.mutable_identity() = MakeRunIdentity(dev.device, runner.Describe(), dev.inject, hyps, 0);
+  // The driver / ISA string, as a campaign's record has it (fuzz/engine/campaign_account.cc
+  // DriverOf): the device's own, or "none (<device>)" for one without a driver (simulator,
+  // exec, replay).
+  const std::string driver = runner.Driver();
+  record.mutable_identity()->set_driver(driver.empty() ? absl::StrCat("none (", dev.device, ")")
+                                                       : driver);
+  return record;
+}
+
+struct SweepOutcome {
+  bool mismatch = false;  // model vs device, or fast model vs oracle
+  bool fault = false;     // a device fault in some sweep
+};
+
+// Runs each sweep with a progress line, prints its result (text or JSON) and adds it to
+// `record`; nullopt when a sweep could not run (reported on stderr).
+std::optional<SweepOutcome> RunSweeps(const std::vector<SweepSpec>& specs,
+                                      const std::vector<Runner*>& runners,
+                                      const std::string& target_name, const std::string& instr_name,
+                                      const std::string& shard, bool json, proto::RunRecord* record) {
+  SweepOutcome outcome;
+  for (const SweepSpec& s : specs) {
+    const std::string label =
+        s.swept == SweptOperand::kSeed
+            ? absl::StrFormat("%s %s src0=0x%08x", target_name, instr_name, s.src0)
+            : absl::StrFormat("%s %s mode=0x%08x", target_name, instr_name, s.ctx.mode);
+    auto r = RunSweep(s, runners, [&](const SweepProgress& p) { PrintProgress(label, p); });
+    if (!r.ok()) {
+      std::fprintf(stderr, "\nlanediff sweep: %s: %s\n", label.c_str(), std::string(r.status().message()).c_str());
+      return std::nullopt;
+    }
+    r->set_shard(shard);
+    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-110s\r", "");
+    if (json) {
+      PrintSweepJson(target_name, instr_name, s, *r, runners[0]->Describe());
+    } else {
+      PrintSweepText(label, s, *r);
+    }
+    outcome.mismatch |= r->mismatches() > 0 || r->oracle_mismatches() > 0;
+    outcome.fault |= !r->fault().empty();
+    *record->add_sweeps() = *std::move(r);
+  }
+  return outcome;
 }
 
 int RunSweepCommand(int argc, char** argv) {
@@ -107,30 +279,17 @@ int RunSweepCommand(int argc, char** argv) {
     std::fprintf(stderr, "lanediff sweep: %s\n", std::string(st.message()).c_str());
     return kExitUsage;
   }
-  OracleCheck oracle_check;
-  if (oracle == "off") oracle_check = OracleCheck::kOff;
-  else if (oracle == "sampled") oracle_check = OracleCheck::kSampled;
-  else if (oracle == "every") oracle_check = OracleCheck::kEvery;
-  else {
+  const std::optional<OracleCheck> oracle_check = ParseOracle(oracle);
+  if (!oracle_check.has_value()) {
     std::fprintf(stderr, "lanediff sweep: --oracle must be off, sampled or every\n");
     return kExitUsage;
   }
 
-  const RunnerOptions options = dev.Options();
   std::vector<std::unique_ptr<Runner>> owned;
   std::vector<Runner*> runners;
-  for (uint64_t j = 0; j < jobs; ++j) {
-    int rc = kExitOk;
-    std::unique_ptr<Runner> runner =
-        OpenCommandDevice("sweep", dev.device, options, j == 0 ? stderr : nullptr, &rc);
-    if (runner == nullptr) return rc;
-    owned.push_back(std::move(runner));
-    runners.push_back(owned.back().get());
-  }
+  if (int rc = OpenRunners(dev, jobs, &owned, &runners); rc >= 0) return rc;
   std::fprintf(stderr, "device: %s\n", runners[0]->Describe().c_str());
 
-  // The list of sweeps this invocation runs.
-  std::vector<SweepSpec> specs;
   // Instructions that take a seed sweep the seed; the others sweep src0.
   const bool is_sr = SeedBits(ctx) > 0;
   const uint64_t full = uint64_t{1} << (is_sr ? SeedBits(ctx) : 32);
@@ -150,126 +309,25 @@ int RunSweepCommand(int argc, char** argv) {
   base.ctx = ctx;
   base.first = range->first;
   base.last = range->second;
-  base.oracle = oracle_check;
+  base.oracle = *oracle_check;
   base.chunk_lanes = chunk;
   base.device_name = dev.device;
-  if (!is_sr) {
-    std::vector<uint32_t> modes = {ctx.mode};
-    if (all_modes) {
-      modes.clear();
-      for (uint32_t denorm_in : {0u, 1u}) {
-        for (uint32_t round = 0; round < 4; ++round) {
-          modes.push_back((ctx.mode & ~(kModeRoundF32Mask | kModeDenormF32InBit)) | round |
-                          (denorm_in ? kModeDenormF32InBit : 0));
-        }
-      }
-    }
-    for (uint32_t m : modes) {
-      SweepSpec s = base;
-      s.ctx.mode = m;
-      specs.push_back(s);
-    }
-  } else {
-    std::vector<std::pair<uint32_t, double>> values = SrBoundarySet(ctx);
-    if (has_src0) values = {{static_cast<uint32_t>(src0), 0.0}};
-    for (const auto& [v, frac] : values) {
-      SweepSpec s = base;
-      s.swept = SweptOperand::kSeed;
-      s.src0 = v;
-      s.fraction = frac;
-      specs.push_back(s);
-    }
-  }
+  const std::vector<SweepSpec> specs =
+      SweepSpecs(base, is_sr, all_modes,
+                 has_src0 ? std::optional<uint32_t>(static_cast<uint32_t>(src0)) : std::nullopt);
 
-  proto::RunRecord record;
-  record.set_started(NowRfc3339());
-  record.set_lanediff_version(LANEDIFF_VERSION);
-  *record.mutable_identity() =
-      MakeRunIdentity(dev.device, runners[0]->Describe(), dev.inject, hyps, 0);
-  // The driver / ISA string, as a campaign's record has it (fuzz/engine/campaign_account.cc
-  // DriverOf): the device's own, or "none (<device>)" for one without a driver (simulator,
-  // exec, replay).
-  const std::string driver = runners[0]->Driver();
-  record.mutable_identity()->set_driver(driver.empty() ? absl::StrCat("none (", dev.device, ")")
-                                                       : driver);
-  bool mismatch = false, fault = false;
-  for (const SweepSpec& s : specs) {
-    const std::string label =
-        s.swept == SweptOperand::kSeed
-            ? absl::StrFormat("%s %s src0=0x%08x", target_name, instr_name, s.src0)
-            : absl::StrFormat("%s %s mode=0x%08x", target_name, instr_name, s.ctx.mode);
-    auto r = RunSweep(s, runners, [&](const SweepProgress& p) { PrintProgress(label, p); });
-    if (!r.ok()) {
-      std::fprintf(stderr, "\nlanediff sweep: %s: %s\n", label.c_str(), std::string(r.status().message()).c_str());
-      return kExitEnvironment;
-    }
-    r->set_shard(shard);
-    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-110s\r", "");
-    if (json) {
-      std::vector<std::string> examples;
-      for (int i = 0; i < r->mismatch_examples_size(); ++i) {
-        const proto::Lane& l = r->mismatch_examples(i);
-        examples.push_back(JsonLine()
-                               .Str("src0", absl::StrFormat("0x%08x", l.src0()))
-                               .Str("src1", absl::StrFormat("0x%08x", l.src1()))
-                               .Str("src2", absl::StrFormat("0x%08x", l.src2()))
-                               .Str("vdst_old", absl::StrFormat("0x%08x", l.vdst_old()))
-                               .Str("model", absl::StrFormat("0x%08x", r->mismatch_expected(i)))
-                               .Str("device", absl::StrFormat("0x%08x", r->mismatch_observed(i)))
-                               .Text());
-      }
-      JsonLine j;
-      j.Str("type", "sweep").Str("target", target_name).Str("instr", instr_name)
-          .Str("swept", s.swept == SweptOperand::kSeed ? "seed" : "src0")
-          .Str("mode", absl::StrFormat("0x%08x", s.ctx.mode));
-      if (s.swept == SweptOperand::kSeed) j.Str("src0", absl::StrFormat("0x%08x", s.src0));
-      j.Uint("first", s.first).Uint("last", s.last).Uint("lanes", r->lanes())
-          .Num("seconds", r->seconds()).Uint("mismatches", r->mismatches())
-          .Uint("oracle_checked", r->oracle_checked())
-          .Uint("oracle_mismatches", r->oracle_mismatches());
-      if (s.swept == SweptOperand::kSeed && r->lanes() > 0) {
-        j.Num("p_up_model", double(r->round_up_model()) / r->lanes())
-            .Num("p_up_device", double(r->round_up_device()) / r->lanes());
-      }
-      j.Raw("mismatch_examples", JsonArray(examples)).Str("fault", r->fault())
-          .Str("device", runners[0]->Describe());
-      std::printf("%s\n", j.Text().c_str());
-      std::fflush(stdout);
-    } else {
-      std::printf("%s: %llu lanes in %.2f s (%.3g lanes/s), %llu mismatches, oracle %llu/%llu mismatches",
-                  label.c_str(), static_cast<unsigned long long>(r->lanes()), r->seconds(),
-                  r->seconds() > 0 ? r->lanes() / r->seconds() : 0.0,
-                  static_cast<unsigned long long>(r->mismatches()),
-                  static_cast<unsigned long long>(r->oracle_mismatches()),
-                  static_cast<unsigned long long>(r->oracle_checked()));
-      if (s.swept == SweptOperand::kSeed) {
-        std::printf(", P(up) model %.6f device %.6f", double(r->round_up_model()) / r->lanes(),
-                    double(r->round_up_device()) / r->lanes());
-      }
-      std::printf("\n");
-      for (int i = 0; i < r->mismatch_examples_size(); ++i) {
-        const proto::Lane& l = r->mismatch_examples(i);
-        std::printf("  mismatch: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x model=0x%08x device=0x%08x\n",
-                    l.src0(), l.src1(), l.src2(), l.vdst_old(), r->mismatch_expected(i), r->mismatch_observed(i));
-      }
-      for (const proto::Lane& l : r->oracle_mismatch_examples()) {
-        std::printf("  fast model != oracle: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x\n", l.src0(),
-                    l.src1(), l.src2(), l.vdst_old());
-      }
-      if (!r->fault().empty()) std::printf("  fault: %s\n", r->fault().c_str());
-    }
-    mismatch |= r->mismatches() > 0 || r->oracle_mismatches() > 0;
-    fault |= !r->fault().empty();
-    *record.add_sweeps() = *std::move(r);
-  }
+  proto::RunRecord record = NewRunRecord(dev, *runners[0], hyps);
+  const std::optional<SweepOutcome> outcome =
+      RunSweeps(specs, runners, target_name, instr_name, shard, json, &record);
+  if (!outcome.has_value()) return kExitEnvironment;
   if (!out.empty()) {
     if (absl::Status st = WriteFileAtomic(out, ToText(record)); !st.ok()) {
       std::fprintf(stderr, "lanediff sweep: %s\n", std::string(st.message()).c_str());
       return kExitEnvironment;
     }
   }
-  if (fault) return kExitEnvironment;
-  return mismatch ? kExitFound : kExitOk;
+  if (outcome->fault) return kExitEnvironment;
+  return outcome->mismatch ? kExitFound : kExitOk;
 }
 
 }  // namespace

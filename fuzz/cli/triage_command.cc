@@ -22,6 +22,55 @@
 namespace lanediff {
 namespace {
 
+// --accept SIGNATURE --reason TEXT [--link URL]: adds or replaces the known issue and writes
+// the file. The exit code.
+int AcceptIssue(const std::string& accept, const std::string& reason, const std::string& link,
+                const std::string& known_path, proto::KnownIssues* known) {
+  if (reason.empty()) {
+    std::fprintf(stderr, "lanediff triage: --accept needs --reason TEXT\n");
+    return kExitUsage;
+  }
+  if (accept.find('.') == std::string::npos || !IsValidSignature(accept)) {
+    std::fprintf(stderr,
+                 "lanediff triage: --accept '%s' is not a bucket signature "
+                 "(<instruction>.<cause>, as `lanediff triage` prints it)\n",
+                 accept.c_str());
+    return kExitUsage;
+  }
+  proto::KnownIssue* k = nullptr;
+  for (proto::KnownIssue& x : *known->mutable_issue()) {
+    if (x.signature() == accept) k = &x;
+  }
+  if (k == nullptr) k = known->add_issue();
+  k->set_signature(accept);
+  k->set_reason(reason);
+  k->set_link(link);
+  k->set_accepted(NowRfc3339());
+  k->clear_fixed();
+  if (absl::Status s = WriteKnownIssues(known_path, *known); !s.ok()) {
+    std::fprintf(stderr, "lanediff triage: %s\n", std::string(s.message()).c_str());
+    return kExitEnvironment;
+  }
+  std::printf("accepted %s in %s\n", accept.c_str(), known_path.c_str());
+  return kExitOk;
+}
+
+// What goes into the known-issues file must load again: text that is not UTF-8 is refused
+// here, before anything is written (replacing bytes would change what the user typed). An
+// exit code, else -1.
+int CheckUtf8Flags(const std::string& accept, const std::string& reason, const std::string& link) {
+  for (const auto& [flag, text] : {std::pair<const char*, const std::string*>{"--accept", &accept},
+                                   {"--reason", &reason}, {"--link", &link}}) {
+    if (ValidUtf8Prefix(*text) != text->size()) {
+      std::fprintf(stderr, "lanediff triage: %s holds bytes that are not UTF-8 (byte %zu); the "
+                   "known-issues file is UTF-8 text: nothing was written\n", flag,
+                   ValidUtf8Prefix(*text) + 1);
+      return kExitUsage;
+    }
+  }
+  return -1;
+}
+
 int RunTriage(int argc, char** argv) {
   Args args("triage",
             "Fold the findings of one or more corpora into root-cause buckets (one per cause\n"
@@ -62,17 +111,7 @@ int RunTriage(int argc, char** argv) {
     if (int rc = CheckInputPaths("triage", "CORPUS", corpora); rc >= 0) return rc;
   }
   if (known_path.empty()) known_path = CorpusRootOf(corpora[0]) + "/known_issues.textproto";
-  // What goes into the known-issues file must load again: text that is not UTF-8 is refused
-  // here, before anything is written (replacing bytes would change what the user typed).
-  for (const auto& [flag, text] : {std::pair<const char*, const std::string*>{"--accept", &accept},
-                                   {"--reason", &reason}, {"--link", &link}}) {
-    if (ValidUtf8Prefix(*text) != text->size()) {
-      std::fprintf(stderr, "lanediff triage: %s holds bytes that are not UTF-8 (byte %zu); the "
-                   "known-issues file is UTF-8 text: nothing was written\n", flag,
-                   ValidUtf8Prefix(*text) + 1);
-      return kExitUsage;
-    }
-  }
+  if (int rc = CheckUtf8Flags(accept, reason, link); rc >= 0) return rc;
   // A change of the known-issues file (--accept, --record-fixed) reads, changes and renames it
   // under an exclusive lock beside it, so concurrent changes are all kept.
   std::optional<FileLock> lock;
@@ -92,35 +131,7 @@ int RunTriage(int argc, char** argv) {
     std::fprintf(stderr, "lanediff triage: %s\n", std::string(known.status().message()).c_str());
     return kExitEnvironment;
   }
-  if (!accept.empty()) {
-    if (reason.empty()) {
-      std::fprintf(stderr, "lanediff triage: --accept needs --reason TEXT\n");
-      return kExitUsage;
-    }
-    if (accept.find('.') == std::string::npos || !IsValidSignature(accept)) {
-      std::fprintf(stderr,
-                   "lanediff triage: --accept '%s' is not a bucket signature "
-                   "(<instruction>.<cause>, as `lanediff triage` prints it)\n",
-                   accept.c_str());
-      return kExitUsage;
-    }
-    proto::KnownIssue* k = nullptr;
-    for (proto::KnownIssue& x : *known->mutable_issue()) {
-      if (x.signature() == accept) k = &x;
-    }
-    if (k == nullptr) k = known->add_issue();
-    k->set_signature(accept);
-    k->set_reason(reason);
-    k->set_link(link);
-    k->set_accepted(NowRfc3339());
-    k->clear_fixed();
-    if (absl::Status s = WriteKnownIssues(known_path, *known); !s.ok()) {
-      std::fprintf(stderr, "lanediff triage: %s\n", std::string(s.message()).c_str());
-      return kExitEnvironment;
-    }
-    std::printf("accepted %s in %s\n", accept.c_str(), known_path.c_str());
-    return kExitOk;
-  }
+  if (!accept.empty()) return AcceptIssue(accept, reason, link, known_path, &*known);
   std::vector<std::string> dirs;
   for (const std::string& c : corpora) dirs.push_back(FindingsDirOf(c));
   CorpusLoad load = LoadCorpus(dirs);

@@ -35,17 +35,11 @@ std::string MakeRealCorpus() {
   return dir;
 }
 
-TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
-  const std::string root = MakeRealCorpus();
-  const std::string findings = root + "/findings";
-  CorpusLoad good = LoadCorpus({findings});
-  ASSERT_TRUE(good.errors.empty());
-  ASSERT_GE(good.findings.size(), 1u);
-  const size_t n_good = good.findings.size();
-  const proto::Finding base = good.findings[0].finding;
-  const std::string dir = findings + "/gfx942/v_cvt_sr_fp8_f32/";  // exists: sr_wrap is SR
-  std::filesystem::create_directories(dir);
-
+// Into `dir`, next to good findings: text with an unknown field (line 3), an unknown enum
+// value, cut in half, empty; binary cut short and noise; well-formed protos with out-of-range or
+// unknown contents (opsel 16, one raw word, four raw words, target gfx999, 2^20 + 1 lanes); and
+// a good finding in a file of mode 000.
+void WriteBrokenFindings(const std::string& dir, const proto::Finding& base) {
   // Text: unknown field on line 3; unknown enum value on line 3; cut in half; empty.
   WriteRaw(dir + "a_field.textproto", "kind: DISAGREEMENT\nsignature: \"x\"\nbogus_field: 3\n");
   WriteRaw(dir + "b_enum.textproto",
@@ -104,6 +98,21 @@ TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
   // Unreadable: a file and a directory holding a good finding, mode 000.
   WriteRaw(dir + "l_unreadable.textproto", full);
   ::chmod((dir + "l_unreadable.textproto").c_str(), 0);
+}
+
+TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
+  const std::string root = MakeRealCorpus();
+  const std::string findings = root + "/findings";
+  CorpusLoad good = LoadCorpus({findings});
+  ASSERT_TRUE(good.errors.empty());
+  ASSERT_GE(good.findings.size(), 1u);
+  const size_t n_good = good.findings.size();
+  const proto::Finding base = good.findings[0].finding;
+  const std::string dir = findings + "/gfx942/v_cvt_sr_fp8_f32/";  // exists: sr_wrap is SR
+  std::filesystem::create_directories(dir);
+
+  WriteBrokenFindings(dir, base);
+  const std::string full = ToText(base);
   const std::string locked = findings + "/gfx942/zz_locked";
   std::filesystem::create_directories(locked);
   WriteRaw(locked + "/m.textproto", full);

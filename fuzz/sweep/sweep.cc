@@ -97,6 +97,116 @@ std::vector<std::pair<uint32_t, double>> SrBoundarySet(const OpContext& ctx) {
   return out;
 }
 
+namespace {
+
+// The lanes of the chunk starting at swept value `lo`: src0 (or, a seed sweep, the seed in
+// S1[31:seed_shift] above hashed low bits) is the swept value; the other words are fixed
+// hashes of it.
+void FillLanes(const SweepSpec& spec, bool seed_sweep, int seed_shift, uint32_t low_mask,
+               uint64_t lo, uint64_t n, uint32_t* s0, uint32_t* s1, uint32_t* s2, uint32_t* old) {
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t v = lo + i;
+    if (seed_sweep) {
+      s0[i] = spec.src0;
+      s1[i] = (static_cast<uint32_t>(v) << seed_shift) | (Mix(v, 1) & low_mask);
+      s2[i] = 0;
+    } else {
+      s0[i] = static_cast<uint32_t>(v);
+      s1[i] = Mix(v, 1);
+      s2[i] = Mix(v, 2);
+    }
+    old[i] = Mix(v, 3);
+  }
+}
+
+// A chunk's lane words, and one lane as a proto::Lane for an example.
+struct ChunkLanes {
+  const uint32_t *s0, *s1, *s2, *old;
+  proto::Lane At(uint64_t i) const {
+    proto::Lane lane;
+    lane.set_src0(s0[i]);
+    lane.set_src1(s1[i]);
+    lane.set_src2(s2[i]);
+    lane.set_vdst_old(old[i]);
+    return lane;
+  }
+};
+
+// The fast model's `expected` words against the exact oracle on every lane (kEvery) or every
+// spec.oracle_stride-th swept value, into `out`. `low_mask`: the seed bits cleared for the
+// oracle (0 for a src0 sweep).
+void CheckOracle(const OpContext& ctx, const SweepSpec& spec, uint32_t low_mask, size_t words,
+                 uint64_t lo, uint64_t n, const ChunkLanes& lanes, const uint32_t* expected,
+                 ChunkOutcome* out) {
+  const uint64_t stride = spec.oracle == OracleCheck::kEvery ? 1 : spec.oracle_stride;
+  // Sample positions are fixed by the swept value, not the chunk.
+  for (uint64_t i = (stride - lo % stride) % stride; i < n; i += stride) {
+    // The oracle sees the seed's low bits cleared: they must not matter.
+    const uint32_t src1 = lanes.s1[i] & ~low_mask;
+    uint32_t want[kMaxDstWords] = {};
+    const LaneView one{&lanes.s0[i], &src1, &lanes.s2[i], &lanes.old[i], 1};
+    (void)EvaluateOracle(ctx, one, absl::MakeSpan(want, words));
+    ++out->oracle_checked;
+    if (std::memcmp(want, expected + i * words, words * 4) != 0) {
+      ++out->oracle_mismatches;
+      if (out->oracle_examples.size() < kMaxExamples) out->oracle_examples.push_back(lanes.At(i));
+    }
+  }
+}
+
+// The sweep's result from its chunks' outcomes (the first fault ends the counted range) and
+// the per-worker histograms of mismatching src0 exponents.
+proto::SweepResult SweepResultOf(const SweepSpec& spec, const OpContext& ctx,
+                                 const std::vector<ChunkOutcome>& outcomes,
+                                 const std::vector<std::vector<uint64_t>>& by_exponent) {
+  const bool seed_sweep = spec.swept == SweptOperand::kSeed;
+  const uint64_t chunk = spec.chunk_lanes;
+  const uint64_t num_chunks = outcomes.size();
+  proto::SweepResult r;
+  r.set_target(std::string(ctx.target->name));
+  r.set_instr(InstrToProto(ctx.instr));
+  r.set_mode(spec.ctx.mode);
+  *r.mutable_encoding() = TemplateCase(ctx).encoding();
+  r.set_device(spec.device_name);
+  r.set_first(spec.first);
+  r.set_last(spec.last);
+  r.set_swept(seed_sweep ? "seed" : "src0");
+  r.set_fraction(spec.fraction);
+  r.set_setting(seed_sweep ? absl::StrFormat("src0=0x%08x opsel=%d mode=0x%08x", spec.src0, ctx.mods.opsel, spec.ctx.mode)
+                           : absl::StrFormat("mode=0x%08x neg=%d abs=%d", spec.ctx.mode, ctx.mods.neg, ctx.mods.abs));
+  std::vector<uint64_t> hist(512, 0);
+  for (const auto& h : by_exponent) for (int i = 0; i < 512; ++i) hist[i] += h[i];
+  uint64_t lanes = 0;
+  for (uint64_t c = 0; c < num_chunks; ++c) {
+    const ChunkOutcome& o = outcomes[c];
+    if (!o.fault.empty()) {
+      r.set_fault(absl::StrCat("chunk at ", spec.first + c * chunk, ": ", o.fault));
+      break;
+    }
+    lanes += std::min<uint64_t>(chunk, spec.last - (spec.first + c * chunk));
+    r.set_mismatches(r.mismatches() + o.mismatches);
+    r.set_round_up_model(r.round_up_model() + o.round_up_model);
+    r.set_round_up_device(r.round_up_device() + o.round_up_device);
+    r.set_oracle_checked(r.oracle_checked() + o.oracle_checked);
+    r.set_oracle_mismatches(r.oracle_mismatches() + o.oracle_mismatches);
+    for (size_t i = 0; i < o.examples.size() && r.mismatch_examples_size() < kMaxExamples; ++i) {
+      *r.add_mismatch_examples() = o.examples[i];
+      r.add_mismatch_expected(o.expected[i]);
+      r.add_mismatch_observed(o.observed[i]);
+    }
+    for (size_t i = 0; i < o.oracle_examples.size() && r.oracle_mismatch_examples_size() < kMaxExamples; ++i) {
+      *r.add_oracle_mismatch_examples() = o.oracle_examples[i];
+    }
+  }
+  r.set_lanes(lanes);
+  if (r.mismatches() > 0) {
+    for (uint64_t h : hist) r.add_mismatch_by_exponent(h);
+  }
+  return r;
+}
+
+}  // namespace
+
 absl::StatusOr<proto::SweepResult> RunSweep(
     const SweepSpec& spec, const std::vector<Runner*>& runners,
     const std::function<void(const SweepProgress&)>& progress) {
@@ -141,19 +251,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
       uint32_t* s1 = batch.lanes.src1().data();
       uint32_t* s2 = batch.lanes.src2().data();
       uint32_t* old = batch.lanes.vdst_old().data();
-      for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t v = lo + i;
-        if (seed_sweep) {
-          s0[i] = spec.src0;
-          s1[i] = (static_cast<uint32_t>(v) << seed_shift) | (Mix(v, 1) & low_mask);
-          s2[i] = 0;
-        } else {
-          s0[i] = static_cast<uint32_t>(v);
-          s1[i] = Mix(v, 1);
-          s2[i] = Mix(v, 2);
-        }
-        old[i] = Mix(v, 3);
-      }
+      FillLanes(spec, seed_sweep, seed_shift, low_mask, lo, n, s0, s1, s2, old);
       expected.resize(n * words);
       absl::Status st = Evaluate(ctx, batch.lanes.view(), absl::MakeSpan(expected));
       if (!st.ok()) {
@@ -170,14 +268,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
         return;
       }
       const uint32_t* dev = got->vdst.data();
-      auto lane_at = [&](uint64_t i) {
-        proto::Lane lane;
-        lane.set_src0(s0[i]);
-        lane.set_src1(s1[i]);
-        lane.set_src2(s2[i]);
-        lane.set_vdst_old(old[i]);
-        return lane;
-      };
+      const ChunkLanes lanes{s0, s1, s2, old};
       if (std::memcmp(dev, expected.data(), n * words * sizeof(uint32_t)) != 0) {
         for (uint64_t i = 0; i < n; ++i) {
           // A lane is its `words` destination words (a VGPR pair: 2), all compared.
@@ -185,7 +276,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
           ++out.mismatches;
           by_exponent[w][((s0[i] >> 31) << 8) | ((s0[i] >> 23) & 0xff)]++;
           if (out.examples.size() < kMaxExamples) {
-            out.examples.push_back(lane_at(i));
+            out.examples.push_back(lanes.At(i));
             for (size_t k = 0; k < words; ++k) {
               out.expected.push_back(expected[i * words + k]);
               out.observed.push_back(dev[i * words + k]);
@@ -200,20 +291,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
         }
       }
       if (spec.oracle != OracleCheck::kOff) {
-        const uint64_t stride = spec.oracle == OracleCheck::kEvery ? 1 : spec.oracle_stride;
-        // Sample positions are fixed by the swept value, not the chunk.
-        for (uint64_t i = (stride - lo % stride) % stride; i < n; i += stride) {
-          // The oracle sees the seed's low bits cleared: they must not matter.
-          const uint32_t src1 = seed_sweep ? s1[i] & ~low_mask : s1[i];
-          uint32_t want[kMaxDstWords] = {};
-          const LaneView one{&s0[i], &src1, &s2[i], &old[i], 1};
-          (void)EvaluateOracle(ctx, one, absl::MakeSpan(want, words));
-          ++out.oracle_checked;
-          if (std::memcmp(want, expected.data() + i * words, words * 4) != 0) {
-            ++out.oracle_mismatches;
-            if (out.oracle_examples.size() < kMaxExamples) out.oracle_examples.push_back(lane_at(i));
-          }
-        }
+        CheckOracle(ctx, spec, seed_sweep ? low_mask : 0, words, lo, n, lanes, expected.data(), &out);
       }
       mismatches += out.mismatches;
       done += n;
@@ -238,46 +316,7 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   }
   for (std::thread& t : threads) t.join();
 
-  proto::SweepResult r;
-  r.set_target(std::string(ctx.target->name));
-  r.set_instr(InstrToProto(ctx.instr));
-  r.set_mode(spec.ctx.mode);
-  *r.mutable_encoding() = TemplateCase(ctx).encoding();
-  r.set_device(spec.device_name);
-  r.set_first(spec.first);
-  r.set_last(spec.last);
-  r.set_swept(seed_sweep ? "seed" : "src0");
-  r.set_fraction(spec.fraction);
-  r.set_setting(seed_sweep ? absl::StrFormat("src0=0x%08x opsel=%d mode=0x%08x", spec.src0, ctx.mods.opsel, spec.ctx.mode)
-                           : absl::StrFormat("mode=0x%08x neg=%d abs=%d", spec.ctx.mode, ctx.mods.neg, ctx.mods.abs));
-  std::vector<uint64_t> hist(512, 0);
-  for (const auto& h : by_exponent) for (int i = 0; i < 512; ++i) hist[i] += h[i];
-  uint64_t lanes = 0;
-  for (uint64_t c = 0; c < num_chunks; ++c) {
-    const ChunkOutcome& o = outcomes[c];
-    if (!o.fault.empty()) {
-      r.set_fault(absl::StrCat("chunk at ", spec.first + c * chunk, ": ", o.fault));
-      break;
-    }
-    lanes += std::min<uint64_t>(chunk, spec.last - (spec.first + c * chunk));
-    r.set_mismatches(r.mismatches() + o.mismatches);
-    r.set_round_up_model(r.round_up_model() + o.round_up_model);
-    r.set_round_up_device(r.round_up_device() + o.round_up_device);
-    r.set_oracle_checked(r.oracle_checked() + o.oracle_checked);
-    r.set_oracle_mismatches(r.oracle_mismatches() + o.oracle_mismatches);
-    for (size_t i = 0; i < o.examples.size() && r.mismatch_examples_size() < kMaxExamples; ++i) {
-      *r.add_mismatch_examples() = o.examples[i];
-      r.add_mismatch_expected(o.expected[i]);
-      r.add_mismatch_observed(o.observed[i]);
-    }
-    for (size_t i = 0; i < o.oracle_examples.size() && r.oracle_mismatch_examples_size() < kMaxExamples; ++i) {
-      *r.add_oracle_mismatch_examples() = o.oracle_examples[i];
-    }
-  }
-  r.set_lanes(lanes);
-  if (r.mismatches() > 0) {
-    for (uint64_t h : hist) r.add_mismatch_by_exponent(h);
-  }
+  proto::SweepResult r = SweepResultOf(spec, ctx, outcomes, by_exponent);
   r.set_seconds(elapsed());
   return r;
 }

@@ -155,6 +155,90 @@ void TruncateLiteral16(Vop3Instr* in, LlvmDisasmExpectation* e) {
   e->applied.push_back("disasm_truncates_literal16");
 }
 
+// A GFX9 SDWA word (tables.h kSdwaLayout), probed field by field with llvm-mc-22 on gfx942 and
+// gfx950.
+LlvmDisasmExpectation ExpectSdwa(const TargetTraits& target, absl::Span<const uint32_t> words,
+                                 const DecodedVop3& fields) {
+  LlvmDisasmExpectation e;
+  Vop3Instr in = fields.vop3;
+  const Family fam = target.family;
+  const uint32_t sdwa = words[1];
+  if (in.mods.src0_sel == 7) {
+    e.comparable = false;
+    e.applied.push_back("disasm_crashes_sdwa_sel7");
+    return e;
+  }
+  if (in.src[0] == kLiteralCode) {
+    e.comparable = false;
+    e.applied.push_back("disasm_crashes_sdwa_literal");
+    return e;
+  }
+  if (!DescribeOperand(fam, in.src[0]).ok()) {
+    if (LlvmRejectsCode(fam, 0, in.src[0])) return e;  // invalid, as ours
+    e.comparable = false;
+    e.applied.push_back("unmodelled_operands");
+    return e;
+  }
+  // From here LLVM answers as our validating decoder does, but for the differences below.
+  if (!DecodeVop3(target, words).ok()) {
+    // Ours rejects the reserved bits 22 and 30, which LLVM ignores; anything else it rejects
+    // (the SRC1 bits) LLVM must call invalid too.
+    const std::vector<uint32_t> cleared = {words[0], sdwa & ~kSdwaReservedBits};
+    if ((sdwa & kSdwaReservedBits) == 0 || !DecodeVop3(target, cleared).ok()) return e;
+    e.applied.push_back("disasm_ignores_sdwa_reserved_bits");
+  }
+  if (in.mods.neg != 0 || in.mods.abs != 0 || in.sdwa_dst_sel != kSdwaDword) {
+    e.applied.push_back("disasm_rejects_sdwa_bits");
+    return e;
+  }
+  if (in.sdwa_dst_unused != 0) {
+    e.applied.push_back("disasm_drops_sdwa_dst_unused");
+    in.sdwa_dst_unused = 0;
+  }
+  e.valid = true;
+  e.words_used = fields.words_used;
+  e.text = PrintVop3(target, in);
+  return e;
+}
+
+// A 32-bit VOP1 (e32) word: every field is LLVM's; a literal on every family.
+LlvmDisasmExpectation ExpectE32(const TargetTraits& target, const DecodedVop3& fields) {
+  LlvmDisasmExpectation e;
+  Vop3Instr in = fields.vop3;
+  const Family fam = target.family;
+  if (!DescribeOperand(fam, in.src[0], /*vop1_e32=*/true).ok()) {
+    if (LlvmRejectsCode(fam, 0, in.src[0])) return e;  // invalid
+    e.comparable = false;
+    e.applied.push_back("unmodelled_operands");
+    return e;
+  }
+  const bool src16 = GetInstrInfo(in.instr).src_bits(fam, 0) == 16;
+  if (src16) TruncateLiteral16(&in, &e);
+  e.valid = true;
+  e.words_used = fields.words_used;
+  e.text = PrintVop3(target, in);
+  if (src16 && in.src[0] >= kFirstVgprCode + 128) {
+    e.text += "/*Invalid register, operand has 'VS_32_Lo128' register class*/";
+    e.applied.push_back("disasm_comments_e32_src16_lo128");
+  }
+  return e;
+}
+
+// llvm-mc-22's spelling of a literal with modifiers (-|lit(...)|, |lit(...)|, -lit(...)) in
+// place of ours (neg(abs(lit(...))) ...): known difference disasm_lit_modifier_spelling.
+void RespellLiteralModifiers(LlvmDisasmExpectation* e) {
+  static const std::regex kNegAbs(R"(neg\(abs\((lit\(0x[0-9a-f]+\))\)\))");
+  static const std::regex kAbs(R"(abs\((lit\(0x[0-9a-f]+\))\))");
+  static const std::regex kNeg(R"(neg\((lit\(0x[0-9a-f]+\))\))");
+  std::string llvm = std::regex_replace(e->text, kNegAbs, "-|$1|");
+  llvm = std::regex_replace(llvm, kAbs, "|$1|");
+  llvm = std::regex_replace(llvm, kNeg, "-$1");
+  if (llvm != e->text) {
+    e->applied.push_back("disasm_lit_modifier_spelling");
+    e->text = llvm;
+  }
+}
+
 LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
                                                     absl::Span<const uint32_t> words) {
   LlvmDisasmExpectation e;
@@ -171,65 +255,8 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
   const bool sr = n == 2;
   const bool vop1_e64 = GetInstrInfo(in.instr).encoding == Encoding::vop1 &&
                         in.form == InstrForm::e64;
-  if (in.form == InstrForm::sdwa) {
-    // The SDWA dword (tables.h kSdwaLayout), probed field by field with llvm-mc-22 on gfx942
-    // and gfx950.
-    const uint32_t sdwa = words[1];
-    if (in.mods.src0_sel == 7) {
-      e.comparable = false;
-      e.applied.push_back("disasm_crashes_sdwa_sel7");
-      return e;
-    }
-    if (in.src[0] == kLiteralCode) {
-      e.comparable = false;
-      e.applied.push_back("disasm_crashes_sdwa_literal");
-      return e;
-    }
-    if (!DescribeOperand(fam, in.src[0]).ok()) {
-      if (LlvmRejectsCode(fam, 0, in.src[0])) return e;  // invalid, as ours
-      e.comparable = false;
-      e.applied.push_back("unmodelled_operands");
-      return e;
-    }
-    // From here LLVM answers as our validating decoder does, but for the differences below.
-    if (!DecodeVop3(target, words).ok()) {
-      // Ours rejects the reserved bits 22 and 30, which LLVM ignores; anything else it rejects
-      // (the SRC1 bits) LLVM must call invalid too.
-      const std::vector<uint32_t> cleared = {words[0], sdwa & ~kSdwaReservedBits};
-      if ((sdwa & kSdwaReservedBits) == 0 || !DecodeVop3(target, cleared).ok()) return e;
-      e.applied.push_back("disasm_ignores_sdwa_reserved_bits");
-    }
-    if (in.mods.neg != 0 || in.mods.abs != 0 || in.sdwa_dst_sel != kSdwaDword) {
-      e.applied.push_back("disasm_rejects_sdwa_bits");
-      return e;
-    }
-    if (in.sdwa_dst_unused != 0) {
-      e.applied.push_back("disasm_drops_sdwa_dst_unused");
-      in.sdwa_dst_unused = 0;
-    }
-    e.valid = true;
-    e.words_used = fields->words_used;
-    e.text = PrintVop3(target, in);
-    return e;
-  }
-  if (in.form == InstrForm::e32) {  // every field is LLVM's; a literal on every family
-    if (!DescribeOperand(fam, in.src[0], /*vop1_e32=*/true).ok()) {
-      if (LlvmRejectsCode(fam, 0, in.src[0])) return e;  // invalid
-      e.comparable = false;
-      e.applied.push_back("unmodelled_operands");
-      return e;
-    }
-    const bool src16 = GetInstrInfo(in.instr).src_bits(fam, 0) == 16;
-    if (src16) TruncateLiteral16(&in, &e);
-    e.valid = true;
-    e.words_used = fields->words_used;
-    e.text = PrintVop3(target, in);
-    if (src16 && in.src[0] >= kFirstVgprCode + 128) {
-      e.text += "/*Invalid register, operand has 'VS_32_Lo128' register class*/";
-      e.applied.push_back("disasm_comments_e32_src16_lo128");
-    }
-    return e;
-  }
+  if (in.form == InstrForm::sdwa) return ExpectSdwa(target, words, *fields);
+  if (in.form == InstrForm::e32) return ExpectE32(target, *fields);
   if (sr) {
     if (in.src[2] != 0) e.applied.push_back("disasm_ignores_sr_src2");
     in.src[2] = 0;
@@ -324,16 +351,7 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
   e.valid = true;
   e.words_used = words_used;
   e.text = PrintVop3(target, in);
-  static const std::regex kNegAbs(R"(neg\(abs\((lit\(0x[0-9a-f]+\))\)\))");
-  static const std::regex kAbs(R"(abs\((lit\(0x[0-9a-f]+\))\))");
-  static const std::regex kNeg(R"(neg\((lit\(0x[0-9a-f]+\))\))");
-  std::string llvm = std::regex_replace(e.text, kNegAbs, "-|$1|");
-  llvm = std::regex_replace(llvm, kAbs, "|$1|");
-  llvm = std::regex_replace(llvm, kNeg, "-$1");
-  if (llvm != e.text) {
-    e.applied.push_back("disasm_lit_modifier_spelling");
-    e.text = llvm;
-  }
+  RespellLiteralModifiers(&e);
   return e;
 }
 

@@ -412,6 +412,98 @@ std::string BytesLine(absl::Span<const uint32_t> words) {
   return b.substr(1, b.size() - 2);  // llvm-mc --disassemble input: no brackets
 }
 
+// After each case, kSentinels one-dword sentinels `s_movk_i32 s0, 4*i+k`: an instruction that
+// reads more dwords than ours (or a garbage decode after an invalid word, up to a VOP3 with a
+// 64-bit literal) eats some of them, never the next case.
+constexpr int kSentinels = 4;
+constexpr int kLinesPerCase = 1 + kSentinels;
+
+// The sentinel lines after case i (llvm-mc --disassemble input).
+std::string SentinelLines(uint32_t sentinel, size_t i) {
+  std::string out;
+  for (int k = 0; k < kSentinels; ++k) {
+    absl::StrAppend(&out, BytesLine(std::vector<uint32_t>{
+                              sentinel | static_cast<uint32_t>(kSentinels * i + k)}),
+                    "\n");
+  }
+  return out;
+}
+
+// Pass 1: which cases' first word llvm-mc-22 calls invalid (stderr names the line), into
+// `invalid`. It runs on a set of cases; if llvm-mc crashes (LLVM 22 segfaults on some garbage
+// decodes after an invalid word, e.g. on gfx908 `0xf9,0x0a,0x99,0x01,0x9c,0x37,0x00,0xb0`: a
+// VOP2 whose SRC0 = 249 announces SDWA, then a sentinel read as the SDWA dword), the set is
+// halved until the case that crashes it is alone; such a case goes to `crashed`.
+void FindInvalidCases(const TargetTraits& t, const std::vector<std::vector<uint32_t>>& words,
+                      uint32_t sentinel, const std::vector<size_t>& ids, std::set<size_t>* invalid,
+                      std::vector<size_t>* crashed) {
+  if (ids.empty()) return;
+  static const std::regex warn_re(R"(<stdin>:(\d+):1: warning: invalid instruction encoding)");
+  std::string input;
+  for (size_t i : ids) absl::StrAppend(&input, BytesLine(words[i]), "\n", SentinelLines(sentinel, i));
+  McRun r = LlvmMc(std::string(t.name), "--disassemble", input);
+  if (r.err.find("Stack dump") != std::string::npos) {
+    if (ids.size() == 1) {
+      crashed->push_back(ids[0]);
+      return;
+    }
+    const auto mid = ids.begin() + static_cast<std::ptrdiff_t>(ids.size() / 2);
+    FindInvalidCases(t, words, sentinel, std::vector<size_t>(ids.begin(), mid), invalid, crashed);
+    FindInvalidCases(t, words, sentinel, std::vector<size_t>(mid, ids.end()), invalid, crashed);
+    return;
+  }
+  for (std::sregex_iterator it(r.err.begin(), r.err.end(), warn_re), end; it != end; ++it) {
+    const size_t line = std::stoul((*it)[1]) - 1;
+    if (line % kLinesPerCase == 0) invalid->insert(ids[line / kLinesPerCase]);
+  }
+}
+
+// Pass 2's output split per case: a case's lines are those before its first sentinel (into
+// `shown`); if that sentinel is not k = 0, the case read more dwords than ours (`misaligned`).
+void SplitAtSentinels(const std::string& out, std::map<size_t, std::vector<std::string>>* shown,
+                      std::set<size_t>* misaligned) {
+  static const std::regex sent_re(R"(s_movk_i32 s0, (0x[0-9a-f]+|\d+))");
+  std::smatch m;
+  std::vector<std::string> cur;
+  std::set<size_t> seen_case;
+  for (absl::string_view raw : absl::StrSplit(out, '\n')) {
+    std::string line(absl::StripAsciiWhitespace(raw));
+    if (line.empty() || line[0] == '.') continue;
+    if (std::regex_match(line, m, sent_re)) {
+      const size_t idx = std::stoul(m[1].str(), nullptr, 0);
+      const size_t c = idx / kSentinels;
+      if (seen_case.insert(c).second) {
+        (*shown)[c] = cur;
+        if (idx % kSentinels != 0) misaligned->insert(c);
+      }
+      cur.clear();
+    } else {
+      cur.push_back(line);
+    }
+  }
+}
+
+// Up to `batch_size` random words of `subject` whose reading by llvm-mc-22 we can predict, with
+// that expectation; the redrawn ones counted in `skipped` by the reason.
+void DrawComparableWords(std::mt19937& rng, const TargetTraits& t, const Subject& subject,
+                         const CodePools& pools, int batch_size,
+                         std::vector<std::vector<uint32_t>>* words,
+                         std::vector<LlvmDisasmExpectation>* expect,
+                         std::map<std::string, int>* skipped) {
+  int attempts = 0;
+  while (static_cast<int>(words->size()) < batch_size && attempts < 20 * batch_size) {
+    ++attempts;
+    std::vector<uint32_t> w = RandomWord(rng, t, subject.instr, subject.form, pools);
+    LlvmDisasmExpectation e = ExpectLlvmDisassembly(t, w);
+    if (!e.comparable) {
+      ++(*skipped)[std::string(e.applied.empty() ? "?" : e.applied.back())];
+      continue;
+    }
+    words->push_back(w);
+    expect->push_back(e);
+  }
+}
+
 TEST(LlvmDifferential, RawWordsDecodeLikeLlvm) {
   SkipWithoutLlvmMc();
   const int per_form = PerForm();
@@ -433,67 +525,15 @@ TEST(LlvmDifferential, RawWordsDecodeLikeLlvm) {
         std::vector<std::vector<uint32_t>> words;
         std::vector<LlvmDisasmExpectation> expect;
         std::map<std::string, int> skipped;
-        int attempts = 0;
-        while (static_cast<int>(words.size()) < batch_size && attempts < 20 * batch_size) {
-          ++attempts;
-          std::vector<uint32_t> w = RandomWord(rng, t, subject.instr, subject.form, pools);
-          LlvmDisasmExpectation e = ExpectLlvmDisassembly(t, w);
-          if (!e.comparable) {
-            ++skipped[std::string(e.applied.empty() ? "?" : e.applied.back())];
-            continue;
-          }
-          words.push_back(w);
-          expect.push_back(e);
-        }
+        DrawComparableWords(rng, t, subject, pools, batch_size, &words, &expect, &skipped);
         // Pass 1: which cases' first word LLVM calls invalid (stderr names the line). After an
         // invalid word LLVM decodes the following dwords as whatever they spell, which may eat
         // the sentinel, so pass 2 disassembles only the cases pass 1 found valid.
-        // After each case, kSentinels one-dword sentinels `s_movk_i32 s0, 4*i+k`: an instruction
-        // that reads more dwords than ours (or a garbage decode after an invalid word, up to a
-        // VOP3 with a 64-bit literal) eats some of them, never the next case.
-        constexpr int kSentinels = 4;
-        auto sentinels = [&](size_t i) {
-          std::string out;
-          for (int k = 0; k < kSentinels; ++k) {
-            absl::StrAppend(&out, BytesLine(std::vector<uint32_t>{
-                                      (*sentinel)[0] | static_cast<uint32_t>(kSentinels * i + k)}),
-                            "\n");
-          }
-          return out;
-        };
-        const int lines_per_case = 1 + kSentinels;
-        // Pass 1 runs on a set of cases; if llvm-mc crashes (LLVM 22 segfaults on some garbage
-        // decodes after an invalid word, e.g. on gfx908 `0xf9,0x0a,0x99,0x01,0x9c,0x37,0x00,0xb0`:
-        // a VOP2 whose SRC0 = 249 announces SDWA, then a sentinel read as the SDWA dword), the
-        // set is halved until the case that crashes it is alone; such a case is not compared
-        // and is printed.
         std::set<size_t> invalid;
         std::vector<size_t> crashed;
-        std::regex warn_re(R"(<stdin>:(\d+):1: warning: invalid instruction encoding)");
-        std::function<void(const std::vector<size_t>&)> pass1 = [&](const std::vector<size_t>& ids) {
-          if (ids.empty()) return;
-          std::string input;
-          for (size_t i : ids) absl::StrAppend(&input, BytesLine(words[i]), "\n", sentinels(i));
-          McRun r = LlvmMc(std::string(t.name), "--disassemble", input);
-          if (r.err.find("Stack dump") != std::string::npos) {
-            if (ids.size() == 1) {
-              crashed.push_back(ids[0]);
-              return;
-            }
-            const auto mid = ids.begin() + static_cast<std::ptrdiff_t>(ids.size() / 2);
-            pass1(std::vector<size_t>(ids.begin(), mid));
-            pass1(std::vector<size_t>(mid, ids.end()));
-            return;
-          }
-          for (std::sregex_iterator it(r.err.begin(), r.err.end(), warn_re), end; it != end;
-               ++it) {
-            const size_t line = std::stoul((*it)[1]) - 1;
-            if (line % lines_per_case == 0) invalid.insert(ids[line / lines_per_case]);
-          }
-        };
         std::vector<size_t> all(words.size());
         for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-        pass1(all);
+        FindInvalidCases(t, words, (*sentinel)[0], all, &invalid, &crashed);
         std::set<size_t> not_compared(crashed.begin(), crashed.end());
         for (size_t i : crashed) {
           std::printf("[raw]   %-8s %s: llvm-mc-22 crashes on this word and its sentinels (an "
@@ -508,7 +548,7 @@ TEST(LlvmDifferential, RawWordsDecodeLikeLlvm) {
         for (size_t i = 0; i < words.size(); ++i) {
           if (invalid.count(i) || not_compared.count(i)) continue;
           valid_cases.push_back(i);
-          absl::StrAppend(&input, BytesLine(words[i]), "\n", sentinels(i));
+          absl::StrAppend(&input, BytesLine(words[i]), "\n", SentinelLines((*sentinel)[0], i));
         }
         McRun r = LlvmMc(std::string(t.name), "--disassemble", input);
         ASSERT_TRUE(r.err.find("Stack dump") == std::string::npos)
@@ -516,24 +556,7 @@ TEST(LlvmDifferential, RawWordsDecodeLikeLlvm) {
             << r.err.substr(r.err.size() > 4000 ? r.err.size() - 4000 : 0);
         std::map<size_t, std::vector<std::string>> shown;  // case -> its lines
         std::set<size_t> misaligned;
-        std::regex sent_re(R"(s_movk_i32 s0, (0x[0-9a-f]+|\d+))");
-        std::vector<std::string> cur;
-        std::set<size_t> seen_case;
-        for (absl::string_view raw : absl::StrSplit(r.out, '\n')) {
-          std::string line(absl::StripAsciiWhitespace(raw));
-          if (line.empty() || line[0] == '.') continue;
-          if (std::regex_match(line, m, sent_re)) {
-            const size_t idx = std::stoul(m[1].str(), nullptr, 0);
-            const size_t c = idx / kSentinels;
-            if (seen_case.insert(c).second) {
-              shown[c] = cur;
-              if (idx % kSentinels != 0) misaligned.insert(c);
-            }
-            cur.clear();
-          } else {
-            cur.push_back(line);
-          }
-        }
+        SplitAtSentinels(r.out, &shown, &misaligned);
         int compared = 0, disagreements = 0, llvm_valid = 0;
         std::map<std::string, int> applied;
         for (size_t i = 0; i < words.size(); ++i) {

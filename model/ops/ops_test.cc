@@ -87,6 +87,7 @@ constexpr uint32_t kD = kDefaultMode;  // 0xf0: RNE, denormals on, FP16_OVFL off
 constexpr uint32_t kOld = 0xaabbccdd;
 constexpr uint32_t kS2 = 0x11223344;
 
+// Long: a data table of hand-derived cases, one row each.
 const std::vector<Row>& Rows() {
   static const auto* rows = new std::vector<Row>{
       // ---- v_cvt_pk_u8_f32 (docs/semantics.md §3) -------------------------------------------

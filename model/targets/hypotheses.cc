@@ -49,6 +49,7 @@ constexpr absl::string_view kNoSr =
 constexpr absl::string_view kNoFp8 =
     "gfx908 gfx90a gfx1010 gfx1030 gfx1100 gfx1150";
 
+// Long: the registry is a data table, one entry per hypothesis with its readings and provenance.
 const std::vector<HypothesisInfo>& Registry() {
   static const auto* registry = new std::vector<HypothesisInfo>{
       {"pk_u8_rounding",
