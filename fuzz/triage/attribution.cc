@@ -368,6 +368,12 @@ struct Expectation {
   ResolvedCase rc;
   size_t w = 1;                    // destination words per lane (DstWords)
   std::vector<uint32_t> expected;  // lane i's at [i*w, i*w + w)
+
+  // The lanes whose `observed` words differ from the expected ones.
+  std::vector<size_t> Differing(absl::Span<const uint32_t> observed,
+                                const Relaxations& relax) const {
+    return DifferingLanes(rc.ctx, rc.lanes.view(), expected, observed, relax);
+  }
 };
 absl::StatusOr<Expectation> Expect(const proto::TestCase& tc, const Hypotheses& hyp) {
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
@@ -398,6 +404,168 @@ bool MergeOneAlsoShown(std::vector<Cause>* causes,
   }
   return false;
 }
+
+// Every class each of `lanes` shows (LaneClassifier::Classes), by lane: `expected` and
+// `observed` are the batch's words, DstWords per lane.
+std::map<size_t, std::vector<std::string>> ClassesOf(const LaneClassifier& lc,
+                                                     const std::vector<size_t>& lanes,
+                                                     absl::Span<const uint32_t> expected,
+                                                     absl::Span<const uint32_t> observed) {
+  const size_t w = static_cast<size_t>(DstWords(lc.rc.ctx.instr));
+  std::map<size_t, std::vector<std::string>> out;
+  for (size_t i : lanes) {
+    out[i] = lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
+  }
+  return out;
+}
+
+// Attribute's step 1: the differing lanes sorted into structural classes (no hypothesis moves
+// a byte or touches a kept byte) and value lanes (only the written byte, or half, differs).
+struct SortedLanes {
+  std::map<std::string, std::vector<size_t>> structural;
+  std::vector<size_t> value_lanes;
+  std::map<size_t, std::vector<std::string>> lane_classes;  // every class each lane shows
+};
+
+SortedLanes SortDifferingLanes(const LaneClassifier& lc, const std::vector<size_t>& differing,
+                               absl::Span<const uint32_t> expected,
+                               absl::Span<const uint32_t> observed) {
+  SortedLanes s;
+  s.lane_classes = ClassesOf(lc, differing, expected, observed);
+  for (size_t i : differing) {
+    const std::string& c = s.lane_classes[i].front();
+    if (IsStructural(c)) {
+      s.structural[c].push_back(i);
+    } else {
+      s.value_lanes.push_back(i);
+    }
+  }
+  // In a batch that shows visible moves, a lane whose move is invisible moved too.
+  if (s.structural.count("byte_moved") != 0) {
+    const size_t w = static_cast<size_t>(DstWords(lc.rc.ctx.instr));
+    std::vector<size_t> rest;
+    for (size_t i : s.value_lanes) {
+      // Nothing visible written (observed == kept): it may have moved onto an equal byte, or
+      // written a value equal to the old one; one lane cannot tell, its batch can.
+      if (w == 1 && observed[i] == lc.Kept(i)) {
+        s.structural["byte_moved"].push_back(i);
+      } else {
+        rest.push_back(i);
+      }
+    }
+    s.value_lanes = std::move(rest);
+  }
+  return s;
+}
+
+// Attribute's step 2: the smallest set of alternative hypothesis settings (one, else two)
+// under which the model reproduces every lane of the batch but the structural ones.
+class HypothesisSearch {
+ public:
+  HypothesisSearch(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+                   const Relaxations& relax, const SortedLanes& sorted)
+      : rc_(rc), v_(rc.lanes.view()), observed_(observed), relax_(relax),
+        value_lanes_(sorted.value_lanes), structural_lane_(v_.size, false),
+        out_(v_.size * static_cast<size_t>(DstWords(rc.ctx.instr))) {
+    for (const auto& [c, lanes] : sorted.structural) {
+      for (size_t i : lanes) structural_lane_[i] = true;
+    }
+  }
+
+  // The causes by one setting (not in `refuted`), else by a pair of settings of different
+  // rules; empty when no such set explains the value lanes.
+  absl::StatusOr<std::vector<Cause>> Run(absl::Span<const std::string> refuted) {
+    std::vector<Cause> causes;
+    LANEDIFF_ASSIGN_OR_RETURN(bool done, TrySingleSettings(refuted, &causes));
+    if (!done) {
+      LANEDIFF_RETURN_IF_ERROR(TrySettingPairs(&causes));
+    }
+    return causes;
+  }
+
+ private:
+  struct Setting {
+    const HypothesisInfo* h;
+    uint8_t value;
+    std::string name;
+    std::vector<bool> explains;  // per lane: the model under this setting matches observed
+    bool every_lane = true;      // matches every lane but the structural ones
+  };
+
+  // The model under `ctx` against the observed words: which lanes it explains, and whether
+  // it explains every lane but the structural ones.
+  absl::Status Explain(const OpContext& ctx, std::vector<bool>* explains, bool* every_lane) {
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v_, absl::MakeSpan(out_)));
+    explains->assign(v_.size, true);
+    *every_lane = true;
+    for (size_t i : DifferingLanes(ctx, v_, out_, observed_, relax_)) {
+      (*explains)[i] = false;
+      if (!structural_lane_[i]) *every_lane = false;
+    }
+    return absl::OkStatus();
+  }
+
+  // Each other value of each rule alone, in AllHypotheses order; the first that explains
+  // every value lane is the cause. The settings tried are kept for TrySettingPairs.
+  absl::StatusOr<bool> TrySingleSettings(absl::Span<const std::string> refuted,
+                                         std::vector<Cause>* causes) {
+    for (const HypothesisInfo& h : AllHypotheses()) {
+      const uint8_t base = h.get(rc_.ctx.hyp);
+      for (size_t value = 0; value < h.values.size(); ++value) {
+        if (value == base) continue;
+        Setting st{&h, static_cast<uint8_t>(value), absl::StrCat(h.name, "=", h.values[value].name),
+                   {}, true};
+        if (std::find(refuted.begin(), refuted.end(), st.name) != refuted.end()) continue;
+        OpContext ctx = rc_.ctx;
+        h.set(&ctx.hyp, st.value);
+        LANEDIFF_RETURN_IF_ERROR(Explain(ctx, &st.explains, &st.every_lane));
+        const bool every_lane = st.every_lane;
+        if (every_lane) causes->push_back(Cause{st.name, true, value_lanes_, {}});
+        settings_.push_back(std::move(st));
+        if (every_lane) return true;
+      }
+    }
+    return false;
+  }
+
+  // Two settings of different rules together; the first pair that explains every value lane
+  // gives two causes: each lane goes to the setting that explains it alone, and a lane that
+  // needs both counts for both (two deviations, two causes: never a third "both" cause).
+  absl::Status TrySettingPairs(std::vector<Cause>* causes) {
+    for (size_t a = 0; a < settings_.size(); ++a) {
+      for (size_t b = a + 1; b < settings_.size(); ++b) {
+        if (settings_[a].h == settings_[b].h) continue;
+        OpContext ctx = rc_.ctx;
+        settings_[a].h->set(&ctx.hyp, settings_[a].value);
+        settings_[b].h->set(&ctx.hyp, settings_[b].value);
+        std::vector<bool> both;
+        bool every_lane = true;
+        LANEDIFF_RETURN_IF_ERROR(Explain(ctx, &both, &every_lane));
+        if (!every_lane) continue;
+        Cause ca{settings_[a].name, true, {}, {}}, cb{settings_[b].name, true, {}, {}};
+        for (size_t i : value_lanes_) {
+          const bool by_a = settings_[a].explains[i], by_b = settings_[b].explains[i];
+          if (by_a || !by_b) ca.lanes.push_back(i);
+          if (by_b || !by_a) cb.lanes.push_back(i);
+        }
+        for (Cause* c : {&ca, &cb}) {
+          if (!c->lanes.empty()) causes->push_back(std::move(*c));
+        }
+        return absl::OkStatus();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const ResolvedCase& rc_;
+  const LaneView v_;
+  const absl::Span<const uint32_t> observed_;
+  const Relaxations& relax_;
+  const std::vector<size_t>& value_lanes_;
+  std::vector<bool> structural_lane_;
+  std::vector<uint32_t> out_;  // the model's words under the setting being tried
+  std::vector<Setting> settings_;
+};
 
 }  // namespace
 
@@ -447,120 +615,27 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
 
   // 1. Structural differences first: no hypothesis moves a byte or touches a kept byte.
-  std::map<std::string, std::vector<size_t>> structural;
-  std::vector<size_t> value_lanes;  // only the written byte (or half) differs
-  std::map<size_t, std::vector<std::string>> lane_classes;  // every class each lane shows
-  for (size_t i : differing) {
-    std::vector<std::string>& all = lane_classes[i] =
-        lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
-    const std::string& c = all.front();
-    if (IsStructural(c)) {
-      structural[c].push_back(i);
-    } else {
-      value_lanes.push_back(i);
-    }
-  }
-  // In a batch that shows visible moves, a lane whose move is invisible moved too.
-  if (structural.count("byte_moved") != 0) {
-    std::vector<size_t> rest;
-    for (size_t i : value_lanes) {
-      // Nothing visible written (observed == kept): it may have moved onto an equal byte, or
-      // written a value equal to the old one; one lane cannot tell, its batch can.
-      if (w == 1 && observed[i] == lc.Kept(i)) {
-        structural["byte_moved"].push_back(i);
-      } else {
-        rest.push_back(i);
-      }
-    }
-    value_lanes = std::move(rest);
-  }
-
-  // 2. The value differences: the smallest set of alternative hypothesis settings (one, else
-  // two) under which the model reproduces every lane but the structural ones.
+  const SortedLanes sorted = SortDifferingLanes(lc, differing, expected, observed);
+  // 2. The value differences: the smallest set of alternative hypothesis settings.
   std::vector<Cause> causes;
-  if (!value_lanes.empty()) {
-    std::vector<bool> structural_lane(v.size, false);
-    for (const auto& [c, lanes] : structural) {
-      for (size_t i : lanes) structural_lane[i] = true;
-    }
-    struct Setting {
-      const HypothesisInfo* h;
-      uint8_t value;
-      std::string name;
-      std::vector<bool> explains;  // per lane: the model under this setting matches observed
-      bool every_lane = true;      // matches every lane but the structural ones
-    };
-    std::vector<Setting> settings;
-    std::vector<uint32_t> out(v.size * w);
-    auto evaluate = [&](const OpContext& ctx, std::vector<bool>* explains,
-                        bool* every_lane) -> absl::Status {
-      LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v, absl::MakeSpan(out)));
-      explains->assign(v.size, true);
-      *every_lane = true;
-      for (size_t i : DifferingLanes(ctx, v, out, observed, relax)) {
-        (*explains)[i] = false;
-        if (!structural_lane[i]) *every_lane = false;
-      }
-      return absl::OkStatus();
-    };
-    bool done = false;
-    for (const HypothesisInfo& h : AllHypotheses()) {
-      const uint8_t base = h.get(rc.ctx.hyp);
-      for (size_t value = 0; value < h.values.size() && !done; ++value) {
-        if (value == base) continue;
-        Setting st{&h, static_cast<uint8_t>(value), absl::StrCat(h.name, "=", h.values[value].name),
-                   {}, true};
-        if (std::find(refuted.begin(), refuted.end(), st.name) != refuted.end()) continue;
-        OpContext ctx = rc.ctx;
-        h.set(&ctx.hyp, st.value);
-        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &st.explains, &st.every_lane));
-        if (st.every_lane) {
-          causes.push_back(Cause{st.name, true, value_lanes, {}});
-          done = true;
-        }
-        settings.push_back(std::move(st));
-      }
-    }
-    for (size_t a = 0; a < settings.size() && !done; ++a) {
-      for (size_t b = a + 1; b < settings.size() && !done; ++b) {
-        if (settings[a].h == settings[b].h) continue;
-        OpContext ctx = rc.ctx;
-        settings[a].h->set(&ctx.hyp, settings[a].value);
-        settings[b].h->set(&ctx.hyp, settings[b].value);
-        std::vector<bool> both;
-        bool every_lane = true;
-        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &both, &every_lane));
-        if (!every_lane) continue;
-        // Each lane goes to the setting that explains it alone; a lane that needs both counts
-        // for both (two deviations, two causes: never a third "both" cause).
-        Cause ca{settings[a].name, true, {}, {}}, cb{settings[b].name, true, {}, {}};
-        for (size_t i : value_lanes) {
-          const bool by_a = settings[a].explains[i], by_b = settings[b].explains[i];
-          if (by_a || !by_b) ca.lanes.push_back(i);
-          if (by_b || !by_a) cb.lanes.push_back(i);
-        }
-        for (Cause* c : {&ca, &cb}) {
-          if (!c->lanes.empty()) causes.push_back(std::move(*c));
-        }
-        done = true;
-      }
-    }
-    if (!done) {  // 3. no hypothesis set explains them: the batch's one value class
+  if (!sorted.value_lanes.empty()) {
+    LANEDIFF_ASSIGN_OR_RETURN(causes, HypothesisSearch(rc, observed, relax, sorted).Run(refuted));
+    if (causes.empty()) {  // 3. no hypothesis set explains them: the batch's one value class
       std::map<std::string, std::vector<size_t>> by_class;
-      for (size_t i : value_lanes) {
+      for (size_t i : sorted.value_lanes) {
         by_class[lc.Class(i, LaneWords(expected, i, w), LaneWords(observed, i, w))].push_back(i);
       }
       causes.push_back(PickClass(by_class));
     }
   }
-  if (!structural.empty()) causes.push_back(PickClass(structural));
+  if (!sorted.structural.empty()) causes.push_back(PickClass(sorted.structural));
   // A class cause whose every lane also shows another class cause of the batch is that cause:
   // the batch's other lanes tell which of the lane's classes happened (a class explaining
   // every lane wins over one explaining some).
   for (Cause& c : causes) {
-    if (!c.by_hypothesis) c.also = AlsoShown(c, lane_classes);
+    if (!c.by_hypothesis) c.also = AlsoShown(c, sorted.lane_classes);
   }
-  while (MergeOneAlsoShown(&causes, lane_classes)) {
+  while (MergeOneAlsoShown(&causes, sorted.lane_classes)) {
   }
   // Most lanes first; ties: hypotheses first, then by first lane (deterministic).
   std::sort(causes.begin(), causes.end(), [](const Cause& a, const Cause& b) {
@@ -592,9 +667,7 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
     return false;
   }
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
-  for (size_t i : DifferingLanes(e.rc.ctx, e.rc.lanes.view(), e.expected, observed, relax)) {
-    const std::vector<std::string> all =
-        lc.Classes(i, LaneWords(e.expected, i, e.w), LaneWords(observed, i, e.w));
+  for (const auto& [i, all] : ClassesOf(lc, e.Differing(observed, relax), e.expected, observed)) {
     if (std::find(all.begin(), all.end(), cause.name) != all.end()) return true;
   }
   return false;
@@ -613,9 +686,9 @@ absl::StatusOr<std::string> DecideClass(const proto::TestCase& conf, const Hypot
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
   std::map<std::string, std::vector<size_t>> by_class;
   for (const std::string& c : candidates) by_class[c];
-  for (size_t i : DifferingLanes(e.rc.ctx, e.rc.lanes.view(), e.expected, observed, relax)) {
-    for (const std::string& c :
-         lc.Classes(i, LaneWords(e.expected, i, e.w), LaneWords(observed, i, e.w))) {
+  for (const auto& [i, classes] :
+       ClassesOf(lc, e.Differing(observed, relax), e.expected, observed)) {
+    for (const std::string& c : classes) {
       if (auto it = by_class.find(c); it != by_class.end()) it->second.push_back(i);
     }
   }
