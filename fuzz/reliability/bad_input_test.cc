@@ -35,17 +35,12 @@ std::string MakeRealCorpus() {
   return dir;
 }
 
-TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
-  const std::string root = MakeRealCorpus();
-  const std::string findings = root + "/findings";
-  CorpusLoad good = LoadCorpus({findings});
-  ASSERT_TRUE(good.errors.empty());
-  ASSERT_GE(good.findings.size(), 1u);
-  const size_t n_good = good.findings.size();
-  const proto::Finding base = good.findings[0].finding;
-  const std::string dir = findings + "/gfx942/v_cvt_sr_fp8_f32/";  // exists: sr_wrap is SR
-  std::filesystem::create_directories(dir);
-
+// Writes into `dir` (a folder of `findings`) the broken files the test below replays, made
+// from the good finding `base`: text and binary that do not parse, well-formed findings with
+// out-of-range or unknown contents, too many lanes, and an unreadable file; `*locked` is a
+// folder of `findings` holding a good finding, made unreadable (mode 000).
+void WriteBrokenFindings(const std::string& findings, const std::string& dir,
+                         const proto::Finding& base, std::string* locked) {
   // Text: unknown field on line 3; unknown enum value on line 3; cut in half; empty.
   WriteRaw(dir + "a_field.textproto", "kind: DISAGREEMENT\nsignature: \"x\"\nbogus_field: 3\n");
   WriteRaw(dir + "b_enum.textproto",
@@ -104,10 +99,26 @@ TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
   // Unreadable: a file and a directory holding a good finding, mode 000.
   WriteRaw(dir + "l_unreadable.textproto", full);
   ::chmod((dir + "l_unreadable.textproto").c_str(), 0);
-  const std::string locked = findings + "/gfx942/zz_locked";
-  std::filesystem::create_directories(locked);
-  WriteRaw(locked + "/m.textproto", full);
-  ::chmod(locked.c_str(), 0);
+  *locked = findings + "/gfx942/zz_locked";
+  std::filesystem::create_directories(*locked);
+  WriteRaw(*locked + "/m.textproto", full);
+  ::chmod(locked->c_str(), 0);
+
+}
+
+TEST(BadInput, BrokenCorpusFilesAreNamedTheRestReplaysNothingRewritten) {
+  const std::string root = MakeRealCorpus();
+  const std::string findings = root + "/findings";
+  CorpusLoad good = LoadCorpus({findings});
+  ASSERT_TRUE(good.errors.empty());
+  ASSERT_GE(good.findings.size(), 1u);
+  const size_t n_good = good.findings.size();
+  const proto::Finding base = good.findings[0].finding;
+  const std::string dir = findings + "/gfx942/v_cvt_sr_fp8_f32/";  // exists: sr_wrap is SR
+  std::filesystem::create_directories(dir);
+
+  std::string locked;
+  ASSERT_NO_FATAL_FAILURE(WriteBrokenFindings(findings, dir, base, &locked));
 
   const Tree before = Snapshot(root);
   ProcResult r = RunProcess(
