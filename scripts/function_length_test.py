@@ -27,19 +27,6 @@ import sys
 LIMIT = 120
 ROOTS = ("model", "device_harness", "fuzz", "proto", "corpus")
 
-# TEMPORARY, for the lead to empty: fuzz/ files whose long functions are being split on other
-# branches at the time of writing. Matched by file name anywhere under fuzz/, so moving the
-# files into folders keeps them matched. Once those branches are merged, delete the patterns
-# (the test then covers them like every other file).
-TEMPORARY_ALLOW = (
-    "campaign*.cc",
-    "discriminate.cc",
-    "mutator.cc",
-    "attribution.cc",
-    "minimize.cc",
-    "lane_gen.cc",
-)
-
 SCOPE_KEYWORDS = re.compile(r"\b(namespace|class|struct|union|enum|extern)\b")
 # A head (the text since the last ';', '{' or '}' at this level) that ends a function
 # signature: ')' then qualifiers, or a trailing return type.
@@ -215,11 +202,6 @@ def has_long_reason(lines, head_line, open_line):
     return False
 
 
-def temporarily_allowed(rel):
-    return rel.startswith("fuzz/") and any(fnmatch.fnmatch(os.path.basename(rel), pat)
-                                           for pat in TEMPORARY_ALLOW)
-
-
 def generated(path):
     return path.endswith((".pb.cc", ".pb.h")) or "/build" in path
 
@@ -288,21 +270,7 @@ def main():
     print(f"{len(results)} functions; the five longest:")
     for length, rel, line, name, reason in results[:5]:
         print(f"  {length:4d} lines  {rel}:{line}  {name}{'  (// Long:)' if reason else ''}")
-    counted = [r for r in results if not temporarily_allowed(r[1])]
-    print("the five longest outside the temporary allow-list:")
-    for length, rel, line, name, reason in counted[:5]:
-        print(f"  {length:4d} lines  {rel}:{line}  {name}{'  (// Long:)' if reason else ''}")
-    bad, allowed = [], []
-    for r in results:
-        length, rel, line, name, reason = r
-        if length <= LIMIT or reason:
-            continue
-        if temporarily_allowed(rel):
-            allowed.append(r)
-        else:
-            bad.append(r)
-    for length, rel, line, name, _ in allowed:
-        print(f"temporarily allowed: {rel}:{line} {name}: {length} lines")
+    bad = [r for r in results if r[0] > LIMIT and not r[4]]
     for length, rel, line, name, _ in bad:
         print(f"FAIL {rel}:{line} {name}: body of {length} lines > {LIMIT}; split it into named "
               f"steps, or say why it must stay long in a `// Long:` comment line at its top")

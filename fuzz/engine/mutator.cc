@@ -104,19 +104,10 @@ std::vector<uint32_t> ModeValues() { return ModeTable(); }
 
 Mutator::Mutator(MutatorConfig config) : config_(std::move(config)) {
   for (const TargetTraits& t : AllTargets()) {
-    if (!config_.targets.empty() &&
-        std::find(config_.targets.begin(), config_.targets.end(), std::string(t.name)) ==
-            config_.targets.end()) {
-      continue;
-    }
-    bool any = false;
-    for (Instr i : kAllInstrs) {
-      const bool allowed = config_.instrs.empty() ||
-                           std::find(config_.instrs.begin(), config_.instrs.end(), i) !=
-                               config_.instrs.end();
-      any |= allowed && t.Has(i);
-    }
-    if (any) targets_.push_back(&t);
+    const bool listed = config_.targets.empty() ||
+                        std::find(config_.targets.begin(), config_.targets.end(),
+                                  std::string(t.name)) != config_.targets.end();
+    if (listed && !AllowedInstrs(t).empty()) targets_.push_back(&t);
   }
   config_.max_lanes = std::clamp<size_t>(config_.max_lanes, 1, kMaxLanes);
   config_.min_lanes = std::clamp<size_t>(config_.min_lanes, 1, config_.max_lanes);
@@ -145,13 +136,15 @@ void Mutator::FillLanes(Rng& rng, proto::TestCase* tc, size_t n) const {
   *tc = ToProto(c);
 }
 
+bool Mutator::InstrAllowed(Instr i) const {
+  return config_.instrs.empty() ||
+         std::find(config_.instrs.begin(), config_.instrs.end(), i) != config_.instrs.end();
+}
+
 std::vector<Instr> Mutator::AllowedInstrs(const TargetTraits& t) const {
   std::vector<Instr> out;
   for (Instr i : kAllInstrs) {
-    const bool allowed = config_.instrs.empty() ||
-                         std::find(config_.instrs.begin(), config_.instrs.end(), i) !=
-                             config_.instrs.end();
-    if (t.Has(i) && allowed) out.push_back(i);
+    if (t.Has(i) && InstrAllowed(i)) out.push_back(i);
   }
   return out;
 }
@@ -162,10 +155,9 @@ namespace {
 // mean something.
 bool HasVop1Forms(const proto::TestCase& tc) {
   const TargetTraits* t = TargetNamed(tc.target());
-  if (t == nullptr || !proto::Instruction_IsValid(tc.instr()) ||
-      tc.instr() == proto::INSTRUCTION_UNSPECIFIED) {
-    return false;
-  }
+  if (t == nullptr) return false;
+  if (!proto::Instruction_IsValid(tc.instr())) return false;
+  if (tc.instr() == proto::INSTRUCTION_UNSPECIFIED) return false;
   absl::StatusOr<Instr> instr = InstrFromProto(tc.instr());
   return instr.ok() && HasForm(*t, *instr, InstrForm::e32);
 }
@@ -351,9 +343,7 @@ void Mutator::MutateField(Rng& rng, FlatCase* c) const {
           // repairs UNSPECIFIED), so that instructions outside the set take no draws.
           std::vector<int> values = {proto::INSTRUCTION_UNSPECIFIED};
           for (Instr i : kAllInstrs) {
-            if (std::find(config_.instrs.begin(), config_.instrs.end(), i) != config_.instrs.end()) {
-              values.push_back(InstrToProto(i));
-            }
+            if (InstrAllowed(i)) values.push_back(InstrToProto(i));
           }
           r->SetEnumValue(msg, f, values[rng.Below(values.size())]);
           return;
@@ -439,171 +429,234 @@ bool Mutator::Fixup(Rng& rng, proto::TestCase* tc) const {
   return changed;
 }
 
-bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
-  proto::TestCase* tc = &c->header;
+namespace {
+
+// raw_words only as 2 or 3 words, and not mixed with any other Encoding field.
+bool FixupRawWords(proto::Encoding* enc) {
+  if (enc->raw_words_size() == 0) return false;
+  if (enc->raw_words_size() < 2 || enc->raw_words_size() > 3) {
+    enc->clear_raw_words();
+    return true;
+  }
+  proto::Encoding only_words;
+  *only_words.mutable_raw_words() = enc->raw_words();
+  if (enc->ByteSizeLong() == only_words.ByteSizeLong()) return false;
+  *enc = only_words;
+  return true;
+}
+
+// The modifier fields at their widths: OPSEL 4 bits, NEG/ABS 3, OMOD 2.
+bool FixupFieldWidths(proto::Encoding* enc) {
   bool changed = false;
-  auto set = [&](auto getter, auto setter, auto value) {
-    if (getter() != value) {
-      setter(value);
+  auto fit = [&changed](uint32_t value, uint32_t mask, auto set) {
+    if ((value & mask) != value) {
+      set(value & mask);
       changed = true;
     }
   };
-  // Target.
+  fit(enc->opsel(), 15u, [enc](uint32_t v) { enc->set_opsel(v); });
+  fit(enc->neg(), 7u, [enc](uint32_t v) { enc->set_neg(v); });
+  fit(enc->abs(), 7u, [enc](uint32_t v) { enc->set_abs(v); });
+  fit(enc->omod(), 3u, [enc](uint32_t v) { enc->set_omod(v); });
+  return changed;
+}
+
+// What the sources fixed so far use of the constant bus, and the one literal dword.
+struct ConstantBus {
+  int used = 0;
+  int limit = 0;
+  bool have_literal = false;
+  uint32_t literal = 0;
+};
+
+// A VGPR source: 0 (the convention's register for this slot), else a register number, one the
+// harness kernels load (device_harness/register_convention.h); no value.
+bool FixupVgprSource(proto::Source* s) {
+  if ((s->code() == 0 || HarnessRegisters().Vgpr(static_cast<int>(s->code()))) &&
+      s->value() == 0) {
+    return false;
+  }
+  s->clear_code();
+  s->clear_value();
+  return true;
+}
+
+// An inline constant: a valid inline code of the family, no value.
+bool FixupInlineSource(Family family, proto::Source* s) {
+  bool changed = false;
+  if (!IsInlineCode(family, s->code())) {
+    s->set_code(128 + s->code() % 81);
+    changed = true;
+  }
+  if (s->value() != 0) {
+    s->clear_value();
+    changed = true;
+  }
+  return changed;
+}
+
+// A literal: only where the family has one and the bus has room (else a VGPR), no code, a
+// 16-bit source's value in 16 bits, and one literal dword per instruction (a second literal
+// source shares the first one's value).
+bool FixupLiteralSource(Family family, int src_bits, ConstantBus* bus, proto::Source* s) {
+  if (!LiteralAllowed(family) || (!bus->have_literal && bus->used >= bus->limit)) {
+    s->set_kind(proto::SOURCE_VGPR);
+    s->clear_value();
+    s->clear_code();
+    return true;
+  }
+  bool changed = false;
+  if (s->code() != 0) {
+    s->clear_code();
+    changed = true;
+  }
+  // A 16-bit source operand (InstrInfo::src_bits) takes a 16-bit literal, as LLVM's
+  // assembler does: its low half (a wider dword only comes from raw words).
+  if (src_bits == 16 && s->value() > 0xffffu) {
+    s->set_value(s->value() & 0xffffu);
+    changed = true;
+  }
+  if (bus->have_literal) {  // one literal dword per instruction: share its value
+    if (s->value() != bus->literal) {
+      s->set_value(bus->literal);
+      changed = true;
+    }
+  } else {
+    bus->have_literal = true;
+    bus->literal = s->value();
+    ++bus->used;
+  }
+  return changed;
+}
+
+// An SGPR: only where the bus has room (else a VGPR); no register named (the harness chooses
+// distinct SGPRs).
+bool FixupSgprSource(ConstantBus* bus, proto::Source* s) {
+  if (bus->used >= bus->limit) {
+    s->set_kind(proto::SOURCE_VGPR);
+    s->clear_value();
+    return true;
+  }
+  ++bus->used;
+  if (s->code() == 0) return false;
+  s->clear_code();
+  return true;
+}
+
+// A default (VGPR, no register named) SRC2 the instruction does not read (the SR
+// instructions', a VOP1 instruction's e64 form's) is made absent, which encodes 0 as LLVM
+// does; a non-zero field there is only produced on purpose (an SGPR, an inline constant or
+// a named VGPR). An unread source (SRC1 of a VOP1 instruction too) is never the literal: no
+// literal dword is fetched for it, and Vop3FromTestCase refuses the case ("literal ... is
+// set but no source is code 255").
+bool ClearUnreadSources(Instr instr, proto::Encoding* enc) {
+  bool changed = false;
+  for (int k = Info(instr).sources(); k < 3; ++k) {
+    if (!(k == 1 ? enc->has_src1() : enc->has_src2())) continue;
+    const proto::Source& s = k == 1 ? enc->src1() : enc->src2();
+    if (s.kind() == proto::SOURCE_LITERAL ||
+        (k == 2 && s.kind() == proto::SOURCE_VGPR && s.code() == 0)) {
+      if (k == 1) enc->clear_src1();
+      else enc->clear_src2();
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+const TargetTraits* Mutator::FixupTarget(Rng& rng, proto::TestCase* tc, bool* changed) const {
   const TargetTraits* t = TargetNamed(tc->target());
   if (t == nullptr || std::find(targets_.begin(), targets_.end(), t) == targets_.end()) {
     t = targets_.empty() ? &AllTargets()[0] : targets_[rng.Below(targets_.size())];
     tc->set_target(std::string(t->name));
-    changed = true;
+    *changed = true;
   }
-  // Instruction present on the target and allowed.
-  const std::vector<Instr> instrs = AllowedInstrs(*t);
+  return t;
+}
+
+bool Mutator::FixupInstr(Rng& rng, const TargetTraits& t, proto::TestCase* tc) const {
+  const std::vector<Instr> instrs = AllowedInstrs(t);
   const bool instr_ok = proto::Instruction_IsValid(tc->instr()) &&
                         tc->instr() != proto::INSTRUCTION_UNSPECIFIED &&
                         std::find(instrs.begin(), instrs.end(), FromProto(tc->instr())) !=
                             instrs.end();
-  if (!instr_ok && !instrs.empty()) {
-    tc->set_instr(InstrToProto(rng.Pick(instrs)));
-    changed = true;
-  }
-  // Encoding.
-  proto::Encoding* enc = tc->mutable_encoding();
-  if (enc->raw_words_size() > 0) {
-    if (enc->raw_words_size() < 2 || enc->raw_words_size() > 3) {
-      enc->clear_raw_words();
+  if (instr_ok || instrs.empty()) return false;
+  tc->set_instr(InstrToProto(rng.Pick(instrs)));
+  return true;
+}
+
+bool Mutator::FixupSources(const TargetTraits& t, Instr instr, proto::Encoding* enc) const {
+  bool changed = false;
+  // The SR instructions' SRC2 field carries no data; a literal code there would make the
+  // instruction's length ambiguous, so the unused field is never the literal.
+  ConstantBus bus;
+  // With allow_undefined every source may read the constant bus (3 > every family's limit).
+  bus.limit = config_.allow_undefined ? 3 : ConstantBusLimit(t.family);
+  for (int k = 0; k < 3; ++k) {
+    // Absent sources stay absent (reading them through mutable_* would create them).
+    if (!(k == 0 ? enc->has_src0() : k == 1 ? enc->has_src1() : enc->has_src2())) continue;
+    proto::Source* s =
+        k == 0 ? enc->mutable_src0() : k == 1 ? enc->mutable_src1() : enc->mutable_src2();
+    if (!proto::SourceKind_IsValid(s->kind())) {
+      s->set_kind(proto::SOURCE_VGPR);
       changed = true;
-    } else {
-      proto::Encoding only_words;
-      *only_words.mutable_raw_words() = enc->raw_words();
-      if (enc->ByteSizeLong() != only_words.ByteSizeLong()) {
-        *enc = only_words;
-        changed = true;
-      }
+    }
+    switch (s->kind()) {
+      case proto::SOURCE_VGPR:
+        changed |= FixupVgprSource(s);
+        break;
+      case proto::SOURCE_INLINE:
+        changed |= FixupInlineSource(t.family, s);
+        break;
+      case proto::SOURCE_LITERAL:
+        changed |= FixupLiteralSource(t.family, Info(instr).src_bits(t.family, k), &bus, s);
+        break;
+      case proto::SOURCE_SGPR:
+        changed |= FixupSgprSource(&bus, s);
+        break;
+      default:
+        break;
     }
   }
-  if (enc->raw_words_size() == 0 && FixupForm(*t, FromProto(tc->instr()), enc)) changed = true;
-  if (enc->raw_words_size() == 0) {
-    set([&] { return enc->opsel(); }, [&](uint32_t v) { enc->set_opsel(v); }, enc->opsel() & 15u);
-    set([&] { return enc->neg(); }, [&](uint32_t v) { enc->set_neg(v); }, enc->neg() & 7u);
-    set([&] { return enc->abs(); }, [&](uint32_t v) { enc->set_abs(v); }, enc->abs() & 7u);
-    set([&] { return enc->omod(); }, [&](uint32_t v) { enc->set_omod(v); }, enc->omod() & 3u);
-    // The SR instructions' SRC2 field carries no data; a literal code there would make the
-    // instruction's length ambiguous, so the unused field is never the literal.
-    int bus = 0;
-    // With allow_undefined every source may read the constant bus (3 > every family's limit).
-    const int bus_limit = config_.allow_undefined ? 3 : ConstantBusLimit(t->family);
-    bool have_literal = false;
-    uint32_t literal = 0;
-    for (int k = 0; k < 3; ++k) {
-      // Absent sources stay absent (reading them through mutable_* would create them).
-      if (!(k == 0 ? enc->has_src0() : k == 1 ? enc->has_src1() : enc->has_src2())) continue;
-      proto::Source* s =
-          k == 0 ? enc->mutable_src0() : k == 1 ? enc->mutable_src1() : enc->mutable_src2();
-      if (!proto::SourceKind_IsValid(s->kind())) {
-        s->set_kind(proto::SOURCE_VGPR);
-        changed = true;
-      }
-      switch (s->kind()) {
-        case proto::SOURCE_VGPR:
-          // 0: the convention's register for this slot; else a register number, one the
-          // harness kernels load (device_harness/register_convention.h).
-          if ((s->code() != 0 && !HarnessRegisters().Vgpr(static_cast<int>(s->code()))) ||
-              s->value() != 0) {
-            s->clear_code();
-            s->clear_value();
-            changed = true;
-          }
-          break;
-        case proto::SOURCE_INLINE:
-          if (!IsInlineCode(t->family, s->code())) {
-            s->set_code(128 + s->code() % 81);
-            changed = true;
-          }
-          if (s->value() != 0) {
-            s->clear_value();
-            changed = true;
-          }
-          break;
-        case proto::SOURCE_LITERAL:
-          if (!LiteralAllowed(t->family) || (!have_literal && bus >= bus_limit)) {
-            s->set_kind(proto::SOURCE_VGPR);
-            s->clear_value();
-            s->clear_code();
-            changed = true;
-            break;
-          }
-          if (s->code() != 0) {
-            s->clear_code();
-            changed = true;
-          }
-          // A 16-bit source operand (InstrInfo::src_bits) takes a 16-bit literal, as LLVM's
-          // assembler does: its low half (a wider dword only comes from raw words).
-          if (Info(FromProto(tc->instr())).src_bits(t->family, k) == 16 && s->value() > 0xffffu) {
-            s->set_value(s->value() & 0xffffu);
-            changed = true;
-          }
-          if (have_literal) {  // one literal dword per instruction: share its value
-            if (s->value() != literal) {
-              s->set_value(literal);
-              changed = true;
-            }
-          } else {
-            have_literal = true;
-            literal = s->value();
-            ++bus;
-          }
-          break;
-        case proto::SOURCE_SGPR:
-          if (bus >= bus_limit) {
-            s->set_kind(proto::SOURCE_VGPR);
-            s->clear_value();
-            changed = true;
-            break;
-          }
-          if (s->code() != 0) {  // the harness chooses distinct SGPRs
-            s->clear_code();
-            changed = true;
-          }
-          ++bus;
-          break;
-        default:
-          break;
-      }
-    }
-    // A default (VGPR, no register named) SRC2 the instruction does not read (the SR
-    // instructions', a VOP1 instruction's e64 form's) is made absent, which encodes 0 as LLVM
-    // does; a non-zero field there is only produced on purpose (an SGPR, an inline constant or
-    // a named VGPR). An unread source (SRC1 of a VOP1 instruction too) is never the literal: no
-    // literal dword is fetched for it, and Vop3FromTestCase refuses the case ("literal ... is
-    // set but no source is code 255").
-    for (int k = Info(FromProto(tc->instr())).sources(); k < 3; ++k) {
-      if (!(k == 1 ? enc->has_src1() : enc->has_src2())) continue;
-      const proto::Source& s = k == 1 ? enc->src1() : enc->src2();
-      if (s.kind() == proto::SOURCE_LITERAL ||
-          (k == 2 && s.kind() == proto::SOURCE_VGPR && s.code() == 0)) {
-        if (k == 1) enc->clear_src1();
-        else enc->clear_src2();
-        changed = true;
-      }
-    }
-  }
-  // Lane count.
+  return ClearUnreadSources(instr, enc) || changed;
+}
+
+bool Mutator::FixupLaneCount(Rng& rng, FlatCase* c) const {
   const size_t n = c->size();
   if (n > config_.max_lanes) {
     c->lanes.Resize(config_.max_lanes);
-    changed = true;
-  } else if (n < config_.min_lanes) {
-    const LaneGen gen(*tc);
-    for (std::vector<uint32_t>* w : {&c->lanes.src0(), &c->lanes.src1(), &c->lanes.src2(),
-                                     &c->lanes.vdst_old()}) {
-      w->reserve(config_.min_lanes);  // exact: a doubled capacity would stay in the pool
-    }
-    for (size_t i = n; i < config_.min_lanes; ++i) {
-      const uint32_t s0 = gen.Value(rng, DomainField::kSrc0);
-      const uint32_t s1 = gen.Value(rng, DomainField::kSrc1);
-      c->lanes.Add(s0, s1, 0, 0);
-    }
-    changed = true;
+    return true;
   }
+  if (n >= config_.min_lanes) return false;
+  const LaneGen gen(c->header);
+  for (std::vector<uint32_t>* w : {&c->lanes.src0(), &c->lanes.src1(), &c->lanes.src2(),
+                                   &c->lanes.vdst_old()}) {
+    w->reserve(config_.min_lanes);  // exact: a doubled capacity would stay in the pool
+  }
+  for (size_t i = n; i < config_.min_lanes; ++i) {
+    const uint32_t s0 = gen.Value(rng, DomainField::kSrc0);
+    const uint32_t s1 = gen.Value(rng, DomainField::kSrc1);
+    c->lanes.Add(s0, s1, 0, 0);
+  }
+  return true;
+}
+
+bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
+  proto::TestCase* tc = &c->header;
+  bool changed = false;
+  const TargetTraits* t = FixupTarget(rng, tc, &changed);
+  changed |= FixupInstr(rng, *t, tc);  // present on the target and allowed
+  const Instr instr = FromProto(tc->instr());
+  proto::Encoding* enc = tc->mutable_encoding();
+  changed |= FixupRawWords(enc);
+  if (enc->raw_words_size() == 0) {
+    changed |= FixupForm(*t, instr, enc);
+    changed |= FixupFieldWidths(enc);
+    changed |= FixupSources(*t, instr, enc);
+  }
+  changed |= FixupLaneCount(rng, c);
   if (tc->has_mode() && tc->mode() == kDefaultMode) {
     tc->clear_mode();  // absent means the default: one spelling per case
     changed = true;

@@ -138,8 +138,16 @@ class Mutator {
  private:
   void MutateField(Rng& rng, FlatCase* c) const;
   void MutateLanes(Rng& rng, FlatCase* c) const;
+  // --instrs allows `i` (an empty list allows every instruction).
+  bool InstrAllowed(Instr i) const;
   // The instructions `t` has that the config allows.
   std::vector<Instr> AllowedInstrs(const TargetTraits& t) const;
+  // FixupFlat's steps, in its order (the first two draw from `rng` only to replace a target
+  // or instruction, the last to add lanes); each says whether it changed anything.
+  const TargetTraits* FixupTarget(Rng& rng, proto::TestCase* tc, bool* changed) const;
+  bool FixupInstr(Rng& rng, const TargetTraits& t, proto::TestCase* tc) const;
+  bool FixupSources(const TargetTraits& t, Instr instr, proto::Encoding* enc) const;
+  bool FixupLaneCount(Rng& rng, FlatCase* c) const;
   std::vector<const TargetTraits*> targets_;
   MutatorConfig config_;
 };

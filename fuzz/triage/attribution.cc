@@ -21,175 +21,6 @@
 namespace lanediff {
 namespace {
 
-uint32_t Byte(uint32_t w, int b) { return (w >> (8 * b)) & 0xffu; }
-
-// One 8-bit float code, taken apart by the format's table row.
-struct Code {
-  bool nan = false, inf = false, negative = false;
-  uint32_t magnitude = 0;  // code without the sign bit (all 8 bits for unsigned formats)
-  bool zero = false, subnormal = false;
-};
-
-Code Take(const Fp8Format& f, uint32_t code) {
-  Code c;
-  c.magnitude = f.is_signed ? code & 0x7fu : code;
-  c.negative = f.is_signed && (code & 0x80u) != 0;
-  const uint32_t special = f.is_signed ? 0x7fu : 0xffu;  // all exponent and mantissa bits set
-  if (f.fnuz) {
-    c.nan = code == 0x80u;
-  } else if (f.has_inf) {  // OCP E5M2: exponent all ones; mantissa 0 = Inf, else NaN
-    const uint32_t inf = f.inf_out & 0x7fu;
-    c.inf = c.magnitude == inf;
-    c.nan = c.magnitude > inf;
-  } else {
-    c.nan = c.magnitude == special;
-  }
-  c.zero = !c.nan && c.magnitude == 0;
-  c.subnormal = !c.nan && !c.inf && c.magnitude != 0 && (c.magnitude >> f.man_bits) == 0;
-  return c;
-}
-
-}  // namespace
-
-std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t kept,
-                            uint32_t expected, uint32_t observed, const RoundingPair* pair) {
-  const int w = written_byte & 3;
-  const uint32_t ew = Byte(expected, w), ow = Byte(observed, w);
-  const uint32_t mask = 0xffu << (8 * w);
-  // Moved: byte w was left as kept, and exactly one other byte p changed (its value may
-  // differ from the expected one when a second deviation changed it too).
-  if (Byte(observed, w) == Byte(kept, w) && (expected & ~mask) == (kept & ~mask)) {
-    int changed = 0, at = -1;
-    for (int p = 0; p < 4; ++p) {
-      if (Byte(observed, p) != Byte(kept, p)) ++changed, at = p;
-    }
-    if (changed == 1 && at != w) return "byte_moved";
-  }
-  if ((expected & ~mask) != (observed & ~mask)) {
-    return ew == ow ? "unwritten_bytes_changed" : "written_and_unwritten_bytes_changed";
-  }
-  // The model's other rounding candidate of the same input (the one beyond the largest finite
-  // included, as the instruction's overflow rules give it).
-  if (pair != nullptr && Byte(pair->down, w) != Byte(pair->up, w) &&
-      (ow == Byte(pair->down, w) || ow == Byte(pair->up, w))) {
-    return "rounded_other_way";
-  }
-  if (format == nullptr) {  // unsigned 8-bit integer
-    const uint32_t d = ew > ow ? ew - ow : ow - ew;
-    if (d == 1) return "one_code_apart";
-    if (ew == 0 || ow == 0 || ew == 255 || ow == 255) return "saturated_vs_not";
-    return "value_differs";
-  }
-  const Fp8Format& f = *format;
-  const Code e = Take(f, ew), o = Take(f, ow);
-  if (e.nan && o.nan) return "nan_encoding";
-  if ((e.nan && o.inf) || (e.inf && o.nan)) return "nan_vs_inf";
-  // FNUZ: 0x80 is NaN, so zero vs 0x80 is not a sign.
-  if (f.is_signed && (ew ^ ow) == 0x80u && !(f.fnuz && (e.zero || o.zero))) return "sign_only";
-  const bool e_special = e.nan || e.inf, o_special = o.nan || o.inf;
-  if (e_special != o_special) {
-    const Code& finite = e_special ? o : e;
-    return finite.magnitude == f.max_finite ? "saturated_vs_not" : "special_vs_finite";
-  }
-  if (e.negative == o.negative || e.zero || o.zero) {  // FNUZ: -tiny rounds to +0 (0x00)
-    const uint32_t d = e.magnitude > o.magnitude ? e.magnitude - o.magnitude
-                                                 : o.magnitude - e.magnitude;
-    if (d == 1) return "one_code_apart";  // zero vs the smallest subnormal included
-    if ((e.zero && o.subnormal) || (e.subnormal && o.zero)) return "zero_vs_subnormal";
-  }
-  return "value_differs";
-}
-
-std::string DifferenceClassF32(uint32_t expected, uint32_t observed) {
-  struct F32 {
-    bool nan, inf, negative, zero, denormal;
-  };
-  auto take = [](uint32_t w) {
-    const uint32_t exp = (w >> 23) & 0xffu, man = w & 0x7fffffu;
-    return F32{exp == 0xffu && man != 0, exp == 0xffu && man == 0, (w >> 31) != 0,
-               exp == 0 && man == 0, exp == 0 && man != 0};
-  };
-  // Every value an 8-bit float decodes to (OMOD scaling included) and the canonical NaN has
-  // at most the widest 8-bit mantissa in its f32 fraction; a word with fraction bits below
-  // that is no byte's decode (a garbage word): the finer classes describe two decoded
-  // values, so it is value_differs.
-  int widest = 0;
-  for (const Fp8Format& f : kFp8Formats) widest = std::max(widest, f.man_bits);
-  const uint32_t below = (1u << (23 - widest)) - 1u;
-  if ((observed & below) != 0 && ((observed >> 23) & 0xffu) != 0) return "value_differs";
-  const F32 e = take(expected), o = take(observed);
-  if (e.nan && o.nan) return "nan_encoding";
-  if ((e.nan && o.inf) || (e.inf && o.nan)) return "nan_vs_inf";
-  if (((expected ^ observed) == 0x80000000u)) return "sign_only";
-  if (e.nan || e.inf || o.nan || o.inf) return "special_vs_finite";
-  if (e.negative == o.negative && ((e.zero && o.denormal) || (e.denormal && o.zero))) {
-    return "zero_vs_subnormal";
-  }
-  return "value_differs";
-}
-
-bool WritesF32Word(Instr instr) {
-  const InstrInfo& info = GetInstrInfo(instr);
-  return info.output == OutputKind::f32 && info.write == DstWrite::dword;
-}
-
-std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t kept,
-                                uint32_t expected, uint32_t observed, const RoundingPair* pair) {
-  int bytes = 0, first = -1;
-  for (int p = 0; p < 4; ++p) {
-    if (((mask >> (8 * p)) & 0xffu) == 0) continue;
-    ++bytes;
-    if (first < 0) first = p;
-  }
-  if (bytes <= 1) {
-    return DifferenceClass(format, first < 0 ? 0 : first, kept, expected, observed, pair);
-  }
-  if ((observed & mask) == (kept & mask) && (expected & ~mask) == (kept & ~mask) &&
-      (observed & ~mask) != (kept & ~mask)) {
-    return "byte_moved";
-  }
-  if ((expected & ~mask) != (observed & ~mask)) {
-    return (expected & mask) == (observed & mask) ? "unwritten_bytes_changed"
-                                                  : "written_and_unwritten_bytes_changed";
-  }
-  if (pair != nullptr) {  // every differing element is its other rounding candidate
-    bool other_way = true;
-    for (int p = 0; p < 4 && other_way; ++p) {
-      const uint32_t m = 0xffu << (8 * p);
-      if ((mask & m) == 0 || (expected & m) == (observed & m)) continue;
-      other_way = (pair->down & m) != (pair->up & m) &&
-                  ((observed & m) == (pair->down & m) || (observed & m) == (pair->up & m));
-    }
-    if (other_way) return "rounded_other_way";
-  }
-  for (int p = 0; p < 4; ++p) {
-    const uint32_t m = 0xffu << (8 * p);
-    if ((mask & m) == 0 || (expected & m) == (observed & m)) continue;
-    return DifferenceClass(format, p, kept, (expected & m) | (kept & ~m),
-                           (observed & m) | (kept & ~m), pair);
-  }
-  return "value_differs";
-}
-
-std::string DecodeByte(const Fp8Format* format, uint8_t byte) {
-  if (format == nullptr) return absl::StrFormat("0x%02x = %d", byte, byte);
-  const Fp8Format& f = *format;
-  const Code c = Take(f, byte);
-  if (c.nan) return absl::StrFormat("0x%02x = NaN", byte);
-  if (c.inf) return absl::StrFormat("0x%02x = %sInf", byte, c.negative ? "-" : "+");
-  const int exp_field = static_cast<int>(c.magnitude >> f.man_bits);
-  const int man = static_cast<int>(c.magnitude & ((1u << f.man_bits) - 1));
-  // value = (exp ? 1 + man/2^m : man/2^m) * 2^(max(exp,1) - bias)
-  const double frac = (exp_field ? 1.0 : 0.0) + man / static_cast<double>(1 << f.man_bits);
-  double v = frac;
-  for (int e = std::max(exp_field, 1) - f.bias; e > 0; --e) v *= 2;
-  for (int e = std::max(exp_field, 1) - f.bias; e < 0; ++e) v /= 2;
-  if (c.negative) v = -v;
-  return absl::StrFormat("0x%02x = %.9g", byte, v);
-}
-
-namespace {
-
 // An f32 word's two neighbours on the output grid (quantum 2^qe at its exponent: the 8-bit
 // format's, widening below its smallest normal; 1.0 for u8): {toward zero, away from zero},
 // the sign kept. {x, x} when x is on the grid, Inf/NaN or an f32 denormal.
@@ -368,6 +199,12 @@ struct Expectation {
   ResolvedCase rc;
   size_t w = 1;                    // destination words per lane (DstWords)
   std::vector<uint32_t> expected;  // lane i's at [i*w, i*w + w)
+
+  // The lanes whose `observed` words differ from the expected ones.
+  std::vector<size_t> Differing(absl::Span<const uint32_t> observed,
+                                const Relaxations& relax) const {
+    return DifferingLanes(rc.ctx, rc.lanes.view(), expected, observed, relax);
+  }
 };
 absl::StatusOr<Expectation> Expect(const proto::TestCase& tc, const Hypotheses& hyp) {
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
@@ -398,6 +235,168 @@ bool MergeOneAlsoShown(std::vector<Cause>* causes,
   }
   return false;
 }
+
+// Every class each of `lanes` shows (LaneClassifier::Classes), by lane: `expected` and
+// `observed` are the batch's words, DstWords per lane.
+std::map<size_t, std::vector<std::string>> ClassesOf(const LaneClassifier& lc,
+                                                     const std::vector<size_t>& lanes,
+                                                     absl::Span<const uint32_t> expected,
+                                                     absl::Span<const uint32_t> observed) {
+  const size_t w = static_cast<size_t>(DstWords(lc.rc.ctx.instr));
+  std::map<size_t, std::vector<std::string>> out;
+  for (size_t i : lanes) {
+    out[i] = lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
+  }
+  return out;
+}
+
+// Attribute's step 1: the differing lanes sorted into structural classes (no hypothesis moves
+// a byte or touches a kept byte) and value lanes (only the written byte, or half, differs).
+struct SortedLanes {
+  std::map<std::string, std::vector<size_t>> structural;
+  std::vector<size_t> value_lanes;
+  std::map<size_t, std::vector<std::string>> lane_classes;  // every class each lane shows
+};
+
+SortedLanes SortDifferingLanes(const LaneClassifier& lc, const std::vector<size_t>& differing,
+                               absl::Span<const uint32_t> expected,
+                               absl::Span<const uint32_t> observed) {
+  SortedLanes s;
+  s.lane_classes = ClassesOf(lc, differing, expected, observed);
+  for (size_t i : differing) {
+    const std::string& c = s.lane_classes[i].front();
+    if (IsStructural(c)) {
+      s.structural[c].push_back(i);
+    } else {
+      s.value_lanes.push_back(i);
+    }
+  }
+  // In a batch that shows visible moves, a lane whose move is invisible moved too.
+  if (s.structural.count("byte_moved") != 0) {
+    const size_t w = static_cast<size_t>(DstWords(lc.rc.ctx.instr));
+    std::vector<size_t> rest;
+    for (size_t i : s.value_lanes) {
+      // Nothing visible written (observed == kept): it may have moved onto an equal byte, or
+      // written a value equal to the old one; one lane cannot tell, its batch can.
+      if (w == 1 && observed[i] == lc.Kept(i)) {
+        s.structural["byte_moved"].push_back(i);
+      } else {
+        rest.push_back(i);
+      }
+    }
+    s.value_lanes = std::move(rest);
+  }
+  return s;
+}
+
+// Attribute's step 2: the smallest set of alternative hypothesis settings (one, else two)
+// under which the model reproduces every lane of the batch but the structural ones.
+class HypothesisSearch {
+ public:
+  HypothesisSearch(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+                   const Relaxations& relax, const SortedLanes& sorted)
+      : rc_(rc), v_(rc.lanes.view()), observed_(observed), relax_(relax),
+        value_lanes_(sorted.value_lanes), structural_lane_(v_.size, false),
+        out_(v_.size * static_cast<size_t>(DstWords(rc.ctx.instr))) {
+    for (const auto& [c, lanes] : sorted.structural) {
+      for (size_t i : lanes) structural_lane_[i] = true;
+    }
+  }
+
+  // The causes by one setting (not in `refuted`), else by a pair of settings of different
+  // rules; empty when no such set explains the value lanes.
+  absl::StatusOr<std::vector<Cause>> Run(absl::Span<const std::string> refuted) {
+    std::vector<Cause> causes;
+    LANEDIFF_ASSIGN_OR_RETURN(bool done, TrySingleSettings(refuted, &causes));
+    if (!done) {
+      LANEDIFF_RETURN_IF_ERROR(TrySettingPairs(&causes));
+    }
+    return causes;
+  }
+
+ private:
+  struct Setting {
+    const HypothesisInfo* h;
+    uint8_t value;
+    std::string name;
+    std::vector<bool> explains;  // per lane: the model under this setting matches observed
+    bool every_lane = true;      // matches every lane but the structural ones
+  };
+
+  // The model under `ctx` against the observed words: which lanes it explains, and whether
+  // it explains every lane but the structural ones.
+  absl::Status Explain(const OpContext& ctx, std::vector<bool>* explains, bool* every_lane) {
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v_, absl::MakeSpan(out_)));
+    explains->assign(v_.size, true);
+    *every_lane = true;
+    for (size_t i : DifferingLanes(ctx, v_, out_, observed_, relax_)) {
+      (*explains)[i] = false;
+      if (!structural_lane_[i]) *every_lane = false;
+    }
+    return absl::OkStatus();
+  }
+
+  // Each other value of each rule alone, in AllHypotheses order; the first that explains
+  // every value lane is the cause. The settings tried are kept for TrySettingPairs.
+  absl::StatusOr<bool> TrySingleSettings(absl::Span<const std::string> refuted,
+                                         std::vector<Cause>* causes) {
+    for (const HypothesisInfo& h : AllHypotheses()) {
+      const uint8_t base = h.get(rc_.ctx.hyp);
+      for (size_t value = 0; value < h.values.size(); ++value) {
+        if (value == base) continue;
+        Setting st{&h, static_cast<uint8_t>(value), absl::StrCat(h.name, "=", h.values[value].name),
+                   {}, true};
+        if (std::find(refuted.begin(), refuted.end(), st.name) != refuted.end()) continue;
+        OpContext ctx = rc_.ctx;
+        h.set(&ctx.hyp, st.value);
+        LANEDIFF_RETURN_IF_ERROR(Explain(ctx, &st.explains, &st.every_lane));
+        const bool every_lane = st.every_lane;
+        if (every_lane) causes->push_back(Cause{st.name, true, value_lanes_, {}});
+        settings_.push_back(std::move(st));
+        if (every_lane) return true;
+      }
+    }
+    return false;
+  }
+
+  // Two settings of different rules together; the first pair that explains every value lane
+  // gives two causes: each lane goes to the setting that explains it alone, and a lane that
+  // needs both counts for both (two deviations, two causes: never a third "both" cause).
+  absl::Status TrySettingPairs(std::vector<Cause>* causes) {
+    for (size_t a = 0; a < settings_.size(); ++a) {
+      for (size_t b = a + 1; b < settings_.size(); ++b) {
+        if (settings_[a].h == settings_[b].h) continue;
+        OpContext ctx = rc_.ctx;
+        settings_[a].h->set(&ctx.hyp, settings_[a].value);
+        settings_[b].h->set(&ctx.hyp, settings_[b].value);
+        std::vector<bool> both;
+        bool every_lane = true;
+        LANEDIFF_RETURN_IF_ERROR(Explain(ctx, &both, &every_lane));
+        if (!every_lane) continue;
+        Cause ca{settings_[a].name, true, {}, {}}, cb{settings_[b].name, true, {}, {}};
+        for (size_t i : value_lanes_) {
+          const bool by_a = settings_[a].explains[i], by_b = settings_[b].explains[i];
+          if (by_a || !by_b) ca.lanes.push_back(i);
+          if (by_b || !by_a) cb.lanes.push_back(i);
+        }
+        for (Cause* c : {&ca, &cb}) {
+          if (!c->lanes.empty()) causes->push_back(std::move(*c));
+        }
+        return absl::OkStatus();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const ResolvedCase& rc_;
+  const LaneView v_;
+  const absl::Span<const uint32_t> observed_;
+  const Relaxations& relax_;
+  const std::vector<size_t>& value_lanes_;
+  std::vector<bool> structural_lane_;
+  std::vector<uint32_t> out_;  // the model's words under the setting being tried
+  std::vector<Setting> settings_;
+};
 
 }  // namespace
 
@@ -447,120 +446,27 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
 
   // 1. Structural differences first: no hypothesis moves a byte or touches a kept byte.
-  std::map<std::string, std::vector<size_t>> structural;
-  std::vector<size_t> value_lanes;  // only the written byte (or half) differs
-  std::map<size_t, std::vector<std::string>> lane_classes;  // every class each lane shows
-  for (size_t i : differing) {
-    std::vector<std::string>& all = lane_classes[i] =
-        lc.Classes(i, LaneWords(expected, i, w), LaneWords(observed, i, w));
-    const std::string& c = all.front();
-    if (IsStructural(c)) {
-      structural[c].push_back(i);
-    } else {
-      value_lanes.push_back(i);
-    }
-  }
-  // In a batch that shows visible moves, a lane whose move is invisible moved too.
-  if (structural.count("byte_moved") != 0) {
-    std::vector<size_t> rest;
-    for (size_t i : value_lanes) {
-      // Nothing visible written (observed == kept): it may have moved onto an equal byte, or
-      // written a value equal to the old one; one lane cannot tell, its batch can.
-      if (w == 1 && observed[i] == lc.Kept(i)) {
-        structural["byte_moved"].push_back(i);
-      } else {
-        rest.push_back(i);
-      }
-    }
-    value_lanes = std::move(rest);
-  }
-
-  // 2. The value differences: the smallest set of alternative hypothesis settings (one, else
-  // two) under which the model reproduces every lane but the structural ones.
+  const SortedLanes sorted = SortDifferingLanes(lc, differing, expected, observed);
+  // 2. The value differences: the smallest set of alternative hypothesis settings.
   std::vector<Cause> causes;
-  if (!value_lanes.empty()) {
-    std::vector<bool> structural_lane(v.size, false);
-    for (const auto& [c, lanes] : structural) {
-      for (size_t i : lanes) structural_lane[i] = true;
-    }
-    struct Setting {
-      const HypothesisInfo* h;
-      uint8_t value;
-      std::string name;
-      std::vector<bool> explains;  // per lane: the model under this setting matches observed
-      bool every_lane = true;      // matches every lane but the structural ones
-    };
-    std::vector<Setting> settings;
-    std::vector<uint32_t> out(v.size * w);
-    auto evaluate = [&](const OpContext& ctx, std::vector<bool>* explains,
-                        bool* every_lane) -> absl::Status {
-      LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v, absl::MakeSpan(out)));
-      explains->assign(v.size, true);
-      *every_lane = true;
-      for (size_t i : DifferingLanes(ctx, v, out, observed, relax)) {
-        (*explains)[i] = false;
-        if (!structural_lane[i]) *every_lane = false;
-      }
-      return absl::OkStatus();
-    };
-    bool done = false;
-    for (const HypothesisInfo& h : AllHypotheses()) {
-      const uint8_t base = h.get(rc.ctx.hyp);
-      for (size_t value = 0; value < h.values.size() && !done; ++value) {
-        if (value == base) continue;
-        Setting st{&h, static_cast<uint8_t>(value), absl::StrCat(h.name, "=", h.values[value].name),
-                   {}, true};
-        if (std::find(refuted.begin(), refuted.end(), st.name) != refuted.end()) continue;
-        OpContext ctx = rc.ctx;
-        h.set(&ctx.hyp, st.value);
-        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &st.explains, &st.every_lane));
-        if (st.every_lane) {
-          causes.push_back(Cause{st.name, true, value_lanes, {}});
-          done = true;
-        }
-        settings.push_back(std::move(st));
-      }
-    }
-    for (size_t a = 0; a < settings.size() && !done; ++a) {
-      for (size_t b = a + 1; b < settings.size() && !done; ++b) {
-        if (settings[a].h == settings[b].h) continue;
-        OpContext ctx = rc.ctx;
-        settings[a].h->set(&ctx.hyp, settings[a].value);
-        settings[b].h->set(&ctx.hyp, settings[b].value);
-        std::vector<bool> both;
-        bool every_lane = true;
-        LANEDIFF_RETURN_IF_ERROR(evaluate(ctx, &both, &every_lane));
-        if (!every_lane) continue;
-        // Each lane goes to the setting that explains it alone; a lane that needs both counts
-        // for both (two deviations, two causes: never a third "both" cause).
-        Cause ca{settings[a].name, true, {}, {}}, cb{settings[b].name, true, {}, {}};
-        for (size_t i : value_lanes) {
-          const bool by_a = settings[a].explains[i], by_b = settings[b].explains[i];
-          if (by_a || !by_b) ca.lanes.push_back(i);
-          if (by_b || !by_a) cb.lanes.push_back(i);
-        }
-        for (Cause* c : {&ca, &cb}) {
-          if (!c->lanes.empty()) causes.push_back(std::move(*c));
-        }
-        done = true;
-      }
-    }
-    if (!done) {  // 3. no hypothesis set explains them: the batch's one value class
+  if (!sorted.value_lanes.empty()) {
+    LANEDIFF_ASSIGN_OR_RETURN(causes, HypothesisSearch(rc, observed, relax, sorted).Run(refuted));
+    if (causes.empty()) {  // 3. no hypothesis set explains them: the batch's one value class
       std::map<std::string, std::vector<size_t>> by_class;
-      for (size_t i : value_lanes) {
+      for (size_t i : sorted.value_lanes) {
         by_class[lc.Class(i, LaneWords(expected, i, w), LaneWords(observed, i, w))].push_back(i);
       }
       causes.push_back(PickClass(by_class));
     }
   }
-  if (!structural.empty()) causes.push_back(PickClass(structural));
+  if (!sorted.structural.empty()) causes.push_back(PickClass(sorted.structural));
   // A class cause whose every lane also shows another class cause of the batch is that cause:
   // the batch's other lanes tell which of the lane's classes happened (a class explaining
   // every lane wins over one explaining some).
   for (Cause& c : causes) {
-    if (!c.by_hypothesis) c.also = AlsoShown(c, lane_classes);
+    if (!c.by_hypothesis) c.also = AlsoShown(c, sorted.lane_classes);
   }
-  while (MergeOneAlsoShown(&causes, lane_classes)) {
+  while (MergeOneAlsoShown(&causes, sorted.lane_classes)) {
   }
   // Most lanes first; ties: hypotheses first, then by first lane (deterministic).
   std::sort(causes.begin(), causes.end(), [](const Cause& a, const Cause& b) {
@@ -592,9 +498,7 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
     return false;
   }
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
-  for (size_t i : DifferingLanes(e.rc.ctx, e.rc.lanes.view(), e.expected, observed, relax)) {
-    const std::vector<std::string> all =
-        lc.Classes(i, LaneWords(e.expected, i, e.w), LaneWords(observed, i, e.w));
+  for (const auto& [i, all] : ClassesOf(lc, e.Differing(observed, relax), e.expected, observed)) {
     if (std::find(all.begin(), all.end(), cause.name) != all.end()) return true;
   }
   return false;
@@ -613,77 +517,14 @@ absl::StatusOr<std::string> DecideClass(const proto::TestCase& conf, const Hypot
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
   std::map<std::string, std::vector<size_t>> by_class;
   for (const std::string& c : candidates) by_class[c];
-  for (size_t i : DifferingLanes(e.rc.ctx, e.rc.lanes.view(), e.expected, observed, relax)) {
-    for (const std::string& c :
-         lc.Classes(i, LaneWords(e.expected, i, e.w), LaneWords(observed, i, e.w))) {
+  for (const auto& [i, classes] :
+       ClassesOf(lc, e.Differing(observed, relax), e.expected, observed)) {
+    for (const std::string& c : classes) {
       if (auto it = by_class.find(c); it != by_class.end()) it->second.push_back(i);
     }
   }
   const Cause best = by_class.empty() ? Cause{} : PickClass(by_class);
   return best.lanes.empty() ? std::string() : best.name;
-}
-
-absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint64_t salt) {
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
-  const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
-  if (tc.lanes_size() == 0) return absl::InvalidArgumentError("confirmation of a case with no lanes");
-  uint64_t state = salt;
-  auto next = [&state]() {  // splitmix64
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return static_cast<uint32_t>((z ^ (z >> 31)) >> 32);
-  };
-  proto::TestCase out = tc;
-  out.clear_lanes();
-  out.set_note("confirmation batch (fuzz/triage/attribution.h ConfirmationCase)");
-  // Lane j keeps the batch's data words when j % 4 == 0; otherwise a data word (Inf, NaN and
-  // denormals kept) gets a new 23-bit mantissa under its sign: random (j odd), or random high
-  // bits, then a one, then zeros from a random position down (j % 4 == 2: ties of every
-  // quantum); j % 4 == 3 also a random exponent. So roundings, ties, carries and wrapping adds
-  // of every kind occur, whatever range the batch's inputs were in.
-  auto redraw = [&next](uint32_t x, int j) {
-    const uint32_t exp = (x >> 23) & 0xffu;
-    if (j % 4 == 0 || exp == 0 || exp == 0xff) return x;
-    uint32_t m = next() & 0x7fffffu;
-    if (j % 4 == 2) {
-      const uint32_t k = next() % 23u;  // the one at bit k, zeros below
-      m = (m & ~((2u << k) - 1u)) | (1u << k);
-    }
-    if (j % 4 == 3) {  // and a new exponent: 2^-17 .. 2^18, every 8-bit format's range
-      return (x & 0x80000000u) | ((110u + next() % 36u) << 23) | m;
-    }
-    return (x & 0xff800000u) | m;
-  };
-  // Uniform sources (SGPR, literal, inline constant) fix one value for every lane: src0 and
-  // src1 become VGPRs fed per lane, from the value each lane read (rc.lanes). Words given
-  // verbatim (raw_words) stay as they are.
-  const bool rewrite = tc.encoding().raw_words_size() == 0;
-  // (A source field is touched only when rewritten: an absent one, e.g. a VOP1/SDWA word's
-  // src1, stays absent, which the one-source forms require.)
-  for (int k = 0; k < 2 && rewrite; ++k) {
-    if (info.src[k] == SrcRole::data_f32 || info.src[k] == SrcRole::sr_seed ||
-        info.src[k] == SrcRole::byte_select || info.src[k] == SrcRole::fp8_bytes) {
-      proto::Source* src = k == 0 ? out.mutable_encoding()->mutable_src0()
-                                  : out.mutable_encoding()->mutable_src1();
-      src->Clear();
-      src->set_kind(proto::SOURCE_VGPR);
-    }
-  }
-  const LaneView v = rc.lanes.view();
-  const int n = std::min(1024, std::max(256, tc.lanes_size()));
-  for (int j = 0; j < n; ++j) {
-    const size_t i = static_cast<size_t>(j % tc.lanes_size());
-    proto::Lane l = tc.lanes(static_cast<int>(i));
-    if (rewrite) l.set_src0(v.src0[i]), l.set_src1(v.src1[i]);
-    if (info.src[0] == SrcRole::data_f32) l.set_src0(redraw(l.src0(), j));
-    // 8-bit codes (an f32 writer's S0): new bytes but for a quarter, as for data words, so a
-    // coincidence of the batch's bytes (a uniform S0) is not repeated.
-    if (info.src[0] == SrcRole::fp8_bytes && j % 4 != 0) l.set_src0(next());
-    l.set_src1(info.src[1] == SrcRole::data_f32 ? redraw(l.src1(), j) : next());
-    *out.add_lanes() = l;
-  }
-  return out;
 }
 
 absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypotheses& hyp,

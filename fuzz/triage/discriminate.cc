@@ -92,46 +92,43 @@ void AddFp8Candidates(Fp8FormatId id, std::vector<uint32_t>* src0) {
   }
 }
 
-}  // namespace
+// The CLAMP values to ask, and the formats the written byte can take: one per CLAMP value
+// where CLAMP changes it (gfx1250 fp8: UE5M3), read from the model (Fp8OutputShape), never
+// from instruction names.
+struct ClampShapes {
+  std::vector<bool> clamps = {false};
+  std::vector<Fp8Shape> shapes;
+};
 
-absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr) {
-  if (!target.Has(instr)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(target.name, " has no ", InstrName(instr)));
-  }
-  // Words per lane: the row's dst_bits / 32 (a VGPR pair: 2). Every answer below is a lane's
-  // words, so a reading that changes either word of a pair is told apart.
-  const size_t w = static_cast<size_t>(DstWords(instr));
-  Discrimination d;
-  d.target = std::string(target.name);
-  d.instr = instr;
-  // The formats the written byte can take: one per CLAMP value where CLAMP changes it (gfx1250
-  // fp8: UE5M3), read from the model (Fp8OutputShape), never from instruction names.
+ClampShapes ClampsToAsk(const TargetTraits& target, Instr instr) {
+  ClampShapes cs;
   OpContext ctx;
   ctx.target = &target;
   ctx.instr = instr;
-  std::vector<bool> clamps = {false};
-  std::vector<Fp8Shape> shapes;
   if (std::optional<Fp8Shape> plain = Fp8OutputShape(ctx)) {
-    shapes.push_back(*plain);
+    cs.shapes.push_back(*plain);
     ctx.mods.clamp = true;
     const std::optional<Fp8Shape> clamped = Fp8OutputShape(ctx);
     if (clamped && clamped->format != plain->format) {
-      shapes.push_back(*clamped);
-      clamps.push_back(true);
+      cs.shapes.push_back(*clamped);
+      cs.clamps.push_back(true);
     } else if (target.clamp_selects_ue5m3) {
       // Where CLAMP is a format bit for one conversion (gfx1250), the others' CLAMP bit is a
       // reading of its own (pk_fp8_clamp: ignored or saturating), asked with the same format.
-      clamps.push_back(true);
+      cs.clamps.push_back(true);
     }
   }
   const InstrInfo& info = GetInstrInfo(instr);
   if (info.output == OutputKind::f32 && (info.clamp_families & FamilyBit(target.family)) != 0) {
     // An f32 result where LLVM takes CLAMP: the output clamp (or, gfx1250, the format bit) is
     // asked too.
-    clamps.push_back(true);
+    cs.clamps.push_back(true);
   }
-  // Candidate values, simplest first.
+  return cs;
+}
+
+// S0 candidate values, simplest first.
+std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp8Shape>& shapes) {
   std::vector<uint32_t> src0 = SpecialF32Values();
   if (shapes.empty() && info.src[0] != SrcRole::fp8_bytes) {
     for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
@@ -148,10 +145,14 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     src0.push_back(0x48403830u);
   }
   for (const Fp8Shape& shape : shapes) AddFp8Candidates(shape.format->id, &src0);
-  // S1 by its role in the row: seeds for a stochastic-rounding seed, else 0 (byte 0, or the
-  // f32 +0 a second data source converts exactly).
+  return src0;
+}
+
+// S1 by its role in the row: seeds for a stochastic-rounding seed, else 0 (byte 0, or the
+// f32 +0 a second data source converts exactly).
+std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp8Shape>& shapes) {
   std::vector<uint32_t> src1 = {0};
-  if (!shapes.empty() && GetInstrInfo(instr).src[1] == SrcRole::sr_seed) {
+  if (!shapes.empty() && info.src[1] == SrcRole::sr_seed) {
     src1 = SeedValues(static_cast<int>(shapes[0].seed_shift));
     // The seed readings part on S1's low bits: all of them set, and the bit just below the
     // top-bits seed (the extra bit a subnormal result's wider seed takes).
@@ -159,13 +160,54 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     src1.push_back(low);
     src1.push_back(1u << (shapes[0].seed_shift - 1));
   }
+  return src1;
+}
+
+// Encodings beyond CLAMP x MODE, from the row, asked at the default MODE: each GFX9 SDWA
+// src0_sel where the instruction has that form (model/isa/vop3.h HasForm), the constants of a
+// 16-bit SRC0, each OMOD where LLVM takes it (InstrInfo::omod_families).
+std::vector<proto::Encoding> ExtraEncodings(const TargetTraits& target, Instr instr) {
+  const InstrInfo& info = GetInstrInfo(instr);
+  std::vector<proto::Encoding> out;
+  if (HasForm(target, instr, InstrForm::sdwa)) {
+    for (uint32_t sel = 0; sel <= 6; ++sel) {
+      proto::Encoding& e = out.emplace_back();
+      e.set_form(proto::FORM_SDWA);
+      e.set_src0_sel(sel);
+    }
+  }
+  // A 16-bit SRC0 (InstrInfo::src_bits) whose high word the row can select (op_sel_word_src):
+  // inline constants read through op_sel:[1,0], which src16_constant's readings answer
+  // differently (docs/semantics.md §10.11: 1.0 is 0x3c00 in both halves, or in the low one
+  // only). Operand codes 242 (1.0), 193 (-1: 0xffff) and 240 (0.5).
+  if (info.src_bits(target.family, 0) == 16 &&
+      info.opsel_syntax[static_cast<int>(target.family)] == OpSelSyntax::op_sel_word_src) {
+    for (uint32_t code : {242u, 193u, 240u}) {
+      proto::Encoding& e = out.emplace_back();
+      e.set_opsel(1);
+      e.mutable_src0()->set_kind(proto::SOURCE_INLINE);
+      e.mutable_src0()->set_code(code);
+    }
+  }
+  if ((info.omod_families & FamilyBit(target.family)) != 0) {
+    for (uint32_t omod = 1; omod < 4; ++omod) out.emplace_back().set_omod(omod);
+  }
+  return out;
+}
+
+// The question groups: every CLAMP value asked x a few MODE values, then the extra encodings
+// (after the others, so that their questions come first), each over every (src0, src1) pair.
+std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
+                                  const std::vector<bool>& clamps,
+                                  const std::vector<uint32_t>& src0,
+                                  const std::vector<uint32_t>& src1) {
   const std::vector<uint32_t> modes = {0x000000f0, 0x008000f0, 0x000000f1, 0x000000f2,
                                        0x000000f3, 0x00000000, 0x00000001};
   std::vector<Group> groups;
   // One question group: the encoding `e` at MODE `mode`, over every (src0, src1) pair.
   auto add_group = [&](const proto::Encoding& e, uint32_t mode) {
     Group& g = groups.emplace_back();
-    g.tc.set_target(d.target);
+    g.tc.set_target(std::string(target.name));
     g.tc.set_instr(InstrToProto(instr));
     if (e.ByteSizeLong() != 0) *g.tc.mutable_encoding() = e;  // no empty encoding field
     if (mode != kDefaultMode) g.tc.set_mode(mode);
@@ -182,88 +224,63 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     if (clamp) e.set_clamp(true);
     for (uint32_t mode : modes) add_group(e, mode);
   }
-  // Encodings beyond CLAMP x MODE, from the row, at the default MODE: each GFX9 SDWA src0_sel
-  // where the instruction has that form (model/isa/vop3.h HasForm), the constants of a 16-bit
-  // SRC0, each OMOD where LLVM takes it (InstrInfo::omod_families). After the others, so that
-  // their questions come first.
-  if (HasForm(target, instr, InstrForm::sdwa)) {
-    for (uint32_t sel = 0; sel <= 6; ++sel) {
-      proto::Encoding e;
-      e.set_form(proto::FORM_SDWA);
-      e.set_src0_sel(sel);
-      add_group(e, kDefaultMode);
-    }
+  for (const proto::Encoding& e : ExtraEncodings(target, instr)) add_group(e, kDefaultMode);
+  return groups;
+}
+
+// The model's words for every group under `hyp`: [group][lane * w + word].
+using GroupWords = std::vector<std::vector<uint32_t>>;
+
+absl::StatusOr<GroupWords> EvaluateGroups(Instr instr, const std::vector<ResolvedCase>& resolved,
+                                          const Hypotheses& hyp) {
+  GroupWords r(resolved.size());
+  for (size_t gi = 0; gi < resolved.size(); ++gi) {
+    r[gi].resize(OutputWords(instr, resolved[gi].lanes.size()));
+    OpContext c = resolved[gi].ctx;
+    c.hyp = hyp;
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(c, resolved[gi].lanes.view(), absl::MakeSpan(r[gi])));
   }
-  // A 16-bit SRC0 (InstrInfo::src_bits) whose high word the row can select (op_sel_word_src):
-  // inline constants read through op_sel:[1,0], which src16_constant's readings answer
-  // differently (docs/semantics.md §10.11: 1.0 is 0x3c00 in both halves, or in the low one
-  // only). Operand codes 242 (1.0), 193 (-1: 0xffff) and 240 (0.5).
-  if (info.src_bits(target.family, 0) == 16 &&
-      info.opsel_syntax[static_cast<int>(target.family)] == OpSelSyntax::op_sel_word_src) {
-    for (uint32_t code : {242u, 193u, 240u}) {
-      proto::Encoding e;
-      e.set_opsel(1);
-      e.mutable_src0()->set_kind(proto::SOURCE_INLINE);
-      e.mutable_src0()->set_code(code);
-      add_group(e, kDefaultMode);
-    }
-  }
-  if ((info.omod_families & FamilyBit(target.family)) != 0) {
-    for (uint32_t omod = 1; omod < 4; ++omod) {
-      proto::Encoding e;
-      e.set_omod(omod);
-      add_group(e, kDefaultMode);
-    }
-  }
-  std::vector<ResolvedCase> resolved;
-  for (const Group& g : groups) {
-    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
-    resolved.push_back(std::move(rc));
-  }
-  // Readings: the defaults, then each non-default value of each rule. A rule is relevant when
-  // one of its readings changes some candidate's answer.
-  d.readings.push_back(Hypotheses{});
-  d.reading_names.push_back("default");
-  std::vector<std::vector<std::vector<uint32_t>>> out;  // [reading][group][lane * w + word]
-  auto evaluate_all = [&](const Hypotheses& hyp) -> absl::StatusOr<std::vector<std::vector<uint32_t>>> {
-    std::vector<std::vector<uint32_t>> r(groups.size());
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-      r[gi].resize(OutputWords(instr, resolved[gi].lanes.size()));
-      OpContext c = resolved[gi].ctx;
-      c.hyp = hyp;
-      LANEDIFF_RETURN_IF_ERROR(Evaluate(c, resolved[gi].lanes.view(), absl::MakeSpan(r[gi])));
-    }
-    return r;
-  };
-  LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::vector<uint32_t>> base, evaluate_all(Hypotheses{}));
-  out.push_back(std::move(base));
+  return r;
+}
+
+// Readings: the defaults, then each non-default value of each rule. A rule is relevant when
+// one of its readings changes some candidate's answer. Fills d's relevant rules, readings and
+// pairs, and `out` with each reading's words (out[s] for d->readings[s]).
+absl::Status FindRelevantRules(Instr instr, const std::vector<ResolvedCase>& resolved,
+                               Discrimination* d, std::vector<GroupWords>* out) {
+  d->readings.push_back(Hypotheses{});
+  d->reading_names.push_back("default");
+  LANEDIFF_ASSIGN_OR_RETURN(GroupWords base, EvaluateGroups(instr, resolved, Hypotheses{}));
+  out->push_back(std::move(base));
   for (const HypothesisInfo& h : AllHypotheses()) {
     bool matters = false;
-    std::vector<std::pair<Hypotheses, std::vector<std::vector<uint32_t>>>> alts;
+    std::vector<std::pair<Hypotheses, GroupWords>> alts;
     for (size_t v = 1; v < h.values.size(); ++v) {
       Hypotheses hyp;
       h.set(&hyp, static_cast<uint8_t>(v));
-      LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::vector<uint32_t>> r, evaluate_all(hyp));
-      matters = matters || r != out[0];
+      LANEDIFF_ASSIGN_OR_RETURN(GroupWords r, EvaluateGroups(instr, resolved, hyp));
+      matters = matters || r != (*out)[0];
       alts.emplace_back(hyp, std::move(r));
     }
     if (!matters) continue;
-    d.relevant.emplace_back(h.name);
+    d->relevant.emplace_back(h.name);
     for (size_t v = 1; v < h.values.size(); ++v) {
-      d.readings.push_back(alts[v - 1].first);
-      d.reading_names.push_back(SettingName(h, v));
-      out.push_back(std::move(alts[v - 1].second));
+      d->readings.push_back(alts[v - 1].first);
+      d->reading_names.push_back(SettingName(h, v));
+      out->push_back(std::move(alts[v - 1].second));
     }
     for (size_t a = 0; a < h.values.size(); ++a) {
       for (size_t b = a + 1; b < h.values.size(); ++b) {
-        d.pairs.push_back({std::string(h.name), std::string(h.values[a].name),
-                           std::string(h.values[b].name), -1});
+        d->pairs.push_back({std::string(h.name), std::string(h.values[a].name),
+                            std::string(h.values[b].name), -1});
       }
     }
   }
-  const size_t nr = d.readings.size();
-  if (d.pairs.empty()) return d;
-  // Each pair as two reading indices.
+  return absl::OkStatus();
+}
+
+// Each of d's pairs as two reading indices.
+std::vector<std::pair<size_t, size_t>> PairReadings(const Discrimination& d) {
   std::vector<std::pair<size_t, size_t>> pair_idx;
   for (const ReadingPair& p : d.pairs) {
     const HypothesisInfo* h = FindHypothesis(p.rule);
@@ -274,18 +291,27 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     }
     pair_idx.emplace_back(ReadingIndex(d, *h, va), ReadingIndex(d, *h, vb));
   }
-  // Candidates deduplicated by their answer pattern over the readings (answers renumbered by
-  // first appearance); the first, simplest, few candidates of each pattern are kept.
-  struct Cand {
-    int group;
-    int lane;
-    std::vector<LaneAnswer> answers;  // per reading
-    std::vector<LaneAnswer> combo;    // per combination (below)
-  };
+  return pair_idx;
+}
+
+// A candidate question: one lane of one group, with its answers.
+struct Cand {
+  int group;
+  int lane;
+  std::vector<LaneAnswer> answers;  // per reading
+  std::vector<LaneAnswer> combo;    // per combination of the relevant rules' values
+};
+
+// Candidates deduplicated by their answer pattern over the readings (answers renumbered by
+// first appearance); the first, simplest, few candidates of each pattern are kept. A lane no
+// reading changes is no candidate.
+std::vector<Cand> DistinctCandidates(const std::vector<ResolvedCase>& resolved,
+                                     const std::vector<GroupWords>& out, size_t w) {
   constexpr int kPerPattern = 8;
+  const size_t nr = out.size();
   std::vector<Cand> cands;
   std::map<std::vector<uint32_t>, int> seen_pattern;
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
+  for (size_t gi = 0; gi < resolved.size(); ++gi) {
     for (size_t i = 0; i < resolved[gi].lanes.size(); ++i) {
       bool differs = false;
       for (size_t s = 1; s < nr && !differs; ++s) {
@@ -303,17 +329,18 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       cands.push_back({static_cast<int>(gi), static_cast<int>(i), std::move(ans), {}});
     }
   }
-  // A device may follow non-default values of several rules at once. The questions must tell
-  // apart, besides the pairs above: every two combinations of the relevant rules' values that
-  // differ in one rule only (the same pair of readings in every context of the others), and
-  // each reading from every other combination, so that a device following one reading is
-  // named unambiguously. The kept candidates are evaluated under every combination.
-  const std::vector<Hypotheses> combos = AllCombinations(d);
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
+  return cands;
+}
+
+// Every candidate's answer under every combination (Cand::combo), one batch per group.
+absl::Status EvaluateCombinations(Instr instr, const std::vector<ResolvedCase>& resolved,
+                                  const std::vector<Hypotheses>& combos, size_t w,
+                                  std::vector<Cand>* cands) {
+  for (size_t gi = 0; gi < resolved.size(); ++gi) {
     LaneBatch batch;  // this group's kept candidates
     std::vector<Cand*> members;
     const LaneView v = resolved[gi].lanes.view();
-    for (Cand& c : cands) {
+    for (Cand& c : *cands) {
       if (c.group != static_cast<int>(gi)) continue;
       batch.Add(v.src0[c.lane], v.src1[c.lane], v.src2[c.lane], v.vdst_old[c.lane]);
       members.push_back(&c);
@@ -328,8 +355,15 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       for (size_t m = 0; m < members.size(); ++m) members[m]->combo[k] = LaneOf(words, m, w);
     }
   }
-  std::vector<size_t> reading_combo(nr);
-  for (size_t s = 0; s < nr; ++s) {
+  return absl::OkStatus();
+}
+
+// The pairs of combinations (indices into `combos`) a robust verdict must tell apart: every
+// two that differ in one rule only, and each reading against every other combination.
+std::vector<std::pair<size_t, size_t>> CombinationPairs(const Discrimination& d,
+                                                        const std::vector<Hypotheses>& combos) {
+  std::vector<size_t> reading_combo(d.readings.size());
+  for (size_t s = 0; s < d.readings.size(); ++s) {
     reading_combo[s] = static_cast<size_t>(
         std::find(combos.begin(), combos.end(), d.readings[s]) - combos.begin());
   }
@@ -344,81 +378,147 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
       if (differing == 1) universe_set.emplace(i, j);
     }
   }
-  for (size_t s = 0; s < nr; ++s) {
+  for (size_t s = 0; s < d.readings.size(); ++s) {
     for (size_t j = 0; j < combos.size(); ++j) {
       if (j != reading_combo[s]) {
         universe_set.emplace(std::min(reading_combo[s], j), std::max(reading_combo[s], j));
       }
     }
   }
-  const std::vector<std::pair<size_t, size_t>> universe(universe_set.begin(), universe_set.end());
-  // Per candidate, the universe pairs it separates, as a bitset.
-  const size_t bitset_words = (universe.size() + 63) / 64;
-  std::vector<std::vector<uint64_t>> separates(cands.size(), std::vector<uint64_t>(bitset_words, 0));
-  for (size_t c = 0; c < cands.size(); ++c) {
-    for (size_t u = 0; u < universe.size(); ++u) {
-      if (cands[c].combo[universe[u].first] != cands[c].combo[universe[u].second]) {
-        separates[c][u / 64] |= uint64_t{1} << (u % 64);
-      }
-    }
-  }
-  // Greedy set cover: first the reading pairs (what the user asked about), then the rest of
-  // the universe. Ties go to the simplest candidate.
-  std::vector<uint64_t> covered(bitset_words, 0);
-  auto choose = [&](size_t c) {
-    Question q;
-    for (size_t p = 0; p < d.pairs.size(); ++p) {
-      if (cands[c].answers[pair_idx[p].first] == cands[c].answers[pair_idx[p].second]) continue;
-      if (d.pairs[p].question < 0) {
-        d.pairs[p].question = static_cast<int>(d.questions.size());
-        ++d.pairs_separated;
-      }
-      if (std::find(q.rules.begin(), q.rules.end(), d.pairs[p].rule) == q.rules.end()) {
-        q.rules.push_back(d.pairs[p].rule);
-      }
-    }
-    for (size_t b = 0; b < bitset_words; ++b) {
-      q.new_combination_pairs += std::popcount(separates[c][b] & ~covered[b]);
-      covered[b] |= separates[c][b];
-    }
-    q.testcase = groups[cands[c].group].tc;
-    q.testcase.clear_lanes();
-    *q.testcase.add_lanes() = groups[cands[c].group].tc.lanes(cands[c].lane);
-    q.answers = cands[c].answers;
-    q.assembly = PrintVop3(target, resolved[cands[c].group].vop3);
-    d.questions.push_back(std::move(q));
-  };
-  for (;;) {
-    int best = -1, best_gain = 0;
+  return std::vector<std::pair<size_t, size_t>>(universe_set.begin(), universe_set.end());
+}
+
+// Greedy set cover: first the reading pairs (what the user asked about), then the rest of
+// the combination pairs. Ties go to the simplest candidate (the first).
+class QuestionCover {
+ public:
+  QuestionCover(const TargetTraits& target, const std::vector<Group>& groups,
+                const std::vector<ResolvedCase>& resolved, const std::vector<Cand>& cands,
+                const std::vector<std::pair<size_t, size_t>>& universe, Discrimination* d)
+      : target_(target), groups_(groups), resolved_(resolved), cands_(cands), d_(*d),
+        pair_idx_(PairReadings(*d)), bitset_words_((universe.size() + 63) / 64),
+        separates_(cands.size(), std::vector<uint64_t>(bitset_words_, 0)),
+        covered_(bitset_words_, 0) {
+    // Per candidate, the universe pairs it separates, as a bitset.
     for (size_t c = 0; c < cands.size(); ++c) {
-      int gain = 0;
-      for (size_t p = 0; p < d.pairs.size(); ++p) {
-        if (d.pairs[p].question < 0 &&
-            cands[c].answers[pair_idx[p].first] != cands[c].answers[pair_idx[p].second]) {
-          ++gain;
+      for (size_t u = 0; u < universe.size(); ++u) {
+        if (cands[c].combo[universe[u].first] != cands[c].combo[universe[u].second]) {
+          separates_[c][u / 64] |= uint64_t{1} << (u % 64);
         }
       }
-      if (gain > best_gain) {
-        best_gain = gain;
-        best = static_cast<int>(c);
-      }
     }
-    if (best < 0) break;
-    choose(static_cast<size_t>(best));
   }
-  for (;;) {
+
+  void Run() {
+    while (Choose(Best([&](size_t c) { return NewReadingPairs(c); }))) {
+    }
+    while (Choose(Best([&](size_t c) { return NewCombinationPairs(c); }))) {
+    }
+  }
+
+ private:
+  // The reading pairs candidate c separates that no question does yet.
+  int NewReadingPairs(size_t c) const {
+    int gain = 0;
+    for (size_t p = 0; p < d_.pairs.size(); ++p) {
+      if (d_.pairs[p].question < 0 && Separates(c, p)) ++gain;
+    }
+    return gain;
+  }
+  // The combination pairs candidate c separates that no question does yet.
+  int NewCombinationPairs(size_t c) const {
+    int gain = 0;
+    for (size_t b = 0; b < bitset_words_; ++b) gain += std::popcount(separates_[c][b] & ~covered_[b]);
+    return gain;
+  }
+  bool Separates(size_t c, size_t p) const {
+    return cands_[c].answers[pair_idx_[p].first] != cands_[c].answers[pair_idx_[p].second];
+  }
+  // The first candidate of the largest positive gain, or -1.
+  template <typename Gain>
+  int Best(Gain gain) const {
     int best = -1, best_gain = 0;
-    for (size_t c = 0; c < cands.size(); ++c) {
-      int gain = 0;
-      for (size_t b = 0; b < bitset_words; ++b) gain += std::popcount(separates[c][b] & ~covered[b]);
-      if (gain > best_gain) {
-        best_gain = gain;
+    for (size_t c = 0; c < cands_.size(); ++c) {
+      const int g = gain(c);
+      if (g > best_gain) {
+        best_gain = g;
         best = static_cast<int>(c);
       }
     }
-    if (best < 0) break;
-    choose(static_cast<size_t>(best));
+    return best;
   }
+  // Candidate `best` becomes the next question; false for -1.
+  bool Choose(int best) {
+    if (best < 0) return false;
+    const size_t c = static_cast<size_t>(best);
+    Question q;
+    for (size_t p = 0; p < d_.pairs.size(); ++p) {
+      if (!Separates(c, p)) continue;
+      if (d_.pairs[p].question < 0) {
+        d_.pairs[p].question = static_cast<int>(d_.questions.size());
+        ++d_.pairs_separated;
+      }
+      if (std::find(q.rules.begin(), q.rules.end(), d_.pairs[p].rule) == q.rules.end()) {
+        q.rules.push_back(d_.pairs[p].rule);
+      }
+    }
+    q.new_combination_pairs = NewCombinationPairs(c);
+    for (size_t b = 0; b < bitset_words_; ++b) covered_[b] |= separates_[c][b];
+    const Cand& cand = cands_[c];
+    q.testcase = groups_[cand.group].tc;
+    q.testcase.clear_lanes();
+    *q.testcase.add_lanes() = groups_[cand.group].tc.lanes(cand.lane);
+    q.answers = cand.answers;
+    q.assembly = PrintVop3(target_, resolved_[cand.group].vop3);
+    d_.questions.push_back(std::move(q));
+    return true;
+  }
+
+  const TargetTraits& target_;
+  const std::vector<Group>& groups_;
+  const std::vector<ResolvedCase>& resolved_;
+  const std::vector<Cand>& cands_;
+  Discrimination& d_;
+  const std::vector<std::pair<size_t, size_t>> pair_idx_;
+  const size_t bitset_words_;
+  std::vector<std::vector<uint64_t>> separates_;  // [candidate][universe pair / 64]
+  std::vector<uint64_t> covered_;                 // by the questions so far
+};
+
+}  // namespace
+
+absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr) {
+  if (!target.Has(instr)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(target.name, " has no ", InstrName(instr)));
+  }
+  // Words per lane: the row's dst_bits / 32 (a VGPR pair: 2). Every answer below is a lane's
+  // words, so a reading that changes either word of a pair is told apart.
+  const size_t w = static_cast<size_t>(DstWords(instr));
+  Discrimination d;
+  d.target = std::string(target.name);
+  d.instr = instr;
+  const InstrInfo& info = GetInstrInfo(instr);
+  const ClampShapes cs = ClampsToAsk(target, instr);
+  const std::vector<Group> groups = QuestionGroups(
+      target, instr, cs.clamps, Src0Candidates(info, cs.shapes), Src1Candidates(info, cs.shapes));
+  std::vector<ResolvedCase> resolved;
+  for (const Group& g : groups) {
+    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
+    resolved.push_back(std::move(rc));
+  }
+  std::vector<GroupWords> out;  // [reading][group][lane * w + word]
+  LANEDIFF_RETURN_IF_ERROR(FindRelevantRules(instr, resolved, &d, &out));
+  if (d.pairs.empty()) return d;
+  std::vector<Cand> cands = DistinctCandidates(resolved, out, w);
+  // A device may follow non-default values of several rules at once. The questions must tell
+  // apart, besides the pairs above: every two combinations of the relevant rules' values that
+  // differ in one rule only (the same pair of readings in every context of the others), and
+  // each reading from every other combination, so that a device following one reading is
+  // named unambiguously. The kept candidates are evaluated under every combination.
+  const std::vector<Hypotheses> combos = AllCombinations(d);
+  LANEDIFF_RETURN_IF_ERROR(EvaluateCombinations(instr, resolved, combos, w, &cands));
+  QuestionCover(target, groups, resolved, cands, CombinationPairs(d, combos), &d).Run();
   for (const ReadingPair& p : d.pairs) {
     if (p.question < 0) d.inseparable.push_back(absl::StrCat(p.rule, ": ", p.a, " == ", p.b));
   }

@@ -80,79 +80,56 @@ void ShrinkLaneOperands(Shrinker& s, bool with_vdst_old) {
   }
 }
 
-}  // namespace
-
-absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillFails& still_fails,
-                                         const MinimizeOptions& options, MinimizeStats* stats) {
-  MinimizeStats local;
-  if (stats == nullptr) stats = &local;
-  *stats = {};
-  ++stats->calls;
-  absl::StatusOr<bool> first = still_fails(tc);
-  if (!first.ok()) {
-    return absl::Status(first.status().code(),
-                        absl::StrCat("cannot minimize: the original case errors: ",
-                                     first.status().message()));
-  }
-  if (!*first) {
-    return absl::FailedPreconditionError(
-        "cannot minimize: the original case does not disagree when re-run (flaky device?)");
-  }
-  Shrinker s(still_fails, options, stats);
-  s.best = tc;
-
-  // 1. One lane: hinted lanes alone, then halves (bisection), then each lane alone.
+// Step 1, one lane: hinted lanes alone (while the calls stay few), then halves (bisection),
+// then each of the first 64 lanes alone.
+void ShrinkToOneLane(Shrinker& s, const std::vector<size_t>& hint_lanes,
+                     const MinimizeStats& stats) {
+  if (s.best.lanes_size() <= 1) return;
   auto single = [&](int i) {
     proto::TestCase c = s.best;
     c.clear_lanes();
     *c.add_lanes() = s.best.lanes(i);
     return s.Try(c);
   };
-  if (s.best.lanes_size() > 1) {
-    bool done = false;
-    for (size_t i : options.hint_lanes) {
-      if (static_cast<int>(i) < s.best.lanes_size() && single(static_cast<int>(i))) {
-        done = true;
-        break;
-      }
-      if (stats->calls > 8) break;
-    }
-    while (!done && s.best.lanes_size() > 1) {
-      const int n = s.best.lanes_size(), half = n / 2;
-      proto::TestCase lo = s.best, hi = s.best;
-      lo.mutable_lanes()->DeleteSubrange(half, n - half);
-      hi.mutable_lanes()->DeleteSubrange(0, half);
-      if (s.Try(lo) || s.Try(hi)) continue;
-      break;  // the disagreement needs lanes from both halves (or lane position matters)
-    }
-    for (int i = 0; !done && s.best.lanes_size() > 1 && i < s.best.lanes_size() && i < 64; ++i) {
-      if (single(i)) break;
-    }
+  for (size_t i : hint_lanes) {
+    if (static_cast<int>(i) < s.best.lanes_size() && single(static_cast<int>(i))) return;
+    if (stats.calls > 8) break;
   }
+  while (s.best.lanes_size() > 1) {
+    const int n = s.best.lanes_size(), half = n / 2;
+    proto::TestCase lo = s.best, hi = s.best;
+    lo.mutable_lanes()->DeleteSubrange(half, n - half);
+    hi.mutable_lanes()->DeleteSubrange(0, half);
+    if (s.Try(lo) || s.Try(hi)) continue;
+    break;  // the disagreement needs lanes from both halves (or lane position matters)
+  }
+  for (int i = 0; s.best.lanes_size() > 1 && i < s.best.lanes_size() && i < 64; ++i) {
+    if (single(i)) break;
+  }
+}
 
-  // 2. Simpler values, lane by lane (usually one lane now).
-  ShrinkLaneOperands(s, /*with_vdst_old=*/true);
-  // Uniform source values (SGPR, literal).
+proto::Source* MutableSource(proto::TestCase* c, int k) {
+  proto::Encoding* e = c->mutable_encoding();
+  return k == 0 ? e->mutable_src0() : k == 1 ? e->mutable_src1() : e->mutable_src2();
+}
+const proto::Source& SourceOf(const proto::TestCase& c, int k) {
+  const proto::Encoding& e = c.encoding();
+  return k == 0 ? e.src0() : k == 1 ? e.src1() : e.src2();
+}
+
+// Uniform source values (SGPR, literal) simplified, then each non-VGPR source back to a VGPR
+// carrying the same value in every lane, else keeping the lanes' own values.
+void ShrinkUniformSources(Shrinker& s) {
   for (int k = 0; k < 3; ++k) {
-    auto src = [k](proto::TestCase* c) {
-      proto::Encoding* e = c->mutable_encoding();
-      return k == 0 ? e->mutable_src0() : k == 1 ? e->mutable_src1() : e->mutable_src2();
-    };
-    auto csrc = [k](const proto::TestCase& c) -> const proto::Source& {
-      const proto::Encoding& e = c.encoding();
-      return k == 0 ? e.src0() : k == 1 ? e.src1() : e.src2();
-    };
-    const proto::SourceKind kind = csrc(s.best).kind();
+    const proto::SourceKind kind = SourceOf(s.best, k).kind();
     if (kind == proto::SOURCE_SGPR || kind == proto::SOURCE_LITERAL) {
-      s.ShrinkWord([=](const proto::TestCase& c) { return csrc(c).value(); },
+      s.ShrinkWord([=](const proto::TestCase& c) { return SourceOf(c, k).value(); },
                    [=](proto::TestCase* c, uint32_t v) {
-                     src(c)->set_value(v);
+                     MutableSource(c, k)->set_value(v);
                      // A shared literal keeps one value.
-                     if (csrc(*c).kind() == proto::SOURCE_LITERAL) {
+                     if (SourceOf(*c, k).kind() == proto::SOURCE_LITERAL) {
                        for (int j = 0; j < 3; ++j) {
-                         proto::Encoding* e = c->mutable_encoding();
-                         proto::Source* o = j == 0 ? e->mutable_src0()
-                                            : j == 1 ? e->mutable_src1() : e->mutable_src2();
+                         proto::Source* o = MutableSource(c, j);
                          if (o->kind() == proto::SOURCE_LITERAL) o->set_value(v);
                        }
                      }
@@ -162,9 +139,9 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
     // not known here: its lanes keep their own values, and the predicate decides).
     if (kind != proto::SOURCE_VGPR) {
       proto::TestCase c = s.best;
-      const uint32_t value = csrc(c).value();
-      const bool carry = csrc(c).kind() != proto::SOURCE_INLINE;
-      src(&c)->Clear();
+      const uint32_t value = SourceOf(c, k).value();
+      const bool carry = SourceOf(c, k).kind() != proto::SOURCE_INLINE;
+      MutableSource(&c, k)->Clear();
       if (carry) {
         for (proto::Lane& l : *c.mutable_lanes()) {
           if (k == 0) l.set_src0(value);
@@ -174,14 +151,16 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
       }
       if (!s.Try(c) && carry) {  // or a VGPR keeping the lanes' own values
         c = s.best;
-        src(&c)->Clear();
+        MutableSource(&c, k)->Clear();
         s.Try(c);
       }
     }
   }
+}
 
-  // Sources spelled out but equal to the default go away (an SR instruction's absent src2
-  // encodes SRC2 = 0, as LLVM does).
+// Sources spelled out but equal to the default go away (an SR instruction's absent src2
+// encodes SRC2 = 0, as LLVM does).
+void DropDefaultSources(Shrinker& s) {
   for (int k = 0; k < 3; ++k) {
     proto::TestCase c = s.best;
     proto::Encoding* e = c.mutable_encoding();
@@ -192,30 +171,11 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
     if (k == 2) e->clear_src2();
     s.Try(c);
   }
+}
 
-  // Values carried over from uniform sources shrink too.
-  ShrinkLaneOperands(s, /*with_vdst_old=*/false);
-
-  // 3. Fewest modifier bits.
-  proto::Encoding* enc = s.best.mutable_encoding();
-  (void)enc;
-  auto clear_bits = [&](auto get, auto set, int width) {
-    for (int b = width - 1; b >= 0; --b) {
-      const uint32_t v = get(s.best);
-      if ((v >> b) & 1u) {
-        proto::TestCase c = s.best;
-        set(&c, v & ~(1u << b));
-        s.Try(c);
-      }
-    }
-  };
-  using E = proto::Encoding;
-  auto enc_field = [&](uint32_t (E::*get)() const, void (E::*set)(uint32_t), int width) {
-    clear_bits([=](const proto::TestCase& c) { return (c.encoding().*get)(); },
-               [=](proto::TestCase* c, uint32_t v) { (c->mutable_encoding()->*set)(v); }, width);
-  };
-  // NEG/ABS: clearing the bit alone, else clearing it and folding it into the lane values
-  // (NEG: flip the sign bit; ABS: clear it), so "-(-x)" becomes "x".
+// NEG/ABS: clearing the bit alone, else clearing it and folding it into the lane values
+// (NEG: flip the sign bit; ABS: clear it), so "-(-x)" becomes "x".
+void ShrinkNegAbs(Shrinker& s) {
   for (int which = 0; which < 2; ++which) {
     for (int b = 2; b >= 0; --b) {
       const uint32_t bits = which == 0 ? s.best.encoding().neg() : s.best.encoding().abs();
@@ -234,6 +194,25 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
       s.Try(c);
     }
   }
+}
+
+// Step 3, fewest modifier bits: NEG/ABS, OMOD, OPSEL and CLAMP, then the modifier bits of raw
+// words.
+void ShrinkModifiers(Shrinker& s) {
+  // An absent encoding field is created here (empty): the minimized case always has one.
+  (void)s.best.mutable_encoding();
+  using E = proto::Encoding;
+  auto enc_field = [&](uint32_t (E::*get)() const, void (E::*set)(uint32_t), int width) {
+    for (int b = width - 1; b >= 0; --b) {
+      const uint32_t v = (s.best.encoding().*get)();
+      if ((v >> b) & 1u) {
+        proto::TestCase c = s.best;
+        (c.mutable_encoding()->*set)(v & ~(1u << b));
+        s.Try(c);
+      }
+    }
+  };
+  ShrinkNegAbs(s);
   enc_field(&E::omod, &E::set_omod, 2);
   enc_field(&E::opsel, &E::set_opsel, 4);
   if (s.best.encoding().clamp()) {
@@ -254,24 +233,57 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
       }
     }
   }
+}
 
-  // 4. Fewest MODE bits: the default MODE first, then bit by bit toward it.
-  if (s.best.has_mode()) {
-    proto::TestCase c = s.best;
-    c.clear_mode();
-    if (!s.Try(c)) {
-      constexpr uint32_t kDefault = 0x000000f0;
-      for (int b = 31; b >= 0; --b) {
-        const uint32_t v = s.best.mode();
-        if (((v ^ kDefault) >> b) & 1u) {
-          proto::TestCase m = s.best;
-          m.set_mode(v ^ (1u << b));
-          if (m.mode() == kDefault) m.clear_mode();
-          if (s.Try(m) && !s.best.has_mode()) break;
-        }
-      }
+// Step 4, fewest MODE bits: the default MODE first, then bit by bit toward it.
+void ShrinkMode(Shrinker& s) {
+  if (!s.best.has_mode()) return;
+  proto::TestCase c = s.best;
+  c.clear_mode();
+  if (s.Try(c)) return;
+  constexpr uint32_t kDefault = 0x000000f0;
+  for (int b = 31; b >= 0; --b) {
+    const uint32_t v = s.best.mode();
+    if (((v ^ kDefault) >> b) & 1u) {
+      proto::TestCase m = s.best;
+      m.set_mode(v ^ (1u << b));
+      if (m.mode() == kDefault) m.clear_mode();
+      if (s.Try(m) && !s.best.has_mode()) break;
     }
   }
+}
+
+}  // namespace
+
+absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillFails& still_fails,
+                                         const MinimizeOptions& options, MinimizeStats* stats) {
+  MinimizeStats local;
+  if (stats == nullptr) stats = &local;
+  *stats = {};
+  ++stats->calls;
+  absl::StatusOr<bool> first = still_fails(tc);
+  if (!first.ok()) {
+    return absl::Status(first.status().code(),
+                        absl::StrCat("cannot minimize: the original case errors: ",
+                                     first.status().message()));
+  }
+  if (!*first) {
+    return absl::FailedPreconditionError(
+        "cannot minimize: the original case does not disagree when re-run (flaky device?)");
+  }
+  Shrinker s(still_fails, options, stats);
+  s.best = tc;
+  // 1. One lane.
+  ShrinkToOneLane(s, options.hint_lanes, *stats);
+  // 2. Simpler values, lane by lane (usually one lane now), then the uniform sources; values
+  // carried over from uniform sources shrink too.
+  ShrinkLaneOperands(s, /*with_vdst_old=*/true);
+  ShrinkUniformSources(s);
+  DropDefaultSources(s);
+  ShrinkLaneOperands(s, /*with_vdst_old=*/false);
+  // 3. Fewest modifier bits; 4. fewest MODE bits.
+  ShrinkModifiers(s);
+  ShrinkMode(s);
   return s.best;
 }
 
