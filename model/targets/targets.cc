@@ -49,8 +49,9 @@ constexpr TargetTraits kTargets[] = {
 
 // The rows of model/instrs.def, in Instr order.
 constexpr InstrInfo kInstrInfo[] = {
-#define LANEDIFF_INSTR(mnemonic, number, op, ...) \
-  InstrInfo{.instr = Instr::mnemonic, .name = #mnemonic, .proto_number = number, __VA_ARGS__},
+#define LANEDIFF_INSTR(mnemonic, number, op_file, ...) \
+  InstrInfo{.instr = Instr::mnemonic, .name = #mnemonic, .op = #op_file, .proto_number = number, \
+            __VA_ARGS__},
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 };

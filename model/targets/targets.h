@@ -116,10 +116,11 @@ inline constexpr std::array<int16_t, kNumFamilies> kNoOpcodes = {kNoOpcode, kNoO
                                                                  kNoOpcode, kNoOpcode};
 
 // One row of model/instrs.def: an instruction's shape. Filled by the row; `instr` and `name`
-// come from the row's mnemonic.
+// come from the row's mnemonic, `op` from its op argument.
 struct InstrInfo {
   Instr instr{};
   absl::string_view name;
+  absl::string_view op;  // the op file model/ops/<op>.cc the row names
   int proto_number = 0;
   Encoding encoding = Encoding::vop3;
   std::array<int16_t, kNumFamilies> opcode{};  // per Family; kNoOpcode: none
@@ -240,7 +241,8 @@ std::span<const TargetTraits> AllTargets();
 // Looks a target up by its gfx name; the error lists every valid name.
 absl::StatusOr<const TargetTraits*> FindTarget(absl::string_view name);
 
-// "gfx942 (CDNA3, GFX9): v_cvt_pk_u8_f32 v_cvt_sr_fp8_f32 ..." table, for `lanediff targets`.
+// "gfx942 (CDNA3, GFX9): <mnemonic> <mnemonic> ..." table (every row the target has), for
+// `lanediff targets`.
 std::string DescribeTargets();
 
 }  // namespace lanediff
