@@ -88,7 +88,7 @@ struct DecodedBatch {
 absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
                                                absl::Span<const uint32_t> words);
 
-// "gfx942 v_cvt_pk_u8_f32 v4, v1, v2, v3 [0xd1dd0004 0x040e0501], MODE 0x000000f0, 64 lanes"
+// "gfx942 <mnemonic> v4, v1, v2, v3 [0xd1dd0004 0x040e0501], MODE 0x000000f0, 64 lanes"
 // (the words alone when they do not decode): how errors name a batch.
 std::string DescribeBatch(const DeviceBatch& batch);
 

@@ -31,7 +31,7 @@ namespace lanediff {
 // What a device executes: exactly the words spliced into the kernel, plus the data.
 struct DeviceBatch {
   const TargetTraits* target = nullptr;
-  Instr instr = Instr::v_cvt_pk_u8_f32;  // the instruction the words encode (checked)
+  Instr instr = kAllInstrs.front();      // the instruction the words encode (checked)
   std::vector<uint32_t> words;           // 2 dwords, or 3 with a trailing literal
   uint32_t mode = kDefaultMode;          // MODE set before the instruction, restored after
   // Per-lane values of the VGPRs the word reads (src0..src2 where they name VGPRs) and the

@@ -83,7 +83,7 @@ absl::StatusOr<T> ParseText(absl::string_view text, absl::string_view source) {
   return message;
 }
 
-// "gfx942 v_cvt_sr_fp8_f32" style name of a proto::Instruction ("INSTRUCTION_UNSPECIFIED"
+// The mnemonic of a proto::Instruction, as its row spells it ("INSTRUCTION_UNSPECIFIED"
 // for the zero value).
 std::string InstructionName(proto::Instruction instr);
 

@@ -32,12 +32,17 @@
 #   --jobs N               worker processes per campaign (default 1); n shards of --jobs 1
 #                          run exactly the cases of one unsharded --jobs n run
 #   --sweep full|quick|smoke|none
-#                          full: all 2^32 src0 for every MODE setting on one pk_u8 target and
-#                          the default MODE on four more, plus every non-default hypothesis
-#                          reading fast == oracle on its binades; quick: all 2^32 src0 at the
-#                          default MODE on gfx942; smoke: 2^24 src0 from 0x42000000 on gfx942
-#                          (seconds). The SR sweeps (every seed, boundary src0) run in all three.
-#                          none: no sweeps and no discrimination questions
+#                          which rows are swept and asked is never typed here: every row of
+#                          model/instrs.def the binary has (`lanediff targets --json`), on the
+#                          sweep targets that have it. A row without a seed, full: all 2^32 src0
+#                          on gfx942 gfx950 gfx1030 gfx1100 gfx1201 gfx1250, every MODE setting
+#                          (--all-modes) on the first of them when its op reads MODE[1:0] or
+#                          MODE[4], plus every non-default hypothesis reading fast == oracle on
+#                          its binades; quick: all 2^32 src0 at the default MODE on gfx942;
+#                          smoke: 2^24 src0 from 0x42000000 on gfx942 (seconds). A row with a
+#                          seed (SR): every seed for a boundary set of src0 on gfx942 gfx950
+#                          gfx1201 gfx1250, in all three. Discrimination questions: every row
+#                          on those four. none: no sweeps and no discrimination questions
 #   --erratum-budget S     seconds the erratum step may take: each simulator erratum found by a
 #                          60 s campaign (fuzz_triage_erratum_buckets_test, one case at a time,
 #                          host-side, shard 1 only). Default 1200 on a full night (its 16 cases
@@ -69,6 +74,27 @@ device="auto"; campaign_seconds=15; campaign_execs=""; budget_minutes=""; sweep=
 seed=""; jobs=1; known=""; targets=""; lanediff="${LANEDIFF:-}"; corpus_given=0; inject=()
 erratum_budget="${NIGHTLY_ERRATUM_BUDGET:-}"
 usage() { echo "nightly.sh: $*" >&2; exit 2; }
+# The binary's rows and pairs (`lanediff targets --json`, its "rows" and "targets": docs/json.md),
+# the only place this script learns which instructions exist.
+#   rows_of BIN:  "NAME SWEEP" per row (SWEEP: seed or src0)
+#   pairs_of BIN: "TARGET NAME SWEEP ALL_MODES" per target x instruction it has (ALL_MODES: true
+#                 when the row's op reads MODE[1:0] or MODE[4], which sweep --all-modes varies)
+targets_json() {
+  "$1" targets --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = {r["name"]: r for r in d["rows"]}
+if sys.argv[1] == "rows":
+    for r in d["rows"]:
+        print(r["name"], r["sweep"])
+else:
+    for t in d["targets"]:
+        for i in t["instructions"]:
+            print(t["name"], i, rows[i]["sweep"], "true" if rows[i]["all_modes"] else "false")
+' "$2"
+}
+rows_of() { targets_json "$1" rows; }
+pairs_of() { targets_json "$1" pairs; }
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || case "$1" in -h|--help) ;; *) usage "$1 needs a value (see --help)" ;; esac
   case "$1" in
@@ -87,12 +113,18 @@ while [ $# -gt 0 ]; do
     --sweep) sweep="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
     --erratum-budget) erratum_budget="$2"; shift 2 ;;
-    -h|--help) sed -n '2,63p' "$0"
-      # Counted, not typed: the target x instruction pairs the campaigns step runs.
+    -h|--help) sed -n '2,68p' "$0"
+      # Counted, not typed: the rows and the target x instruction pairs the night runs.
       bin="${lanediff:-$root/build/release/fuzz/lanediff}"
       if [ -x "$bin" ]; then
+        echo "#   the rows, from $bin (targets --json): name, then what it sweeps"
+        rows_of "$bin" | awk '{ printf "#     %-22s %s\n", $1, $2 }'
         n=$("$bin" targets | awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i ~ /^v_/) n++ } END { print n + 0 }')
         echo "#   (with $bin: $n target x instruction pairs, so $((n * 15)) s of campaigns at the default)"
+      else
+        echo "#   the rows, from $root/model/instrs.def ($bin is not built, so neither what"
+        echo "#   each sweeps nor the target x instruction pairs are known):"
+        sed -n 's/^LANEDIFF_INSTR(\([a-z0-9_]*\),.*/#     \1/p' "$root/model/instrs.def"
       fi
       exit 0 ;;
     *) usage "unknown option $1 (see --help)" ;;
@@ -220,26 +252,38 @@ else
   log "replay: skipped: no GPU and no $corpus/recordings (findings are silicon answers)"
 fi
 
-# 2. Exhaustive sweeps.
-pk_range=(); pk_what="2^32 src0"; pk_targets=(); pk_modes=()
+# 2. Exhaustive sweeps: every row the binary has (pairs_of) on the sweep targets that have it;
+# --sweep in the header says which targets and ranges. Nothing here names an instruction.
+pairs_of "$lanediff" > "$out/logs/rows.txt" && [ -s "$out/logs/rows.txt" ] ||
+  { broken=1; log "sweeps: BROKEN: $lanediff targets --json gave no target x instruction pair"; }
+src0_range=(); src0_what="2^32 src0"; src0_targets=(); all_modes=0
+seed_targets=(gfx942 gfx950 gfx1201 gfx1250)
 case "$sweep" in
-  full) pk_targets=(gfx942 gfx1030 gfx1100 gfx1201 gfx1250); pk_modes=(--all-modes) ;;
-  quick) pk_targets=(gfx942) ;;
-  smoke) pk_targets=(gfx942)
-         pk_range=(--first $((0x42000000)) --last $((0x42000000 + (1 << 24)))); pk_what="2^24 src0" ;;
+  full) src0_targets=(gfx942 gfx950 gfx1030 gfx1100 gfx1201 gfx1250); all_modes=1 ;;
+  quick) src0_targets=(gfx942) ;;
+  smoke) src0_targets=(gfx942)
+         src0_range=(--first $((0x42000000)) --last $((0x42000000 + (1 << 24)))); src0_what="2^24 src0" ;;
+  none) seed_targets=() ;;
 esac
-for t in "${pk_targets[@]}"; do
-  step "sweep $t v_cvt_pk_u8_f32 ($pk_what)" "$lanediff" sweep --targets "$t" --instrs v_cvt_pk_u8_f32 \
-    --device "$device" "${inject[@]}" "${pk_modes[@]}" "${pk_range[@]}" "${shard_flag[@]}" \
-    --out "$out/runs/sweep-$t-pk_u8.textproto"
-  pk_modes=()  # every MODE setting on the first target; the default MODE elsewhere
+declare -A modes_done=()  # rows already swept over every MODE setting (on their first target)
+for t in "${src0_targets[@]}"; do
+  while read -r pt i kind reads_modes; do
+    [ "$pt" = "$t" ] && [ "$kind" = src0 ] || continue
+    modes=(); what="$src0_what"
+    if [ "$all_modes" = 1 ] && [ "$reads_modes" = true ] && [ -z "${modes_done[$i]:-}" ]; then
+      modes=(--all-modes); what="$src0_what, every MODE setting"; modes_done[$i]=1
+    fi
+    step "sweep $t $i ($what)" "$lanediff" sweep --targets "$t" --instrs "$i" \
+      --device "$device" "${inject[@]}" "${modes[@]}" "${src0_range[@]}" "${shard_flag[@]}" \
+      --out "$out/runs/sweep-$t-$i.textproto"
+  done < "$out/logs/rows.txt"
 done
-sr_sweep_targets=(gfx942 gfx950 gfx1201 gfx1250); [ "$sweep" = none ] && sr_sweep_targets=()
-for t in "${sr_sweep_targets[@]}"; do
-  for i in v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
+for t in "${seed_targets[@]}"; do
+  while read -r pt i kind _; do
+    [ "$pt" = "$t" ] && [ "$kind" = seed ] || continue
     step "sweep $t $i (all seeds, boundary src0)" "$lanediff" sweep --targets "$t" --instrs "$i" \
       --device "$device" "${inject[@]}" "${shard_flag[@]}" --out "$out/runs/sweep-$t-$i.textproto"
-  done
+  done < "$out/logs/rows.txt"
 done
 
 # 2b. Every non-default hypothesis reading, fast model vs exact oracle on every word of the
@@ -327,10 +371,11 @@ while read -r t i; do
 done < "$out/logs/pairs.txt"
 covered=$(awk '{print $2}' "$out/logs/pairs.txt" | sort -u | paste -sd, -)
 
-# 4. The discrimination questions, for the chips with open hypotheses.
+# 4. The discrimination questions, for the chips with open hypotheses: every row each has
+# (pairs_of, as the sweeps).
 disc_targets=(gfx942 gfx950 gfx1201 gfx1250); [ "$sweep" = none ] && disc_targets=()
 for t in "${disc_targets[@]}"; do
-  for i in v_cvt_pk_u8_f32 v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32; do
+  for i in $(awk -v t="$t" '$1 == t { print $2 }' "$out/logs/rows.txt"); do
     step "discriminate $t $i" "$lanediff" discriminate --targets "$t" --instrs "$i" --device "$device" \
       "${inject[@]}" --out "$out/runs/verdicts-$t-$i.textproto"
   done

@@ -3,7 +3,7 @@
 # arguments: the main job, a one-minute fuzzing campaign on every target and instruction against
 # the best device available (a real AMD GPU through HIP, or else the ISA simulator, which says so).
 #   scripts/run.sh                                 # lanediff fuzz --device=auto --time 60
-#   scripts/run.sh eval --targets gfx942 --instrs v_cvt_sr_fp8_f32 < lanes.txt
+#   scripts/run.sh eval --targets gfx942 --instrs MNEMONIC < lanes.txt  # a row: `lanediff targets`
 #   scripts/run.sh --help                          # every command
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -7,6 +7,8 @@
 #include "device_harness/batch.h"
 #include "device_harness/isolation/isolated_runner.h"
 #include "device_harness/sim/sim_runner.h"
+#include "model/isa/testcase.h"
+#include "model/targets/targets.h"
 
 namespace lanediff {
 namespace {
@@ -14,7 +16,13 @@ namespace {
 DeviceBatch MakeBatch(int lanes) {
   proto::TestCase tc;
   tc.set_target("gfx942");
-  tc.set_instr(proto::v_cvt_sr_fp8_f32);
+  // The first SR row (S1 a seed): the batch's work is per lane, whichever row it is.
+  for (Instr i : kAllInstrs) {
+    if (GetInstrInfo(i).src[1] == SrcRole::sr_seed) {
+      tc.set_instr(InstrToProto(i));
+      break;
+    }
+  }
   std::mt19937 rng(1);
   for (int i = 0; i < lanes; ++i) {
     proto::Lane* l = tc.add_lanes();

@@ -51,7 +51,7 @@ lanediff_kernel:
   s_nop 7                                  // settle MODE before the instruction under test
   s_nop 7
 lanediff_patch_site:
-  v_cvt_pk_u8_f32 v4, v1, v2, v3           // placeholder: 8-byte VOP3, replaced by the host
+  @LANEDIFF_PLACEHOLDER_INSTR@ v4, v1, v2, v3  // placeholder: 8-byte VOP3, replaced by the host
   s_nop 0                                  // padding, or the literal dword of a 12-byte word
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes

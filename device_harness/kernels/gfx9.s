@@ -16,7 +16,8 @@
 // costs the one-word path two SALU instructions before and a compare and branch after.
 //
 // The patch site (symbol lanediff_patch_site, st_size 12) holds a placeholder 8-byte VOP3
-// (v_cvt_pk_u8_f32 v4, v1, v2, v3: present on every target) followed by s_nop 0. The host
+// (the first row of model/instrs.def with v4, v1, v2, v3, filled in by CMake: present on
+// every target; device_harness/CMakeLists.txt) followed by s_nop 0. The host
 // splices 8 bytes (and rewrites the s_nop) or 12 bytes (VOP3 with a literal; GFX10+ only).
 // MODE: only MODE[7:0] (FP round and denorm fields) and MODE[23] (FP16_OVFL) are taken from
 // the `mode` argument, each with its own s_setreg_b32 from a masked copy; the same fields are
@@ -66,7 +67,7 @@ lanediff_kernel:
   s_nop 7                                  // settle MODE before the instruction under test
   s_nop 7
 lanediff_patch_site:
-  v_cvt_pk_u8_f32 v4, v1, v2, v3           // placeholder: 8-byte VOP3, replaced by the host
+  @LANEDIFF_PLACEHOLDER_INSTR@ v4, v1, v2, v3  // placeholder: 8-byte VOP3, replaced by the host
   s_nop 0                                  // padding (or the literal dword of a 12-byte word)
   .size lanediff_patch_site, 12
   s_nop 7                                  // let the instruction retire before MODE changes

@@ -1,15 +1,33 @@
 #!/usr/bin/env python3
-"""A complete exec-serve device in Python: v_cvt_pk_u8_f32 with round-to-nearest-even.
+"""A complete exec-serve device in Python: the f32 -> u8 byte packer (pk_u8) with
+round-to-nearest-even. It announces the instruction by the name of the row that writes an
+unsigned byte (`.output = OutputKind::u8_int` in model/instrs.def, read at start), so no
+mnemonic is typed here.
 
 Run by lanediff as --device='exec-serve:python3 example_adapter.py' (one process per
 campaign). Protocol: device_harness/README.md, "The protocol". Cases outside what it implements
 (a MODE round field other than nearest-even, NEG/ABS on src0) are answered "unsupported".
 """
 import math
+import os
+import re
 import struct
 import sys
 
 IN, OUT = sys.stdin.buffer, sys.stdout.buffer
+
+
+def u8_row():
+    """The mnemonic of the row of model/instrs.def whose output is an unsigned byte."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "model", "instrs.def")
+    rows = re.split(r"^LANEDIFF_INSTR\(", open(path).read(), flags=re.M)[1:]
+    names = [row.split(",", 1)[0] for row in rows if ".output = OutputKind::u8_int" in row]
+    if len(names) != 1:
+        sys.exit(f"example_adapter.py: {path}: want one row with an unsigned-byte output, found {names}")
+    return names[0]
+
+
+U8_ROW = u8_row()
 
 
 def read_frame():
@@ -59,7 +77,7 @@ def f32_to_u8(bits):
 
 hello = b"LDH1" + struct.pack("<I", 1) + string("example_adapter.py (pk_u8, RNE only)")
 hello += struct.pack("<I", 0)  # targets: any
-hello += struct.pack("<I", 1) + string("v_cvt_pk_u8_f32")  # the one instruction
+hello += struct.pack("<I", 1) + string(U8_ROW)  # the one instruction
 write_frame(hello)
 
 while (payload := read_frame()) is not None:

@@ -7,68 +7,87 @@
 namespace lanediff {
 namespace {
 
+// The reach of each erratum, from the row's fields (ErratumInfo::reaches).
+constexpr bool Every(const InstrInfo&) { return true; }
+constexpr bool NoRow(const InstrInfo&) { return false; }
+constexpr bool HasSeed(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
+constexpr bool WritesU8(const InstrInfo& r) { return r.output == OutputKind::u8_int; }
+constexpr bool WritesOneByte(const InstrInfo& r) {
+  return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
+}
+constexpr bool Writes8BitFloat(const InstrInfo& r) { return r.writes_float(); }
+constexpr bool ClampIsUe5m3Bit(const InstrInfo& r) { return r.fp8_slot == Fp8Slot::fp8_clamp_ue5m3; }
+// S1 is a seed whose bit 31 matters and the row has no NEG[1] of its own.
+constexpr bool SeedWithoutNeg1(const InstrInfo& r) {
+  return HasSeed(r) && (r.neg_abs_srcs & 0b010) == 0;
+}
+constexpr bool WritesHalf(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_3; }
+constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) { return r.writes_float() && !HasSeed(r); }
+constexpr bool ReadsSourceByte(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
+constexpr bool WritesPair(const InstrInfo& r) { return r.dst_bits == 64; }
+
 constexpr ErratumInfo kErrata[] = {
     {Erratum::sr_wrap, "sr_wrap",
      "SR seed add wraps as the literal pseudocode says (model sr_rounding=literal)",
      "SR lanes where literal and carry_truncate differ (fp8 OCP 0x3fffffff seed 0xfffff000: "
      "0x39, not 0x40); pk_u8 never",
-     false},
+     false, HasSeed},
     {Erratum::u8_truncate, "u8_truncate",
-     "v_cvt_pk_u8_f32 truncates toward zero (model pk_u8_rounding=truncate)",
-     "pk_u8 lanes that MODE's rounding rounds up (129.5 RNE: 129, not 130); SR never", false},
+     "the f32 -> u8 conversion truncates toward zero (model pk_u8_rounding=truncate)",
+     "pk_u8 lanes that MODE's rounding rounds up (129.5 RNE: 129, not 130); SR never", false, WritesU8},
     {Erratum::byte12_swap, "byte12_swap",
      "destination bytes 1 and 2 swapped: byte select 1 writes byte 2 and 2 writes byte 1 "
      "(pk_u8 S1[1:0], SR OPSEL[3:2])",
      "only lanes selecting byte 1 or 2, when the written byte differs from a preserved byte "
      "at those positions",
-     false},
+     false, WritesOneByte},
     {Erratum::nan_sign, "nan_sign", "OCP NaN output keeps its sign (model fp8_nan=sign_preserving)",
      "SR and packed 8-bit float conversions on OCP formats, NaN inputs with the sign clear "
-     "(0x7f/0x7e, not 0xff/0xfe)", false},
+     "(0x7f/0x7e, not 0xff/0xfe)", false, Writes8BitFloat},
     {Erratum::fp16_ovfl_ignored, "fp16_ovfl_ignored",
      "MODE.FP16_OVFL (bit 23) does nothing (model fp16_ovfl=ignored)",
-     "SR and packed 8-bit float lanes with MODE[23]=1 whose finite value overflows after rounding", false},
+     "SR and packed 8-bit float lanes with MODE[23]=1 whose finite value overflows after rounding", false, Writes8BitFloat},
     {Erratum::gfx1250_clamp_ignored, "gfx1250_clamp_ignored",
      "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored, A0 stepping)",
      "E4M3 conversions (SR, packed, and the fp8 -> f32 decode) with CLAMP=1 on gfx1250/gfx1251 "
-     "where E4M3 and UE5M3 differ", false},
+     "where E4M3 and UE5M3 differ", false, ClampIsUe5m3Bit},
     {Erratum::src1_neg, "src1_neg",
      "NEG[1] honoured as float negation of the src1 word where the instruction has no NEG[1]: S1 "
      "bit 31 flipped before use",
      "only NEG[1]=1 batches; SR lanes whose result depends on seed bit 31; pk_u8 never; "
      "pk_fp8/pk_bf8 never (their NEG[1] negates src1 already)",
-     false},
+     false, SeedWithoutNeg1},
     {Erratum::half_swap, "half_swap",
      "an instruction writing a 16-bit half (OPSEL[3]) writes the other half: OPSEL[3] inverted",
-     "every lane of those instructions whose two destination halves would differ", false},
+     "every lane of those instructions whose two destination halves would differ", false, WritesHalf},
     {Erratum::round_odd, "round_odd",
      "the RNE 8-bit float conversions without a seed round to odd (truncate, set the last "
      "kept bit if inexact)",
      "lanes of those instructions with an inexact source (E4M3 tie 1.0625: 0x39, not 0x38)",
-     false},
+     false, RoundsRneTo8BitFloat},
     {Erratum::src_byte_swap, "src_byte_swap",
      "the fp8 -> f32 conversions read source byte 2 when byte 1 is selected and byte 1 when "
      "byte 2 is (GFX12/GFX1250 byte_sel, GFX9 SDWA src0_sel)",
      "lanes selecting byte 1 or 2 whose bytes 1 and 2 decode differently; e32 and GFX9 VOP3 "
      "never (they select byte 0)",
-     false},
+     false, ReadsSourceByte},
     {Erratum::pair_word_swap, "pair_word_swap",
      "an instruction writing a VGPR pair (dst_bits 64) writes its two words swapped: VDST gets "
      "VDST+1's word and VDST+1 VDST's",
      "every lane of those instructions whose two words differ (the packed fp8 -> f32 "
      "conversions: two bytes of the word that decode differently)",
-     false},
+     false, WritesPair},
     {Erratum::garbage_lane, "garbage_lane", "lane n/2 of every batch returns VDST ^ 0xdeadbeef",
-     "exactly lane n/2 of every batch", false},
+     "exactly lane n/2 of every batch", false, Every},
     {Erratum::mode_lost, "mode_lost",
      "the first MODE write is lost: MODE[7:0] stays at the default (MODE readback shows it)",
-     "every batch with a non-default MODE[7:0] is a harness fault (MODE readback), not a finding", false},
+     "every batch with a non-default MODE[7:0] is a harness fault (MODE readback), not a finding", false, NoRow},
     {Erratum::crash, "crash",
      "the process aborts (SIGABRT) on a batch with a signalling-NaN src0 lane",
-     "that batch is a device fault naming SIGABRT; other batches agree", true},
+     "that batch is a device fault naming SIGABRT; other batches agree", true, Every},
     {Erratum::hang, "hang",
      "the process never returns from a batch with a signalling-NaN src0 lane",
-     "that batch is a device fault (timeout); other batches agree", true},
+     "that batch is a device fault (timeout); other batches agree", true, Every},
 };
 
 }  // namespace
@@ -76,6 +95,10 @@ constexpr ErratumInfo kErrata[] = {
 std::span<const ErratumInfo> AllErrata() { return kErrata; }
 
 const ErratumInfo& GetErratumInfo(Erratum e) { return kErrata[static_cast<int>(e)]; }
+
+bool ErratumReaches(Erratum e, Instr instr) {
+  return GetErratumInfo(e).reaches(GetInstrInfo(instr));
+}
 
 absl::StatusOr<Erratum> ParseErratum(absl::string_view name) {
   std::vector<absl::string_view> names;
@@ -111,8 +134,13 @@ std::vector<std::string> ErrataSet::Names() const {
 std::string DescribeErrata() {
   std::string out;
   for (const ErratumInfo& e : kErrata) {
-    absl::StrAppendFormat(&out, "  %-22s %s%s\n  %-22s   predicts: %s\n", e.name, e.description,
-                          e.fault ? " [fault: runs isolated]" : "", "", e.predicts);
+    std::vector<absl::string_view> reached;
+    for (Instr i : kAllInstrs) {
+      if (e.reaches(GetInstrInfo(i))) reached.push_back(InstrName(i));
+    }
+    absl::StrAppendFormat(&out, "  %-22s %s%s\n  %-22s   predicts: %s\n  %-22s   reaches: %s\n",
+                          e.name, e.description, e.fault ? " [fault: runs isolated]" : "", "",
+                          e.predicts, "", reached.empty() ? "no instruction" : absl::StrJoin(reached, ", "));
   }
   return out;
 }

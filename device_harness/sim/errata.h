@@ -11,7 +11,7 @@
 // | byte12_swap           | byte selects 1 and 2 are exchanged: the byte meant for 1 lands in 2 and vice versa (pk_u8: S1[1:0]; SR: OPSEL[3:2]) | only lanes selecting byte 1 or 2, and only when the written byte differs from either preserved byte at those positions |
 // | nan_sign              | OCP NaN keeps its sign (model fp8_nan=sign_preserving)           | SR and packed 8-bit float conversions (both read fp8_nan) on OCP formats, positive NaN inputs: 0x7f/0x7e instead of 0xff/0xfe; FNUZ and pk_u8 never |
 // | fp16_ovfl_ignored     | MODE.FP16_OVFL does nothing (model fp16_ovfl=ignored)            | SR and packed 8-bit float lanes (both read MODE[23]) with MODE[23]=1 and a finite value that overflows after rounding |
-// | gfx1250_clamp_ignored | gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored)| the E4M3 conversions (v_cvt_sr_fp8_f32, the packed E4M3 one and the E4M3 -> f32 decode, as errata.cc says) with CLAMP=1 on gfx1250/gfx1251 only, where E4M3 and UE5M3 differ |
+// | gfx1250_clamp_ignored | gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored)| the E4M3 conversions whose CLAMP is the UE5M3 bit (Fp8Slot::fp8_clamp_ue5m3: SR, packed and the one-byte decode) with CLAMP=1 on gfx1250/gfx1251 only, where E4M3 and UE5M3 differ |
 // | src1_neg              | NEG[1] honoured as a float negation of the src1 word where the row has no NEG[1]: bit 31 of S1 flipped before use | only batches with NEG[1]=1; SR lanes whose result depends on seed bit 31; pk_u8 never (S1[31] unused); pk_fp8/pk_bf8 never (NEG[1] is theirs: src1 is negated already) |
 // | half_swap             | an instruction that writes a 16-bit half (InstrInfo::write half_at_opsel_3) writes the other half and keeps this one: OPSEL[3] inverted | every lane of those instructions whose two halves would differ |
 // | round_odd             | the RNE packed 8-bit float conversions (float output, no seed) round to odd: an inexact value is truncated and its last kept bit set | lanes of those instructions with an inexact source whose RNE result has an even last bit or rounded up (ties: 1.0625 E4M3 -> 0x39, not 0x38) |
@@ -23,6 +23,10 @@
 // | hang                  | the process never returns when a lane's src0 is a signalling NaN | that batch is a device fault (timeout); other batches unaffected |
 //
 // A signalling NaN is 0x7f800001..0x7fbfffff or 0xff800001..0xffbfffff.
+//
+// Which instructions an erratum can touch is data too: ErratumInfo::reaches, a test of the
+// row's fields (model/instrs.def) that restates the "predicts" column, so a new row is covered
+// without naming it anywhere (fuzz/triage/erratum_buckets_test.cc checks the buckets against it).
 #ifndef LANEDIFF_DEVICE_HARNESS_SIM_ERRATA_H_
 #define LANEDIFF_DEVICE_HARNESS_SIM_ERRATA_H_
 
@@ -33,6 +37,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "model/targets/targets.h"
 
 namespace lanediff {
 
@@ -60,6 +65,9 @@ struct ErratumInfo {
   absl::string_view description;  // what the simulated device does, one line
   absl::string_view predicts;     // where it disagrees with the default model, one line
   bool fault;                     // crashes or hangs the process: run isolated
+  // The rows it can change a finding on (false for every row: it makes no finding, e.g. a
+  // harness fault); stated from the row's fields, never its name.
+  bool (*reaches)(const InstrInfo& row);
 };
 
 // The catalogue, in the order of the table above.
@@ -68,6 +76,8 @@ std::span<const ErratumInfo> AllErrata();
 // Looks a name up; the error lists every valid name.
 absl::StatusOr<Erratum> ParseErratum(absl::string_view name);
 const ErratumInfo& GetErratumInfo(Erratum e);
+// GetErratumInfo(e).reaches(GetInstrInfo(instr)).
+bool ErratumReaches(Erratum e, Instr instr);
 
 // A set of injected errata.
 class ErrataSet {

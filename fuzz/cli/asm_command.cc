@@ -1,8 +1,8 @@
 // `lanediff asm`: LLVM assembly to instruction bytes, with the project's own tables, printed
 // exactly as `llvm-mc-22 -arch=amdgcn -mcpu=T -show-encoding` prints them (llvm_mc_format.h):
 //
-//   $ lanediff asm --targets gfx942 <<< 'v_cvt_pk_u8_f32 v5, v1, v2, s3'
-//   \tv_cvt_pk_u8_f32 v5, v1, v2, s3          ; encoding: [0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]
+//   $ lanediff asm --targets gfx942 <<< '<mnemonic> v5, v1, v2, s3'      # the pk_u8 row
+//   \t<mnemonic> v5, v1, v2, s3          ; encoding: [0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]
 //
 // Lines as llvm-mc treats them: a blank line prints an empty line; a line starting with `;`,
 // `//` or `#` prints nothing; a trailing `; comment` or `// comment` is dropped. A line that
@@ -22,6 +22,7 @@
 #include "absl/strings/strip.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/llvm_mc_format.h"
 #include "model/isa/tables.h"
@@ -62,14 +63,15 @@ int RunAsm(int argc, char** argv) {
   args.Flag("targets", "the one gfx target, e.g. gfx942 (`lanediff targets`); required", &target_name);
   args.Bool("bytes-only", "print only each instruction's byte list `[0x05,0x00,...]`",
             &bytes_only);
-  args.Epilog(
+  // The example's instruction: the first SR row (op_sel:[a,b,c,d] on gfx942).
+  args.Epilog(absl::StrCat(
       "Example:\n"
-      "  echo 'v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1]' | lanediff asm --targets gfx942\n"
+      "  echo '", ExampleInstr(RowIsSeeded), " v1, v2, v3 op_sel:[0,0,1,1]' | lanediff asm --targets gfx942\n"
       "  diff <(lanediff asm --targets gfx942 < f.s) <(llvm-mc-22 -arch=amdgcn -mcpu=gfx942 \\\n"
       "      -show-encoding < f.s)    # differs only on lines marked `; llvm-mc-22 refuses:`\n"
       "An encoding llvm-mc-22 would refuse (NEG on src1, OMOD, ...) is still assembled; its line\n"
       "ends in ` ; llvm-mc-22 refuses: REASON`.\n"
-      "Exit codes: 0 every line assembled; 1 some line did not (diagnostic on stderr); 2 usage.");
+      "Exit codes: 0 every line assembled; 1 some line did not (diagnostic on stderr); 2 usage."));
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   const TargetTraits* target = nullptr;
   if (int rc = ParseOneTarget("asm", target_name, &target); rc >= 0) return rc;

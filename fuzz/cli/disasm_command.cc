@@ -3,7 +3,7 @@
 // them (llvm_mc_format.h):
 //
 //   $ lanediff disasm --targets gfx942 <<< '[0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]'
-//   \tv_cvt_pk_u8_f32 v5, v1, v2, s3
+//   \t<mnemonic> v5, v1, v2, s3        (the pk_u8 row's GFX9 opcode 477 = 0x1dd)
 //
 // One instruction per line: a byte list as llvm-mc reads it (`[0x05,0x00,...]`, brackets
 // optional, or a whole `... ; encoding: [...]` line) or, as an extension, 32-bit hex words

@@ -33,7 +33,7 @@ int RunDiscriminate(int argc, char** argv) {
   bool json = false;
   DeviceFlags dev(/*default_timeout_seconds=*/30);
   args.Flag("targets", "the one gfx target, e.g. gfx942; required", &target);
-  args.Flag("instrs", "the one instruction, e.g. v_cvt_sr_fp8_f32; required", &instr);
+  args.Flag("instrs", "the one instruction (`lanediff targets`); required", &instr);
   dev.Declare(args, "ask this device too: " + std::string(DeviceSpecHelp()) +
               "; none: only print the questions");
   args.Flag("out", "with --device: write the verdicts as a RunRecord (lanediff report)",

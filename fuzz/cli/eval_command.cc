@@ -273,7 +273,7 @@ int RunEval(int argc, char** argv) {
   bool clamp = false, raw_mode = false;
   std::vector<std::string> hyps;
   args.Flag("targets", "the one gfx target, e.g. gfx942 (`lanediff targets`); required", &target_name);
-  args.Flag("instrs", "the one instruction, e.g. v_cvt_sr_fp8_f32; required", &instr_name);
+  args.Flag("instrs", "the one instruction (`lanediff targets`); required", &instr_name);
   args.Uint("opsel", "OPSEL[3:0] as encoded (SR: OPSEL[3:2] is the destination byte)", 15,
             &opsel);
   args.Uint("neg", "NEG[2:0] mask, bit 0 = src0", 7, &neg);
@@ -288,14 +288,16 @@ int RunEval(int argc, char** argv) {
   args.Bool("raw-mode", "evaluate under --mode's 32 bits exactly, not the kernel's MODE (a "
             "state no lanediff kernel runs, e.g. DX10_CLAMP clear on GFX9)", &raw_mode);
   args.Repeated("hypothesis", "select a hypothesis (repeatable; `lanediff targets --hypotheses`)", &hyps);
-  args.Epilog(
-      "example:\n"
-      "  echo '3fffffff fffff000 0 aabbccdd' | lanediff eval --targets gfx1201 \\\n"
-      "      --instrs v_cvt_sr_fp8_f32          # prints 0xaabbcc40\n"
+  // The example: the fp8 SR row (E4M3 OCP on gfx1201), byte 0 written (docs/semantics.md §6).
+  const std::string sr = ExampleInstr(RowIsSeededFp8);
+  args.Epilog(absl::StrCat(
+      sr.empty() ? "" : "example:\n",
+      sr.empty() ? "" : "  echo '3fffffff fffff000 0 aabbccdd' | lanediff eval --targets gfx1201 \\\n",
+      sr.empty() ? "" : absl::StrCat("      --instrs ", sr, "          # prints 0xaabbcc40\n"),
       "A malformed row gets an error row in its place, so output row k answers input row k:\n"
       "  error: line N: REASON          (N counts every stdin line, comments included)\n"
       "exit codes: 0 every row evaluated; 1 some row was malformed (its error row printed,\n"
-      "also reported on stderr); 2 usage error; 3 stdout or stdin failed.");
+      "also reported on stderr); 2 usage error; 3 stdout or stdin failed."));
   bool json = false;
   args.Bool("json", "JSON Lines: {\"line\":N,\"vdst\":\"0x...\"} per lane, {\"line\":N,\"error\":...} "
             "per malformed row (docs/json.md)", &json);

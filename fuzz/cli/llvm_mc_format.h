@@ -2,16 +2,18 @@
 // `lanediff disasm` can be diffed against `llvm-mc-22 -show-encoding` / `--disassemble` and
 // fed to tools that parse llvm-mc. Observed with llvm-mc-22 (Debian LLVM 22.1.8):
 //
-//   $ echo 'v_cvt_pk_u8_f32 v5, v1, v2, s3' | llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding
-//   \tv_cvt_pk_u8_f32 v5, v1, v2, s3          ; encoding: [0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]
+//   $ echo '<mnemonic> v5, v1, v2, s3' | llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding
+//   \t<mnemonic> v5, v1, v2, s3          ; encoding: [0x05,0x00,0xdd,0xd1,0x01,0x05,0x0e,0x00]
+//   (<mnemonic>: the pk_u8 row, 15 characters; the comment column below counts them)
 //
 // The comment starts at column 40 counting the leading tab as 0 columns (LLVM's
 // formatted_raw_ostream gives a tab at column 0 no width), with at least one space before it:
-// `v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1] ; encoding: ...` (44 characters, 1 space).
+// an SR row's `<mnemonic> v1, v2, v3 op_sel:[0,0,1,1] ; encoding: ...` (44 characters with its
+// 16-character mnemonic, 1 space).
 //
-//   <stdin>:2:25: error: literal operands are not supported
-//   v_cvt_pk_u8_f32 v5, v1, bogus, s3
-//                           ^
+//   <stdin>:2:25: error: literal operands are not supported      (the pk_u8 row's mnemonic)
+//   <mnemonic> v5, v1, bogus, s3
+//                      ^
 //
 // The column counts a tab as one character; the echoed line has its tabs expanded to 8-column
 // stops and the caret is placed under the expanded text.

@@ -1,6 +1,7 @@
 #include "fuzz/cli/model_flags.h"
 
 #include <cstdio>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -32,6 +33,18 @@ int ParseOneInstr(absl::string_view command, absl::string_view value, Instr* out
   if (!i.ok()) return UsageError(command, "--instrs", i.status());
   *out = *i;
   return -1;
+}
+
+std::string ExampleInstr(bool (*is)(const InstrInfo& row)) {
+  for (Instr i : kAllInstrs) {
+    if (is(GetInstrInfo(i))) return std::string(InstrName(i));
+  }
+  return "";
+}
+
+bool RowIsSeeded(const InstrInfo& row) { return row.src[1] == SrcRole::sr_seed; }
+bool RowIsSeededFp8(const InstrInfo& row) {
+  return RowIsSeeded(row) && row.output == OutputKind::fp8;
 }
 
 int ApplyHypothesisFlags(absl::string_view command, const std::vector<std::string>& settings,

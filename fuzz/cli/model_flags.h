@@ -23,6 +23,12 @@ namespace lanediff {
 int ParseOneTarget(absl::string_view command, absl::string_view value, const TargetTraits** out);
 // --instrs naming one instruction (RequireOne, then ParseInstr): -1 with *out set, else 2.
 int ParseOneInstr(absl::string_view command, absl::string_view value, Instr* out);
+// The mnemonic of the first row of model/instrs.def that `is` holds ("" when none does): help
+// texts take their example instruction from the rows at run time, never a typed name.
+std::string ExampleInstr(bool (*is)(const InstrInfo& row));
+// Row tests for ExampleInstr: S1 is the SR seed; the same and the output is an fp8 (E4M3) byte.
+bool RowIsSeeded(const InstrInfo& row);
+bool RowIsSeededFp8(const InstrInfo& row);
 // Every --hypothesis name=value applied to *out in order (SetHypothesis): -1, else 2 after
 // the first bad one's error (which lists the valid names or values).
 int ApplyHypothesisFlags(absl::string_view command, const std::vector<std::string>& settings,

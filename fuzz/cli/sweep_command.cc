@@ -212,16 +212,36 @@ std::optional<SweepOutcome> RunSweeps(const std::vector<SweepSpec>& specs,
   return outcome;
 }
 
+// The help's examples and exit codes; the examples' instructions come from the rows: the
+// first without a seed, the first SR.
+std::string SweepEpilog() {
+  const std::string src0_row = ExampleInstr([](const InstrInfo& r) { return !RowIsSeeded(r); });
+  const std::string sr_row = ExampleInstr(RowIsSeeded);
+  return absl::StrCat(
+      "examples:\n",
+      src0_row.empty() ? ""
+                       : absl::StrCat("  lanediff sweep --targets gfx942 --instrs ", src0_row,
+                                      " --device sim\n"),
+      sr_row.empty() ? ""
+                     : absl::StrCat("  lanediff sweep --targets gfx1201 --instrs ", sr_row,
+                                    " --out runs/sr.textproto\n"),
+      src0_row.empty() ? ""
+                       : absl::StrCat("  lanediff sweep --targets gfx942 --instrs ", src0_row,
+                                      " --shard 2/4 --out s2.textproto\n"),
+      "exit: 0 all agree, 1 a mismatch (model vs device, or fast model vs oracle), 2 usage (a\n"
+      "missing replay: file included), 3 device error or unwritable --out (checked first).");
+}
+
 int RunSweepCommand(int argc, char** argv) {
   Args args("sweep",
             "Exhaustive sweeps, model vs device, with the fast model checked against the slow\n"
             "exact oracle in the same pass.\n"
-            "  v_cvt_pk_u8_f32 and every instruction without a seed (the packed 8-bit float\n"
+            "  every instruction without a seed (the u8 byte packer, the packed 8-bit float\n"
             "    writers, the 8-bit float -> f32 decoders, one word or a VGPR pair): every src0\n"
             "    value (2^32) for one MODE, or with --all-modes for every rounding mode x\n"
             "    input-denormal setting; the other lane words vary by a fixed hash of src0\n"
             "    (pk_u8: its byte select, ignored S1 bits and kept bytes).\n"
-            "  v_cvt_sr_*: every seed value (2^20 fp8, 2^21 bf8) for each src0 of a boundary set\n"
+            "  the SR instructions: every seed value (2^20 fp8, 2^21 bf8) for each src0 of a boundary set\n"
             "    (or --src0); the seed's low bits, which must not matter, are random on the device\n"
             "    side and zero for the oracle. Gives the SR round-up probability curve.\n"
             "Work goes to the device in chunks of --chunk lanes, one runner per --jobs worker.\n"
@@ -237,7 +257,7 @@ int RunSweepCommand(int argc, char** argv) {
   dev.Declare(args);
   args.Repeated("hypothesis", "model-side hypothesis (repeatable)", &hyps);
   args.Hex("mode", "MODE register, hex (0x optional; default 0xf0)", 0xffffffffu, &mode);
-  args.Bool("all-modes", "pk_u8: sweep every rounding mode x input-denormal setting", &all_modes);
+  args.Bool("all-modes", "src0 sweeps: every rounding mode x input-denormal setting", &all_modes);
   args.Uint("opsel", "OPSEL field (SR: destination byte in bits 3:2)", 15, &opsel);
   args.Uint("neg", "NEG mask (bit 0 = src0)", 7, &neg);
   args.Uint("abs", "ABS mask (bit 0 = src0)", 7, &abs);
@@ -257,13 +277,7 @@ int RunSweepCommand(int argc, char** argv) {
   args.Flag("out", "write the results as a RunRecord text proto (for lanediff report)", &out);
   bool json = false;
   args.Bool("json", "JSON Lines: one object per sweep (docs/json.md)", &json);
-  args.Epilog(
-      "examples:\n"
-      "  lanediff sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --device sim\n"
-      "  lanediff sweep --targets gfx1201 --instrs v_cvt_sr_fp8_f32 --out runs/sr.textproto\n"
-      "  lanediff sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --shard 2/4 --out s2.textproto\n"
-      "exit: 0 all agree, 1 a mismatch (model vs device, or fast model vs oracle), 2 usage (a\n"
-      "missing replay: file included), 3 device error or unwritable --out (checked first).");
+  args.Epilog(SweepEpilog());
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckOutputFile("sweep", "--out", out); rc >= 0) return rc;
   if (int rc = dev.CheckPath("sweep"); rc >= 0) return rc;

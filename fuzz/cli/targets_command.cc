@@ -5,14 +5,50 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "device_harness/sim/errata.h"
+#include "fuzz/report/plots.h"
+#include "model/base/lanes.h"
+#include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {
 namespace {
 
+// One object per row of model/instrs.def, everything scripts need to know about it (the
+// nightly's sweeps, the report's figures, the simulator errata that reach it), computed from
+// the row: {"name":..,"op":..,"proto_number":N,"sweep":"seed"|"src0","all_modes":bool,
+// "src0_map":bool,"errata":[..]}.
+std::string RowsJson() {
+  std::string out = "[";
+  for (Instr i : kAllInstrs) {
+    const InstrInfo& row = GetInstrInfo(i);
+    // `lanediff sweep` sweeps the seed of a row whose S1 is one, src0 otherwise; --all-modes
+    // varies MODE[1:0] and MODE[4], worth it only for an op that reads one on some family.
+    bool reads_swept_mode = false;
+    for (int f = 0; f < kNumFamilies; ++f) {
+      if (ModeBitsRead(i, static_cast<Family>(f)) & (kModeRoundF32Mask | kModeDenormF32InBit)) {
+        reads_swept_mode = true;
+      }
+    }
+    absl::StrAppend(&out, i == kAllInstrs.front() ? "" : ",", "{\"name\":\"", row.name,
+                    "\",\"op\":\"", row.op, "\",\"proto_number\":", row.proto_number,
+                    ",\"sweep\":\"", row.src[1] == SrcRole::sr_seed ? "seed" : "src0",
+                    "\",\"all_modes\":", reads_swept_mode ? "true" : "false",
+                    ",\"src0_map\":", PlotsSrc0Map(row) ? "true" : "false", ",\"errata\":[");
+    bool first = true;
+    for (const ErratumInfo& e : AllErrata()) {
+      if (!e.reaches(row)) continue;
+      absl::StrAppend(&out, first ? "" : ",", "\"", e.name, "\"");
+      first = false;
+    }
+    out.append("]}");
+  }
+  return out + "]";
+}
+
 // {"targets":[{"name":..,"generation":..,"family":..,"fp8":..,"bf8":..,"instructions":[..]}],
-//  "hypotheses":[...]} (DescribeHypotheses(true) for the second half).
+//  "rows":[...] (RowsJson), "hypotheses":[...]} (DescribeHypotheses(true) for the last).
 std::string TargetsJson() {
   std::string out = "{\"targets\":[";
   bool first = true;
@@ -32,7 +68,7 @@ std::string TargetsJson() {
     first = false;
   }
   // One line (JSON Lines, docs/json.md): DescribeHypotheses ends its array with a newline.
-  absl::StrAppend(&out, "],\"hypotheses\":",
+  absl::StrAppend(&out, "],\"rows\":", RowsJson(), ",\"hypotheses\":",
                   absl::StripTrailingAsciiWhitespace(DescribeHypotheses(true)), "}\n");
   return out;
 }
@@ -47,7 +83,8 @@ int RunTargets(int argc, char** argv) {
             "each target and why. docs/semantics.md explains them at length.");
   bool hypotheses = false, json = false;
   args.Bool("hypotheses", "also list the hypotheses (first value is the default)", &hypotheses);
-  args.Bool("json", "targets and hypotheses as one JSON object on one line (docs/json.md)", &json);
+  args.Bool("json", "targets, instruction rows and hypotheses as one JSON object on one line "
+            "(docs/json.md)", &json);
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (json) {
     std::fputs(TargetsJson().c_str(), stdout);

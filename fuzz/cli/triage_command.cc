@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/corpus/corpus_store.h"
 #include "fuzz/triage/buckets.h"
@@ -97,10 +98,12 @@ int RunTriage(int argc, char** argv) {
   args.Bool("record-fixed", "write the FIXED date into the known-issues file, so that a later "
             "sighting is REGRESSED", &record_fixed);
   args.Positional("CORPUS", "corpus roots (holding findings/) or findings directories", &corpora);
-  args.Epilog("exit codes: 0 nothing NEW or REGRESSED, 1 something NEW or REGRESSED (or a bad\n"
-              "file), 2 usage, 3 the known-issues file cannot be read or written.\n"
-              "example: lanediff triage corpus --accept v_cvt_sr_fp8_f32.sr_rounding=literal \\\n"
-              "           --reason 'gfx950 A1 erratum 12, fixed in B0' --link https://bugs/123");
+  args.Epilog(absl::StrCat(
+      "exit codes: 0 nothing NEW or REGRESSED, 1 something NEW or REGRESSED (or a bad\n"
+      "file), 2 usage, 3 the known-issues file cannot be read or written.\n"
+      "example: lanediff triage corpus --accept ", ExampleInstr(RowIsSeeded),
+      ".sr_rounding=literal \\\n"
+      "           --reason 'gfx950 A1 erratum 12, fixed in B0' --link https://bugs/123"));
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (corpora.empty()) {
     std::fprintf(stderr, "lanediff triage: give at least one CORPUS\n");

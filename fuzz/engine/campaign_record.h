@@ -3,7 +3,7 @@
 // and its counters sampled over time. Both bounded whatever the run length.
 //
 //   CoverageTally cov;
-//   cov.Add("gfx950", proto::v_cvt_sr_fp8_f32, "src1_inline", ModeClass(0xf0), 1024);
+//   cov.Add("gfx950", InstrToProto(instr), "src1_inline", ModeClass(0xf0), 1024);
 //   Timeline t;
 //   t.Offer({seconds, cases, lanes, findings, buckets});   // cheap: call it every batch
 //   for (const proto::CoverageCell& c : cov.Cells()) ...; t.samples()

@@ -231,8 +231,8 @@ std::string Sweeps(const std::vector<IdentifiedSweep>& identified) {
   for (const IdentifiedSweep& s : identified) sweeps.push_back(s.sweep);
   std::string out = absl::StrCat(
       "<section id=\"sr-section\"><h2>Stochastic rounding: round-up probability</h2>\n",
-      SrProbabilityFigure(sweeps), "</section>\n<section id=\"pk-section\"><h2>v_cvt_pk_u8_f32: where "
-      "disagreements fall</h2>\n", PkU8MapFigure(sweeps), "</section>\n<section id=\"sweeps-section\">"
+      SrProbabilityFigure(sweeps), "</section>\n<section id=\"src0-map-section\"><h2>Src0 sweeps: where "
+      "disagreements fall</h2>\n", Src0MapFigure(sweeps), "</section>\n<section id=\"sweeps-section\">"
       "<h2>Sweeps</h2>\n");
   if (sweeps.empty()) return out + "<p>No sweep run.</p>\n</section>\n";
   absl::StrAppend(&out, "<table id=\"sweeps\"><tr><th>target</th><th>instruction</th><th>swept</th>"

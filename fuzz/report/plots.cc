@@ -8,6 +8,8 @@
 #include "absl/strings/str_format.h"
 #include "fuzz/report/escape.h"
 #include "fuzz/triage/render.h"
+#include "model/isa/testcase.h"
+#include "model/targets/targets.h"
 
 namespace lanediff {
 namespace {
@@ -152,51 +154,73 @@ std::string SrProbabilityFigure(const std::vector<proto::SweepResult>& sweeps) {
       "diagonal. ", Legend(legend), "</figcaption></figure>\n");
 }
 
-std::string PkU8MapFigure(const std::vector<proto::SweepResult>& sweeps) {
-  std::vector<uint64_t> counts(512, 0);
+bool PlotsSrc0Map(const InstrInfo& row) {
+  return row.src[0] == SrcRole::data_f32 && row.src[1] != SrcRole::sr_seed;
+}
+
+std::string Src0MapFigure(const std::vector<proto::SweepResult>& sweeps) {
+  // The plotted rows (PlotsSrc0Map), in row order: two heat-map rows each, its sign.
+  std::vector<Instr> rows;
+  for (Instr i : kAllInstrs) {
+    if (PlotsSrc0Map(GetInstrInfo(i))) rows.push_back(i);
+  }
+  const int n = static_cast<int>(rows.size());
+  std::vector<uint64_t> counts(512 * std::max(n, 1), 0);
   uint64_t lanes = 0, total = 0;
   for (const auto& s : sweeps) {
-    if (s.instr() != proto::v_cvt_pk_u8_f32) continue;
+    int k = 0;
+    while (k < n && static_cast<int>(InstrToProto(rows[k])) != static_cast<int>(s.instr())) ++k;
+    if (k == n) continue;
     lanes += s.lanes();
     for (int i = 0; i < s.mismatch_by_exponent_size() && i < 512; ++i) {
-      counts[i] += s.mismatch_by_exponent(i);
+      counts[512 * k + i] += s.mismatch_by_exponent(i);
       total += s.mismatch_by_exponent(i);
     }
   }
   const uint64_t peak = std::max<uint64_t>(1, *std::max_element(counts.begin(), counts.end()));
   Frame f;
   const int cell = 2, rowh = 40;
-  f.L = 96;
+  f.L = 190;  // room for "<mnemonic> < 0"
   f.R = 18;
   f.W = f.L + 256 * cell + f.R;
-  f.H = f.T + 2 * rowh + f.B;  // rows are the sign, columns the exponent
-  std::string svg = SvgOpen("pk-u8-map", f, "pk_u8 disagreements by sign and exponent of src0");
-  for (int sign = 0; sign < 2; ++sign) {
-    for (int e = 0; e < 256; ++e) {
-      const uint64_t c = counts[sign * 256 + e];
-      // Pale green for none; red by log count otherwise.
-      std::string fill = "#eef3ee";
-      if (c > 0) {
-        const double t = std::log1p(double(c)) / std::log1p(double(peak));
-        fill = absl::StrFormat("rgb(%d,%d,%d)", 255, int(200 * (1 - t)), int(200 * (1 - t)));
+  f.H = f.T + 2 * std::max(n, 1) * rowh + f.B;  // rows: instruction x sign; columns: exponent
+  std::string svg = SvgOpen("src0-map", f, "disagreements by instruction, sign and exponent of src0");
+  std::vector<std::pair<double, std::string>> yticks;
+  for (int k = 0; k < n; ++k) {
+    for (int sign = 0; sign < 2; ++sign) {
+      const int band = 2 * k + sign;  // from the top
+      yticks.push_back({2 * n - band - 0.5, absl::StrCat(InstrName(rows[k]), sign ? " < 0" : " >= 0")});
+      for (int e = 0; e < 256; ++e) {
+        const uint64_t c = counts[512 * k + sign * 256 + e];
+        // Pale green for none; red by log count otherwise.
+        std::string fill = "#eef3ee";
+        if (c > 0) {
+          const double t = std::log1p(double(c)) / std::log1p(double(peak));
+          fill = absl::StrFormat("rgb(%d,%d,%d)", 255, int(200 * (1 - t)), int(200 * (1 - t)));
+        }
+        absl::StrAppend(&svg, absl::StrFormat(
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s, exponent %d, %s: %s lanes</title></rect>",
+            f.L + e * cell, f.T + band * rowh, cell, rowh - 2, fill, InstrName(rows[k]), e,
+            sign ? "negative" : "positive", Thousands(c)));
       }
-      absl::StrAppend(&svg, absl::StrFormat(
-          "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>exponent %d, %s: %s lanes</title></rect>",
-          f.L + e * cell, f.T + sign * rowh, cell, rowh - 2, fill, e, sign ? "negative" : "positive",
-          Thousands(c)));
+      absl::StrAppend(&svg, "\n");
     }
-    absl::StrAppend(&svg, "\n");
+  }
+  if (n == 0) {
+    absl::StrAppend(&svg, absl::StrFormat(
+        "<text x=\"%d\" y=\"%d\" font-size=\"13\">no instruction with an f32 src0 and no seed</text>\n",
+        f.L + 20, f.T + 30));
   }
   absl::StrAppend(&svg, Axes(f, {{0, "0"}, {64, "64"}, {127, "127"}, {192, "192"}, {255, "255"}}, 0, 256,
-                             {{0.75, "src0 >= 0"}, {0.25, "src0 < 0"}}, 0, 1,
-                             "f32 biased exponent of src0 (127 = 1.0, 134 = 128.0)", "sign"));
+                             yticks, 0, 2 * std::max(n, 1),
+                             "f32 biased exponent of src0 (127 = 1.0, 134 = 128.0)", "instruction, sign"));
   absl::StrAppend(&svg, "</svg>\n");
   return absl::StrCat(
-      "<figure id=\"pk-u8-map-figure\">", svg,
-      "<figcaption>v_cvt_pk_u8_f32: where the ", Thousands(total), " disagreeing lanes of ",
-      Thousands(lanes), " swept fall, by the sign and biased exponent of src0 (one column per "
-      "exponent). Pale green: none; red: disagreements, darker for more (log scale, ",
-      Thousands(peak), " at the darkest).</figcaption></figure>\n");
+      "<figure id=\"src0-map-figure\">", svg,
+      "<figcaption>Every instruction with an f32 src0 and no seed: where the ", Thousands(total),
+      " disagreeing lanes of ", Thousands(lanes), " swept fall, by the sign and biased exponent of "
+      "src0 (one column per exponent). Pale green: none; red: disagreements, darker for more (log "
+      "scale, ", Thousands(peak), " at the darkest).</figcaption></figure>\n");
 }
 
 std::string TimelineFigures(const std::vector<RunGroup>& groups) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fuzz/report/report.h"
+#include "model/targets/targets.h"
 #include "proto/report.pb.h"
 
 namespace lanediff {
@@ -16,9 +17,14 @@ namespace lanediff {
 // instruction x side (model, device), and the ideal diagonal. <figure id="sr-probability">.
 std::string SrProbabilityFigure(const std::vector<proto::SweepResult>& sweeps);
 
-// Where pk_u8 disagreements fall in f32 space: sign x biased exponent heat map.
-// <figure id="pk-u8-map">.
-std::string PkU8MapFigure(const std::vector<proto::SweepResult>& sweeps);
+// Whether the report maps an instruction's src0 disagreements: its row reads an f32 src0
+// (SrcRole::data_f32) and has no seed (its sweeps run over src0, not the seed).
+bool PlotsSrc0Map(const InstrInfo& row);
+
+// Where the src0 sweeps' disagreements fall in f32 space: one sign x biased exponent heat map
+// band per row PlotsSrc0Map holds, in row order, each labelled with the row's name.
+// <figure id="src0-map">.
+std::string Src0MapFigure(const std::vector<proto::SweepResult>& sweeps);
 
 // The campaigns' counters over time, one polyline per run identity: lanes run
 // (<figure id="lanes-over-time">) and buckets found (<figure id="buckets-over-time">).

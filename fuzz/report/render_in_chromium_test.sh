@@ -37,7 +37,7 @@ sed 's|</body></html>|<script>\n'"$(sed 's/[&|\\]/\\&/g' <<'JS' | tr '\n' ' '
 (function () {
   var bad = [];
   var want = ["header", "verdict", "runs", "buckets", "coverage", "statistics", "lanes-over-time",
-              "buckets-over-time", "matrix", "verdicts-section", "sr-probability", "pk-u8-map",
+              "buckets-over-time", "matrix", "verdicts-section", "sr-probability", "src0-map",
               "sweeps", "findings"];
   want.forEach(function (id) {
     var e = document.getElementById(id);

@@ -160,7 +160,7 @@ TEST(Report, RenderingsCarryMatrixPlotsAndFindings) {
   const std::string html = RenderHtml(data);
   EXPECT_THAT(html, HasSubstr("<table id=\"matrix\">"));
   EXPECT_THAT(html, HasSubstr("<svg id=\"sr-probability\""));
-  EXPECT_THAT(html, HasSubstr("<svg id=\"pk-u8-map\""));
+  EXPECT_THAT(html, HasSubstr("<svg id=\"src0-map\""));
   EXPECT_THAT(html, HasSubstr("class=\"series\""));  // the seed sweep became a curve
   EXPECT_THAT(html, HasSubstr("x&lt;y&gt;"));         // escaped signature
   EXPECT_THAT(html, Not(HasSubstr("http://www.w3.org/1999")));  // nothing to fetch

@@ -33,7 +33,7 @@
 namespace lanediff {
 
 struct KnownAnswer {
-  std::string name;  // "v_cvt_sr_fp8_f32 byte 2, MODE 0x000000f0"
+  std::string name;  // "<mnemonic> byte 2, MODE 0x000000f0"
   proto::TestCase testcase;
   // Every hypothesis setting's answer (they agree): DstWords per lane, lane i's at
   // [i*W, i*W + W) (a VGPR pair: VDST, VDST+1), as the device returns them.

@@ -106,7 +106,7 @@ struct RoundingPair {
 absl::StatusOr<std::vector<RoundingPair>> RoundingCandidates(const ResolvedCase& rc);
 
 // `format` is the written byte's 8-bit float format, or nullptr for an unsigned 8-bit integer
-// (v_cvt_pk_u8_f32). `written_byte` is 0..3. `kept` is the word whose other three bytes the
+// (the pk_u8 row). `written_byte` is 0..3. `kept` is the word whose other three bytes the
 // instruction keeps (old VDST or S2). expected != observed. `pair`: the lane's rounding
 // candidates (nullptr: unknown, rounded_other_way is never given).
 std::string DifferenceClass(const Fp8Format* format, int written_byte, uint32_t kept,

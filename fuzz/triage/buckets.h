@@ -26,7 +26,7 @@ inline constexpr size_t kMaxBucketExamples = 4;
 
 struct Bucket {
   std::string signature;  // "<instruction>.<cause>": stable across runs, targets and shapes
-  std::string instr;      // "v_cvt_sr_fp8_f32"
+  std::string instr;      // the row's mnemonic
   std::string cause;      // fuzz/triage/attribution.h
   std::set<std::string> targets;
   uint64_t count = 0;     // sightings, summed over findings

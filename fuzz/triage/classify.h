@@ -2,9 +2,9 @@
 // stable string that names its corpus file and dedups it.
 //
 // A signature is "<target>.<instr>.<modifiers>.<input class>.mode<MODE hex>.<explanation>":
-//   gfx942.v_cvt_sr_fp8_f32.opsel4.sr_carry.mode000000f0.sr_rounding=literal
-//   gfx1201.v_cvt_pk_u8_f32.plain.tie.mode000000f0.unexplained
-//   gfx942.v_cvt_sr_fp8_f32.device_fault.crash        (device faults)
+//   gfx942.<SR mnemonic>.opsel4.sr_carry.mode000000f0.sr_rounding=literal
+//   gfx1201.<pk_u8 mnemonic>.plain.tie.mode000000f0.unexplained
+//   gfx942.<SR mnemonic>.device_fault.crash        (device faults)
 // modifiers: "plain", or the set fields joined by '-' (neg2-abs1-clamp-omod1-opsel12), with
 // "raw" when the case carries raw words and srcN_sgpr/srcN_inline/srcN_literal for non-VGPR
 // sources. The input class is ClassifyInput (model/ops/input_class.h) of the first differing

@@ -21,8 +21,7 @@
 // an instruction writing a VGPR pair (dst_bits 64) both VDST and VDST+1; two
 // readings are told apart when either word differs, and a device's answer is judged on both.
 //
-//   LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, Discriminate(*FindTarget("gfx942"),
-//                                                            Instr::v_cvt_sr_fp8_f32));
+//   LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, Discriminate(*FindTarget("gfx942"), instr));
 //   std::fputs(FormatDiscrimination(d, nullptr).c_str(), stdout);
 #ifndef LANEDIFF_FUZZ_DISCRIMINATE_H_
 #define LANEDIFF_FUZZ_DISCRIMINATE_H_

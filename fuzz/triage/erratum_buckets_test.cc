@@ -3,8 +3,10 @@
 // instruction of model/instrs.def yields at most two buckets per instruction, only on the
 // instructions the erratum touches, and the largest one names the erratum's effect. Which
 // instructions and which effect are read from errata.h's description, stated at each case
-// below (not from a run). A clean run yields none; two errata in one run give two buckets per
-// instruction they both touch.
+// below (not from a run) as a test of the row's fields (model/instrs.def), never a list of
+// names: a row added or deleted changes every list here without an edit. Each case also checks
+// that the catalogue's own reach (ErratumInfo::reaches) says the same of every row. A clean run
+// yields none; two errata in one run give two buckets per instruction they both touch.
 #include <stdlib.h>
 
 #include <cstdio>
@@ -13,8 +15,9 @@
 #include <set>
 #include <string>
 
-#include "fuzz/engine/campaign.h"
+#include "device_harness/sim/errata.h"
 #include "fuzz/corpus/corpus_store.h"
+#include "fuzz/engine/campaign.h"
 #include "fuzz/triage/buckets.h"
 #include "gtest/gtest.h"
 
@@ -76,146 +79,167 @@ std::string Describe(const std::map<std::string, std::vector<Bucket>>& m) {
   return s;
 }
 
+// A statement about a row (model/instrs.def), from its fields.
+using RowTest = bool (*)(const InstrInfo& row);
+
 struct Case {
   const char* erratum;
-  std::set<std::string> instrs;  // the instructions it touches (errata.h "predicts")
-  const char* cause;             // the effect, as a cause name
-  uint64_t short_execs = 600;    // the default run's bound (hang: each sighting costs a timeout)
-  // The effect on the f32 writers (kUnpack), where it differs from `cause`; nullptr: the same.
+  RowTest touches;    // the instructions it touches (errata.h "predicts")
+  const char* cause;  // the effect, as a cause name
+  uint64_t short_execs = 600;  // the default run's bound (hang: each sighting costs a timeout)
+  // The effect on the f32 writers (F32Writer), where it differs from `cause`; nullptr: the same.
   const char* f32_cause = nullptr;
 };
 
-// The f32 writers v_cvt_f32_fp8 and v_cvt_f32_bf8 (one selected byte of S0 decoded, a whole
-// f32 word written; byte select: GFX9 SDWA src0_sel, GFX12/GFX1250 byte_sel = OPSEL[1:0]) and
-// the VGPR-pair writers v_cvt_pk_f32_fp8 and v_cvt_pk_f32_bf8 (a selected word's two bytes
-// decoded into VDST, VDST+1; word select: GFX9 SDWA src0_sel, GFX12/GFX1250 OPSEL[0]).
-const std::set<std::string>& kUnpackNames() {
-  static const std::set<std::string> s = {"v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8",
-                                          "v_cvt_pk_f32_bf8"};
-  return s;
+// The rows, by the fields the errata's descriptions speak of. Byte writers: DstWrite
+// byte_at_src1 (byte select in S1[1:0]) or byte_at_opsel_3_2 (OPSEL[3:2]); seeded: S1 is the SR
+// seed; half writers: DstWrite::half_at_opsel_3 (OPSEL[3], two f32 data sources, RNE, no seed);
+// 8-bit float writers: OutputKind fp8/bf8; f32 writers: OutputKind::f32 (one selected byte of S0
+// decoded, a whole f32 word written, or with dst_bits 64 a selected word's two bytes decoded
+// into VDST, VDST+1; select: GFX9 SDWA src0_sel, GFX12/GFX1250 OPSEL).
+bool Seeded(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
+bool IntegerByte(const InstrInfo& r) { return r.output == OutputKind::u8_int; }
+bool Float8Writer(const InstrInfo& r) {
+  return r.output == OutputKind::fp8 || r.output == OutputKind::bf8;
 }
-// The VGPR-pair writers (dst_bits 64).
-const std::set<std::string> kPair = {"v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8"};
+bool ByteWriter(const InstrInfo& r) {
+  return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
+}
+bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_3; }
+bool F32Writer(const InstrInfo& r) { return r.output == OutputKind::f32; }
+bool PairWriter(const InstrInfo& r) { return r.dst_bits == 64; }
+bool SourceByteReader(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
+bool ClampSelectsUe5m3(const InstrInfo& r) { return r.fp8_slot == Fp8Slot::fp8_clamp_ue5m3; }
+bool AnyRow(const InstrInfo&) { return true; }
+
+const InstrInfo& RowNamed(const std::string& name) {
+  for (Instr i : kAllInstrs) {
+    if (InstrName(i) == name) return GetInstrInfo(i);
+  }
+  ADD_FAILURE() << "bucket names " << name << ", which no row of model/instrs.def is";
+  return GetInstrInfo(kAllInstrs.front());
+}
 
 class ErratumBuckets : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ErratumBuckets, AtMostTwoBucketsPerInstructionNamedByTheEffect) {
   const Case& c = GetParam();
+  // The catalogue's reach (errata.cc, ErratumInfo::reaches) is the statement below, row by row.
+  absl::StatusOr<Erratum> e = ParseErratum(c.erratum);
+  ASSERT_TRUE(e.ok()) << e.status();
+  for (Instr i : kAllInstrs) {
+    EXPECT_EQ(ErratumReaches(*e, i), c.touches(GetInstrInfo(i)))
+        << c.erratum << " on " << InstrName(i) << ": errata.cc's reach and this case differ";
+  }
   const auto buckets = Campaign({c.erratum}, c.short_execs);
   // The table the nightly's log keeps: buckets per instruction, with their counts.
   std::printf("[buckets] %s:\n%s", c.erratum, Describe(buckets).c_str());
   ASSERT_FALSE(buckets.empty()) << c.erratum << " found nothing";
   for (const auto& [instr, v] : buckets) {
-    EXPECT_TRUE(c.instrs.count(instr) != 0) << instr << " is not touched by " << c.erratum;
+    const InstrInfo& row = RowNamed(instr);
+    EXPECT_TRUE(c.touches(row)) << instr << " is not touched by " << c.erratum;
     EXPECT_LE(v.size(), 2u) << Describe(buckets);
-    const char* want = c.f32_cause != nullptr && kUnpackNames().count(instr) != 0 ? c.f32_cause
-                                                                                 : c.cause;
+    const char* want = c.f32_cause != nullptr && F32Writer(row) ? c.f32_cause : c.cause;
     EXPECT_EQ(v[0].cause, want) << instr << "\n" << Describe(buckets);
   }
 }
-
-// The instructions (model/instrs.def): byte writers v_cvt_pk_u8_f32 (byte select in S1[1:0]),
-// v_cvt_sr_fp8_f32 and v_cvt_sr_bf8_f32 (OPSEL[3:2], seed in S1); half writers
-// v_cvt_pk_fp8_f32 and v_cvt_pk_bf8_f32 (OPSEL[3], two f32 data sources, RNE, no seed).
-const std::set<std::string> kSr = {"v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"};
-const std::set<std::string> kPkFloat = {"v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32"};
-const std::set<std::string> kFloat8 = {"v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32", "v_cvt_pk_fp8_f32",
-                                       "v_cvt_pk_bf8_f32"};
-const std::set<std::string> kBytes = {"v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"};
-const std::set<std::string> kUnpack = kUnpackNames();
-const std::set<std::string> kAll = {"v_cvt_pk_u8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32",
-                                    "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_cvt_f32_fp8",
-                                    "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8"};
 
 INSTANTIATE_TEST_SUITE_P(
     Sim, ErratumBuckets,
     ::testing::Values(
         // errata.h: "SR add wraps as the literal pseudocode (model sr_rounding=literal)"; the
-        // SR instructions only ("pk_u8 never"; the packed float conversions and the f32
-        // writers have no seed).
-        Case{"sr_wrap", kSr, "sr_rounding=literal"},
-        // "pk_u8 truncates toward zero (model pk_u8_rounding=truncate)"; "SR never"; the f32
-        // writers round nothing.
-        Case{"u8_truncate", {"v_cvt_pk_u8_f32"}, "pk_u8_rounding=truncate"},
+        // seeded (SR) instructions only ("pk_u8 never"; the packed float conversions and the
+        // f32 writers have no seed).
+        Case{"sr_wrap", Seeded, "sr_rounding=literal"},
+        // "pk_u8 truncates toward zero (model pk_u8_rounding=truncate)"; "SR never": the
+        // integer byte writer only; the f32 writers round nothing.
+        Case{"u8_truncate", IntegerByte, "pk_u8_rounding=truncate"},
         // "OCP NaN keeps its sign (model fp8_nan=sign_preserving)": every instruction that
         // writes an OCP 8-bit float, SR and packed (the packed ones read fp8_nan too,
         // model/ops/pk_common.cc); pk_u8 never; the f32 writers never (fp8_nan is the NaN an
         // 8-bit output is given; their NaN input reading is fp8_to_f32_nan, untouched).
-        Case{"nan_sign", kFloat8, "fp8_nan=sign_preserving"},
+        Case{"nan_sign", Float8Writer, "fp8_nan=sign_preserving"},
         // "MODE.FP16_OVFL does nothing (model fp16_ovfl=ignored)": the 8-bit float conversions,
         // which read MODE[23] (SR and packed); an f32 decode never overflows: untouched.
-        Case{"fp16_ovfl_ignored", kFloat8, "fp16_ovfl=ignored"},
+        Case{"fp16_ovfl_ignored", Float8Writer, "fp16_ovfl=ignored"},
         // "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored)": the E4M3
-        // conversions, SR, packed and the decode v_cvt_f32_fp8 (errata.cc: "the fp8 -> f32
-        // decode"; model/ops/v_cvt_f32_fp8.cc reads CLAMP as the UE5M3 bit there), on
-        // gfx1250/gfx1251; the hypothesis reproduces every lane, so it is named. Not
-        // v_cvt_f32_bf8 (no UE5M3 select: its row has no gfx1250 clamp).
-        Case{"gfx1250_clamp_ignored", {"v_cvt_sr_fp8_f32", "v_cvt_pk_fp8_f32", "v_cvt_f32_fp8"},
-             "gfx1250_clamp=ignored"},
+        // conversions whose CLAMP is the UE5M3 bit (Fp8Slot::fp8_clamp_ue5m3: SR, packed and
+        // the one-byte decode, which reads CLAMP as the UE5M3 bit there), on gfx1250/gfx1251;
+        // the hypothesis reproduces every lane, so it is named. Not the bf8 rows nor the pair
+        // decode (no UE5M3 select: their rows have no gfx1250 clamp).
+        Case{"gfx1250_clamp_ignored", ClampSelectsUe5m3, "gfx1250_clamp=ignored"},
         // "byte selects 1 and 2 are exchanged": the byte writers; the result lands in the
         // other byte. Half writers and the f32 writers never ("writes no single byte to
         // swap": DstWrite::dword).
-        Case{"byte12_swap", kBytes, "byte_moved"},
+        Case{"byte12_swap", ByteWriter, "byte_moved"},
         // "NEG[1] honoured as a float negation ... bit 31 of S1 flipped": on SR that is seed bit
         // 31, so stochastic rounding goes the other way (the other neighbour, the one beyond
         // the largest finite included); pk_u8 never (S1[31] unused), pk_fp8/bf8 never (NEG[1]
-        // is theirs); the f32 writers never (S1 unused).
-        Case{"src1_neg", kSr, "rounded_other_way"},
+        // is theirs, and they have no seed); the f32 writers never (S1 unused).
+        Case{"src1_neg", Seeded, "rounded_other_way"},
         // "writes the other half and keeps this one: OPSEL[3] inverted": the half writers; the
         // result moved to the other half. Not the f32 writers (DstWrite::dword).
-        Case{"half_swap", kPkFloat, "byte_moved"},
+        Case{"half_swap", HalfWriter, "byte_moved"},
         // "the RNE packed 8-bit float conversions round to odd": the half writers; where odd
         // and RNE differ, the result is the input's other neighbour: rounded_other_way. The
         // f32 writers read no f32 input: untouched.
-        Case{"round_odd", kPkFloat, "rounded_other_way"},
+        Case{"round_odd", HalfWriter, "rounded_other_way"},
         // "src_byte_swap: an instruction that converts one selected byte of S0
         // (SrcRole::fp8_bytes) reads byte 2 when byte 1 is selected and byte 1 when byte 2
         // is": the f32 writers only; the observed word is the model's under the other byte
         // select: source_byte_moved. The pair writer too: its GFX9 SDWA src0_sel BYTE_1 picks
         // the high word and BYTE_2 the low one (fp8_sdwa_sel=pseudocode), so swapped selects
         // read the other word, again the model's under the other select.
-        Case{"src_byte_swap", kUnpack, "source_byte_moved"},
+        Case{"src_byte_swap", SourceByteReader, "source_byte_moved"},
         // "writes its two words swapped": the VGPR-pair writers only; the observed pair is the
         // expected one exchanged: dst_words_swapped.
-        Case{"pair_word_swap", kPair, "dst_words_swapped"},
+        Case{"pair_word_swap", PairWriter, "dst_words_swapped"},
         // "one lane returns its VDST XOR 0xdeadbeef": every instruction, every byte changes;
         // an f32 writer writes every byte (no kept byte to see), so there the garbage word is
         // an f32 value that differs: value_differs (the pair writer: its VDST word).
-        Case{"garbage_lane", kAll, "written_and_unwritten_bytes_changed", 600, "value_differs"},
+        Case{"garbage_lane", AnyRow, "written_and_unwritten_bytes_changed", 600, "value_differs"},
         // "abort() when a lane's src0 is a signalling NaN": every instruction (the f32
         // writers' src0 words are drawn too), a device fault.
-        Case{"crash", kAll, "device_fault.crash"},
+        Case{"crash", AnyRow, "device_fault.crash"},
         // "never returns when a lane's src0 is a signalling NaN": every instruction, a hang.
-        Case{"hang", kAll, "device_fault.hang", 24}),
+        Case{"hang", AnyRow, "device_fault.hang", 24}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.erratum); });
 
 // mode_lost: "every batch whose MODE[7:0] is not the default is a harness fault (MODE readback
 // mismatch), not a finding" (errata.h): no bucket at all.
 TEST(ErratumBuckets, ModeLostIsAHarnessFaultNotABucket) {
+  for (Instr i : kAllInstrs) EXPECT_FALSE(ErratumReaches(Erratum::mode_lost, i)) << InstrName(i);
   EXPECT_TRUE(Campaign({"mode_lost"}).empty());
 }
 
 TEST(ErratumBuckets, CleanRunYieldsNone) { EXPECT_TRUE(Campaign({}).empty()); }
 
 TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
-  // sr_wrap touches the SR instructions, nan_sign every OCP 8-bit float writer (the cases
-  // above): two causes on each SR instruction, never a third combined one; nan_sign's alone on
-  // the packed float ones; nothing on v_cvt_pk_u8_f32.
+  // sr_wrap touches the seeded instructions, nan_sign every OCP 8-bit float writer (the cases
+  // above): two causes on each seeded one, never a third combined one; nan_sign's alone on
+  // the unseeded 8-bit float writers; nothing on the integer byte writer.
   const auto buckets = Campaign({"sr_wrap", "nan_sign"});
   ASSERT_FALSE(buckets.empty());
   for (const auto& [instr, v] : buckets) {
     std::set<std::string> causes;
     for (const Bucket& b : v) causes.insert(b.cause);
-    if (kSr.count(instr) != 0) {
+    const InstrInfo& row = RowNamed(instr);
+    if (Seeded(row)) {
       EXPECT_EQ(causes, (std::set<std::string>{"sr_rounding=literal", "fp8_nan=sign_preserving"}))
           << Describe(buckets);
     } else {
-      EXPECT_TRUE(kPkFloat.count(instr) != 0) << Describe(buckets);
+      EXPECT_TRUE(Float8Writer(row)) << Describe(buckets);
       EXPECT_EQ(causes, (std::set<std::string>{"fp8_nan=sign_preserving"})) << Describe(buckets);
     }
   }
-  EXPECT_EQ(buckets.count("v_cvt_sr_fp8_f32") + buckets.count("v_cvt_sr_bf8_f32"), 2u)
-      << Describe(buckets);
+  // Every seeded row shows both (each is on a target where its format is OCP).
+  size_t seeded = 0, seeded_with_buckets = 0;
+  for (Instr i : kAllInstrs) {
+    if (!Seeded(GetInstrInfo(i))) continue;
+    ++seeded;
+    seeded_with_buckets += buckets.count(std::string(InstrName(i)));
+  }
+  EXPECT_EQ(seeded_with_buckets, seeded) << Describe(buckets);
 }
 
 }  // namespace

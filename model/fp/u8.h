@@ -1,5 +1,5 @@
-// f32 -> unsigned 8-bit integer, the arithmetic of v_cvt_pk_u8_f32 (docs/semantics.md §3), with the
-// four MODE.FP_ROUND modes. Branch-free integer code so that a batch loop vectorizes.
+// f32 -> unsigned 8-bit integer, the arithmetic of the u8 byte packer (docs/semantics.md §3),
+// with the four MODE.FP_ROUND modes. Branch-free integer code so that a batch loop vectorizes.
 //
 //   F32ToU8(0x43018000 /*129.5*/, RoundMode::nearest_even)  // 130
 //   F32ToU8(0x43018000 /*129.5*/, RoundMode::toward_zero)   // 129 (the `truncate` reading)

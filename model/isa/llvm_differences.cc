@@ -18,7 +18,8 @@ constexpr LlvmDifference kDifferences[] = {
      "the bits are in the word and silicon may honour them (docs/semantics.md §3 U): we keep them "
      "and print them as -v2 / |v2| so the text is exact"},
     {"disasm_drops_pk_u8_opsel",
-     "LLVM's disassembler silently drops OPSEL on v_cvt_pk_u8_f32 (its assembler has no op_sel)",
+     "LLVM's disassembler silently drops OPSEL on the u8 byte packer (pk_u8; its assembler has "
+     "no op_sel)",
      "the bits are in the word; their effect on silicon is U: we print op_sel:[a,b,c,d]"},
     {"disasm_ignores_sr_src2",
      "LLVM's disassembler ignores the SRC2 field of v_cvt_sr_fp8/bf8_f32 entirely: any value, "
@@ -31,7 +32,7 @@ constexpr LlvmDifference kDifferences[] = {
      "refusal in DecodedVop3::llvm_refuses"},
     {"disasm_rejects_sr_clamp",
      "LLVM's disassembler rejects CLAMP on the SR instructions on GFX9 and gfx12, and on "
-     "v_cvt_sr_bf8_f32 on gfx1250",
+     "the bf8 SR instruction on gfx1250",
      "silicon executes the word; its effect is U (docs/semantics.md §5): we decode it"},
     {"disasm_rejects_gfx12_sr_bits",
      "on gfx12/gfx1250 LLVM's disassembler rejects OPSEL[1:0] != 0, NEG[2] and ABS[2] on the SR "
@@ -75,8 +76,8 @@ constexpr LlvmDifference kDifferences[] = {
      "silicon decodes the field (which half it reads is U, docs/semantics.md §10.11): we decode "
      "it, list the refusal in DecodedVop3::llvm_refuses and print plain v128"},
     {"constant_bus_not_checked",
-     "LLVM's disassembler does not check the constant bus: it prints `v_cvt_pk_u8_f32 v5, s1, "
-     "s2, s3` on GFX9",
+     "LLVM's disassembler does not check the constant bus: it prints three SGPR sources "
+     "(pk_u8 `v5, s1, s2, s3`) on GFX9",
      "the constant-bus limit is a hardware rule (1 on GFX9, 2 on GFX10+; LLVM's assembler "
      "enforces it): we call such words invalid"},
     {"unmodelled_operands",
@@ -86,8 +87,8 @@ constexpr LlvmDifference kDifferences[] = {
      "125 on GFX9 (printed `null`, which LLVM's own assembler rejects there)",
      "the device harness cannot give these a defined value; we reject them and do not compare"},
     {"gfx9_asm_lit_without_dword",
-     "llvm-mc-22's assembler accepts lit(...) on GFX9 VOP3 (`v_cvt_pk_u8_f32 v5, lit(0x3f800000), "
-     "v2, v3` on gfx942) and emits SRC0 = 255 with no literal dword: "
+     "llvm-mc-22's assembler accepts lit(...) on GFX9 VOP3 (pk_u8 `v5, lit(0x3f800000), v2, v3` "
+     "on gfx942) and emits SRC0 = 255 with no literal dword: "
      "[0x05,0x00,0xdd,0xd1,0xff,0x04,0x0e,0x04]; its own disassembler crashes on that word",
      "GFX9 VOP3 has no literal: our parser and encoder refuse it (an LLVM bug, reported)"},
     {"disasm_lit_modifier_spelling",

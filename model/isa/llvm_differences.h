@@ -33,7 +33,7 @@ struct LlvmDisasmExpectation {
   bool comparable = true;  // false: a listed difference makes LLVM's answer not comparable
   bool valid = false;      // LLVM decodes the words as one instruction
   int words_used = 0;      // when valid
-  std::string text;        // when valid: LLVM's text ("v_cvt_pk_u8_f32 v5, v1, v2, s3")
+  std::string text;        // when valid: LLVM's text ("<mnemonic> v5, v1, v2, s3")
   std::vector<absl::string_view> applied;  // ids of the differences that shaped this
 };
 

@@ -27,7 +27,7 @@ constexpr Vop3Layout MakeLayout(Family family, uint32_t enc, int bus, bool liter
 }
 
 // Constant bus: 1 on GFX9, 2 on GFX10+ (C: llvm-mc-22 "violates constant bus restrictions"
-// for `v_cvt_pk_u8_f32 v5, s1, s2, v3` on gfx908/gfx942, accepted on gfx1010+).
+// for pk_u8 `v5, s1, s2, v3` on gfx908/gfx942, accepted on gfx1010+).
 // Literal: GFX9 VOP3 has none ("literal operands are not supported"), GFX10+ has one dword.
 constexpr Vop3Layout kLayouts[kNumFamilies] = {
     MakeLayout(Family::gfx9, 0b110100, 1, false),

@@ -5,7 +5,7 @@
 //
 //   const Vop3Layout& l = GetVop3Layout(Family::gfx9);
 //   uint32_t op = l.op.Get(words);               // OP[25:16]
-//   AsmRules r = GetAsmRules(*target, Instr::v_cvt_sr_fp8_f32);
+//   AsmRules r = GetAsmRules(*target, instr);   // instr: an SR row
 //   if (r.opsel == OpSelSyntax::byte_sel) ...     // gfx12/gfx1250 byte_sel:N
 #ifndef LANEDIFF_MODEL_ISA_TABLES_H_
 #define LANEDIFF_MODEL_ISA_TABLES_H_

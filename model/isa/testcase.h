@@ -47,7 +47,7 @@ struct DefaultRegisters {
 // whether it may run is the harness's decision (SpecViolations, device_harness/batch.h:
 // refused unless --allow-undefined). Errors name the field at fault:
 // "encoding.src1.code 300 is not an inline constant", "encoding.opsel 17 exceeds 4 bits",
-// "instruction v_cvt_sr_fp8_f32 does not exist on gfx1100". `words`, when given, receives the
+// "instruction <mnemonic> does not exist on gfx1100". `words`, when given, receives the
 // instruction's words (encoded once here: the caller need not encode again).
 absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target,
                                            const proto::TestCase& tc,

@@ -2,12 +2,12 @@
 // encoder, decoder, LLVM-syntax printer and parser. Tables: tables.h, operands.h.
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(const TargetTraits* t, FindTarget("gfx942"));
-//   Vop3Instr in{.instr = Instr::v_cvt_sr_fp8_f32, .vdst = 1, .src = {258, 259, 0}};
+//   Vop3Instr in{.instr = sr, .vdst = 1, .src = {258, 259, 0}};  // sr: an SR row (fp8)
 //   in.mods.opsel = 0b1100;                                   // byte 3
 //   LANEDIFF_ASSIGN_OR_RETURN(std::vector<uint32_t> words, EncodeVop3(*t, in));
-//   PrintVop3(*t, in) == "v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1]"
+//   PrintVop3(*t, in) == "<mnemonic> v1, v2, v3 op_sel:[0,0,1,1]"  // InstrName(sr)
 //   LANEDIFF_ASSIGN_OR_RETURN(DecodedVop3 d, DecodeVop3(*t, words));   // d.instr == in
-//   LANEDIFF_ASSIGN_OR_RETURN(Vop3Instr again, ParseAsm(*t, "v_cvt_sr_fp8_f32 v1, v2, v3"));
+//   LANEDIFF_ASSIGN_OR_RETURN(Vop3Instr again, ParseAsm(*t, "<mnemonic> v1, v2, v3"));
 //
 // The encoder writes any field value that fits its width, including the bits LLVM's
 // assembler refuses (NEG on src1, OMOD, stray OPSEL bits): the fuzzer must run those.
@@ -43,7 +43,7 @@ absl::string_view InstrFormName(InstrForm form);  // "e64", "e32", "sdwa"
 bool HasForm(const TargetTraits& target, Instr instr, InstrForm form);
 
 struct Vop3Instr {
-  Instr instr = Instr::v_cvt_pk_u8_f32;
+  Instr instr = kAllInstrs.front();  // the first row until the caller names one
   uint8_t vdst = 0;  // VGPR number
   std::array<uint16_t, 3> src = {256, 256, 256};
   Modifiers mods;  // e32: all default; SDWA: clamp, omod, neg/abs bit 0 and src0_sel
@@ -89,8 +89,8 @@ absl::StatusOr<DecodedVop3> DecodeVop3(const TargetTraits& target,
 absl::StatusOr<DecodedVop3> DecodeVop3Fields(const TargetTraits& target,
                                              absl::Span<const uint32_t> words);
 
-// Source operands an instruction reads: 3 for v_cvt_pk_u8_f32, 2 for the SR instructions
-// (their SRC2 field carries no data; LLVM encodes 0 there).
+// Source operands an instruction reads (InstrInfo::sources): 3 for the f32 -> u8 byte packer,
+// 2 for the SR instructions (their SRC2 field carries no data; LLVM encodes 0 there).
 int NumSourcesRead(Instr instr);
 
 // The documented ISA restrictions `instr` breaks on `target` (empty: none), from the family's
@@ -104,9 +104,9 @@ std::vector<std::string> SpecViolations(const TargetTraits& target, const Vop3In
 // Errors of EncodeVop3/DecodeVop3 are not repeated here.
 std::vector<std::string> LlvmRefusals(const TargetTraits& target, const Vop3Instr& instr);
 
-// LLVM syntax for `target`: "v_cvt_pk_u8_f32 v5, -|v1|, 0.5, s3 clamp",
-// "v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,0]" (gfx942/gfx950),
-// "v_cvt_sr_bf8_f32 v1, v2, s3 byte_sel:2" (gfx12/gfx1250). Fields LLVM cannot express are
+// LLVM syntax for `target`: "<mnemonic> v5, -|v1|, 0.5, s3 clamp" (the u8 packer),
+// "<mnemonic> v1, v2, v3 op_sel:[0,0,1,0]" (an SR row on gfx942/gfx950),
+// "<mnemonic> v1, v2, s3 byte_sel:2" (an SR row on gfx12/gfx1250). Fields LLVM cannot express are
 // printed in the same style so the text stays exact and parses back: neg/abs on src1/src2
 // (-v2, |v2|, neg(1)), OMOD as mul:2 / mul:4 / div:2, op_sel:[...] for stray OPSEL bits,
 // a non-zero SRC2 of an SR instruction as a fourth operand.

@@ -2,6 +2,8 @@
 // CLAMP is a format select (TargetTraits::clamp_selects_ue5m3: gfx1250 B0), CLAMP=1 selects
 // UE5M3 under the gfx1250_clamp hypothesis; everywhere else the target's fp8 format
 // (docs/semantics.md §6, §10.7). Shared by the SR and the packed RNE fp8 conversions.
+// RowFp8Format gives an op the format of the row it runs for (InstrInfo::fp8_slot), so one op
+// file serves the fp8 and the bf8 row of a pair.
 #ifndef LANEDIFF_MODEL_OPS_FP8_CLAMP_H_
 #define LANEDIFF_MODEL_OPS_FP8_CLAMP_H_
 
@@ -26,6 +28,30 @@ inline const Fp8Format& Fp8FormatUnderClamp(const OpContext& ctx) {
     }
   }
   return GetFp8Format(id);
+}
+
+// The 8-bit float format ctx.instr's row converts to or from (InstrInfo::fp8_slot) under
+// this context: the target's fp8 (under CLAMP for Fp8Slot::fp8_clamp_ue5m3) or bf8 format.
+inline const Fp8Format& RowFp8Format(const OpContext& ctx) {
+  switch (GetInstrInfo(ctx.instr).fp8_slot) {
+    case Fp8Slot::fp8_clamp_ue5m3: return Fp8FormatUnderClamp(ctx);
+    case Fp8Slot::bf8: return GetFp8Format(ctx.target->bf8);
+    case Fp8Slot::fp8:
+    case Fp8Slot::none: break;
+  }
+  return GetFp8Format(ctx.target->fp8);
+}
+
+// True when CLAMP is the row's format bit on this target (Fp8Slot::fp8_clamp_ue5m3 where
+// TargetTraits::clamp_selects_ue5m3), whatever the gfx1250_clamp reading.
+inline bool RowClampIsFormatBit(const OpContext& ctx) {
+  return GetInstrInfo(ctx.instr).fp8_slot == Fp8Slot::fp8_clamp_ue5m3 &&
+         ctx.target->clamp_selects_ue5m3;
+}
+
+// True when CLAMP selects the row's format here under the reading (so it does not saturate).
+inline bool RowClampSelectsFormat(const OpContext& ctx) {
+  return GetInstrInfo(ctx.instr).fp8_slot == Fp8Slot::fp8_clamp_ue5m3 && ClampSelectsFormat(ctx);
 }
 
 }  // namespace ops

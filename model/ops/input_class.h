@@ -17,7 +17,7 @@
 //               outputs are judged at the subnormal quantum).
 //   "normal"    everything else.
 //
-//   ClassifyInput(ctx, 0x43018000 /*129.5*/, 0)  // "tie" for v_cvt_pk_u8_f32
+//   ClassifyInput(ctx, 0x43018000 /*129.5*/, 0)  // "tie" for the f32 -> u8 byte packer
 //
 // ctx must satisfy ValidateContext.
 #ifndef LANEDIFF_MODEL_OPS_INPUT_CLASS_H_

@@ -1,7 +1,10 @@
 // The op functions of every instruction, one OpRow per row of model/instrs.def: its fast batch
 // function, its slow oracle batch function, its output format and its input classifier.
-// Adding an instruction is its row in model/instrs.def and its op file
-// model/ops/<mnemonic>.cc defining the five functions declared below; nothing here changes.
+// A row names its op (the third argument of LANEDIFF_INSTR); the op file model/ops/<op>.cc
+// defines the five functions declared below and reads what differs between the rows sharing it
+// (the 8-bit float format: InstrInfo::fp8_slot, fp8_clamp.h RowFp8Format) from ctx.instr's row.
+// Adding an instruction is its row; an op file only when no op has its semantics. Nothing here
+// changes.
 //
 // Batch functions get a context that ValidateContext accepted, operand arrays of lanes.size
 // words and an output of OutputWords(ctx.instr, lanes.size) words (ops.h).
@@ -34,7 +37,7 @@ using ClassifyFn = absl::string_view (*)(const OpContext& ctx, uint32_t src0, ui
 using ModeBitsFn = uint32_t (*)(Family family);
 
 // The op part of an instruction's row (model/instrs.def): the functions its op file
-// model/ops/<mnemonic>.cc defines, found by name from the row's mnemonic.
+// model/ops/<op>.cc defines, found by name from the row's op.
 struct OpRow {
   Instr instr;
   BatchFn fast;    // the model: branch-free inner loop, uniform choices hoisted
@@ -47,13 +50,14 @@ struct OpRow {
 // The rows, indexed by Instr.
 const OpRow& GetOp(Instr instr);
 
-// What every op file model/ops/<mnemonic>.cc defines (README.md, "Adding the next instruction").
-#define LANEDIFF_INSTR(mnemonic, proto_number, ...)                                        \
-  void mnemonic(const OpContext& ctx, const LaneView& lanes, uint32_t* out);                \
-  void mnemonic##_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out);       \
-  Fp8Shape mnemonic##_output(const OpContext& ctx);                                          \
-  absl::string_view mnemonic##_classify(const OpContext& ctx, uint32_t src0, uint32_t src1); \
-  uint32_t mnemonic##_mode_bits(Family family);
+// What every op file model/ops/<op>.cc defines (README.md, "Adding the next instruction"); rows
+// sharing an op declare its functions again, which C++ allows.
+#define LANEDIFF_INSTR(mnemonic, proto_number, op, ...)                               \
+  void op(const OpContext& ctx, const LaneView& lanes, uint32_t* out);                \
+  void op##_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out);       \
+  Fp8Shape op##_output(const OpContext& ctx);                                          \
+  absl::string_view op##_classify(const OpContext& ctx, uint32_t src0, uint32_t src1); \
+  uint32_t op##_mode_bits(Family family);
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 

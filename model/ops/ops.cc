@@ -11,12 +11,11 @@ namespace lanediff {
 namespace ops {
 namespace {
 
-// The op table: one row per row of model/instrs.def, in Instr order. A row whose op file
-// lacks a function fails to link.
+// The op table: one row per row of model/instrs.def, in Instr order, each with its row's op's
+// functions. A row whose op file lacks a function fails to link.
 constexpr OpRow kOpTable[] = {
-#define LANEDIFF_INSTR(mnemonic, proto_number, ...) \
-  {Instr::mnemonic, mnemonic, mnemonic##_oracle, mnemonic##_output, mnemonic##_classify, \
-   mnemonic##_mode_bits},
+#define LANEDIFF_INSTR(mnemonic, proto_number, op, ...) \
+  {Instr::mnemonic, op, op##_oracle, op##_output, op##_classify, op##_mode_bits},
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 };

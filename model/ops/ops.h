@@ -1,12 +1,13 @@
 // The model: what each instruction writes to VDST, lane by lane, from raw operand bits.
 //
-// One file per instruction (v_cvt_pk_u8_f32.cc, ...) holds a small pure function; this header
+// One op file per op a row of model/instrs.def names (model/ops/<op>.cc) holds small pure
+// functions, shared by the rows that differ only in their 8-bit float format; this header
 // is the batch API everything else calls. Operands are already resolved to 32-bit values
 // (inline constants, SGPRs and literals expanded by the caller); modifiers are the decoded
 // VOP3 fields. No host float arithmetic, no globals, no I/O.
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(const TargetTraits* t, FindTarget("gfx942"));
-//   OpContext ctx{.target = t, .instr = Instr::v_cvt_sr_fp8_f32};
+//   OpContext ctx{.target = t, .instr = instr};   // instr: an SR row (S1 is the seed)
 //   ctx.mods.opsel = 0b0100;                       // byte 1
 //   LaneBatch lanes;
 //   lanes.Add(0x3fffffff, 0xfffff000, 0, 0);      // src0, src1, src2, vdst_old
@@ -45,7 +46,7 @@ struct Modifiers {
 // Everything uniform across a batch.
 struct OpContext {
   const TargetTraits* target = nullptr;
-  Instr instr = Instr::v_cvt_pk_u8_f32;
+  Instr instr = kAllInstrs.front();  // the first row until the caller names one
   Modifiers mods;
   uint32_t mode = kDefaultMode;
   Hypotheses hyp;

@@ -1,5 +1,5 @@
-// The part v_cvt_sr_fp8_f32 and v_cvt_sr_bf8_f32 share: the batch loops. The op files decide
-// the format, the seed bits and everything else instruction-specific, and call these.
+// The SR op's batch loops (the rows whose S1 is the seed). The op file decides the format, the
+// seed bits and everything else instruction-specific, and calls these.
 #ifndef LANEDIFF_MODEL_OPS_SR_COMMON_H_
 #define LANEDIFF_MODEL_OPS_SR_COMMON_H_
 

@@ -1,4 +1,6 @@
-// v_cvt_f32_fp8: one 8-bit float (E4M3, "fp8") of S0 -> f32, exactly (docs/semantics.md §10.3).
+// The one-byte decode op: one 8-bit float of S0 -> f32, exactly (docs/semantics.md §10.3). The
+// rows naming this op: v_cvt_f32_fp8 (E4M3, "fp8"; Fp8Slot::fp8_clamp_ue5m3) and v_cvt_f32_bf8
+// (E5M2, "bf8"; Fp8Slot::bf8).
 //
 // AMD's pseudocode (CDNA4 ISA, V_CVT_F32_FP8, VOP1 opcode 84; the gfx12 RDNA4 page reads alike
 // with byte_sel in place of SDWA):
@@ -31,6 +33,12 @@
 //     DX10_CLAMP on GFX9): model/fp/fp8_decode.h with Fp8DecodeOptionsFor.
 //   - NEG/ABS (LLVM refuses them; the source is not a float), OPSEL[3:2], S1, S2, the old VDST:
 //     no effect (U, fuzzed).
+//
+// The bf8 row (CDNA4 ISA, V_CVT_F32_BF8, VOP1 opcode 85: the pseudocode above with
+// bf8_to_f32): VOP1 0x55 / VOP3 0x195 on GFX9, 0x6d / 0x1ed on gfx12 and gfx1250; LLVM takes
+// clamp on GFX9 only. The readings above with the target's bf8 format (TargetTraits::bf8: E5M2
+// FNUZ on gfx942, OCP E5M2 elsewhere); CLAMP never selects a format (gfx1250 included: no
+// UE5M3 form), so a raw CLAMP bit clamps under fp8_to_f32_outmod.
 #include "model/fp/fp8_format.h"
 #include "model/ops/fp8_clamp.h"
 #include "model/ops/op_table.h"
@@ -41,19 +49,19 @@ namespace ops {
 
 Fp8Shape v_cvt_f32_fp8_output(const OpContext&) { return {nullptr, 0}; }  // f32, not 8-bit
 
-// On gfx1250 CLAMP is the format bit whatever the reading (A0, gfx1250_clamp=ignored: it does
-// nothing; comgr: no output clamp on this instruction there), so it never clamps the f32.
+// Where CLAMP is the row's format bit (gfx1250, fp8 row) it is so whatever the reading (A0,
+// gfx1250_clamp=ignored: it does nothing; comgr: no output clamp on this instruction there),
+// so it never clamps the f32.
 void v_cvt_f32_fp8(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  UnpackByteBatch(ctx, Fp8FormatUnderClamp(ctx), ctx.target->clamp_selects_ue5m3, lanes, out);
+  UnpackByteBatch(ctx, RowFp8Format(ctx), RowClampIsFormatBit(ctx), lanes, out);
 }
 
 void v_cvt_f32_fp8_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  UnpackByteBatchOracle(ctx, Fp8FormatUnderClamp(ctx), ctx.target->clamp_selects_ue5m3, lanes,
-                        out);
+  UnpackByteBatchOracle(ctx, RowFp8Format(ctx), RowClampIsFormatBit(ctx), lanes, out);
 }
 
 absl::string_view v_cvt_f32_fp8_classify(const OpContext& ctx, uint32_t src0, uint32_t) {
-  return ClassifyUnpackByte(ctx, Fp8FormatUnderClamp(ctx), src0);
+  return ClassifyUnpackByte(ctx, RowFp8Format(ctx), src0);
 }
 
 uint32_t v_cvt_f32_fp8_mode_bits(Family family) { return UnpackModeBits(family); }

@@ -1,5 +1,6 @@
-// v_cvt_pk_f32_fp8: one 16-bit word of S0 (two 8-bit floats, E4M3, "fp8") -> two f32 in a VGPR
-// pair, exactly (docs/semantics.md §10.1, §10.3).
+// The pair decode op: one 16-bit word of S0 (two 8-bit floats) -> two f32 in a VGPR pair,
+// exactly (docs/semantics.md §10.1, §10.3). The rows naming this op: v_cvt_pk_f32_fp8 (E4M3,
+// "fp8"; Fp8Slot::fp8) and v_cvt_pk_f32_bf8 (E5M2, "bf8"; Fp8Slot::bf8).
 //
 // AMD's pseudocode (CDNA4 ISA, V_CVT_PK_F32_FP8, VOP1 opcode 86):
 //
@@ -22,7 +23,14 @@
 //     CLAMP on each word (fp8_to_f32_outmod; CLAMP NaN under MODE[8] DX10_CLAMP): as the
 //     one-byte E4M3 decode, model/fp/fp8_decode.h with Fp8DecodeOptionsFor.
 //   - NEG/ABS (LLVM refuses them), OPSEL, S1, S2, the old VDST pair: no effect (U, fuzzed).
+//
+// The bf8 row (CDNA4 ISA, V_CVT_PK_F32_BF8, VOP1 opcode 87: the pseudocode above with
+// bf8_to_f32): VOP1 0x57 / VOP3 0x197 on GFX9 (llvm-mc-22: `v_cvt_pk_f32_bf8_sdwa v[2:3], v1
+// src0_sel:WORD_1` is [0xf9,0xae,0x04,0x7e,0x01,0x06,0x05,0x00] on gfx942); the readings above
+// with the target's bf8 format (TargetTraits::bf8: E5M2 FNUZ on gfx942, OCP E5M2 on gfx950;
+// OCP E5M2 has Inf, S.11111.00).
 #include "model/fp/fp8_format.h"
+#include "model/ops/fp8_clamp.h"
 #include "model/ops/op_table.h"
 #include "model/ops/unpack_common.h"
 
@@ -32,15 +40,15 @@ namespace ops {
 Fp8Shape v_cvt_pk_f32_fp8_output(const OpContext&) { return {nullptr, 0}; }  // f32, not 8-bit
 
 void v_cvt_pk_f32_fp8(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  UnpackPairBatch(ctx, GetFp8Format(ctx.target->fp8), lanes, out);
+  UnpackPairBatch(ctx, RowFp8Format(ctx), lanes, out);
 }
 
 void v_cvt_pk_f32_fp8_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  UnpackPairBatchOracle(ctx, GetFp8Format(ctx.target->fp8), lanes, out);
+  UnpackPairBatchOracle(ctx, RowFp8Format(ctx), lanes, out);
 }
 
 absl::string_view v_cvt_pk_f32_fp8_classify(const OpContext& ctx, uint32_t src0, uint32_t) {
-  return ClassifyUnpackPair(ctx, GetFp8Format(ctx.target->fp8), src0);
+  return ClassifyUnpackPair(ctx, RowFp8Format(ctx), src0);
 }
 
 uint32_t v_cvt_pk_f32_fp8_mode_bits(Family family) { return UnpackModeBits(family); }

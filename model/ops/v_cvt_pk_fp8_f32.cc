@@ -1,6 +1,7 @@
-// v_cvt_pk_fp8_f32: two f32 -> two 8-bit floats (E4M3), round to nearest even, packed into the
+// The packed RNE op: two f32 -> two 8-bit floats, round to nearest even, packed into the
 // 16-bit half of VDST that OPSEL[3] selects: {fp8(S0) in bits [7:0], fp8(S1) in [15:8]} of
-// that half; the other half of VDST is the old VDST's.
+// that half; the other half of VDST is the old VDST's. The rows naming this op:
+// v_cvt_pk_fp8_f32 (E4M3; Fp8Slot::fp8_clamp_ue5m3) and v_cvt_pk_bf8_f32 (E5M2; Fp8Slot::bf8).
 //
 // AMD's pseudocode (CDNA3 ISA, V_CVT_PK_FP8_F32; the gfx12 RDNA4 page reads alike):
 //
@@ -32,6 +33,13 @@
 //   - src0/src1 ABS then NEG apply before converting; MODE[4] flushes f32 denormal inputs to
 //     signed zero (they round to zero either way under RNE).
 //   - OPSEL[2:0], OMOD and S2 have no effect (U).
+//
+// The bf8 row (CDNA3 ISA, V_CVT_PK_BF8_F32: the pseudocode above with f32_to_bf8): VOP3 675 on
+// GFX9, 874 on gfx12/gfx1250; LLVM refuses clamp on every target (llvm-mc-22: `v_cvt_pk_bf8_f32
+// v1, -|v2|, -v3 op_sel:[0,0,1]` is [0x01,0x41,0xa3,0xd2,0x02,0x07,0x02,0x60] on
+// gfx942/gfx950, [0x01,0x41,0x6a,0xd7,0x02,0x07,0x02,0x60] on gfx1200..gfx1251). Its readings
+// are the ones above with TargetTraits::bf8 (E5M2 FNUZ on gfx942, OCP E5M2 elsewhere), and a
+// raw CLAMP bit always saturates a finite overflow (no UE5M3 select; U: no source found).
 #include "model/fp/fp8_format.h"
 #include "model/ops/fp8_clamp.h"
 #include "model/ops/op_table.h"
@@ -40,18 +48,18 @@
 namespace lanediff {
 namespace ops {
 
-Fp8Shape v_cvt_pk_fp8_f32_output(const OpContext& ctx) { return {&Fp8FormatUnderClamp(ctx), 0}; }
+Fp8Shape v_cvt_pk_fp8_f32_output(const OpContext& ctx) { return {&RowFp8Format(ctx), 0}; }
 
 void v_cvt_pk_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  PkBatch(DecodePk(ctx, Fp8FormatUnderClamp(ctx), !ClampSelectsFormat(ctx)), lanes, out);
+  PkBatch(DecodePk(ctx, RowFp8Format(ctx), !RowClampSelectsFormat(ctx)), lanes, out);
 }
 
 void v_cvt_pk_fp8_f32_oracle(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
-  PkBatchOracle(ctx, Fp8FormatUnderClamp(ctx), !ClampSelectsFormat(ctx), lanes, out);
+  PkBatchOracle(ctx, RowFp8Format(ctx), !RowClampSelectsFormat(ctx), lanes, out);
 }
 
 absl::string_view v_cvt_pk_fp8_f32_classify(const OpContext& ctx, uint32_t src0, uint32_t src1) {
-  return ClassifyPk(ctx, Fp8FormatUnderClamp(ctx), src0, src1);
+  return ClassifyPk(ctx, RowFp8Format(ctx), src0, src1);
 }
 
 uint32_t v_cvt_pk_fp8_f32_mode_bits(Family) { return kPkModeBits; }

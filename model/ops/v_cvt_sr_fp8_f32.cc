@@ -1,5 +1,6 @@
-// v_cvt_sr_fp8_f32: f32 -> 8-bit float (E4M3, or UE5M3 on gfx1250 with CLAMP) with stochastic
-// rounding, seed from S1, written to the byte of VDST that OPSEL[3:2] selects.
+// The SR op: f32 -> 8-bit float with stochastic rounding, seed from S1, written to the byte of
+// VDST that OPSEL[3:2] selects. The rows naming this op: v_cvt_sr_fp8_f32 (E4M3, or UE5M3 on
+// gfx1250 with CLAMP; Fp8Slot::fp8_clamp_ue5m3) and v_cvt_sr_bf8_f32 (E5M2; Fp8Slot::bf8).
 //
 // AMD's pseudocode (the CDNA 5 ISA page for V_CVT_SR_FP8_F32; "Stochastic
 // rounding. Ignores OMOD and clamp."):
@@ -33,6 +34,13 @@
 //   - f32 denormal inputs flush to signed zero when MODE[4] is 0 (they give +-0 either way
 //     under RNE, and under carry_truncate a seed cannot lift them: their fraction of the
 //     smallest quantum is far below 2^-20).
+//
+// The bf8 row (docs/semantics.md §6: "bf8 uses S1[31:11] (21 bits)"; the pseudocode above with
+// S1[31 : 11] and f32_to_bf8) departs as above, with these differences:
+//   - The format is TargetTraits::bf8: E5M2 FNUZ on gfx942, OCP E5M2 elsewhere. OCP E5M2 has
+//     infinities: +-Inf in gives sign|0x7C whatever the seed under carry_truncate (C on gfx950).
+//   - The seed is S1[31:11], the 21 f32 fraction bits E5M2 drops.
+//   - CLAMP has no effect on any target (UE5M3 is an fp8-only choice; U).
 #include "model/fp/fp8_format.h"
 #include "model/ops/fp8_clamp.h"
 #include "model/ops/op_table.h"
@@ -42,7 +50,11 @@ namespace lanediff {
 namespace ops {
 namespace {
 
-constexpr uint32_t kFp8SeedShift = 12;  // S1[31:12]: the 20 f32 fraction bits E4M3 drops
+// The seed's position: S1[31:12], the 20 f32 fraction bits E4M3 drops (UE5M3 under CLAMP
+// keeps the E4M3 seed), or S1[31:11], the 21 bits E5M2 drops.
+uint32_t SeedShift(const OpContext& ctx) {
+  return GetInstrInfo(ctx.instr).fp8_slot == Fp8Slot::bf8 ? 11 : 12;
+}
 
 SrUniform Decode(const OpContext& ctx) {
   const Fp8Shape shape = v_cvt_sr_fp8_f32_output(ctx);
@@ -52,7 +64,7 @@ SrUniform Decode(const OpContext& ctx) {
 }  // namespace
 
 Fp8Shape v_cvt_sr_fp8_f32_output(const OpContext& ctx) {
-  return {&Fp8FormatUnderClamp(ctx), kFp8SeedShift};
+  return {&RowFp8Format(ctx), SeedShift(ctx)};
 }
 
 void v_cvt_sr_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {

@@ -49,8 +49,9 @@ constexpr TargetTraits kTargets[] = {
 
 // The rows of model/instrs.def, in Instr order.
 constexpr InstrInfo kInstrInfo[] = {
-#define LANEDIFF_INSTR(mnemonic, number, ...) \
-  InstrInfo{.instr = Instr::mnemonic, .name = #mnemonic, .proto_number = number, __VA_ARGS__},
+#define LANEDIFF_INSTR(mnemonic, number, op_file, ...) \
+  InstrInfo{.instr = Instr::mnemonic, .name = #mnemonic, .op = #op_file, .proto_number = number, \
+            __VA_ARGS__},
 #include "model/instrs.def"
 #undef LANEDIFF_INSTR
 };
@@ -67,6 +68,14 @@ constexpr bool RowsConsistent() {
       if (i.opcode[f] < kNoOpcode || i.opcode[f] > 1023) return false;
     }
     if (!any || i.proto_number <= 0) return false;
+    // The 8-bit float format the op reads agrees with the output element.
+    if (i.output == OutputKind::fp8 && i.fp8_slot != Fp8Slot::fp8 &&
+        i.fp8_slot != Fp8Slot::fp8_clamp_ue5m3) {
+      return false;
+    }
+    if (i.output == OutputKind::bf8 && i.fp8_slot != Fp8Slot::bf8) return false;
+    if (i.output == OutputKind::u8_int && i.fp8_slot != Fp8Slot::none) return false;
+    if (i.src[0] == SrcRole::fp8_bytes && i.fp8_slot == Fp8Slot::none) return false;
     if (i.write == DstWrite::byte_at_opsel_3_2 && i.opsel_bits != 0b1100) return false;
     if (i.write == DstWrite::half_at_opsel_3 && i.opsel_bits != 0b1000) return false;
     if (i.write == DstWrite::byte_at_src1 && i.src[1] != SrcRole::byte_select) return false;

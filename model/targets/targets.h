@@ -100,16 +100,27 @@ enum class OpSelSyntax : uint8_t {
 // f32: a 32-bit float converted from an 8-bit float (fp8 -> f32 conversions).
 enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32 };
 
+// Which of the target's 8-bit float formats the instruction converts to or from: the op
+// (model/ops/op_table.h) reads it from the row, so two rows that differ only in the format
+// share one op file.
+//   none:            no 8-bit float (an integer output)
+//   fp8:             TargetTraits::fp8, whatever CLAMP says
+//   fp8_clamp_ue5m3: TargetTraits::fp8; where TargetTraits::clamp_selects_ue5m3, CLAMP is the
+//                    UE5M3 format bit (hypothesis gfx1250_clamp; model/ops/fp8_clamp.h)
+//   bf8:             TargetTraits::bf8
+enum class Fp8Slot : uint8_t { none, fp8, fp8_clamp_ue5m3, bf8 };
+
 inline constexpr int16_t kNoOpcode = -1;  // the family has no encoding of the instruction
 // A VOP3-only instruction's vop1_opcode.
 inline constexpr std::array<int16_t, kNumFamilies> kNoOpcodes = {kNoOpcode, kNoOpcode, kNoOpcode,
                                                                  kNoOpcode, kNoOpcode};
 
 // One row of model/instrs.def: an instruction's shape. Filled by the row; `instr` and `name`
-// come from the row's mnemonic.
+// come from the row's mnemonic, `op` from its op argument.
 struct InstrInfo {
   Instr instr{};
   absl::string_view name;
+  absl::string_view op;  // the op file model/ops/<op>.cc the row names
   int proto_number = 0;
   Encoding encoding = Encoding::vop3;
   std::array<int16_t, kNumFamilies> opcode{};  // per Family; kNoOpcode: none
@@ -135,6 +146,7 @@ struct InstrInfo {
   FamilySet clamp_families = 0;  // families where LLVM accepts `clamp`
   FamilySet omod_families = 0;   // families where LLVM accepts mul:2 / mul:4 / div:2
   OutputKind output = OutputKind::u8_int;
+  Fp8Slot fp8_slot = Fp8Slot::none;
 
   // Source operands read: 1 + the index of the last source that is not `unused`.
   constexpr int sources() const {
@@ -229,7 +241,8 @@ std::span<const TargetTraits> AllTargets();
 // Looks a target up by its gfx name; the error lists every valid name.
 absl::StatusOr<const TargetTraits*> FindTarget(absl::string_view name);
 
-// "gfx942 (CDNA3, GFX9): v_cvt_pk_u8_f32 v_cvt_sr_fp8_f32 ..." table, for `lanediff targets`.
+// "gfx942 (CDNA3, GFX9): <mnemonic> <mnemonic> ..." table (every row the target has), for
+// `lanediff targets`.
 std::string DescribeTargets();
 
 }  // namespace lanediff
