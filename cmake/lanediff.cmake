@@ -86,10 +86,25 @@ if(LANEDIFF_SANITIZE)
   add_compile_options(${LANEDIFF_SAN_FLAGS})
   add_link_options(${LANEDIFF_SAN_FLAGS})
 endif()
-if(LANEDIFF_FUZZERS)
+if(LANEDIFF_FUZZERS AND LANEDIFF_FUZZ_COVERAGE)
   # Everything carries coverage instrumentation; only fuzzer executables link the driver.
   add_compile_options(-fsanitize=fuzzer-no-link)
   add_link_options(-fsanitize=fuzzer-no-link)
+endif()
+# Link with LLVM 22's lld (package lld-22) where the compiler accepts it: it links a test
+# binary in about half the CPU time of GNU ld (an ASan+UBSan test binary: 0.84 s against
+# 1.84 s), and a flavour links about 160 binaries. clang-22 finds ld.lld beside itself; g++
+# looks for it in the -B directory.
+include(CheckLinkerFlag)
+set(LANEDIFF_LLD_FLAGS -fuse-ld=lld)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  list(APPEND LANEDIFF_LLD_FLAGS -B${LANEDIFF_LLVM_BIN})
+endif()
+check_linker_flag(CXX "${LANEDIFF_LLD_FLAGS}" LANEDIFF_HAVE_LLD)
+if(LANEDIFF_HAVE_LLD)
+  add_link_options(${LANEDIFF_LLD_FLAGS})
+else()
+  message(STATUS "lanediff: linking with the compiler's default linker (no ld.lld in ${LANEDIFF_LLVM_BIN})")
 endif()
 
 function(_lanediff_common target)

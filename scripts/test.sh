@@ -33,7 +33,7 @@ quick=0; slow=0
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
-    --slow) slow=1 ;;
+    --slow) slow=1; export LANEDIFF_FUZZ_COVERAGE=ON ;;  # the 10-minute fuzz runs want guidance
     -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option $a" >&2; exit 2 ;;
   esac
