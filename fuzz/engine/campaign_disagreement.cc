@@ -233,7 +233,7 @@ absl::StatusOr<proto::Finding> Worker::DisagreementFinding(const ResolvedTest& t
                                                            const BothSides& b, const Cause& cause,
                                                            const std::string& key,
                                                            const std::vector<std::string>& attrs) {
-  LANEDIFF_ASSIGN_OR_RETURN(Classification cls, ClassifyDisagreement(s.tc, s.rc, b.observed, o_.relax));
+  LANEDIFF_ASSIGN_OR_RETURN(Classification cls, ClassifyDisagreement(s.tc, s.rc, b.expected, b.observed, o_.relax));
   proto::Finding f;
   f.set_kind(proto::Finding::DISAGREEMENT);
   *f.mutable_testcase() = s.tc;
