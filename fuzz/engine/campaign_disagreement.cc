@@ -3,7 +3,9 @@
 //   attribute   the causes, decided on every disagreeing lane of the batch
 //               (fuzz/triage/attribution.h); shape, input class and MODE are counted
 //   confirm     a hypothesis named on this batch is confirmed on a second batch from the same
-//               device (ConfirmationCase); a refuted one is never named for this batch
+//               device (ConfirmationCase, built from t.rc); a refuted one is never named for
+//               this batch. The confirmation batch is resolved once (RunConfirmation) for its
+//               run and for ReproducesEveryLane / DecideClass
 //   decide      a class the batch cannot tell from another is decided on a confirmation batch
 //   per cause   a repeat is counted; a new one (or a new shape of a known one) is minimized,
 //               re-run on both sides, classified, and stored (campaign_findings.cc)
@@ -77,17 +79,18 @@ absl::StatusOr<std::vector<Cause>> Worker::ConfirmedCauses(const ResolvedTest& t
 
 absl::Status Worker::DecideAmbiguousClasses(const ResolvedTest& t, std::vector<Cause>* causes) {
   bool renamed = false;
-  // One confirmation batch serves every ambiguous cause of this batch: built and run when the
-  // first one needs it.
-  proto::TestCase conf;
+  // One confirmation batch serves every ambiguous cause of this batch: built, resolved once
+  // and run when the first one needs it; DecideClass reads that resolution.
+  std::optional<ResolvedTest> conf;
   std::optional<absl::StatusOr<BothSides>> run;
   for (Cause& c : *causes) {
     if (c.by_hypothesis || c.also.empty()) continue;
     if (!run.has_value()) {
       LANEDIFF_ASSIGN_OR_RETURN(
-          conf, ConfirmationCase(t.tc, ConfirmationSalt(o_.seed, stats_.execs,
+          proto::TestCase ctc,
+          ConfirmationCase(t.tc, t.rc, ConfirmationSalt(o_.seed, stats_.execs,
                                                         ConfirmationKind::difference_class)));
-      run = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+      run = RunConfirmation(std::move(ctc), &conf);
       if (!run->ok()) {
         ConfirmationNotRun(run->status());
       } else if (!(*run)->device_status.ok()) {
@@ -99,7 +102,7 @@ absl::Status Worker::DecideAmbiguousClasses(const ResolvedTest& t, std::vector<C
     std::vector<std::string> candidates = {c.name};
     candidates.insert(candidates.end(), c.also.begin(), c.also.end());
     LANEDIFF_ASSIGN_OR_RETURN(std::string decided,
-                              DecideClass(conf, hyp_, candidates, b->observed, o_.relax));
+                              DecideClass(conf->rc, hyp_, candidates, b->observed, o_.relax));
     if (!decided.empty() && decided != c.name) c.name = decided, renamed = true;
     c.also.clear();
   }
@@ -111,9 +114,10 @@ absl::StatusOr<bool> Worker::Confirmed(const ResolvedTest& t, const std::vector<
   const std::string key = absl::StrCat(t.tc.target(), ".", t.instr_name, ".", absl::StrJoin(named, "+"));
   if (confirmed_.count(key) != 0) return true;
   LANEDIFF_ASSIGN_OR_RETURN(
-      proto::TestCase conf,
-      ConfirmationCase(t.tc, ConfirmationSalt(o_.seed, stats_.execs, ConfirmationKind::hypothesis)));
-  absl::StatusOr<BothSides> b = RunBothSides(conf, hyp_, *runner_, o_.relax, o_.allow_undefined);
+      proto::TestCase ctc,
+      ConfirmationCase(t.tc, t.rc, ConfirmationSalt(o_.seed, stats_.execs, ConfirmationKind::hypothesis)));
+  std::optional<ResolvedTest> conf;
+  absl::StatusOr<BothSides> b = RunConfirmation(std::move(ctc), &conf);
   // A device that cannot run the second batch gives no evidence against the hypothesis: it is
   // named as the batch alone says, counted and warned about (ConfirmationNotRun), and not
   // remembered as confirmed, so the next disagreement naming it tries again.
@@ -121,9 +125,14 @@ absl::StatusOr<bool> Worker::Confirmed(const ResolvedTest& t, const std::vector<
     ConfirmationNotRun(b.ok() ? b->device_status : b.status());
     return true;
   }
-  LANEDIFF_ASSIGN_OR_RETURN(bool ok, ReproducesEveryLane(conf, hyp_, named, b->observed, o_.relax));
+  LANEDIFF_ASSIGN_OR_RETURN(bool ok, ReproducesEveryLane(conf->rc, hyp_, named, b->observed, o_.relax));
   if (ok) confirmed_.insert(key);
   return ok;
+}
+
+absl::StatusOr<BothSides> Worker::RunConfirmation(proto::TestCase conf, std::optional<ResolvedTest>* t) {
+  LANEDIFF_ASSIGN_OR_RETURN(*t, ResolveTest(std::move(conf), hyp_));
+  return RunBothSides(**t, *runner_, o_.relax, o_.allow_undefined);
 }
 
 void Worker::ConfirmationNotRun(const absl::Status& why) {
@@ -188,7 +197,7 @@ absl::StatusOr<const ResolvedTest*> Worker::MinimizeAndRerun(const ResolvedTest&
                                                              std::optional<ResolvedTest>* small,
                                                              BothSides* b) {
   // Minimize: the predicate re-runs both sides and wants this very cause again. Each candidate
-  // is resolved once for its run and its stored cause (ShowsCause resolves it again inside).
+  // is resolved once, for its run, its stored cause and ShowsCause.
   StillFails pred = [&](const proto::TestCase& c) -> absl::StatusOr<bool> {
     LANEDIFF_ASSIGN_OR_RETURN(const ResolvedTest ct, ResolveTest(c, hyp_));
     LANEDIFF_ASSIGN_OR_RETURN(BothSides r, RunBothSides(ct, *runner_, o_.relax, o_.allow_undefined));
@@ -197,7 +206,7 @@ absl::StatusOr<const ResolvedTest*> Worker::MinimizeAndRerun(const ResolvedTest&
     // A smaller word must stay on the same side of the spec: a defined word never stands for
     // an undefined one's finding, nor the reverse.
     if (StoredCause(ct, cause.name) != stored_cause) return false;
-    return ShowsCause(c, hyp_, r.observed, o_.relax, cause);
+    return ShowsCause(ct.rc, hyp_, r.observed, o_.relax, cause);
   };
   MinimizeStats ms;
   absl::StatusOr<proto::TestCase> minimized = Minimize(t.tc, pred, {.hint_lanes = cause.lanes}, &ms);
@@ -224,7 +233,7 @@ absl::StatusOr<proto::Finding> Worker::DisagreementFinding(const ResolvedTest& t
                                                            const BothSides& b, const Cause& cause,
                                                            const std::string& key,
                                                            const std::vector<std::string>& attrs) {
-  LANEDIFF_ASSIGN_OR_RETURN(Classification cls, ClassifyDisagreement(s.tc, s.rc, b.observed, o_.relax));
+  LANEDIFF_ASSIGN_OR_RETURN(Classification cls, ClassifyDisagreement(s.tc, s.rc, b.expected, b.observed, o_.relax));
   proto::Finding f;
   f.set_kind(proto::Finding::DISAGREEMENT);
   *f.mutable_testcase() = s.tc;

@@ -85,6 +85,9 @@ class Worker {
   // The batch's causes, each hypothesis cause confirmed on a second batch (up to 4 rounds).
   absl::StatusOr<std::vector<Cause>> ConfirmedCauses(const ResolvedTest& t, const BothSides& both);
   absl::StatusOr<bool> Confirmed(const ResolvedTest& t, const std::vector<std::string>& named);
+  // Resolves the confirmation batch `conf` once into *t (which the result's `resolved` points
+  // into, and which ReproducesEveryLane and DecideClass then read) and runs both sides.
+  absl::StatusOr<BothSides> RunConfirmation(proto::TestCase conf, std::optional<ResolvedTest>* t);
   // Counts a confirmation batch that could not run (`why`: the device's status, or why the
   // batch could not be built) and warns once per distinct reason: what it was to check stands
   // unchecked, which must not pass silently.

@@ -1,11 +1,15 @@
 // One test case resolved once, for every stage that handles a disagreement or a fault after the
-// batch that showed it: the model, the device batch, the comparison, attribution, the finding
+// batch that showed it: the model, the device batch, the comparison, attribution, the
+// confirmation batch built from it (fuzz/triage/attribution.h ConfirmationCase), the finding
 // and its report line all read this value instead of looking the target up by name and decoding
-// the word again.
+// the word again. A confirmation batch and each minimization candidate are ResolvedTests of
+// their own, resolved once for their run and for the triage call that reads them
+// (ReproducesEveryLane, DecideClass, ShowsCause take t.rc).
 //
 //   LANEDIFF_ASSIGN_OR_RETURN(ResolvedTest t, ResolveTest(tc, hyp));   // ResolveTestCase, once
 //   LANEDIFF_ASSIGN_OR_RETURN(BothSides b, RunBothSides(t, runner, relax, allow_undefined));
 //   const std::string cause = StoredCause(t, "byte_moved");            // no second decode
+//   LANEDIFF_ASSIGN_OR_RETURN(bool shows, ShowsCause(t.rc, hyp, b.observed, relax, c));
 //
 // What it holds: the target's traits (t.rc.target), the instruction's row (t.info), the decoded
 // word (t.rc.vop3, t.rc.words), every lane's operands resolved (t.rc.lanes) and as the case

@@ -206,8 +206,9 @@ struct Expectation {
     return DifferingLanes(rc.ctx, rc.lanes.view(), expected, observed, relax);
   }
 };
-absl::StatusOr<Expectation> Expect(const proto::TestCase& tc, const Hypotheses& hyp) {
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
+// From a resolution the caller holds: copied, only its hypotheses changed.
+absl::StatusOr<Expectation> Expect(const ResolvedCase& resolved, const Hypotheses& hyp) {
+  ResolvedCase rc = resolved;
   rc.ctx.hyp = hyp;
   const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
   std::vector<uint32_t> expected(rc.lanes.size() * w);
@@ -480,14 +481,22 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
 absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, const Hypotheses& hyp,
                                                  absl::Span<const uint32_t> observed,
                                                  const Relaxations& relax) {
-  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(tc, hyp));
+  LANEDIFF_ASSIGN_OR_RETURN(const ResolvedCase rc, ResolveTestCase(tc));
+  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(rc, hyp));
   return Attribute(e.rc, e.expected, observed, relax);
 }
 
 absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp,
                                 absl::Span<const uint32_t> observed, const Relaxations& relax,
                                 const Cause& cause) {
-  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(tc, hyp));
+  LANEDIFF_ASSIGN_OR_RETURN(const ResolvedCase rc, ResolveTestCase(tc));
+  return ShowsCause(rc, hyp, observed, relax, cause);
+}
+
+absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
+                                absl::Span<const uint32_t> observed, const Relaxations& relax,
+                                const Cause& cause) {
+  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(rc, hyp));
   if (observed.size() != e.expected.size()) return false;
   if (cause.by_hypothesis) {
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes,
@@ -505,6 +514,14 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
 }
 
 absl::StatusOr<std::string> DecideClass(const proto::TestCase& conf, const Hypotheses& hyp,
+                                        absl::Span<const std::string> candidates,
+                                        absl::Span<const uint32_t> observed,
+                                        const Relaxations& relax) {
+  LANEDIFF_ASSIGN_OR_RETURN(const ResolvedCase rc, ResolveTestCase(conf));
+  return DecideClass(rc, hyp, candidates, observed, relax);
+}
+
+absl::StatusOr<std::string> DecideClass(const ResolvedCase& conf, const Hypotheses& hyp,
                                         absl::Span<const std::string> candidates,
                                         absl::Span<const uint32_t> observed,
                                         const Relaxations& relax) {
@@ -531,7 +548,15 @@ absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypoth
                                          absl::Span<const std::string> settings,
                                          absl::Span<const uint32_t> observed,
                                          const Relaxations& relax) {
-  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(tc, hyp));
+  LANEDIFF_ASSIGN_OR_RETURN(const ResolvedCase rc, ResolveTestCase(tc));
+  return ReproducesEveryLane(rc, hyp, settings, observed, relax);
+}
+
+absl::StatusOr<bool> ReproducesEveryLane(const ResolvedCase& rc, const Hypotheses& hyp,
+                                         absl::Span<const std::string> settings,
+                                         absl::Span<const uint32_t> observed,
+                                         const Relaxations& relax) {
+  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(rc, hyp));
   if (observed.size() != e.expected.size()) return false;
   const LaneView v = e.rc.lanes.view();
   OpContext ctx = e.rc.ctx;

@@ -181,10 +181,20 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
 // word's src1) stays absent. Deterministic in `salt`.
 // (sr_rounding=literal, a wrapping add then RNE, equals a seed offset by one half, i.e.
 // src1_neg, on every lane whose add neither wraps nor ties: the new mantissas make both occur.)
+// `rc` is ResolveTestCase(tc), which the caller already holds (the lanes each source read).
+absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, const ResolvedCase& rc,
+                                                 uint64_t salt);
+// The same, resolving `tc` first.
 absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint64_t salt);
 
 // Whether the model with `settings` ("name=value") over `hyp` reproduces `observed` on every
-// lane of `tc` (structural lanes excepted, as in Attribute).
+// lane of `rc` (structural lanes excepted, as in Attribute). rc.ctx.hyp is not read: `hyp`
+// stands in its place.
+absl::StatusOr<bool> ReproducesEveryLane(const ResolvedCase& rc, const Hypotheses& hyp,
+                                         absl::Span<const std::string> settings,
+                                         absl::Span<const uint32_t> observed,
+                                         const Relaxations& relax);
+// The same, resolving `tc` first.
 absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypotheses& hyp,
                                          absl::Span<const std::string> settings,
                                          absl::Span<const uint32_t> observed,
@@ -193,7 +203,14 @@ absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypoth
 // The class among `candidates` (a class cause's name and its `also`) that the lanes of a
 // confirmation batch `conf` (ConfirmationCase of the same case, run on the same device:
 // `observed`) decide: the one every disagreeing lane shows, else the one most show, ties in
-// kDifferenceClasses order. Empty when no lane of `conf` disagrees (no evidence).
+// kDifferenceClasses order. Empty when no lane of `conf` disagrees (no evidence). `conf` is the
+// confirmation batch resolved (ResolveTestCase); its ctx.hyp is not read: `hyp` stands in its
+// place.
+absl::StatusOr<std::string> DecideClass(const ResolvedCase& conf, const Hypotheses& hyp,
+                                        absl::Span<const std::string> candidates,
+                                        absl::Span<const uint32_t> observed,
+                                        const Relaxations& relax);
+// The same, resolving `conf` first.
 absl::StatusOr<std::string> DecideClass(const proto::TestCase& conf, const Hypotheses& hyp,
                                         absl::Span<const std::string> candidates,
                                         absl::Span<const uint32_t> observed,
@@ -207,7 +224,12 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
 // Whether a (smaller) case still shows `cause`: for a hypothesis cause, Attribute names it; for
 // a difference class, some disagreeing lane has that DifferenceClass (one lane alone cannot be
 // told from a coincidental hypothesis, so the class is checked lane by lane). The minimizer's
-// predicate.
+// predicate, which holds the candidate resolved (`rc`, ResolveTestCase; its ctx.hyp is not
+// read: `hyp` stands in its place).
+absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
+                                absl::Span<const uint32_t> observed, const Relaxations& relax,
+                                const Cause& cause);
+// The same, resolving `tc` first.
 absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp,
                                 absl::Span<const uint32_t> observed, const Relaxations& relax,
                                 const Cause& cause);

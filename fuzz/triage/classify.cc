@@ -73,6 +73,19 @@ absl::StatusOr<Classification> ClassifyDisagreement(const proto::TestCase& tc,
                                                     const Relaxations& relax) {
   std::vector<uint32_t> expected(OutputWords(rc.ctx.instr, rc.lanes.size()));
   LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(expected)));
+  return ClassifyDisagreement(tc, rc, expected, observed, relax);
+}
+
+absl::StatusOr<Classification> ClassifyDisagreement(const proto::TestCase& tc,
+                                                    const ResolvedCase& rc,
+                                                    absl::Span<const uint32_t> expected,
+                                                    absl::Span<const uint32_t> observed,
+                                                    const Relaxations& relax) {
+  if (expected.size() != OutputWords(rc.ctx.instr, rc.lanes.size())) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "ClassifyDisagreement: %d expected words for %d lanes of %d words", expected.size(),
+        rc.lanes.size(), DstWords(rc.ctx.instr)));
+  }
   const std::vector<size_t> bad =
       DifferingLanes(rc.ctx, rc.lanes.view(), expected, observed, relax);
   if (bad.empty()) return absl::FailedPreconditionError("no lane disagrees: nothing to classify");

@@ -58,6 +58,13 @@ absl::StatusOr<Classification> ClassifyDisagreement(const proto::TestCase& tc,
                                                     const ResolvedCase& rc,
                                                     absl::Span<const uint32_t> observed,
                                                     const Relaxations& relax);
+// The same from the model's words under rc.ctx (`expected`, OutputWords of them) that the
+// caller already holds (a BothSides run's), instead of evaluating them again.
+absl::StatusOr<Classification> ClassifyDisagreement(const proto::TestCase& tc,
+                                                    const ResolvedCase& rc,
+                                                    absl::Span<const uint32_t> expected,
+                                                    absl::Span<const uint32_t> observed,
+                                                    const Relaxations& relax);
 
 // "<target>.<instr>.device_fault.<crash|hang|fault>[.<input class>]": the class is added when
 // the case is one lane and resolves.

@@ -11,7 +11,12 @@
 namespace lanediff {
 
 absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint64_t salt) {
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
+  LANEDIFF_ASSIGN_OR_RETURN(const ResolvedCase rc, ResolveTestCase(tc));
+  return ConfirmationCase(tc, rc, salt);
+}
+
+absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, const ResolvedCase& rc,
+                                                 uint64_t salt) {
   const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
   if (tc.lanes_size() == 0) return absl::InvalidArgumentError("confirmation of a case with no lanes");
   uint64_t state = salt;
