@@ -19,7 +19,7 @@ constexpr FlagDef kFlags[] = {
      "gfx targets, comma-separated (`lanediff targets`); a command that runs one takes one"},
     {"instrs", "I[,I...]", K::kText,
      "instruction mnemonics, comma-separated; a command that runs one takes one"},
-    {"device", "SPEC", K::kText, "where batches run: auto, hip, hip:N, sim, exec:CMD, "
+    {"device", "SPEC", K::kText, "where batches run: auto, hip, hip:N, sim, interp, exec:CMD, "
      "exec-serve:CMD, replay:PATH (`lanediff devices`)"},
     {"inject", "ERRATUM", K::kText, "simulator erratum to plant, repeatable (`lanediff devices`)"},
     {"hypothesis", "NAME=VALUE", K::kText,

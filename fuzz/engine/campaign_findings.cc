@@ -51,7 +51,7 @@ std::string Worker::Repro(const std::string& path) const {
   for (const std::string& e : o_.inject) w.insert(w.end(), {"--inject", e});
   for (const std::string& h : o_.hypotheses) w.insert(w.end(), {"--hypothesis", h});
   for (const std::string& x : RelaxationNames(o_.relax)) w.insert(w.end(), {"--relax", x});
-  if (o_.allow_undefined) w.push_back("--allow-undefined");
+  if (o_.allow_undefined) w.insert(w.end(), {"--allow-undefined"});
   return ShellJoin(w);
 }
 

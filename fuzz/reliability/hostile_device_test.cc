@@ -118,7 +118,8 @@ TEST_F(LatinPathCorpus, FindingsLoadAndTheirReproLineReproduces) {
   EXPECT_TRUE(IsUtf8(repro)) << repro;
   ASSERT_TRUE(absl::StartsWith(repro, "lanediff replay ")) << repro;
   // The line as a user pastes it into a shell, with this build's binary for `lanediff`.
-  ProcResult r = RunProcess({"/bin/sh", "-c", "'" + LanediffPath() + "'" + repro.substr(8)});
+  ProcResult r =
+      RunProcess({"/bin/sh", "-c", absl::StrCat("'", LanediffPath(), "'", repro.substr(8))});
   EXPECT_EQ(r.exit_code, 0) << repro << "\n" << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "1 reproduced, 0 did not")) << r.out << r.err;
 }
