@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
+#include "device_harness/escaped_child_test_util.h"
 #include "device_harness/exec/subprocess.h"
 #include "device_harness/fault.h"
 #include "device_harness/random_case_test_util.h"
@@ -236,12 +237,7 @@ TEST(SubprocessTest, DeathOfTheCallerKillsTheCommandsWholeGroup) {
   ::kill(helper, SIGKILL);
   int st = 0;
   ::waitpid(helper, &st, 0);
-  // The sleeper is not our child: wait (bounded) until it is gone, as kill(pid, 0) reports.
-  bool gone = false;
-  for (int i = 0; i < 30000 && !gone; ++i) {
-    gone = ::kill(sleeper, 0) != 0 && errno == ESRCH;
-    if (!gone) ::usleep(1000);
-  }
+  const bool gone = GoneSoon(sleeper, 30);
   if (!gone) ::kill(sleeper, SIGKILL);
   std::remove(pidfile.c_str());
   EXPECT_TRUE(gone) << "sleep 600 (pid " << sleeper << ") outlived lanediff";
@@ -255,22 +251,6 @@ TEST(SubprocessTest, TruncateMiddleKeepsHeadAndTail) {
   EXPECT_TRUE(absl::StrContains(t, "[... 4903 bytes elided ...]")) << t;
 }
 
-// Waits (bounded, 20 s) until process `pid` is gone (not our child: kill(pid, 0) says ESRCH).
-bool GoneSoon(pid_t pid) {
-  for (int i = 0; i < 20000; ++i) {
-    if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
-    ::usleep(1000);
-  }
-  return false;
-}
-
-pid_t ReadPid(const std::string& path) {
-  std::ifstream in(path);
-  long pid = 0;
-  in >> pid;
-  return static_cast<pid_t>(pid);
-}
-
 TEST(SubprocessTest, NothingTheCommandStartedOutlivesTheCall) {
   // A background job in the command's group, and one that left it with setsid: both are gone
   // when RunSubprocess returns (bounded wait: init reaps them), and the second is named.
@@ -282,9 +262,8 @@ TEST(SubprocessTest, NothingTheCommandStartedOutlivesTheCall) {
   std::remove(ss.c_str());
   auto r = RunSubprocess(
       {"/bin/sh", "-c",
-       "sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '" + bg +
-           "'; setsid sh -c 'echo $$ > \"$0.tmp\"; mv \"$0.tmp\" \"$0\"; exec sleep 301' '" + ss +
-           "' </dev/null >/dev/null 2>&1 & while [ ! -e '" + ss + "' ]; do sleep 0.01; done; echo done"},
+       "sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '" + bg + "'; " + SetsidSleeperFirst(ss) +
+           "echo done"},
       "", absl::Seconds(60));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->exited_ok()) << r->HowItEnded();
@@ -302,12 +281,10 @@ TEST(SubprocessTest, NothingTheCommandStartedOutlivesTheCall) {
   EXPECT_FALSE(absl::StrContains(r->escaped, absl::StrCat(a, " "))) << r->escaped;
 }
 
-// A device that first starts `sleep 301` outside its process group (setsid; its pid file is
-// written after setsid, and the device goes on only once it exists), then does `then`.
+// A device that first starts `sleep 301` outside its process group (SetsidSleeperFirst), then
+// does `then` (the batch file lanediff appends is commented out).
 std::string EscapeThen(const std::string& pidfile, const std::string& then) {
-  return "setsid sh -c 'echo $$ > \"$0.tmp\"; mv \"$0.tmp\" \"$0\"; exec sleep 301' '" + pidfile +
-         "' </dev/null >/dev/null 2>&1 & while [ ! -e '" + pidfile + "' ]; do sleep 0.01; done; " +
-         then + " #";
+  return SetsidSleeperFirst(pidfile) + then + " #";
 }
 
 // Runs one batch on `device` that ends in a DeviceFault saying `fault`; the setsid child it

@@ -19,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
+#include "device_harness/escaped_child_test_util.h"
 #include "device_harness/exec/subprocess.h"
 #include "device_harness/fault.h"
 #include "device_harness/open_runner.h"
@@ -371,16 +372,10 @@ TEST(ServeRunnerTest, NothingTheDeviceStartedOutlivesIt) {
     ASSERT_NE(dev, nullptr);
   }  // a normal end: stdin closed, the device exits by itself
   for (const std::string& file : {bg, ss}) {
-    std::ifstream in(file);
-    long pid = 0;
-    in >> pid;
+    const pid_t pid = ReadPid(file);
     ASSERT_GT(pid, 0) << file;
-    bool gone = false;
-    for (int i = 0; i < 20000 && !gone; ++i) {
-      gone = ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
-      if (!gone) ::usleep(1000);
-    }
-    if (!gone) ::kill(static_cast<pid_t>(pid), SIGKILL);
+    const bool gone = GoneSoon(pid);
+    if (!gone) ::kill(pid, SIGKILL);
     EXPECT_TRUE(gone) << file << ": pid " << pid << " outlived the exec-serve device";
   }
   std::filesystem::remove_all(dir);
@@ -397,10 +392,7 @@ void KilledDeviceLeavesNothing(const std::string& then, const std::string& fault
   const proto::TestCase tc = *ParseText<proto::TestCase>(
       R"pb(target: "gfx942" instr: v_cvt_pk_u8_f32 lanes { src0: 0x3f800000 })pb", "t");
   {
-    auto dev = Serve(absl::StrCat("setsid sh -c 'echo $$ > \"$0.tmp\"; mv \"$0.tmp\" \"$0\"; "
-                                  "exec sleep 301' ", ss, " </dev/null >/dev/null 2>&1 & "
-                                  "while [ ! -e ", ss, " ]; do sleep 0.01; done; ",
-                                  kHelloPrintf, "; ", then),
+    auto dev = Serve(absl::StrCat(SetsidSleeperFirst(ss), kHelloPrintf, "; ", then),
                      absl::Seconds(1));
     ASSERT_NE(dev, nullptr);
     ::testing::internal::CaptureStderr();
@@ -408,16 +400,10 @@ void KilledDeviceLeavesNothing(const std::string& then, const std::string& fault
     const std::string warnings = ::testing::internal::GetCapturedStderr();
     EXPECT_TRUE(IsDeviceFault(r.status())) << r.status();
     EXPECT_TRUE(absl::StrContains(r.status().message(), fault)) << r.status();
-    std::ifstream in(ss);
-    long pid = 0;
-    in >> pid;
+    const pid_t pid = ReadPid(ss);
     ASSERT_GT(pid, 0) << "the device never started its setsid child";
-    bool gone = false;
-    for (int i = 0; i < 20000 && !gone; ++i) {
-      gone = ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
-      if (!gone) ::usleep(1000);
-    }
-    if (!gone) ::kill(static_cast<pid_t>(pid), SIGKILL);
+    const bool gone = GoneSoon(pid);
+    if (!gone) ::kill(pid, SIGKILL);
     EXPECT_TRUE(gone) << "setsid sleep 301 (pid " << pid << ") outlived the killed device";
     EXPECT_TRUE(absl::StrContains(warnings, absl::StrCat("outside its process group (setsid); "
                                                          "killed: ", pid, " ")))
