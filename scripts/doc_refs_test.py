@@ -2,10 +2,10 @@
 """Docs and comments say true things about the repository: every reference they make resolves.
 
 Over every tracked text file (git ls-files), this fails on:
-  1. a citation of a tracker issue ("issue 16", "Issue #7", "issues 7 and 11"): the tracker is
-     not in the repository, so a comment says what the code does or guards instead. An upstream
-     report is cited by what it is (its repository and number or URL, e.g. "llvm-project
-     #151411"), which this pattern does not match;
+  1. a citation of a tracker issue (the word issue or issues, then a number, "#" optional;
+     ISSUE_RE): the tracker is not in the repository, so a comment says what the code does or
+     guards instead. An upstream report is cited by what it is (its repository and number or
+     URL, e.g. "llvm-project #151411"), which this pattern does not match;
   2. the semantics notes or a design file named as a project file by a name the repository
      does not have (the upper-case SEMANTICS/DESIGN spellings); the notes are docs/semantics.md;
   3. a repository-relative path in a doc or a comment - a word starting with a tracked
