@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "device_harness/sim/errata.h"
 #include "device_harness/resolve_case.h"
+#include "model/isa/vop3.h"
 #include "model/ops/ops.h"
 #include "model/targets/targets.h"
 #include "proto/lanediff.pb.h"
@@ -99,6 +100,18 @@ inline std::vector<uint32_t> ModelAnswer(const proto::TestCase& tc, const Hypoth
   absl::Status s = Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(out));
   EXPECT_TRUE(s.ok()) << s;
   return out;
+}
+
+// Every encoding form the row has on target `t`: VOP3 (e64) first, then VOP1 e32, then GFX9
+// SDWA with a byte select (src0_sel BYTE_2), each where HasForm says the target has it.
+inline std::vector<proto::Encoding> EveryForm(const TargetTraits& t, Instr instr) {
+  std::vector<proto::Encoding> forms(1);
+  if (HasForm(t, instr, InstrForm::e32)) forms.emplace_back().set_form(proto::FORM_E32);
+  if (HasForm(t, instr, InstrForm::sdwa)) {
+    forms.emplace_back().set_form(proto::FORM_SDWA);
+    forms.back().set_src0_sel(2);  // BYTE_2
+  }
+  return forms;
 }
 
 }  // namespace testcases

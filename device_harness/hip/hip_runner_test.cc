@@ -9,6 +9,7 @@
 #include "device_harness/batch.h"
 #include "device_harness/hip/fake_hip_api.h"
 #include "device_harness/hip/fake_sim_kernel.h"
+#include "device_harness/random_case_test_util.h"
 #include "device_harness/resolve_case.h"
 #include "model/isa/vop3.h"
 #include "model/ops/ops.h"
@@ -220,13 +221,7 @@ TEST(HipRunnerTest, VgprPairWritersGiveTheOraclesWordsOnEveryTargetThatHasThem) 
       FakeHip* fake = nullptr;
       absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip(std::string(t.name), co.wave_size, &fake);
       ASSERT_TRUE(dev.ok()) << dev.status();
-      std::vector<proto::Encoding> forms(1);  // VOP3 (e64)
-      if (HasForm(t, instr, InstrForm::e32)) forms.emplace_back().set_form(proto::FORM_E32);
-      if (HasForm(t, instr, InstrForm::sdwa)) {
-        forms.emplace_back().set_form(proto::FORM_SDWA);
-        forms.back().set_src0_sel(2);  // BYTE_2
-      }
-      for (const proto::Encoding& form : forms) {
+      for (const proto::Encoding& form : testcases::EveryForm(t, instr)) {
         SCOPED_TRACE(absl::StrCat(t.name, " wave", co.wave_size, " ", InstrName(instr), " ", form.ShortDebugString()));
         proto::TestCase tc;
         tc.set_target(std::string(t.name));

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "device_harness/batch.h"
+#include "device_harness/random_case_test_util.h"
 #include "device_harness/resolve_case.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -228,13 +229,7 @@ TEST(InterpKernelTest, EveryCodeObjectGivesTheOraclesAnswersForEveryRow) {
       if (!t.Has(instr)) continue;
       // Every form the row has here: VOP3 (8 bytes), VOP1 e32 (4 bytes and two s_nop 0),
       // GFX9 SDWA with a byte select.
-      std::vector<proto::Encoding> forms(1);
-      if (HasForm(t, instr, InstrForm::e32)) forms.emplace_back().set_form(proto::FORM_E32);
-      if (HasForm(t, instr, InstrForm::sdwa)) {
-        forms.emplace_back().set_form(proto::FORM_SDWA);
-        forms.back().set_src0_sel(2);  // BYTE_2
-      }
-      for (const proto::Encoding& form : forms) {
+      for (const proto::Encoding& form : testcases::EveryForm(t, instr)) {
         SCOPED_TRACE(absl::StrCat(t.name, " wave", co.wave_size, " ", InstrName(instr), " ", form.ShortDebugString()));
         const Known k = MakeKnown(t, instr, 2 * 256 + 37, modes[i++ % 4], form);
         ASSERT_FALSE(k.batch.words.empty());
