@@ -53,10 +53,42 @@ set(LANEDIFF_TEST_COSTS
 set(LANEDIFF_TEST_SHARDS device_code_object_test=4 fuzz_selftest_test=3 model_isa_llvm_test=2
   fuzz_triage_erratum_buckets_test=2)
 
-# At the end of each directory that declares tests, LANEDIFF_TEST_COSTS becomes COST
-# (set_tests_properties reaches only the tests of its own directory).
+# The tests whose result depends on the code the compiler generated, labelled `compiler`; the g++
+# flavour of scripts/test.sh runs these (every test of the release flavour also runs under ASan+
+# UBSan). An entry is a test name or a regular expression over names (a sharded test's entries
+# are included); each must match a test. They compute values that must be bit-identical under
+# any compiler: the model's conversions, rounding and encodings (model_*), the simulator and the
+# kernel interpreter that execute the harness's code objects on every target (the fake-GPU
+# tests), the batch and operand layout, the seeded lane generation and mutation that make a
+# campaign replay bit for bit (the golden campaign, which fails if g++ evaluated arguments in
+# another order), and the decisions the triage takes from model values (attribution,
+# classification, minimization, discrimination). Left to release and ASan+UBSan: process, file
+# and CLI handling (reliability_*, exec/serve/isolation, corpus store, report, paths, JSON),
+# where the compiler changes nothing observable; the LLVM-oracle tests of code objects (their
+# bytes run in the fake-GPU tests); the self-test and the per-erratum campaigns, whose numerics
+# are the model's (held above) and whose decisions are the triage's (held above).
+set(LANEDIFF_COMPILER_TESTS "model_.*" "proto_.*" corpus_seeds_test
+  "device_hip_fake_gpu_test_.*" device_hip_gpu_test device_hip_selftest_gpu_test device_hip_test
+  device_interp_test device_harness_sim_test device_harness_batch_test
+  device_harness_resolve_case_test device_harness_kernel_state_test device_harness_replay_test
+  fuzz_compare_test fuzz_lane_gen_test fuzz_mutator_test fuzz_campaign_golden_test
+  fuzz_campaign_test fuzz_resolved_test_test fuzz_triage_attribution_test fuzz_classify_test
+  fuzz_minimize_test fuzz_discriminate_test fuzz_sweep_test fuzz_eval_command_test)
+
+# At the end of each directory that declares tests, LANEDIFF_TEST_COSTS becomes COST and
+# LANEDIFF_COMPILER_TESTS the label `compiler` (set_tests_properties reaches only the tests of
+# its own directory).
 function(_lanediff_apply_costs)
   get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(pattern IN LISTS LANEDIFF_COMPILER_TESTS)
+    foreach(test IN LISTS tests)
+      if(test MATCHES "^(${pattern})(/[0-9]+of[0-9]+)?$")
+        get_test_property(${test} LABELS labels)
+        set_tests_properties(${test} PROPERTIES LABELS "${labels};compiler")
+        set_property(GLOBAL APPEND PROPERTY LANEDIFF_COMPILER_MATCHED "${pattern}")
+      endif()
+    endforeach()
+  endforeach()
   foreach(row IN LISTS LANEDIFF_TEST_COSTS)
     if(NOT row MATCHES "^([^=]+)=([0-9]+)$")
       message(FATAL_ERROR "LANEDIFF_TEST_COSTS: '${row}' is not NAME=seconds")
@@ -81,6 +113,17 @@ function(_lanediff_defer_costs)
   endif()
 endfunction()
 _lanediff_defer_costs()  # the top directory (install_deb_test)
+# Last of all (the top directory's deferred calls run after every subdirectory's): each entry of
+# LANEDIFF_COMPILER_TESTS named a test, so a renamed test cannot silently leave the g++ run.
+function(_lanediff_check_compiler_tests)
+  get_property(matched GLOBAL PROPERTY LANEDIFF_COMPILER_MATCHED)
+  foreach(pattern IN LISTS LANEDIFF_COMPILER_TESTS)
+    if(NOT pattern IN_LIST matched)
+      message(FATAL_ERROR "LANEDIFF_COMPILER_TESTS: '${pattern}' matches no test")
+    endif()
+  endforeach()
+endfunction()
+cmake_language(DEFER CALL _lanediff_check_compiler_tests)
 if(LANEDIFF_SANITIZE)
   set(LANEDIFF_SAN_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   add_compile_options(${LANEDIFF_SAN_FLAGS})
@@ -111,6 +154,14 @@ function(_lanediff_common target)
   target_compile_options(${target} PRIVATE ${LANEDIFF_WARNINGS})
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 endfunction()
+
+# The test units' optimization level (every lanediff_test and the test precompiled header; clang
+# and g++ refuse a precompiled header made at another level). The code under test is compiled
+# as shipped (the flavour's CMAKE_BUILD_TYPE flags); a test unit is mostly GoogleTest macro
+# expansion that -O3 spends seconds on and that runs once. Measured on one unit each (clang-22,
+# user+sys s, -O3 -> -O0): code_object_test.cc 6.9 -> 3.1, campaign_test.cc 5.5 -> 2.9,
+# sim_runner_test.cc 5.2 -> 2.3, process_test.cc 7.8 -> 3.4. Empty: the flavour's own level.
+set(LANEDIFF_TEST_OPTIMIZE "-O0" CACHE STRING "Optimization flag of the test units (empty: the build type's)")
 
 # The test units' compile definitions (every lanediff_test and the test precompiled header).
 set(LANEDIFF_TEST_DEFINITIONS
@@ -144,6 +195,7 @@ function(lanediff_use_pch target)
     if(maker STREQUAL "lanediff_pch_test")
       target_link_libraries(${maker} PRIVATE GTest::gtest GTest::gmock)
       target_compile_definitions(${maker} PRIVATE ${LANEDIFF_TEST_DEFINITIONS})
+      target_compile_options(${maker} PRIVATE ${LANEDIFF_TEST_OPTIMIZE})
       target_precompile_headers(${maker} PRIVATE "${PROJECT_SOURCE_DIR}/cmake/pch/lanediff_test_pch.h")
     else()
       target_precompile_headers(${maker} PRIVATE "${PROJECT_SOURCE_DIR}/cmake/pch/lanediff_pch.h")
@@ -177,6 +229,7 @@ function(lanediff_test)
   _lanediff_common(${A_NAME})
   target_link_libraries(${A_NAME} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
   target_compile_definitions(${A_NAME} PRIVATE ${LANEDIFF_TEST_DEFINITIONS})
+  target_compile_options(${A_NAME} PRIVATE ${LANEDIFF_TEST_OPTIMIZE})
   lanediff_use_pch(${A_NAME} TEST)
   _lanediff_defer_costs()
   if(NOT A_LABELS)

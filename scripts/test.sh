@@ -2,25 +2,26 @@
 # Set-up, build, run every test. What CI runs (.ci/run calls this).
 #   scripts/test.sh            release build + tests, ASan+UBSan build + tests, g++ build + tests,
 #                              the Slurm example on a private one-node cluster (sharded ==
-#                              unsharded, scripts/slurm-smoke.sh) and the ClusterFuzzLite build
-#                              as its image runs it (scripts/clusterfuzzlite-test.sh)
+#                              unsharded, scripts/slurm-smoke.sh; it runs beside the ASan+UBSan
+#                              build) and the ClusterFuzzLite build as its image runs it
+#                              (scripts/clusterfuzzlite-test.sh)
 #   scripts/test.sh --quick    release build + tests only
 #   scripts/test.sh --slow     also the `slow` label (exhaustive 2^32 sweeps; nightly)
 # Which tests run where (CTest labels, cmake/lanediff.cmake):
 #   release  every test but `slow`.
 #   asan     every test but `slow` and `once`, plus the libFuzzer parser runs (reliability_*_fuzz).
-#   gcc      every test but `slow` and `once`: g++ 12 builds everything but the fuzzers, and every
-#            GoogleTest binary runs, because each executes code g++ compiled (the bit-exact model,
-#            the encoders, the simulator, the campaign and the CLI binary the reliability tests
-#            drive), where another compiler's code generation, undefined-behaviour handling or
-#            header set can change a result.
+#   gcc      the tests labelled `compiler` (LANEDIFF_COMPILER_TESTS in cmake/lanediff.cmake says
+#            which and why): g++ 12 builds everything but the fuzzers, and the tests whose result
+#            depends on the code the compiler generated run (the model's numerics and encodings,
+#            the simulator and kernel interpreter, seeded generation and the golden campaign, the
+#            triage's decisions from model values).
 #   `once`   script tests that read sources (mention, layering, doc references) or check the
 #            CLI's text, files and exit codes (README tour, flag vocabulary, --json schemas, paths,
 #            asm/disasm and llvm-mc byte diffs, discriminate's table, --shard split, nightly.sh,
 #            the Chromium render of report.html, the .deb install). What they check is the same
 #            under any compiler or sanitizer; the code computing their output is held by the
 #            GoogleTest binaries in every flavour.
-# Tests labelled `gpu` run in every flavour and skip (CTest "Skipped", exit 77) with a printed
+# Tests labelled `gpu` run in every flavour (they are `compiler` tests) and skip (CTest "Skipped", exit 77) with a printed
 # reason when no AMD GPU is visible. Long GoogleTest binaries run as several CTest entries
 # (NAME/1of4 ...) and the longest tests start first (their measured COST), so both cores stay
 # busy to the end (LANEDIFF_TEST_SHARDS, LANEDIFF_TEST_COSTS in cmake/lanediff.cmake).
@@ -34,7 +35,7 @@ for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
     --slow) slow=1; export LANEDIFF_FUZZ_COVERAGE=ON ;;  # the 10-minute fuzz runs want guidance
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -55,8 +56,15 @@ ninja_seconds() {
     "$1/.ninja_log" 2>/dev/null || echo "?"
 }
 
+slurm_pid=""
 summary() {
   local rc=$?
+  # A failed build leaves the background Slurm example running: SIGTERM makes it stop its
+  # daemons and remove its cluster (scripts/slurm-smoke.sh's cleanup).
+  if [ -n "$slurm_pid" ] && kill -0 "$slurm_pid" 2>/dev/null; then
+    kill -TERM "$slurm_pid" 2>/dev/null || true
+    wait "$slurm_pid" 2>/dev/null || true
+  fi
   echo
   echo "=== test.sh summary (total $(( $(date +%s) - start_all )) s wall; artifacts: $artifacts)"
   local s f
@@ -79,26 +87,31 @@ EOF
 }
 trap summary EXIT
 
-run_flavour() {
-  local flavour="$1" dir t0 t1 log_from label_args
+build_flavour() {  # prints nothing on stdout; the build directory is build/<flavour>
+  local flavour="$1" t0 t1 log_from
   flavours_run+=("$flavour")
   mkdir -p "$artifacts/$flavour"
   echo "=== $flavour: build"
   log_from=$( { wc -l < "$root/build/$flavour/.ninja_log"; } 2>/dev/null || echo 0)
   t0=$(date +%s)
-  dir="$("$root/scripts/build.sh" "$flavour" | tail -n 1)"
+  "$root/scripts/build.sh" "$flavour" >/dev/null
   t1=$(date +%s)
-  local edges; edges=$(ninja_seconds "$dir" "$log_from")
+  local edges; edges=$(ninja_seconds "$root/build/$flavour" "$log_from")
   echo "$flavour build: $(( t1 - t0 )) s wall, ${edges} s summed over ninja's edges" |
     tee "$artifacts/$flavour/build-seconds.txt"
   step_times+=("$flavour build: $(( t1 - t0 )) s wall (${edges} s summed over ninja's edges)")
+}
+test_flavour() {
+  local flavour="$1" dir="$root/build/$1" t0 t1 label_args
   echo "=== $flavour: test"
-  # release runs the `once` tests; the other flavours leave them out (see the header).
+  # release runs the `once` tests; the other flavours leave them out, and gcc runs the
+  # `compiler` tests only (see the header).
   local excluded=()
   if [ "$slow" = 0 ]; then excluded+=(slow); fi
   if [ "$flavour" != release ]; then excluded+=(once); fi
   label_args=()
   if [ ${#excluded[@]} -gt 0 ]; then label_args=(-LE "^($(IFS='|'; echo "${excluded[*]}"))\$"); fi
+  if [ "$flavour" = gcc ]; then label_args+=(-L '^compiler$'); fi
   t0=$(date +%s)
   local rc=0
   ctest --test-dir "$dir" ${label_args[@]+"${label_args[@]}"} --output-on-failure -j "$(nproc)" \
@@ -116,18 +129,32 @@ timed() {  # label, command...: runs it and records its wall time for the summar
   step_times+=("$label: $(( $(date +%s) - t0 )) s wall")
 }
 
-run_flavour release
+build_flavour release
+test_flavour release
 shot="$root/build/release/fuzz/report_artifacts/report_screenshot.png"
 if [ -f "$shot" ]; then
   cp "$shot" "$artifacts/release/"
   echo "=== CI artifact: report.html as headless Chromium renders it: $artifacts/release/$(basename "$shot")"
 fi
 if [ "$quick" = 0 ]; then
-  echo "=== scale-out: the Slurm example, sharded vs unsharded"
-  timed "slurm-smoke" env LANEDIFF="$root/build/release/fuzz/lanediff" "$root/scripts/slurm-smoke.sh" --install
-  run_flavour asan
+  # The Slurm example runs while the ASan+UBSan flavour builds: it is mostly package installation
+  # and daemons starting, and it needs only the release binary. Its output is shown when it ends.
+  echo "=== scale-out: the Slurm example, sharded vs unsharded (in the background: $artifacts/slurm-smoke.log)"
+  slurm_t0=$(date +%s)
+  env LANEDIFF="$root/build/release/fuzz/lanediff" "$root/scripts/slurm-smoke.sh" --install \
+    >"$artifacts/slurm-smoke.log" 2>&1 &
+  slurm_pid=$!
+  build_flavour asan
+  slurm_rc=0
+  wait "$slurm_pid" || slurm_rc=$?
+  step_times+=("slurm-smoke: $(( $(date +%s) - slurm_t0 )) s wall (beside the asan build)")
+  echo "=== scale-out: the Slurm example's output"
+  cat "$artifacts/slurm-smoke.log"
+  if [ "$slurm_rc" != 0 ]; then echo "test.sh: the Slurm example failed (exit $slurm_rc)" >&2; exit 1; fi
+  test_flavour asan
   echo "=== scale-out: .clusterfuzzlite/build.sh in the OSS-Fuzz image's environment"
   timed "clusterfuzzlite-test" "$root/scripts/clusterfuzzlite-test.sh"
-  run_flavour gcc
+  build_flavour gcc
+  test_flavour gcc
 fi
 echo "test.sh: all flavours passed"
