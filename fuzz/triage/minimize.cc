@@ -2,110 +2,208 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
 namespace lanediff {
 namespace {
 
+// An edit of a case: one simpler value of one field, one bit cleared, ...
+using Edit = std::function<void(proto::TestCase*)>;
+
 class Shrinker {
  public:
-  Shrinker(const StillFails& pred, const MinimizeOptions& o, MinimizeStats* s)
+  Shrinker(const StillFailsBatch& pred, const MinimizeOptions& o, MinimizeStats* s)
       : pred_(pred), opts_(o), stats_(s) {}
+
+  // Whether each candidate still fails, asked in one predicate call (candidates past the
+  // budget are not asked: "no").
+  std::vector<bool> Ask(const std::vector<proto::TestCase>& cands) {
+    std::vector<bool> out(cands.size(), false);
+    const size_t room = static_cast<size_t>(std::max(0, opts_.max_calls - stats_->calls));
+    if (cands.size() > room) stats_->budget_exhausted = true;
+    const size_t n = std::min(room, cands.size());
+    if (n == 0) return out;
+    std::vector<proto::TestCase> asked(cands.begin(), cands.begin() + static_cast<long>(n));
+    stats_->calls += static_cast<int>(n);
+    stats_->batches++;
+    std::vector<absl::StatusOr<bool>> r = pred_(asked);
+    first_answer = r.empty() ? absl::StatusOr<bool>(false) : r[0];
+    for (size_t i = 0; i < n && i < r.size(); ++i) {
+      if (!r[i].ok()) ++stats_->errors;
+      out[i] = r[i].ok() && *r[i];
+    }
+    return out;
+  }
 
   // Accepts `cand` as the new best if it still fails.
   bool Try(const proto::TestCase& cand) {
-    if (stats_->calls >= opts_.max_calls) {
-      stats_->budget_exhausted = true;
-      return false;
-    }
-    ++stats_->calls;
-    absl::StatusOr<bool> r = pred_(cand);
-    if (!r.ok()) {
-      ++stats_->errors;
-      return false;
-    }
-    if (*r) best = cand;
-    return *r;
+    if (!Ask({cand})[0]) return false;
+    best = cand;
+    return true;
   }
 
-  // Simplifies one 32-bit value reached by get/set on a copy of best.
-  template <typename Get, typename Set>
-  void ShrinkWord(Get get, Set set) {
-    const uint32_t v0 = get(best);
-    if (v0 == 0) return;
-    auto attempt = [&](uint32_t v) {
-      if (v == get(best)) return false;
+  // Rounds of edits of best: `groups` makes, from best, groups of alternative edits (each
+  // group's in order of preference; one group per field or bit). Each edit alone is asked in
+  // one call; each group's first that still fails is chosen; the chosen ones applied in group
+  // order are asked as prefixes in a second call, and the longest prefix that still fails is
+  // taken. When a later prefix fails, the next round starts from there.
+  void Rounds(const std::function<std::vector<std::vector<Edit>>(const proto::TestCase&)>& groups) {
+    for (int round = 0; round < 16; ++round) {
+      const std::vector<std::vector<Edit>> g = groups(best);
+      std::vector<proto::TestCase> cands;
+      std::vector<std::pair<size_t, size_t>> owner;  // (group, edit) of each candidate
+      const std::string now = best.SerializeAsString();
+      for (size_t i = 0; i < g.size(); ++i) {
+        for (size_t j = 0; j < g[i].size(); ++j) {
+          proto::TestCase c = best;
+          g[i][j](&c);
+          if (c.SerializeAsString() == now) continue;  // no change
+          cands.push_back(std::move(c));
+          owner.emplace_back(i, j);
+        }
+      }
+      if (cands.empty()) return;
+      const std::vector<bool> ok = Ask(cands);
+      std::vector<const Edit*> chosen;
+      for (size_t k = 0, last = SIZE_MAX; k < cands.size(); ++k) {
+        if (!ok[k] || owner[k].first == last) continue;
+        last = owner[k].first;
+        chosen.push_back(&g[owner[k].first][owner[k].second]);
+      }
+      if (chosen.empty()) return;
+      std::vector<proto::TestCase> chain;
       proto::TestCase c = best;
-      set(&c, v);
-      return Try(c);
-    };
-    if (attempt(0)) return;
-    if (IsF32Nan(get(best))) {
-      attempt(kCanonicalNan) || attempt(kCanonicalNan | 0x80000000u);
-    }
-    // Clear runs of low bits (the bits that must not matter), largest first.
-    for (int n : {24, 16, 12, 8, 4}) {
-      const uint32_t v = get(best);
-      const uint32_t cleared = v & ~((1u << n) - 1);
-      if (cleared != v && cleared != 0) attempt(cleared);
-    }
-    // Then single set bits, from the top (sign, exponent: smaller magnitude first).
-    for (int b = 31; b >= 0; --b) {
-      const uint32_t v = get(best);
-      if ((v >> b) & 1u) attempt(v & ~(1u << b));
+      for (const Edit* e : chosen) {
+        (*e)(&c);
+        chain.push_back(c);
+      }
+      // The first prefix is a candidate that still failed; the others are asked together.
+      best = chain[0];
+      if (chain.size() == 1) return;
+      const std::vector<bool> held = Ask(std::vector<proto::TestCase>(chain.begin() + 1, chain.end()));
+      size_t n = 0;
+      while (n < held.size() && held[n]) ++n;
+      best = chain[n];
+      if (n == held.size()) return;
     }
   }
 
   proto::TestCase best;
+  absl::StatusOr<bool> first_answer = false;  // the last Ask's answer for its first candidate
 
  private:
-  const StillFails& pred_;
+  const StillFailsBatch& pred_;
   const MinimizeOptions& opts_;
   MinimizeStats* stats_;
 };
 
-// Simplifies every lane's src0..src2 (and vdst_old) words, in that order.
+// A 32-bit field of a case.
+struct Field {
+  std::function<uint32_t(const proto::TestCase&)> get;
+  std::function<void(proto::TestCase*, uint32_t)> set;
+};
+
+Edit SetTo(const Field& f, uint32_t v) {
+  return [f, v](proto::TestCase* c) { f.set(c, v); };
+}
+
+// The simpler values of each field, in two phases of rounds: first one replacement per field
+// (0, else the canonical NaN of either sign for a NaN, else the value with its lowest 24, 16,
+// 12, 8 or 4 bits cleared, largest first), then each set bit cleared (from the top: the sign
+// and exponent first, so smaller magnitudes).
+void ShrinkFields(Shrinker& s, const std::vector<Field>& fields) {
+  s.Rounds([&](const proto::TestCase& best) {
+    std::vector<std::vector<Edit>> groups;
+    for (const Field& f : fields) {
+      const uint32_t v = f.get(best);
+      if (v == 0) continue;
+      std::vector<Edit> alt = {SetTo(f, 0)};
+      if (IsF32Nan(v) && (v & 0x7fffffffu) != kCanonicalNan) {
+        alt.push_back(SetTo(f, kCanonicalNan));
+        alt.push_back(SetTo(f, kCanonicalNan | 0x80000000u));
+      }
+      for (int n : {24, 16, 12, 8, 4}) {
+        const uint32_t cleared = v & ~((1u << n) - 1);
+        if (cleared != v && cleared != 0) alt.push_back(SetTo(f, cleared));
+      }
+      groups.push_back(std::move(alt));
+    }
+    return groups;
+  });
+  s.Rounds([&](const proto::TestCase& best) {
+    std::vector<std::vector<Edit>> groups;
+    for (const Field& f : fields) {
+      const uint32_t v = f.get(best);
+      for (int b = 31; b >= 0; --b) {
+        if (!((v >> b) & 1u)) continue;
+        groups.push_back({[f, b](proto::TestCase* c) { f.set(c, f.get(*c) & ~(1u << b)); }});
+      }
+    }
+    return groups;
+  });
+}
+
+// Simplifies every lane's src0..src2 (and vdst_old) words, a lane's words together.
 void ShrinkLaneOperands(Shrinker& s, bool with_vdst_old) {
   using L = proto::Lane;
   for (int i = 0; i < s.best.lanes_size(); ++i) {
-    auto lane_field = [&](uint32_t (L::*get)() const, void (L::*set)(uint32_t)) {
-      s.ShrinkWord([=](const proto::TestCase& c) { return (c.lanes(i).*get)(); },
-                   [=](proto::TestCase* c, uint32_t v) { (c->mutable_lanes(i)->*set)(v); });
+    auto lane_field = [i](uint32_t (L::*get)() const, void (L::*set)(uint32_t)) {
+      return Field{[=](const proto::TestCase& c) { return (c.lanes(i).*get)(); },
+                   [=](proto::TestCase* c, uint32_t v) { (c->mutable_lanes(i)->*set)(v); }};
     };
-    lane_field(&L::src0, &L::set_src0);
-    lane_field(&L::src1, &L::set_src1);
-    lane_field(&L::src2, &L::set_src2);
-    if (with_vdst_old) lane_field(&L::vdst_old, &L::set_vdst_old);
+    std::vector<Field> fields = {lane_field(&L::src0, &L::set_src0), lane_field(&L::src1, &L::set_src1),
+                                 lane_field(&L::src2, &L::set_src2)};
+    if (with_vdst_old) fields.push_back(lane_field(&L::vdst_old, &L::set_vdst_old));
+    ShrinkFields(s, fields);
   }
 }
 
-// Step 1, one lane: hinted lanes alone (while the calls stay few), then halves (bisection),
-// then each of the first 64 lanes alone.
-void ShrinkToOneLane(Shrinker& s, const std::vector<size_t>& hint_lanes,
-                     const MinimizeStats& stats) {
-  if (s.best.lanes_size() <= 1) return;
+// Step 1, one lane: the original case (does it still fail?), each hinted lane alone and each of
+// the first 64 lanes alone, asked together; the first lane alone that still fails (hinted lanes
+// first) is taken. Else halves (bisection). Returns false when the original case itself no
+// longer fails.
+bool ShrinkToOneLane(Shrinker& s, const std::vector<size_t>& hint_lanes) {
+  std::vector<proto::TestCase> cands = {s.best};
+  std::vector<int> order;
   auto single = [&](int i) {
     proto::TestCase c = s.best;
     c.clear_lanes();
     *c.add_lanes() = s.best.lanes(i);
-    return s.Try(c);
+    return c;
   };
-  for (size_t i : hint_lanes) {
-    if (static_cast<int>(i) < s.best.lanes_size() && single(static_cast<int>(i))) return;
-    if (stats.calls > 8) break;
+  if (s.best.lanes_size() > 1) {
+    for (size_t i : hint_lanes) {
+      if (static_cast<int>(i) < s.best.lanes_size() && order.size() < 64) order.push_back(static_cast<int>(i));
+    }
+    for (int i = 0; i < s.best.lanes_size() && i < 64; ++i) {
+      if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
+    }
+    for (int i : order) cands.push_back(single(i));
+  }
+  const std::vector<bool> ok = s.Ask(cands);
+  if (!ok[0]) return false;
+  for (size_t k = 1; k < cands.size(); ++k) {
+    if (ok[k]) {
+      s.best = cands[k];
+      return true;
+    }
   }
   while (s.best.lanes_size() > 1) {
     const int n = s.best.lanes_size(), half = n / 2;
     proto::TestCase lo = s.best, hi = s.best;
     lo.mutable_lanes()->DeleteSubrange(half, n - half);
     hi.mutable_lanes()->DeleteSubrange(0, half);
-    if (s.Try(lo) || s.Try(hi)) continue;
-    break;  // the disagreement needs lanes from both halves (or lane position matters)
+    const std::vector<bool> h = s.Ask({lo, hi});
+    if (h[0]) s.best = lo;
+    else if (h[1]) s.best = hi;
+    else break;  // the disagreement needs lanes from both halves (or lane position matters)
   }
-  for (int i = 0; s.best.lanes_size() > 1 && i < s.best.lanes_size() && i < 64; ++i) {
-    if (single(i)) break;
-  }
+  return true;
 }
 
 proto::Source* MutableSource(proto::TestCase* c, int k) {
@@ -117,60 +215,63 @@ const proto::Source& SourceOf(const proto::TestCase& c, int k) {
   return k == 0 ? e.src0() : k == 1 ? e.src1() : e.src2();
 }
 
-// Uniform source values (SGPR, literal) simplified, then each non-VGPR source back to a VGPR
-// carrying the same value in every lane, else keeping the lanes' own values.
+// Each non-VGPR source back to a VGPR: carrying its value in every lane, or keeping the lanes'
+// own values (one word: asked together; an inline constant's value is not known here, so its
+// lanes keep their own values). Else its value (SGPR, literal) is simplified (each value its
+// own launch) and the VGPR tried again.
 void ShrinkUniformSources(Shrinker& s) {
   for (int k = 0; k < 3; ++k) {
     const proto::SourceKind kind = SourceOf(s.best, k).kind();
-    if (kind == proto::SOURCE_SGPR || kind == proto::SOURCE_LITERAL) {
-      s.ShrinkWord([=](const proto::TestCase& c) { return SourceOf(c, k).value(); },
-                   [=](proto::TestCase* c, uint32_t v) {
-                     MutableSource(c, k)->set_value(v);
-                     // A shared literal keeps one value.
-                     if (SourceOf(*c, k).kind() == proto::SOURCE_LITERAL) {
-                       for (int j = 0; j < 3; ++j) {
-                         proto::Source* o = MutableSource(c, j);
-                         if (o->kind() == proto::SOURCE_LITERAL) o->set_value(v);
-                       }
-                     }
-                   });
-    }
-    // Back to a VGPR carrying the same value in every lane (an inline constant's value is
-    // not known here: its lanes keep their own values, and the predicate decides).
-    if (kind != proto::SOURCE_VGPR) {
-      proto::TestCase c = s.best;
-      const uint32_t value = SourceOf(c, k).value();
-      const bool carry = SourceOf(c, k).kind() != proto::SOURCE_INLINE;
-      MutableSource(&c, k)->Clear();
-      if (carry) {
-        for (proto::Lane& l : *c.mutable_lanes()) {
-          if (k == 0) l.set_src0(value);
-          if (k == 1) l.set_src1(value);
-          if (k == 2) l.set_src2(value);
+    if (kind == proto::SOURCE_VGPR) continue;
+    auto to_vgpr = [&]() {
+      proto::TestCase carried = s.best, own = s.best;
+      const uint32_t value = SourceOf(carried, k).value();
+      MutableSource(&carried, k)->Clear();
+      MutableSource(&own, k)->Clear();
+      for (proto::Lane& l : *carried.mutable_lanes()) {
+        if (k == 0) l.set_src0(value);
+        if (k == 1) l.set_src1(value);
+        if (k == 2) l.set_src2(value);
+      }
+      std::vector<proto::TestCase> cands = {own};
+      if (SourceOf(s.best, k).kind() != proto::SOURCE_INLINE) cands.insert(cands.begin(), carried);
+      const std::vector<bool> ok = s.Ask(cands);
+      for (size_t i = 0; i < cands.size(); ++i) {
+        if (ok[i]) {
+          s.best = cands[i];
+          return true;
         }
       }
-      if (!s.Try(c) && carry) {  // or a VGPR keeping the lanes' own values
-        c = s.best;
-        MutableSource(&c, k)->Clear();
-        s.Try(c);
-      }
-    }
+      return false;
+    };
+    if (to_vgpr() || (kind != proto::SOURCE_SGPR && kind != proto::SOURCE_LITERAL)) continue;
+    ShrinkFields(s, {Field{[k](const proto::TestCase& c) { return SourceOf(c, k).value(); },
+                           [k](proto::TestCase* c, uint32_t v) {
+                             MutableSource(c, k)->set_value(v);
+                             // A shared literal keeps one value.
+                             if (SourceOf(*c, k).kind() == proto::SOURCE_LITERAL) {
+                               for (int j = 0; j < 3; ++j) {
+                                 proto::Source* o = MutableSource(c, j);
+                                 if (o->kind() == proto::SOURCE_LITERAL) o->set_value(v);
+                               }
+                             }
+                           }}});
+    to_vgpr();
   }
 }
 
 // Sources spelled out but equal to the default go away (an SR instruction's absent src2
 // encodes SRC2 = 0, as LLVM does).
 void DropDefaultSources(Shrinker& s) {
-  for (int k = 0; k < 3; ++k) {
-    proto::TestCase c = s.best;
-    proto::Encoding* e = c.mutable_encoding();
-    const bool has = k == 0 ? e->has_src0() : k == 1 ? e->has_src1() : e->has_src2();
-    if (!has || e->raw_words_size() > 0) continue;
-    if (k == 0) e->clear_src0();
-    if (k == 1) e->clear_src1();
-    if (k == 2) e->clear_src2();
-    s.Try(c);
-  }
+  s.Rounds([](const proto::TestCase& best) {
+    std::vector<std::vector<Edit>> groups;
+    if (best.encoding().raw_words_size() > 0) return groups;
+    const proto::Encoding& e = best.encoding();
+    if (e.has_src0()) groups.push_back({[](proto::TestCase* c) { c->mutable_encoding()->clear_src0(); }});
+    if (e.has_src1()) groups.push_back({[](proto::TestCase* c) { c->mutable_encoding()->clear_src1(); }});
+    if (e.has_src2()) groups.push_back({[](proto::TestCase* c) { c->mutable_encoding()->clear_src2(); }});
+    return groups;
+  });
 }
 
 // NEG/ABS: clearing the bit alone, else clearing it and folding it into the lane values
@@ -183,17 +284,54 @@ void ShrinkNegAbs(Shrinker& s) {
       proto::TestCase c = s.best;
       if (which == 0) c.mutable_encoding()->set_neg(bits & ~(1u << b));
       else c.mutable_encoding()->set_abs(bits & ~(1u << b));
-      if (s.Try(c)) continue;
-      for (proto::Lane& l : *c.mutable_lanes()) {
+      proto::TestCase folded = c;
+      for (proto::Lane& l : *folded.mutable_lanes()) {
         uint32_t v = b == 0 ? l.src0() : b == 1 ? l.src1() : l.src2();
         v = which == 0 ? v ^ 0x80000000u : v & 0x7fffffffu;
         if (b == 0) l.set_src0(v);
         if (b == 1) l.set_src1(v);
         if (b == 2) l.set_src2(v);
       }
-      s.Try(c);
+      // One word: both asked together, the bit cleared alone preferred.
+      const std::vector<bool> ok = s.Ask({c, folded});
+      if (ok[0]) s.best = c;
+      else if (ok[1]) s.best = folded;
     }
   }
+}
+
+// Every modifier bit cleared at once (NEG, ABS, OMOD, OPSEL, CLAMP and the raw words'
+// modifier bits), without and with NEG/ABS folded into the lane values (-|x| becomes the value
+// the instruction read): one word, asked together. True when one of them still fails.
+bool ClearEveryModifier(Shrinker& s) {
+  const proto::Encoding& e = s.best.encoding();
+  const bool raw = e.raw_words_size() >= 2;
+  if (e.neg() == 0 && e.abs() == 0 && e.omod() == 0 && e.opsel() == 0 && !e.clamp() &&
+      (!raw || ((e.raw_words(0) & 0x0000ff00u) == 0 && (e.raw_words(1) & 0xf8000000u) == 0))) {
+    return true;  // nothing to clear
+  }
+  proto::TestCase plain = s.best;
+  proto::Encoding* p = plain.mutable_encoding();
+  p->set_neg(0), p->set_abs(0), p->set_omod(0), p->set_opsel(0), p->set_clamp(false);
+  if (raw) {
+    p->set_raw_words(0, p->raw_words(0) & ~0x0000ff00u);
+    p->set_raw_words(1, p->raw_words(1) & ~0xf8000000u);
+  }
+  proto::TestCase folded = plain;
+  for (proto::Lane& l : *folded.mutable_lanes()) {
+    for (int b = 0; b < 3; ++b) {
+      uint32_t v = b == 0 ? l.src0() : b == 1 ? l.src1() : l.src2();
+      if ((e.abs() >> b) & 1u) v &= 0x7fffffffu;
+      if ((e.neg() >> b) & 1u) v ^= 0x80000000u;
+      if (b == 0) l.set_src0(v);
+      if (b == 1) l.set_src1(v);
+      if (b == 2) l.set_src2(v);
+    }
+  }
+  const std::vector<bool> ok = s.Ask({plain, folded});
+  if (ok[0]) s.best = plain;
+  else if (ok[1]) s.best = folded;
+  return ok[0] || ok[1];
 }
 
 // Step 3, fewest modifier bits: NEG/ABS, OMOD, OPSEL and CLAMP, then the modifier bits of raw
@@ -201,6 +339,7 @@ void ShrinkNegAbs(Shrinker& s) {
 void ShrinkModifiers(Shrinker& s) {
   // An absent encoding field is created here (empty): the minimized case always has one.
   (void)s.best.mutable_encoding();
+  if (ClearEveryModifier(s)) return;
   using E = proto::Encoding;
   auto enc_field = [&](uint32_t (E::*get)() const, void (E::*set)(uint32_t), int width) {
     for (int b = width - 1; b >= 0; --b) {
@@ -255,26 +394,30 @@ void ShrinkMode(Shrinker& s) {
 
 }  // namespace
 
-absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillFails& still_fails,
+absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillFailsBatch& still_fails,
                                          const MinimizeOptions& options, MinimizeStats* stats) {
   MinimizeStats local;
   if (stats == nullptr) stats = &local;
   *stats = {};
-  ++stats->calls;
-  absl::StatusOr<bool> first = still_fails(tc);
-  if (!first.ok()) {
-    return absl::Status(first.status().code(),
-                        absl::StrCat("cannot minimize: the original case errors: ",
-                                     first.status().message()));
-  }
-  if (!*first) {
+  // A predicate that answers fewer candidates than asked: the rest are errors.
+  StillFailsBatch pred = [&](const std::vector<proto::TestCase>& cands) {
+    std::vector<absl::StatusOr<bool>> r = still_fails(cands);
+    r.resize(cands.size(), absl::InternalError("the predicate gave no answer for this candidate"));
+    return r;
+  };
+  Shrinker s(pred, options, stats);
+  s.best = tc;
+  // 1. One lane (the original case asked with each lane alone).
+  if (!ShrinkToOneLane(s, options.hint_lanes)) {
+    const absl::StatusOr<bool>& first = s.first_answer;
+    if (!first.ok()) {
+      return absl::Status(first.status().code(),
+                          absl::StrCat("cannot minimize: the original case errors: ",
+                                       first.status().message()));
+    }
     return absl::FailedPreconditionError(
         "cannot minimize: the original case does not disagree when re-run (flaky device?)");
   }
-  Shrinker s(still_fails, options, stats);
-  s.best = tc;
-  // 1. One lane.
-  ShrinkToOneLane(s, options.hint_lanes, *stats);
   // 2. Simpler values, lane by lane (usually one lane now), then the uniform sources; values
   // carried over from uniform sources shrink too.
   ShrinkLaneOperands(s, /*with_vdst_old=*/true);
@@ -285,6 +428,16 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
   ShrinkModifiers(s);
   ShrinkMode(s);
   return s.best;
+}
+
+absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillFails& still_fails,
+                                         const MinimizeOptions& options, MinimizeStats* stats) {
+  StillFailsBatch each = [&](const std::vector<proto::TestCase>& cands) {
+    std::vector<absl::StatusOr<bool>> r;
+    for (const proto::TestCase& c : cands) r.push_back(still_fails(c));
+    return r;
+  };
+  return Minimize(tc, each, options, stats);
 }
 
 }  // namespace lanediff
