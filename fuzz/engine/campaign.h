@@ -43,9 +43,9 @@ inline constexpr size_t kPoolSize = 64;
 // Lanes per round on a GPU: four launches of 64K lanes (device_harness/hip/launch_pipeline.h),
 // so two are always in flight.
 inline constexpr size_t kGpuLaunchLanes = 4 * 65536;
-// Lanes per round on an `exec:` device, which starts its command once per batch: 16 cases of
-// the default 1,024 lanes share one start-up (the pipe carries about 50 bytes a lane).
-inline constexpr size_t kExecLaunchLanes = 16 * 1024;
+// Lanes per round on an `exec:` device, which starts its command once per batch: 64 cases of
+// the default 1,024 lanes share one start-up (the pipe carries about 45 bytes a lane).
+inline constexpr size_t kExecLaunchLanes = 64 * 1024;
 inline constexpr size_t kMaxSignatures = 65536;     // stored findings remembered (~1 KB each)
 inline constexpr size_t kMaxPreSignatures = 8192;   // unminimized -> final map (~300 B each)
 inline constexpr size_t kMaxUnconfirmedReasons = 16;  // distinct reasons kept and warned about

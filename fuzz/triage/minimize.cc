@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -20,22 +21,35 @@ class Shrinker {
   Shrinker(const StillFailsBatch& pred, const MinimizeOptions& o, MinimizeStats* s)
       : pred_(pred), opts_(o), stats_(s) {}
 
-  // Whether each candidate still fails, asked in one predicate call (candidates past the
-  // budget are not asked: "no").
+  // Whether each candidate still fails: the ones not asked before in one predicate call, the
+  // others from the answers kept (candidates past the budget are not asked: "no").
   std::vector<bool> Ask(const std::vector<proto::TestCase>& cands) {
     std::vector<bool> out(cands.size(), false);
-    const size_t room = static_cast<size_t>(std::max(0, opts_.max_calls - stats_->calls));
-    if (cands.size() > room) stats_->budget_exhausted = true;
-    const size_t n = std::min(room, cands.size());
-    if (n == 0) return out;
-    std::vector<proto::TestCase> asked(cands.begin(), cands.begin() + static_cast<long>(n));
-    stats_->calls += static_cast<int>(n);
+    std::vector<proto::TestCase> asked;
+    std::vector<std::string> keys;
+    std::vector<size_t> where;
+    for (size_t i = 0; i < cands.size(); ++i) {
+      std::string key = cands[i].SerializeAsString();
+      if (auto it = answers_.find(key); it != answers_.end()) {
+        out[i] = it->second;
+        continue;
+      }
+      if (stats_->calls + static_cast<int>(asked.size()) >= opts_.max_calls) {
+        stats_->budget_exhausted = true;
+        continue;
+      }
+      asked.push_back(cands[i]);
+      keys.push_back(std::move(key));
+      where.push_back(i);
+    }
+    if (asked.empty()) return out;
+    stats_->calls += static_cast<int>(asked.size());
     stats_->batches++;
     std::vector<absl::StatusOr<bool>> r = pred_(asked);
-    first_answer = r.empty() ? absl::StatusOr<bool>(false) : r[0];
-    for (size_t i = 0; i < n && i < r.size(); ++i) {
-      if (!r[i].ok()) ++stats_->errors;
-      out[i] = r[i].ok() && *r[i];
+    first_answer = r[0];
+    for (size_t k = 0; k < asked.size(); ++k) {
+      if (!r[k].ok()) ++stats_->errors;
+      out[where[k]] = answers_[keys[k]] = r[k].ok() && *r[k];
     }
     return out;
   }
@@ -51,26 +65,38 @@ class Shrinker {
   // group's in order of preference; one group per field or bit). Each edit alone is asked in
   // one call; each group's first that still fails is chosen; the chosen ones applied in group
   // order are asked as prefixes in a second call, and the longest prefix that still fails is
-  // taken. When a later prefix fails, the next round starts from there.
-  void Rounds(const std::function<std::vector<std::vector<Edit>>(const proto::TestCase&)>& groups) {
-    for (int round = 0; round < 16; ++round) {
-      const std::vector<std::vector<Edit>> g = groups(best);
-      std::vector<proto::TestCase> cands;
-      std::vector<std::pair<size_t, size_t>> owner;  // (group, edit) of each candidate
-      const std::string now = best.SerializeAsString();
+  // taken. When a later prefix fails, the next round starts from there. `next` (may be null),
+  // the groups of the phase that follows, is asked along with each call as if this phase ended
+  // there (from best with nothing chosen, from the whole chain), so the next phase's first
+  // call is usually answered already.
+  using Groups = std::function<std::vector<std::vector<Edit>>(const proto::TestCase&)>;
+  void Rounds(const Groups& groups, const Groups& next = nullptr) {
+    auto singles = [](const proto::TestCase& from, const Groups& make, std::vector<proto::TestCase>* cands,
+                      std::vector<std::pair<size_t, size_t>>* owner) {
+      const std::vector<std::vector<Edit>> g = make(from);
+      const std::string now = from.SerializeAsString();
       for (size_t i = 0; i < g.size(); ++i) {
         for (size_t j = 0; j < g[i].size(); ++j) {
-          proto::TestCase c = best;
+          proto::TestCase c = from;
           g[i][j](&c);
           if (c.SerializeAsString() == now) continue;  // no change
-          cands.push_back(std::move(c));
-          owner.emplace_back(i, j);
+          cands->push_back(std::move(c));
+          if (owner != nullptr) owner->emplace_back(i, j);
         }
       }
+      return g;
+    };
+    for (int round = 0; round < 16; ++round) {
+      std::vector<proto::TestCase> cands;
+      std::vector<std::pair<size_t, size_t>> owner;  // (group, edit) of each candidate
+      const std::vector<std::vector<Edit>> g = singles(best, groups, &cands, &owner);
       if (cands.empty()) return;
-      const std::vector<bool> ok = Ask(cands);
+      const size_t mine = cands.size();
+      if (next) singles(best, next, &cands, nullptr);
+      std::vector<bool> ok = Ask(cands);
+      ok.resize(mine);
       std::vector<const Edit*> chosen;
-      for (size_t k = 0, last = SIZE_MAX; k < cands.size(); ++k) {
+      for (size_t k = 0, last = SIZE_MAX; k < mine; ++k) {
         if (!ok[k] || owner[k].first == last) continue;
         last = owner[k].first;
         chosen.push_back(&g[owner[k].first][owner[k].second]);
@@ -85,7 +111,10 @@ class Shrinker {
       // The first prefix is a candidate that still failed; the others are asked together.
       best = chain[0];
       if (chain.size() == 1) return;
-      const std::vector<bool> held = Ask(std::vector<proto::TestCase>(chain.begin() + 1, chain.end()));
+      std::vector<proto::TestCase> asked(chain.begin() + 1, chain.end());
+      if (next) singles(chain.back(), next, &asked, nullptr);
+      std::vector<bool> held = Ask(asked);
+      held.resize(chain.size() - 1);
       size_t n = 0;
       while (n < held.size() && held[n]) ++n;
       best = chain[n];
@@ -94,9 +123,10 @@ class Shrinker {
   }
 
   proto::TestCase best;
-  absl::StatusOr<bool> first_answer = false;  // the last Ask's answer for its first candidate
+  absl::StatusOr<bool> first_answer = false;  // the last predicate call's first answer
 
  private:
+  std::map<std::string, bool> answers_;  // every candidate asked about (serialized) -> its answer
   const StillFailsBatch& pred_;
   const MinimizeOptions& opts_;
   MinimizeStats* stats_;
@@ -117,6 +147,17 @@ Edit SetTo(const Field& f, uint32_t v) {
 // 12, 8 or 4 bits cleared, largest first), then each set bit cleared (from the top: the sign
 // and exponent first, so smaller magnitudes).
 void ShrinkFields(Shrinker& s, const std::vector<Field>& fields) {
+  const Shrinker::Groups bits = [&](const proto::TestCase& best) {
+    std::vector<std::vector<Edit>> groups;
+    for (const Field& f : fields) {
+      const uint32_t v = f.get(best);
+      for (int b = 31; b >= 0; --b) {
+        if (!((v >> b) & 1u)) continue;
+        groups.push_back({[f, b](proto::TestCase* c) { f.set(c, f.get(*c) & ~(1u << b)); }});
+      }
+    }
+    return groups;
+  };
   s.Rounds([&](const proto::TestCase& best) {
     std::vector<std::vector<Edit>> groups;
     for (const Field& f : fields) {
@@ -134,18 +175,8 @@ void ShrinkFields(Shrinker& s, const std::vector<Field>& fields) {
       groups.push_back(std::move(alt));
     }
     return groups;
-  });
-  s.Rounds([&](const proto::TestCase& best) {
-    std::vector<std::vector<Edit>> groups;
-    for (const Field& f : fields) {
-      const uint32_t v = f.get(best);
-      for (int b = 31; b >= 0; --b) {
-        if (!((v >> b) & 1u)) continue;
-        groups.push_back({[f, b](proto::TestCase* c) { f.set(c, f.get(*c) & ~(1u << b)); }});
-      }
-    }
-    return groups;
-  });
+  }, bits);
+  s.Rounds(bits);
 }
 
 // Simplifies every lane's src0..src2 (and vdst_old) words, a lane's words together.
@@ -260,6 +291,35 @@ void ShrinkUniformSources(Shrinker& s) {
   }
 }
 
+// Every source spelled out goes away at once (absent: the form's default, a VGPR carrying the
+// lane's value), the values of SGPR and literal sources carried into the lanes, or the lanes
+// keeping their own values: the same word, asked together. True when one still fails (or no
+// source is spelled out); else each source is taken in turn (ShrinkUniformSources,
+// DropDefaultSources).
+bool DropEverySource(Shrinker& s) {
+  const proto::Encoding& e = s.best.encoding();
+  if (e.raw_words_size() > 0) return false;
+  if (!e.has_src0() && !e.has_src1() && !e.has_src2()) return true;
+  proto::TestCase carried = s.best, own = s.best;
+  for (int k = 0; k < 3; ++k) {
+    const proto::Source& src = SourceOf(s.best, k);
+    if (src.kind() != proto::SOURCE_SGPR && src.kind() != proto::SOURCE_LITERAL) continue;
+    for (proto::Lane& l : *carried.mutable_lanes()) {
+      if (k == 0) l.set_src0(src.value());
+      if (k == 1) l.set_src1(src.value());
+      if (k == 2) l.set_src2(src.value());
+    }
+  }
+  for (proto::TestCase* c : {&carried, &own}) {
+    proto::Encoding* m = c->mutable_encoding();
+    m->clear_src0(), m->clear_src1(), m->clear_src2();
+  }
+  const std::vector<bool> ok = s.Ask({carried, own});
+  if (ok[0]) s.best = carried;
+  else if (ok[1]) s.best = own;
+  return ok[0] || ok[1];
+}
+
 // Sources spelled out but equal to the default go away (an SR instruction's absent src2
 // encodes SRC2 = 0, as LLVM does).
 void DropDefaultSources(Shrinker& s) {
@@ -301,16 +361,20 @@ void ShrinkNegAbs(Shrinker& s) {
 }
 
 // Every modifier bit cleared at once (NEG, ABS, OMOD, OPSEL, CLAMP and the raw words'
-// modifier bits), without and with NEG/ABS folded into the lane values (-|x| becomes the value
-// the instruction read): one word, asked together. True when one of them still fails.
-bool ClearEveryModifier(Shrinker& s) {
+// modifier bits), and with `default_mode` the default MODE too, without and with NEG/ABS folded
+// into the lane values (-|x| becomes the value the instruction read): one word and MODE, asked
+// together. True when one of them still fails (or there is nothing to clear).
+bool ClearEveryModifier(Shrinker& s, bool default_mode) {
   const proto::Encoding& e = s.best.encoding();
   const bool raw = e.raw_words_size() >= 2;
   if (e.neg() == 0 && e.abs() == 0 && e.omod() == 0 && e.opsel() == 0 && !e.clamp() &&
-      (!raw || ((e.raw_words(0) & 0x0000ff00u) == 0 && (e.raw_words(1) & 0xf8000000u) == 0))) {
+      (!raw || ((e.raw_words(0) & 0x0000ff00u) == 0 && (e.raw_words(1) & 0xf8000000u) == 0)) &&
+      (!default_mode || !s.best.has_mode())) {
     return true;  // nothing to clear
   }
   proto::TestCase plain = s.best;
+  (void)plain.mutable_encoding();  // the minimized case always has one
+  if (default_mode) plain.clear_mode();
   proto::Encoding* p = plain.mutable_encoding();
   p->set_neg(0), p->set_abs(0), p->set_omod(0), p->set_opsel(0), p->set_clamp(false);
   if (raw) {
@@ -339,7 +403,7 @@ bool ClearEveryModifier(Shrinker& s) {
 void ShrinkModifiers(Shrinker& s) {
   // An absent encoding field is created here (empty): the minimized case always has one.
   (void)s.best.mutable_encoding();
-  if (ClearEveryModifier(s)) return;
+  if (ClearEveryModifier(s, /*default_mode=*/false)) return;
   using E = proto::Encoding;
   auto enc_field = [&](uint32_t (E::*get)() const, void (E::*set)(uint32_t), int width) {
     for (int b = width - 1; b >= 0; --b) {
@@ -418,13 +482,17 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
     return absl::FailedPreconditionError(
         "cannot minimize: the original case does not disagree when re-run (flaky device?)");
   }
-  // 2. Simpler values, lane by lane (usually one lane now), then the uniform sources; values
-  // carried over from uniform sources shrink too.
+  // 2. Plain sources (VGPRs; the values of uniform sources carried into the lanes, where they
+  // shrink with the rest), then simpler values, lane by lane (usually one lane now).
+  if (!DropEverySource(s)) {
+    ShrinkUniformSources(s);
+    DropDefaultSources(s);
+  }
   ShrinkLaneOperands(s, /*with_vdst_old=*/true);
-  ShrinkUniformSources(s);
-  DropDefaultSources(s);
-  ShrinkLaneOperands(s, /*with_vdst_old=*/false);
-  // 3. Fewest modifier bits; 4. fewest MODE bits.
+  // 3. Fewest modifier bits; 4. fewest MODE bits: first both at once (one word and MODE: the
+  // candidates of ClearEveryModifier with the default MODE, one launch), then each.
+  (void)s.best.mutable_encoding();  // an absent encoding field is created: the minimized case always has one
+  if (ClearEveryModifier(s, /*default_mode=*/true)) return s.best;
   ShrinkModifiers(s);
   ShrinkMode(s);
   return s.best;
