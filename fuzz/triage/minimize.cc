@@ -44,8 +44,16 @@ class Shrinker {
     }
     if (asked.empty()) return out;
     stats_->calls += static_cast<int>(asked.size());
-    stats_->batches++;
-    std::vector<absl::StatusOr<bool>> r = pred_(asked);
+    std::vector<absl::StatusOr<bool>> r;
+    if (alone) {
+      for (const proto::TestCase& c : asked) {
+        stats_->batches++;
+        r.push_back(pred_({c})[0]);
+      }
+    } else {
+      stats_->batches++;
+      r = pred_(asked);
+    }
     first_answer = r[0];
     for (size_t k = 0; k < asked.size(); ++k) {
       if (!r[k].ok()) ++stats_->errors;
@@ -92,7 +100,7 @@ class Shrinker {
       const std::vector<std::vector<Edit>> g = singles(best, groups, &cands, &owner);
       if (cands.empty()) return;
       const size_t mine = cands.size();
-      if (next) singles(best, next, &cands, nullptr);
+      if (next && !alone) singles(best, next, &cands, nullptr);
       std::vector<bool> ok = Ask(cands);
       ok.resize(mine);
       std::vector<const Edit*> chosen;
@@ -112,7 +120,7 @@ class Shrinker {
       best = chain[0];
       if (chain.size() == 1) return;
       std::vector<proto::TestCase> asked(chain.begin() + 1, chain.end());
-      if (next) singles(chain.back(), next, &asked, nullptr);
+      if (next && !alone) singles(chain.back(), next, &asked, nullptr);
       std::vector<bool> held = Ask(asked);
       held.resize(chain.size() - 1);
       size_t n = 0;
@@ -122,8 +130,16 @@ class Shrinker {
     }
   }
 
+  // From now on each candidate is asked alone (one per predicate call, so each is its own
+  // batch), and no answer given before is reused.
+  void AskAlone() {
+    alone = true;
+    answers_.clear();
+  }
+
   proto::TestCase best;
   absl::StatusOr<bool> first_answer = false;  // the last predicate call's first answer
+  bool alone = false;
 
  private:
   std::map<std::string, bool> answers_;  // every candidate asked about (serialized) -> its answer
@@ -196,8 +212,12 @@ void ShrinkLaneOperands(Shrinker& s, bool with_vdst_old) {
 
 // Step 1, one lane: the original case (does it still fail?), each hinted lane alone and each of
 // the first 64 lanes alone, asked together; the first lane alone that still fails (hinted lanes
-// first) is taken. Else halves (bisection). Returns false when the original case itself no
-// longer fails.
+// first) is taken. Else halves (bisection). When no hinted lane fails alone while the case
+// does, the device's answer depends on where a lane sits in the batch or on its neighbours
+// (the simulator's garbage_lane erratum: lane n/2 of every batch), which candidates sharing a
+// batch would scramble: from then on each candidate is its own batch (Shrinker::AskAlone), as
+// the minimizer asked before candidates were batched. Returns false when the original case
+// itself no longer fails.
 bool ShrinkToOneLane(Shrinker& s, const std::vector<size_t>& hint_lanes) {
   std::vector<proto::TestCase> cands = {s.best};
   std::vector<int> order;
@@ -207,10 +227,12 @@ bool ShrinkToOneLane(Shrinker& s, const std::vector<size_t>& hint_lanes) {
     *c.add_lanes() = s.best.lanes(i);
     return c;
   };
+  size_t hinted = 0;
   if (s.best.lanes_size() > 1) {
     for (size_t i : hint_lanes) {
       if (static_cast<int>(i) < s.best.lanes_size() && order.size() < 64) order.push_back(static_cast<int>(i));
     }
+    hinted = order.size();
     for (int i = 0; i < s.best.lanes_size() && i < 64; ++i) {
       if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
     }
@@ -218,10 +240,19 @@ bool ShrinkToOneLane(Shrinker& s, const std::vector<size_t>& hint_lanes) {
   }
   const std::vector<bool> ok = s.Ask(cands);
   if (!ok[0]) return false;
-  for (size_t k = 1; k < cands.size(); ++k) {
-    if (ok[k]) {
-      s.best = cands[k];
-      return true;
+  const bool hint_held = hinted == 0 || std::find(ok.begin() + 1, ok.begin() + 1 + static_cast<long>(hinted), true) !=
+                                            ok.begin() + 1 + static_cast<long>(hinted);
+  if (!hint_held) {
+    s.AskAlone();
+    for (size_t k = 0; k < hinted && k < 8; ++k) {
+      if (s.Try(cands[k + 1])) return true;
+    }
+  } else {
+    for (size_t k = 1; k < cands.size(); ++k) {
+      if (ok[k]) {
+        s.best = cands[k];
+        return true;
+      }
     }
   }
   while (s.best.lanes_size() > 1) {
@@ -229,10 +260,11 @@ bool ShrinkToOneLane(Shrinker& s, const std::vector<size_t>& hint_lanes) {
     proto::TestCase lo = s.best, hi = s.best;
     lo.mutable_lanes()->DeleteSubrange(half, n - half);
     hi.mutable_lanes()->DeleteSubrange(0, half);
-    const std::vector<bool> h = s.Ask({lo, hi});
-    if (h[0]) s.best = lo;
-    else if (h[1]) s.best = hi;
-    else break;  // the disagreement needs lanes from both halves (or lane position matters)
+    if (s.Try(lo) || s.Try(hi)) continue;
+    break;  // the disagreement needs lanes from both halves (or lane position matters)
+  }
+  for (int i = 0; s.alone && s.best.lanes_size() > 1 && i < s.best.lanes_size() && i < 64; ++i) {
+    if (s.Try(single(i))) break;
   }
   return true;
 }
@@ -361,9 +393,10 @@ void ShrinkNegAbs(Shrinker& s) {
 }
 
 // Every modifier bit cleared at once (NEG, ABS, OMOD, OPSEL, CLAMP and the raw words'
-// modifier bits), and with `default_mode` the default MODE too, without and with NEG/ABS folded
-// into the lane values (-|x| becomes the value the instruction read): one word and MODE, asked
-// together. True when one of them still fails (or there is nothing to clear).
+// modifier bits), and with `default_mode` the default MODE too; without NEG/ABS folded into the
+// lane values, and folded (-|x| becomes the value the instruction read) for each subset of the
+// sources that had them, fewest first: one word and MODE, asked together. True when one of
+// them still fails (or there is nothing to clear).
 bool ClearEveryModifier(Shrinker& s, bool default_mode) {
   const proto::Encoding& e = s.best.encoding();
   const bool raw = e.raw_words_size() >= 2;
@@ -381,21 +414,38 @@ bool ClearEveryModifier(Shrinker& s, bool default_mode) {
     p->set_raw_words(0, p->raw_words(0) & ~0x0000ff00u);
     p->set_raw_words(1, p->raw_words(1) & ~0xf8000000u);
   }
-  proto::TestCase folded = plain;
-  for (proto::Lane& l : *folded.mutable_lanes()) {
-    for (int b = 0; b < 3; ++b) {
-      uint32_t v = b == 0 ? l.src0() : b == 1 ? l.src1() : l.src2();
-      if ((e.abs() >> b) & 1u) v &= 0x7fffffffu;
-      if ((e.neg() >> b) & 1u) v ^= 0x80000000u;
-      if (b == 0) l.set_src0(v);
-      if (b == 1) l.set_src1(v);
-      if (b == 2) l.set_src2(v);
+  // NEG/ABS folded into the values of each subset of the sources that have them, fewest first.
+  const uint32_t had = (e.neg() | e.abs()) & 7u;
+  std::vector<uint32_t> subsets;
+  for (int bits = 0; bits <= 3; ++bits) {
+    for (uint32_t m = 0; m < 8; ++m) {
+      if ((m & ~had) == 0 && std::popcount(m) == bits) subsets.push_back(m);
     }
   }
-  const std::vector<bool> ok = s.Ask({plain, folded});
-  if (ok[0]) s.best = plain;
-  else if (ok[1]) s.best = folded;
-  return ok[0] || ok[1];
+  std::vector<proto::TestCase> cands;
+  for (uint32_t m : subsets) {
+    proto::TestCase folded = plain;
+    for (proto::Lane& l : *folded.mutable_lanes()) {
+      for (int b = 0; b < 3; ++b) {
+        if (!((m >> b) & 1u)) continue;
+        uint32_t v = b == 0 ? l.src0() : b == 1 ? l.src1() : l.src2();
+        if ((e.abs() >> b) & 1u) v &= 0x7fffffffu;
+        if ((e.neg() >> b) & 1u) v ^= 0x80000000u;
+        if (b == 0) l.set_src0(v);
+        if (b == 1) l.set_src1(v);
+        if (b == 2) l.set_src2(v);
+      }
+    }
+    cands.push_back(std::move(folded));
+  }
+  const std::vector<bool> ok = s.Ask(cands);
+  for (size_t i = 0; i < cands.size(); ++i) {
+    if (ok[i]) {
+      s.best = cands[i];
+      return true;
+    }
+  }
+  return false;
 }
 
 // Step 3, fewest modifier bits: NEG/ABS, OMOD, OPSEL and CLAMP, then the modifier bits of raw
