@@ -213,7 +213,7 @@ void ShrinkLaneOperands(Shrinker& s, bool with_vdst_old) {
 // Step 1, one lane: the original case (does it still fail?), each hinted lane alone and each of
 // the first 64 lanes alone, asked together; the first lane alone that still fails (hinted lanes
 // first) is taken. Else halves (bisection). When no hinted lane fails alone while the case
-// does, the device's answer depends on where a lane sits in the batch or on its neighbours
+// does, or the case fails only alone, the device's answer depends on where a lane sits in the batch or on its neighbours
 // (the simulator's garbage_lane erratum: lane n/2 of every batch), which candidates sharing a
 // batch would scramble: from then on each candidate is its own batch (Shrinker::AskAlone), as
 // the minimizer asked before candidates were batched. Returns false when the original case
@@ -238,11 +238,18 @@ bool ShrinkToOneLane(Shrinker& s, const std::vector<size_t>& hint_lanes) {
     }
     for (int i : order) cands.push_back(single(i));
   }
-  const std::vector<bool> ok = s.Ask(cands);
-  if (!ok[0]) return false;
+  std::vector<bool> ok = s.Ask(cands);
+  bool position = false;  // the answers depend on where a lane sits
+  if (!ok[0] && cands.size() > 1) {
+    // The case may fail only as its own batch (its lanes where they were): asked alone.
+    s.AskAlone();
+    if (!s.Ask({cands[0]})[0]) return false;
+    position = true;
+  }
+  if (!ok[0] && !position) return false;
   const bool hint_held = hinted == 0 || std::find(ok.begin() + 1, ok.begin() + 1 + static_cast<long>(hinted), true) !=
                                             ok.begin() + 1 + static_cast<long>(hinted);
-  if (!hint_held) {
+  if (position || !hint_held) {
     s.AskAlone();
     for (size_t k = 0; k < hinted && k < 8; ++k) {
       if (s.Try(cands[k + 1])) return true;
