@@ -5,6 +5,9 @@
 // re-run). The device here sleeps 50 ms, then runs `lanediff eval` with three readings
 // planted, so findings happen on several rows and targets. Bounded by work (a fixed number of
 // cases), never by time: the assertions are counts.
+#include <stdlib.h>
+
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -53,6 +56,38 @@ TEST(CampaignCalls, SlowExecDeviceGetsRoundsOfCasesAndFindingsCostFewCalls) {
               static_cast<unsigned long long>(s->execs), static_cast<unsigned long long>(s->device_calls),
               static_cast<unsigned long long>(s->triage_device_calls),
               static_cast<unsigned long long>(s->new_findings));
+}
+
+// A round too large for the per-batch timeout is a hang of the round, not of a case: its cases
+// run again one a batch, and later rounds are a quarter as large. The device answers as the
+// model does but takes longer than any timeout on more than 4,096 lanes.
+TEST(CampaignCalls, RoundsShrinkWhenARoundOutlastsTheTimeout) {
+  const std::string dir = ::testing::TempDir() + "calls_shrink_XXXXXX";
+  std::string d = dir;
+  ASSERT_NE(::mkdtemp(d.data()), nullptr);
+  const std::string script = d + "/device.sh";
+  {
+    std::ofstream f(script);
+    f << "f=\"" << d << "/in.$$\"; cat > \"$f\"\n"
+      << "if [ \"$(wc -l < \"$f\")\" -gt 4096 ]; then sleep 60; fi\n"
+      << LANEDIFF_BINARY_DIR "/fuzz/lanediff eval \"$@\" < \"$f\"; s=$?; rm -f \"$f\"; exit $s\n";
+  }
+  CampaignOptions o;
+  o.device = "exec:sh " + script;
+  o.progress = false;
+  o.seed = 1;
+  o.max_execs = 16;
+  o.launch_lanes = 8 * 1024;  // rounds of 8 cases of 1,024 lanes: the first one hangs
+  o.batch_timeout_seconds = 5;
+  absl::StatusOr<CampaignStats> s = RunCampaign(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->execs, 16u);
+  EXPECT_EQ(s->device_faults, 0u) << "the round's hang is nobody's finding";
+  EXPECT_EQ(s->disagreeing, 0u);
+  // The round of 8 (1 call, a hang), its 8 cases again alone (8), then rounds of 2 cases
+  // (2,048 lanes) for the other 8 cases (4): 13.
+  EXPECT_LE(s->device_calls, 13u);
+  EXPECT_GE(s->device_calls, 9u);
 }
 
 }  // namespace
