@@ -523,7 +523,8 @@ absl::StatusOr<proto::TestCase> Minimize(const proto::TestCase& tc, const StillF
   // A predicate that answers fewer candidates than asked: the rest are errors.
   StillFailsBatch pred = [&](const std::vector<proto::TestCase>& cands) {
     std::vector<absl::StatusOr<bool>> r = still_fails(cands);
-    r.resize(cands.size(), absl::InternalError("the predicate gave no answer for this candidate"));
+    while (r.size() < cands.size()) r.push_back(absl::InternalError("the predicate gave no answer for this candidate"));
+    if (r.size() > cands.size()) r.erase(r.begin() + static_cast<long>(cands.size()), r.end());
     return r;
   };
   Shrinker s(pred, options, stats);
