@@ -64,6 +64,8 @@ void PrintFuzzJson(const CampaignOptions& o, const CampaignStats& s, bool interr
                           .Uint("invalid", s.invalid)
                           .Uint("unsupported", s.unsupported)
                           .Uint("unconfirmed", s.unconfirmed)
+                          .Uint("device_calls", s.device_calls)
+                          .Uint("triage_device_calls", s.triage_device_calls)
                           .Uint("new_findings", s.new_findings)
                           .Uint("repeats", s.repeats)
                           .Strs("signatures", {s.signatures.begin(), s.signatures.end()})

@@ -43,6 +43,9 @@ inline constexpr size_t kPoolSize = 64;
 // Lanes per round on a GPU: four launches of 64K lanes (device_harness/hip/launch_pipeline.h),
 // so two are always in flight.
 inline constexpr size_t kGpuLaunchLanes = 4 * 65536;
+// Lanes per round on an `exec:` device, which starts its command once per batch: 64 cases of
+// the default 1,024 lanes share one start-up (the pipe carries about 45 bytes a lane).
+inline constexpr size_t kExecLaunchLanes = 64 * 1024;
 inline constexpr size_t kMaxSignatures = 65536;     // stored findings remembered (~1 KB each)
 inline constexpr size_t kMaxPreSignatures = 8192;   // unminimized -> final map (~300 B each)
 inline constexpr size_t kMaxUnconfirmedReasons = 16;  // distinct reasons kept and warned about
@@ -69,8 +72,9 @@ struct CampaignOptions {
   int aim_percent = 50;                   // batches whose lanes are aimed at hypotheses
   // The grouping step (fuzz/engine/launch_group.h): each round is a case plus siblings with its
   // header and fresh lanes, this many lanes in all, sent to the device as one batch. -1: on a
-  // GPU (a device that describes itself "hip:N") kGpuLaunchLanes, elsewhere 0; 0: one case
-  // per batch (each case's own launch, as before grouping existed).
+  // GPU (a device that describes itself "hip:N") kGpuLaunchLanes, on an `exec:` device
+  // kExecLaunchLanes, elsewhere 0; 0: one case per batch (each case's own launch, as before
+  // grouping existed).
   int64_t launch_lanes = -1;
   double batch_timeout_seconds = 2;       // per batch, isolated devices (hangs)
   uint64_t stop_after_findings = 0;       // stop once this many new findings (0: never)
@@ -118,6 +122,14 @@ struct CampaignStats {
   // the batch's own order; each distinct reason is warned about once on stderr.
   uint64_t unconfirmed = 0;
   std::vector<std::string> unconfirmed_reasons;  // distinct, first kMaxUnconfirmedReasons
+  // Runner::Run calls: every batch the device was asked to run (a case, a round of cases
+  // sharing a launch, a confirmation batch, a batch of minimization candidates, a re-run, a
+  // fault's bisection; the known-answer batches too). What a device that starts a process per
+  // batch (exec:) pays its start-up for.
+  uint64_t device_calls = 0;
+  // The part of device_calls spent on disagreements after their first run: confirmation
+  // batches, minimization and the re-run before storing (campaign_disagreement.cc).
+  uint64_t triage_device_calls = 0;
   uint64_t disagreeing = 0;     // batches with at least one differing lane
   uint64_t device_faults = 0;
   // Batches that failed for a reason not the instruction's (device_harness/fault.h

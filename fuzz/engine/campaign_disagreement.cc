@@ -4,10 +4,12 @@
 //               (fuzz/triage/attribution.h); shape, input class and MODE are counted
 //   confirm     a hypothesis named on this batch is confirmed on a second batch from the same
 //               device (ConfirmationCase, built from t.rc); a refuted one is never named for
-//               this batch. The confirmation batch is resolved once (RunConfirmation) for its
-//               run and for ReproducesEveryLane / DecideClass
+//               this batch. The confirmation batches are resolved once (ConfirmationFor) for
+//               their run and for ReproducesEveryLane / DecideClass; the hypothesis's and the
+//               class decision's run in one device call, once per disagreement
 //   decide      a class the batch cannot tell from another is decided on a confirmation batch
-//   per cause   a repeat is counted; a new one (or a new shape of a known one) is minimized,
+//   per cause   a repeat is counted; a new one (or a new shape of a known one) is minimized
+//               (each list of candidates in as few device calls as their launches allow),
 //               re-run on both sides, classified, and stored (campaign_findings.cc)
 #include <algorithm>
 #include <optional>
@@ -49,6 +51,15 @@ std::vector<Cause> MergeSameNamed(std::vector<Cause> causes) {
 
 absl::Status Worker::HandleDisagreement(proto::TestCase tc, const BothSides& both) {
   stats_.disagreeing++;
+  const uint64_t calls_before = stats_.device_calls;  // what triage costs the device
+  confirmations_.clear();
+  absl::Status s = HandleDisagreementCalls(std::move(tc), both);
+  confirmations_.clear();
+  stats_.triage_device_calls += stats_.device_calls - calls_before;
+  return s;
+}
+
+absl::Status Worker::HandleDisagreementCalls(proto::TestCase tc, const BothSides& both) {
   LANEDIFF_ASSIGN_OR_RETURN(const ResolvedTest t, ResolveTest(std::move(tc), hyp_));
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes, ConfirmedCauses(t, both));
   // A class whose every lane also shows another (Cause::also: the batch cannot tell them apart)
@@ -79,30 +90,20 @@ absl::StatusOr<std::vector<Cause>> Worker::ConfirmedCauses(const ResolvedTest& t
 
 absl::Status Worker::DecideAmbiguousClasses(const ResolvedTest& t, std::vector<Cause>* causes) {
   bool renamed = false;
-  // One confirmation batch serves every ambiguous cause of this batch: built, resolved once
-  // and run when the first one needs it; DecideClass reads that resolution.
-  std::optional<ResolvedTest> conf;
-  std::optional<absl::StatusOr<BothSides>> run;
+  bool warned = false;  // a batch that could not run is counted once for this batch
   for (Cause& c : *causes) {
     if (c.by_hypothesis || c.also.empty()) continue;
-    if (!run.has_value()) {
-      LANEDIFF_ASSIGN_OR_RETURN(
-          proto::TestCase ctc,
-          ConfirmationCase(t.tc, t.rc, ConfirmationSalt(o_.seed, stats_.execs,
-                                                        ConfirmationKind::difference_class)));
-      run = RunConfirmation(std::move(ctc), &conf);
-      if (!run->ok()) {
-        ConfirmationNotRun(run->status());
-      } else if (!(*run)->device_status.ok()) {
-        ConfirmationNotRun((*run)->device_status);
-      }
+    LANEDIFF_ASSIGN_OR_RETURN(const ConfirmationRun* conf, ConfirmationFor(t, ConfirmationKind::difference_class));
+    const absl::StatusOr<BothSides>& b = conf->run;
+    if (!warned && (!b.ok() || !b->device_status.ok())) {
+      ConfirmationNotRun(b.ok() ? b->device_status : b.status());
+      warned = true;
     }
-    const absl::StatusOr<BothSides>& b = *run;
     if (!b.ok() || !b->device_status.ok()) continue;  // no evidence: the batch's own order stands
     std::vector<std::string> candidates = {c.name};
     candidates.insert(candidates.end(), c.also.begin(), c.also.end());
     LANEDIFF_ASSIGN_OR_RETURN(std::string decided,
-                              DecideClass(conf->rc, hyp_, candidates, b->observed, o_.relax));
+                              DecideClass(conf->t->rc, hyp_, candidates, b->observed, o_.relax));
     if (!decided.empty() && decided != c.name) c.name = decided, renamed = true;
     c.also.clear();
   }
@@ -113,11 +114,8 @@ absl::Status Worker::DecideAmbiguousClasses(const ResolvedTest& t, std::vector<C
 absl::StatusOr<bool> Worker::Confirmed(const ResolvedTest& t, const std::vector<std::string>& named) {
   const std::string key = absl::StrCat(t.tc.target(), ".", t.instr_name, ".", absl::StrJoin(named, "+"));
   if (confirmed_.count(key) != 0) return true;
-  LANEDIFF_ASSIGN_OR_RETURN(
-      proto::TestCase ctc,
-      ConfirmationCase(t.tc, t.rc, ConfirmationSalt(o_.seed, stats_.execs, ConfirmationKind::hypothesis)));
-  std::optional<ResolvedTest> conf;
-  absl::StatusOr<BothSides> b = RunConfirmation(std::move(ctc), &conf);
+  LANEDIFF_ASSIGN_OR_RETURN(const ConfirmationRun* conf, ConfirmationFor(t, ConfirmationKind::hypothesis));
+  const absl::StatusOr<BothSides>& b = conf->run;
   // A device that cannot run the second batch gives no evidence against the hypothesis: it is
   // named as the batch alone says, counted and warned about (ConfirmationNotRun), and not
   // remembered as confirmed, so the next disagreement naming it tries again.
@@ -125,14 +123,41 @@ absl::StatusOr<bool> Worker::Confirmed(const ResolvedTest& t, const std::vector<
     ConfirmationNotRun(b.ok() ? b->device_status : b.status());
     return true;
   }
-  LANEDIFF_ASSIGN_OR_RETURN(bool ok, ReproducesEveryLane(conf->rc, hyp_, named, b->observed, o_.relax));
+  LANEDIFF_ASSIGN_OR_RETURN(bool ok, ReproducesEveryLane(conf->t->rc, hyp_, named, b->observed, o_.relax));
   if (ok) confirmed_.insert(key);
   return ok;
 }
 
-absl::StatusOr<BothSides> Worker::RunConfirmation(proto::TestCase conf, std::optional<ResolvedTest>* t) {
-  LANEDIFF_ASSIGN_OR_RETURN(*t, ResolveTest(std::move(conf), hyp_));
-  return RunBothSides(**t, *runner_, o_.relax, o_.allow_undefined);
+absl::StatusOr<const Worker::ConfirmationRun*> Worker::ConfirmationFor(const ResolvedTest& t,
+                                                                       ConfirmationKind kind) {
+  if (confirmations_.empty()) {
+    // Both kinds at once: the hypothesis confirmation and the class decision of this batch
+    // have its words and MODE, so one device call runs both (RunBothSidesTogether), and a
+    // confirmation asked again (another round of ConfirmedCauses) is not run again.
+    std::vector<const ResolvedTest*> run;
+    std::vector<ConfirmationRun*> of;
+    for (ConfirmationKind k : {ConfirmationKind::hypothesis, ConfirmationKind::difference_class}) {
+      ConfirmationRun& c = confirmations_[k];
+      absl::StatusOr<proto::TestCase> ctc = ConfirmationCase(t.tc, t.rc, ConfirmationSalt(o_.seed, stats_.execs, k));
+      if (!ctc.ok()) {
+        c.built = ctc.status();
+        continue;
+      }
+      absl::StatusOr<ResolvedTest> r = ResolveTest(*std::move(ctc), hyp_);
+      if (!r.ok()) {
+        c.run = r.status();
+        continue;
+      }
+      c.t.emplace(*std::move(r));
+      run.push_back(&*c.t);
+      of.push_back(&c);
+    }
+    std::vector<absl::StatusOr<BothSides>> both = RunBothSidesTogether(run, *runner_, o_.relax, o_.allow_undefined);
+    for (size_t i = 0; i < of.size(); ++i) of[i]->run = std::move(both[i]);
+  }
+  const ConfirmationRun& c = confirmations_.at(kind);
+  LANEDIFF_RETURN_IF_ERROR(c.built);
+  return &c;
 }
 
 void Worker::ConfirmationNotRun(const absl::Status& why) {
@@ -196,17 +221,30 @@ absl::StatusOr<const ResolvedTest*> Worker::MinimizeAndRerun(const ResolvedTest&
                                                              const std::string& stored_cause,
                                                              std::optional<ResolvedTest>* small,
                                                              BothSides* b) {
-  // Minimize: the predicate re-runs both sides and wants this very cause again. Each candidate
-  // is resolved once, for its run, its stored cause and ShowsCause.
-  StillFails pred = [&](const proto::TestCase& c) -> absl::StatusOr<bool> {
-    LANEDIFF_ASSIGN_OR_RETURN(const ResolvedTest ct, ResolveTest(c, hyp_));
-    LANEDIFF_ASSIGN_OR_RETURN(BothSides r, RunBothSides(ct, *runner_, o_.relax, o_.allow_undefined));
-    if (!r.device_status.ok()) return r.device_status;
-    if (r.differing.empty()) return false;
-    // A smaller word must stay on the same side of the spec: a defined word never stands for
-    // an undefined one's finding, nor the reverse.
-    if (StoredCause(ct, cause.name) != stored_cause) return false;
-    return ShowsCause(ct.rc, hyp_, r.observed, o_.relax, cause);
+  // Minimize: the predicate re-runs both sides and wants this very cause again. Each list of
+  // candidates runs with as few device calls as their launches allow (RunBothSidesTogether:
+  // the candidates sharing words, MODE and SGPR values are one batch). Each candidate is
+  // resolved once, for its run, its stored cause and ShowsCause.
+  StillFailsBatch pred = [&](const std::vector<proto::TestCase>& cands) {
+    std::vector<absl::StatusOr<bool>> out(cands.size(), false);
+    std::vector<std::optional<ResolvedTest>> ct(cands.size());
+    std::vector<const ResolvedTest*> run;
+    std::vector<size_t> index;
+    for (size_t i = 0; i < cands.size(); ++i) {
+      absl::StatusOr<ResolvedTest> r = ResolveTest(cands[i], hyp_);
+      if (!r.ok()) {
+        out[i] = r.status();
+        continue;
+      }
+      ct[i].emplace(*std::move(r));
+      run.push_back(&*ct[i]);
+      index.push_back(i);
+    }
+    std::vector<absl::StatusOr<BothSides>> both = RunBothSidesTogether(run, *runner_, o_.relax, o_.allow_undefined);
+    for (size_t k = 0; k < run.size(); ++k) {
+      out[index[k]] = StillShowsCause(*run[k], both[k], cause, stored_cause);
+    }
+    return out;
   };
   MinimizeStats ms;
   absl::StatusOr<proto::TestCase> minimized = Minimize(t.tc, pred, {.hint_lanes = cause.lanes}, &ms);
@@ -227,6 +265,17 @@ absl::StatusOr<const ResolvedTest*> Worker::MinimizeAndRerun(const ResolvedTest&
     if (!b->device_status.ok() || b->differing.empty()) return static_cast<const ResolvedTest*>(nullptr);
   }
   return s;
+}
+
+absl::StatusOr<bool> Worker::StillShowsCause(const ResolvedTest& ct, const absl::StatusOr<BothSides>& r,
+                                             const Cause& cause, const std::string& stored_cause) {
+  if (!r.ok()) return r.status();
+  if (!r->device_status.ok()) return r->device_status;
+  if (r->differing.empty()) return false;
+  // A smaller word must stay on the same side of the spec: a defined word never stands for
+  // an undefined one's finding, nor the reverse.
+  if (StoredCause(ct, cause.name) != stored_cause) return false;
+  return ShowsCause(ct.rc, hyp_, r->observed, o_.relax, cause);
 }
 
 absl::StatusOr<proto::Finding> Worker::DisagreementFinding(const ResolvedTest& t, const ResolvedTest& s,

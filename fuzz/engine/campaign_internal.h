@@ -12,12 +12,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "device_harness/batch.h"
+#include "device_harness/runner.h"
 #include "fuzz/engine/campaign.h"
 #include "fuzz/engine/lane_gen.h"
 #include "model/isa/resolve.h"
@@ -36,6 +38,23 @@ std::set<std::string> BucketsInStore(const std::string& findings_root);
 
 // The lines that announce a bucket's first new signature in a run (campaign_summary.cc).
 std::string NewFindingLines(const std::string& signature, const std::string& path, bool bucket_new);
+
+// A device that counts the batches it is asked to run (CampaignStats::device_calls) and
+// otherwise is the device it wraps.
+class CountingRunner : public Runner {
+ public:
+  CountingRunner(std::unique_ptr<Runner> device, uint64_t* calls) : device_(std::move(device)), calls_(calls) {}
+  std::string Describe() const override { return device_->Describe(); }
+  std::string Driver() const override { return device_->Driver(); }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
+    ++*calls_;
+    return device_->Run(batch);
+  }
+
+ private:
+  std::unique_ptr<Runner> device_;
+  uint64_t* calls_;
+};
 
 // The timeline point of `s` at `secs`.
 proto::StatsSample Sample(const CampaignStats& s, double secs);

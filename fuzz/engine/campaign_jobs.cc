@@ -233,6 +233,8 @@ void AddWorker(const CampaignStats& s, CampaignStats* total) {
   total->refused += s.refused;
   total->unsupported += s.unsupported;
   total->unconfirmed += s.unconfirmed;
+  total->device_calls += s.device_calls;
+  total->triage_device_calls += s.triage_device_calls;
   total->disagreeing += s.disagreeing;
   total->device_faults += s.device_faults;
   total->new_findings += s.new_findings;

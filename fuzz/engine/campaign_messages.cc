@@ -43,7 +43,8 @@ std::string EncodeStats(const CampaignStats& s, bool final) {
                                       s.disagreeing, " ", s.device_faults, " ", s.new_findings,
                                       " ", s.repeats);
   for (uint64_t c : s.classes) absl::StrAppend(&counters, " ", c);
-  absl::StrAppend(&counters, " ", s.unsupported, " ", s.unconfirmed);
+  absl::StrAppend(&counters, " ", s.unsupported, " ", s.unconfirmed, " ", s.device_calls, " ",
+                  s.triage_device_calls);
   std::string out = Message(final ? 'F' : 'P', counters);
   if (final) {
     for (const std::string& sig : s.signatures) out += Message('S', sig);
@@ -74,6 +75,10 @@ void DecodeMessage(absl::string_view msg, CampaignStats* s) {
     }
     if (f.size() > 9 + kNumInputClasses) {
       s->unconfirmed = std::strtoull(f[9 + kNumInputClasses].c_str(), nullptr, 10);
+    }
+    if (f.size() > 11 + kNumInputClasses) {
+      s->device_calls = std::strtoull(f[10 + kNumInputClasses].c_str(), nullptr, 10);
+      s->triage_device_calls = std::strtoull(f[11 + kNumInputClasses].c_str(), nullptr, 10);
     }
   } else if (tag == 'S') {
     s->signatures.insert(std::string(rest));

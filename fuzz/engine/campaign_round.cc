@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/fault.h"
 #include "fuzz/engine/campaign_worker.h"
@@ -140,6 +141,9 @@ void Worker::RunLaunches(const std::vector<FlatCase>& cases, std::vector<DeviceB
     } else if (IsDeviceFault(r.status()) && g.cases.size() > 1) {
       Note(absl::StrCat("a batch of ", g.cases.size(), " grouped cases faulted, rerun case by case: ",
                         r.status().message()));
+      // A round too large for the per-batch timeout (a slow exec: device on 65,536 lanes):
+      // later rounds are a quarter as large, down to one case a batch.
+      if (absl::IsDeadlineExceeded(r.status())) launch_lanes_ /= 4;
       for (size_t k : g.cases) {
         const FlatCase& c = cases[index[k]];
         absl::StatusOr<DeviceBatch> alone = BuildDeviceBatch(c.header, c.lanes.view(), o_.allow_undefined);

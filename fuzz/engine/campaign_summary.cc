@@ -100,6 +100,13 @@ std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
                               ? ""
                               : absl::StrCat(" (", absl::StrJoin(s.unconfirmed_reasons, "; "), ")"));
   }
+  absl::StrAppendFormat(&out, "  device calls  %d (%s cases a call); %d for triage%s\n", s.device_calls,
+                        s.device_calls == 0 ? "0" : absl::StrFormat("%.1f", double(s.execs) / double(s.device_calls)),
+                        s.triage_device_calls,
+                        s.new_findings == 0
+                            ? ""
+                            : absl::StrFormat(", %.1f a new finding",
+                                              double(s.triage_device_calls) / double(s.new_findings)));
   absl::StrAppendFormat(&out, "  findings      %d new, %zu signatures seen, %d repeats%s\n",
                         s.new_findings, s.signatures.size(), s.repeats,
                         s.first_finding_exec == 0

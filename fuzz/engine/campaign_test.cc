@@ -164,6 +164,9 @@ TEST(Campaign, TwoJobsShareOneCorpus) {
   auto stats = RunCampaignJobs(o, nullptr);
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(stats->execs, 200u);
+  // The workers' device calls add up: on the simulator one call a case, and more for triage.
+  EXPECT_GE(stats->device_calls, stats->execs + stats->triage_device_calls);
+  EXPECT_GT(stats->triage_device_calls, 0u);
   CorpusLoad load = LoadCorpus({dir + "/findings"});
   EXPECT_TRUE(load.errors.empty());
   EXPECT_EQ(load.findings.size(), stats->signatures.size());

@@ -29,12 +29,16 @@ absl::Status Worker::Setup() {
   ro.inject = o_.inject;
   ro.timeout = absl::Seconds(o_.batch_timeout_seconds);
   if (o_.start_timeout_seconds > 0) ro.start_timeout = absl::Seconds(o_.start_timeout_seconds);
-  LANEDIFF_ASSIGN_OR_RETURN(runner_, o_.open_runner ? o_.open_runner(ro)
-                                                    : OpenRunner(o_.device, ro, &stats_.note));
+  LANEDIFF_ASSIGN_OR_RETURN(std::unique_ptr<Runner> device, o_.open_runner ? o_.open_runner(ro)
+                                                                           : OpenRunner(o_.device, ro, &stats_.note));
+  runner_ = std::make_unique<CountingRunner>(std::move(device), &stats_.device_calls);
   stats_.device_description = runner_->Describe();
   stats_.device_driver = runner_->Driver();  // else the first answer's provenance says
   const bool gpu = absl::StrContains(stats_.device_description, "hip:");
-  launch_lanes_ = o_.launch_lanes >= 0 ? static_cast<size_t>(o_.launch_lanes) : gpu ? kGpuLaunchLanes : 0;
+  launch_lanes_ = o_.launch_lanes >= 0 ? static_cast<size_t>(o_.launch_lanes)
+                  : gpu                ? kGpuLaunchLanes
+                  : absl::StartsWith(o_.device, "exec:") ? kExecLaunchLanes
+                                                         : 0;
   using KA = CampaignOptions::KnownAnswerCheck;
   if (o_.known_answer_check == KA::always || (o_.known_answer_check == KA::hardware && gpu)) {
     LANEDIFF_RETURN_IF_ERROR(CheckKnownAnswers());

@@ -81,13 +81,22 @@ class Worker {
   void KeepInPool(FlatCase& c);
 
   // Disagreement (campaign_disagreement.cc).
+  // Counts the device calls the rest takes (CampaignStats::triage_device_calls).
   absl::Status HandleDisagreement(proto::TestCase tc, const BothSides& both);
+  absl::Status HandleDisagreementCalls(proto::TestCase tc, const BothSides& both);
   // The batch's causes, each hypothesis cause confirmed on a second batch (up to 4 rounds).
   absl::StatusOr<std::vector<Cause>> ConfirmedCauses(const ResolvedTest& t, const BothSides& both);
   absl::StatusOr<bool> Confirmed(const ResolvedTest& t, const std::vector<std::string>& named);
-  // Resolves the confirmation batch `conf` once into *t (which the result's `resolved` points
-  // into, and which ReproducesEveryLane and DecideClass then read) and runs both sides.
-  absl::StatusOr<BothSides> RunConfirmation(proto::TestCase conf, std::optional<ResolvedTest>* t);
+  // A confirmation batch of this disagreement (ConfirmationCase, salted by `kind`), resolved
+  // once (t: what ReproducesEveryLane and DecideClass read; run.resolved points into it) and
+  // run; the first call builds and runs both kinds in one device call, later calls for the
+  // same disagreement read them. An error: the batch could not be built.
+  struct ConfirmationRun {
+    absl::Status built;
+    std::optional<ResolvedTest> t;
+    absl::StatusOr<BothSides> run = absl::UnknownError("not run");
+  };
+  absl::StatusOr<const ConfirmationRun*> ConfirmationFor(const ResolvedTest& t, ConfirmationKind kind);
   // Counts a confirmation batch that could not run (`why`: the device's status, or why the
   // batch could not be built) and warns once per distinct reason: what it was to check stands
   // unchecked, which must not pass silently.
@@ -102,6 +111,10 @@ class Worker {
   absl::StatusOr<const ResolvedTest*> MinimizeAndRerun(const ResolvedTest& t, const Cause& cause,
                                                        const std::string& stored_cause,
                                                        std::optional<ResolvedTest>* small, BothSides* b);
+  // Whether the minimization candidate `ct`, run as `r`, still shows `cause` under the same
+  // stored cause (an error Status: the device's, for a candidate it refused or faulted on).
+  absl::StatusOr<bool> StillShowsCause(const ResolvedTest& ct, const absl::StatusOr<BothSides>& r,
+                                       const Cause& cause, const std::string& stored_cause);
   // The DISAGREEMENT finding of case `s` (run `b`) for `cause` of the batch `t`.
   absl::StatusOr<proto::Finding> DisagreementFinding(const ResolvedTest& t, const ResolvedTest& s,
                                                      const BothSides& b, const Cause& cause,
@@ -157,6 +170,7 @@ class Worker {
   bool progress_shown_ = false;
   std::set<std::string> printed_;  // buckets whose `new finding:` line is printed
   std::set<std::string> confirmed_;  // target.instr.settings confirmed on a second batch
+  std::map<ConfirmationKind, ConfirmationRun> confirmations_;  // the disagreement in hand's
 };
 
 }  // namespace campaign_internal

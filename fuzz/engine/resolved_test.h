@@ -57,6 +57,14 @@ std::string SignatureOf(const ResolvedTest& t, const std::string& stored_cause);
 absl::StatusOr<BothSides> RunBothSides(const ResolvedTest& t, Runner& runner, const Relaxations& relax,
                                        bool allow_undefined);
 
+// RunBothSides of each of `ts` with as few device calls as their launches allow: the batches
+// that share a launch (fuzz/engine/launch_group.h SameLaunch: the same words, MODE and SGPR
+// values) run as one batch, their answers split back. A shared batch that faults is run again
+// case by case, so the fault lands on the case that causes it. One result per case, in order.
+std::vector<absl::StatusOr<BothSides>> RunBothSidesTogether(const std::vector<const ResolvedTest*>& ts,
+                                                            Runner& runner, const Relaxations& relax,
+                                                            bool allow_undefined);
+
 }  // namespace lanediff
 
 #endif  // LANEDIFF_FUZZ_ENGINE_RESOLVED_TEST_H_
