@@ -65,7 +65,7 @@ FidelityLine LineOf(const Discrimination& d, const RuleFinding& f) {
 std::string LaneText(const FidelityLine& l) {
   const proto::TestCase& tc = l.finding.lane;
   if (tc.lanes_size() == 0) return "";
-  return absl::StrFormat("%s   src0=0x%08x src1=0x%08x MODE=0x%08x", l.assembly,
+  return absl::StrFormat("%s\n            src0=0x%08x src1=0x%08x MODE=0x%08x", l.assembly,
                          tc.lanes(0).src0(), tc.lanes(0).src1(),
                          tc.has_mode() ? tc.mode() : kDefaultMode);
 }
@@ -142,7 +142,7 @@ std::string FormatFidelity(const Fidelity& f, const std::string& device_descript
                              "default ", l.default_value, ")");
       absl::StrAppendFormat(&out, "  %-13s %-18s %s\n", l.status, l.rule, what);
       if (!l.deviation() || l.finding.lane.lanes_size() == 0) continue;
-      absl::StrAppend(&out, "      lane: ", LaneText(l), "\n      device ",
+      absl::StrAppend(&out, "      lane: ", LaneText(l), "\n            device ",
                       FormatLaneAnswer(l.finding.device), ", model (defaults) ",
                       FormatLaneAnswer(l.finding.model), "\n");
     }
