@@ -136,9 +136,10 @@ inline uint32_t F32ToFp8RneK(uint32_t x, const Fp8Params& p) {
   return fp8_internal::Encode<kKind, kFull>(x, code, p);
 }
 
-// The RNE pair writers (v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32): F32ToFp8RneK, except that under
-// pk_overflow=before_rounding (pre_ovf_limit set) a finite |x| above max finite overflows even
-// when it would round down to max finite (FNUZ E4M3 241.0: 0x80, not 0x7f).
+// The RNE conversion of the instructions that pack two f32 (model/ops pk_common.cc):
+// F32ToFp8RneK, except that under pk_overflow=before_rounding (pre_ovf_limit set) a finite |x|
+// above max finite overflows even when it would round down to max finite (FNUZ E4M3 241.0:
+// 0x80, not 0x7f).
 template <Fp8Kind kKind>
 inline uint32_t F32ToFp8RnePkK(uint32_t x, const Fp8Params& p) {
   const uint32_t r = F32ToFp8RneK<kKind>(x, p);
