@@ -639,10 +639,10 @@ std::vector<FieldSetting> FieldSettings(const TargetTraits& target, Instr instr)
     abs.encoding.set_abs(1u << i);
     abs.alternatives = {{absl::StrCat(abs.name, "=0"), plain}};
   }
-  for (uint32_t v = 1; v < 16; ++v) {
+  for (uint32_t v = 0; v < 16; ++v) {  // 0 too: a device that selects on OPSEL=0 as if set
     FieldSetting& f = out.emplace_back();
     f.name = OpselName(v);
-    f.encoding.set_opsel(v);
+    if (v != 0) f.encoding.set_opsel(v);
     for (uint32_t u = 0; u < 16; ++u) {
       if (u == v) continue;
       proto::Encoding e;
@@ -674,15 +674,17 @@ std::vector<FieldSetting> FieldSettings(const TargetTraits& target, Instr instr)
 }
 
 // The lanes of `all` where every reading gives the same words (readings[s][i] all equal) and
-// they differ from `plain` (the field cleared): up to kLanesPerQuestion, one per (answer, src0
-// sign and exponent, src1 top nibble).
+// some other setting of the field gives other words (`alternatives`, the defaults' words under
+// each): up to kLanesPerQuestion, one per (answer, src0 sign and exponent, src1 top nibble).
 std::vector<int> CheckLanes(const proto::TestCase& all,
                             const std::vector<std::vector<LaneAnswer>>& readings,
-                            const std::vector<LaneAnswer>& plain) {
+                            const std::vector<std::vector<LaneAnswer>>& alternatives) {
   std::vector<int> lanes;
   std::set<std::tuple<LaneAnswer, uint32_t, uint32_t>> seen;
   for (int i = 0; i < all.lanes_size() && lanes.size() < kLanesPerQuestion; ++i) {
-    bool agree = readings[0][i] != plain[i];
+    bool matters = false;
+    for (const auto& alt : alternatives) matters = matters || alt[i] != readings[0][i];
+    bool agree = matters;
     for (size_t r = 1; r < readings.size() && agree; ++r) agree = readings[r][i] == readings[0][i];
     if (agree && seen.emplace(readings[0][i], all.lanes(i).src0() >> 23, all.lanes(i).src1() >> 28)
                      .second) {
@@ -718,7 +720,6 @@ absl::Status BuildSpecChecks(Discrimination* d) {
       l->set_src1(s1);
     }
   }
-  LANEDIFF_ASSIGN_OR_RETURN(auto plain, ModelLanesUnder(all, {Hypotheses{}}));
   for (const FieldSetting& f : FieldSettings(*target, d->instr)) {
     proto::TestCase tc = all;
     *tc.mutable_encoding() = f.encoding;
@@ -726,7 +727,19 @@ absl::Status BuildSpecChecks(Discrimination* d) {
     if (!BuildDeviceBatch(OneLaneCase(tc)).ok()) continue;
     absl::StatusOr<std::vector<std::vector<LaneAnswer>>> m = ModelLanesUnder(tc, d->readings);
     if (!m.ok()) continue;
-    const std::vector<int> lanes = CheckLanes(tc, *m, plain[0]);
+    // The other settings of the field the row can encode, and the defaults' words under each.
+    std::vector<std::pair<std::string, proto::Encoding>> alternatives;
+    std::vector<std::vector<LaneAnswer>> alt_words;
+    for (const auto& alt : f.alternatives) {
+      proto::TestCase a = tc;
+      *a.mutable_encoding() = alt.second;
+      if (!BuildDeviceBatch(OneLaneCase(a)).ok()) continue;
+      absl::StatusOr<std::vector<std::vector<LaneAnswer>>> w = ModelLanesUnder(a, {Hypotheses{}});
+      if (!w.ok()) continue;
+      alternatives.push_back(alt);
+      alt_words.push_back(std::move((*w)[0]));
+    }
+    const std::vector<int> lanes = CheckLanes(tc, *m, alt_words);
     if (lanes.empty()) continue;
     SpecCheck& c = d->checks.emplace_back();
     c.field = f.name;
@@ -735,11 +748,7 @@ absl::Status BuildSpecChecks(Discrimination* d) {
     for (int i : lanes) *c.testcase.add_lanes() = tc.lanes(i);
     LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(OneLaneCase(c.testcase)));
     c.assembly = PrintVop3(*target, rc.vop3);
-    for (const auto& alt : f.alternatives) {
-      proto::TestCase a = OneLaneCase(tc);
-      *a.mutable_encoding() = alt.second;
-      if (BuildDeviceBatch(a).ok()) c.alternatives.push_back(alt);
-    }
+    c.alternatives = std::move(alternatives);
   }
   return absl::OkStatus();
 }

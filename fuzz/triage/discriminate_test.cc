@@ -548,14 +548,14 @@ TEST(Discriminate, NanDecodeNoReadingHasIsNoneOfTheKnownReadings) {
 // The fields the spec states clearly. v_cvt_pk_fp8_f32 writes the 16-bit half OPSEL[3]
 // selects (docs/semantics.md §10.1); the simulator erratum half_swap inverts OPSEL[3], so the
 // check with OPSEL[3] = 1 gets the words the model gives with OPSEL = 0: "acts as if
-// OPSEL=0b0000". The default simulator passes every check, and the checks include NEG[0] and
+// OPSEL=0b0000", and the check with OPSEL = 0 those of OPSEL[3] = 1. The default simulator passes every check, and the checks include NEG[0] and
 // ABS[0] (v_cvt_pk_fp8_f32 negates and takes |x| of S0, model/instrs.def neg_abs_srcs).
 TEST(Discriminate, SpecChecksNameAFieldDecodedWrong) {
   auto d = Discriminate(**FindTarget("gfx950"), *ParseInstr("v_cvt_pk_fp8_f32"));
   ASSERT_TRUE(d.ok()) << d.status();
   std::set<std::string> fields;
   for (const SpecCheck& c : d->checks) fields.insert(c.field);
-  for (const char* f : {"NEG[0]", "ABS[0]", "NEG[1]", "ABS[1]", "OPSEL=0b1000"}) {
+  for (const char* f : {"NEG[0]", "ABS[0]", "NEG[1]", "ABS[1]", "OPSEL=0b0000", "OPSEL=0b1000"}) {
     EXPECT_EQ(fields.count(f), 1u) << f;
   }
   auto clean = OpenRunner("sim", {});
@@ -568,6 +568,10 @@ TEST(Discriminate, SpecChecksNameAFieldDecodedWrong) {
   auto v = AskDevice(*d, **sim);
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_NE(std::find(v->spec.begin(), v->spec.end(), "OPSEL=0b1000: acts as if OPSEL=0b0000"),
+            v->spec.end())
+      << v->summary;
+  // And the plain word (OPSEL = 0, the low half) is checked too: it writes the high half.
+  EXPECT_NE(std::find(v->spec.begin(), v->spec.end(), "OPSEL=0b0000: acts as if OPSEL=0b1000"),
             v->spec.end())
       << v->summary;
   EXPECT_NE(v->summary.find("differs where the spec is clear: "), std::string::npos);
