@@ -720,25 +720,39 @@ absl::Status BuildSpecChecks(Discrimination* d) {
       l->set_src1(s1);
     }
   }
+  // The defaults' words under one encoding of the lanes (nullptr: the row cannot encode it, or
+  // the word is undefined by spec), each encoding evaluated once.
+  std::map<std::string, std::optional<std::vector<LaneAnswer>>> by_encoding;
+  auto defaults_under = [&](const proto::Encoding& e) -> const std::vector<LaneAnswer>* {
+    auto [it, fresh] = by_encoding.try_emplace(e.SerializeAsString());
+    if (fresh) {
+      proto::TestCase tc = all;
+      *tc.mutable_encoding() = e;
+      absl::StatusOr<std::vector<std::vector<LaneAnswer>>> w;
+      if (BuildDeviceBatch(OneLaneCase(tc)).ok()) w = ModelLanesUnder(tc, {Hypotheses{}});
+      if (w.ok()) it->second = std::move((*w)[0]);
+    }
+    return it->second.has_value() ? &*it->second : nullptr;
+  };
   for (const FieldSetting& f : FieldSettings(*target, d->instr)) {
     proto::TestCase tc = all;
     *tc.mutable_encoding() = f.encoding;
-    // A setting the row cannot encode, or a word undefined by spec, is no question to ask.
-    if (!BuildDeviceBatch(OneLaneCase(tc)).ok()) continue;
-    absl::StatusOr<std::vector<std::vector<LaneAnswer>>> m = ModelLanesUnder(tc, d->readings);
-    if (!m.ok()) continue;
+    const std::vector<LaneAnswer>* own = defaults_under(f.encoding);
+    if (own == nullptr) continue;
     // The other settings of the field the row can encode, and the defaults' words under each.
     std::vector<std::pair<std::string, proto::Encoding>> alternatives;
     std::vector<std::vector<LaneAnswer>> alt_words;
+    bool matters = false;
     for (const auto& alt : f.alternatives) {
-      proto::TestCase a = tc;
-      *a.mutable_encoding() = alt.second;
-      if (!BuildDeviceBatch(OneLaneCase(a)).ok()) continue;
-      absl::StatusOr<std::vector<std::vector<LaneAnswer>>> w = ModelLanesUnder(a, {Hypotheses{}});
-      if (!w.ok()) continue;
+      const std::vector<LaneAnswer>* w = defaults_under(alt.second);
+      if (w == nullptr) continue;
       alternatives.push_back(alt);
-      alt_words.push_back(std::move((*w)[0]));
+      alt_words.push_back(*w);
+      matters = matters || *w != *own;
     }
+    if (!matters) continue;  // no lane where the field changes the defaults' words
+    absl::StatusOr<std::vector<std::vector<LaneAnswer>>> m = ModelLanesUnder(tc, d->readings);
+    if (!m.ok()) continue;
     const std::vector<int> lanes = CheckLanes(tc, *m, alt_words);
     if (lanes.empty()) continue;
     SpecCheck& c = d->checks.emplace_back();
