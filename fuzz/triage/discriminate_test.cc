@@ -99,13 +99,12 @@ bool SampleSeparates(const Sample& s, const TargetTraits& t, Instr instr, const 
   return false;
 }
 
-// The question's answer on `lane` (0: the one it was chosen for) under `hyp` (every
-// destination word of the lane: a VGPR pair's both), evaluated here (not read from
-// Question::answers).
-LaneAnswer Answer(const Question& q, const Hypotheses& hyp, int lane = 0) {
+// The question's answer on lane 0 (the one it was chosen for) under `hyp` (every destination
+// word of the lane: a VGPR pair's both), evaluated here (not read from Question::answers).
+LaneAnswer Answer(const Question& q, const Hypotheses& hyp) {
   proto::TestCase one = q.testcase;
   one.clear_lanes();
-  *one.add_lanes() = q.testcase.lanes(lane);
+  *one.add_lanes() = q.testcase.lanes(0);
   absl::StatusOr<ResolvedCase> rc = ResolveTestCase(one);
   EXPECT_TRUE(rc.ok()) << rc.status();
   rc->ctx.hyp = hyp;
@@ -167,20 +166,24 @@ TEST(Discriminate, EveryPairOfReadingsOfEveryRuleOnEveryTarget) {
         // the question asks (the others at their defaults).
         EXPECT_GE(q.testcase.lanes_size(), 1) << where;
         EXPECT_LE(q.testcase.lanes_size(), kLanesPerQuestion) << where;
-        for (int lane = 1; lane < q.testcase.lanes_size(); ++lane) {
-          bool separates = false;
-          for (const std::string& rule : q.rules) {
-            const HypothesisInfo* h = FindHypothesis(rule);
-            for (size_t va = 0; va < h->values.size(); ++va) {
-              for (size_t vb = va + 1; vb < h->values.size(); ++vb) {
-                Hypotheses a, b;
-                h->set(&a, static_cast<uint8_t>(va));
-                h->set(&b, static_cast<uint8_t>(vb));
-                separates = separates || Answer(q, a, lane) != Answer(q, b, lane);
+        std::vector<bool> separates(q.testcase.lanes_size(), false);
+        for (const std::string& rule : q.rules) {
+          const HypothesisInfo* h = FindHypothesis(rule);
+          for (size_t va = 0; va < h->values.size(); ++va) {
+            for (size_t vb = va + 1; vb < h->values.size(); ++vb) {
+              Hypotheses a, b;
+              h->set(&a, static_cast<uint8_t>(va));
+              h->set(&b, static_cast<uint8_t>(vb));
+              auto la = ModelLanes(q.testcase, a), lb = ModelLanes(q.testcase, b);
+              ASSERT_TRUE(la.ok() && lb.ok()) << where;
+              for (size_t i = 0; i < separates.size(); ++i) {
+                separates[i] = separates[i] || (*la)[i] != (*lb)[i];
               }
             }
           }
-          EXPECT_TRUE(separates) << where << " Q" << qi + 1 << " lane " << lane;
+        }
+        for (size_t lane = 1; lane < separates.size(); ++lane) {
+          EXPECT_TRUE(separates[lane]) << where << " Q" << qi + 1 << " lane " << lane;
         }
         bool new_pair = false;
         for (const ReadingPair& p : d->pairs) new_pair |= p.question == static_cast<int>(qi);
