@@ -968,6 +968,76 @@ absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
   return JudgeAnswers(d, lanes);
 }
 
+namespace {
+
+// A device that decodes the plain word's OPSEL (no field set) as another value (its plain-word
+// check "acts as if OPSEL=X") does so on every word: the questions and the other checks are
+// then judged as if each word whose OPSEL is 0 said X. `opsel` is X; nullopt: no rewrite.
+proto::TestCase Rewritten(const proto::TestCase& tc, std::optional<uint32_t> opsel) {
+  const proto::Encoding& e = tc.encoding();
+  if (!opsel || e.opsel() != 0 || e.form() != proto::FORM_E64 || e.raw_words_size() > 0) return tc;
+  proto::TestCase out = tc;
+  out.mutable_encoding()->set_opsel(*opsel);
+  return out;
+}
+
+// The rules, judged on every question's lanes (rewritten by `opsel`) under every combination:
+// v's explained, follows, undetermined, none and rule findings. Returns the first combination
+// that explains every answer (the defaults when none does).
+absl::StatusOr<Hypotheses> JudgeRules(const Discrimination& d,
+                                      const std::vector<Hypotheses>& combos,
+                                      std::optional<uint32_t> opsel, DeviceVerdict* v) {
+  std::vector<std::vector<std::vector<LaneAnswer>>> model;  // [question][combo][lane]
+  for (const Question& q : d.questions) {
+    LANEDIFF_ASSIGN_OR_RETURN(auto m, ModelLanesUnder(Rewritten(q.testcase, opsel), combos));
+    model.push_back(std::move(m));
+  }
+  const RuleJudge judge(d, combos, model, v->device_lanes);
+  std::vector<size_t> all_q(d.questions.size());
+  for (size_t i = 0; i < all_q.size(); ++i) all_q[i] = i;
+  const std::vector<bool> all_ok = judge.Consistent(all_q);
+  v->explained = std::find(all_ok.begin(), all_ok.end(), true) != all_ok.end();
+  for (const std::string& name : d.relevant) {
+    // With every answer explained, judge each rule on all of them; otherwise on the rule's
+    // own questions, so that one unexplained rule does not hide what the others follow.
+    const std::vector<size_t> qs = judge.QuestionsOf(name);
+    judge.Judge(name, v->explained ? all_ok : judge.Consistent(qs), qs, v);
+  }
+  const auto first_ok = std::find(all_ok.begin(), all_ok.end(), true);
+  return first_ok == all_ok.end() ? combos[0] : combos[first_ok - all_ok.begin()];
+}
+
+// The spec checks under `hyp` (the check lanes are ones where every reading agrees): v's spec
+// and its findings. Every check but the plain word's is rewritten by `opsel`. *plain_opsel: the
+// OPSEL the plain word's check acts as if it had, when it fails so.
+absl::Status JudgeChecks(const Discrimination& d, const Hypotheses& hyp,
+                         std::optional<uint32_t> opsel, DeviceVerdict* v,
+                         std::optional<uint32_t>* plain_opsel) {
+  for (size_t ci = 0; ci < v->check_lanes.size(); ++ci) {
+    if (v->check_lanes[ci].empty()) continue;  // not asked (the device cannot run it)
+    SpecCheck check = d.checks[ci];
+    const bool plain = check.testcase.encoding().ByteSizeLong() == 0;
+    if (!plain) check.testcase = Rewritten(check.testcase, opsel);
+    RuleFinding f;
+    LANEDIFF_ASSIGN_OR_RETURN(std::string detail,
+                              JudgeCheck(check, hyp, v->check_lanes[ci], &f));
+    if (detail.empty()) continue;
+    if (plain) {
+      for (const auto& [name, e] : check.alternatives) {
+        if (detail == absl::StrCat("acts as if ", name)) *plain_opsel = e.opsel();
+      }
+    }
+    // The lane as the device ran it (the model words stay the rewritten word's).
+    if (f.lane.lanes_size() > 0) *f.lane.mutable_encoding() = d.checks[ci].testcase.encoding();
+    f.detail = detail;
+    v->spec.push_back(absl::StrCat(d.checks[ci].field, ": ", detail));
+    v->findings.push_back(std::move(f));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<DeviceVerdict> JudgeAnswers(
     const Discrimination& d, const std::vector<std::vector<LaneAnswer>>& device_lanes,
     const std::vector<std::vector<LaneAnswer>>& check_lanes) {
@@ -976,40 +1046,24 @@ absl::StatusOr<DeviceVerdict> JudgeAnswers(
   v.device_lanes = device_lanes;
   v.check_lanes = check_lanes;
   for (const auto& lanes : device_lanes) v.device_answers.push_back(lanes[0]);
-  // Every question's lanes under every combination of the relevant rules' values.
   const std::vector<Hypotheses> combos = AllCombinations(d);
-  std::vector<std::vector<std::vector<LaneAnswer>>> model;  // [question][combo][lane]
-  for (const Question& q : d.questions) {
-    LANEDIFF_ASSIGN_OR_RETURN(auto m, ModelLanesUnder(q.testcase, combos));
-    model.push_back(std::move(m));
-  }
-  const RuleJudge judge(d, combos, model, device_lanes);
-  std::vector<size_t> all_q(d.questions.size());
-  for (size_t i = 0; i < all_q.size(); ++i) all_q[i] = i;
-  const std::vector<bool> all_ok = judge.Consistent(all_q);
-  v.explained = std::find(all_ok.begin(), all_ok.end(), true) != all_ok.end();
-  for (const std::string& name : d.relevant) {
-    // With every answer explained, judge each rule on all of them; otherwise on the rule's
-    // own questions, so that one unexplained rule does not hide what the others follow.
-    const std::vector<size_t> qs = judge.QuestionsOf(name);
-    judge.Judge(name, v.explained ? all_ok : judge.Consistent(qs), qs, &v);
-  }
-  // The spec checks, under the first combination that explains every answer (the defaults
-  // when none does): the check lanes are ones where every reading agrees.
-  const auto first_ok = std::find(all_ok.begin(), all_ok.end(), true);
-  const Hypotheses& hyp = first_ok == all_ok.end() ? combos[0] : combos[first_ok - all_ok.begin()];
-  for (size_t ci = 0; ci < check_lanes.size(); ++ci) {
-    if (check_lanes[ci].empty()) continue;  // not asked (the device cannot run it)
-    RuleFinding f;
-    LANEDIFF_ASSIGN_OR_RETURN(std::string detail,
-                              JudgeCheck(d.checks[ci], hyp, check_lanes[ci], &f));
-    if (detail.empty()) continue;
-    f.detail = detail;
-    v.spec.push_back(absl::StrCat(d.checks[ci].field, ": ", detail));
-    v.findings.push_back(std::move(f));
+  const DeviceVerdict blank = v;
+  LANEDIFF_ASSIGN_OR_RETURN(Hypotheses hyp, JudgeRules(d, combos, std::nullopt, &v));
+  std::optional<uint32_t> plain_opsel;
+  LANEDIFF_RETURN_IF_ERROR(JudgeChecks(d, hyp, std::nullopt, &v, &plain_opsel));
+  std::string as_if;
+  if (plain_opsel.has_value()) {
+    // The device reads the plain word's OPSEL as *plain_opsel: judged again as if every word
+    // with OPSEL 0 had it, so that the one decoding fault is not also every rule's.
+    v = blank;
+    LANEDIFF_ASSIGN_OR_RETURN(hyp, JudgeRules(d, combos, plain_opsel, &v));
+    std::optional<uint32_t> unused;
+    LANEDIFF_RETURN_IF_ERROR(JudgeChecks(d, hyp, plain_opsel, &v, &unused));
+    as_if = absl::StrCat(" (judged as if every word with OPSEL 0 had OPSEL ", *plain_opsel, ")");
   }
   v.summary = absl::StrCat(
-      "the device follows: ", v.follows.empty() ? "(nothing determined)" : absl::StrJoin(v.follows, " "));
+      "the device follows", as_if, ": ",
+      v.follows.empty() ? "(nothing determined)" : absl::StrJoin(v.follows, " "));
   if (!v.undetermined.empty()) {
     absl::StrAppend(&v.summary, "; undetermined: ", absl::StrJoin(v.undetermined, "; "));
   }

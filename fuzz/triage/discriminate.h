@@ -79,9 +79,12 @@ struct ReadingPair {
 };
 
 // A rule the spec states clearly: one field of the instruction word set (NEG, ABS, OPSEL and
-// so the byte or word select, CLAMP, an SDWA src0_sel), asked on lanes where the field changes
-// the model's answer and every reading of every relevant rule agrees (so that no hypothesis is
-// asked again). BuildSpecChecks (spec_checks.cc) makes them.
+// so the byte or word select, CLAMP, an SDWA src0_sel; OPSEL = 0 too), asked on lanes where
+// another setting of the field changes the model's answer and every reading of every relevant
+// rule agrees (so that no hypothesis is asked again). BuildSpecChecks makes them. A device whose
+// plain word (no field set) acts as if it had OPSEL X is judged again as if every word with
+// OPSEL 0 had X (JudgeAnswers), so that one decoding fault is reported once, not as every
+// rule's "none of the known readings".
 struct SpecCheck {
   std::string field;           // "NEG[0]", "ABS[1]", "OPSEL=0b1000", "CLAMP", "SDWA src0_sel=1"
   proto::TestCase testcase;    // the field set; up to kLanesPerQuestion lanes

@@ -578,6 +578,12 @@ TEST(Discriminate, SpecChecksNameAFieldDecodedWrong) {
             v->spec.end())
       << v->summary;
   EXPECT_NE(v->summary.find("differs where the spec is clear: "), std::string::npos);
+  // That one decoding fault is not also every rule's: the rules are judged as if every word
+  // with OPSEL 0 had OPSEL[3] set, and follow their defaults; NEG and ABS pass likewise.
+  EXPECT_TRUE(v->explained) << v->summary;
+  EXPECT_TRUE(v->none.empty()) << v->summary;
+  EXPECT_EQ(v->follows.size(), d->relevant.size()) << v->summary;
+  for (const std::string& s : v->spec) EXPECT_EQ(s.rfind("OPSEL=", 0), 0u) << s;
 }
 
 }  // namespace

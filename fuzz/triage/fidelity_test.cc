@@ -65,6 +65,37 @@ TEST(Fidelity, EveryPlantedReadingIsReportedAndNothingElse) {
   EXPECT_NE(text.find("pk_overflow"), std::string::npos) << text;
 }
 
+// Three readings and a field-decoding fault at once (half_swap: the 16-bit-half writers'
+// OPSEL[3] inverted, device_harness/sim/errata.h) on gfx950: the readings are reported as
+// before, the fault as OPSEL lines on the half writers (v_cvt_pk_fp8/bf8_f32) only, and the
+// rules of those rows are not blamed for it (no "none of the known readings").
+TEST(Fidelity, ReadingsAndAFieldFaultAtOnce) {
+  RunnerOptions o;
+  o.inject = {"sr_wrap", "nan_sign", "overflow_before_round", "half_swap"};
+  auto sim = OpenRunner("sim", o);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  auto f = MeasureFidelity({*FindTarget("gfx950")}, {}, **sim);
+  ASSERT_TRUE(f.ok()) << f.status();
+  const std::string text = FormatFidelity(*f, (*sim)->Describe());
+  std::set<std::string> readings, spec_rows;
+  for (const FidelityLine& l : f->lines) {
+    if (!l.deviation()) continue;
+    if (l.status == "spec") {
+      EXPECT_EQ(l.rule.rfind("OPSEL=", 0), 0u) << l.rule << "\n" << text;
+      spec_rows.insert(std::string(InstrName(l.instr)));
+      continue;
+    }
+    EXPECT_EQ(l.status, "reading") << l.rule << "\n" << text;
+    readings.insert(absl::StrCat(l.rule, "=", l.verdict));
+  }
+  EXPECT_EQ(spec_rows, (std::set<std::string>{"v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32"})) << text;
+  // E4M3 rows: sign_preserving and sign_7f give the same byte (reported together).
+  EXPECT_EQ(readings, (std::set<std::string>{"sr_rounding=literal", "fp8_nan=sign_preserving",
+                                             "fp8_nan=sign_preserving|sign_7f",
+                                             "pk_overflow=before_rounding"}))
+      << text;
+}
+
 // The default simulator follows every default: no line is a deviation.
 TEST(Fidelity, TheDefaultSimulatorFollowsEveryDefault) {
   auto sim = OpenRunner("sim", {});
