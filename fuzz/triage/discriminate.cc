@@ -767,16 +767,6 @@ absl::Status BuildSpecChecks(Discrimination* d) {
   return absl::OkStatus();
 }
 
-std::string RuleFindingKindName(RuleFinding::Kind kind) {
-  switch (kind) {
-    case RuleFinding::Kind::follows: return "follows";
-    case RuleFinding::Kind::undetermined: return "undetermined";
-    case RuleFinding::Kind::none: return "none";
-    case RuleFinding::Kind::spec: return "spec";
-  }
-  return "?";
-}
-
 namespace {
 
 // Lane `i` of `tc` as a test case of its own.

@@ -129,7 +129,6 @@ struct RuleFinding {
   proto::TestCase lane;             // one lane that shows it (empty lanes when none is needed)
   LaneAnswer device, model;         // on that lane: the device's words and the default model's
 };
-std::string RuleFindingKindName(RuleFinding::Kind kind);  // "follows", ..., "spec"
 
 struct DeviceVerdict {
   std::vector<LaneAnswer> device_answers;  // per question, lane 0
