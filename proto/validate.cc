@@ -137,8 +137,10 @@ absl::Status ValidateFinding(const proto::Finding& f) {
 }
 
 absl::Status ValidateRunRecord(const proto::RunRecord& r) {
-  if (r.sweeps_size() == 0 && r.campaigns_size() == 0 && r.verdicts_size() == 0) {
-    return absl::InvalidArgumentError("holds no sweeps, campaigns or verdicts (an empty record)");
+  if (r.sweeps_size() == 0 && r.campaigns_size() == 0 && r.verdicts_size() == 0 &&
+      r.fidelity_size() == 0) {
+    return absl::InvalidArgumentError(
+        "holds no sweeps, campaigns, verdicts or fidelity lines (an empty record)");
   }
   for (int i = 0; i < r.sweeps_size(); ++i) {
     if (absl::Status st = CheckSweep(absl::StrCat("sweeps[", i, "]"), r.sweeps(i)); !st.ok()) {
@@ -177,6 +179,11 @@ absl::Status ValidateRunRecord(const proto::RunRecord& r) {
     const proto::HypothesisVerdict& v = r.verdicts(i);
     const std::string w = absl::StrCat("verdicts[", i, "]");
     if (absl::Status st = CheckTargetInstr(w, v.target(), v.instr()); !st.ok()) return st;
+  }
+  for (int i = 0; i < r.fidelity_size(); ++i) {
+    const proto::FidelityLine& f = r.fidelity(i);
+    const std::string w = absl::StrCat("fidelity[", i, "]");
+    if (absl::Status st = CheckTargetInstr(w, f.target(), f.instr()); !st.ok()) return st;
   }
   return absl::OkStatus();
 }

@@ -26,7 +26,7 @@ std::string Why(const proto::RunRecord& r) { return std::string(ValidateRunRecor
 
 TEST(Validate, RunRecordRules) {
   proto::RunRecord r;
-  EXPECT_EQ(Why(r), "holds no sweeps, campaigns or verdicts (an empty record)");
+  EXPECT_EQ(Why(r), "holds no sweeps, campaigns, verdicts or fidelity lines (an empty record)");
   *r.add_sweeps() = GoodSweep();
   EXPECT_TRUE(ValidateRunRecord(r).ok()) << Why(r);
   // Three examples but one expected and one observed word (a truncated
@@ -65,6 +65,14 @@ TEST(Validate, RunRecordRules) {
   proto::RunRecord v;
   v.add_verdicts()->set_target("gfx942");
   EXPECT_EQ(Why(v), "verdicts[0]: field instr: 0 is not a known instruction");
+  // A record of `lanediff fidelity --out` alone is a record; its lines name target and row.
+  proto::RunRecord f;
+  proto::FidelityLine* line = f.add_fidelity();
+  line->set_target("gfx1201");
+  line->set_instr(proto::v_cvt_f32_fp8);
+  EXPECT_TRUE(ValidateRunRecord(f).ok()) << Why(f);
+  line->set_target("<b>");
+  EXPECT_EQ(Why(f), "fidelity[0]: field target: missing or not a gfx name");
 }
 
 TEST(Validate, CampaignOverSeveralTargetsAndInstructions) {

@@ -88,6 +88,24 @@ constexpr ErratumInfo kErrata[] = {
     {Erratum::hang, "hang",
      "the process never returns from a batch with a signalling-NaN src0 lane",
      "that batch is a device fault (timeout); other batches agree", true, Every},
+    {Erratum::nan_decode_negative, "nan_decode_negative",
+     "every fp8/bf8 NaN byte decodes to 0xffc00000, whatever its sign (model "
+     "fp8_to_f32_nan=negative_quiet)",
+     "fp8/bf8 -> f32 lanes of OCP NaN bytes with the sign clear (E4M3 0x7f: 0xffc00000, not "
+     "0x7fc00000); FNUZ never",
+     false, ReadsSourceByte},
+    {Erratum::overflow_before_round, "overflow_before_round",
+     "the RNE 8-bit float conversions decide a finite overflow before rounding (model "
+     "pk_overflow=before_rounding)",
+     "lanes whose finite |x| is above max finite but rounds down to it (FNUZ E4M3 241.0: 0x80, "
+     "not 0x7f; OCP E4M3 449.0: 0x7f, not 0x7e)",
+     false, RoundsRneTo8BitFloat},
+    {Erratum::nan_decode_payload, "nan_decode_payload",
+     "every fp8/bf8 NaN byte decodes to 0x7fffffff, a NaN word no reading of fp8_to_f32_nan "
+     "gives",
+     "fp8/bf8 -> f32 lanes of every NaN byte (E4M3 0x7f/0xff, E5M2 0x7d-0x7f/0xfd-0xff, FNUZ "
+     "0x80)",
+     false, ReadsSourceByte},
 };
 
 }  // namespace

@@ -17,6 +17,9 @@
 // | round_odd             | the RNE packed 8-bit float conversions (float output, no seed) round to odd: an inexact value is truncated and its last kept bit set | lanes of those instructions with an inexact source whose RNE result has an even last bit or rounded up (ties: 1.0625 E4M3 -> 0x39, not 0x38) |
 // | src_byte_swap         | an instruction that converts one selected byte of S0 (SrcRole::fp8_bytes) reads byte 2 when byte 1 is selected and byte 1 when byte 2 is (GFX12/GFX1250 byte_sel = OPSEL[1:0], GFX9 SDWA src0_sel BYTE_1/BYTE_2) | lanes selecting byte 1 or 2 whose bytes 1 and 2 convert differently |
 // | pair_word_swap        | an instruction writing a VGPR pair (InstrInfo::dst_bits 64) writes its two words swapped: VDST gets what VDST+1 should, and back | every lane of those instructions whose two words would differ (two different bytes in the converted word) |
+// | nan_decode_negative   | every fp8/bf8 NaN byte decodes to 0xffc00000 (model fp8_to_f32_nan=negative_quiet) | the fp8/bf8 -> f32 conversions on OCP formats, NaN bytes with the sign clear (E4M3 0x7f: 0xffc00000, not 0x7fc00000); FNUZ never (0x80 decodes so already) |
+// | overflow_before_round | the RNE pair writers decide a finite overflow before rounding (model pk_overflow=before_rounding) | v_cvt_pk_fp8/bf8_f32 lanes whose finite |x| is above max finite but rounds down to it (FNUZ E4M3 241.0: 0x80, not 0x7f; OCP E4M3 449.0: 0x7f, not 0x7e) |
+// | nan_decode_payload    | every fp8/bf8 NaN byte decodes to 0x7fffffff: a NaN word no reading gives | the fp8/bf8 -> f32 conversions, every NaN byte |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
 // | mode_lost             | the first MODE write is lost (MODE[7:0] stays at the default), as back-to-back GFX9 s_setregs without wait states can | every batch whose MODE[7:0] is not the default is a harness fault (MODE readback mismatch), not a finding |
 // | crash                 | the process calls abort() when a lane's src0 is a signalling NaN | that batch is a device fault (SIGABRT); other batches unaffected |
@@ -57,6 +60,9 @@ enum class Erratum : uint8_t {
   mode_lost,
   crash,
   hang,
+  nan_decode_negative,
+  overflow_before_round,
+  nan_decode_payload,
 };
 
 struct ErratumInfo {
@@ -70,7 +76,8 @@ struct ErratumInfo {
   bool (*reaches)(const InstrInfo& row);
 };
 
-// The catalogue, in the order of the table above.
+// The catalogue, in the enum's order (the table above lists the three last ones before
+// garbage_lane, with the other semantic errata).
 std::span<const ErratumInfo> AllErrata();
 
 // Looks a name up; the error lists every valid name.

@@ -58,6 +58,10 @@ class SimRunner : public Runner {
     if (errata_.Has(Erratum::nan_sign)) hyp_.fp8_nan = Fp8Nan::sign_preserving;
     if (errata_.Has(Erratum::fp16_ovfl_ignored)) hyp_.fp16_ovfl = Fp16Ovfl::ignored;
     if (errata_.Has(Erratum::gfx1250_clamp_ignored)) hyp_.gfx1250_clamp = Gfx1250Clamp::ignored;
+    if (errata_.Has(Erratum::nan_decode_negative)) {
+      hyp_.fp8_to_f32_nan = Fp8ToF32Nan::negative_quiet;
+    }
+    if (errata_.Has(Erratum::overflow_before_round)) hyp_.pk_overflow = PkOverflow::before_rounding;
   }
 
   std::string Describe() const override {
@@ -145,6 +149,13 @@ class SimRunner : public Runner {
     LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(r.vdst)));
     if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
       for (size_t i = 0; i < n; ++i) std::swap(r.vdst[2 * i], r.vdst[2 * i + 1]);
+    }
+    if (errata_.Has(Erratum::nan_decode_payload) &&
+        GetInstrInfo(ctx.instr).src[0] == SrcRole::fp8_bytes) {
+      // Every f32 NaN the decode wrote (exponent all ones, fraction not 0) becomes 0x7fffffff.
+      for (uint32_t& w : r.vdst) {
+        if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x007fffffu) != 0) w = 0x7fffffffu;
+      }
     }
     if (errata_.Has(Erratum::garbage_lane) && n > 0) r.vdst[(n / 2) * words] ^= kGarbageXor;
     // The kernel's MODE readback, emulated: the fields the kernel sets from the batch, over

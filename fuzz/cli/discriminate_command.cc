@@ -26,9 +26,13 @@ int RunDiscriminate(int argc, char** argv) {
   Args args("discriminate",
             "Print the smallest set of one-lane questions that separates every two readings\n"
             "of the same rule (hypothesis) relevant to a target and instruction: what to ask\n"
-            "a new chip. With --device, run them and say which reading of each rule the\n"
+            "a new chip. Each question is asked on several lanes (every NaN byte of both signs,\n"
+            "several binades). With --device, run them and say which reading of each rule the\n"
             "device follows, or that it follows none of the known readings (with the lanes\n"
-            "that contradict all of them). `lanediff targets --hypotheses` lists the readings.");
+            "that contradict all of them); and check the fields the spec states clearly (NEG,\n"
+            "ABS, OPSEL and the selects, CLAMP, SDWA src0_sel): \"differs where the spec is\n"
+            "clear: ...\". `lanediff targets --hypotheses` lists the readings; `lanediff\n"
+            "fidelity` asks every row.");
   std::string target, instr, out;
   bool json = false;
   DeviceFlags dev(/*default_timeout_seconds=*/30);
@@ -44,7 +48,8 @@ int RunDiscriminate(int argc, char** argv) {
               "follows, the questions that decide it), the questions with every reading's answer\n"
               "and the device's, and the next command to run. An answer is the lane's whole\n"
               "result: for an instruction writing a VGPR pair (dst_bits 64), VDST then VDST+1.\n"
-              "exit codes: 0 ok, 1 no combination of known readings explains the device,\n"
+              "exit codes: 0 ok, 1 no combination of known readings explains the device or it\n"
+              "differs where the spec is clear,\n"
               "2 usage (a malformed --device included), 3 the device cannot be opened or fails.");
   if (int rc = args.Parse(argc, argv); rc >= 0) return rc;
   if (int rc = CheckOutputFile("discriminate", "--out", out); rc >= 0) return rc;
@@ -79,7 +84,7 @@ int RunDiscriminate(int argc, char** argv) {
   std::fputs((json ? DiscriminationJsonLines(*d, &*v, described, device_flags)
                    : FormatDiscriminationTable(*d, &*v, described, device_flags)).c_str(),
              stdout);
-  const bool any = v->explained;
+  const bool any = v->explained && v->spec.empty();
   if (!out.empty()) {
     // One verdict per relevant hypothesis: the value the device follows unambiguously,
     // "none" when none of its readings explains its questions, else "inconclusive".

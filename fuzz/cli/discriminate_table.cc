@@ -247,8 +247,11 @@ std::string FormatDiscriminationTable(const Discrimination& d, const DeviceVerdi
         &out, "\n",
         WrapWords(absl::StrFormat("Q%-3zu", qi + 1),
                   absl::StrCat(q.assembly, "   (asks ", absl::StrJoin(q.rules, ", "), ")"), 6));
-    absl::StrAppendFormat(&out, "\n      lane: src0=0x%08x src1=0x%08x MODE=0x%08x\n", l.src0(),
-                          l.src1(), q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode);
+    absl::StrAppendFormat(&out, "\n      lane: src0=0x%08x src1=0x%08x MODE=0x%08x%s\n", l.src0(),
+                          l.src1(), q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode,
+                          q.testcase.lanes_size() > 1
+                              ? absl::StrFormat(" (and %d more lanes)", q.testcase.lanes_size() - 1)
+                              : "");
     std::map<LaneAnswer, std::vector<std::string>> by_answer;
     for (size_t s = 0; s < d.readings.size(); ++s)
       by_answer[q.answers[s]].push_back(d.reading_names[s]);
@@ -276,6 +279,11 @@ std::string FormatDiscriminationTable(const Discrimination& d, const DeviceVerdi
   if (verdict != nullptr) {
     absl::StrAppend(&out, "\n", WrapWords("", verdict->summary, 2), "\n");
     for (const std::string& n : verdict->none) absl::StrAppend(&out, WrapWords("  ", n, 4), "\n");
+    for (const std::string& n : verdict->spec) {
+      absl::StrAppend(&out, WrapWords("  differs where the spec is clear: ", n, 4), "\n");
+    }
+    absl::StrAppendFormat(&out, "  (%zu spec checks: the fields the spec states clearly)\n",
+                          d.checks.size());
   }
   const NextStep next = NextCommand(d, verdict, device);
   absl::StrAppend(&out, "\n", WrapWords("next: ", next.why, 2), "\n", WrapCommand(next.command),
@@ -311,6 +319,7 @@ std::string DiscriminationJsonLines(const Discrimination& d, const DeviceVerdict
         .Str("src1", Hex32(l.src1()))
         .Str("mode", Hex32(q.testcase.has_mode() ? q.testcase.mode() : kDefaultMode))
         .Strs("rules", q.rules)
+        .Uint("lanes", static_cast<uint64_t>(q.testcase.lanes_size()))
         .Raw("answers", JsonArray(answers));
     if (verdict != nullptr) {
       j.Str("device_answer", Hex32(verdict->device_answers[qi].word[0]))
@@ -344,6 +353,8 @@ std::string DiscriminationJsonLines(const Discrimination& d, const DeviceVerdict
         .Strs("follows", verdict->follows)
         .Strs("undetermined", verdict->undetermined)
         .Strs("none", verdict->none)
+        .Strs("spec", verdict->spec)
+        .Uint("checks", d.checks.size())
         .Str("summary", verdict->summary);
   }
   v.Strs("inseparable", d.inseparable).Str("next", NextCommand(d, verdict, device).command);

@@ -143,6 +143,14 @@ try:
     run_json("discriminate", ["--targets", "gfx942", "--instrs", "v_cvt_sr_fp8_f32",
                               "--device=none"], 0, by_type)
 
+    # fidelity: one row with a planted reading (fp8_to_f32_nan=negative_quiet), then the summary.
+    objs = run_json("fidelity", ["--device=sim", "--inject", "nan_decode_negative", "--targets",
+                                 "gfx1201", "--instrs", "v_cvt_f32_fp8"], 1, by_type)
+    if not objs or objs[-1].get("type") != "summary" or objs[-1].get("deviations") != 1:
+        fail(f"fidelity --json: want rule lines then a summary with one deviation: {objs[-1:]}")
+    if [o.get("verdict") for o in objs if o.get("deviation")] != ["negative_quiet"]:
+        fail(f"fidelity --json: the deviation must be negative_quiet: {objs}")
+
     run_json("targets", [], 0, lambda o: "targets")
     subprocess.run([lanediff, "record", "--device=sim", "--out", "rec/r.textproto",
                     os.path.join(src, "corpus", "seeds", "v_cvt_pk_u8_f32")], cwd=work,

@@ -45,6 +45,7 @@ expect 2 "$missing" serve-device --device "replay:$missing"
 expect 2 "$missing" sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --device "replay:$missing"
 expect 2 "$missing" fuzz --targets gfx942 --execs 1 --device "replay:$missing"
 expect 2 "$missing" discriminate --targets gfx942 --instrs v_cvt_sr_fp8_f32 --device "replay:$missing"
+expect 2 "$missing" fidelity --targets gfx942 --instrs v_cvt_pk_u8_f32 --device "replay:$missing"
 # Commands that read no path.
 expect 2 "$missing" eval --targets gfx942 --instrs v_cvt_pk_u8_f32 "$missing"
 expect 2 "$missing" asm --targets gfx942 "$missing"
@@ -65,6 +66,8 @@ out_ok "$tmp/s/w/sweep.textproto" sweep --targets gfx942 --instrs v_cvt_pk_u8_f3
 out_ok "$tmp/f/u/sum.textproto" fuzz --device sim --targets gfx942 --execs 2 --out "$tmp/f/u/sum.textproto"
 out_ok "$tmp/d/i/d.textproto" discriminate --targets gfx942 --instrs v_cvt_sr_fp8_f32 --device sim --out "$tmp/d/i/d.textproto"
 out_ok "$tmp/r/e/report.html" report --out "$tmp/r/e" "$tmp/s/w/sweep.textproto"
+out_ok "$tmp/fi/d/f.textproto" fidelity --targets gfx942 --instrs v_cvt_pk_u8_f32 --device sim --out "$tmp/fi/d/f.textproto"
+out_ok "$tmp/r/f/report.html" report --out "$tmp/r/f" "$tmp/fi/d/f.textproto"  # a fidelity record alone
 out_ok "$tmp/c/r/rec.textproto" record --device sim --out "$tmp/c/r/rec.textproto" "$seed"
 
 # Outputs that cannot be written (a regular file where a directory must be; works as root):
@@ -84,6 +87,7 @@ out_bad "$bad" sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --out "$bad"  # t
 out_bad "$bad" fuzz --device sim --targets gfx942 --out "$bad"
 out_bad "$bad" discriminate --targets gfx942 --instrs v_cvt_sr_fp8_f32 --device sim --out "$bad"
 out_bad "$bad" record --device sim --out "$bad" "$seed"
+out_bad "$bad" fidelity --targets gfx942 --device sim --out "$bad"
 out_bad "$tmp/plain" report --out "$tmp/plain" "$tmp/s/w/sweep.textproto"
 out_bad "$tmp/plain" corpus merge "$src/corpus/findings" --out "$tmp/plain"
 

@@ -226,6 +226,52 @@ std::string Verdicts(const ReportData& data) {
   return out + "</table>\n</section>\n";
 }
 
+// `lanediff fidelity --out` lines: per device, target and row, the rules it does not follow as
+// the defaults say (a reading, none of the known readings, a field unlike the spec), with the
+// lane that shows each; the rules that follow the defaults counted.
+std::string FidelitySection(const ReportData& data) {
+  std::string out = "<section id=\"fidelity-section\"><h2>Fidelity</h2>\n";
+  std::vector<const proto::FidelityLine*> lines;
+  size_t defaults = 0;
+  for (const auto& r : data.runs) {
+    for (const auto& x : r.fidelity()) {
+      if (x.status() == "default" || x.status() == "undetermined") {
+        ++defaults;
+      } else {
+        lines.push_back(&x);
+      }
+    }
+  }
+  if (lines.empty() && defaults == 0) return out + "<p>No fidelity run.</p>\n</section>\n";
+  absl::StrAppend(&out, "<p>", Thousands(defaults),
+                  " rules follow the default reading or are undetermined; the others:</p>\n");
+  if (lines.empty()) return out + "</section>\n";
+  absl::StrAppend(&out, "<table id=\"fidelity\"><tr><th>target</th><th>instruction</th>"
+                        "<th>device</th><th>rule or field</th><th>status</th><th>follows</th>"
+                        "<th>default</th><th>lane</th><th>device words</th><th>model words</th>"
+                        "</tr>\n");
+  auto words = [](const auto& w) {
+    std::vector<std::string> out;
+    for (uint32_t x : w) out.push_back(absl::StrFormat("0x%08x", x));
+    return absl::StrJoin(out, " ");
+  };
+  for (const proto::FidelityLine* x : lines) {
+    std::string lane;
+    if (x->lane().lanes_size() > 0) {
+      lane = absl::StrFormat("%s src0=0x%08x src1=0x%08x MODE=0x%08x", x->assembly(),
+                             x->lane().lanes(0).src0(), x->lane().lanes(0).src1(),
+                             x->lane().has_mode() ? x->lane().mode() : kDefaultMode);
+    }
+    absl::StrAppend(&out, "<tr><td>", E(x->target()), "</td><td>", E(InstrString(x->instr())),
+                    "</td><td>", E(x->device()), "</td><td>", E(x->rule()), "</td><td>",
+                    E(x->status()), "</td><td>", E(x->verdict()), "</td><td>",
+                    E(x->default_value()), "</td><td><code>", E(lane), "</code></td><td>",
+                    E(words(x->device_words())), "</td><td>", E(words(x->model_words())),
+                    "</td></tr>\n");
+  }
+  return out + "</table>\n</section>\n";
+}
+
 std::string Sweeps(const std::vector<IdentifiedSweep>& identified) {
   std::vector<proto::SweepResult> sweeps;
   for (const IdentifiedSweep& s : identified) sweeps.push_back(s.sweep);
@@ -274,7 +320,7 @@ std::string RenderHtml(const ReportData& data) {
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>lanediff report</title>\n"
       "<style>", kStyle, "</style></head><body>\n");
   absl::StrAppend(&out, Header(data, groups, buckets), Buckets(buckets), Coverage(groups),
-                  Statistics(groups), Matrix(data), Verdicts(data), Sweeps(MergeSweepsWithIdentity(data.runs)),
+                  Statistics(groups), Matrix(data), Verdicts(data), FidelitySection(data), Sweeps(MergeSweepsWithIdentity(data.runs)),
                   Findings(data));
   if (!data.load_errors.empty()) {
     absl::StrAppend(&out, "<section id=\"load-errors\"><h2>Inputs not loaded</h2>\n");

@@ -390,3 +390,43 @@ TEST(Report, BucketsByStatusWithDecodedExamplesAndJUnitFailuresPerNewBucket) {
 
 }  // namespace
 }  // namespace lanediff
+
+namespace lanediff {
+namespace {
+
+// `lanediff fidelity --out` lines: the HTML report's fidelity section lists the lines that are
+// not the default (with their lane and words, escaped) and counts the others.
+TEST(Report, FidelitySectionListsTheDeviationsAndCountsTheDefaults) {
+  ReportData data;
+  proto::RunRecord r;
+  proto::FidelityLine* d = r.add_fidelity();
+  d->set_target("gfx1201");
+  d->set_instr(proto::v_cvt_f32_fp8);
+  d->set_rule("fp8_to_f32_nan");
+  d->set_status("reading");
+  d->set_verdict("negative_quiet");
+  d->set_default_value("sign_quiet");
+  d->set_assembly("v_cvt_f32_fp8_e64 v4, v1");
+  d->mutable_lane()->add_lanes()->set_src0(0x7f7f7f7fu);
+  d->add_device_words(0xffc00000u);
+  d->add_model_words(0x7fc00000u);
+  proto::FidelityLine* ok = r.add_fidelity();
+  ok->set_target("gfx1201");
+  ok->set_instr(proto::v_cvt_f32_fp8);
+  ok->set_rule("<fp8_denorm_input>");
+  ok->set_status("default");
+  data.runs.push_back(r);
+  const std::string html = RenderHtml(data);
+  EXPECT_THAT(html, HasSubstr("<section id=\"fidelity-section\"><h2>Fidelity</h2>"));
+  EXPECT_THAT(html, HasSubstr("<p>1 rules follow the default reading or are undetermined"));
+  EXPECT_THAT(html, HasSubstr("<td>fp8_to_f32_nan</td><td>reading</td><td>negative_quiet</td>"
+                              "<td>sign_quiet</td>"));
+  EXPECT_THAT(html, HasSubstr("src0=0x7f7f7f7f src1=0x00000000 MODE=0x000000f0"));
+  EXPECT_THAT(html, HasSubstr("<td>0xffc00000</td><td>0x7fc00000</td>"));
+  EXPECT_THAT(html, Not(HasSubstr("fp8_denorm_input")));  // a default line is only counted
+  ReportData none;
+  EXPECT_THAT(RenderHtml(none), HasSubstr("<p>No fidelity run.</p>"));
+}
+
+}  // namespace
+}  // namespace lanediff

@@ -311,12 +311,18 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
       continue;
     }
     st.discriminate.push_back(absl::StrCat(InstrName(instr), ": ", verdict->summary));
-    for (size_t q = 0; q < d.questions.size() && q < verdict->device_answers.size(); ++q) {
-      DeviceResult one;
-      const LaneAnswer& a = verdict->device_answers[q];
-      one.vdst.assign(a.word.begin(), a.word.begin() + a.words);
-      one.provenance = st.provenance.value_or(proto::Provenance());
-      Record(d.questions[q].testcase, one, &st.recording);
+    // Every lane of every question and spec check, so that a recording answers discriminate.
+    auto record = [&](const proto::TestCase& tc, const std::vector<LaneAnswer>& lanes) {
+      DeviceResult r;
+      for (const LaneAnswer& a : lanes) r.vdst.insert(r.vdst.end(), a.word.begin(), a.word.begin() + a.words);
+      r.provenance = st.provenance.value_or(proto::Provenance());
+      Record(tc, r, &st.recording);
+    };
+    for (size_t q = 0; q < d.questions.size() && q < verdict->device_lanes.size(); ++q) {
+      record(d.questions[q].testcase, verdict->device_lanes[q]);
+    }
+    for (size_t c = 0; c < d.checks.size() && c < verdict->check_lanes.size(); ++c) {
+      if (!verdict->check_lanes[c].empty()) record(d.checks[c].testcase, verdict->check_lanes[c]);
     }
   }
   if (st.known.empty()) return absl::InternalError(absl::StrCat("no known-answer case for ", target.name));

@@ -278,7 +278,9 @@ TEST(SelfTestTest, AVgprPairWriterIsCheckedOnBothWords) {
     for (Instr i : kAllInstrs) {
       if (t.Has(i) && DstWords(i) == 2 && absl::StartsWith(d, absl::StrCat(InstrName(i), ": "))) {
         ++pair_verdicts;
-        EXPECT_THAT(d, HasSubstr("fp8_to_f32_nan=sign_quiet")) << d;
+        // gfx942's FNUZ NaN 0x80 decodes to 0xffc00000 under sign_quiet and negative_quiet
+        // alike: the two are one reading there, and the default simulator follows it.
+        EXPECT_THAT(d, HasSubstr("fp8_to_f32_nan: sign_quiet|negative_quiet")) << d;
       }
     }
   }

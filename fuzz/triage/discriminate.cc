@@ -5,12 +5,14 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "device_harness/batch.h"
+#include "device_harness/fault.h"
 #include "fuzz/engine/mutator.h"
 #include "model/base/status.h"
 #include "model/isa/testcase.h"
@@ -471,8 +473,15 @@ class QuestionCover {
     q.answers = cand.answers;
     q.assembly = PrintVop3(target_, resolved_[cand.group].vop3);
     d_.questions.push_back(std::move(q));
+    origins_.emplace_back(cand.group, cand.lane);
     return true;
   }
+
+ public:
+  // Per question, the group and lane it was chosen from.
+  const std::vector<std::pair<int, int>>& origins() const { return origins_; }
+
+ private:
 
   const TargetTraits& target_;
   const std::vector<Group>& groups_;
@@ -483,7 +492,48 @@ class QuestionCover {
   const size_t bitset_words_;
   std::vector<std::vector<uint64_t>> separates_;  // [candidate][universe pair / 64]
   std::vector<uint64_t> covered_;                 // by the questions so far
+  std::vector<std::pair<int, int>> origins_;      // per question: group, lane
 };
+
+// Each question's sibling lanes (discriminate.h): the lanes of its group on which two readings
+// of one of its rules differ, the first of each (answer pattern, src0 sign and exponent, src1
+// top nibble), up to kLanesPerQuestion lanes with the chosen one.
+void AddSiblingLanes(const std::vector<Group>& groups, const std::vector<GroupWords>& out,
+                     const std::vector<std::pair<int, int>>& origins, size_t w,
+                     Discrimination* d) {
+  const std::vector<std::pair<size_t, size_t>> pair_idx = PairReadings(*d);
+  for (size_t qi = 0; qi < d->questions.size(); ++qi) {
+    Question& q = d->questions[qi];
+    const auto [g, lead] = origins[qi];
+    std::vector<std::pair<size_t, size_t>> pairs;  // the readings its rules' pairs compare
+    for (size_t p = 0; p < d->pairs.size(); ++p) {
+      if (std::find(q.rules.begin(), q.rules.end(), d->pairs[p].rule) != q.rules.end()) {
+        pairs.push_back(pair_idx[p]);
+      }
+    }
+    const proto::TestCase& tc = groups[g].tc;
+    std::set<std::vector<uint32_t>> seen;
+    auto key = [&](int i) {
+      std::vector<uint32_t> k;
+      std::map<LaneAnswer, uint32_t> ids;
+      for (size_t s = 0; s < out.size(); ++s) {
+        k.push_back(ids.emplace(LaneOf(out[s][g], i, w), ids.size()).first->second);
+      }
+      k.push_back(tc.lanes(i).src0() >> 23);
+      k.push_back(tc.lanes(i).src1() >> 28);
+      return k;
+    };
+    seen.insert(key(lead));
+    for (int i = 0; i < tc.lanes_size() && q.testcase.lanes_size() < kLanesPerQuestion; ++i) {
+      if (i == lead) continue;
+      bool separates = false;
+      for (const auto& [a, b] : pairs) {
+        separates = separates || LaneOf(out[a][g], i, w) != LaneOf(out[b][g], i, w);
+      }
+      if (separates && seen.insert(key(i)).second) *q.testcase.add_lanes() = tc.lanes(i);
+    }
+  }
+}
 
 }  // namespace
 
@@ -509,7 +559,10 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   }
   std::vector<GroupWords> out;  // [reading][group][lane * w + word]
   LANEDIFF_RETURN_IF_ERROR(FindRelevantRules(instr, resolved, &d, &out));
-  if (d.pairs.empty()) return d;
+  if (d.pairs.empty()) {
+    LANEDIFF_RETURN_IF_ERROR(BuildSpecChecks(&d));
+    return d;
+  }
   std::vector<Cand> cands = DistinctCandidates(resolved, out, w);
   // A device may follow non-default values of several rules at once. The questions must tell
   // apart, besides the pairs above: every two combinations of the relevant rules' values that
@@ -518,129 +571,543 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   // named unambiguously. The kept candidates are evaluated under every combination.
   const std::vector<Hypotheses> combos = AllCombinations(d);
   LANEDIFF_RETURN_IF_ERROR(EvaluateCombinations(instr, resolved, combos, w, &cands));
-  QuestionCover(target, groups, resolved, cands, CombinationPairs(d, combos), &d).Run();
+  QuestionCover cover(target, groups, resolved, cands, CombinationPairs(d, combos), &d);
+  cover.Run();
+  AddSiblingLanes(groups, out, cover.origins(), w, &d);
   for (const ReadingPair& p : d.pairs) {
     if (p.question < 0) d.inseparable.push_back(absl::StrCat(p.rule, ": ", p.a, " == ", p.b));
   }
+  LANEDIFF_RETURN_IF_ERROR(BuildSpecChecks(&d));
   return d;
 }
 
-absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
-                                           const std::vector<LaneAnswer>& device_answers) {
-  if (device_answers.size() != d.questions.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(device_answers.size(), " answers for ",
-                                                   d.questions.size(), " questions"));
+namespace {
+
+// The model's words for every lane of a resolved case under each of `hyps`: [hyp][lane].
+absl::StatusOr<std::vector<std::vector<LaneAnswer>>> ModelLanesUnder(
+    const proto::TestCase& tc, const std::vector<Hypotheses>& hyps) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(tc));
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  std::vector<uint32_t> words(OutputWords(rc.ctx.instr, rc.lanes.size()));
+  std::vector<std::vector<LaneAnswer>> out;
+  for (const Hypotheses& hyp : hyps) {
+    rc.ctx.hyp = hyp;
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(words)));
+    std::vector<LaneAnswer>& lanes = out.emplace_back();
+    for (size_t i = 0; i < rc.lanes.size(); ++i) lanes.push_back(LaneOf(words, i, w));
   }
-  const size_t w = static_cast<size_t>(DstWords(d.instr));
-  for (size_t qi = 0; qi < device_answers.size(); ++qi) {
-    if (device_answers[qi].words != w) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "question ", qi + 1, ": an answer of ", static_cast<int>(device_answers[qi].words), " words; ",
-          InstrName(d.instr), " writes ", w, " per lane"));
+  return out;
+}
+
+// The first lane of `tc` alone (what a legality check needs).
+proto::TestCase OneLaneCase(const proto::TestCase& tc) {
+  proto::TestCase one = tc;
+  one.clear_lanes();
+  if (tc.lanes_size() > 0) *one.add_lanes() = tc.lanes(0);
+  return one;
+}
+
+}  // namespace
+
+namespace {
+
+// One field setting of the instruction word the spec states clearly, with the other settings
+// of the same field (SpecCheck::alternatives).
+struct FieldSetting {
+  std::string name;
+  proto::Encoding encoding;
+  std::vector<std::pair<std::string, proto::Encoding>> alternatives;
+};
+
+std::string OpselName(uint32_t v) {
+  return absl::StrFormat("OPSEL=0b%d%d%d%d", (v >> 3) & 1, (v >> 2) & 1, (v >> 1) & 1, v & 1);
+}
+
+// NEG[i] and ABS[i] for each source, each OPSEL value, CLAMP, and each SDWA src0_sel where the
+// row has the SDWA form. Whether a setting is legal on the row, and whether it changes the
+// answer, is for BuildSpecChecks to find out.
+std::vector<FieldSetting> FieldSettings(const TargetTraits& target, Instr instr) {
+  std::vector<FieldSetting> out;
+  const proto::Encoding plain;
+  for (uint32_t i = 0; i < 3; ++i) {
+    FieldSetting& neg = out.emplace_back();
+    neg.name = absl::StrCat("NEG[", i, "]");
+    neg.encoding.set_neg(1u << i);
+    neg.alternatives = {{absl::StrCat(neg.name, "=0"), plain}};
+    FieldSetting& abs = out.emplace_back();
+    abs.name = absl::StrCat("ABS[", i, "]");
+    abs.encoding.set_abs(1u << i);
+    abs.alternatives = {{absl::StrCat(abs.name, "=0"), plain}};
+  }
+  for (uint32_t v = 0; v < 16; ++v) {  // 0 too: a device that selects on OPSEL=0 as if set
+    FieldSetting& f = out.emplace_back();
+    f.name = OpselName(v);
+    if (v != 0) f.encoding.set_opsel(v);
+    for (uint32_t u = 0; u < 16; ++u) {
+      if (u == v) continue;
+      proto::Encoding e;
+      if (u != 0) e.set_opsel(u);
+      f.alternatives.emplace_back(OpselName(u), e);
     }
   }
-  DeviceVerdict v;
-  v.device_answers = device_answers;
-  // Every question under every combination of the relevant rules' values.
-  const std::vector<Hypotheses> combos = AllCombinations(d);
-  std::vector<std::vector<LaneAnswer>> model(d.questions.size());  // [question][combo]
-  for (size_t qi = 0; qi < d.questions.size(); ++qi) {
-    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(d.questions[qi].testcase));
-    std::vector<uint32_t> words(OutputWords(rc.ctx.instr, rc.lanes.size()));
-    if (words.size() != w) {
-      return absl::InternalError(absl::StrCat("question ", qi + 1, " is not one lane of ",
-                                              InstrName(d.instr)));
-    }
-    for (const Hypotheses& hyp : combos) {
-      rc.ctx.hyp = hyp;
-      LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(words)));
-      model[qi].push_back(LaneOf(words, 0, w));
-    }
-  }
-  // The combinations consistent with a set of questions.
-  auto consistent = [&](const std::vector<size_t>& qs) {
-    std::vector<bool> ok(combos.size(), true);
-    for (size_t c = 0; c < combos.size(); ++c) {
-      for (size_t qi : qs) ok[c] = ok[c] && model[qi][c] == device_answers[qi];
-    }
-    return ok;
-  };
-  std::vector<size_t> all_q(d.questions.size());
-  for (size_t i = 0; i < all_q.size(); ++i) all_q[i] = i;
-  const std::vector<bool> all_ok = consistent(all_q);
-  v.explained = std::find(all_ok.begin(), all_ok.end(), true) != all_ok.end();
-  for (const std::string& name : d.relevant) {
-    const HypothesisInfo* h = FindHypothesis(name);
-    // With every answer explained, judge each rule on all of them; otherwise on the rule's
-    // own questions, so that one unexplained rule does not hide what the others follow.
-    std::vector<size_t> qs = all_q;
-    if (!v.explained) {
-      qs.clear();
-      for (size_t qi = 0; qi < d.questions.size(); ++qi) {
-        const std::vector<std::string>& r = d.questions[qi].rules;
-        if (std::find(r.begin(), r.end(), name) != r.end()) qs.push_back(qi);
+  FieldSetting& clamp = out.emplace_back();
+  clamp.name = "CLAMP";
+  clamp.encoding.set_clamp(true);
+  clamp.alternatives = {{"CLAMP=0", plain}};
+  if (HasForm(target, instr, InstrForm::sdwa)) {
+    auto sdwa = [](uint32_t sel) {
+      proto::Encoding e;
+      e.set_form(proto::FORM_SDWA);
+      e.set_src0_sel(sel);
+      return e;
+    };
+    for (uint32_t sel = 0; sel <= 6; ++sel) {
+      FieldSetting& f = out.emplace_back();
+      f.name = absl::StrCat("SDWA src0_sel=", sel);
+      f.encoding = sdwa(sel);
+      for (uint32_t u = 0; u <= 6; ++u) {
+        if (u != sel) f.alternatives.emplace_back(absl::StrCat("SDWA src0_sel=", u), sdwa(u));
       }
     }
-    const std::vector<bool> ok = v.explained ? all_ok : consistent(qs);
-    std::vector<std::string> values;
+  }
+  return out;
+}
+
+// The lanes of `all` where every reading gives the same words (readings[s][i] all equal) and
+// some other setting of the field gives other words (`alternatives`, the defaults' words under
+// each): up to kLanesPerQuestion, one per (answer, src0 sign and exponent, src1 top nibble).
+std::vector<int> CheckLanes(const proto::TestCase& all,
+                            const std::vector<std::vector<LaneAnswer>>& readings,
+                            const std::vector<std::vector<LaneAnswer>>& alternatives) {
+  std::vector<int> lanes;
+  std::set<std::tuple<LaneAnswer, uint32_t, uint32_t>> seen;
+  for (int i = 0; i < all.lanes_size() && lanes.size() < kLanesPerQuestion; ++i) {
+    bool matters = false;
+    for (const auto& alt : alternatives) matters = matters || alt[i] != readings[0][i];
+    bool agree = matters;
+    for (size_t r = 1; r < readings.size() && agree; ++r) agree = readings[r][i] == readings[0][i];
+    if (agree && seen.emplace(readings[0][i], all.lanes(i).src0() >> 23, all.lanes(i).src1() >> 28)
+                     .second) {
+      lanes.push_back(i);
+    }
+  }
+  return lanes;
+}
+
+}  // namespace
+
+absl::Status BuildSpecChecks(Discrimination* d) {
+  const TargetTraits* target = *FindTarget(d->target);
+  const InstrInfo& info = GetInstrInfo(d->instr);
+  const ClampShapes cs = ClampsToAsk(*target, d->instr);
+  proto::TestCase all;  // every candidate lane at the default MODE, no field set
+  all.set_target(d->target);
+  all.set_instr(InstrToProto(d->instr));
+  // A second f32 data source takes signed values too, so that its NEG and ABS change something:
+  // +-0, +-1.0, -449.0 (above OCP E4M3's largest finite, 448).
+  // A seed's value matters to no field: two seeds (the seed table's first, and the bit just
+  // below the top-bits seed) keep the check lanes few.
+  std::vector<uint32_t> src1 = Src1Candidates(info, cs.shapes);
+  if (info.src[1] == SrcRole::data_f32) {
+    src1 = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0xc3e08000u};
+  } else if (info.src[1] == SrcRole::sr_seed && src1.size() > 2) {
+    src1 = {src1.front(), src1.back()};
+  }
+  for (uint32_t s1 : src1) {
+    for (uint32_t s0 : Src0Candidates(info, cs.shapes)) {
+      proto::Lane* l = all.add_lanes();
+      l->set_src0(s0);
+      l->set_src1(s1);
+    }
+  }
+  // The defaults' words under one encoding of the lanes (nullptr: the row cannot encode it, or
+  // the word is undefined by spec), each encoding evaluated once.
+  std::map<std::string, std::optional<std::vector<LaneAnswer>>> by_encoding;
+  auto defaults_under = [&](const proto::Encoding& e) -> const std::vector<LaneAnswer>* {
+    auto [it, fresh] = by_encoding.try_emplace(e.SerializeAsString());
+    if (fresh) {
+      proto::TestCase tc = all;
+      *tc.mutable_encoding() = e;
+      absl::StatusOr<std::vector<std::vector<LaneAnswer>>> w;
+      if (BuildDeviceBatch(OneLaneCase(tc)).ok()) w = ModelLanesUnder(tc, {Hypotheses{}});
+      if (w.ok()) it->second = std::move((*w)[0]);
+    }
+    return it->second.has_value() ? &*it->second : nullptr;
+  };
+  for (const FieldSetting& f : FieldSettings(*target, d->instr)) {
+    proto::TestCase tc = all;
+    *tc.mutable_encoding() = f.encoding;
+    const std::vector<LaneAnswer>* own = defaults_under(f.encoding);
+    if (own == nullptr) continue;
+    // The other settings of the field the row can encode, and the defaults' words under each.
+    std::vector<std::pair<std::string, proto::Encoding>> alternatives;
+    std::vector<std::vector<LaneAnswer>> alt_words;
+    bool matters = false;
+    for (const auto& alt : f.alternatives) {
+      const std::vector<LaneAnswer>* w = defaults_under(alt.second);
+      if (w == nullptr) continue;
+      alternatives.push_back(alt);
+      alt_words.push_back(*w);
+      matters = matters || *w != *own;
+    }
+    if (!matters) continue;  // no lane where the field changes the defaults' words
+    absl::StatusOr<std::vector<std::vector<LaneAnswer>>> m = ModelLanesUnder(tc, d->readings);
+    if (!m.ok()) continue;
+    const std::vector<int> lanes = CheckLanes(tc, *m, alt_words);
+    if (lanes.empty()) continue;
+    SpecCheck& c = d->checks.emplace_back();
+    c.field = f.name;
+    c.testcase = tc;
+    c.testcase.clear_lanes();
+    for (int i : lanes) *c.testcase.add_lanes() = tc.lanes(i);
+    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(OneLaneCase(c.testcase)));
+    c.assembly = PrintVop3(*target, rc.vop3);
+    c.alternatives = std::move(alternatives);
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Lane `i` of `tc` as a test case of its own.
+proto::TestCase OneLane(const proto::TestCase& tc, int i) {
+  proto::TestCase one = tc;
+  one.clear_lanes();
+  *one.add_lanes() = tc.lanes(i);
+  return one;
+}
+
+// "Q3" for lane 0 (the printed one), "Q3 lane 5 (src0=0x7f7f7f7f src1=0x00000000)" otherwise.
+std::string LaneName(const std::string& q, const proto::TestCase& tc, int i) {
+  if (i == 0) return q;
+  return absl::StrFormat("%s lane %d (src0=0x%08x src1=0x%08x)", q, i, tc.lanes(i).src0(),
+                         tc.lanes(i).src1());
+}
+
+// The answers' shapes: one list per question (1..lanes words of DstWords each), one per check.
+absl::Status CheckShapes(const Discrimination& d,
+                         const std::vector<std::vector<LaneAnswer>>& device_lanes,
+                         const std::vector<std::vector<LaneAnswer>>& check_lanes) {
+  if (device_lanes.size() != d.questions.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(device_lanes.size(), " answers for ",
+                                                   d.questions.size(), " questions"));
+  }
+  if (!check_lanes.empty() && check_lanes.size() != d.checks.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(check_lanes.size(), " check answers for ",
+                                                   d.checks.size(), " spec checks"));
+  }
+  const size_t w = static_cast<size_t>(DstWords(d.instr));
+  for (size_t qi = 0; qi < device_lanes.size(); ++qi) {
+    if (device_lanes[qi].empty() ||
+        device_lanes[qi].size() > static_cast<size_t>(d.questions[qi].testcase.lanes_size())) {
+      return absl::InvalidArgumentError(absl::StrCat("question ", qi + 1, ": ",
+                                                     device_lanes[qi].size(), " lanes answered"));
+    }
+    for (const LaneAnswer& a : device_lanes[qi]) {
+      if (a.words != w) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "question ", qi + 1, ": an answer of ", static_cast<int>(a.words), " words; ",
+            InstrName(d.instr), " writes ", w, " per lane"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Judges the rules on the questions' lanes (DeviceVerdict's follows, undetermined, none and
+// their findings).
+class RuleJudge {
+ public:
+  RuleJudge(const Discrimination& d, const std::vector<Hypotheses>& combos,
+            const std::vector<std::vector<std::vector<LaneAnswer>>>& model,
+            const std::vector<std::vector<LaneAnswer>>& device)
+      : d_(d), combos_(combos), model_(model), device_(device) {}
+
+  // Does combination c give the device's words on every answered lane of question qi?
+  bool Matches(size_t qi, size_t c) const {
+    for (size_t i = 0; i < device_[qi].size(); ++i) {
+      if (model_[qi][c][i] != device_[qi][i]) return false;
+    }
+    return true;
+  }
+  std::vector<bool> Consistent(const std::vector<size_t>& qs) const {
+    std::vector<bool> ok(combos_.size(), true);
+    for (size_t c = 0; c < combos_.size(); ++c) {
+      for (size_t qi : qs) ok[c] = ok[c] && Matches(qi, c);
+    }
+    return ok;
+  }
+  std::vector<size_t> QuestionsOf(const std::string& rule) const {
+    std::vector<size_t> qs;
+    for (size_t qi = 0; qi < d_.questions.size(); ++qi) {
+      const std::vector<std::string>& r = d_.questions[qi].rules;
+      if (std::find(r.begin(), r.end(), rule) != r.end()) qs.push_back(qi);
+    }
+    return qs;
+  }
+
+  void Judge(const std::string& name, const std::vector<bool>& ok, const std::vector<size_t>& qs,
+             DeviceVerdict* v) const {
+    const HypothesisInfo* h = FindHypothesis(name);
+    RuleFinding f;
+    f.rule = name;
     for (size_t vi = 0; vi < h->values.size(); ++vi) {
-      for (size_t c = 0; c < combos.size(); ++c) {
-        if (ok[c] && h->get(combos[c]) == vi) {
-          values.emplace_back(h->values[vi].name);
+      for (size_t c = 0; c < combos_.size(); ++c) {
+        if (ok[c] && h->get(combos_[c]) == vi) {
+          f.values.emplace_back(h->values[vi].name);
+          f.is_default = f.is_default || vi == 0;
           break;
         }
       }
     }
-    if (values.size() == 1) {
-      v.follows.push_back(absl::StrCat(name, "=", values[0]));
-    } else if (!values.empty()) {
-      v.undetermined.push_back(absl::StrCat(name, ": ", absl::StrJoin(values, "|")));
+    if (f.values.size() == 1) {
+      f.kind = RuleFinding::Kind::follows;
+      v->follows.push_back(absl::StrCat(name, "=", f.values[0]));
+    } else if (!f.values.empty()) {
+      f.kind = RuleFinding::Kind::undetermined;
+      v->undetermined.push_back(absl::StrCat(name, ": ", absl::StrJoin(f.values, "|")));
     } else {
-      // The rule's lanes whose device answer no combination gives.
-      std::vector<std::string> lanes;
-      for (size_t qi : qs) {
-        if (std::find(model[qi].begin(), model[qi].end(), device_answers[qi]) == model[qi].end()) {
-          lanes.push_back(
-              absl::StrFormat("Q%zu: device %s", qi + 1, FormatLaneAnswer(device_answers[qi])));
-        }
-      }
+      f.kind = RuleFinding::Kind::none;
+      std::vector<std::string> lanes = UnexplainedLanes(qs, &f);
       if (lanes.empty()) lanes.push_back("no single lane: the combination of answers");
-      v.none.push_back(absl::StrCat(name, ": none of the known readings (",
-                                    absl::StrJoin(lanes, ", "), ")"));
+      f.detail = absl::StrJoin(lanes, ", ");
+      v->none.push_back(absl::StrCat(name, ": none of the known readings (", f.detail, ")"));
     }
+    if (f.kind != RuleFinding::Kind::none) ShowingLane(qs, &f);
+    v->findings.push_back(std::move(f));
+  }
+
+ private:
+  // The lanes of `qs` whose device words no combination gives; the first becomes f's lane.
+  std::vector<std::string> UnexplainedLanes(const std::vector<size_t>& qs, RuleFinding* f) const {
+    std::vector<std::string> lanes;
+    for (size_t qi : qs) {
+      for (size_t i = 0; i < device_[qi].size(); ++i) {
+        bool given = false;
+        for (size_t c = 0; c < combos_.size() && !given; ++c) given = model_[qi][c][i] == device_[qi][i];
+        if (given) continue;
+        const proto::TestCase& tc = d_.questions[qi].testcase;
+        lanes.push_back(absl::StrFormat("%s: device %s",
+                                        LaneName(absl::StrCat("Q", qi + 1), tc, static_cast<int>(i)),
+                                        FormatLaneAnswer(device_[qi][i])));
+        if (f->lane.lanes_size() == 0) SetLane(qi, i, f);
+      }
+    }
+    return lanes;
+  }
+  // The first lane of the rule's questions where the device departs from the defaults (the
+  // rule's first lane when it follows them).
+  void ShowingLane(const std::vector<size_t>& qs, RuleFinding* f) const {
+    for (size_t qi : qs) {
+      for (size_t i = 0; i < device_[qi].size(); ++i) {
+        if (model_[qi][0][i] != device_[qi][i]) return SetLane(qi, i, f);
+      }
+    }
+    if (!qs.empty()) SetLane(qs[0], 0, f);
+  }
+  void SetLane(size_t qi, size_t i, RuleFinding* f) const {
+    f->lane = OneLane(d_.questions[qi].testcase, static_cast<int>(i));
+    f->device = device_[qi][i];
+    f->model = model_[qi][0][i];  // combos_[0]: every rule at its default
+  }
+
+  const Discrimination& d_;
+  const std::vector<Hypotheses>& combos_;
+  const std::vector<std::vector<std::vector<LaneAnswer>>>& model_;  // [question][combo][lane]
+  const std::vector<std::vector<LaneAnswer>>& device_;              // [question][lane]
+};
+
+// One spec check against the device's words under `hyp` (the readings the device follows):
+// "" when they agree, else what differs ("acts as if NEG[0]=0", or the first lane).
+absl::StatusOr<std::string> JudgeCheck(const SpecCheck& check, const Hypotheses& hyp,
+                                       const std::vector<LaneAnswer>& device, RuleFinding* f) {
+  LANEDIFF_ASSIGN_OR_RETURN(auto model, ModelLanesUnder(check.testcase, {hyp, Hypotheses{}}));
+  if (model[0] == device) return std::string();
+  f->kind = RuleFinding::Kind::spec;
+  f->rule = check.field;
+  for (size_t i = 0; i < device.size(); ++i) {
+    if (model[0][i] == device[i]) continue;
+    f->lane = OneLane(check.testcase, static_cast<int>(i));
+    f->device = device[i];
+    f->model = model[1][i];
+    break;
+  }
+  for (const auto& [name, encoding] : check.alternatives) {
+    proto::TestCase alt = check.testcase;
+    *alt.mutable_encoding() = encoding;
+    absl::StatusOr<std::vector<std::vector<LaneAnswer>>> m = ModelLanesUnder(alt, {hyp});
+    if (m.ok() && (*m)[0] == device) return absl::StrCat("acts as if ", name);
+  }
+  const proto::Lane& l = f->lane.lanes(0);
+  return absl::StrFormat("lane src0=0x%08x src1=0x%08x: device %s, spec %s", l.src0(), l.src1(),
+                         FormatLaneAnswer(f->device), FormatLaneAnswer(f->model));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<LaneAnswer>> ModelLanes(const proto::TestCase& tc,
+                                                   const Hypotheses& hyp) {
+  LANEDIFF_ASSIGN_OR_RETURN(auto lanes, ModelLanesUnder(tc, {hyp}));
+  return lanes[0];
+}
+
+absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
+                                           const std::vector<LaneAnswer>& device_answers) {
+  std::vector<std::vector<LaneAnswer>> lanes;
+  for (const LaneAnswer& a : device_answers) lanes.push_back({a});
+  return JudgeAnswers(d, lanes);
+}
+
+namespace {
+
+// A device that decodes the plain word's OPSEL (no field set) as another value (its plain-word
+// check "acts as if OPSEL=X") does so on every word: the questions and the other checks are
+// then judged as if each word whose OPSEL is 0 said X. `opsel` is X; nullopt: no rewrite.
+proto::TestCase Rewritten(const proto::TestCase& tc, std::optional<uint32_t> opsel) {
+  const proto::Encoding& e = tc.encoding();
+  if (!opsel || e.opsel() != 0 || e.form() != proto::FORM_E64 || e.raw_words_size() > 0) return tc;
+  proto::TestCase out = tc;
+  out.mutable_encoding()->set_opsel(*opsel);
+  return out;
+}
+
+// The rules, judged on every question's lanes (rewritten by `opsel`) under every combination:
+// v's explained, follows, undetermined, none and rule findings. Returns the first combination
+// that explains every answer (the defaults when none does).
+absl::StatusOr<Hypotheses> JudgeRules(const Discrimination& d,
+                                      const std::vector<Hypotheses>& combos,
+                                      std::optional<uint32_t> opsel, DeviceVerdict* v) {
+  std::vector<std::vector<std::vector<LaneAnswer>>> model;  // [question][combo][lane]
+  for (const Question& q : d.questions) {
+    LANEDIFF_ASSIGN_OR_RETURN(auto m, ModelLanesUnder(Rewritten(q.testcase, opsel), combos));
+    model.push_back(std::move(m));
+  }
+  const RuleJudge judge(d, combos, model, v->device_lanes);
+  std::vector<size_t> all_q(d.questions.size());
+  for (size_t i = 0; i < all_q.size(); ++i) all_q[i] = i;
+  const std::vector<bool> all_ok = judge.Consistent(all_q);
+  v->explained = std::find(all_ok.begin(), all_ok.end(), true) != all_ok.end();
+  for (const std::string& name : d.relevant) {
+    // With every answer explained, judge each rule on all of them; otherwise on the rule's
+    // own questions, so that one unexplained rule does not hide what the others follow.
+    const std::vector<size_t> qs = judge.QuestionsOf(name);
+    judge.Judge(name, v->explained ? all_ok : judge.Consistent(qs), qs, v);
+  }
+  const auto first_ok = std::find(all_ok.begin(), all_ok.end(), true);
+  return first_ok == all_ok.end() ? combos[0] : combos[first_ok - all_ok.begin()];
+}
+
+// The spec checks under `hyp` (the check lanes are ones where every reading agrees): v's spec
+// and its findings. Every check but the plain word's is rewritten by `opsel`. *plain_opsel: the
+// OPSEL the plain word's check acts as if it had, when it fails so.
+absl::Status JudgeChecks(const Discrimination& d, const Hypotheses& hyp,
+                         std::optional<uint32_t> opsel, DeviceVerdict* v,
+                         std::optional<uint32_t>* plain_opsel) {
+  for (size_t ci = 0; ci < v->check_lanes.size(); ++ci) {
+    if (v->check_lanes[ci].empty()) continue;  // not asked (the device cannot run it)
+    SpecCheck check = d.checks[ci];
+    const bool plain = check.testcase.encoding().ByteSizeLong() == 0;
+    if (!plain) check.testcase = Rewritten(check.testcase, opsel);
+    RuleFinding f;
+    LANEDIFF_ASSIGN_OR_RETURN(std::string detail,
+                              JudgeCheck(check, hyp, v->check_lanes[ci], &f));
+    if (detail.empty()) continue;
+    if (plain) {
+      for (const auto& [name, e] : check.alternatives) {
+        if (detail == absl::StrCat("acts as if ", name)) *plain_opsel = e.opsel();
+      }
+    }
+    // The lane as the device ran it (the model words stay the rewritten word's).
+    if (f.lane.lanes_size() > 0) *f.lane.mutable_encoding() = d.checks[ci].testcase.encoding();
+    f.detail = detail;
+    v->spec.push_back(absl::StrCat(d.checks[ci].field, ": ", detail));
+    v->findings.push_back(std::move(f));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<DeviceVerdict> JudgeAnswers(
+    const Discrimination& d, const std::vector<std::vector<LaneAnswer>>& device_lanes,
+    const std::vector<std::vector<LaneAnswer>>& check_lanes) {
+  LANEDIFF_RETURN_IF_ERROR(CheckShapes(d, device_lanes, check_lanes));
+  DeviceVerdict v;
+  v.device_lanes = device_lanes;
+  v.check_lanes = check_lanes;
+  for (const auto& lanes : device_lanes) v.device_answers.push_back(lanes[0]);
+  const std::vector<Hypotheses> combos = AllCombinations(d);
+  const DeviceVerdict blank = v;
+  LANEDIFF_ASSIGN_OR_RETURN(Hypotheses hyp, JudgeRules(d, combos, std::nullopt, &v));
+  std::optional<uint32_t> plain_opsel;
+  LANEDIFF_RETURN_IF_ERROR(JudgeChecks(d, hyp, std::nullopt, &v, &plain_opsel));
+  std::string as_if;
+  if (plain_opsel.has_value()) {
+    // The device reads the plain word's OPSEL as *plain_opsel: judged again as if every word
+    // with OPSEL 0 had it, so that the one decoding fault is not also every rule's.
+    v = blank;
+    LANEDIFF_ASSIGN_OR_RETURN(hyp, JudgeRules(d, combos, plain_opsel, &v));
+    std::optional<uint32_t> unused;
+    LANEDIFF_RETURN_IF_ERROR(JudgeChecks(d, hyp, plain_opsel, &v, &unused));
+    as_if = absl::StrCat(" (judged as if every word with OPSEL 0 had OPSEL ", *plain_opsel, ")");
   }
   v.summary = absl::StrCat(
-      "the device follows: ", v.follows.empty() ? "(nothing determined)" : absl::StrJoin(v.follows, " "));
+      "the device follows", as_if, ": ",
+      v.follows.empty() ? "(nothing determined)" : absl::StrJoin(v.follows, " "));
   if (!v.undetermined.empty()) {
     absl::StrAppend(&v.summary, "; undetermined: ", absl::StrJoin(v.undetermined, "; "));
   }
   if (!v.none.empty()) absl::StrAppend(&v.summary, "; ", absl::StrJoin(v.none, "; "));
+  if (!v.spec.empty()) {
+    absl::StrAppend(&v.summary, "; differs where the spec is clear: ", absl::StrJoin(v.spec, "; "));
+  }
   return v;
 }
 
-absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner) {
-  const size_t w = static_cast<size_t>(DstWords(d.instr));  // per lane (a VGPR pair: 2)
-  std::vector<LaneAnswer> answers;
-  for (size_t qi = 0; qi < d.questions.size(); ++qi) {
-    const Question& q = d.questions[qi];
-    LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(q.testcase));
-    absl::StatusOr<DeviceResult> r = runner.Run(batch);
-    if (!r.ok()) {
-      // The device's status with the question named; its payloads kept (an "unsupported"
-      // answer stays one: device_harness/fault.h IsUnsupported).
-      absl::Status s(r.status().code(), absl::StrCat("question ", qi + 1, ": ", r.status().message()));
-      r.status().ForEachPayload(
-          [&s](absl::string_view url, const absl::Cord& payload) { s.SetPayload(url, payload); });
-      return s;
-    }
-    if (r->vdst.size() != w) {
-      return absl::InternalError(absl::StrCat("question ", qi + 1, ": device returned ",
-                                              r->vdst.size(), " words for one lane of ",
-                                              InstrName(d.instr), ", which writes ", w));
-    }
-    answers.push_back(MakeLaneAnswer(r->vdst));
+namespace {
+
+// Every lane of `tc` on `runner`: one LaneAnswer per lane. `what` names the case in errors.
+absl::StatusOr<std::vector<LaneAnswer>> RunLanes(const proto::TestCase& tc, Instr instr,
+                                                 const std::string& what, Runner& runner) {
+  const size_t w = static_cast<size_t>(DstWords(instr));  // per lane (a VGPR pair: 2)
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch batch, BuildDeviceBatch(tc));
+  absl::StatusOr<DeviceResult> r = runner.Run(batch);
+  if (!r.ok()) {
+    // The device's status with the case named; its payloads kept (an "unsupported" answer
+    // stays one: device_harness/fault.h IsUnsupported).
+    absl::Status s(r.status().code(), absl::StrCat(what, ": ", r.status().message()));
+    r.status().ForEachPayload(
+        [&s](absl::string_view url, const absl::Cord& payload) { s.SetPayload(url, payload); });
+    return s;
   }
-  return JudgeAnswers(d, answers);
+  const size_t n = static_cast<size_t>(tc.lanes_size());
+  if (r->vdst.size() != w * n) {
+    return absl::InternalError(absl::StrCat(what, ": device returned ", r->vdst.size(),
+                                            " words for ", n, " lanes of ", InstrName(instr),
+                                            ", which writes ", w, " per lane"));
+  }
+  std::vector<LaneAnswer> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(LaneOf(r->vdst, i, w));
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner) {
+  std::vector<std::vector<LaneAnswer>> answers, checks;
+  for (size_t qi = 0; qi < d.questions.size(); ++qi) {
+    LANEDIFF_ASSIGN_OR_RETURN(std::vector<LaneAnswer> a,
+                              RunLanes(d.questions[qi].testcase, d.instr,
+                                       absl::StrCat("question ", qi + 1), runner));
+    answers.push_back(std::move(a));
+  }
+  for (const SpecCheck& c : d.checks) {
+    absl::StatusOr<std::vector<LaneAnswer>> a =
+        RunLanes(c.testcase, d.instr, absl::StrCat("spec check ", c.field), runner);
+    if (!a.ok() && !IsUnsupported(a.status())) return a.status();
+    checks.push_back(a.ok() ? *std::move(a) : std::vector<LaneAnswer>{});
+  }
+  return JudgeAnswers(d, answers, checks);
 }
 
 std::string FormatDiscrimination(const Discrimination& d, const DeviceVerdict* verdict) {

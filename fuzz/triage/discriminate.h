@@ -1,7 +1,15 @@
-// `lanediff discriminate`: the smallest set of one-lane test cases (questions) that tells
+// `lanediff discriminate` and `lanediff fidelity`: the smallest set of questions that tells
 // apart every two readings of the same rule (hypothesis) relevant to a target and instruction:
 // the question list to put to a new chip. Against a device, which reading of each rule its
-// answers follow, or that they follow none of the known readings, with the lanes that say so.
+// answers follow, or that they follow none of the known readings, with the lanes that say so;
+// and whether it differs where the spec is clear (the fields of the instruction word).
+//
+// A question is one test case of several lanes: the lane the greedy cover below chose (lane 0,
+// the one printed) and up to kLanesPerQuestion - 1 more of the same encoding and MODE on which
+// two readings of the question's rules also differ, one per (answer pattern over the readings,
+// src0 sign and exponent, src1 top bits): every NaN byte of both signs for a NaN rule, several
+// binades for an overflow or subnormal rule. A combination of readings explains a question
+// only when it gives the device's words on every lane.
 //
 // Relevant rules: those with a value that changes the model's answer on at least one candidate
 // input for this target/instruction. Readings: the defaults, and each value of each relevant
@@ -52,9 +60,11 @@ LaneAnswer MakeLaneAnswer(absl::Span<const uint32_t> words);
 // "0x3f800000"; a VGPR pair "0x3f800000 0x7fc00000" (VDST, then VDST+1).
 std::string FormatLaneAnswer(const LaneAnswer& a);
 
+inline constexpr int kLanesPerQuestion = 16;
+
 struct Question {
-  proto::TestCase testcase;         // one lane
-  std::vector<LaneAnswer> answers;  // the model's under each reading (Discrimination order)
+  proto::TestCase testcase;         // lane 0: the chosen lane; then its sibling lanes
+  std::vector<LaneAnswer> answers;  // lane 0's, under each reading (Discrimination order)
   std::string assembly;
   std::vector<std::string> rules;  // the rules two of whose values it separates
   // Pairs of value combinations (see above) it separates that no earlier question does.
@@ -68,6 +78,22 @@ struct ReadingPair {
   int question = -1;
 };
 
+// A rule the spec states clearly: one field of the instruction word set (NEG, ABS, OPSEL and
+// so the byte or word select, CLAMP, an SDWA src0_sel; OPSEL = 0 too), asked on lanes where
+// another setting of the field changes the model's answer and every reading of every relevant
+// rule agrees (so that no hypothesis is asked again). BuildSpecChecks makes them. A device whose
+// plain word (no field set) acts as if it had OPSEL X is judged again as if every word with
+// OPSEL 0 had X (JudgeAnswers), so that one decoding fault is reported once, not as every
+// rule's "none of the known readings".
+struct SpecCheck {
+  std::string field;           // "NEG[0]", "ABS[1]", "OPSEL=0b1000", "CLAMP", "SDWA src0_sel=1"
+  proto::TestCase testcase;    // the field set; up to kLanesPerQuestion lanes
+  std::string assembly;
+  // Other settings of the same field, each as the encoding it makes (the field cleared first):
+  // what "acts as if" names when the device's words are the model's under one of them.
+  std::vector<std::pair<std::string, proto::Encoding>> alternatives;
+};
+
 struct Discrimination {
   std::string target;
   Instr instr;
@@ -78,6 +104,7 @@ struct Discrimination {
   std::vector<Question> questions;
   int pairs_separated = 0;
   std::vector<std::string> inseparable;  // "fp8_nan: sign_preserving == sign_7f"
+  std::vector<SpecCheck> checks;         // the rules the spec states clearly
 };
 
 absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr);
@@ -85,8 +112,28 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
 // Every combination of the values of `d`'s relevant rules (the defaults included).
 std::vector<Hypotheses> AllCombinations(const Discrimination& d);
 
+// One rule's verdict, with one lane that reproduces it: what `discriminate` prints per rule and
+// `fidelity` tabulates per (target, row).
+struct RuleFinding {
+  enum class Kind : uint8_t {
+    follows,       // one reading explains the rule's questions (values[0])
+    undetermined,  // several do (values): the questions cannot tell them apart here
+    none,          // none of the known readings
+    spec,          // a field of the word the spec states clearly, not applied as stated
+  };
+  Kind kind = Kind::follows;
+  std::string rule;                 // hypothesis name, or the field ("NEG[0]")
+  std::vector<std::string> values;  // follows: the one; undetermined: those that explain it
+  bool is_default = false;          // follows/undetermined: the default is among values
+  std::string detail;               // none/spec: "acts as if NEG[0]=0", the lanes no reading gives
+  proto::TestCase lane;             // one lane that shows it (empty lanes when none is needed)
+  LaneAnswer device, model;         // on that lane: the device's words and the default model's
+};
+
 struct DeviceVerdict {
-  std::vector<LaneAnswer> device_answers;  // per question
+  std::vector<LaneAnswer> device_answers;  // per question, lane 0
+  std::vector<std::vector<LaneAnswer>> device_lanes;  // [question][lane]
+  std::vector<std::vector<LaneAnswer>> check_lanes;   // [spec check][lane]
   // Some combination of the relevant rules' values explains every answer.
   bool explained = false;
   std::vector<std::string> follows;       // "sr_rounding=literal": unambiguous rules
@@ -95,15 +142,33 @@ struct DeviceVerdict {
   // rules whose own questions
   // no combination of values explains, with the lanes no reading gives.
   std::vector<std::string> none;
-  std::string summary;                    // one line
+  // "NEG[0]: acts as if NEG[0]=0 (lane src0=0x3f800000: device 0x38, spec 0xb8)": each field
+  // whose check the device's words contradict (printed "differs where the spec is clear: ...").
+  std::vector<std::string> spec;
+  std::vector<RuleFinding> findings;  // per relevant rule, then per failed spec check
+  std::string summary;                // one line
 };
 
-// Runs every question on `runner`; errors name the question and the device's words.
+// Runs every question and spec check on `runner`; errors name the question and the device's
+// words.
 absl::StatusOr<DeviceVerdict> AskDevice(const Discrimination& d, Runner& runner);
 
-// The verdict for answers obtained elsewhere (one per question, DstWords(d.instr) words each).
+// The verdict for answers obtained elsewhere: per question, the words of its first lanes
+// (DstWords(d.instr) words each; lane 0 at least), and per spec check its lanes' words (empty:
+// the checks were not asked).
+absl::StatusOr<DeviceVerdict> JudgeAnswers(
+    const Discrimination& d, const std::vector<std::vector<LaneAnswer>>& device_lanes,
+    const std::vector<std::vector<LaneAnswer>>& check_lanes = {});
+// Lane 0 of each question only (the form older callers gave).
 absl::StatusOr<DeviceVerdict> JudgeAnswers(const Discrimination& d,
                                            const std::vector<LaneAnswer>& device_answers);
+
+// The spec checks of `d`'s target and row (fills d->checks); `d` holds its readings already.
+absl::Status BuildSpecChecks(Discrimination* d);
+
+// The model's words for every lane of `tc` under `hyp`, one LaneAnswer per lane.
+absl::StatusOr<std::vector<LaneAnswer>> ModelLanes(const proto::TestCase& tc,
+                                                   const Hypotheses& hyp);
 
 std::string FormatDiscrimination(const Discrimination& d, const DeviceVerdict* verdict);
 

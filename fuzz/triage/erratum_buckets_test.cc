@@ -194,6 +194,14 @@ INSTANTIATE_TEST_SUITE_P(
         // "writes its two words swapped": the VGPR-pair writers only; the observed pair is the
         // expected one exchanged: dst_words_swapped.
         Case{"pair_word_swap", PairWriter, "dst_words_swapped"},
+        // "every fp8/bf8 NaN byte decodes to 0xffc00000 (model fp8_to_f32_nan=negative_quiet)":
+        // the f32 writers (one selected byte, or a pair) on OCP formats; the reading reproduces
+        // every lane, so it is named. The 8-bit writers never (they decode nothing).
+        Case{"nan_decode_negative", SourceByteReader, "fp8_to_f32_nan=negative_quiet"},
+        // "the RNE 8-bit float conversions decide a finite overflow before rounding (model
+        // pk_overflow=before_rounding)": the half writers (v_cvt_pk_fp8/bf8_f32), named by the
+        // reading; the SR rows never (their reading is sr_overflow).
+        Case{"overflow_before_round", HalfWriter, "pk_overflow=before_rounding"},
         // "one lane returns its VDST XOR 0xdeadbeef": every instruction, every byte changes;
         // an f32 writer writes every byte (no kept byte to see), so there the garbage word is
         // an f32 value that differs: value_differs (the pair writer: its VDST word).

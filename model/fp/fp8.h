@@ -39,7 +39,8 @@ struct Fp8Options {
   // fp16_ovfl=saturate_all). NaN is never saturated.
   bool saturate_inf = false;
   // Any finite |x| above the largest finite value overflows, whatever rounding would do
-  // (sr_overflow=before_rounding). Only the SR functions read it.
+  // (sr_overflow=before_rounding on the SR functions, pk_overflow=before_rounding on the RNE
+  // pair writers' F32ToFp8RnePkK). F32ToFp8RneK itself never reads it.
   bool overflow_before_rounding = false;
 };
 
@@ -133,6 +134,18 @@ inline uint32_t F32ToFp8RneK(uint32_t x, const Fp8Params& p) {
   const uint32_t sh = subnormal ? static_cast<uint32_t>(sub_shift) : p.drop_bits;
   const uint32_t code = (a + ((1u << (sh - 1u)) - 1u) + ((a >> sh) & 1u)) >> sh;
   return fp8_internal::Encode<kKind, kFull>(x, code, p);
+}
+
+// The RNE conversion of the instructions that pack two f32 (model/ops pk_common.cc):
+// F32ToFp8RneK, except that under pk_overflow=before_rounding (pre_ovf_limit set) a finite |x|
+// above max finite overflows even when it would round down to max finite (FNUZ E4M3 241.0:
+// 0x80, not 0x7f).
+template <Fp8Kind kKind>
+inline uint32_t F32ToFp8RnePkK(uint32_t x, const Fp8Params& p) {
+  const uint32_t r = F32ToFp8RneK<kKind>(x, p);
+  const uint32_t mag = x & ~kF32SignMask;
+  const bool pre = mag > p.pre_ovf_limit && mag < kF32ExpMask;
+  return pre ? fp8_internal::Encode<kKind>(x, p.max_finite + 1u, p) : r;
 }
 
 // sr_rounding=carry_truncate (docs/semantics.md §6, L+): specials first; the seed is added to the

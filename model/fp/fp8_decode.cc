@@ -17,7 +17,9 @@ uint32_t Decode(uint32_t byte, const Fp8Format& f, const Fp8ToF32Options& o) {
   const uint32_t sign = sign_bit << 31;
   const auto nan = [&]() -> uint32_t {
     if (!f.is_signed) return o.unsigned_nan;
-    return o.nan == Fp8NanToF32::host_7f800001 ? 0x7f800001u : sign | kQuietNan;
+    if (o.nan == Fp8NanToF32::host_7f800001) return 0x7f800001u;
+    if (o.nan == Fp8NanToF32::negative_quiet) return kF32SignMask | kQuietNan;
+    return sign | kQuietNan;
   };
   if (f.fnuz && byte == 0x80u) return nan();  // FNUZ: "negative zero" is the one NaN
   if (mag > f.max_finite) {

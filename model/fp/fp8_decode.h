@@ -27,6 +27,7 @@ namespace lanediff {
 enum class Fp8NanToF32 : uint8_t {
   sign_quiet,  // (sign << 31) | 0x7fc00000; FNUZ 0x80 has the sign bit: 0xffc00000
   host_7f800001,  // 0x7f800001 for every NaN byte, the sign dropped (HIP's host cast_from_f8)
+  negative_quiet,  // 0xffc00000 for every NaN byte, whatever its sign (rocjitsu's RDNA4 path)
 };
 
 // VOP3 OMOD field values (dword 1 bits [28:27]).

@@ -159,14 +159,15 @@ uint32_t SpecialInput(uint32_t x, const Fp8Format& f, const Fp8Options& o, bool*
   return (negative ? 0x80u : 0u) | f.inf_out;
 }
 
-// sr_overflow=before_rounding: is the finite magnitude v above the largest finite value?
+// sr_overflow=before_rounding (SR) or pk_overflow=before_rounding (RNE): is the finite
+// magnitude v above the largest finite value?
 bool AboveMaxFinite(const Wide& v, const Fp8Format& f, const Fp8Options& o) {
   return o.overflow_before_rounding && Cmp(v, ValueTable(f)[f.max_finite]) > 0;
 }
 
 // What every rounding does first: a special input, or a finite |x| at or past the first value
-// beyond max finite (for a stochastic reading under sr_overflow=before_rounding: above max
-// finite), decides the byte at once; otherwise |x| exactly and the code at or below it.
+// beyond max finite (under an overflow-before-rounding reading: above max finite), decides the
+// byte at once; otherwise |x| exactly and the code at or below it.
 struct Finite {
   bool decided;
   uint32_t byte;  // when decided
@@ -175,7 +176,7 @@ struct Finite {
   uint32_t lo;    // largest code whose value is <= v
 };
 
-Finite Decode(uint32_t x, const Fp8Format& f, const Fp8Options& o, bool stochastic) {
+Finite Decode(uint32_t x, const Fp8Format& f, const Fp8Options& o) {
   Finite r{};
   bool special;
   r.byte = SpecialInput(x, f, o, &special);
@@ -184,7 +185,7 @@ Finite Decode(uint32_t x, const Fp8Format& f, const Fp8Options& o, bool stochast
   r.negative = (x >> 31) != 0;
   r.v = F32Magnitude(x);
   r.lo = FloorIndex(ValueTable(f), r.v);
-  if (r.lo > f.max_finite || (stochastic && AboveMaxFinite(r.v, f, o))) {
+  if (r.lo > f.max_finite || AboveMaxFinite(r.v, f, o)) {
     r.decided = true;
     r.byte = EncodeByCases(r.negative, true, 0, f, o);
   }
@@ -202,7 +203,7 @@ struct SeedBits {
 // the quantum at v, exactly, truncated to the representable value at or below.
 template <typename Bits>
 uint32_t SeededTruncate(uint32_t x, const Fp8Format& f, const Fp8Options& o, Bits bits_for) {
-  const Finite in = Decode(x, f, o, /*stochastic=*/true);
+  const Finite in = Decode(x, f, o);
   if (in.decided) return in.byte;
   const SeedBits b = bits_for(in.v);
   if (b.k > 24) return EncodeByCases(in.negative, false, 0, f, o);
@@ -248,7 +249,7 @@ uint32_t OracleF32ToU8(uint32_t x, RoundMode rm, bool nan_gives_max) {
 }
 
 uint32_t OracleF32ToFp8Rne(uint32_t x, const Fp8Format& f, const Fp8Options& o) {
-  const Finite in = Decode(x, f, o, /*stochastic=*/false);
+  const Finite in = Decode(x, f, o);
   if (in.decided) return in.byte;
   const std::vector<Wide>& table = ValueTable(f);
   const uint32_t lo = in.lo, hi = lo + 1;
@@ -270,7 +271,10 @@ uint32_t OracleF32ToFp8Literal(uint32_t x, uint32_t seed, const Fp8Format& f,
   }
   const uint32_t fraction = x & 0x7fffff;
   const uint32_t wrapped = (fraction + seed) % (1u << 23);
-  return OracleF32ToFp8Rne((x & 0xff800000u) | wrapped, f, o);
+  // The overflow reading was decided on x above; the sum is rounded as RNE rounds.
+  Fp8Options rne = o;
+  rne.overflow_before_rounding = false;
+  return OracleF32ToFp8Rne((x & 0xff800000u) | wrapped, f, rne);
 }
 
 uint32_t OracleF32ToFp8SrExactSubnormal(uint32_t x, uint32_t s1, bool seed_low,
@@ -353,6 +357,7 @@ uint32_t OracleFp8ToF32(uint32_t byte, const Fp8Format& f, const Fp8ToF32Options
     if (o.clamp && o.dx10_clamp) return 0u;
     if (!f.is_signed) return o.unsigned_nan;
     if (o.nan == Fp8NanToF32::host_7f800001) return 0x7f800001u;
+    if (o.nan == Fp8NanToF32::negative_quiet) return 0xffc00000u;  // both signs
     return (v.negative ? 0x80000000u : 0u) | 0x7fc00000u;
   }
   if (v.subnormal && o.flush_denormals) v.n = 0;

@@ -36,8 +36,8 @@ LANEDIFF_KERNEL_INLINE void PkLoop(const Fp8Params& p, const PkUniform& u,
                                    size_t n) {
   const uint32_t keep = ~(0xffffu << u.half_shift);
   for (size_t i = 0; i < n; ++i) {
-    const uint32_t lo = F32ToFp8RneK<kKind>(ResolveSrc0(src0[i], u.src[0]), p);
-    const uint32_t hi = F32ToFp8RneK<kKind>(ResolveSrc0(src1[i], u.src[1]), p);
+    const uint32_t lo = F32ToFp8RnePkK<kKind>(ResolveSrc0(src0[i], u.src[0]), p);
+    const uint32_t hi = F32ToFp8RnePkK<kKind>(ResolveSrc0(src1[i], u.src[1]), p);
     out[i] = (old[i] & keep) | (((hi << 8) | lo) << u.half_shift);
   }
 }

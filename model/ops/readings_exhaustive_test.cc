@@ -64,6 +64,9 @@ const std::vector<Reading>& Readings() {
       {"gfx1250_clamp=ue5m3_magnitude", kSubnormal | kTop | kSpecial | kOne,
        {{"gfx1250", Instr::v_cvt_sr_fp8_f32, true}}},
       {"pk_u8_nan=max", kSpecial, {{"gfx1100", Instr::v_cvt_pk_u8_f32, false}}},
+      {"pk_overflow=before_rounding", kTop,
+       {{"gfx950", Instr::v_cvt_pk_fp8_f32, false}, {"gfx950", Instr::v_cvt_pk_bf8_f32, false},
+        {"gfx942", Instr::v_cvt_pk_fp8_f32, false}, {"gfx1250", Instr::v_cvt_pk_fp8_f32, true}}},
   };
   return *r;
 }

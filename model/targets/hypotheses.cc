@@ -42,6 +42,9 @@ void Set(Hypotheses* h, uint8_t v) {
   "_gen_pk_widen_fp8) with data_types.h (02dd3a6f)"
 #define ISA_CDNA "AMD CDNA3/CDNA4 ISA guides, V_CVT_F32_FP8 / V_CVT_PK_F32_FP8 pseudocode and notes"
 #define LLVM_MC "llvm-mc-22 (model/isa/testdata/fp8_family_forms.txt)"
+#define ROCJITSU_RDNA_CONVERSION                                                  \
+  "ROCm/rocm-systems emulation/rocjitsu/lib/rocjitsu/src/rocjitsu/isa/arch/amdgpu/" \
+  "shared/conversion.h (read at c2cc4766, the RDNA4 path written against gfx1201 results)"
 
 constexpr absl::string_view kNoSr =
     "gfx908 gfx90a gfx1010 gfx1030 gfx1100 gfx1150";  // targets without the SR instructions
@@ -228,9 +231,25 @@ const std::vector<HypothesisInfo>& Registry() {
          HIP_HOST " cast_from_f8 ('ifNaN = 0x7F800001', rocBLAS-derived; the host stand-in for "
          "__builtin_amdgcn_cvt_f32_fp8)",
          "gfx942 gfx950 gfx12 (the host stand-in for them)",
-         "gfx942 v_cvt_f32_fp8 src0=0x80: 0x7f800001 (default 0xffc00000)"}},
-       {{"gfx942 gfx950 gfx1200 gfx1201 gfx1250 gfx1251",
-         "U: not measured; the AMD emulator's decoder against HIP's host stand-in"},
+         "gfx942 v_cvt_f32_fp8 src0=0x80: 0x7f800001 (default 0xffc00000)"},
+        {"negative_quiet",
+         "0xFFC00000 for every NaN byte whatever its sign (E4M3 0x7F and 0xFF, E5M2 0x7D-0x7F and "
+         "0xFD-0xFF; FNUZ 0x80 as sign_quiet)",
+         ROCJITSU_RDNA_CONVERSION " decode_fp8 (detail::kDecodedNan), marked there as an ISA "
+         "discrepancy seen on gfx1201: the chip encodes every NaN as 0xFF/0xFE and decodes every "
+         "NaN to 0xFFC00000",
+         "gfx1201 (results the header was written against)",
+         "gfx1201 v_cvt_f32_fp8 src0=0x7f: 0xffc00000 (default 0x7fc00000)"}},
+       {{"gfx1200 gfx1201",
+         "U, contested by L+: rocjitsu's RDNA4 conversion.h, written against gfx1201 results, "
+         "states that gfx1201 decodes every NaN to 0xFFC00000 (negative_quiet); the same header's "
+         "encode half (canonical 0xFF/0xFE) is the measured fp8_nan default. The registry keeps "
+         "one default per rule for every target, so sign_quiet stays; a gfx1201 that follows "
+         "the header shows as the finding fp8_to_f32_nan=negative_quiet, and discriminate asks "
+         "E4M3 0x7F to tell the two apart"},
+        {"gfx942 gfx950 gfx1250 gfx1251",
+         "U: not measured; the AMD emulator's CDNA decoder against HIP's host stand-in (on "
+         "gfx942's FNUZ formats negative_quiet is the same reading: 0x80 is the only NaN)"},
         {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
        Get<Fp8ToF32Nan, &Hypotheses::fp8_to_f32_nan>,
        Set<Fp8ToF32Nan, &Hypotheses::fp8_to_f32_nan>},
@@ -335,6 +354,32 @@ const std::vector<HypothesisInfo>& Registry() {
          "no 16-bit source operand in the rows on these targets: the rule does not arise"}},
        Get<Src16Constant, &Hypotheses::src16_constant>,
        Set<Src16Constant, &Hypotheses::src16_constant>},
+      {"pk_overflow",
+       "v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 (RNE): is a finite overflow decided after or before "
+       "rounding",
+       {{"after_rounding",
+         "only a value that rounds to nearest even above the largest finite overflows (OCP E4M3 "
+         "448 < x < 464 gives 448)",
+         ROCJITSU_RDNA_CONVERSION " detail::finish_fp8 (the rounded magnitude against the "
+         "largest); " ROCJITSU_CDNA " f32_to_fp8_e4m3_rne, f32_to_bf8_e5m2_rne, f32_to_fnuz_rne; "
+         "AMD CDNA4 ISA guide V_CVT_PK_FP8_F32 ('Round to nearest even')",
+         "gfx942 gfx950 gfx1200 gfx1201 gfx1250",
+         "gfx942 v_cvt_pk_fp8_f32 src0=0x43710000 (241.0) src1=0: 0x0000007f"},
+        {"before_rounding",
+         "any finite |x| above the largest finite overflows, whatever RNE would round it to "
+         "(FNUZ E4M3 241.0: 0x80; OCP E4M3 448 < x < 464: sign|0x7F; E5M2 above 57344: Inf)",
+         HIP_HOST ": internal::cast_to_f8 compares the magnitude with ifmax, the largest finite, "
+         "before it rounds, for RNE (stoch false) as for SR; the same check as sr_overflow's "
+         "before_rounding",
+         "gfx942 gfx950 gfx12 (the host stand-in for __builtin_amdgcn_cvt_pk_fp8_f32)",
+         "gfx942 v_cvt_pk_fp8_f32 src0=0x43710000 (241.0) src1=0: 0x00000080 (default "
+         "0x0000007f); gfx950 src0=0x43e08000 (449.0): 0x0000007f (default 0x0000007e)"}},
+       {{"gfx1200 gfx1201",
+         "L+: the RDNA4 emulator path, written against gfx1201 results, rounds first"},
+        {"gfx942 gfx950 gfx1250 gfx1251",
+         "L: both AMD emulator paths round first; HIP's host code is a stand-in, not a model"},
+        {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
+       Get<PkOverflow, &Hypotheses::pk_overflow>, Set<PkOverflow, &Hypotheses::pk_overflow>},
   };
   return *registry;
 }
@@ -348,6 +393,7 @@ const std::vector<HypothesisInfo>& Registry() {
 #undef ROCJITSU_CVT_FP8
 #undef ISA_CDNA
 #undef LLVM_MC
+#undef ROCJITSU_RDNA_CONVERSION
 
 void AppendJsonString(std::string* out, absl::string_view s) {
   out->push_back('"');
@@ -446,14 +492,18 @@ Fp8Options Fp8EncodeOptionsFor(const Hypotheses& h, bool fp16_ovfl_bit, bool cla
   o.saturate_finite = (fp16_ovfl_bit && h.fp16_ovfl != Fp16Ovfl::ignored) ||
                       (clamp_saturates && h.pk_fp8_clamp == PkFp8Clamp::saturate_finite);
   o.saturate_inf = fp16_ovfl_bit && h.fp16_ovfl == Fp16Ovfl::saturate_all;
+  o.overflow_before_rounding = h.pk_overflow == PkOverflow::before_rounding;
   return o;
 }
 
 Fp8ToF32Options Fp8DecodeOptionsFor(const Hypotheses& h, bool f16_input_denormals, uint32_t omod,
                                     bool clamp, bool dx10_clamp) {
   Fp8ToF32Options o;
-  o.nan = h.fp8_to_f32_nan == Fp8ToF32Nan::host_7f800001 ? Fp8NanToF32::host_7f800001
-                                                          : Fp8NanToF32::sign_quiet;
+  switch (h.fp8_to_f32_nan) {
+    case Fp8ToF32Nan::sign_quiet: o.nan = Fp8NanToF32::sign_quiet; break;
+    case Fp8ToF32Nan::host_7f800001: o.nan = Fp8NanToF32::host_7f800001; break;
+    case Fp8ToF32Nan::negative_quiet: o.nan = Fp8NanToF32::negative_quiet; break;
+  }
   o.unsigned_nan = h.ue5m3_nan == Ue5m3Nan::quiet ? 0x7fc00000u : kUe5m3NanComgr;
   o.flush_denormals = h.fp8_denorm_input == Fp8DenormInput::flush_f16_mode && !f16_input_denormals;
   const bool outmod = h.fp8_to_f32_outmod == Fp8ToF32Outmod::applied;

@@ -51,8 +51,9 @@ enum class Gfx1250Clamp : uint8_t { ue5m3, ignored, ue5m3_magnitude };
 // v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 CLAMP where it selects no format (LLVM refuses it there):
 // no effect (default), or it saturates a finite overflow like MODE.FP16_OVFL.
 enum class PkFp8Clamp : uint8_t { ignored, saturate_finite };
-// fp8/bf8 -> f32 of a NaN byte: sign|0x7fc00000 (default), or 0x7f800001 whatever the sign.
-enum class Fp8ToF32Nan : uint8_t { sign_quiet, host_7f800001 };
+// fp8/bf8 -> f32 of a NaN byte: sign|0x7fc00000 (default), 0x7f800001 whatever the sign, or
+// 0xffc00000 whatever the sign.
+enum class Fp8ToF32Nan : uint8_t { sign_quiet, host_7f800001, negative_quiet };
 // UE5M3 (gfx1250 v_cvt_f32_fp8 CLAMP=1) NaN byte 0xFF -> f32: 0x7fa3d000 (default) or 0x7fc00000.
 enum class Ue5m3Nan : uint8_t { comgr_7fa3d000, quiet };
 // fp8/bf8 -> f32 of a subnormal byte: exact (default), or flushed to a signed zero when MODE's
@@ -70,6 +71,9 @@ enum class Fp8SdwaSel : uint8_t { pseudocode, extract };
 // inline constant's 16-bit value in both halves and the literal dword as encoded (default), or
 // only the 16-bit value in bits 15:0 and 0 above, for an inline constant and a literal alike.
 enum class Src16Constant : uint8_t { replicated, low_only };
+// v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 (round to nearest even): a finite overflow is decided
+// after rounding (default) or before it (any finite |x| above the largest finite overflows).
+enum class PkOverflow : uint8_t { after_rounding, before_rounding };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -87,6 +91,7 @@ struct Hypotheses {
   Fp8ToF32Outmod fp8_to_f32_outmod = Fp8ToF32Outmod::applied;
   Fp8SdwaSel fp8_sdwa_sel = Fp8SdwaSel::pseudocode;
   Src16Constant src16_constant = Src16Constant::replicated;
+  PkOverflow pk_overflow = PkOverflow::after_rounding;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
