@@ -17,6 +17,8 @@
 // | round_odd             | the RNE packed 8-bit float conversions (float output, no seed) round to odd: an inexact value is truncated and its last kept bit set | lanes of those instructions with an inexact source whose RNE result has an even last bit or rounded up (ties: 1.0625 E4M3 -> 0x39, not 0x38) |
 // | src_byte_swap         | an instruction that converts one selected byte of S0 (SrcRole::fp8_bytes) reads byte 2 when byte 1 is selected and byte 1 when byte 2 is (GFX12/GFX1250 byte_sel = OPSEL[1:0], GFX9 SDWA src0_sel BYTE_1/BYTE_2) | lanes selecting byte 1 or 2 whose bytes 1 and 2 convert differently |
 // | pair_word_swap        | an instruction writing a VGPR pair (InstrInfo::dst_bits 64) writes its two words swapped: VDST gets what VDST+1 should, and back | every lane of those instructions whose two words would differ (two different bytes in the converted word) |
+// | src0_neg_ignored      | NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0 (an instruction-word decoding fault, not a reading of a rule) | only batches with NEG[0]=1 of the instructions that accept -x on src0 (InstrInfo::neg_abs_srcs bit 0); lanes whose result depends on src0's sign (SR 1.0 E4M3 OCP with NEG[0]: 0x38, not 0xb8) |
+// | nan_decode_7fe        | an 8-bit float -> f32 conversion (OutputKind::f32) writes 0x7fe00000 for every NaN it decodes, whatever the sign: a NaN word no reading of fp8_to_f32_nan or ue5m3_nan gives | lanes of those instructions whose selected byte (or either byte of a pair) is a NaN |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
 // | mode_lost             | the first MODE write is lost (MODE[7:0] stays at the default), as back-to-back GFX9 s_setregs without wait states can | every batch whose MODE[7:0] is not the default is a harness fault (MODE readback mismatch), not a finding |
 // | crash                 | the process calls abort() when a lane's src0 is a signalling NaN | that batch is a device fault (SIGABRT); other batches unaffected |
@@ -53,6 +55,8 @@ enum class Erratum : uint8_t {
   round_odd,
   src_byte_swap,
   pair_word_swap,
+  src0_neg_ignored,
+  nan_decode_7fe,
   garbage_lane,
   mode_lost,
   crash,

@@ -84,7 +84,10 @@ class Worker {
   absl::Status HandleDisagreement(proto::TestCase tc, const BothSides& both);
   // The batch's causes, each hypothesis cause confirmed on a second batch (up to 4 rounds).
   absl::StatusOr<std::vector<Cause>> ConfirmedCauses(const ResolvedTest& t, const BothSides& both);
-  absl::StatusOr<bool> Confirmed(const ResolvedTest& t, const std::vector<std::string>& named);
+  // The settings of `causes` a confirmation batch refutes (RefutedSettings); none when every
+  // one is confirmed already or the batch cannot run.
+  absl::StatusOr<std::vector<std::string>> Refuted(const ResolvedTest& t,
+                                                   const std::vector<Cause>& causes);
   // Resolves the confirmation batch `conf` once into *t (which the result's `resolved` points
   // into, and which ReproducesEveryLane and DecideClass then read) and runs both sides.
   absl::StatusOr<BothSides> RunConfirmation(proto::TestCase conf, std::optional<ResolvedTest>* t);
@@ -95,7 +98,7 @@ class Worker {
   // Renames each class cause the batch cannot tell from another (Cause::also) by a
   // confirmation batch (DecideClass), and merges causes that then share a name.
   absl::Status DecideAmbiguousClasses(const ResolvedTest& t, std::vector<Cause>* causes);
-  absl::Status HandleCause(const ResolvedTest& t, const Cause& cause);
+  absl::Status HandleCause(const ResolvedTest& t, const Cause& cause, const BothSides& batch);
   // Minimizes `t` to a case that still shows `cause` and re-runs it on both sides (falling
   // back to `t` when the smaller case no longer disagrees). Returns the case to store (`t` or
   // *small) with its run in *b, or nullptr when not even `t` disagrees again (a flaky device).
@@ -156,7 +159,7 @@ class Worker {
   Clock::time_point last_progress_;
   bool progress_shown_ = false;
   std::set<std::string> printed_;  // buckets whose `new finding:` line is printed
-  std::set<std::string> confirmed_;  // target.instr.settings confirmed on a second batch
+  std::set<std::string> confirmed_;  // target.instr.setting confirmed on a second batch
 };
 
 }  // namespace campaign_internal

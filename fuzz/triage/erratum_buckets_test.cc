@@ -19,6 +19,7 @@
 #include "fuzz/corpus/corpus_store.h"
 #include "fuzz/engine/campaign.h"
 #include "fuzz/triage/buckets.h"
+#include "fuzz/triage/render.h"
 #include "gtest/gtest.h"
 
 namespace lanediff {
@@ -32,14 +33,15 @@ std::string TempDir() {
 
 // instruction -> buckets (largest count first)
 std::map<std::string, std::vector<Bucket>> Campaign(const std::vector<std::string>& inject,
-                                                    uint64_t max_execs = 600) {
+                                                    uint64_t max_execs = 600,
+                                                    uint64_t seed = 11) {
   CampaignOptions o;
   o.device = "sim";
   o.corpus = TempDir();
   o.inject = inject;
   o.lanes_per_batch = 256;
   o.progress = false;
-  o.seed = 11;
+  o.seed = seed;
   o.max_execs = max_execs;
   // hang: every batch with a signalling-NaN src0 (and every minimization step keeping one)
   // waits out the batch timeout. Only the fault errata run isolated, so only they have one; a
@@ -111,6 +113,7 @@ bool PairWriter(const InstrInfo& r) { return r.dst_bits == 64; }
 bool SourceByteReader(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
 bool ClampSelectsUe5m3(const InstrInfo& r) { return r.fp8_slot == Fp8Slot::fp8_clamp_ue5m3; }
 bool AnyRow(const InstrInfo&) { return true; }
+bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b001) != 0; }
 
 const InstrInfo& RowNamed(const std::string& name) {
   for (Instr i : kAllInstrs) {
@@ -194,6 +197,10 @@ INSTANTIATE_TEST_SUITE_P(
         // "writes its two words swapped": the VGPR-pair writers only; the observed pair is the
         // expected one exchanged: dst_words_swapped.
         Case{"pair_word_swap", PairWriter, "dst_words_swapped"},
+        // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
+        // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
+        // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).
+        Case{"src0_neg_ignored", AcceptsSrc0Neg, "acts_as_if.neg0=0"},
         // "one lane returns its VDST XOR 0xdeadbeef": every instruction, every byte changes;
         // an f32 writer writes every byte (no kept byte to see), so there the garbage word is
         // an f32 value that differs: value_differs (the pair writer: its VDST word).
@@ -240,6 +247,69 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
     seeded_with_buckets += buckets.count(std::string(InstrName(i)));
   }
   EXPECT_EQ(seeded_with_buckets, seeded) << Describe(buckets);
+}
+
+// The fp8_nan cause nan_sign gives on an 8-bit float writer (hypotheses.h: sign_preserving is
+// sign|0x7f on E4M3 and sign|0x7e on E5M2, sign_7f is sign|0x7f on both): on E4M3 (OCP
+// S.1111.111 is its only NaN code) the two readings give the same byte on every lane, one
+// cause named by both (values sorted, fuzz/triage/lane_causes.h CauseName); on E5M2 they part.
+std::string NanSignCause(const InstrInfo& row) {
+  return row.output == OutputKind::fp8 ? "fp8_nan=sign_7f+sign_preserving"
+                                       : "fp8_nan=sign_preserving";
+}
+
+// Four readings and one decoding fault planted at once (errata.h): sr_wrap
+// (sr_rounding=literal on the seeded rows), nan_sign (fp8_nan on the 8-bit float writers),
+// u8_truncate (pk_u8_rounding=truncate on the integer byte writer), fp16_ovfl_ignored
+// (fp16_ovfl=ignored on the 8-bit float writers) and src0_neg_ignored (acts_as_if.neg0=0 on
+// the rows accepting -x on src0). One batch holds lanes of several of them; each instruction's
+// buckets are exactly planted causes that reach its row, each named by its cause, and every
+// planted cause is found.
+TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
+  const auto buckets =
+      Campaign({"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"});
+  std::printf("[buckets] five planted causes:\n%s", Describe(buckets).c_str());
+  std::set<std::string> found;
+  for (const auto& [instr, v] : buckets) {
+    const InstrInfo& row = RowNamed(instr);
+    std::set<std::string> planted;
+    if (Seeded(row)) planted.insert("sr_rounding=literal");
+    if (Float8Writer(row)) planted.insert({NanSignCause(row), "fp16_ovfl=ignored"});
+    if (IntegerByte(row)) planted.insert("pk_u8_rounding=truncate");
+    if (AcceptsSrc0Neg(row)) planted.insert("acts_as_if.neg0=0");
+    for (const Bucket& b : v) {
+      EXPECT_TRUE(planted.count(b.cause)) << instr << ": " << b.cause << "\n" << Describe(buckets);
+      found.insert(b.cause);
+    }
+  }
+  for (const char* c : {"sr_rounding=literal", "fp8_nan=sign_7f+sign_preserving",
+                        "fp8_nan=sign_preserving", "fp16_ovfl=ignored",
+                        "pk_u8_rounding=truncate", "acts_as_if.neg0=0"}) {
+    EXPECT_TRUE(found.count(c)) << c << " not found\n" << Describe(buckets);
+  }
+}
+
+// A NaN decode no reading has (nan_decode_7fe: 0x7fe00000 for every NaN byte; fp8_to_f32_nan
+// gives sign|0x7fc00000 or 0x7f800001, ue5m3_nan 0x7fa3d000 or 0x7fc00000): the f32 writers'
+// only bucket is the class nan_encoding (both words NaN), titled "none of the known readings",
+// and the finding keeps the batch's lanes of it (Finding.unexplained), each observed 0x7fe00000.
+TEST(ErratumBuckets, NanDecodeNoReadingHasIsNoneOfTheKnownReadings) {
+  const auto buckets = Campaign({"nan_decode_7fe"});
+  ASSERT_FALSE(buckets.empty());
+  for (const auto& [instr, v] : buckets) {
+    EXPECT_TRUE(F32Writer(RowNamed(instr))) << instr;
+    ASSERT_EQ(v.size(), 1u) << Describe(buckets);
+    EXPECT_EQ(v[0].cause, "nan_encoding") << instr;
+    EXPECT_EQ(CauseTitle(v[0].cause), "none of the known readings: nan_encoding");
+    ASSERT_FALSE(v[0].examples.empty());
+    const proto::Finding::Example& u = v[0].examples[0].finding.unexplained();
+    EXPECT_GT(u.testcase().lanes_size(), 0) << instr;
+    EXPECT_FALSE(u.observed().empty());
+    for (uint32_t w : u.observed()) {
+      // A pair's other word may be a number: only NaN words were replaced.
+      if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu) != 0) EXPECT_EQ(w, 0x7fe00000u);
+    }
+  }
 }
 
 }  // namespace
