@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "device_harness/fault.h"
@@ -60,7 +61,7 @@ Cause PickClass(const std::map<std::string, std::vector<size_t>>& by_class) {
       best = &entry;
     }
   }
-  Cause c{best->first, false, best->second, {}};
+  Cause c{best->first, false, best->second, {}, {}};
   std::sort(c.lanes.begin(), c.lanes.end());
   return c;
 }
@@ -217,9 +218,10 @@ absl::StatusOr<Expectation> Expect(const ResolvedCase& resolved, const Hypothese
   return Expectation{std::move(rc), w, std::move(expected)};
 }
 
-// Whether every lane of `lanes` is the model's under `ctx` plus one more setting of another
-// rule than `rule` (SingleSettings): a cause the batch that named ctx's settings did not show, which a
-// confirmation batch's fresh lanes can (a reading and an overflow on one lane).
+// Whether every lane of `lanes` is the model's under `ctx` plus one more hypothesis setting of
+// another rule than `rule`: a reading the batch that named ctx's settings did not show, which
+// a confirmation batch's fresh lanes can (a reading and an overflow on one lane). Not a field:
+// the confirmation batch has the first batch's word and MODE.
 absl::StatusOr<bool> HiddenCauseExplains(const ResolvedCase& rc, const OpContext& ctx,
                                          absl::string_view rule, const std::vector<size_t>& lanes,
                                          absl::Span<const uint32_t> observed,
@@ -236,7 +238,7 @@ absl::StatusOr<bool> HiddenCauseExplains(const ResolvedCase& rc, const OpContext
   std::vector<bool> explained(lanes.size(), false);
   std::vector<uint32_t> out(sub_observed.size());
   for (const std::string& t : SingleSettings(ctx)) {
-    if (RuleOf(t) == rule) continue;
+    if (RuleOf(t) == rule || absl::StartsWith(t, kActsAsIf)) continue;
     OpContext c = ctx;
     if (!ApplySetting(t, &c).ok() || !Evaluate(c, sub.view(), absl::MakeSpan(out)).ok()) continue;
     std::vector<bool> miss(lanes.size(), false);

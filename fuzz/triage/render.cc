@@ -164,6 +164,7 @@ std::string TriageText(const TriageRow& r) {
                           absl::StrJoin(b.targets, ","), Thousands(b.count), b.first_seen,
                           b.last_seen);
     absl::StrAppendFormat(&out, "    %s\n", CauseTitle(b.cause));
+    if (!r.separated_by.empty()) absl::StrAppendFormat(&out, "    separated by: %s\n", r.separated_by);
   } else {
     out += "\n";
   }
@@ -193,6 +194,7 @@ std::string TriageJson(const TriageRow& r) {
     const Bucket& b = *r.bucket;
     add("cause", JsonString(b.cause));
     add("title", JsonString(CauseTitle(b.cause)));
+    if (!r.separated_by.empty()) add("separated_by", JsonString(r.separated_by));
     add("instruction", JsonString(b.instr));
     std::vector<std::string> t;
     for (const std::string& x : b.targets) t.push_back(JsonString(x));
