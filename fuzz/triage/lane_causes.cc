@@ -56,6 +56,7 @@ struct Candidate {
   std::vector<uint32_t> out;    // the model's words under it
   std::vector<bool> explains;   // per lane: out matches observed
   std::vector<size_t> lanes;    // the value lanes it explains
+  bool admissible = false;      // changes no agreeing lane (or only Rescued ones)
 };
 
 // Lanes [0, n) of `v` whose words in `out` match `observed` (DifferingLanes' complement).
@@ -66,10 +67,54 @@ std::vector<bool> Matches(const OpContext& ctx, const LaneView& v, absl::Span<co
   return m;
 }
 
+// Lanes [0, n) of `v` that `lanes` lists, as a sub-batch, with their observed words.
+struct SubBatch {
+  LaneBatch lanes;
+  std::vector<uint32_t> observed;
+};
+SubBatch Sub(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+             const std::vector<size_t>& lanes) {
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  const LaneView v = rc.lanes.view();
+  SubBatch sb;
+  for (size_t i : lanes) {
+    sb.lanes.Add(v.src0[i], v.src1[i], v.src2[i], v.vdst_old[i]);
+    for (size_t k = 0; k < w; ++k) sb.observed.push_back(observed[i * w + k]);
+  }
+  return sb;
+}
+
+absl::StatusOr<std::vector<bool>> PairMatches(const ResolvedCase& rc, const LaneBatch& sub,
+                                              absl::Span<const uint32_t> sub_observed,
+                                              const std::string& a, const std::string& b,
+                                              const Relaxations& relax);
+
+// Whether candidate `c`, which changes the agreeing lanes `broken`, still holds: every one of
+// them is the device's word under c plus one other relevant setting of another rule (two
+// deviations that cancel on that lane, e.g. NEG ignored and truncation on a small positive
+// u8 input). Only for a few broken lanes (at most a quarter of the value lanes c explains, or
+// 2): a wrong reading breaks many.
+bool Rescued(const ResolvedCase& rc, absl::Span<const uint32_t> observed, const Relaxations& relax,
+             const Candidate& c, const std::vector<size_t>& broken,
+             const std::vector<Candidate>& relevant) {
+  if (broken.size() > std::max<size_t>(2, c.lanes.size() / 4)) return false;
+  const SubBatch sb = Sub(rc, observed, broken);
+  std::vector<bool> held(broken.size(), false);
+  for (const Candidate& d : relevant) {
+    if (d.rule == c.rule) continue;
+    absl::StatusOr<std::vector<bool>> m =
+        PairMatches(rc, sb.lanes, sb.observed, c.settings[0], d.settings[0], relax);
+    if (!m.ok()) continue;
+    for (size_t k = 0; k < held.size(); ++k) held[k] = held[k] || (*m)[k];
+    if (std::all_of(held.begin(), held.end(), [](bool h) { return h; })) return true;
+  }
+  return false;
+}
+
 // Every single setting (hypotheses in AllHypotheses order, then FieldSettings) that changes
-// the model's words somewhere, changes no agreeing lane and explains a value lane; settings of
-// one rule with equal words joined. `relevant` receives every setting that changes a word
-// (for pairs), with its per-lane matches.
+// the model's words somewhere (`relevant`, with per-lane matches; `admissible` set for those
+// that change no agreeing lane, or only lanes Rescued). The candidates returned explain a
+// value lane and are admissible; settings of one rule with equal words are joined.
 absl::StatusOr<std::vector<Candidate>> Singles(
     const ResolvedCase& rc, absl::Span<const uint32_t> expected,
     absl::Span<const uint32_t> observed, const Relaxations& relax,
@@ -77,31 +122,35 @@ absl::StatusOr<std::vector<Candidate>> Singles(
     absl::Span<const std::string> refuted, std::vector<Candidate>* relevant) {
   const std::vector<std::string> settings = SingleSettings(rc.ctx);
   const LaneView v = rc.lanes.view();
-  std::vector<Candidate> out;
   for (const std::string& s : settings) {
     if (std::find(refuted.begin(), refuted.end(), s) != refuted.end()) continue;
     OpContext ctx = rc.ctx;
     if (!ApplySetting(s, &ctx).ok()) continue;
-    Candidate c{RuleOf(s), {s}, std::vector<uint32_t>(expected.size()), {}, {}};
+    Candidate c{RuleOf(s), {s}, std::vector<uint32_t>(expected.size()), {}, {}, false};
     // A context the model refuses (a field value the row cannot hold) explains nothing.
     if (!Evaluate(ctx, v, absl::MakeSpan(c.out)).ok()) continue;
     if (absl::MakeConstSpan(c.out) == expected) continue;  // changes nothing on this batch
     c.explains = Matches(ctx, v, c.out, observed, relax);
-    relevant->push_back(c);
-    bool admissible = true;
-    for (size_t i = 0; i < v.size && admissible; ++i) admissible = !agreeing[i] || c.explains[i];
-    if (!admissible) continue;
     for (size_t i : value_lanes) {
       if (c.explains[i]) c.lanes.push_back(i);
     }
-    if (c.lanes.empty()) continue;
+    relevant->push_back(std::move(c));
+  }
+  std::vector<Candidate> out;
+  for (Candidate& c : *relevant) {
+    std::vector<size_t> broken;
+    for (size_t i = 0; i < v.size; ++i) {
+      if (agreeing[i] && !c.explains[i]) broken.push_back(i);
+    }
+    c.admissible = broken.empty() || Rescued(rc, observed, relax, c, broken, *relevant);
+    if (!c.admissible || c.lanes.empty()) continue;
     auto same = std::find_if(out.begin(), out.end(), [&](const Candidate& o) {
       return o.rule == c.rule && o.out == c.out;
     });
     if (same != out.end()) {
-      same->settings.push_back(s);
+      same->settings.push_back(c.settings[0]);
     } else {
-      out.push_back(std::move(c));
+      out.push_back(c);
     }
   }
   return out;
@@ -143,28 +192,21 @@ absl::StatusOr<std::vector<bool>> PairMatches(const ResolvedCase& rc, const Lane
 }
 
 // Lanes no single setting explains, tried under two settings together: those of the relevant
-// ones (changing some word) that each alone change no agreeing lane. The first pair explaining
+// ones (changing some word) that are each admissible alone. The first pair explaining
 // most of `left` first (greedy); a lane a pair explains goes to both its settings' causes (two
 // deviations, two causes: never a third "both" cause).
 absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
                           const Relaxations& relax, const std::vector<Candidate>& relevant,
-                          const std::vector<bool>& agreeing, std::vector<size_t>* left,
+                          std::vector<size_t>* left,
                           std::vector<Cause>* causes) {
   std::vector<const Candidate*> ok;
   for (const Candidate& c : relevant) {
-    bool admissible = true;
-    for (size_t i = 0; i < agreeing.size() && admissible; ++i) admissible = !agreeing[i] || c.explains[i];
-    if (admissible) ok.push_back(&c);
+    if (c.admissible) ok.push_back(&c);
   }
-  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
   while (!left->empty() && ok.size() >= 2) {
-    const LaneView v = rc.lanes.view();
-    LaneBatch sub;
-    std::vector<uint32_t> sub_observed;
-    for (size_t i : *left) {
-      sub.Add(v.src0[i], v.src1[i], v.src2[i], v.vdst_old[i]);
-      for (size_t k = 0; k < w; ++k) sub_observed.push_back(observed[i * w + k]);
-    }
+    const SubBatch sb = Sub(rc, observed, *left);
+    const LaneBatch& sub = sb.lanes;
+    const std::vector<uint32_t>& sub_observed = sb.observed;
     size_t best_n = 0;
     std::pair<const Candidate*, const Candidate*> best{nullptr, nullptr};
     std::vector<bool> best_m;
@@ -352,7 +394,7 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
     causes.push_back(Cause{CauseName(settings), true, std::move(lanes), {}, std::move(settings)});
   }
   if (!left.empty()) {
-    LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, agreeing, &left, &causes));
+    LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, &left, &causes));
   }
   *unexplained = std::move(left);
   return causes;
