@@ -218,36 +218,6 @@ absl::StatusOr<Expectation> Expect(const ResolvedCase& resolved, const Hypothese
   return Expectation{std::move(rc), w, std::move(expected)};
 }
 
-// Whether every lane of `lanes` is the model's under `ctx` plus one more hypothesis setting of
-// another rule than `rule`: a reading the batch that named ctx's settings did not show, which
-// a confirmation batch's fresh lanes can (a reading and an overflow on one lane). Not a field:
-// the confirmation batch has the first batch's word and MODE.
-absl::StatusOr<bool> HiddenCauseExplains(const ResolvedCase& rc, const OpContext& ctx,
-                                         absl::string_view rule, const std::vector<size_t>& lanes,
-                                         absl::Span<const uint32_t> observed,
-                                         const Relaxations& relax) {
-  if (lanes.empty()) return true;
-  const size_t w = static_cast<size_t>(DstWords(ctx.instr));
-  const LaneView v = rc.lanes.view();
-  LaneBatch sub;
-  std::vector<uint32_t> sub_observed;
-  for (size_t i : lanes) {
-    sub.Add(v.src0[i], v.src1[i], v.src2[i], v.vdst_old[i]);
-    for (size_t k = 0; k < w; ++k) sub_observed.push_back(observed[i * w + k]);
-  }
-  std::vector<bool> explained(lanes.size(), false);
-  std::vector<uint32_t> out(sub_observed.size());
-  for (const std::string& t : SingleSettings(ctx)) {
-    if (RuleOf(t) == rule || absl::StartsWith(t, kActsAsIf)) continue;
-    OpContext c = ctx;
-    if (!ApplySetting(t, &c).ok() || !Evaluate(c, sub.view(), absl::MakeSpan(out)).ok()) continue;
-    std::vector<bool> miss(lanes.size(), false);
-    for (size_t k : DifferingLanes(c, sub.view(), out, sub_observed, relax)) miss[k] = true;
-    for (size_t k = 0; k < lanes.size(); ++k) explained[k] = explained[k] || !miss[k];
-  }
-  return std::all_of(explained.begin(), explained.end(), [](bool b) { return b; });
-}
-
 // Merges one class cause into another whose name every one of its lanes also shows (see
 // Attribute); false when no such pair is left.
 bool MergeOneAlsoShown(std::vector<Cause>* causes,
@@ -516,8 +486,7 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
         if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
         against.push_back(i);
       }
-      LANEDIFF_ASSIGN_OR_RETURN(bool hidden, HiddenCauseExplains(e.rc, ctx, RuleOf(s), against, observed, relax));
-      if (!against.empty() && !hidden) refuted.push_back(s);
+      if (!against.empty()) refuted.push_back(s);
     }
   }
   return refuted;

@@ -202,9 +202,8 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
 // Setting s of a cause is checked with the first setting of every other cause of another rule
 // applied too ("the others"): the lanes where s matters are those where the model under the
 // others plus s differs from the model under the others alone; s is refuted when on one of
-// them (structural lanes excepted) the device's word is neither the model's under the others
-// plus s nor under that plus one more hypothesis setting of another rule (a reading the first
-// batch did not show). A batch where s matters nowhere refutes nothing. So equivalent readings that part on the
+// them (structural lanes excepted) the device's word is not the model's under the others plus
+// s. A batch where s matters nowhere refutes nothing. So equivalent readings that part on the
 // confirmation lanes are narrowed to the one the device follows, and a reading that a second
 // cause of the device would hide is still checked where it alone decides. conf.ctx.hyp is not
 // read: `hyp` stands in its place.

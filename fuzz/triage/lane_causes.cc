@@ -191,39 +191,68 @@ absl::StatusOr<std::vector<bool>> PairMatches(const ResolvedCase& rc, const Lane
   return Matches(ctx, sub.view(), out, sub_observed, relax);
 }
 
-// Lanes no single setting explains, tried under two settings together: those of the relevant
-// ones (changing some word) that are each admissible alone. The first pair explaining
-// most of `left` first (greedy); a lane a pair explains goes to both its settings' causes (two
-// deviations, two causes: never a third "both" cause).
+// Whether the model under settings a and b together changes no agreeing lane of the batch.
+bool PairKeepsAgreeing(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+                       const Relaxations& relax, const std::string& a, const std::string& b,
+                       const std::vector<bool>& agreeing) {
+  OpContext ctx = rc.ctx;
+  std::vector<uint32_t> out(observed.size());
+  if (!ApplySetting(a, &ctx).ok() || !ApplySetting(b, &ctx).ok() ||
+      !Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(out)).ok()) {
+    return false;
+  }
+  const std::vector<bool> m = Matches(ctx, rc.lanes.view(), out, observed, relax);
+  for (size_t i = 0; i < agreeing.size(); ++i) {
+    if (agreeing[i] && !m[i]) return false;
+  }
+  return true;
+}
+
+// The pair (a admissible alone, b any relevant setting of another rule) explaining most lanes
+// of `sb` that changes no agreeing lane (checked on the whole batch for a b not admissible
+// alone: a NaN whose sign a field flipped back). n: lanes explained (0: none).
+struct BestPair {
+  const Candidate* a = nullptr;
+  const Candidate* b = nullptr;
+  std::vector<bool> matches;
+  size_t n = 0;
+};
+BestPair FindPair(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+                  const Relaxations& relax, const std::vector<Candidate>& relevant,
+                  const SubBatch& sb, const std::vector<bool>& agreeing) {
+  BestPair best;
+  for (const Candidate& a : relevant) {
+    if (!a.admissible) continue;
+    for (const Candidate& b : relevant) {
+      if (&a == &b || a.rule == b.rule || (b.admissible && &b < &a)) continue;
+      absl::StatusOr<std::vector<bool>> m =
+          PairMatches(rc, sb.lanes, sb.observed, a.settings[0], b.settings[0], relax);
+      if (!m.ok()) continue;
+      const size_t n = static_cast<size_t>(std::count(m->begin(), m->end(), true));
+      if (n <= best.n) continue;
+      if (!b.admissible &&
+          !PairKeepsAgreeing(rc, observed, relax, a.settings[0], b.settings[0], agreeing)) {
+        continue;
+      }
+      best = BestPair{&a, &b, *std::move(m), n};
+    }
+  }
+  return best;
+}
+
+// Lanes no single setting explains, tried under two settings together (FindPair), the pair
+// explaining most of `left` first (greedy); a lane a pair explains goes to both its settings'
+// causes (two deviations, two causes: never a third "both" cause).
 absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
                           const Relaxations& relax, const std::vector<Candidate>& relevant,
-                          std::vector<size_t>* left,
+                          const std::vector<bool>& agreeing, std::vector<size_t>* left,
                           std::vector<Cause>* causes) {
-  std::vector<const Candidate*> ok;
-  for (const Candidate& c : relevant) {
-    if (c.admissible) ok.push_back(&c);
-  }
-  while (!left->empty() && ok.size() >= 2) {
-    const SubBatch sb = Sub(rc, observed, *left);
-    const LaneBatch& sub = sb.lanes;
-    const std::vector<uint32_t>& sub_observed = sb.observed;
-    size_t best_n = 0;
-    std::pair<const Candidate*, const Candidate*> best{nullptr, nullptr};
-    std::vector<bool> best_m;
-    for (size_t a = 0; a < ok.size(); ++a) {
-      for (size_t b = a + 1; b < ok.size(); ++b) {
-        if (ok[a]->rule == ok[b]->rule) continue;
-        absl::StatusOr<std::vector<bool>> m =
-            PairMatches(rc, sub, sub_observed, ok[a]->settings[0], ok[b]->settings[0], relax);
-        if (!m.ok()) continue;
-        const size_t n = static_cast<size_t>(std::count(m->begin(), m->end(), true));
-        if (n > best_n) best_n = n, best = {ok[a], ok[b]}, best_m = *std::move(m);
-      }
-    }
-    if (best_n == 0) break;
+  while (!left->empty()) {
+    const BestPair best = FindPair(rc, observed, relax, relevant, Sub(rc, observed, *left), agreeing);
+    if (best.n == 0) break;
     std::vector<size_t> taken, rest;
-    for (size_t k = 0; k < left->size(); ++k) (best_m[k] ? taken : rest).push_back((*left)[k]);
-    for (const Candidate* c : {best.first, best.second}) {
+    for (size_t k = 0; k < left->size(); ++k) (best.matches[k] ? taken : rest).push_back((*left)[k]);
+    for (const Candidate* c : {best.a, best.b}) {
       const std::string name = CauseName(c->settings);
       auto it = std::find_if(causes->begin(), causes->end(),
                              [&](const Cause& x) { return x.name == name; });
@@ -394,7 +423,7 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
     causes.push_back(Cause{CauseName(settings), true, std::move(lanes), {}, std::move(settings)});
   }
   if (!left.empty()) {
-    LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, &left, &causes));
+    LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, agreeing, &left, &causes));
   }
   *unexplained = std::move(left);
   return causes;
