@@ -128,13 +128,11 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
     ConfirmationNotRun(b.ok() ? b->device_status : b.status());
     return std::vector<std::string>();
   }
+  // Only a setting that mattered on the second batch and held there is remembered as confirmed.
+  std::vector<std::string> held;
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> refuted,
-                            RefutedSettings(conf->rc, hyp_, causes, b->observed, o_.relax));
-  for (const Cause& c : causes) {
-    for (const std::string& s : c.settings) {
-      if (std::find(refuted.begin(), refuted.end(), s) == refuted.end()) confirmed_.insert(prefix + s);
-    }
-  }
+                            RefutedSettings(conf->rc, hyp_, causes, b->observed, o_.relax, &held));
+  for (const std::string& s : held) confirmed_.insert(prefix + s);
   return refuted;
 }
 

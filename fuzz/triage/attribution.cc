@@ -399,13 +399,20 @@ absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
   LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(rc, hyp));
   if (observed.size() != e.expected.size()) return false;
   if (cause.by_hypothesis) {
-    LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes,
-                              Attribute(e.rc, e.expected, observed, relax));
-    const std::vector<std::string> want =
-        cause.settings.empty() ? SettingsOfCause(cause.name) : cause.settings;
-    for (const Cause& c : causes) {
-      for (const std::string& s : c.settings) {
-        if (std::find(want.begin(), want.end(), s) != want.end()) return true;
+    // One of its settings gives the device's word on a disagreeing lane and changes no
+    // agreeing one (its candidacy in CoverValueLanes), whatever else explains that lane.
+    const std::vector<size_t> differing = e.Differing(observed, relax);
+    if (differing.empty()) return false;
+    const LaneView v = e.rc.lanes.view();
+    std::vector<uint32_t> out(e.expected.size());
+    for (const std::string& s : cause.settings.empty() ? SettingsOfCause(cause.name) : cause.settings) {
+      OpContext ctx = e.rc.ctx;
+      if (!ApplySetting(s, &ctx).ok() || !Evaluate(ctx, v, absl::MakeSpan(out)).ok()) continue;
+      const std::vector<size_t> missed = DifferingLanes(ctx, v, out, observed, relax);
+      // Every lane it misses must be a disagreeing one; some disagreeing one it must reproduce.
+      if (missed.size() < differing.size() &&
+          std::includes(differing.begin(), differing.end(), missed.begin(), missed.end())) {
+        return true;
       }
     }
     return false;
@@ -452,7 +459,8 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
                                                          const Hypotheses& hyp,
                                                          absl::Span<const Cause> causes,
                                                          absl::Span<const uint32_t> observed,
-                                                         const Relaxations& relax) {
+                                                         const Relaxations& relax,
+                                                         std::vector<std::string>* confirmed) {
   LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(conf, hyp));
   if (observed.size() != e.expected.size()) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -479,6 +487,10 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
       LANEDIFF_RETURN_IF_ERROR(ApplySetting(s, &ctx));
       if (!Evaluate(ctx, v, absl::MakeSpan(with)).ok()) continue;
       std::vector<size_t> against;  // lanes where s matters and the device differs from it
+      bool matters = false;
+      for (size_t i = 0; i < v.size && !matters; ++i) {
+        matters = LaneWords(with, i, e.w) != LaneWords(without, i, e.w);
+      }
       for (size_t i : DifferingLanes(ctx, v, with, observed, relax)) {
         const absl::Span<const uint32_t> wi = LaneWords(with, i, e.w), o = LaneWords(observed, i, e.w);
         if (wi == LaneWords(without, i, e.w)) continue;  // s does not matter here
@@ -486,7 +498,11 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
         if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
         against.push_back(i);
       }
-      if (!against.empty()) refuted.push_back(s);
+      if (!against.empty()) {
+        refuted.push_back(s);
+      } else if (matters && confirmed != nullptr) {
+        confirmed->push_back(s);
+      }
     }
   }
   return refuted;

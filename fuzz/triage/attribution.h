@@ -203,7 +203,8 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
 // applied too ("the others"): the lanes where s matters are those where the model under the
 // others plus s differs from the model under the others alone; s is refuted when on one of
 // them (structural lanes excepted) the device's word is not the model's under the others plus
-// s. A batch where s matters nowhere refutes nothing. So equivalent readings that part on the
+// s. A batch where s matters nowhere refutes nothing and confirms nothing. `confirmed` (if not
+// null) receives the settings that mattered on some lane and were not refuted. So equivalent readings that part on the
 // confirmation lanes are narrowed to the one the device follows, and a reading that a second
 // cause of the device would hide is still checked where it alone decides. conf.ctx.hyp is not
 // read: `hyp` stands in its place.
@@ -211,7 +212,8 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
                                                          const Hypotheses& hyp,
                                                          absl::Span<const Cause> causes,
                                                          absl::Span<const uint32_t> observed,
-                                                         const Relaxations& relax);
+                                                         const Relaxations& relax,
+                                                         std::vector<std::string>* confirmed = nullptr);
 
 // Whether the model with `settings` ("name=value") over `hyp` reproduces `observed` on every
 // lane of `rc` (structural lanes excepted, as in Attribute). rc.ctx.hyp is not read: `hyp`
@@ -247,8 +249,8 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
                                                  absl::Span<const uint32_t> observed,
                                                  const Relaxations& relax);
 
-// Whether a (smaller) case still shows `cause`: for a cause named by settings, Attribute names
-// a cause sharing one of its settings; for
+// Whether a (smaller) case still shows `cause`: for a cause named by settings, one of them
+// gives the device's word on some disagreeing lane and changes no agreeing lane; for
 // a difference class, some disagreeing lane has that DifferenceClass (one lane alone cannot be
 // told from a coincidental hypothesis, so the class is checked lane by lane). The minimizer's
 // predicate, which holds the candidate resolved (`rc`, ResolveTestCase; its ctx.hyp is not
