@@ -498,9 +498,9 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
         if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
         against.push_back(i);
       }
-      if (!against.empty()) {
+      if (!against.empty() || !matters) {
         refuted.push_back(s);
-      } else if (matters && confirmed != nullptr) {
+      } else if (confirmed != nullptr) {
         confirmed->push_back(s);
       }
     }

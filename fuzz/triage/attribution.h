@@ -203,8 +203,8 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
 // applied too ("the others"): the lanes where s matters are those where the model under the
 // others plus s differs from the model under the others alone; s is refuted when on one of
 // them (structural lanes excepted) the device's word is not the model's under the others plus
-// s. A batch where s matters nowhere refutes nothing and confirms nothing. `confirmed` (if not
-// null) receives the settings that mattered on some lane and were not refuted. So equivalent readings that part on the
+// s. A batch where s matters nowhere refutes it too: a setting is named only on fresh lanes
+// where it matters. `confirmed` (if not null) receives the settings not refuted. So equivalent readings that part on the
 // confirmation lanes are narrowed to the one the device follows, and a reading that a second
 // cause of the device would hide is still checked where it alone decides. conf.ctx.hyp is not
 // read: `hyp` stands in its place.
