@@ -405,14 +405,27 @@ absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
     if (differing.empty()) return false;
     const LaneView v = e.rc.lanes.view();
     std::vector<uint32_t> out(e.expected.size());
-    for (const std::string& s : cause.settings.empty() ? SettingsOfCause(cause.name) : cause.settings) {
-      OpContext ctx = e.rc.ctx;
-      if (!ApplySetting(s, &ctx).ok() || !Evaluate(ctx, v, absl::MakeSpan(out)).ok()) continue;
+    // Every lane the model under `ctx` misses must be a disagreeing one; some disagreeing one
+    // it must reproduce.
+    auto shows = [&](const OpContext& ctx) {
+      if (!Evaluate(ctx, v, absl::MakeSpan(out)).ok()) return false;
       const std::vector<size_t> missed = DifferingLanes(ctx, v, out, observed, relax);
-      // Every lane it misses must be a disagreeing one; some disagreeing one it must reproduce.
-      if (missed.size() < differing.size() &&
-          std::includes(differing.begin(), differing.end(), missed.begin(), missed.end())) {
-        return true;
+      return missed.size() < differing.size() &&
+             std::includes(differing.begin(), differing.end(), missed.begin(), missed.end());
+    };
+    const std::vector<std::string> own =
+        cause.settings.empty() ? SettingsOfCause(cause.name) : cause.settings;
+    for (const std::string& s : own) {
+      OpContext ctx = e.rc.ctx;
+      if (ApplySetting(s, &ctx).ok() && shows(ctx)) return true;
+    }
+    // A lane the cause shares with another (a pair in CoverValueLanes): s with one more setting.
+    for (const std::string& s : own) {
+      OpContext with_s = e.rc.ctx;
+      if (!ApplySetting(s, &with_s).ok()) continue;
+      for (const std::string& t : SingleSettings(e.rc.ctx)) {
+        OpContext ctx = with_s;
+        if (RuleOf(t) != RuleOf(s) && ApplySetting(t, &ctx).ok() && shows(ctx)) return true;
       }
     }
     return false;

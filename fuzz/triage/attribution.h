@@ -250,7 +250,8 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
                                                  const Relaxations& relax);
 
 // Whether a (smaller) case still shows `cause`: for a cause named by settings, one of them
-// gives the device's word on some disagreeing lane and changes no agreeing lane; for
+// (alone, else with one more setting of another rule, as a pair explains a lane) gives the
+// device's word on some disagreeing lane and changes no agreeing lane; for
 // a difference class, some disagreeing lane has that DifferenceClass (one lane alone cannot be
 // told from a coincidental hypothesis, so the class is checked lane by lane). The minimizer's
 // predicate, which holds the candidate resolved (`rc`, ResolveTestCase; its ctx.hyp is not
