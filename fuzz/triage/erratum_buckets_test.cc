@@ -323,7 +323,9 @@ TEST(ErratumBuckets, NanDecodeNoReadingHasIsNoneOfTheKnownReadings) {
     EXPECT_FALSE(u.observed().empty());
     for (uint32_t w : u.observed()) {
       // A pair's other word may be a number: only NaN words were replaced.
-      if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu) != 0) EXPECT_EQ(w, 0x7fe00000u);
+      if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu) != 0) {
+        EXPECT_EQ(w, 0x7fe00000u);
+      }
     }
   }
 }
