@@ -493,28 +493,39 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
       if (&d == &c || !d.by_hypothesis || ds.empty() || RuleOf(ds[0]) == RuleOf(own[0])) continue;
       LANEDIFF_RETURN_IF_ERROR(ApplySetting(ds[0], &others));
     }
-    std::vector<uint32_t> without(e.expected.size()), with(e.expected.size());
+    std::vector<uint32_t> without(e.expected.size());
     LANEDIFF_RETURN_IF_ERROR(Evaluate(others, v, absl::MakeSpan(without)));
-    for (const std::string& s : own) {
+    // Each setting's words with the others; a setting matters on a lane where its words differ
+    // from the others' alone or from another equivalent setting's (the lanes that part them).
+    std::vector<std::vector<uint32_t>> with(own.size(), std::vector<uint32_t>(e.expected.size()));
+    std::vector<bool> ran(own.size(), false);
+    std::vector<std::vector<bool>> misses(own.size(), std::vector<bool>(v.size, false));
+    for (size_t k = 0; k < own.size(); ++k) {
       OpContext ctx = others;
-      LANEDIFF_RETURN_IF_ERROR(ApplySetting(s, &ctx));
-      if (!Evaluate(ctx, v, absl::MakeSpan(with)).ok()) continue;
-      std::vector<size_t> against;  // lanes where s matters and the device differs from it
-      bool matters = false;
-      for (size_t i = 0; i < v.size && !matters; ++i) {
-        matters = LaneWords(with, i, e.w) != LaneWords(without, i, e.w);
-      }
-      for (size_t i : DifferingLanes(ctx, v, with, observed, relax)) {
-        const absl::Span<const uint32_t> wi = LaneWords(with, i, e.w), o = LaneWords(observed, i, e.w);
-        if (wi == LaneWords(without, i, e.w)) continue;  // s does not matter here
-        const absl::Span<const uint32_t> ex = LaneWords(e.expected, i, e.w);
+      LANEDIFF_RETURN_IF_ERROR(ApplySetting(own[k], &ctx));
+      ran[k] = Evaluate(ctx, v, absl::MakeSpan(with[k])).ok();
+      if (!ran[k]) continue;
+      for (size_t i : DifferingLanes(ctx, v, with[k], observed, relax)) misses[k][i] = true;
+    }
+    for (size_t k = 0; k < own.size(); ++k) {
+      if (!ran[k]) continue;
+      bool matters = false, against = false;
+      for (size_t i = 0; i < v.size && !against; ++i) {
+        const absl::Span<const uint32_t> wi = LaneWords(with[k], i, e.w);
+        bool here = wi != LaneWords(without, i, e.w);
+        for (size_t j = 0; j < own.size() && !here; ++j) here = ran[j] && wi != LaneWords(with[j], i, e.w);
+        if (!here) continue;
+        matters = true;
+        if (!misses[k][i]) continue;
+        const absl::Span<const uint32_t> ex = LaneWords(e.expected, i, e.w),
+                                         o = LaneWords(observed, i, e.w);
         if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
-        against.push_back(i);
+        against = true;
       }
-      if (!against.empty() || !matters) {
-        refuted.push_back(s);
+      if (against || !matters) {
+        refuted.push_back(own[k]);
       } else if (confirmed != nullptr) {
-        confirmed->push_back(s);
+        confirmed->push_back(own[k]);
       }
     }
   }

@@ -201,7 +201,8 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
 // confirmation batch `conf` (ConfirmationCase, run on the same device: `observed`) refutes.
 // Setting s of a cause is checked with the first setting of every other cause of another rule
 // applied too ("the others"): the lanes where s matters are those where the model under the
-// others plus s differs from the model under the others alone; s is refuted when on one of
+// others plus s differs from the model under the others alone, or from the others plus
+// another setting of the same cause (equivalent readings part there); s is refuted when on one of
 // them (structural lanes excepted) the device's word is not the model's under the others plus
 // s. A batch where s matters nowhere refutes it too: a setting is named only on fresh lanes
 // where it matters. `confirmed` (if not null) receives the settings not refuted. So equivalent readings that part on the
