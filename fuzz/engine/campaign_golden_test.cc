@@ -41,6 +41,13 @@
 // signatures (new/old) sr_wrap_default 10/9, u8_truncate_aim0 11/12, nan_sign_aim100 9/9
 // (22 disagreeing cases for 70), byte12_swap_small 23/24, fp16_ovfl_ignored 6/5,
 // gfx1250_clamp_ignored 2/1, src1_neg 7/6 (rounded_other_way only), garbage_lane 13/16.
+// Re-recorded a fourth time when attribution went lane by lane (fuzz/triage/lane_causes.h):
+// same procedure; mutator stream, sr_wrap_default, u8_truncate_aim0, fp16_ovfl_ignored,
+// gfx1250_clamp_ignored identical; byte12_swap_small and garbage_lane the same counters and
+// causes; nan_sign_aim100 the same counters, its E4M3 rows now named
+// fp8_nan=sign_7f+sign_preserving (the two readings give the same byte there), the E5M2 rows
+// fp8_nan=sign_preserving; src1_neg 8/7 signatures: rounded_other_way and, on a few subnormal
+// lanes where the flipped seed bit gives what it gives, sr_rounding=exact_subnormal.
 #include <stdlib.h>
 
 #include <cstdint>
