@@ -419,13 +419,18 @@ absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
       OpContext ctx = e.rc.ctx;
       if (ApplySetting(s, &ctx).ok() && shows(ctx)) return true;
     }
-    // A lane the cause shares with another (a pair in CoverValueLanes): s with one more setting.
+    // A lane the cause shares with another (a pair in CoverValueLanes): s with one more
+    // setting t, where t alone does not show it (s is needed).
     for (const std::string& s : own) {
       OpContext with_s = e.rc.ctx;
       if (!ApplySetting(s, &with_s).ok()) continue;
       for (const std::string& t : SingleSettings(e.rc.ctx)) {
-        OpContext ctx = with_s;
-        if (RuleOf(t) != RuleOf(s) && ApplySetting(t, &ctx).ok() && shows(ctx)) return true;
+        OpContext ctx = with_s, t_alone = e.rc.ctx;
+        if (RuleOf(t) == RuleOf(s) || !ApplySetting(t, &ctx).ok() ||
+            !ApplySetting(t, &t_alone).ok()) {
+          continue;
+        }
+        if (shows(ctx) && !shows(t_alone)) return true;
       }
     }
     return false;

@@ -253,11 +253,18 @@ absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> obs
     std::vector<size_t> taken, rest;
     for (size_t k = 0; k < left->size(); ++k) (best.matches[k] ? taken : rest).push_back((*left)[k]);
     for (const Candidate* c : {best.a, best.b}) {
-      const std::string name = CauseName(c->settings);
-      auto it = std::find_if(causes->begin(), causes->end(),
-                             [&](const Cause& x) { return x.name == name; });
+      // The cause already chosen with this setting, else its equivalent readings (settings of
+      // its rule with the same words on every lane) as one new cause.
+      auto it = std::find_if(causes->begin(), causes->end(), [&](const Cause& x) {
+        return std::find(x.settings.begin(), x.settings.end(), c->settings[0]) != x.settings.end();
+      });
       if (it == causes->end()) {
-        causes->push_back(Cause{name, true, {}, {}, c->settings});
+        std::vector<std::string> same;
+        for (const Candidate& d : relevant) {
+          if (d.rule == c->rule && d.out == c->out) same.push_back(d.settings[0]);
+        }
+        std::sort(same.begin(), same.end());
+        causes->push_back(Cause{CauseName(same), true, {}, {}, same});
         it = causes->end() - 1;
       }
       it->lanes.insert(it->lanes.end(), taken.begin(), taken.end());
