@@ -25,6 +25,8 @@ constexpr bool WritesHalf(const InstrInfo& r) { return r.write == DstWrite::half
 constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) { return r.writes_float() && !HasSeed(r); }
 constexpr bool ReadsSourceByte(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
 constexpr bool WritesPair(const InstrInfo& r) { return r.dst_bits == 64; }
+constexpr bool DecodesToF32(const InstrInfo& r) { return r.output == OutputKind::f32; }
+constexpr bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b001) != 0; }
 
 constexpr ErratumInfo kErrata[] = {
     {Erratum::sr_wrap, "sr_wrap",
@@ -77,6 +79,17 @@ constexpr ErratumInfo kErrata[] = {
      "every lane of those instructions whose two words differ (the packed fp8 -> f32 "
      "conversions: two bytes of the word that decode differently)",
      false, WritesPair},
+    {Erratum::src0_neg_ignored, "src0_neg_ignored",
+     "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0 (a decoding fault)",
+     "only NEG[0]=1 batches of the instructions accepting -x on src0; lanes whose result "
+     "depends on src0's sign (SR E4M3 OCP 1.0 with NEG[0]: 0x38, not 0xb8)",
+     false, AcceptsSrc0Neg},
+    {Erratum::nan_decode_7fe, "nan_decode_7fe",
+     "the 8-bit float -> f32 conversions write 0x7fe00000 for every NaN byte, whatever its "
+     "sign (no reading of fp8_to_f32_nan or ue5m3_nan)",
+     "lanes of those instructions converting a NaN byte (E4M3 OCP 0x7f: 0x7fe00000, not "
+     "0x7fc00000)",
+     false, DecodesToF32},
     {Erratum::garbage_lane, "garbage_lane", "lane n/2 of every batch returns VDST ^ 0xdeadbeef",
      "exactly lane n/2 of every batch", false, Every},
     {Erratum::mode_lost, "mode_lost",

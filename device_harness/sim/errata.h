@@ -20,6 +20,8 @@
 // | nan_decode_negative   | every fp8/bf8 NaN byte decodes to 0xffc00000 (model fp8_to_f32_nan=negative_quiet) | the fp8/bf8 -> f32 conversions on OCP formats, NaN bytes with the sign clear (E4M3 0x7f: 0xffc00000, not 0x7fc00000); FNUZ never (0x80 decodes so already) |
 // | overflow_before_round | the RNE pair writers decide a finite overflow before rounding (model pk_overflow=before_rounding) | v_cvt_pk_fp8/bf8_f32 lanes whose finite |x| is above max finite but rounds down to it (FNUZ E4M3 241.0: 0x80, not 0x7f; OCP E4M3 449.0: 0x7f, not 0x7e) |
 // | nan_decode_payload    | every fp8/bf8 NaN byte decodes to 0x7fffffff: a NaN word no reading gives | the fp8/bf8 -> f32 conversions, every NaN byte |
+// | src0_neg_ignored      | NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0 (an instruction-word decoding fault, not a reading of a rule) | only batches with NEG[0]=1 of the instructions that accept -x on src0 (InstrInfo::neg_abs_srcs bit 0); lanes whose result depends on src0's sign (SR 1.0 E4M3 OCP with NEG[0]: 0x38, not 0xb8) |
+// | nan_decode_7fe        | an 8-bit float -> f32 conversion (OutputKind::f32) writes 0x7fe00000 for every NaN it decodes, whatever the sign: a NaN word no reading of fp8_to_f32_nan or ue5m3_nan gives | lanes of those instructions whose selected byte (or either byte of a pair) is a NaN |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
 // | mode_lost             | the first MODE write is lost (MODE[7:0] stays at the default), as back-to-back GFX9 s_setregs without wait states can | every batch whose MODE[7:0] is not the default is a harness fault (MODE readback mismatch), not a finding |
 // | crash                 | the process calls abort() when a lane's src0 is a signalling NaN | that batch is a device fault (SIGABRT); other batches unaffected |
@@ -56,6 +58,8 @@ enum class Erratum : uint8_t {
   round_odd,
   src_byte_swap,
   pair_word_swap,
+  src0_neg_ignored,
+  nan_decode_7fe,
   garbage_lane,
   mode_lost,
   crash,

@@ -22,6 +22,7 @@ namespace lanediff {
 namespace {
 
 constexpr uint32_t kGarbageXor = 0xdeadbeef;
+constexpr uint32_t kNanDecode7fe = 0x7fe00000;  // erratum nan_decode_7fe's NaN word
 
 // Erratum round_odd: an instruction whose row writes 8-bit floats from f32 data sources with no
 // seed (RNE) rounds to odd instead. Emulated on the inputs: an f32 whose bits below the output
@@ -111,6 +112,9 @@ class SimRunner : public Runner {
         (GetInstrInfo(ctx.instr).neg_abs_srcs & 0b010) == 0) {
       for (uint32_t& s1 : lanes.src1()) s1 ^= 0x80000000u;
     }
+    if (errata_.Has(Erratum::src0_neg_ignored) && (GetInstrInfo(ctx.instr).neg_abs_srcs & 0b001)) {
+      ctx.mods.neg &= static_cast<uint8_t>(~0b001u);
+    }
     if (errata_.Has(Erratum::byte12_swap)) {
       switch (GetInstrInfo(ctx.instr).write) {
         case DstWrite::byte_at_opsel_3_2: {
@@ -150,11 +154,14 @@ class SimRunner : public Runner {
     if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
       for (size_t i = 0; i < n; ++i) std::swap(r.vdst[2 * i], r.vdst[2 * i + 1]);
     }
-    if (errata_.Has(Erratum::nan_decode_payload) &&
-        GetInstrInfo(ctx.instr).src[0] == SrcRole::fp8_bytes) {
-      // Every f32 NaN the decode wrote (exponent all ones, fraction not 0) becomes 0x7fffffff.
+    // nan_decode_payload, nan_decode_7fe: every f32 NaN an 8-bit float decode wrote (exponent all
+    // ones, fraction not 0) becomes one fixed word that no reading gives.
+    const uint32_t nan_word = errata_.Has(Erratum::nan_decode_payload) ? 0x7fffffffu
+                              : errata_.Has(Erratum::nan_decode_7fe)   ? kNanDecode7fe
+                                                                       : 0u;
+    if (nan_word != 0 && GetInstrInfo(ctx.instr).output == OutputKind::f32) {
       for (uint32_t& w : r.vdst) {
-        if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x007fffffu) != 0) w = 0x7fffffffu;
+        if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x007fffffu) != 0) w = nan_word;
       }
     }
     if (errata_.Has(Erratum::garbage_lane) && n > 0) r.vdst[(n / 2) * words] ^= kGarbageXor;

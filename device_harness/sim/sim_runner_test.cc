@@ -416,6 +416,55 @@ TEST(SimErrataTest, Src1Neg) {
   EXPECT_EQ(RunOne(*Sim({"src1_neg"}), c), 0x39u);
 }
 
+// src0_neg_ignored: "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0"
+// (errata.h), on the rows accepting -x on src0 (model/instrs.def neg_abs_srcs bit 0): the
+// model's answer for the same case with NEG[0] cleared.
+TEST(SimErrataTest, Src0NegIgnored) {
+  auto accepts = [](const proto::TestCase& tc) {
+    return (GetInstrInfo(*InstrFromProto(tc.instr())).neg_abs_srcs & 1) != 0;
+  };
+  Tally t = CheckErratum(
+      "src0_neg_ignored",
+      [&](const proto::TestCase& tc, const auto& model) {
+        if (!(tc.encoding().neg() & 1) || !accepts(tc)) return model;
+        proto::TestCase cleared = tc;
+        cleared.mutable_encoding()->set_neg(tc.encoding().neg() & ~1u);
+        return ModelAnswer(cleared);
+      },
+      [&](const proto::TestCase& tc, size_t) { return (tc.encoding().neg() & 1) && accepts(tc); });
+  EXPECT_GT(t.disagree, 0u);
+  // gfx950 OCP E4M3 (bias 7), S0 = 1.0, seed 0 (exact, no rounding): 1.0 = 2^(7-7) = 0x38;
+  // with NEG[0] the model converts -1.0 = 0xb8, the erratum 1.0 = 0x38.
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_sr_fp8_f32 encoding { neg: 1 }
+                             lanes { src0: 0x3f800000 src1: 0 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0xb8u);
+  EXPECT_EQ(RunOne(*Sim({"src0_neg_ignored"}), c), 0x38u);
+}
+
+// nan_decode_7fe: "the 8-bit float -> f32 conversions write 0x7fe00000 for every NaN byte"
+// (errata.h): the model's answer with each NaN word of an f32 writer replaced.
+TEST(SimErrataTest, NanDecode7fe) {
+  auto is_nan = [](uint32_t w) { return (w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu) != 0; };
+  auto f32_writer = [](const proto::TestCase& tc) {
+    return GetInstrInfo(*InstrFromProto(tc.instr())).output == OutputKind::f32;
+  };
+  Tally t = CheckErratum(
+      "nan_decode_7fe",
+      [&](const proto::TestCase& tc, std::vector<uint32_t> model) {
+        if (!f32_writer(tc)) return model;
+        for (uint32_t& w : model) w = is_nan(w) ? 0x7fe00000u : w;
+        return model;
+      },
+      [&](const proto::TestCase& tc, size_t) { return f32_writer(tc); });
+  EXPECT_GT(t.disagree, 0u);
+  // gfx1200 OCP E4M3: byte 0x7f is NaN (S.1111.111), decoded 0x7fc00000 by the default
+  // reading (sign|0x7fc00000); the erratum writes 0x7fe00000.
+  const std::string c = R"pb(target: "gfx1200" instr: v_cvt_f32_fp8 encoding { form: FORM_E32 }
+                             lanes { src0: 0x0000007f })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x7fc00000u);
+  EXPECT_EQ(RunOne(*Sim({"nan_decode_7fe"}), c), 0x7fe00000u);
+}
+
 TEST(SimErrataTest, GarbageLane) {
   Tally t = CheckErratum(
       "garbage_lane",

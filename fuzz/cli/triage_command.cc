@@ -1,5 +1,6 @@
 // `lanediff triage CORPUS...`: one line (or JSON object) per root-cause bucket, with its status
 // against the corpus's known-issues file (fuzz/triage/buckets.h, fuzz/triage/README.md).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -8,7 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
@@ -16,12 +19,58 @@
 #include "fuzz/cli/output_path.h"
 #include "fuzz/corpus/corpus_store.h"
 #include "fuzz/triage/buckets.h"
+#include "fuzz/triage/discriminate.h"
 #include "fuzz/triage/render.h"
+#include "model/isa/testcase.h"
+#include "model/targets/targets.h"
 #include "proto/file_io.h"
 #include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
+
+// For a cause of equivalent readings (CauseTitle's "equivalent readings"): the first question
+// of `lanediff discriminate` (fuzz/triage/discriminate.h) on the example's target and row that
+// separates two of its values, as "<assembly> src0 0x.. src1 0x..: a -> words, b -> words";
+// else that none does on this row. Empty for any other cause.
+std::string SeparatedBy(const Bucket& b) {
+  const size_t eq = b.cause.find('=');
+  if (b.examples.empty() || eq == std::string::npos || b.cause.find('+') == std::string::npos ||
+      absl::StartsWith(b.cause, "acts_as_if.")) {
+    return "";
+  }
+  const std::string rule = b.cause.substr(0, eq);
+  const std::vector<std::string> values = absl::StrSplit(b.cause.substr(eq + 1), '+');
+  const proto::TestCase& tc = b.examples[0].finding.testcase();
+  absl::StatusOr<const TargetTraits*> target = FindTarget(tc.target());
+  absl::StatusOr<Instr> instr = InstrFromProto(tc.instr());
+  if (!target.ok() || !instr.ok()) return "";
+  absl::StatusOr<Discrimination> d = Discriminate(**target, *instr);
+  if (!d.ok()) return "";
+  auto named = [&](const std::string& v) {
+    return std::find(values.begin(), values.end(), v) != values.end();
+  };
+  for (const ReadingPair& p : d->pairs) {
+    if (p.rule != rule || !named(p.a) || !named(p.b) || p.question < 0) continue;
+    const Question& q = d->questions[static_cast<size_t>(p.question)];
+    std::string lane;
+    if (q.testcase.lanes_size() > 0) {
+      lane = absl::StrFormat(" src0 0x%08x src1 0x%08x", q.testcase.lanes(0).src0(),
+                             q.testcase.lanes(0).src1());
+    }
+    std::string answers;
+    for (size_t k = 0; k < d->reading_names.size() && k < q.answers.size(); ++k) {
+      const std::string& n = d->reading_names[k];
+      if (n == absl::StrCat(rule, "=", p.a) || n == absl::StrCat(rule, "=", p.b)) {
+        absl::StrAppend(&answers, answers.empty() ? ": " : ", ", n.substr(eq + 1), " -> ",
+                        FormatLaneAnswer(q.answers[k]));
+      }
+    }
+    return absl::StrCat(tc.target(), " ", q.assembly, lane, answers);
+  }
+  return absl::StrCat("indistinguishable on ", tc.target(), " ", InstrName(*instr),
+                      ": no input tells them apart");
+}
 
 // --accept SIGNATURE --reason TEXT [--link URL]: adds or replaces the known issue and writes
 // the file. The exit code.
@@ -145,7 +194,10 @@ int RunTriage(int argc, char** argv) {
   for (absl::string_view i : absl::StrSplit(instrs, ',', absl::SkipEmpty())) {
     o.covered_instrs.insert(std::string(i));
   }
-  const std::vector<TriageRow> rows = Triage(buckets, *known, o);
+  std::vector<TriageRow> rows = Triage(buckets, *known, o);
+  for (TriageRow& r : rows) {
+    if (r.bucket != nullptr) r.separated_by = SeparatedBy(*r.bucket);
+  }
   int bad = 0;
   bool changed = false;
   for (const TriageRow& r : rows) {

@@ -22,6 +22,7 @@
 #include "fuzz/engine/campaign_worker.h"
 #include "fuzz/triage/bucket_merge.h"
 #include "fuzz/triage/classify.h"
+#include "fuzz/triage/lane_causes.h"
 #include "fuzz/triage/minimize.h"
 #include "model/base/status.h"
 #include "model/isa/vop3.h"
@@ -66,7 +67,7 @@ absl::Status Worker::HandleDisagreementCalls(proto::TestCase tc, const BothSides
   // is decided on a confirmation batch from the same device, as a hypothesis is confirmed.
   LANEDIFF_RETURN_IF_ERROR(DecideAmbiguousClasses(t, &causes));
   for (const Cause& cause : causes) {
-    LANEDIFF_RETURN_IF_ERROR(HandleCause(t, cause));
+    LANEDIFF_RETURN_IF_ERROR(HandleCause(t, cause, both));
   }
   return absl::OkStatus();
 }
@@ -76,14 +77,9 @@ absl::StatusOr<std::vector<Cause>> Worker::ConfirmedCauses(const ResolvedTest& t
   std::vector<Cause> causes;
   for (int round = 0; round < 4; ++round) {
     LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(t.rc, both.expected, both.observed, o_.relax, refuted));
-    std::vector<std::string> named;
-    for (const Cause& c : causes) {
-      if (c.by_hypothesis) named.push_back(c.name);
-    }
-    if (named.empty()) break;
-    LANEDIFF_ASSIGN_OR_RETURN(bool confirmed, Confirmed(t, named));
-    if (confirmed) break;
-    refuted.insert(refuted.end(), named.begin(), named.end());
+    LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> now, Refuted(t, causes));
+    if (now.empty()) break;
+    refuted.insert(refuted.end(), now.begin(), now.end());
   }
   return causes;
 }
@@ -111,21 +107,31 @@ absl::Status Worker::DecideAmbiguousClasses(const ResolvedTest& t, std::vector<C
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> Worker::Confirmed(const ResolvedTest& t, const std::vector<std::string>& named) {
-  const std::string key = absl::StrCat(t.tc.target(), ".", t.instr_name, ".", absl::StrJoin(named, "+"));
-  if (confirmed_.count(key) != 0) return true;
+absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
+                                                        const std::vector<Cause>& causes) {
+  // One confirmation batch checks every setting named on this batch not yet confirmed
+  // (RefutedSettings: each where it alone decides); one a batch confirmed stays confirmed.
+  const std::string prefix = absl::StrCat(t.tc.target(), ".", t.instr_name, ".");
+  bool all_confirmed = true;
+  for (const Cause& c : causes) {
+    for (const std::string& s : c.settings) all_confirmed &= confirmed_.count(prefix + s) != 0;
+  }
+  if (all_confirmed) return std::vector<std::string>();
   LANEDIFF_ASSIGN_OR_RETURN(const ConfirmationRun* conf, ConfirmationFor(t, ConfirmationKind::hypothesis));
   const absl::StatusOr<BothSides>& b = conf->run;
-  // A device that cannot run the second batch gives no evidence against the hypothesis: it is
+  // A device that cannot run the second batch gives no evidence against the settings: they are
   // named as the batch alone says, counted and warned about (ConfirmationNotRun), and not
-  // remembered as confirmed, so the next disagreement naming it tries again.
+  // remembered as confirmed, so the next disagreement naming them tries again.
   if (!b.ok() || !b->device_status.ok()) {
     ConfirmationNotRun(b.ok() ? b->device_status : b.status());
-    return true;
+    return std::vector<std::string>();
   }
-  LANEDIFF_ASSIGN_OR_RETURN(bool ok, ReproducesEveryLane(conf->t->rc, hyp_, named, b->observed, o_.relax));
-  if (ok) confirmed_.insert(key);
-  return ok;
+  // Only a setting that mattered on the second batch and held there is remembered as confirmed.
+  std::vector<std::string> held;
+  LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> refuted,
+                            RefutedSettings(conf->t->rc, hyp_, causes, b->observed, o_.relax, &held));
+  for (const std::string& s : held) confirmed_.insert(prefix + s);
+  return refuted;
 }
 
 absl::StatusOr<const Worker::ConfirmationRun*> Worker::ConfirmationFor(const ResolvedTest& t,
@@ -176,7 +182,7 @@ void Worker::ConfirmationNotRun(const absl::Status& why) {
   std::fprintf(stderr, "%s", UnconfirmedWarning(reason).c_str());
 }
 
-absl::Status Worker::HandleCause(const ResolvedTest& t, const Cause& cause) {
+absl::Status Worker::HandleCause(const ResolvedTest& t, const Cause& cause, const BothSides& batch) {
   const std::string stored_cause = StoredCause(t, cause.name);
   const std::string key = SignatureOf(t, stored_cause);
   const std::vector<std::string> attrs = SightingAttributes(t.tc, t.rc, cause.lanes[0]);
@@ -200,6 +206,8 @@ absl::Status Worker::HandleCause(const ResolvedTest& t, const Cause& cause) {
   LANEDIFF_ASSIGN_OR_RETURN(const ResolvedTest* s, MinimizeAndRerun(t, cause, stored_cause, &small, &b));
   if (s == nullptr) return absl::OkStatus();  // not reproducible: flaky device; counted in disagreeing
   LANEDIFF_ASSIGN_OR_RETURN(proto::Finding f, DisagreementFinding(t, *s, b, cause, key, attrs));
+  // What no reading explains keeps its lanes for a new hypothesis (lane_causes.h).
+  KeepUnexplainedLanes(t.tc, cause, batch.expected, batch.observed, &f);
   if (extra_example) {  // flushed with the counts; the store keeps it (bucket_merge.h)
     Known& k = known_[key];
     proto::Finding::Example* x = k.extras.add_more_examples();

@@ -53,6 +53,16 @@
 // rule's setting, so each gained the line `hypotheses: "pk_overflow=after_rounding"` (162
 // lines added, nothing else changed: same counters, signatures and causes in every block;
 // golden_compare.py exit 0, the mutator stream identical).
+// Re-recorded a sixth time when attribution went lane by lane (fuzz/triage/lane_causes.h):
+// same procedure; mutator stream, sr_wrap_default, u8_truncate_aim0, fp16_ovfl_ignored,
+// gfx1250_clamp_ignored identical; byte12_swap_small and garbage_lane the same counters and
+// causes; nan_sign_aim100 the same counters, its E4M3 rows now named
+// fp8_nan=sign_7f+sign_preserving (the two readings give the same byte there), the E5M2 rows
+// fp8_nan=sign_preserving; src1_neg 8/7 signatures: rounded_other_way and, on a few subnormal
+// lanes where the flipped seed bit gives what it gives, sr_rounding=exact_subnormal.
+// Recorded again when the three changes above met (the batched minimizer, pk_overflow, lane by
+// lane attribution): against the textual merge of the three recordings, every block identical
+// but src1_neg, whose counters, 8 signatures and causes are the same (other minimized lanes).
 #include <stdlib.h>
 
 #include <cstdint>

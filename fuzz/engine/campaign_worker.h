@@ -86,9 +86,12 @@ class Worker {
   absl::Status HandleDisagreementCalls(proto::TestCase tc, const BothSides& both);
   // The batch's causes, each hypothesis cause confirmed on a second batch (up to 4 rounds).
   absl::StatusOr<std::vector<Cause>> ConfirmedCauses(const ResolvedTest& t, const BothSides& both);
-  absl::StatusOr<bool> Confirmed(const ResolvedTest& t, const std::vector<std::string>& named);
+  // The settings of `causes` a confirmation batch refutes (RefutedSettings); none when every
+  // one is confirmed already or the batch cannot run.
+  absl::StatusOr<std::vector<std::string>> Refuted(const ResolvedTest& t,
+                                                   const std::vector<Cause>& causes);
   // A confirmation batch of this disagreement (ConfirmationCase, salted by `kind`), resolved
-  // once (t: what ReproducesEveryLane and DecideClass read; run.resolved points into it) and
+  // once (t: what RefutedSettings and DecideClass read; run.resolved points into it) and
   // run; the first call builds and runs both kinds in one device call, later calls for the
   // same disagreement read them. An error: the batch could not be built.
   struct ConfirmationRun {
@@ -104,7 +107,7 @@ class Worker {
   // Renames each class cause the batch cannot tell from another (Cause::also) by a
   // confirmation batch (DecideClass), and merges causes that then share a name.
   absl::Status DecideAmbiguousClasses(const ResolvedTest& t, std::vector<Cause>* causes);
-  absl::Status HandleCause(const ResolvedTest& t, const Cause& cause);
+  absl::Status HandleCause(const ResolvedTest& t, const Cause& cause, const BothSides& batch);
   // Minimizes `t` to a case that still shows `cause` and re-runs it on both sides (falling
   // back to `t` when the smaller case no longer disagrees). Returns the case to store (`t` or
   // *small) with its run in *b, or nullptr when not even `t` disagrees again (a flaky device).
@@ -169,7 +172,7 @@ class Worker {
   Clock::time_point last_progress_;
   bool progress_shown_ = false;
   std::set<std::string> printed_;  // buckets whose `new finding:` line is printed
-  std::set<std::string> confirmed_;  // target.instr.settings confirmed on a second batch
+  std::set<std::string> confirmed_;  // target.instr.setting confirmed on a second batch
   std::map<ConfirmationKind, ConfirmationRun> confirmations_;  // the disagreement in hand's
 };
 

@@ -8,10 +8,12 @@
 #include <tuple>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "device_harness/fault.h"
 #include "fuzz/triage/classify.h"
+#include "fuzz/triage/lane_causes.h"
 #include "model/base/status.h"
 #include "model/ops/input_class.h"
 #include "model/ops/ops.h"
@@ -59,7 +61,7 @@ Cause PickClass(const std::map<std::string, std::vector<size_t>>& by_class) {
       best = &entry;
     }
   }
-  Cause c{best->first, false, best->second, {}};
+  Cause c{best->first, false, best->second, {}, {}};
   std::sort(c.lanes.begin(), c.lanes.end());
   return c;
 }
@@ -290,115 +292,6 @@ SortedLanes SortDifferingLanes(const LaneClassifier& lc, const std::vector<size_
   return s;
 }
 
-// Attribute's step 2: the smallest set of alternative hypothesis settings (one, else two)
-// under which the model reproduces every lane of the batch but the structural ones.
-class HypothesisSearch {
- public:
-  HypothesisSearch(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
-                   const Relaxations& relax, const SortedLanes& sorted)
-      : rc_(rc), v_(rc.lanes.view()), observed_(observed), relax_(relax),
-        value_lanes_(sorted.value_lanes), structural_lane_(v_.size, false),
-        out_(v_.size * static_cast<size_t>(DstWords(rc.ctx.instr))) {
-    for (const auto& [c, lanes] : sorted.structural) {
-      for (size_t i : lanes) structural_lane_[i] = true;
-    }
-  }
-
-  // The causes by one setting (not in `refuted`), else by a pair of settings of different
-  // rules; empty when no such set explains the value lanes.
-  absl::StatusOr<std::vector<Cause>> Run(absl::Span<const std::string> refuted) {
-    std::vector<Cause> causes;
-    LANEDIFF_ASSIGN_OR_RETURN(bool done, TrySingleSettings(refuted, &causes));
-    if (!done) {
-      LANEDIFF_RETURN_IF_ERROR(TrySettingPairs(&causes));
-    }
-    return causes;
-  }
-
- private:
-  struct Setting {
-    const HypothesisInfo* h;
-    uint8_t value;
-    std::string name;
-    std::vector<bool> explains;  // per lane: the model under this setting matches observed
-    bool every_lane = true;      // matches every lane but the structural ones
-  };
-
-  // The model under `ctx` against the observed words: which lanes it explains, and whether
-  // it explains every lane but the structural ones.
-  absl::Status Explain(const OpContext& ctx, std::vector<bool>* explains, bool* every_lane) {
-    LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v_, absl::MakeSpan(out_)));
-    explains->assign(v_.size, true);
-    *every_lane = true;
-    for (size_t i : DifferingLanes(ctx, v_, out_, observed_, relax_)) {
-      (*explains)[i] = false;
-      if (!structural_lane_[i]) *every_lane = false;
-    }
-    return absl::OkStatus();
-  }
-
-  // Each other value of each rule alone, in AllHypotheses order; the first that explains
-  // every value lane is the cause. The settings tried are kept for TrySettingPairs.
-  absl::StatusOr<bool> TrySingleSettings(absl::Span<const std::string> refuted,
-                                         std::vector<Cause>* causes) {
-    for (const HypothesisInfo& h : AllHypotheses()) {
-      const uint8_t base = h.get(rc_.ctx.hyp);
-      for (size_t value = 0; value < h.values.size(); ++value) {
-        if (value == base) continue;
-        Setting st{&h, static_cast<uint8_t>(value), absl::StrCat(h.name, "=", h.values[value].name),
-                   {}, true};
-        if (std::find(refuted.begin(), refuted.end(), st.name) != refuted.end()) continue;
-        OpContext ctx = rc_.ctx;
-        h.set(&ctx.hyp, st.value);
-        LANEDIFF_RETURN_IF_ERROR(Explain(ctx, &st.explains, &st.every_lane));
-        const bool every_lane = st.every_lane;
-        if (every_lane) causes->push_back(Cause{st.name, true, value_lanes_, {}});
-        settings_.push_back(std::move(st));
-        if (every_lane) return true;
-      }
-    }
-    return false;
-  }
-
-  // Two settings of different rules together; the first pair that explains every value lane
-  // gives two causes: each lane goes to the setting that explains it alone, and a lane that
-  // needs both counts for both (two deviations, two causes: never a third "both" cause).
-  absl::Status TrySettingPairs(std::vector<Cause>* causes) {
-    for (size_t a = 0; a < settings_.size(); ++a) {
-      for (size_t b = a + 1; b < settings_.size(); ++b) {
-        if (settings_[a].h == settings_[b].h) continue;
-        OpContext ctx = rc_.ctx;
-        settings_[a].h->set(&ctx.hyp, settings_[a].value);
-        settings_[b].h->set(&ctx.hyp, settings_[b].value);
-        std::vector<bool> both;
-        bool every_lane = true;
-        LANEDIFF_RETURN_IF_ERROR(Explain(ctx, &both, &every_lane));
-        if (!every_lane) continue;
-        Cause ca{settings_[a].name, true, {}, {}}, cb{settings_[b].name, true, {}, {}};
-        for (size_t i : value_lanes_) {
-          const bool by_a = settings_[a].explains[i], by_b = settings_[b].explains[i];
-          if (by_a || !by_b) ca.lanes.push_back(i);
-          if (by_b || !by_a) cb.lanes.push_back(i);
-        }
-        for (Cause* c : {&ca, &cb}) {
-          if (!c->lanes.empty()) causes->push_back(std::move(*c));
-        }
-        return absl::OkStatus();
-      }
-    }
-    return absl::OkStatus();
-  }
-
-  const ResolvedCase& rc_;
-  const LaneView v_;
-  const absl::Span<const uint32_t> observed_;
-  const Relaxations& relax_;
-  const std::vector<size_t>& value_lanes_;
-  std::vector<bool> structural_lane_;
-  std::vector<uint32_t> out_;  // the model's words under the setting being tried
-  std::vector<Setting> settings_;
-};
-
 }  // namespace
 
 absl::StatusOr<std::vector<RoundingPair>> RoundingCandidates(const ResolvedCase& rc) {
@@ -451,10 +344,17 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   // 2. The value differences: the smallest set of alternative hypothesis settings.
   std::vector<Cause> causes;
   if (!sorted.value_lanes.empty()) {
-    LANEDIFF_ASSIGN_OR_RETURN(causes, HypothesisSearch(rc, observed, relax, sorted).Run(refuted));
-    if (causes.empty()) {  // 3. no hypothesis set explains them: the batch's one value class
+    std::vector<bool> structural(v.size, false);
+    for (const auto& [c, lanes] : sorted.structural) {
+      for (size_t i : lanes) structural[i] = true;
+    }
+    std::vector<size_t> unexplained;
+    LANEDIFF_ASSIGN_OR_RETURN(causes, CoverValueLanes(rc, expected, observed, relax,
+                                                      sorted.value_lanes, structural, refuted,
+                                                      &unexplained));
+    if (!unexplained.empty()) {  // 3. what nothing explains: one value class
       std::map<std::string, std::vector<size_t>> by_class;
-      for (size_t i : sorted.value_lanes) {
+      for (size_t i : unexplained) {
         by_class[lc.Class(i, LaneWords(expected, i, w), LaneWords(observed, i, w))].push_back(i);
       }
       causes.push_back(PickClass(by_class));
@@ -499,10 +399,39 @@ absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
   LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(rc, hyp));
   if (observed.size() != e.expected.size()) return false;
   if (cause.by_hypothesis) {
-    LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> causes,
-                              Attribute(e.rc, e.expected, observed, relax));
-    for (const Cause& c : causes) {
-      if (c.name == cause.name) return true;
+    // One of its settings gives the device's word on a disagreeing lane and changes no
+    // agreeing one (its candidacy in CoverValueLanes), whatever else explains that lane.
+    const std::vector<size_t> differing = e.Differing(observed, relax);
+    if (differing.empty()) return false;
+    const LaneView v = e.rc.lanes.view();
+    std::vector<uint32_t> out(e.expected.size());
+    // Every lane the model under `ctx` misses must be a disagreeing one; some disagreeing one
+    // it must reproduce.
+    auto shows = [&](const OpContext& ctx) {
+      if (!Evaluate(ctx, v, absl::MakeSpan(out)).ok()) return false;
+      const std::vector<size_t> missed = DifferingLanes(ctx, v, out, observed, relax);
+      return missed.size() < differing.size() &&
+             std::includes(differing.begin(), differing.end(), missed.begin(), missed.end());
+    };
+    const std::vector<std::string> own =
+        cause.settings.empty() ? SettingsOfCause(cause.name) : cause.settings;
+    for (const std::string& s : own) {
+      OpContext ctx = e.rc.ctx;
+      if (ApplySetting(s, &ctx).ok() && shows(ctx)) return true;
+    }
+    // A lane the cause shares with another (a pair in CoverValueLanes): s with one more
+    // setting t, where t alone does not show it (s is needed).
+    for (const std::string& s : own) {
+      OpContext with_s = e.rc.ctx;
+      if (!ApplySetting(s, &with_s).ok()) continue;
+      for (const std::string& t : SingleSettings(e.rc.ctx)) {
+        OpContext ctx = with_s, t_alone = e.rc.ctx;
+        if (RuleOf(t) == RuleOf(s) || !ApplySetting(t, &ctx).ok() ||
+            !ApplySetting(t, &t_alone).ok()) {
+          continue;
+        }
+        if (shows(ctx) && !shows(t_alone)) return true;
+      }
     }
     return false;
   }
@@ -542,6 +471,70 @@ absl::StatusOr<std::string> DecideClass(const ResolvedCase& conf, const Hypothes
   }
   const Cause best = by_class.empty() ? Cause{} : PickClass(by_class);
   return best.lanes.empty() ? std::string() : best.name;
+}
+
+absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& conf,
+                                                         const Hypotheses& hyp,
+                                                         absl::Span<const Cause> causes,
+                                                         absl::Span<const uint32_t> observed,
+                                                         const Relaxations& relax,
+                                                         std::vector<std::string>* confirmed) {
+  LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(conf, hyp));
+  if (observed.size() != e.expected.size()) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "RefutedSettings: %d lanes of %d words but %d observed words", e.rc.lanes.size(), e.w,
+        observed.size()));
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
+  const LaneView v = e.rc.lanes.view();
+  std::vector<std::string> refuted;
+  for (const Cause& c : causes) {
+    if (!c.by_hypothesis) continue;
+    const std::vector<std::string> own = c.settings.empty() ? SettingsOfCause(c.name) : c.settings;
+    if (own.empty()) continue;
+    OpContext others = e.rc.ctx;  // the first setting of every other cause of another rule
+    for (const Cause& d : causes) {
+      const std::vector<std::string> ds = d.settings.empty() ? SettingsOfCause(d.name) : d.settings;
+      if (&d == &c || !d.by_hypothesis || ds.empty() || RuleOf(ds[0]) == RuleOf(own[0])) continue;
+      LANEDIFF_RETURN_IF_ERROR(ApplySetting(ds[0], &others));
+    }
+    std::vector<uint32_t> without(e.expected.size());
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(others, v, absl::MakeSpan(without)));
+    // Each setting's words with the others; a setting matters on a lane where its words differ
+    // from the others' alone or from another equivalent setting's (the lanes that part them).
+    std::vector<std::vector<uint32_t>> with(own.size(), std::vector<uint32_t>(e.expected.size()));
+    std::vector<bool> ran(own.size(), false);
+    std::vector<std::vector<bool>> misses(own.size(), std::vector<bool>(v.size, false));
+    for (size_t k = 0; k < own.size(); ++k) {
+      OpContext ctx = others;
+      LANEDIFF_RETURN_IF_ERROR(ApplySetting(own[k], &ctx));
+      ran[k] = Evaluate(ctx, v, absl::MakeSpan(with[k])).ok();
+      if (!ran[k]) continue;
+      for (size_t i : DifferingLanes(ctx, v, with[k], observed, relax)) misses[k][i] = true;
+    }
+    for (size_t k = 0; k < own.size(); ++k) {
+      if (!ran[k]) continue;
+      bool matters = false, against = false;
+      for (size_t i = 0; i < v.size && !against; ++i) {
+        const absl::Span<const uint32_t> wi = LaneWords(with[k], i, e.w);
+        bool here = wi != LaneWords(without, i, e.w);
+        for (size_t j = 0; j < own.size() && !here; ++j) here = ran[j] && wi != LaneWords(with[j], i, e.w);
+        if (!here) continue;
+        matters = true;
+        if (!misses[k][i]) continue;
+        const absl::Span<const uint32_t> ex = LaneWords(e.expected, i, e.w),
+                                         o = LaneWords(observed, i, e.w);
+        if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
+        against = true;
+      }
+      if (against || !matters) {
+        refuted.push_back(own[k]);
+      } else if (confirmed != nullptr) {
+        confirmed->push_back(own[k]);
+      }
+    }
+  }
+  return refuted;
 }
 
 absl::StatusOr<bool> ReproducesEveryLane(const proto::TestCase& tc, const Hypotheses& hyp,

@@ -3,11 +3,11 @@
 // expected words, observed words).
 //
 // Lanes whose difference is structural (a byte moved, kept bytes changed: see DifferenceClass)
-// take that class: no hypothesis moves bytes. For the lanes where only the written byte
-// differs, the cause is the smallest set of alternative hypothesis settings (one, else two)
-// under which the model reproduces every lane of the batch; with a pair, each lane goes to the
-// setting that explains it alone (to both if it needs both). When no such set exists, the
-// batch takes one structured difference class (the rule is at Attribute below).
+// take that class: no hypothesis moves bytes. The lanes where only the written byte differs
+// are attributed lane by lane: to the fewest readings (hypothesis settings) and word or MODE
+// fields that together explain them (fuzz/triage/lane_causes.h), so one batch may give several
+// causes; what none explains takes one structured difference class (the rule is at Attribute
+// below).
 // Operand shape (modifier set), input class, MODE and target are NOT part of a cause: they are
 // counted as attributes of the bucket the cause falls into (fuzz/triage/buckets.h).
 //
@@ -135,14 +135,20 @@ bool WritesF32Word(Instr instr);
 std::string DecodeByte(const Fp8Format* format, uint8_t byte);
 
 struct Cause {
-  std::string name;          // hypothesis setting or difference class
-  bool by_hypothesis = false;
+  // A reading or field: CauseName(settings) ("fp8_nan=sign_preserving",
+  // "fp8_nan=sign_7f+sign_preserving", "acts_as_if.neg0=0"); else a difference class
+  // (fuzz/triage/README.md titles it "none of the known readings").
+  std::string name;
+  bool by_hypothesis = false;  // named by settings (hypothesis readings or fields), not a class
   std::vector<size_t> lanes;  // the disagreeing lanes it accounts for, ascending
   // A difference class only: the other classes every one of its lanes also shows (a VGPR pair
   // whose observed words are both the expected ones exchanged and another select's: a source
   // word whose other word holds the same two bytes reversed). Non-empty: the batch cannot tell
   // them apart, a confirmation batch decides (DecideClass).
   std::vector<std::string> also;
+  // by_hypothesis: the equivalent settings naming it (fuzz/triage/lane_causes.h), sorted: one
+  // rule's values that give the same words on every lane of the batch.
+  std::vector<std::string> settings;
 };
 
 // Every disagreeing lane of `rc` (model side under rc.ctx.hyp; `expected` its words,
@@ -153,11 +159,15 @@ struct Cause {
 // The rule (fuzz/triage/README.md, "Attribution"):
 //  1. Structural lanes (byte_moved, the unwritten-bytes classes) take one class: the most
 //     frequent among them, ties in kDifferenceClasses order.
-//  2. The other disagreeing lanes ("value lanes") are caused by a hypothesis setting (or the
-//     smallest pair) only if the model under it reproduces the device's word on EVERY lane of
-//     the batch but the structural ones: every value lane and every agreeing lane. That is the
-//     same as: it changes the model's output on every value lane and on no agreeing lane.
-//  3. Otherwise the value lanes take one class: the one all of them show, else the most
+//  2. The other disagreeing lanes ("value lanes") are attributed lane by lane to settings
+//     (CoverValueLanes, fuzz/triage/lane_causes.h): a hypothesis value or an instruction-word /
+//     MODE field value (FieldSettings) explains a lane when the model under it gives the
+//     device's word there; it is a candidate only if it changes no agreeing lane. Settings of
+//     one rule giving the same words on every lane are one candidate (equivalent readings).
+//     The fewest candidates covering the value lanes are chosen greedily (most lanes first,
+//     ties: hypotheses in AllHypotheses order, then fields); lanes no single candidate
+//     explains are tried under pairs of candidates of different rules (each lane to both).
+//  3. The value lanes nothing explains take one class: the one all of them show, else the most
 //     frequent, ties in kDifferenceClasses order. Its Cause lists the lanes that show it.
 //  4. A lane showing two classes (a VGPR pair: dst_words_swapped and source_byte_moved) counts
 //     under its first; a class cause whose every lane also shows another class cause of the
@@ -186,6 +196,25 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, cons
                                                  uint64_t salt);
 // The same, resolving `tc` first.
 absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint64_t salt);
+
+// The settings among `causes`' (Cause::settings of each cause named by settings) that a
+// confirmation batch `conf` (ConfirmationCase, run on the same device: `observed`) refutes.
+// Setting s of a cause is checked with the first setting of every other cause of another rule
+// applied too ("the others"): the lanes where s matters are those where the model under the
+// others plus s differs from the model under the others alone, or from the others plus
+// another setting of the same cause (equivalent readings part there); s is refuted when on one of
+// them (structural lanes excepted) the device's word is not the model's under the others plus
+// s. A batch where s matters nowhere refutes it too: a setting is named only on fresh lanes
+// where it matters. `confirmed` (if not null) receives the settings not refuted. So equivalent readings that part on the
+// confirmation lanes are narrowed to the one the device follows, and a reading that a second
+// cause of the device would hide is still checked where it alone decides. conf.ctx.hyp is not
+// read: `hyp` stands in its place.
+absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& conf,
+                                                         const Hypotheses& hyp,
+                                                         absl::Span<const Cause> causes,
+                                                         absl::Span<const uint32_t> observed,
+                                                         const Relaxations& relax,
+                                                         std::vector<std::string>* confirmed = nullptr);
 
 // Whether the model with `settings` ("name=value") over `hyp` reproduces `observed` on every
 // lane of `rc` (structural lanes excepted, as in Attribute). rc.ctx.hyp is not read: `hyp`
@@ -221,7 +250,9 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
                                                  absl::Span<const uint32_t> observed,
                                                  const Relaxations& relax);
 
-// Whether a (smaller) case still shows `cause`: for a hypothesis cause, Attribute names it; for
+// Whether a (smaller) case still shows `cause`: for a cause named by settings, one of them
+// (alone, else with one more setting of another rule, as a pair explains a lane) gives the
+// device's word on some disagreeing lane and changes no agreeing lane; for
 // a difference class, some disagreeing lane has that DifferenceClass (one lane alone cannot be
 // told from a coincidental hypothesis, so the class is checked lane by lane). The minimizer's
 // predicate, which holds the candidate resolved (`rc`, ResolveTestCase; its ctx.hyp is not

@@ -1,8 +1,11 @@
 #include "fuzz/triage/attribution.h"
 
+#include <algorithm>
+
 #include <set>
 
 #include "device_harness/fault.h"
+#include "fuzz/triage/lane_causes.h"
 #include "gtest/gtest.h"
 #include "model/fp/fp8_format.h"
 #include "model/isa/testcase.h"
@@ -181,13 +184,12 @@ TEST(Attribute, InvisibleMovesJoinTheVisibleOnesOfTheirBatch) {
   EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 1}));
 }
 
-TEST(Attribute, AHypothesisMustExplainEveryValueDifference) {
+TEST(Attribute, EachLaneIsExplainedOnItsOwnAndTheRestTakesAClass) {
   // Lane 0 answers the literal rounding (0x39, errata.h), lane 1 (1.0, exact, 0x38) answers
-  // 0x39 too, which no setting gives (1.0 is exact under every rounding): no single setting
-  // explains both, so the batch takes one difference class. Lane 0: 2.0 vs 1.125 is
-  // value_differs (its candidates are 1.875 = 0x3f and 2.0 = 0x40); lane 1: 1.0 vs 1.125 is
-  // one_code_apart (exact: no other candidate). One lane each: the tie goes to the earlier
-  // class in kDifferenceClasses, one_code_apart, and its cause lists its own lane.
+  // 0x39 too, which no setting gives (1.0 is exact under every rounding). Lanes are explained
+  // one by one: lane 0 by sr_rounding=literal (it changes no agreeing lane: there is none),
+  // lane 1 by nothing: one_code_apart (1.0 vs 1.125, exact: no other candidate), its own
+  // cause with its own lane.
   proto::TestCase tc = Batch(0);
   AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
   AddLane(&tc, 0x3f800000, 0, 0);
@@ -197,9 +199,12 @@ TEST(Attribute, AHypothesisMustExplainEveryValueDifference) {
   std::vector<uint32_t> observed = {0x39, 0x39};
   auto causes = Attribute(*rc, expected, observed, {});
   ASSERT_TRUE(causes.ok()) << causes.status();
-  ASSERT_EQ(causes->size(), 1u);
-  EXPECT_EQ((*causes)[0].name, "one_code_apart");
-  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{1});
+  ASSERT_EQ(causes->size(), 2u);
+  EXPECT_EQ((*causes)[0].name, "sr_rounding=literal");
+  EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
+  EXPECT_EQ((*causes)[1].name, "one_code_apart");
+  EXPECT_FALSE((*causes)[1].by_hypothesis);
+  EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
 }
 
 TEST(Attribute, RoundingTheOtherWayIsOneClassAcrossTheLargestFinite) {
@@ -210,12 +215,16 @@ TEST(Attribute, RoundingTheOtherWayIsOneClassAcrossTheLargestFinite) {
   //  lane 1: 2.015625 = 0x40010000 (quantum 0.25 in [2, 4)), seed 0xfffff000 rounds up to
   //          2.25 (0x41); the other way is 2.0 (0x40). The device answers 0x40.
   //  lane 2: 1.0, exact, agrees.
+  //  lane 3: 456 = 0x43e40000, seed 0: truncated to 448 (0x7e), and the device agrees. Under
+  //          sr_overflow=before_rounding 456 > 448 would overflow (0x7f), as 464 does: lane 3
+  //          keeps that reading from explaining lane 0 (it would change an agreeing lane).
   // Both differing lanes are their other rounding candidate: one cause, rounded_other_way
   // (not saturated_vs_not for lane 0).
   proto::TestCase tc = Batch(0);
   AddLane(&tc, 0x43e80000, 0, 0);
   AddLane(&tc, 0x40010000, 0xfffff000, 0);
   AddLane(&tc, 0x3f800000, 0, 0);
+  AddLane(&tc, 0x43e40000, 0, 0);
   auto rc = ResolveTestCase(tc);
   ASSERT_TRUE(rc.ok()) << rc.status();
   auto pairs = RoundingCandidates(*rc);
@@ -226,8 +235,8 @@ TEST(Attribute, RoundingTheOtherWayIsOneClassAcrossTheLargestFinite) {
   EXPECT_EQ((*pairs)[1].up, 0x41u);
   EXPECT_EQ((*pairs)[2].down, 0x38u);
   EXPECT_EQ((*pairs)[2].up, 0x38u);
-  std::vector<uint32_t> expected = {0x7e, 0x41, 0x38};
-  std::vector<uint32_t> observed = {0x7f, 0x40, 0x38};
+  std::vector<uint32_t> expected = {0x7e, 0x41, 0x38, 0x7e};
+  std::vector<uint32_t> observed = {0x7f, 0x40, 0x38, 0x7e};
   auto causes = Attribute(*rc, expected, observed, {});
   ASSERT_TRUE(causes.ok()) << causes.status();
   ASSERT_EQ(causes->size(), 1u);
@@ -369,7 +378,7 @@ TEST(Attribute, AnAmbiguousPairLaneJoinsTheClassEveryLaneShows) {
   EXPECT_EQ((*amb)[0].also, std::vector<std::string>{"source_byte_moved"});
   // ShowsCause sees either class on lane A (the minimizer keeps the lane for both).
   for (const char* name : {"dst_words_swapped", "source_byte_moved"}) {
-    auto shows = ShowsCause(only_a, Hypotheses{}, o2, {}, Cause{name, false, {0}, {}});
+    auto shows = ShowsCause(only_a, Hypotheses{}, o2, {}, Cause{name, false, {0}, {}, {}});
     ASSERT_TRUE(shows.ok());
     EXPECT_TRUE(*shows) << name;
   }
@@ -566,7 +575,9 @@ TEST(Confirmation, OnlyAHypothesisThatReproducesEveryLaneIsConfirmed) {
 TEST(Attribute, TwoHypothesesInOneBatchAreTwoCausesNotThree) {
   // Lane 0 rounds the literal way (0x39 for 0x40, errata.h); lane 1, a positive quiet NaN, keeps
   // its sign on OCP E4M3 (fp8_nan=sign_preserving: 0x7f instead of the canonical 0xff,
-  // errata.h). No single setting explains both; the pair does, one lane each.
+  // errata.h; fp8_nan=sign_7f gives sign|0x7f too, E4M3's only NaN code: the two readings are
+  // one cause, named by both, values sorted). No single setting explains both lanes: one
+  // cause each.
   proto::TestCase tc = Batch(0);
   AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
   AddLane(&tc, 0x7fc00000, 0, 0);
@@ -579,7 +590,9 @@ TEST(Attribute, TwoHypothesesInOneBatchAreTwoCausesNotThree) {
   ASSERT_EQ(causes->size(), 2u);
   EXPECT_EQ((*causes)[0].name, "sr_rounding=literal");
   EXPECT_EQ((*causes)[0].lanes, std::vector<size_t>{0});
-  EXPECT_EQ((*causes)[1].name, "fp8_nan=sign_preserving");
+  EXPECT_EQ((*causes)[1].name, "fp8_nan=sign_7f+sign_preserving");
+  EXPECT_EQ((*causes)[1].settings,
+            (std::vector<std::string>{"fp8_nan=sign_7f", "fp8_nan=sign_preserving"}));
   EXPECT_EQ((*causes)[1].lanes, std::vector<size_t>{1});
 }
 
@@ -599,6 +612,84 @@ TEST(Attribute, ACoincidentalHypothesisThatBreaksAnAgreeingLaneIsNotTheCause) {
   ASSERT_TRUE(causes.ok()) << causes.status();
   ASSERT_EQ(causes->size(), 1u);
   EXPECT_EQ((*causes)[0].name, "value_differs");
+}
+
+// A field of the word as a cause: gfx950 v_cvt_sr_fp8_f32 (OCP E4M3, bias 7) with NEG[0]=1 on
+// a device that ignores NEG[0] (sim erratum src0_neg_ignored). 1.0 -> -1.0 = 0xb8 expected,
+// 0x38 observed; 2.0 -> 0xc0 expected, 0x40 observed; a quiet NaN is the canonical 0xff either
+// way (agrees). The model with NEG[0] cleared gives every lane: acts_as_if.neg0=0.
+TEST(Attribute, AFieldOfTheWordIsACause) {
+  proto::TestCase tc = Batch(0);
+  tc.mutable_encoding()->set_neg(1);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  AddLane(&tc, 0x40000000, 0, 0);
+  AddLane(&tc, 0x7fc00000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected = {0xb8, 0xc0, 0xff};
+  std::vector<uint32_t> observed = {0x38, 0x40, 0xff};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "acts_as_if.neg0=0");
+  EXPECT_TRUE((*causes)[0].by_hypothesis);
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 1}));
+  // The row accepts -x on src0 only (neg_abs_srcs 0b001): neg0 and abs0 are its sign fields.
+  const std::vector<std::string> fields = FieldSettings(rc->ctx);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "acts_as_if.neg0=0"), fields.end());
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "acts_as_if.abs0=1"), fields.end());
+  EXPECT_EQ(std::find(fields.begin(), fields.end(), "acts_as_if.neg1=1"), fields.end());
+  OpContext ctx = rc->ctx;
+  ASSERT_TRUE(ApplySetting("acts_as_if.neg0=0", &ctx).ok());
+  EXPECT_EQ(ctx.mods.neg, 0);
+  ASSERT_TRUE(ApplySetting("acts_as_if.mode.fp16_ovfl=1", &ctx).ok());
+  EXPECT_EQ(ctx.mode & (1u << 23), 1u << 23);
+  EXPECT_FALSE(ApplySetting("acts_as_if.bogus=1", &ctx).ok());
+  EXPECT_FALSE(ApplySetting("acts_as_if.neg0=2", &ctx).ok());
+}
+
+// Equivalent readings: one name whatever the order they showed in, values sorted.
+TEST(CauseName, EquivalentReadingsSortedAndBack) {
+  EXPECT_EQ(CauseName({"fp8_nan=sign_preserving", "fp8_nan=sign_7f"}),
+            "fp8_nan=sign_7f+sign_preserving");
+  EXPECT_EQ(CauseName({"fp8_nan=sign_7f", "fp8_nan=sign_preserving"}),
+            "fp8_nan=sign_7f+sign_preserving");
+  EXPECT_EQ(CauseName({"sr_seed=low"}), "sr_seed=low");
+  EXPECT_EQ(SettingsOfCause("fp8_nan=sign_7f+sign_preserving"),
+            (std::vector<std::string>{"fp8_nan=sign_7f", "fp8_nan=sign_preserving"}));
+  EXPECT_EQ(SettingsOfCause("acts_as_if.neg0=0"), std::vector<std::string>{"acts_as_if.neg0=0"});
+  EXPECT_TRUE(SettingsOfCause("nan_encoding").empty());
+}
+
+// A confirmation batch narrows equivalent readings to the one the device follows. gfx950
+// v_cvt_sr_bf8_f32 (OCP E5M2): a positive quiet NaN is the canonical 0xfe by default,
+// sign|0x7e = 0x7e under fp8_nan=sign_preserving, sign|0x7f = 0x7f under sign_7f. The device
+// answers 0x7e: sign_7f is refuted, sign_preserving not. 1.0 (0x3c) agrees: neither matters.
+TEST(RefutedSettings, AConfirmationBatchPartsEquivalentReadings) {
+  proto::TestCase tc = Batch(0);
+  tc.set_instr(proto::v_cvt_sr_bf8_f32);
+  AddLane(&tc, 0x7fc00000, 0, 0);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const Cause both{"fp8_nan=sign_7f+sign_preserving", true, {0}, {},
+                   {"fp8_nan=sign_7f", "fp8_nan=sign_preserving"}};
+  auto refuted = RefutedSettings(*rc, Hypotheses{}, {both}, std::vector<uint32_t>{0x7e, 0x3c}, {});
+  ASSERT_TRUE(refuted.ok()) << refuted.status();
+  EXPECT_EQ(*refuted, std::vector<std::string>{"fp8_nan=sign_7f"});
+  // A device that follows the default there refutes both; so does a batch that never makes
+  // them matter (no NaN lane): a setting is confirmed only where fresh lanes show it.
+  refuted = RefutedSettings(*rc, Hypotheses{}, {both}, std::vector<uint32_t>{0xfe, 0x3c}, {});
+  ASSERT_TRUE(refuted.ok());
+  EXPECT_EQ(refuted->size(), 2u);
+  proto::TestCase plain = Batch(0);
+  plain.set_instr(proto::v_cvt_sr_bf8_f32);
+  AddLane(&plain, 0x3f800000, 0, 0);
+  auto prc = ResolveTestCase(plain);
+  ASSERT_TRUE(prc.ok());
+  refuted = RefutedSettings(*prc, Hypotheses{}, {both}, std::vector<uint32_t>{0x3c}, {});
+  ASSERT_TRUE(refuted.ok());
+  EXPECT_EQ(refuted->size(), 2u);
 }
 
 TEST(Attribute, AgreeingBatchHasNoCauseAndSizesAreChecked) {

@@ -119,7 +119,7 @@ std::vector<TriageRow> Triage(const std::vector<Bucket>& buckets, const proto::K
     if (!o.since.empty() && b.last_seen < o.since) continue;  // not seen by this run
     seen.insert(b.signature);
     auto k = by_sig.find(b.signature);
-    TriageRow r{BucketStatus::kNew, &b, nullptr, b.signature};
+    TriageRow r{BucketStatus::kNew, &b, nullptr, b.signature, {}};
     if (k != by_sig.end()) {
       r.known = k->second;
       r.status = k->second->fixed().empty() ? BucketStatus::kKnown : BucketStatus::kRegressed;
@@ -134,7 +134,7 @@ std::vector<TriageRow> Triage(const std::vector<Bucket>& buckets, const proto::K
     for (const Bucket& x : buckets) {
       if (x.signature == k.signature()) b = &x;
     }
-    rows.push_back(TriageRow{BucketStatus::kFixed, b, &k, k.signature()});
+    rows.push_back(TriageRow{BucketStatus::kFixed, b, &k, k.signature(), {}});
   }
   auto rank = [](BucketStatus s) {
     switch (s) {

@@ -62,6 +62,10 @@ struct TriageRow {
   const Bucket* bucket = nullptr;        // nullptr for a FIXED known issue with no bucket
   const proto::KnownIssue* known = nullptr;
   std::string signature;
+  // A cause of equivalent readings ("fp8_nan=sign_7f+sign_preserving"): the question that
+  // would separate two of them on the example's target and row, or that none does there (set
+  // by `lanediff triage`, fuzz/cli/triage_command.cc; empty for any other cause).
+  std::string separated_by;
 };
 
 // NEW: seen, not known. KNOWN: seen and known. REGRESSED: seen, known and marked fixed.

@@ -166,7 +166,7 @@ TEST(Render, JsonObjectCarriesTheDecodedExample) {
   const std::vector<Bucket> buckets = FoldIntoBuckets(load.findings);
   const Bucket* b = Find(buckets, "v_cvt_sr_fp8_f32.sr_rounding=literal");
   ASSERT_NE(b, nullptr);
-  TriageRow row{BucketStatus::kNew, b, nullptr, b->signature};
+  TriageRow row{BucketStatus::kNew, b, nullptr, b->signature, {}};
   const std::string j = TriageJson(row);
   EXPECT_EQ(j.find('\n'), std::string::npos);
   EXPECT_TRUE(absl::StartsWith(j, "{\"status\":\"NEW\",\"signature\":\"v_cvt_sr_fp8_f32.sr_rounding=literal\""))
@@ -184,6 +184,19 @@ TEST(Render, JsonObjectCarriesTheDecodedExample) {
   EXPECT_TRUE(absl::StrContains(j, "\"repro\":\"lanediff replay ")) << j;
   EXPECT_EQ(Thousands(4378853376u), "4,378,853,376");
   EXPECT_EQ(Thousands(999), "999");
+}
+
+// What a cause says (render.h CauseTitle): a reading, equivalent readings, a field, or none of
+// the known readings for a difference class.
+TEST(Render, CauseTitleSaysWhatExplainsTheLanes) {
+  EXPECT_EQ(CauseTitle("sr_seed=low"), "reading sr_seed=low");
+  EXPECT_EQ(CauseTitle("fp8_nan=sign_7f+sign_preserving"),
+            "equivalent readings fp8_nan in {sign_7f, sign_preserving}");
+  EXPECT_EQ(CauseTitle("acts_as_if.neg0=0"), "acts as if neg0=0");
+  EXPECT_EQ(CauseTitle("nan_encoding"), "none of the known readings: nan_encoding");
+  EXPECT_EQ(CauseTitle("device_fault.crash"), "device fault: crash");
+  EXPECT_EQ(CauseTitle("undefined_by_spec.rounded_other_way"),
+            "undefined by spec: none of the known readings: rounded_other_way");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "fuzz/corpus/corpus_store.h"
 #include "fuzz/engine/campaign.h"
 #include "fuzz/triage/buckets.h"
+#include "fuzz/triage/render.h"
 #include "gtest/gtest.h"
 
 namespace lanediff {
@@ -32,14 +33,15 @@ std::string TempDir() {
 
 // instruction -> buckets (largest count first)
 std::map<std::string, std::vector<Bucket>> Campaign(const std::vector<std::string>& inject,
-                                                    uint64_t max_execs = 600) {
+                                                    uint64_t max_execs = 600,
+                                                    uint64_t seed = 11) {
   CampaignOptions o;
   o.device = "sim";
   o.corpus = TempDir();
   o.inject = inject;
   o.lanes_per_batch = 256;
   o.progress = false;
-  o.seed = 11;
+  o.seed = seed;
   o.max_execs = max_execs;
   // hang: every batch with a signalling-NaN src0 (and every minimization step keeping one)
   // waits out the batch timeout. Only the fault errata run isolated, so only they have one; a
@@ -89,6 +91,9 @@ struct Case {
   uint64_t short_execs = 600;  // the default run's bound (hang: each sighting costs a timeout)
   // The effect on the f32 writers (F32Writer), where it differs from `cause`; nullptr: the same.
   const char* f32_cause = nullptr;
+  // The effect on the E4M3 writers (OutputKind::fp8), where it differs; nullptr: the same.
+  const char* e4m3_cause = nullptr;
+  size_t max_buckets = 2;  // per instruction
 };
 
 // The rows, by the fields the errata's descriptions speak of. Byte writers: DstWrite
@@ -111,6 +116,16 @@ bool PairWriter(const InstrInfo& r) { return r.dst_bits == 64; }
 bool SourceByteReader(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
 bool ClampSelectsUe5m3(const InstrInfo& r) { return r.fp8_slot == Fp8Slot::fp8_clamp_ue5m3; }
 bool AnyRow(const InstrInfo&) { return true; }
+bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b001) != 0; }
+
+// The fp8_nan cause nan_sign gives on an 8-bit float writer (hypotheses.h: sign_preserving is
+// sign|0x7f on E4M3 and sign|0x7e on E5M2, sign_7f is sign|0x7f on both): on E4M3 (OCP
+// S.1111.111 is its only NaN code) the two readings give the same byte on every lane, one
+// cause named by both (values sorted, fuzz/triage/lane_causes.h CauseName); on E5M2 they part.
+std::string NanSignCause(const InstrInfo& row) {
+  return row.output == OutputKind::fp8 ? "fp8_nan=sign_7f+sign_preserving"
+                                       : "fp8_nan=sign_preserving";
+}
 
 const InstrInfo& RowNamed(const std::string& name) {
   for (Instr i : kAllInstrs) {
@@ -138,8 +153,10 @@ TEST_P(ErratumBuckets, AtMostTwoBucketsPerInstructionNamedByTheEffect) {
   for (const auto& [instr, v] : buckets) {
     const InstrInfo& row = RowNamed(instr);
     EXPECT_TRUE(c.touches(row)) << instr << " is not touched by " << c.erratum;
-    EXPECT_LE(v.size(), 2u) << Describe(buckets);
-    const char* want = c.f32_cause != nullptr && F32Writer(row) ? c.f32_cause : c.cause;
+    EXPECT_LE(v.size(), c.max_buckets) << Describe(buckets);
+    const char* want = c.f32_cause != nullptr && F32Writer(row) ? c.f32_cause
+                       : c.e4m3_cause != nullptr && row.output == OutputKind::fp8 ? c.e4m3_cause
+                                                                                  : c.cause;
     EXPECT_EQ(v[0].cause, want) << instr << "\n" << Describe(buckets);
   }
 }
@@ -157,8 +174,10 @@ INSTANTIATE_TEST_SUITE_P(
         // "OCP NaN keeps its sign (model fp8_nan=sign_preserving)": every instruction that
         // writes an OCP 8-bit float, SR and packed (the packed ones read fp8_nan too,
         // model/ops/pk_common.cc); pk_u8 never; the f32 writers never (fp8_nan is the NaN an
-        // 8-bit output is given; their NaN input reading is fp8_to_f32_nan, untouched).
-        Case{"nan_sign", Float8Writer, "fp8_nan=sign_preserving"},
+        // 8-bit output is given; their NaN input reading is fp8_to_f32_nan, untouched). On
+        // E4M3 sign_7f gives the same bytes (NanSignCause): both name the cause there.
+        Case{"nan_sign", Float8Writer, "fp8_nan=sign_preserving", 600, nullptr,
+             "fp8_nan=sign_7f+sign_preserving"},
         // "MODE.FP16_OVFL does nothing (model fp16_ovfl=ignored)": the 8-bit float conversions,
         // which read MODE[23] (SR and packed); an f32 decode never overflows: untouched.
         Case{"fp16_ovfl_ignored", Float8Writer, "fp16_ovfl=ignored"},
@@ -176,6 +195,9 @@ INSTANTIATE_TEST_SUITE_P(
         // 31, so stochastic rounding goes the other way (the other neighbour, the one beyond
         // the largest finite included); pk_u8 never (S1[31] unused), pk_fp8/bf8 never (NEG[1]
         // is theirs, and they have no seed); the f32 writers never (S1 unused).
+        // Lanes are attributed one by one: on a few subnormal SR lanes the flipped seed bit
+        // gives what sr_rounding=exact_subnormal gives, on the confirmation batch too (every
+        // lane there where that reading matters): its bucket beside the class, within the two.
         Case{"src1_neg", Seeded, "rounded_other_way"},
         // "writes the other half and keeps this one: OPSEL[3] inverted": the half writers; the
         // result moved to the other half. Not the f32 writers (DstWrite::dword).
@@ -202,6 +224,10 @@ INSTANTIATE_TEST_SUITE_P(
         // pk_overflow=before_rounding)": the half writers (v_cvt_pk_fp8/bf8_f32), named by the
         // reading; the SR rows never (their reading is sr_overflow).
         Case{"overflow_before_round", HalfWriter, "pk_overflow=before_rounding"},
+        // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
+        // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
+        // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).
+        Case{"src0_neg_ignored", AcceptsSrc0Neg, "acts_as_if.neg0=0"},
         // "one lane returns its VDST XOR 0xdeadbeef": every instruction, every byte changes;
         // an f32 writer writes every byte (no kept byte to see), so there the garbage word is
         // an f32 value that differs: value_differs (the pair writer: its VDST word).
@@ -233,11 +259,11 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
     for (const Bucket& b : v) causes.insert(b.cause);
     const InstrInfo& row = RowNamed(instr);
     if (Seeded(row)) {
-      EXPECT_EQ(causes, (std::set<std::string>{"sr_rounding=literal", "fp8_nan=sign_preserving"}))
+      EXPECT_EQ(causes, (std::set<std::string>{"sr_rounding=literal", NanSignCause(row)}))
           << Describe(buckets);
     } else {
       EXPECT_TRUE(Float8Writer(row)) << Describe(buckets);
-      EXPECT_EQ(causes, (std::set<std::string>{"fp8_nan=sign_preserving"})) << Describe(buckets);
+      EXPECT_EQ(causes, (std::set<std::string>{NanSignCause(row)})) << Describe(buckets);
     }
   }
   // Every seeded row shows both (each is on a target where its format is OCP).
@@ -248,6 +274,68 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
     seeded_with_buckets += buckets.count(std::string(InstrName(i)));
   }
   EXPECT_EQ(seeded_with_buckets, seeded) << Describe(buckets);
+}
+
+// Four readings and one decoding fault planted at once (errata.h): sr_wrap
+// (sr_rounding=literal on the seeded rows), nan_sign (fp8_nan on the 8-bit float writers),
+// u8_truncate (pk_u8_rounding=truncate on the integer byte writer), fp16_ovfl_ignored
+// (fp16_ovfl=ignored on the 8-bit float writers) and src0_neg_ignored (acts_as_if.neg0=0 on
+// the rows accepting -x on src0). One batch holds lanes of several of them. Every planted cause
+// is found, named by it (equivalent readings together); on each instruction the largest bucket
+// is a planted cause that reaches its row, and planted causes hold at least 85% of its
+// sightings. (Not yet exactly one bucket per cause: lanes where NEG ignored meets truncation or
+// an overflow on pk_u8 and SR bf8 still fall to a class or to acts_as_if.abs0, a few
+// sightings in a few hundred.)
+TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
+  const auto buckets =
+      Campaign({"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"});
+  std::printf("[buckets] five planted causes:\n%s", Describe(buckets).c_str());
+  std::set<std::string> found;
+  for (const auto& [instr, v] : buckets) {
+    const InstrInfo& row = RowNamed(instr);
+    std::set<std::string> planted;
+    if (Seeded(row)) planted.insert("sr_rounding=literal");
+    if (Float8Writer(row)) planted.insert({NanSignCause(row), "fp16_ovfl=ignored"});
+    if (IntegerByte(row)) planted.insert("pk_u8_rounding=truncate");
+    if (AcceptsSrc0Neg(row)) planted.insert("acts_as_if.neg0=0");
+    uint64_t all = 0, named = 0;
+    for (const Bucket& b : v) {
+      all += b.count;
+      if (planted.count(b.cause)) named += b.count, found.insert(b.cause);
+    }
+    EXPECT_TRUE(planted.count(v[0].cause)) << instr << ": " << v[0].cause << "\n" << Describe(buckets);
+    EXPECT_GE(named * 100, all * 85) << instr << "\n" << Describe(buckets);
+  }
+  for (const char* c : {"sr_rounding=literal", "fp8_nan=sign_7f+sign_preserving",
+                        "fp8_nan=sign_preserving", "fp16_ovfl=ignored",
+                        "pk_u8_rounding=truncate", "acts_as_if.neg0=0"}) {
+    EXPECT_TRUE(found.count(c)) << c << " not found\n" << Describe(buckets);
+  }
+}
+
+// A NaN decode no reading has (nan_decode_7fe: 0x7fe00000 for every NaN byte; fp8_to_f32_nan
+// gives sign|0x7fc00000 or 0x7f800001, ue5m3_nan 0x7fa3d000 or 0x7fc00000): the f32 writers'
+// only bucket is the class nan_encoding (both words NaN), titled "none of the known readings",
+// and the finding keeps the batch's lanes of it (Finding.unexplained), each observed 0x7fe00000.
+TEST(ErratumBuckets, NanDecodeNoReadingHasIsNoneOfTheKnownReadings) {
+  const auto buckets = Campaign({"nan_decode_7fe"});
+  ASSERT_FALSE(buckets.empty());
+  for (const auto& [instr, v] : buckets) {
+    EXPECT_TRUE(F32Writer(RowNamed(instr))) << instr;
+    ASSERT_EQ(v.size(), 1u) << Describe(buckets);
+    EXPECT_EQ(v[0].cause, "nan_encoding") << instr;
+    EXPECT_EQ(CauseTitle(v[0].cause), "none of the known readings: nan_encoding");
+    ASSERT_FALSE(v[0].examples.empty());
+    const proto::Finding::Example& u = v[0].examples[0].finding.unexplained();
+    EXPECT_GT(u.testcase().lanes_size(), 0) << instr;
+    EXPECT_FALSE(u.observed().empty());
+    for (uint32_t w : u.observed()) {
+      // A pair's other word may be a number: only NaN words were replaced.
+      if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu) != 0) {
+        EXPECT_EQ(w, 0x7fe00000u);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "fuzz/triage/classify.h"
 #include "fuzz/cli/json_line.h"
 #include "fuzz/triage/attribution.h"
@@ -140,6 +142,20 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
   return out;
 }
 
+std::string CauseTitle(const std::string& cause) {
+  if (absl::StartsWith(cause, "undefined_by_spec.")) {
+    return absl::StrCat("undefined by spec: ", CauseTitle(cause.substr(18)));
+  }
+  if (absl::StartsWith(cause, "device_fault.")) return absl::StrCat("device fault: ", cause.substr(13));
+  const size_t eq = cause.find('=');
+  if (eq == std::string::npos) return absl::StrCat("none of the known readings: ", cause);
+  if (absl::StartsWith(cause, "acts_as_if.")) return absl::StrCat("acts as if ", cause.substr(11));
+  const std::string values = cause.substr(eq + 1);
+  if (values.find('+') == std::string::npos) return absl::StrCat("reading ", cause);
+  return absl::StrCat("equivalent readings ", cause.substr(0, eq), " in {",
+                      absl::StrJoin(absl::StrSplit(values, '+'), ", "), "}");
+}
+
 std::string TriageText(const TriageRow& r) {
   std::string out = absl::StrFormat("%-9s %s", BucketStatusName(r.status), r.signature);
   if (r.bucket != nullptr) {
@@ -147,6 +163,8 @@ std::string TriageText(const TriageRow& r) {
     absl::StrAppendFormat(&out, "  cause %s  targets %s  count %s  seen %s .. %s\n", b.cause,
                           absl::StrJoin(b.targets, ","), Thousands(b.count), b.first_seen,
                           b.last_seen);
+    absl::StrAppendFormat(&out, "    %s\n", CauseTitle(b.cause));
+    if (!r.separated_by.empty()) absl::StrAppendFormat(&out, "    separated by: %s\n", r.separated_by);
   } else {
     out += "\n";
   }
@@ -175,6 +193,8 @@ std::string TriageJson(const TriageRow& r) {
   if (r.bucket != nullptr) {
     const Bucket& b = *r.bucket;
     add("cause", JsonString(b.cause));
+    add("title", JsonString(CauseTitle(b.cause)));
+    if (!r.separated_by.empty()) add("separated_by", JsonString(r.separated_by));
     add("instruction", JsonString(b.instr));
     std::vector<std::string> t;
     for (const std::string& x : b.targets) t.push_back(JsonString(x));

@@ -18,6 +18,17 @@ std::string Thousands(uint64_t n);
 // "MODE 0x000000f0: f32 round nearest_even, f32 denormals 0b11 (in+out kept), FP16_OVFL off"
 std::string DescribeMode(uint32_t mode);
 
+// What a bucket's cause says, for people (the signature keeps the cause itself):
+//   "reading fp8_nan=sign_preserving"                   one hypothesis setting
+//   "equivalent readings fp8_nan in {sign_7f, sign_preserving}"  settings of one rule that
+//                                                        gave the same words on every lane seen
+//   "acts as if neg0=0"                                 an instruction-word or MODE field
+//   "none of the known readings: nan_encoding"          a difference class: no reading or
+//                                                        field explains the lanes
+//   "device fault: crash"                               device_fault.*
+// A cause prefixed "undefined_by_spec." is titled "undefined by spec: " and the rest.
+std::string CauseTitle(const std::string& cause);
+
 // A few indented lines decoding a finding's first differing lane (or its first lane).
 std::string DecodeExample(const proto::Finding& f, const std::string& path);
 
