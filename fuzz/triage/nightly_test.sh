@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/nightly.sh twice in a row on the simulator with a planted erratum (sr_wrap) whose
 # buckets are accepted as known: both nights exit 0, the second starts from the first's
-# corpus, the seeds differ and are printed. Short budget: one target, 1 s per campaign.
+# corpus, the seeds differ and are printed. Short budget: one target, 100 cases per campaign.
 # Night 2 also runs the erratum step under a budget that fits two of its four cases (a stand-in
 # for fuzz_triage_erratum_buckets_test that returns at once; each case is charged its 60 s):
 # the other two are skipped, each with a line naming it, and the summary says so.
@@ -30,7 +30,7 @@ done
 night() {
   local inject=(--inject "${2:-sr_wrap}"); [ "${2:-}" = none ] && inject=()
   "$root/scripts/nightly.sh" --lanediff "$lanediff" --device sim "${inject[@]}" --targets gfx950 \
-    --campaign-seconds 1 --sweep none --corpus "$corpus" --out "$tmp/out$1" > "$tmp/night$1.log" 2>&1
+    --campaign-execs 100 --sweep none --corpus "$corpus" --out "$tmp/out$1" > "$tmp/night$1.log" 2>&1
 }
 night 1; rc1=$?
 [ $rc1 = 0 ] || { cat "$tmp/night1.log"; fail "night 1 exited $rc1"; }
