@@ -63,10 +63,19 @@ class Shrinker {
   }
 
   // Accepts `cand` as the new best if it still fails.
-  bool Try(const proto::TestCase& cand) {
-    if (!Ask({cand})[0]) return false;
-    best = cand;
-    return true;
+  bool Try(const proto::TestCase& cand) { return TryFirst({cand}); }
+
+  // Accepts the first of `cands` (in order of preference) that still fails as the new best;
+  // all are asked in one call.
+  bool TryFirst(const std::vector<proto::TestCase>& cands) {
+    const std::vector<bool> ok = Ask(cands);
+    for (size_t i = 0; i < cands.size(); ++i) {
+      if (ok[i]) {
+        best = cands[i];
+        return true;
+      }
+    }
+    return false;
   }
 
   // Rounds of edits of best: `groups` makes, from best, groups of alternative edits (each
@@ -305,14 +314,7 @@ void ShrinkUniformSources(Shrinker& s) {
       }
       std::vector<proto::TestCase> cands = {own};
       if (SourceOf(s.best, k).kind() != proto::SOURCE_INLINE) cands.insert(cands.begin(), carried);
-      const std::vector<bool> ok = s.Ask(cands);
-      for (size_t i = 0; i < cands.size(); ++i) {
-        if (ok[i]) {
-          s.best = cands[i];
-          return true;
-        }
-      }
-      return false;
+      return s.TryFirst(cands);
     };
     if (to_vgpr() || (kind != proto::SOURCE_SGPR && kind != proto::SOURCE_LITERAL)) continue;
     ShrinkFields(s, {Field{[k](const proto::TestCase& c) { return SourceOf(c, k).value(); },
@@ -353,10 +355,7 @@ bool DropEverySource(Shrinker& s) {
     proto::Encoding* m = c->mutable_encoding();
     m->clear_src0(), m->clear_src1(), m->clear_src2();
   }
-  const std::vector<bool> ok = s.Ask({carried, own});
-  if (ok[0]) s.best = carried;
-  else if (ok[1]) s.best = own;
-  return ok[0] || ok[1];
+  return s.TryFirst({carried, own});
 }
 
 // Sources spelled out but equal to the default go away (an SR instruction's absent src2
@@ -392,9 +391,7 @@ void ShrinkNegAbs(Shrinker& s) {
         if (b == 2) l.set_src2(v);
       }
       // One word: both asked together, the bit cleared alone preferred.
-      const std::vector<bool> ok = s.Ask({c, folded});
-      if (ok[0]) s.best = c;
-      else if (ok[1]) s.best = folded;
+      s.TryFirst({c, folded});
     }
   }
 }
@@ -445,14 +442,7 @@ bool ClearEveryModifier(Shrinker& s, bool default_mode) {
     }
     cands.push_back(std::move(folded));
   }
-  const std::vector<bool> ok = s.Ask(cands);
-  for (size_t i = 0; i < cands.size(); ++i) {
-    if (ok[i]) {
-      s.best = cands[i];
-      return true;
-    }
-  }
-  return false;
+  return s.TryFirst(cands);
 }
 
 // Step 3, fewest modifier bits: NEG/ABS, OMOD, OPSEL and CLAMP, then the modifier bits of raw
