@@ -75,8 +75,14 @@ absl::Status Worker::HandleDisagreementCalls(proto::TestCase tc, const BothSides
 absl::StatusOr<std::vector<Cause>> Worker::ConfirmedCauses(const ResolvedTest& t, const BothSides& both) {
   std::vector<std::string> refuted;
   std::vector<Cause> causes;
+  // The settings confirmed on this (target, instruction) so far: they explain first.
+  const std::string prefix = absl::StrCat(t.tc.target(), ".", t.instr_name, ".");
+  std::vector<std::string> known;
+  for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
+    known.push_back(it->substr(prefix.size()));
+  }
   for (int round = 0; round < 4; ++round) {
-    LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(t.rc, both.expected, both.observed, o_.relax, refuted));
+    LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(t.rc, both.expected, both.observed, o_.relax, refuted, known));
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> now, Refuted(t, causes));
     if (now.empty()) break;
     refuted.insert(refuted.end(), now.begin(), now.end());

@@ -176,7 +176,8 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
                                              absl::Span<const uint32_t> expected,
                                              absl::Span<const uint32_t> observed,
                                              const Relaxations& relax,
-                                             absl::Span<const std::string> refuted = {});
+                                             absl::Span<const std::string> refuted = {},
+                                             absl::Span<const std::string> known = {});
 
 // A batch alone cannot tell a hypothesis from another deviation that changes the same lanes
 // (under src1_neg, sr_seed=low reproduced every lane of batches whose seeds do not separate

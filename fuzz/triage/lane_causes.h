@@ -80,6 +80,7 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
                                                    const std::vector<size_t>& value_lanes,
                                                    const std::vector<bool>& structural,
                                                    absl::Span<const std::string> refuted,
+                                                   absl::Span<const std::string> known,
                                                    std::vector<size_t>* unexplained);
 
 // The most lanes KeepUnexplainedLanes keeps.
