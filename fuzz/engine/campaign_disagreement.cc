@@ -75,16 +75,19 @@ absl::Status Worker::HandleDisagreementCalls(proto::TestCase tc, const BothSides
 absl::StatusOr<std::vector<Cause>> Worker::ConfirmedCauses(const ResolvedTest& t, const BothSides& both) {
   std::vector<std::string> refuted;
   std::vector<Cause> causes;
-  // The settings confirmed on this (target, instruction) so far: they explain first.
+  // The settings confirmed on this (target, instruction) so far explain first (CoverValueLanes).
   const std::string prefix = absl::StrCat(t.tc.target(), ".", t.instr_name, ".");
-  std::vector<std::string> known;
-  for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
-    known.push_back(it->substr(prefix.size()));
-  }
   for (int round = 0; round < 4; ++round) {
+    std::vector<std::string> known;
+    for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
+      known.push_back(it->substr(prefix.size()));
+    }
     LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(t.rc, both.expected, both.observed, o_.relax, refuted, known));
+    const size_t confirmed_before = confirmed_.size();
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> now, Refuted(t, causes));
-    if (now.empty()) break;
+    if (now.empty() && confirmed_.size() == confirmed_before) break;
+    // A setting refuted is excluded; one just confirmed is known: the batch is attributed again
+    // (the lanes where it meets another cause are then its and the other's, not a class).
     refuted.insert(refuted.end(), now.begin(), now.end());
   }
   return causes;

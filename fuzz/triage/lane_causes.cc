@@ -95,12 +95,24 @@ absl::StatusOr<std::vector<bool>> PairMatches(const ResolvedCase& rc, const Lane
 // deviations that cancel on that lane, e.g. NEG ignored and truncation on a small positive
 // u8 input). Only for a few broken lanes (at most a quarter of the value lanes c explains, or
 // 2): a wrong reading breaks many.
+// A confirmed setting (`known`, the campaign's for this target and instruction) forgives any
+// number of lanes: the device is known to follow it, so c with it is c as the device shows it
+// (NEG ignored on a batch of small positive pk_u8 inputs, truncation confirmed).
 bool Rescued(const ResolvedCase& rc, absl::Span<const uint32_t> observed, const Relaxations& relax,
              const Candidate& c, const std::vector<size_t>& broken,
-             const std::vector<Candidate>& relevant) {
-  if (broken.size() > std::max<size_t>(2, c.lanes.size() / 4)) return false;
+             const std::vector<Candidate>& relevant, absl::Span<const std::string> known) {
   const SubBatch sb = Sub(rc, observed, broken);
   std::vector<bool> held(broken.size(), false);
+  for (const std::string& k : known) {
+    if (RuleOf(k) == c.rule) continue;
+    absl::StatusOr<std::vector<bool>> m =
+        PairMatches(rc, sb.lanes, sb.observed, c.settings[0], k, relax);
+    if (!m.ok()) continue;
+    for (size_t i = 0; i < held.size(); ++i) held[i] = held[i] || (*m)[i];
+    if (std::all_of(held.begin(), held.end(), [](bool h) { return h; })) return true;
+  }
+  std::fill(held.begin(), held.end(), false);
+  if (broken.size() > std::max<size_t>(2, c.lanes.size() / 4)) return false;
   for (const Candidate& d : relevant) {
     if (d.rule == c.rule) continue;
     absl::StatusOr<std::vector<bool>> m =
@@ -120,7 +132,8 @@ absl::StatusOr<std::vector<Candidate>> Singles(
     const ResolvedCase& rc, absl::Span<const uint32_t> expected,
     absl::Span<const uint32_t> observed, const Relaxations& relax,
     const std::vector<size_t>& value_lanes, const std::vector<bool>& agreeing,
-    absl::Span<const std::string> refuted, std::vector<Candidate>* relevant) {
+    absl::Span<const std::string> refuted, absl::Span<const std::string> known,
+    std::vector<Candidate>* relevant) {
   const std::vector<std::string> settings = SingleSettings(rc.ctx);
   const LaneView v = rc.lanes.view();
   for (const std::string& s : settings) {
@@ -143,7 +156,7 @@ absl::StatusOr<std::vector<Candidate>> Singles(
     for (size_t i = 0; i < v.size; ++i) {
       if (agreeing[i] && !c.explains[i]) broken.push_back(i);
     }
-    c.admissible = broken.empty() || Rescued(rc, observed, relax, c, broken, *relevant);
+    c.admissible = broken.empty() || Rescued(rc, observed, relax, c, broken, *relevant, known);
     if (!c.admissible || c.lanes.empty()) continue;
     auto same = std::find_if(out.begin(), out.end(), [&](const Candidate& o) {
       return o.rule == c.rule && o.out == c.out;
@@ -265,8 +278,8 @@ BestPair FindPair(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
 // causes (two deviations, two causes: never a third "both" cause).
 absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
                           const Relaxations& relax, const std::vector<Candidate>& relevant,
-                          const std::vector<bool>& agreeing, std::vector<size_t>* left,
-                          std::vector<Cause>* causes) {
+                          const std::vector<bool>& agreeing, absl::Span<const std::string> known,
+                          std::vector<size_t>* left, std::vector<Cause>* causes) {
   while (!left->empty()) {
     const BestPair best = FindPair(rc, observed, relax, relevant, Sub(rc, observed, *left), agreeing, *causes);
     if (best.n == 0) break;
@@ -283,6 +296,12 @@ absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> obs
         for (const Candidate& d : relevant) {
           if (d.rule == c->rule && d.out == c->out) same.push_back(d.settings[0]);
         }
+        // Confirmed ones among them name it (as for a single, CoverValueLanes).
+        std::vector<std::string> confirmed_ones;
+        for (const std::string& x : same) {
+          if (std::find(known.begin(), known.end(), x) != known.end()) confirmed_ones.push_back(x);
+        }
+        if (!confirmed_ones.empty()) same = std::move(confirmed_ones);
         std::sort(same.begin(), same.end());
         causes->push_back(Cause{CauseName(same), true, {}, {}, same});
         it = causes->end() - 1;
@@ -606,12 +625,21 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
     *unexplained = {};
     return causes;
   }
+  std::vector<std::string> known_first;
+  for (const RuleSettings& r : sets) known_first.push_back(r.settings[0]);
   std::vector<Candidate> relevant;
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<Candidate> singles,
                             Singles(rc, expected, observed, relax, value_lanes, agreeing, refuted,
-                                    &relevant));
+                                    known_first, &relevant));
   for (auto& [k, lanes] : GreedyCover(singles, causes, &left)) {
     RuleSettings r{singles[k].rule, singles[k].settings};
+    // Readings equivalent on this batch of which some are confirmed: the confirmed ones name it
+    // (the confirmation batch parted them; confirmed together, both name it as before).
+    std::vector<std::string> confirmed_ones;
+    for (const std::string& x : r.settings) {
+      if (std::find(known.begin(), known.end(), x) != known.end()) confirmed_ones.push_back(x);
+    }
+    if (!confirmed_ones.empty()) r.settings = std::move(confirmed_ones);
     Cause& c = CauseFor(r, &causes);
     for (size_t i : lanes) AddLane(i, &c);
     if (std::none_of(sets.begin(), sets.end(),
@@ -624,7 +652,7 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
     CoverBySets(rc, observed, relax, sets, agreeing, &left, &causes);
   }
   if (!left.empty()) {
-    LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, agreeing, &left, &causes));
+    LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, agreeing, known, &left, &causes));
   }
   *unexplained = std::move(left);
   return causes;
