@@ -135,12 +135,35 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
     ConfirmationNotRun(b.ok() ? b->device_status : b.status());
     return std::vector<std::string>();
   }
+  // One reading per rule: another value of a named setting's rule confirmed earlier (on a batch
+  // where it happened to agree) is checked beside it, as an equivalent reading, and forgotten
+  // where the two part and the device follows the one named here.
+  std::vector<Cause> checked = causes;
+  std::vector<std::string> earlier;
+  for (Cause& c : checked) {
+    if (!c.by_hypothesis || c.settings.empty()) continue;
+    const std::string rule = absl::StrCat(prefix, RuleOf(c.settings[0]), "=");
+    for (auto it = confirmed_.lower_bound(rule); it != confirmed_.end() && it->starts_with(rule); ++it) {
+      const std::string s = it->substr(prefix.size());
+      if (std::find(c.settings.begin(), c.settings.end(), s) != c.settings.end()) continue;
+      c.settings.push_back(s);
+      earlier.push_back(s);
+    }
+  }
   // Only a setting that mattered on the second batch and held there is remembered as confirmed.
   std::vector<std::string> held;
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> refuted,
-                            RefutedSettings(conf->t->rc, hyp_, causes, b->observed, o_.relax, &held));
+                            RefutedSettings(conf->t->rc, hyp_, checked, b->observed, o_.relax, &held));
   for (const std::string& s : held) confirmed_.insert(prefix + s);
-  return refuted;
+  std::vector<std::string> out;
+  for (const std::string& s : refuted) {
+    if (std::find(earlier.begin(), earlier.end(), s) == earlier.end()) {
+      out.push_back(s);
+    } else {
+      confirmed_.erase(prefix + s);
+    }
+  }
+  return out;
 }
 
 absl::StatusOr<const Worker::ConfirmationRun*> Worker::ConfirmationFor(const ResolvedTest& t,
