@@ -282,10 +282,12 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
 // (fp16_ovfl=ignored on the 8-bit float writers) and src0_neg_ignored (acts_as_if.neg0=0 on
 // the rows accepting -x on src0). One batch holds lanes of several of them. Every planted cause
 // is found, named by it (equivalent readings together); on each instruction the largest bucket
-// is a planted cause that reaches its row, and planted causes hold at least 85% of its
-// sightings. (Not yet exactly one bucket per cause: lanes where NEG ignored meets truncation or
-// an overflow on pk_u8 and SR bf8 still fall to a class or to acts_as_if.abs0, a few
-// sightings in a few hundred.)
+// is a planted cause that reaches its row, planted causes hold at least 95% of its sightings,
+// and at most one bucket is not a planted cause. Once a cause is confirmed on a (target,
+// instruction) it explains first, with the others (fuzz/triage/README.md, "Attribution"), so
+// what is left is a lane of two causes on a batch seen before either was confirmed (measured
+// in this run: a saturated_vs_not class of 1-2 sightings on each SR row, fp16_ovfl ignored
+// meeting another cause; the 60 s run in the README leaves 3 such buckets of 10 sightings).
 TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
   const auto buckets =
       Campaign({"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"});
@@ -299,12 +301,18 @@ TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
     if (IntegerByte(row)) planted.insert("pk_u8_rounding=truncate");
     if (AcceptsSrc0Neg(row)) planted.insert("acts_as_if.neg0=0");
     uint64_t all = 0, named = 0;
+    size_t others = 0;
     for (const Bucket& b : v) {
       all += b.count;
-      if (planted.count(b.cause)) named += b.count, found.insert(b.cause);
+      if (planted.count(b.cause)) {
+        named += b.count, found.insert(b.cause);
+      } else {
+        ++others;
+      }
     }
     EXPECT_TRUE(planted.count(v[0].cause)) << instr << ": " << v[0].cause << "\n" << Describe(buckets);
-    EXPECT_GE(named * 100, all * 85) << instr << "\n" << Describe(buckets);
+    EXPECT_GE(named * 100, all * 95) << instr << "\n" << Describe(buckets);
+    EXPECT_LE(others, 1u) << instr << "\n" << Describe(buckets);
   }
   for (const char* c : {"sr_rounding=literal", "fp8_nan=sign_7f+sign_preserving",
                         "fp8_nan=sign_preserving", "fp16_ovfl=ignored",
