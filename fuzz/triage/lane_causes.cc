@@ -58,6 +58,7 @@ struct Candidate {
   std::vector<bool> explains;   // per lane: out matches observed
   std::vector<size_t> lanes;    // the value lanes it explains
   bool admissible = false;      // changes no agreeing lane (or only Rescued ones)
+  bool noop = false;            // changes no word of the batch alone (a pair's partner only)
 };
 
 // Lanes [0, n) of `v` whose words in `out` match `observed` (DifferingLanes' complement).
@@ -294,7 +295,7 @@ absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> obs
       if (it == causes->end()) {
         std::vector<std::string> same;
         for (const Candidate& d : relevant) {
-          if (d.rule == c->rule && d.out == c->out) same.push_back(d.settings[0]);
+          if (d.rule == c->rule && d.out == c->out && (&d == c || !d.noop)) same.push_back(d.settings[0]);
         }
         // Confirmed ones among them name it (as for a single, CoverValueLanes).
         std::vector<std::string> confirmed_ones;
@@ -652,6 +653,18 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
     CoverBySets(rc, observed, relax, sets, agreeing, &left, &causes);
   }
   if (!left.empty()) {
+    // A setting that changes nothing alone may change a lane with another (truncation on a
+    // batch whose every pk_u8 source is negated to zero, with NEG ignored): each is a pair's
+    // partner too, admissible alone (it changes no agreeing lane). Only lanes left this far
+    // try them, so it costs nothing on a batch the rest explains.
+    const std::vector<uint32_t> same_words(expected.begin(), expected.end());
+    for (const std::string& s : SingleSettings(rc.ctx)) {
+      if (std::find(refuted.begin(), refuted.end(), s) != refuted.end()) continue;
+      if (std::any_of(relevant.begin(), relevant.end(), [&](const Candidate& c) { return c.settings[0] == s; })) continue;
+      OpContext ctx = rc.ctx;
+      if (!ApplySetting(s, &ctx).ok()) continue;
+      relevant.push_back(Candidate{RuleOf(s), {s}, same_words, {}, {}, true, true});
+    }
     LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, agreeing, known, &left, &causes));
   }
   *unexplained = std::move(left);
