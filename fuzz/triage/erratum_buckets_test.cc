@@ -286,8 +286,8 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
 // and at most one bucket is not a planted cause. Once a cause is confirmed on a (target,
 // instruction) it explains first, with the others (fuzz/triage/README.md, "Attribution"), so
 // what is left is a lane of two causes on a batch seen before either was confirmed (measured
-// in this run: a saturated_vs_not class of 1-2 sightings on each SR row, fp16_ovfl ignored
-// meeting another cause; the 60 s run in the README leaves 3 such buckets of 10 sightings).
+// in this run: one saturated_vs_not class of 1 sighting on v_cvt_sr_fp8_f32; the 60 s run in
+// fuzz/triage/README.md leaves 2 such buckets of 4 sightings).
 TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
   const auto buckets =
       Campaign({"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"});
