@@ -150,6 +150,21 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
       earlier.push_back(s);
     }
   }
+  // The settings confirmed before, of rules no cause here names, are among "the others" too
+  // (checked beside, never refuted by this batch): a lane where a named setting matters may be
+  // one where a confirmed cause also acts (SR +Inf made NaN by the literal add, its sign kept by
+  // fp8_nan=sign_preserving).
+  std::vector<std::string> background;
+  for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
+    const std::string s = it->substr(prefix.size());
+    const bool named = std::any_of(checked.begin(), checked.end(), [&](const Cause& c) {
+      return c.by_hypothesis && !c.settings.empty() && RuleOf(c.settings[0]) == RuleOf(s);
+    });
+    const bool rule_seen = std::any_of(background.begin(), background.end(),
+                                       [&](const std::string& b) { return RuleOf(b) == RuleOf(s); });
+    if (!named && !rule_seen) background.push_back(s);
+  }
+  for (const std::string& s : background) checked.push_back(Cause{s, true, {}, {}, {s}});
   // Only a setting that mattered on the second batch and held there is remembered as confirmed.
   std::vector<std::string> held;
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> refuted,
@@ -157,6 +172,7 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
   for (const std::string& s : held) confirmed_.insert(prefix + s);
   std::vector<std::string> out;
   for (const std::string& s : refuted) {
+    if (std::find(background.begin(), background.end(), s) != background.end()) continue;
     if (std::find(earlier.begin(), earlier.end(), s) == earlier.end()) {
       out.push_back(s);
     } else {
