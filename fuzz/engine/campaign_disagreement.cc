@@ -75,10 +75,19 @@ absl::Status Worker::HandleDisagreementCalls(proto::TestCase tc, const BothSides
 absl::StatusOr<std::vector<Cause>> Worker::ConfirmedCauses(const ResolvedTest& t, const BothSides& both) {
   std::vector<std::string> refuted;
   std::vector<Cause> causes;
+  // The settings confirmed on this (target, instruction) so far explain first (CoverValueLanes).
+  const std::string prefix = absl::StrCat(t.tc.target(), ".", t.instr_name, ".");
   for (int round = 0; round < 4; ++round) {
-    LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(t.rc, both.expected, both.observed, o_.relax, refuted));
+    std::vector<std::string> known;
+    for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
+      known.push_back(it->substr(prefix.size()));
+    }
+    LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(t.rc, both.expected, both.observed, o_.relax, refuted, known));
+    const size_t confirmed_before = confirmed_.size();
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> now, Refuted(t, causes));
-    if (now.empty()) break;
+    if (now.empty() && confirmed_.size() == confirmed_before) break;
+    // A setting refuted is excluded; one just confirmed is known: the batch is attributed again
+    // (the lanes where it meets another cause are then its and the other's, not a class).
     refuted.insert(refuted.end(), now.begin(), now.end());
   }
   return causes;
@@ -126,12 +135,51 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
     ConfirmationNotRun(b.ok() ? b->device_status : b.status());
     return std::vector<std::string>();
   }
+  // One reading per rule: another value of a named setting's rule confirmed earlier (on a batch
+  // where it happened to agree) is checked beside it, as an equivalent reading, and forgotten
+  // where the two part and the device follows the one named here.
+  std::vector<Cause> checked = causes;
+  std::vector<std::string> earlier;
+  for (Cause& c : checked) {
+    if (!c.by_hypothesis || c.settings.empty()) continue;
+    const std::string rule = absl::StrCat(prefix, RuleOf(c.settings[0]), "=");
+    for (auto it = confirmed_.lower_bound(rule); it != confirmed_.end() && it->starts_with(rule); ++it) {
+      const std::string s = it->substr(prefix.size());
+      if (std::find(c.settings.begin(), c.settings.end(), s) != c.settings.end()) continue;
+      c.settings.push_back(s);
+      earlier.push_back(s);
+    }
+  }
+  // The settings confirmed before, of rules no cause here names, are among "the others" too
+  // (checked beside, never refuted by this batch): a lane where a named setting matters may be
+  // one where a confirmed cause also acts (SR +Inf made NaN by the literal add, its sign kept by
+  // fp8_nan=sign_preserving).
+  std::vector<std::string> background;
+  for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
+    const std::string s = it->substr(prefix.size());
+    const bool named = std::any_of(checked.begin(), checked.end(), [&](const Cause& c) {
+      return c.by_hypothesis && !c.settings.empty() && RuleOf(c.settings[0]) == RuleOf(s);
+    });
+    const bool rule_seen = std::any_of(background.begin(), background.end(),
+                                       [&](const std::string& b) { return RuleOf(b) == RuleOf(s); });
+    if (!named && !rule_seen) background.push_back(s);
+  }
+  for (const std::string& s : background) checked.push_back(Cause{s, true, {}, {}, {s}});
   // Only a setting that mattered on the second batch and held there is remembered as confirmed.
   std::vector<std::string> held;
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> refuted,
-                            RefutedSettings(conf->t->rc, hyp_, causes, b->observed, o_.relax, &held));
+                            RefutedSettings(conf->t->rc, hyp_, checked, b->observed, o_.relax, &held));
   for (const std::string& s : held) confirmed_.insert(prefix + s);
-  return refuted;
+  std::vector<std::string> out;
+  for (const std::string& s : refuted) {
+    if (std::find(background.begin(), background.end(), s) != background.end()) continue;
+    if (std::find(earlier.begin(), earlier.end(), s) == earlier.end()) {
+      out.push_back(s);
+    } else {
+      confirmed_.erase(prefix + s);
+    }
+  }
+  return out;
 }
 
 absl::StatusOr<const Worker::ConfirmationRun*> Worker::ConfirmationFor(const ResolvedTest& t,

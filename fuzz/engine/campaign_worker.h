@@ -84,10 +84,13 @@ class Worker {
   // Counts the device calls the rest takes (CampaignStats::triage_device_calls).
   absl::Status HandleDisagreement(proto::TestCase tc, const BothSides& both);
   absl::Status HandleDisagreementCalls(proto::TestCase tc, const BothSides& both);
-  // The batch's causes, each hypothesis cause confirmed on a second batch (up to 4 rounds).
+  // The batch's causes, each hypothesis cause confirmed on a second batch (up to 4 rounds),
+  // the settings confirmed on its target and instruction known to Attribute; attributed again
+  // when a round refutes a setting or confirms a new one.
   absl::StatusOr<std::vector<Cause>> ConfirmedCauses(const ResolvedTest& t, const BothSides& both);
   // The settings of `causes` a confirmation batch refutes (RefutedSettings); none when every
-  // one is confirmed already or the batch cannot run.
+  // one is confirmed already or the batch cannot run. Another value of a named setting's rule
+  // confirmed earlier is checked beside it (one reading per rule) and forgotten if refuted.
   absl::StatusOr<std::vector<std::string>> Refuted(const ResolvedTest& t,
                                                    const std::vector<Cause>& causes);
   // A confirmation batch of this disagreement (ConfirmationCase, salted by `kind`), resolved

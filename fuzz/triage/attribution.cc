@@ -327,7 +327,8 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
                                              absl::Span<const uint32_t> expected,
                                              absl::Span<const uint32_t> observed,
                                              const Relaxations& relax,
-                                             absl::Span<const std::string> refuted) {
+                                             absl::Span<const std::string> refuted,
+                                             absl::Span<const std::string> known) {
   const LaneView v = rc.lanes.view();
   const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));  // words per lane
   if (expected.size() != v.size * w || observed.size() != v.size * w) {
@@ -351,7 +352,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     std::vector<size_t> unexplained;
     LANEDIFF_ASSIGN_OR_RETURN(causes, CoverValueLanes(rc, expected, observed, relax,
                                                       sorted.value_lanes, structural, refuted,
-                                                      &unexplained));
+                                                      known, &unexplained));
     if (!unexplained.empty()) {  // 3. what nothing explains: one value class
       std::map<std::string, std::vector<size_t>> by_class;
       for (size_t i : unexplained) {

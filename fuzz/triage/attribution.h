@@ -154,19 +154,22 @@ struct Cause {
 // Every disagreeing lane of `rc` (model side under rc.ctx.hyp; `expected` its words,
 // `observed` the device's) attributed to a cause. Causes are ordered by lane count, largest
 // first; empty when no lane disagrees. `refuted`: hypothesis settings ("name=value") a
-// confirmation batch has refuted (ConfirmationCase); never named.
+// confirmation batch has refuted (ConfirmationCase); never named. `known`: settings a
+// confirmation batch has confirmed on this target and instruction; they explain first (step 2).
 //
 // The rule (fuzz/triage/README.md, "Attribution"):
 //  1. Structural lanes (byte_moved, the unwritten-bytes classes) take one class: the most
 //     frequent among them, ties in kDifferenceClasses order.
 //  2. The other disagreeing lanes ("value lanes") are attributed lane by lane to settings
-//     (CoverValueLanes, fuzz/triage/lane_causes.h): a hypothesis value or an instruction-word /
+//     (CoverValueLanes, fuzz/triage/lane_causes.h): first to the `known` settings, alone and
+//     together (the set explaining most first); then a hypothesis value or an instruction-word /
 //     MODE field value (FieldSettings) explains a lane when the model under it gives the
 //     device's word there; it is a candidate only if it changes no agreeing lane. Settings of
 //     one rule giving the same words on every lane are one candidate (equivalent readings).
 //     The fewest candidates covering the value lanes are chosen greedily (most lanes first,
-//     ties: hypotheses in AllHypotheses order, then fields); lanes no single candidate
-//     explains are tried under pairs of candidates of different rules (each lane to both).
+//     ties: hypotheses in AllHypotheses order, then fields), one reading per rule; lanes no
+//     single candidate explains are tried under sets of the known and chosen settings, then
+//     under pairs of candidates of different rules (each lane to each setting it needs).
 //  3. The value lanes nothing explains take one class: the one all of them show, else the most
 //     frequent, ties in kDifferenceClasses order. Its Cause lists the lanes that show it.
 //  4. A lane showing two classes (a VGPR pair: dst_words_swapped and source_byte_moved) counts
@@ -176,7 +179,8 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
                                              absl::Span<const uint32_t> expected,
                                              absl::Span<const uint32_t> observed,
                                              const Relaxations& relax,
-                                             absl::Span<const std::string> refuted = {});
+                                             absl::Span<const std::string> refuted = {},
+                                             absl::Span<const std::string> known = {});
 
 // A batch alone cannot tell a hypothesis from another deviation that changes the same lanes
 // (under src1_neg, sr_seed=low reproduced every lane of batches whose seeds do not separate

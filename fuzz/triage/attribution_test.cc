@@ -648,6 +648,47 @@ TEST(Attribute, AFieldOfTheWordIsACause) {
   EXPECT_FALSE(ApplySetting("acts_as_if.neg0=2", &ctx).ok());
 }
 
+// Settings confirmed before explain first, together: gfx942 v_cvt_pk_u8_f32 with NEG[0]=1 (byte
+// select 0, kept word 0) on a device that ignores NEG[0] and truncates (sim errata
+// src0_neg_ignored, u8_truncate). Expected (-x, RNE, clamped to 0..255) vs observed (x
+// truncated):
+//   lane 0: 129.5 -> -129.5 -> 0;   device 129 (0x81): NEG ignored and truncation both needed
+//           (RNE gives 130, tie to even; truncation alone of -129.5 gives 0)
+//   lane 1: 0.75  -> 0;             device trunc(0.75) = 0: agrees; NEG ignored alone gives 1
+//   lane 2: 5.0   -> 0;             device 5: NEG ignored alone gives it
+//   lane 3: -3.0  -> 3;             device -3 -> 0: NEG ignored gives it, and so does ABS[0]=1
+//           (-|-3| = -3 -> 0), a coincidence on a negative input
+// Truncation changes no word of this batch alone (every lane exact or clamped).
+// Alone, acts_as_if.neg0=0 breaks the agreeing lane 1, so ABS takes lane 3 and lanes 0 and 2
+// need a pair with a setting that changes nothing alone. With neg0=0 and truncation known,
+// the two together explain lanes 0, 2, 3 and keep lane 1: lane 0 needs both, lanes 2 and 3
+// NEG ignored only; no field coincidence is named.
+TEST(Attribute, KnownSettingsExplainFirstTogether) {
+  proto::TestCase tc;
+  tc.set_target("gfx942");
+  tc.set_instr(proto::v_cvt_pk_u8_f32);
+  tc.mutable_encoding()->set_neg(1);
+  for (uint32_t s0 : {0x43018000u, 0x3f400000u, 0x40a00000u, 0xc0400000u}) tc.add_lanes()->set_src0(s0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> expected = {0, 0, 0, 3};
+  const std::vector<uint32_t> observed = {0x81, 0, 5, 0};
+  auto alone = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  std::set<std::string> names;
+  for (const Cause& c : *alone) names.insert(c.name);
+  EXPECT_EQ(names, (std::set<std::string>{"acts_as_if.abs0=1", "acts_as_if.neg0=0",
+                                           "pk_u8_rounding=truncate"}));
+  const std::vector<std::string> known = {"acts_as_if.neg0=0", "pk_u8_rounding=truncate"};
+  auto causes = Attribute(*rc, expected, observed, {}, {}, known);
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 2u);
+  EXPECT_EQ((*causes)[0].name, "acts_as_if.neg0=0");
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 2, 3}));
+  EXPECT_EQ((*causes)[1].name, "pk_u8_rounding=truncate");
+  EXPECT_EQ((*causes)[1].lanes, (std::vector<size_t>{0}));
+}
+
 // Equivalent readings: one name whatever the order they showed in, values sorted.
 TEST(CauseName, EquivalentReadingsSortedAndBack) {
   EXPECT_EQ(CauseName({"fp8_nan=sign_preserving", "fp8_nan=sign_7f"}),

@@ -281,11 +281,13 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
 // u8_truncate (pk_u8_rounding=truncate on the integer byte writer), fp16_ovfl_ignored
 // (fp16_ovfl=ignored on the 8-bit float writers) and src0_neg_ignored (acts_as_if.neg0=0 on
 // the rows accepting -x on src0). One batch holds lanes of several of them. Every planted cause
-// is found, named by it (equivalent readings together); on each instruction the largest bucket
-// is a planted cause that reaches its row, and planted causes hold at least 85% of its
-// sightings. (Not yet exactly one bucket per cause: lanes where NEG ignored meets truncation or
-// an overflow on pk_u8 and SR bf8 still fall to a class or to acts_as_if.abs0, a few
-// sightings in a few hundred.)
+// is found, named by it (equivalent readings together), and no bucket is anything else: each
+// bucket of each instruction is a planted cause that reaches its row, one per cause (a
+// bucket is one cause). Once a cause is confirmed on a (target, instruction) it explains
+// first, with the others, and is among the others when another is confirmed
+// (fuzz/triage/README.md, "Attribution"). The 60 s run in that README leaves one bucket that is
+// no planted cause (3 sightings in about 100k cases): lanes of two causes on a batch seen before
+// they were confirmed.
 TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
   const auto buckets =
       Campaign({"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"});
@@ -299,12 +301,18 @@ TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
     if (IntegerByte(row)) planted.insert("pk_u8_rounding=truncate");
     if (AcceptsSrc0Neg(row)) planted.insert("acts_as_if.neg0=0");
     uint64_t all = 0, named = 0;
+    size_t others = 0;
     for (const Bucket& b : v) {
       all += b.count;
-      if (planted.count(b.cause)) named += b.count, found.insert(b.cause);
+      if (planted.count(b.cause)) {
+        named += b.count, found.insert(b.cause);
+      } else {
+        ++others;
+      }
     }
     EXPECT_TRUE(planted.count(v[0].cause)) << instr << ": " << v[0].cause << "\n" << Describe(buckets);
-    EXPECT_GE(named * 100, all * 85) << instr << "\n" << Describe(buckets);
+    EXPECT_EQ(named, all) << instr << "\n" << Describe(buckets);
+    EXPECT_EQ(others, 0u) << instr << "\n" << Describe(buckets);
   }
   for (const char* c : {"sr_rounding=literal", "fp8_nan=sign_7f+sign_preserving",
                         "fp8_nan=sign_preserving", "fp16_ovfl=ignored",

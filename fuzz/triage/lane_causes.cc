@@ -1,6 +1,7 @@
 #include "fuzz/triage/lane_causes.h"
 
 #include <algorithm>
+#include <bit>
 #include <iterator>
 #include <utility>
 
@@ -57,6 +58,7 @@ struct Candidate {
   std::vector<bool> explains;   // per lane: out matches observed
   std::vector<size_t> lanes;    // the value lanes it explains
   bool admissible = false;      // changes no agreeing lane (or only Rescued ones)
+  bool noop = false;            // changes no word of the batch alone (a pair's partner only)
 };
 
 // Lanes [0, n) of `v` whose words in `out` match `observed` (DifferingLanes' complement).
@@ -94,12 +96,24 @@ absl::StatusOr<std::vector<bool>> PairMatches(const ResolvedCase& rc, const Lane
 // deviations that cancel on that lane, e.g. NEG ignored and truncation on a small positive
 // u8 input). Only for a few broken lanes (at most a quarter of the value lanes c explains, or
 // 2): a wrong reading breaks many.
+// A confirmed setting (`known`, the campaign's for this target and instruction) forgives any
+// number of lanes: the device is known to follow it, so c with it is c as the device shows it
+// (NEG ignored on a batch of small positive pk_u8 inputs, truncation confirmed).
 bool Rescued(const ResolvedCase& rc, absl::Span<const uint32_t> observed, const Relaxations& relax,
              const Candidate& c, const std::vector<size_t>& broken,
-             const std::vector<Candidate>& relevant) {
-  if (broken.size() > std::max<size_t>(2, c.lanes.size() / 4)) return false;
+             const std::vector<Candidate>& relevant, absl::Span<const std::string> known) {
   const SubBatch sb = Sub(rc, observed, broken);
   std::vector<bool> held(broken.size(), false);
+  for (const std::string& k : known) {
+    if (RuleOf(k) == c.rule) continue;
+    absl::StatusOr<std::vector<bool>> m =
+        PairMatches(rc, sb.lanes, sb.observed, c.settings[0], k, relax);
+    if (!m.ok()) continue;
+    for (size_t i = 0; i < held.size(); ++i) held[i] = held[i] || (*m)[i];
+    if (std::all_of(held.begin(), held.end(), [](bool h) { return h; })) return true;
+  }
+  std::fill(held.begin(), held.end(), false);
+  if (broken.size() > std::max<size_t>(2, c.lanes.size() / 4)) return false;
   for (const Candidate& d : relevant) {
     if (d.rule == c.rule) continue;
     absl::StatusOr<std::vector<bool>> m =
@@ -119,7 +133,8 @@ absl::StatusOr<std::vector<Candidate>> Singles(
     const ResolvedCase& rc, absl::Span<const uint32_t> expected,
     absl::Span<const uint32_t> observed, const Relaxations& relax,
     const std::vector<size_t>& value_lanes, const std::vector<bool>& agreeing,
-    absl::Span<const std::string> refuted, std::vector<Candidate>* relevant) {
+    absl::Span<const std::string> refuted, absl::Span<const std::string> known,
+    std::vector<Candidate>* relevant) {
   const std::vector<std::string> settings = SingleSettings(rc.ctx);
   const LaneView v = rc.lanes.view();
   for (const std::string& s : settings) {
@@ -142,7 +157,7 @@ absl::StatusOr<std::vector<Candidate>> Singles(
     for (size_t i = 0; i < v.size; ++i) {
       if (agreeing[i] && !c.explains[i]) broken.push_back(i);
     }
-    c.admissible = broken.empty() || Rescued(rc, observed, relax, c, broken, *relevant);
+    c.admissible = broken.empty() || Rescued(rc, observed, relax, c, broken, *relevant, known);
     if (!c.admissible || c.lanes.empty()) continue;
     auto same = std::find_if(out.begin(), out.end(), [&](const Candidate& o) {
       return o.rule == c.rule && o.out == c.out;
@@ -156,20 +171,37 @@ absl::StatusOr<std::vector<Candidate>> Singles(
   return out;
 }
 
+// Whether a cause in `causes` names another value of `setting`'s rule: a device follows one
+// reading of a rule, so a batch names at most one (or one set of equivalent readings) per rule.
+bool RuleTakenOtherwise(const std::string& setting, const std::vector<Cause>& causes) {
+  const std::string rule = RuleOf(setting);
+  return std::any_of(causes.begin(), causes.end(), [&](const Cause& c) {
+    return !c.settings.empty() && RuleOf(c.settings[0]) == rule &&
+           std::find(c.settings.begin(), c.settings.end(), setting) == c.settings.end();
+  });
+}
+
 // Greedy set cover of `left` (ascending) by `cands`: the candidate explaining most lanes of
 // `left` first (ties: the earlier candidate); each lane goes to the first chosen candidate that
-// explains it. Returns the chosen candidates' indices with their lanes; `left` keeps the rest.
+// explains it. One reading per rule: a candidate whose rule a cause in `causes` names with
+// another value, or whose rule a chosen candidate has, is passed over. Returns the chosen
+// candidates' indices with their lanes; `left` keeps the rest.
 std::vector<std::pair<size_t, std::vector<size_t>>> GreedyCover(
-    const std::vector<Candidate>& cands, std::vector<size_t>* left) {
+    const std::vector<Candidate>& cands, const std::vector<Cause>& causes,
+    std::vector<size_t>* left) {
   std::vector<std::pair<size_t, std::vector<size_t>>> chosen;
+  std::vector<bool> off(cands.size(), false);
+  for (size_t k = 0; k < cands.size(); ++k) off[k] = RuleTakenOtherwise(cands[k].settings[0], causes);
   for (;;) {
     size_t best = cands.size(), best_n = 0;
     for (size_t k = 0; k < cands.size(); ++k) {
+      if (off[k]) continue;
       size_t n = 0;
       for (size_t i : *left) n += cands[k].explains[i] ? 1 : 0;
       if (n > best_n) best = k, best_n = n;
     }
     if (best == cands.size()) return chosen;
+    for (size_t k = 0; k < cands.size(); ++k) off[k] = off[k] || cands[k].rule == cands[best].rule;
     std::vector<size_t> taken, rest;
     for (size_t i : *left) (cands[best].explains[i] ? taken : rest).push_back(i);
     chosen.emplace_back(best, std::move(taken));
@@ -219,12 +251,14 @@ struct BestPair {
 };
 BestPair FindPair(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
                   const Relaxations& relax, const std::vector<Candidate>& relevant,
-                  const SubBatch& sb, const std::vector<bool>& agreeing) {
+                  const SubBatch& sb, const std::vector<bool>& agreeing,
+                  const std::vector<Cause>& causes) {
   BestPair best;
   for (const Candidate& a : relevant) {
-    if (!a.admissible) continue;
+    if (!a.admissible || RuleTakenOtherwise(a.settings[0], causes)) continue;
     for (const Candidate& b : relevant) {
       if (&a == &b || a.rule == b.rule || (b.admissible && &b < &a)) continue;
+      if (RuleTakenOtherwise(b.settings[0], causes)) continue;
       absl::StatusOr<std::vector<bool>> m =
           PairMatches(rc, sb.lanes, sb.observed, a.settings[0], b.settings[0], relax);
       if (!m.ok()) continue;
@@ -245,10 +279,10 @@ BestPair FindPair(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
 // causes (two deviations, two causes: never a third "both" cause).
 absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
                           const Relaxations& relax, const std::vector<Candidate>& relevant,
-                          const std::vector<bool>& agreeing, std::vector<size_t>* left,
-                          std::vector<Cause>* causes) {
+                          const std::vector<bool>& agreeing, absl::Span<const std::string> known,
+                          std::vector<size_t>* left, std::vector<Cause>* causes) {
   while (!left->empty()) {
-    const BestPair best = FindPair(rc, observed, relax, relevant, Sub(rc, observed, *left), agreeing);
+    const BestPair best = FindPair(rc, observed, relax, relevant, Sub(rc, observed, *left), agreeing, *causes);
     if (best.n == 0) break;
     std::vector<size_t> taken, rest;
     for (size_t k = 0; k < left->size(); ++k) (best.matches[k] ? taken : rest).push_back((*left)[k]);
@@ -261,8 +295,14 @@ absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> obs
       if (it == causes->end()) {
         std::vector<std::string> same;
         for (const Candidate& d : relevant) {
-          if (d.rule == c->rule && d.out == c->out) same.push_back(d.settings[0]);
+          if (d.rule == c->rule && d.out == c->out && (&d == c || !d.noop)) same.push_back(d.settings[0]);
         }
+        // Confirmed ones among them name it (as for a single, CoverValueLanes).
+        std::vector<std::string> confirmed_ones;
+        for (const std::string& x : same) {
+          if (std::find(known.begin(), known.end(), x) != known.end()) confirmed_ones.push_back(x);
+        }
+        if (!confirmed_ones.empty()) same = std::move(confirmed_ones);
         std::sort(same.begin(), same.end());
         causes->push_back(Cause{CauseName(same), true, {}, {}, same});
         it = causes->end() - 1;
@@ -273,6 +313,164 @@ absl::Status CoverByPairs(const ResolvedCase& rc, absl::Span<const uint32_t> obs
     *left = std::move(rest);
   }
   return absl::OkStatus();
+}
+
+// Settings of one rule, applied by the first and named by all (CauseName): a known cause
+// (settings the campaign confirmed, grouped by rule) or a cause chosen on this batch.
+struct RuleSettings {
+  std::string rule;
+  std::vector<std::string> settings;
+};
+
+// The known settings (not `refuted`) as entries of CoverBySets: settings of one rule that give
+// the same words on every lane of the batch are one entry (equivalent readings: confirmed
+// together on E4M3, fp8_nan=sign_7f and sign_preserving), others of one rule separate ones (a
+// set never holds two entries of one rule). A setting the model refuses here is left out.
+std::vector<RuleSettings> KnownEntries(const ResolvedCase& rc, absl::Span<const std::string> known,
+                                       absl::Span<const std::string> refuted) {
+  std::vector<RuleSettings> out;
+  std::vector<std::vector<uint32_t>> words;
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  for (const std::string& s : known) {
+    if (std::find(refuted.begin(), refuted.end(), s) != refuted.end()) continue;
+    OpContext ctx = rc.ctx;
+    std::vector<uint32_t> out_words(rc.lanes.size() * w);
+    if (!ApplySetting(s, &ctx).ok() || !Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(out_words)).ok()) {
+      continue;
+    }
+    const std::string rule = RuleOf(s);
+    size_t k = 0;
+    while (k < out.size() && !(out[k].rule == rule && words[k] == out_words)) ++k;
+    if (k == out.size()) {
+      out.push_back(RuleSettings{rule, {s}});
+      words.push_back(std::move(out_words));
+    } else {
+      out[k].settings.push_back(s);
+    }
+  }
+  return out;
+}
+
+// The cause named by `r` in `causes` (one holding any of its settings), else a new one.
+Cause& CauseFor(const RuleSettings& r, std::vector<Cause>* causes) {
+  auto it = std::find_if(causes->begin(), causes->end(), [&](const Cause& x) {
+    return std::any_of(r.settings.begin(), r.settings.end(), [&](const std::string& s) {
+      return std::find(x.settings.begin(), x.settings.end(), s) != x.settings.end();
+    });
+  });
+  if (it != causes->end()) return *it;
+  std::vector<std::string> sorted = r.settings;
+  std::sort(sorted.begin(), sorted.end());
+  causes->push_back(Cause{CauseName(sorted), true, {}, {}, sorted});
+  return causes->back();
+}
+
+void AddLane(size_t lane, Cause* c) {
+  auto at = std::lower_bound(c->lanes.begin(), c->lanes.end(), lane);
+  if (at == c->lanes.end() || *at != lane) c->lanes.insert(at, lane);
+}
+
+// Whether the model under `settings` together changes no agreeing lane of the batch.
+bool KeepsAgreeing(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+                   const Relaxations& relax, const std::vector<std::string>& settings,
+                   const std::vector<bool>& agreeing) {
+  OpContext ctx = rc.ctx;
+  for (const std::string& s : settings) {
+    if (!ApplySetting(s, &ctx).ok()) return false;
+  }
+  std::vector<uint32_t> out(observed.size());
+  if (!Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(out)).ok()) return false;
+  const std::vector<bool> m = Matches(ctx, rc.lanes.view(), out, observed, relax);
+  for (size_t i = 0; i < agreeing.size(); ++i) {
+    if (agreeing[i] && !m[i]) return false;
+  }
+  return true;
+}
+
+// The most rules CoverBySets combines (2^6 - 1 sets, each on the lanes left only).
+constexpr size_t kMaxSetRules = 6;
+
+// Lanes of `left` explained by the model under a set of `rules` applied together (every
+// non-empty subset of the first kMaxSetRules, each rule by its first setting), the set
+// explaining most lanes left first (ties: fewer rules, then the earlier rules), a set changing
+// an agreeing lane of the batch never. A lane so explained counts under each rule of the set
+// it needs there (without it, the rest of the set misses the lane), or under every rule of the
+// set when it needs none alone; so NEG ignored and truncation meeting on a lane name both,
+// never a third cause.
+void CoverBySets(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+                 const Relaxations& relax, const std::vector<RuleSettings>& rules,
+                 const std::vector<bool>& agreeing, std::vector<size_t>* left,
+                 std::vector<Cause>* causes) {
+  const size_t r = std::min(rules.size(), kMaxSetRules);
+  if (r == 0 || left->empty()) return;
+  const SubBatch sb = Sub(rc, observed, *left);
+  const size_t sets = size_t{1} << r;
+  std::vector<std::vector<bool>> m(sets, std::vector<bool>(left->size(), false));
+  std::vector<int> keeps(sets, -1);  // -1: not checked yet
+  auto settings_of = [&](size_t mask) {
+    std::vector<std::string> out;
+    for (size_t b = 0; b < r; ++b) {
+      if ((mask >> b) & 1u) out.push_back(rules[b].settings[0]);
+    }
+    return out;
+  };
+  for (size_t mask = 1; mask < sets; ++mask) {
+    OpContext ctx = rc.ctx;
+    bool ok = true;
+    for (const std::string& s : settings_of(mask)) ok = ok && ApplySetting(s, &ctx).ok();
+    std::vector<uint32_t> out(sb.observed.size());
+    if (!ok || !Evaluate(ctx, sb.lanes.view(), absl::MakeSpan(out)).ok()) continue;
+    m[mask] = Matches(ctx, sb.lanes.view(), out, sb.observed, relax);
+  }
+  // One reading per rule: no set holds two entries of one rule, nor an entry whose rule a cause
+  // names with another value (`off`, grown as sets are chosen).
+  size_t off = 0;
+  for (size_t b = 0; b < r; ++b) {
+    if (RuleTakenOtherwise(rules[b].settings[0], *causes)) off |= size_t{1} << b;
+    for (size_t a = 0; a < b; ++a) {
+      if (rules[a].rule != rules[b].rule) continue;
+      for (size_t mask = 1; mask < sets; ++mask) {
+        if (((mask >> a) & 1u) && ((mask >> b) & 1u)) keeps[mask] = 0;
+      }
+    }
+  }
+  std::vector<bool> done(left->size(), false);
+  for (;;) {
+    size_t best = 0, best_n = 0;
+    for (size_t mask = 1; mask < sets; ++mask) {
+      if (keeps[mask] == 0 || (mask & off) != 0) continue;
+      size_t n = 0;
+      for (size_t k = 0; k < done.size(); ++k) n += (!done[k] && m[mask][k]) ? 1 : 0;
+      const bool better = n > best_n || (n == best_n && n > 0 && std::popcount(mask) < std::popcount(best));
+      if (!better) continue;
+      if (keeps[mask] < 0) keeps[mask] = KeepsAgreeing(rc, observed, relax, settings_of(mask), agreeing) ? 1 : 0;
+      if (keeps[mask] == 1) best = mask, best_n = n;
+    }
+    if (best_n == 0) break;
+    for (size_t a = 0; a < r; ++a) {
+      for (size_t b = 0; b < r; ++b) {
+        if (((best >> a) & 1u) && a != b && rules[a].rule == rules[b].rule) off |= size_t{1} << b;
+      }
+    }
+    for (size_t k = 0; k < done.size(); ++k) {
+      if (done[k] || !m[best][k]) continue;
+      done[k] = true;
+      size_t need = 0;
+      for (size_t b = 0; b < r; ++b) {
+        const size_t bit = size_t{1} << b;
+        if ((best & bit) != 0 && (best == bit || !m[best ^ bit][k])) need |= bit;
+      }
+      if (need == 0) need = best;
+      for (size_t b = 0; b < r; ++b) {
+        if ((need >> b) & 1u) AddLane((*left)[k], &CauseFor(rules[b], causes));
+      }
+    }
+  }
+  std::vector<size_t> rest;
+  for (size_t k = 0; k < done.size(); ++k) {
+    if (!done[k]) rest.push_back((*left)[k]);
+  }
+  *left = std::move(rest);
 }
 
 }  // namespace
@@ -413,24 +611,61 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
                                                    const std::vector<size_t>& value_lanes,
                                                    const std::vector<bool>& structural,
                                                    absl::Span<const std::string> refuted,
+                                                   absl::Span<const std::string> known,
                                                    std::vector<size_t>* unexplained) {
   const size_t n = rc.lanes.size();
   std::vector<bool> agreeing(n, true);
   for (size_t i = 0; i < n; ++i) agreeing[i] = !structural[i];
   for (size_t i : value_lanes) agreeing[i] = false;
+  std::vector<size_t> left = value_lanes;
+  std::vector<Cause> causes;
+  // The causes the device is known to have first, alone and together.
+  std::vector<RuleSettings> sets = KnownEntries(rc, known, refuted);
+  CoverBySets(rc, observed, relax, sets, agreeing, &left, &causes);
+  if (left.empty()) {
+    *unexplained = {};
+    return causes;
+  }
+  std::vector<std::string> known_first;
+  for (const RuleSettings& r : sets) known_first.push_back(r.settings[0]);
   std::vector<Candidate> relevant;
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<Candidate> singles,
                             Singles(rc, expected, observed, relax, value_lanes, agreeing, refuted,
-                                    &relevant));
-  std::vector<size_t> left = value_lanes;
-  std::vector<Cause> causes;
-  for (auto& [k, lanes] : GreedyCover(singles, &left)) {
-    std::vector<std::string> settings = singles[k].settings;
-    std::sort(settings.begin(), settings.end());
-    causes.push_back(Cause{CauseName(settings), true, std::move(lanes), {}, std::move(settings)});
+                                    known_first, &relevant));
+  for (auto& [k, lanes] : GreedyCover(singles, causes, &left)) {
+    RuleSettings r{singles[k].rule, singles[k].settings};
+    // Readings equivalent on this batch of which some are confirmed: the confirmed ones name it
+    // (the confirmation batch parted them; confirmed together, both name it as before).
+    std::vector<std::string> confirmed_ones;
+    for (const std::string& x : r.settings) {
+      if (std::find(known.begin(), known.end(), x) != known.end()) confirmed_ones.push_back(x);
+    }
+    if (!confirmed_ones.empty()) r.settings = std::move(confirmed_ones);
+    Cause& c = CauseFor(r, &causes);
+    for (size_t i : lanes) AddLane(i, &c);
+    if (std::none_of(sets.begin(), sets.end(),
+                     [&](const RuleSettings& x) { return x.settings[0] == r.settings[0]; })) {
+      sets.push_back(std::move(r));
+    }
+  }
+  // The lanes left, under the known causes and the batch's chosen ones together.
+  if (!left.empty() && sets.size() >= 2) {
+    CoverBySets(rc, observed, relax, sets, agreeing, &left, &causes);
   }
   if (!left.empty()) {
-    LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, agreeing, &left, &causes));
+    // A setting that changes nothing alone may change a lane with another (truncation on a
+    // batch whose every pk_u8 source is negated to zero, with NEG ignored): each is a pair's
+    // partner too, admissible alone (it changes no agreeing lane). Only lanes left this far
+    // try them, so it costs nothing on a batch the rest explains.
+    const std::vector<uint32_t> same_words(expected.begin(), expected.end());
+    for (const std::string& s : SingleSettings(rc.ctx)) {
+      if (std::find(refuted.begin(), refuted.end(), s) != refuted.end()) continue;
+      if (std::any_of(relevant.begin(), relevant.end(), [&](const Candidate& c) { return c.settings[0] == s; })) continue;
+      OpContext ctx = rc.ctx;
+      if (!ApplySetting(s, &ctx).ok()) continue;
+      relevant.push_back(Candidate{RuleOf(s), {s}, same_words, {}, {}, true, true});
+    }
+    LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, agreeing, known, &left, &causes));
   }
   *unexplained = std::move(left);
   return causes;

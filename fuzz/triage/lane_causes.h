@@ -70,9 +70,12 @@ std::vector<std::string> SettingsOfCause(absl::string_view name);
 
 // What a batch's value lanes (expected != observed, no structural difference) owe to settings:
 // Attribute's step 2. `structural`: per lane, whether its difference is structural (excluded:
-// no setting moves a byte). `refuted` settings are never tried. The causes cover value lanes
-// by the rule in fuzz/triage/README.md ("Attribution: the rule"); `unexplained` receives the
-// value lanes no setting and no pair of settings explains, ascending.
+// no setting moves a byte). `refuted` settings are never tried. `known`: the settings a
+// confirmation batch has confirmed on this target and instruction (the campaign's); they
+// explain first, alone and together, and forgive lanes a new setting changes. The causes
+// cover value lanes by the rule in fuzz/triage/README.md ("Attribution: the rule");
+// `unexplained` receives the value lanes no setting, no set of known and chosen settings and
+// no pair of settings explains, ascending.
 absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
                                                    absl::Span<const uint32_t> expected,
                                                    absl::Span<const uint32_t> observed,
@@ -80,6 +83,7 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
                                                    const std::vector<size_t>& value_lanes,
                                                    const std::vector<bool>& structural,
                                                    absl::Span<const std::string> refuted,
+                                                   absl::Span<const std::string> known,
                                                    std::vector<size_t>* unexplained);
 
 // The most lanes KeepUnexplainedLanes keeps.
