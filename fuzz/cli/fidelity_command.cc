@@ -6,11 +6,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 #include "fuzz/cli/json_line.h"
+#include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/open_device.h"
 #include "fuzz/cli/output_path.h"
 #include "fuzz/corpus/corpus_store.h"
@@ -75,24 +75,8 @@ std::string FidelityJsonLines(const Fidelity& f, const std::string& device) {
 int ParseRows(const DeviceFlags& dev, const std::string& targets, const std::string& instrs,
               std::vector<const TargetTraits*>* ts, std::vector<Instr>* is) {
   std::vector<std::string> requested;
-  for (absl::string_view t : absl::StrSplit(targets, ',', absl::SkipEmpty())) {
-    absl::StatusOr<const TargetTraits*> tt = FindTarget(t);
-    if (!tt.ok()) {
-      std::fprintf(stderr, "lanediff fidelity: --targets: %s\n",
-                   std::string(tt.status().message()).c_str());
-      return kExitUsage;
-    }
-    requested.emplace_back(t);
-  }
-  for (absl::string_view i : absl::StrSplit(instrs, ',', absl::SkipEmpty())) {
-    absl::StatusOr<Instr> instr = ParseInstr(i);
-    if (!instr.ok()) {
-      std::fprintf(stderr, "lanediff fidelity: --instrs: %s\n",
-                   std::string(instr.status().message()).c_str());
-      return kExitUsage;
-    }
-    is->push_back(*instr);
-  }
+  if (int rc = ParseTargetList("fidelity", targets, &requested); rc >= 0) return rc;
+  if (int rc = ParseInstrList("fidelity", instrs, is); rc >= 0) return rc;
   absl::StatusOr<std::vector<std::string>> chosen =
       CampaignTargets(dev.device, dev.Options(), requested);
   if (!chosen.ok()) {

@@ -78,25 +78,8 @@ void PrintFuzzJson(const CampaignOptions& o, const CampaignStats& s, bool interr
 // --targets and --instrs into `o`: an exit code for a name that is not one, else -1.
 int ParseTargetsAndInstrs(const std::string& targets, const std::string& instrs,
                           CampaignOptions* o) {
-  for (absl::string_view t : absl::StrSplit(targets, ',', absl::SkipEmpty())) {
-    o->targets.emplace_back(t);
-  }
-  for (absl::string_view i : absl::StrSplit(instrs, ',', absl::SkipEmpty())) {
-    absl::StatusOr<Instr> instr = ParseInstr(i);
-    if (!instr.ok()) {
-      std::fprintf(stderr, "lanediff fuzz: --instrs: %s\n", std::string(instr.status().message()).c_str());
-      return kExitUsage;
-    }
-    o->instrs.push_back(*instr);
-  }
-  for (const std::string& t : o->targets) {
-    if (!FindTarget(t).ok()) {
-      std::fprintf(stderr, "lanediff fuzz: --targets: %s\n",
-                   std::string(FindTarget(t).status().message()).c_str());
-      return kExitUsage;
-    }
-  }
-  return -1;
+  if (int rc = ParseInstrList("fuzz", instrs, &o->instrs); rc >= 0) return rc;
+  return ParseTargetList("fuzz", targets, &o->targets);
 }
 
 // --shard i/n: this shard's seed, worker index and share of --execs (an exit code when the

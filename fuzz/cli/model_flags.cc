@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_split.h"
 #include "fuzz/cli/args.h"
 #include "fuzz/cli/commands.h"
 
@@ -32,6 +33,25 @@ int ParseOneInstr(absl::string_view command, absl::string_view value, Instr* out
   absl::StatusOr<Instr> i = ParseInstr(value);
   if (!i.ok()) return UsageError(command, "--instrs", i.status());
   *out = *i;
+  return -1;
+}
+
+int ParseTargetList(absl::string_view command, absl::string_view value,
+                    std::vector<std::string>* out) {
+  for (absl::string_view t : absl::StrSplit(value, ',', absl::SkipEmpty())) {
+    absl::StatusOr<const TargetTraits*> tt = FindTarget(t);
+    if (!tt.ok()) return UsageError(command, "--targets", tt.status());
+    out->emplace_back(t);
+  }
+  return -1;
+}
+
+int ParseInstrList(absl::string_view command, absl::string_view value, std::vector<Instr>* out) {
+  for (absl::string_view i : absl::StrSplit(value, ',', absl::SkipEmpty())) {
+    absl::StatusOr<Instr> instr = ParseInstr(i);
+    if (!instr.ok()) return UsageError(command, "--instrs", instr.status());
+    out->push_back(*instr);
+  }
   return -1;
 }
 

@@ -1,5 +1,6 @@
 // The model flags several commands read the same way: the one --targets and --instrs of a
-// command that runs on one of each (asm, disasm, eval, sweep, discriminate), and the repeated
+// command that runs on one of each (asm, disasm, eval, sweep, discriminate), the comma lists of
+// one that runs on several (fuzz, fidelity), and the repeated
 // --hypothesis name=value (fuzz, replay, eval, sweep). One wording for their errors:
 // "lanediff COMMAND: --targets: MESSAGE", exit 2 (commands.h kExitUsage).
 //
@@ -23,6 +24,11 @@ namespace lanediff {
 int ParseOneTarget(absl::string_view command, absl::string_view value, const TargetTraits** out);
 // --instrs naming one instruction (RequireOne, then ParseInstr): -1 with *out set, else 2.
 int ParseOneInstr(absl::string_view command, absl::string_view value, Instr* out);
+// A comma list for --targets or --instrs (empty entries skipped), each name checked (FindTarget,
+// ParseInstr) and appended to *out: -1, else 2 after the first bad name's error.
+int ParseTargetList(absl::string_view command, absl::string_view value,
+                    std::vector<std::string>* out);
+int ParseInstrList(absl::string_view command, absl::string_view value, std::vector<Instr>* out);
 // The mnemonic of the first row of model/instrs.def that `is` holds ("" when none does): help
 // texts take their example instruction from the rows at run time, never a typed name.
 std::string ExampleInstr(bool (*is)(const InstrInfo& row));
