@@ -72,16 +72,21 @@ absl::Status Worker::HandleDisagreementCalls(proto::TestCase tc, const BothSides
   return absl::OkStatus();
 }
 
+std::vector<std::string> Worker::KnownSettings(const ResolvedTest& t) const {
+  const std::string prefix = absl::StrCat(t.tc.target(), ".", t.instr_name, ".");
+  std::vector<std::string> known;
+  for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
+    known.push_back(it->substr(prefix.size()));
+  }
+  return known;
+}
+
 absl::StatusOr<std::vector<Cause>> Worker::ConfirmedCauses(const ResolvedTest& t, const BothSides& both) {
   std::vector<std::string> refuted;
   std::vector<Cause> causes;
   // The settings confirmed on this (target, instruction) so far explain first (CoverValueLanes).
-  const std::string prefix = absl::StrCat(t.tc.target(), ".", t.instr_name, ".");
   for (int round = 0; round < 4; ++round) {
-    std::vector<std::string> known;
-    for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
-      known.push_back(it->substr(prefix.size()));
-    }
+    const std::vector<std::string> known = KnownSettings(t);
     LANEDIFF_ASSIGN_OR_RETURN(causes, Attribute(t.rc, both.expected, both.observed, o_.relax, refuted, known));
     const size_t confirmed_before = confirmed_.size();
     LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> now, Refuted(t, causes));
@@ -168,7 +173,8 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
   // Only a setting that mattered on the second batch and held there is remembered as confirmed.
   std::vector<std::string> held;
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> refuted,
-                            RefutedSettings(conf->t->rc, hyp_, checked, b->observed, o_.relax, &held));
+                            RefutedSettings(conf->t->rc, hyp_, checked, b->observed, o_.relax, &held,
+                                            KnownSettings(t)));
   for (const std::string& s : held) confirmed_.insert(prefix + s);
   std::vector<std::string> out;
   for (const std::string& s : refuted) {
@@ -331,7 +337,7 @@ absl::StatusOr<bool> Worker::StillShowsCause(const ResolvedTest& ct, const absl:
   // A smaller word must stay on the same side of the spec: a defined word never stands for
   // an undefined one's finding, nor the reverse.
   if (StoredCause(ct, cause.name) != stored_cause) return false;
-  return ShowsCause(ct.rc, hyp_, r->observed, o_.relax, cause);
+  return ShowsCause(ct.rc, hyp_, r->observed, o_.relax, cause, KnownSettings(ct));
 }
 
 absl::StatusOr<proto::Finding> Worker::DisagreementFinding(const ResolvedTest& t, const ResolvedTest& s,

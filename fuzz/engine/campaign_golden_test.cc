@@ -63,6 +63,11 @@
 // Recorded again when the three changes above met (the batched minimizer, pk_overflow, lane by
 // lane attribution): against the textual merge of the three recordings, every block identical
 // but src1_neg, whose counters, 8 signatures and causes are the same (other minimized lanes).
+// Recorded again when confirmation tried the unconfirmed other causes as subsets and took
+// others from the confirmation batch's own attribution (fuzz/triage/attribution.h
+// RefutedSettings): every block identical but src1_neg, 11 signatures for 8 with the same
+// causes (rounded_other_way and sr_rounding=exact_subnormal, now on gfx1250 and gfx1251 too)
+// and the same counters but new 11 for 8.
 #include <stdlib.h>
 
 #include <cstdint>

@@ -88,6 +88,8 @@ class Worker {
   // the settings confirmed on its target and instruction known to Attribute; attributed again
   // when a round refutes a setting or confirms a new one.
   absl::StatusOr<std::vector<Cause>> ConfirmedCauses(const ResolvedTest& t, const BothSides& both);
+  // The settings confirmed on t's target and instruction (confirmed_), without the prefix.
+  std::vector<std::string> KnownSettings(const ResolvedTest& t) const;
   // The settings of `causes` a confirmation batch refutes (RefutedSettings); none when every
   // one is confirmed already or the batch cannot run. Another value of a named setting's rule
   // confirmed earlier is checked beside it (one reading per rule) and forgotten if refuted.

@@ -396,7 +396,7 @@ absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp
 
 absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
                                 absl::Span<const uint32_t> observed, const Relaxations& relax,
-                                const Cause& cause) {
+                                const Cause& cause, absl::Span<const std::string> known) {
   LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(rc, hyp));
   if (observed.size() != e.expected.size()) return false;
   if (cause.by_hypothesis) {
@@ -434,7 +434,10 @@ absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
         if (shows(ctx) && !shows(t_alone)) return true;
       }
     }
-    return false;
+    if (known.empty()) return false;
+    LANEDIFF_ASSIGN_OR_RETURN(const std::vector<Cause> named,
+                              Attribute(e.rc, e.expected, observed, relax, {}, known));
+    return std::any_of(named.begin(), named.end(), [&](const Cause& c) { return c.name == cause.name; });
   }
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
   for (const auto& [i, all] : ClassesOf(lc, e.Differing(observed, relax), e.expected, observed)) {
@@ -474,12 +477,101 @@ absl::StatusOr<std::string> DecideClass(const ResolvedCase& conf, const Hypothes
   return best.lanes.empty() ? std::string() : best.name;
 }
 
+namespace {
+
+// For each of one cause's settings `own` (equivalent readings): whether, with the settings in
+// `others` applied (ctx), it matters on some lane of the confirmation batch `e` and the device
+// (`observed`) gives its words on every lane where it matters (structural lanes excepted). It
+// matters on a lane where its words differ from the others' alone or from another setting of
+// `own` (the lanes that part equivalent readings).
+absl::StatusOr<std::vector<bool>> HoldsWithOthers(const Expectation& e, const LaneClassifier& lc,
+                                                  const OpContext& others,
+                                                  const std::vector<std::string>& own,
+                                                  absl::Span<const uint32_t> observed,
+                                                  const Relaxations& relax) {
+  const LaneView v = e.rc.lanes.view();
+  std::vector<uint32_t> without(e.expected.size());
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(others, v, absl::MakeSpan(without)));
+  std::vector<std::vector<uint32_t>> with(own.size(), std::vector<uint32_t>(e.expected.size()));
+  std::vector<bool> ran(own.size(), false);
+  std::vector<std::vector<bool>> misses(own.size(), std::vector<bool>(v.size, false));
+  for (size_t k = 0; k < own.size(); ++k) {
+    OpContext ctx = others;
+    LANEDIFF_RETURN_IF_ERROR(ApplySetting(own[k], &ctx));
+    ran[k] = Evaluate(ctx, v, absl::MakeSpan(with[k])).ok();
+    if (!ran[k]) continue;
+    for (size_t i : DifferingLanes(ctx, v, with[k], observed, relax)) misses[k][i] = true;
+  }
+  std::vector<bool> holds(own.size(), false);
+  for (size_t k = 0; k < own.size(); ++k) {
+    if (!ran[k]) continue;
+    bool matters = false, against = false;
+    for (size_t i = 0; i < v.size && !against; ++i) {
+      const absl::Span<const uint32_t> wi = LaneWords(with[k], i, e.w);
+      bool here = wi != LaneWords(without, i, e.w);
+      for (size_t j = 0; j < own.size() && !here; ++j) here = ran[j] && wi != LaneWords(with[j], i, e.w);
+      if (!here) continue;
+      matters = true;
+      if (!misses[k][i]) continue;
+      const absl::Span<const uint32_t> ex = LaneWords(e.expected, i, e.w), o = LaneWords(observed, i, e.w);
+      if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
+      against = true;
+    }
+    holds[k] = matters && !against;
+  }
+  return holds;
+}
+
+// The settings RefutedSettings may apply beside a setting of `rule`: the first setting of every
+// cause of another rule, in the order of `causes`.
+std::vector<std::string> OtherSettings(absl::Span<const Cause> causes, absl::string_view rule) {
+  std::vector<std::string> out;
+  for (const Cause& d : causes) {
+    const std::vector<std::string> ds = d.settings.empty() ? SettingsOfCause(d.name) : d.settings;
+    if (!d.by_hypothesis || ds.empty() || RuleOf(ds[0]) == rule) continue;
+    if (std::find(out.begin(), out.end(), ds[0]) == out.end()) out.push_back(ds[0]);
+  }
+  return out;
+}
+
+// The subsets of `others` RefutedSettings tries, largest first: every subset while there are
+// at most kMaxSubsetOthers, else all of them and all but one.
+constexpr size_t kMaxSubsetOthers = 6;
+std::vector<std::vector<std::string>> SubsetsLargestFirst(const std::vector<std::string>& others) {
+  std::vector<std::vector<std::string>> out;
+  const size_t n = others.size();
+  if (n > kMaxSubsetOthers) {
+    out.push_back(others);
+    for (size_t skip = 0; skip < n; ++skip) {
+      std::vector<std::string> s;
+      for (size_t i = 0; i < n; ++i) {
+        if (i != skip) s.push_back(others[i]);
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+  for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+    std::vector<std::string> s;
+    for (size_t i = 0; i < n; ++i) {
+      if ((mask >> i) & 1u) s.push_back(others[i]);
+    }
+    out.push_back(std::move(s));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& conf,
                                                          const Hypotheses& hyp,
                                                          absl::Span<const Cause> causes,
                                                          absl::Span<const uint32_t> observed,
                                                          const Relaxations& relax,
-                                                         std::vector<std::string>* confirmed) {
+                                                         std::vector<std::string>* confirmed,
+                                                         absl::Span<const std::string> known) {
   LANEDIFF_ASSIGN_OR_RETURN(const Expectation e, Expect(conf, hyp));
   if (observed.size() != e.expected.size()) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -487,48 +579,41 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
         observed.size()));
   }
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
-  const LaneView v = e.rc.lanes.view();
+  // The others are the batch's causes and what the confirmation batch's own lanes owe to
+  // settings (Attribute, the batch's causes known): a cause its fresh lanes show that the batch
+  // did not (an +Inf source made NaN by the literal SR add, the NaN's sign kept by another
+  // reading, where the batch had no infinity).
+  std::vector<std::string> named;
+  for (const Cause& c : causes) {
+    const std::vector<std::string> own = c.settings.empty() ? SettingsOfCause(c.name) : c.settings;
+    if (c.by_hypothesis) named.insert(named.end(), own.begin(), own.end());
+  }
+  LANEDIFF_ASSIGN_OR_RETURN(const std::vector<Cause> fresh,
+                            Attribute(e.rc, e.expected, observed, relax, {}, named));
+  std::vector<Cause> all(causes.begin(), causes.end());
+  all.insert(all.end(), fresh.begin(), fresh.end());
   std::vector<std::string> refuted;
   for (const Cause& c : causes) {
     if (!c.by_hypothesis) continue;
     const std::vector<std::string> own = c.settings.empty() ? SettingsOfCause(c.name) : c.settings;
     if (own.empty()) continue;
-    OpContext others = e.rc.ctx;  // the first setting of every other cause of another rule
-    for (const Cause& d : causes) {
-      const std::vector<std::string> ds = d.settings.empty() ? SettingsOfCause(d.name) : d.settings;
-      if (&d == &c || !d.by_hypothesis || ds.empty() || RuleOf(ds[0]) == RuleOf(own[0])) continue;
-      LANEDIFF_RETURN_IF_ERROR(ApplySetting(ds[0], &others));
+    std::vector<bool> holds(own.size(), false);
+    // The confirmed settings are always among the others; the rest may be left out.
+    std::vector<std::string> fixed, free;
+    for (std::string& d : OtherSettings(all, RuleOf(own[0]))) {
+      (std::find(known.begin(), known.end(), d) != known.end() ? fixed : free).push_back(std::move(d));
     }
-    std::vector<uint32_t> without(e.expected.size());
-    LANEDIFF_RETURN_IF_ERROR(Evaluate(others, v, absl::MakeSpan(without)));
-    // Each setting's words with the others; a setting matters on a lane where its words differ
-    // from the others' alone or from another equivalent setting's (the lanes that part them).
-    std::vector<std::vector<uint32_t>> with(own.size(), std::vector<uint32_t>(e.expected.size()));
-    std::vector<bool> ran(own.size(), false);
-    std::vector<std::vector<bool>> misses(own.size(), std::vector<bool>(v.size, false));
-    for (size_t k = 0; k < own.size(); ++k) {
-      OpContext ctx = others;
-      LANEDIFF_RETURN_IF_ERROR(ApplySetting(own[k], &ctx));
-      ran[k] = Evaluate(ctx, v, absl::MakeSpan(with[k])).ok();
-      if (!ran[k]) continue;
-      for (size_t i : DifferingLanes(ctx, v, with[k], observed, relax)) misses[k][i] = true;
+    for (const std::vector<std::string>& subset : SubsetsLargestFirst(free)) {
+      if (std::all_of(holds.begin(), holds.end(), [](bool h) { return h; })) break;
+      OpContext others = e.rc.ctx;
+      for (const std::string& d : fixed) LANEDIFF_RETURN_IF_ERROR(ApplySetting(d, &others));
+      for (const std::string& d : subset) LANEDIFF_RETURN_IF_ERROR(ApplySetting(d, &others));
+      LANEDIFF_ASSIGN_OR_RETURN(const std::vector<bool> held,
+                                HoldsWithOthers(e, lc, others, own, observed, relax));
+      for (size_t k = 0; k < own.size(); ++k) holds[k] = holds[k] || held[k];
     }
     for (size_t k = 0; k < own.size(); ++k) {
-      if (!ran[k]) continue;
-      bool matters = false, against = false;
-      for (size_t i = 0; i < v.size && !against; ++i) {
-        const absl::Span<const uint32_t> wi = LaneWords(with[k], i, e.w);
-        bool here = wi != LaneWords(without, i, e.w);
-        for (size_t j = 0; j < own.size() && !here; ++j) here = ran[j] && wi != LaneWords(with[j], i, e.w);
-        if (!here) continue;
-        matters = true;
-        if (!misses[k][i]) continue;
-        const absl::Span<const uint32_t> ex = LaneWords(e.expected, i, e.w),
-                                         o = LaneWords(observed, i, e.w);
-        if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
-        against = true;
-      }
-      if (against || !matters) {
+      if (!holds[k]) {
         refuted.push_back(own[k]);
       } else if (confirmed != nullptr) {
         confirmed->push_back(own[k]);

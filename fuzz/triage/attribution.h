@@ -191,7 +191,8 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
 // of a random quantum; Inf, NaN, denormals kept); 8-bit codes (an f32 writer's S0) new random
 // words but for a quarter; src0 and src1 become per-lane VGPRs (a uniform SGPR, literal or
 // inline constant included) and a src1 that is not data (a seed, a byte select) is a new
-// random word in every lane; src2 and VDST kept; a source field the word lacks (a VOP1/SDWA
+// random word, but where a lane keeps a NaN data word of tc (there the lane is tc's own: a
+// NaN's literal SR add wraps to Inf under a few seeds only); src2 and VDST kept; a source field the word lacks (a VOP1/SDWA
 // word's src1) stays absent. Deterministic in `salt`.
 // (sr_rounding=literal, a wrapping add then RNE, equals a seed offset by one half, i.e.
 // src1_neg, on every lane whose add neither wraps nor ties: the new mantissas make both occur.)
@@ -203,22 +204,30 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
 
 // The settings among `causes`' (Cause::settings of each cause named by settings) that a
 // confirmation batch `conf` (ConfirmationCase, run on the same device: `observed`) refutes.
-// Setting s of a cause is checked with the first setting of every other cause of another rule
-// applied too ("the others"): the lanes where s matters are those where the model under the
-// others plus s differs from the model under the others alone, or from the others plus
-// another setting of the same cause (equivalent readings part there); s is refuted when on one of
-// them (structural lanes excepted) the device's word is not the model's under the others plus
-// s. A batch where s matters nowhere refutes it too: a setting is named only on fresh lanes
-// where it matters. `confirmed` (if not null) receives the settings not refuted. So equivalent readings that part on the
-// confirmation lanes are narrowed to the one the device follows, and a reading that a second
-// cause of the device would hide is still checked where it alone decides. conf.ctx.hyp is not
-// read: `hyp` stands in its place.
+// Setting s of a cause is checked with other settings applied ("the others"): the first setting
+// of every other cause of another rule, of `causes` and of the confirmation batch's own
+// attribution (Attribute on `conf`, the settings of `causes` known). Those in `known` (the
+// settings the campaign has confirmed on this target and instruction) are always applied; of
+// the rest, every subset is tried, largest first (while there are at most six; else all and
+// all but one). Under given others, the lanes where s matters are those where the model under
+// the others plus s differs from the model under the others alone, or from the others plus
+// another setting of the same cause (equivalent readings part there); s holds there when on
+// every one of them (structural lanes excepted) the device's word is the model's under the
+// others plus s, and on one at least s matters. s is refuted when it holds under no subset: a
+// setting is named only on fresh lanes where it matters, and an unconfirmed cause named by a
+// coincidence on a few lanes (a CLAMP that selects another format, matching a handful of lanes
+// where nearly every lane disagrees) does not refute the true ones checked beside it.
+// `confirmed` (if not null) receives the settings not refuted. So equivalent readings that
+// part on the confirmation lanes are narrowed to the one the device follows, and a reading that
+// a second cause of the device would hide is still checked where it alone decides.
+// conf.ctx.hyp is not read: `hyp` stands in its place.
 absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& conf,
                                                          const Hypotheses& hyp,
                                                          absl::Span<const Cause> causes,
                                                          absl::Span<const uint32_t> observed,
                                                          const Relaxations& relax,
-                                                         std::vector<std::string>* confirmed = nullptr);
+                                                         std::vector<std::string>* confirmed = nullptr,
+                                                         absl::Span<const std::string> known = {});
 
 // Whether the model with `settings` ("name=value") over `hyp` reproduces `observed` on every
 // lane of `rc` (structural lanes excepted, as in Attribute). rc.ctx.hyp is not read: `hyp`
@@ -258,12 +267,16 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
 // (alone, else with one more setting of another rule, as a pair explains a lane) gives the
 // device's word on some disagreeing lane and changes no agreeing lane; for
 // a difference class, some disagreeing lane has that DifferenceClass (one lane alone cannot be
-// told from a coincidental hypothesis, so the class is checked lane by lane). The minimizer's
-// predicate, which holds the candidate resolved (`rc`, ResolveTestCase; its ctx.hyp is not
-// read: `hyp` stands in its place).
+// told from a coincidental hypothesis, so the class is checked lane by lane). `known`: the
+// settings the campaign has confirmed on this target and instruction (Attribute's); a cause
+// named by settings also shows where Attribute with them names it, as it did on the batch the
+// cause came from (a setting whose lanes meet a confirmed cause's everywhere changes agreeing
+// lanes alone: SR +Inf made NaN by the literal add and its sign kept by another reading). The
+// minimizer's predicate, which holds the candidate resolved (`rc`, ResolveTestCase; its
+// ctx.hyp is not read: `hyp` stands in its place).
 absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
                                 absl::Span<const uint32_t> observed, const Relaxations& relax,
-                                const Cause& cause);
+                                const Cause& cause, absl::Span<const std::string> known = {});
 // The same, resolving `tc` first.
 absl::StatusOr<bool> ShowsCause(const proto::TestCase& tc, const Hypotheses& hyp,
                                 absl::Span<const uint32_t> observed, const Relaxations& relax,

@@ -533,6 +533,23 @@ TEST(Confirmation, SecondBatchKeepsTheWordAndRedrawsTheLanes) {
   std::set<uint32_t> s0s;
   for (const proto::Lane& l : conf_uni->lanes()) s0s.insert(l.src0());
   EXPECT_GT(s0s.size(), 100u);
+  // A lane whose data word is a NaN keeps its seed where it keeps the word (every fourth
+  // lane): a NaN whose literal SR add wraps to Inf does so under a few seeds only. The finite
+  // lane's seed is new there too.
+  proto::TestCase special = Batch(4);
+  AddLane(&special, 0xfffffff8, 0x00004000, 0);  // the inline constant -8 read as f32: a NaN
+  AddLane(&special, 0x3f800000, 0x00004000, 0);
+  auto conf_special = ConfirmationCase(special, 7);
+  ASSERT_TRUE(conf_special.ok()) << conf_special.status();
+  for (int j = 0; j < conf_special->lanes_size(); ++j) {
+    const proto::Lane& l = conf_special->lanes(j);
+    if (j % 2 == 0) EXPECT_EQ(l.src0(), 0xfffffff8u) << j;  // NaN kept in every lane
+    if (j % 4 == 0) {
+      EXPECT_EQ(l.src1(), 0x00004000u) << j;
+    } else {  // a finite lane (j odd), or the NaN lane's redrawn half (j % 4 == 2)
+      EXPECT_NE(l.src1(), 0x00004000u) << j;
+    }
+  }
   // Deterministic in the salt.
   auto again = ConfirmationCase(tc, 7);
   ASSERT_TRUE(again.ok());

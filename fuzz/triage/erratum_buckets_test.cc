@@ -285,9 +285,7 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
 // bucket of each instruction is a planted cause that reaches its row, one per cause (a
 // bucket is one cause). Once a cause is confirmed on a (target, instruction) it explains
 // first, with the others, and is among the others when another is confirmed
-// (fuzz/triage/README.md, "Attribution"). The 60 s run in that README leaves one bucket that is
-// no planted cause (3 sightings in about 100k cases): lanes of two causes on a batch seen before
-// they were confirmed.
+// (fuzz/triage/README.md, "Attribution"; its 60 s run gives exactly the planted buckets).
 TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
   const auto buckets =
       Campaign({"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"});
