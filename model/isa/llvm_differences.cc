@@ -17,6 +17,12 @@ constexpr LlvmDifference kDifferences[] = {
      "gfx12/gfx1250 SR it drops NEG[1]/ABS[1] (NEG[2]/ABS[2]: see disasm_rejects_gfx12_sr_bits)",
      "the bits are in the word and silicon may honour them (docs/semantics.md §3 U): we keep them "
      "and print them as -v2 / |v2| so the text is exact"},
+    {"disasm_drops_src0_neg_abs",
+     "LLVM's disassembler silently drops NEG[0] and ABS[0] of a VOP3 instruction whose source 0 "
+     "takes no -x/|x| (the gfx950 scaled decodes v_cvt_scalef32_f32_fp8/bf8: an 8-bit float "
+     "source; their assembler answers 'not a valid operand')",
+     "the bits are in the word and silicon may honour them (U): we keep them and print them as "
+     "-v2 / |v2| so the text is exact"},
     {"disasm_drops_pk_u8_opsel",
      "LLVM's disassembler silently drops OPSEL on the u8 byte packer (pk_u8; its assembler has "
      "no op_sel)",
@@ -344,6 +350,14 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
     e.applied.push_back("disasm_drops_src12_neg_abs");
     in.mods.neg &= static_cast<uint8_t>(~dropped);
     in.mods.abs &= static_cast<uint8_t>(~dropped);
+  }
+  // Source 0 of a VOP3-only row that takes no -x/|x| (VOP1 promotions are handled above).
+  const uint8_t dropped0 =
+      GetInstrInfo(in.instr).encoding == Encoding::vop3 && (rules.neg_abs_srcs & 1) == 0 ? 1 : 0;
+  if (((in.mods.neg | in.mods.abs) & dropped0) != 0) {
+    e.applied.push_back("disasm_drops_src0_neg_abs");
+    in.mods.neg &= static_cast<uint8_t>(~dropped0);
+    in.mods.abs &= static_cast<uint8_t>(~dropped0);
   }
   if (rules.opsel == OpSelSyntax::none && in.mods.opsel != 0) {
     e.applied.push_back("disasm_drops_pk_u8_opsel");
