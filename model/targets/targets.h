@@ -61,8 +61,8 @@ enum class Encoding : uint8_t { vop3, vop1 };
 // A target capability an instruction needs beside its family's opcode: LLVM's
 // FeatureFP8ConversionInsts (fp8_conversion: gfx942, gfx950, gfx12, gfx1250) and
 // FeatureFP8ConversionScaleInsts / FeatureBF8ConversionScaleInsts (fp8_cvt_scale: gfx950 only;
-// llvm-mc-22 answers "instruction not supported on this GPU" for `v_cvt_scalef32_f32_fp8` on
-// gfx942, gfx1200 and gfx1250).
+// llvm-mc-22 answers "instruction not supported on this GPU" for the scaled fp8 -> f32 decodes
+// on gfx942, gfx1200 and gfx1250).
 enum class TargetFeature : uint8_t { none, fp8_conversion, fp8_cvt_scale };
 
 // What a source operand means to the instruction.
