@@ -63,6 +63,9 @@
 // Recorded again when the three changes above met (the batched minimizer, pk_overflow, lane by
 // lane attribution): against the textual merge of the three recordings, every block identical
 // but src1_neg, whose counters, 8 signatures and causes are the same (other minimized lanes).
+// Re-recorded when the five mx_* rules (the gfx950 scaled decodes) were added: every finding
+// gained their five `hypotheses:` lines (820 lines added, nothing else changed; golden_compare.py
+// exit 0: the mutator stream identical, every campaign the same counters, signatures and causes).
 #include <stdlib.h>
 
 #include <cstdint>

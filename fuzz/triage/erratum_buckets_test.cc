@@ -226,8 +226,8 @@ INSTANTIATE_TEST_SUITE_P(
         // reading; the SR rows never (their reading is sr_overflow).
         Case{"overflow_before_round", HalfWriter, "pk_overflow=before_rounding"},
         // "the scaled conversions multiply by the whole f32 scale (model
-        // mx_scale_read=f32_multiply)": the rows whose S1 is a scale (gfx950
-        // v_cvt_scalef32_f32_fp8/bf8), named by the reading.
+        // mx_scale_read=f32_multiply)": the rows whose S1 is a scale (the gfx950 scaled
+        // decodes), named by the reading.
         Case{"scale_mantissa", ScaleReader, "mx_scale_read=f32_multiply"},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
