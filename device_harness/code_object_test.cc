@@ -486,8 +486,8 @@ define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrs
 // The instruction lines of llc's assembly for @k (comments, directives and labels dropped).
 std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   // The intrinsic is named after the mnemonic (v_cvt_X_f32 -> llvm.amdgcn.cvt.X.f32, '_' ->
-  // '.'), its operands follow the instruction's row: an f32 data source is a float (%x, or %y
-  // as float), the others i32; an instruction that keeps the old VDST takes it (%z) and its
+  // '.'), its operands follow the instruction's row: an f32 data source or scale is a float (%x,
+  // or %y as float), the others i32; an instruction that keeps the old VDST takes it (%z) and its
   // select as an immediate (byte: i32 0; 16-bit half: i1 false).
   const InstrInfo& info = GetInstrInfo(instr);
   absl::string_view mnemonic = InstrName(instr);
@@ -496,7 +496,7 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const char* const kArgs[3] = {"%x", "%y", "%z"};
   std::vector<std::string> types, args;
   for (int i = 0; i < info.sources(); ++i) {
-    const bool f = info.src[i] == SrcRole::data_f32;
+    const bool f = info.src[i] == SrcRole::data_f32 || info.src[i] == SrcRole::scale_f32;
     types.push_back(f ? "float" : "i32");
     args.push_back(absl::StrCat(types.back(), " ",
                                 i == 1 && f ? "%yf" : i == 0 && !f ? "%xi" : kArgs[i]));

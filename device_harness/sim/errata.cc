@@ -27,6 +27,7 @@ constexpr bool ReadsSourceByte(const InstrInfo& r) { return r.src[0] == SrcRole:
 constexpr bool WritesPair(const InstrInfo& r) { return r.dst_bits == 64; }
 constexpr bool DecodesToF32(const InstrInfo& r) { return r.output == OutputKind::f32; }
 constexpr bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b001) != 0; }
+constexpr bool ReadsScale(const InstrInfo& r) { return r.src[1] == SrcRole::scale_f32; }
 
 constexpr ErratumInfo kErrata[] = {
     {Erratum::sr_wrap, "sr_wrap",
@@ -119,6 +120,12 @@ constexpr ErratumInfo kErrata[] = {
      "fp8/bf8 -> f32 lanes of every NaN byte (E4M3 0x7f/0xff, E5M2 0x7d-0x7f/0xfd-0xff, FNUZ "
      "0x80)",
      false, ReadsSourceByte},
+    {Erratum::scale_mantissa, "scale_mantissa",
+     "the scaled conversions multiply by the whole f32 scale operand, its mantissa, sign and "
+     "NEG/ABS included (model mx_scale_read=f32_multiply)",
+     "lanes of the scaled conversions whose S1 is not a positive power of two, where the "
+     "product differs (E4M3 1.0 x S1 1.5: 0x3fc00000, not 0x3f800000)",
+     false, ReadsScale},
 };
 
 }  // namespace

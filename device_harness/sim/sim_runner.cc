@@ -63,6 +63,7 @@ class SimRunner : public Runner {
       hyp_.fp8_to_f32_nan = Fp8ToF32Nan::negative_quiet;
     }
     if (errata_.Has(Erratum::overflow_before_round)) hyp_.pk_overflow = PkOverflow::before_rounding;
+    if (errata_.Has(Erratum::scale_mantissa)) hyp_.mx_scale_read = MxScaleReadH::f32_multiply;
   }
 
   std::string Describe() const override {

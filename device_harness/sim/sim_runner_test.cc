@@ -465,6 +465,23 @@ TEST(SimErrataTest, NanDecode7fe) {
   EXPECT_EQ(RunOne(*Sim({"nan_decode_7fe"}), c), 0x7fe00000u);
 }
 
+// gfx950 OCP E4M3 byte 0x38 = 1.0 times S1: by default only S1's exponent field is read (1.5 and
+// -1.5 read as 2^0, 2.0 with NEG[1] as 2^1); the erratum multiplies by the whole f32.
+TEST(SimErrataTest, ScaleMantissa) {
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_scalef32_f32_fp8
+                             lanes { src0: 0x00000038 src1: 0x3fc00000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x3f800000u);
+  EXPECT_EQ(RunOne(*Sim({"scale_mantissa"}), c), 0x3fc00000u);
+  const std::string neg = R"pb(target: "gfx950" instr: v_cvt_scalef32_f32_bf8 encoding { neg: 2 }
+                               lanes { src0: 0x0000003c src1: 0x40000000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), neg), 0x40000000u);                     // 1.0 * 2^1
+  EXPECT_EQ(RunOne(*Sim({"scale_mantissa"}), neg), 0xc0000000u);  // 1.0 * -2.0
+  // A positive power of two reads alike either way: 1.0 * 2.0.
+  const std::string pow2 = R"pb(target: "gfx950" instr: v_cvt_scalef32_f32_fp8
+                                lanes { src0: 0x00000038 src1: 0x40000000 })pb";
+  EXPECT_EQ(RunOne(*Sim({"scale_mantissa"}), pow2), 0x40000000u);
+}
+
 TEST(SimErrataTest, GarbageLane) {
   Tally t = CheckErratum(
       "garbage_lane",

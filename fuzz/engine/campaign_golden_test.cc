@@ -68,6 +68,12 @@
 // RefutedSettings): every block identical but src1_neg, 11 signatures for 8 with the same
 // causes (rounded_other_way and sr_rounding=exact_subnormal, now on gfx1250 and gfx1251 too)
 // and the same counters but new 11 for 8.
+// Re-recorded when the five mx_* rules (the gfx950 scaled decodes) were added: every finding
+// gained their five `hypotheses:` lines (820 lines added, nothing else changed; golden_compare.py
+// exit 0: the mutator stream identical, every campaign the same counters, signatures and causes).
+// After the two recordings above met (textual merge): recorded again, src1_neg's three new
+// findings gaining their mx_* lines; golden_compare.py: every block identical, src1_neg the
+// same counters, signatures and causes.
 #include <stdlib.h>
 
 #include <cstdint>

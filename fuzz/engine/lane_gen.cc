@@ -122,6 +122,20 @@ constexpr uint32_t kVdstPatterns[] = {0u, 0xffffffffu, 0xdeadbeefu, 0x01020304u,
 
 uint32_t PickFrom(Rng& rng, const std::vector<uint32_t>& v) { return v[rng.Below(v.size())]; }
 
+// Scale operands (SrcRole::scale_f32): exponent fields 100..154 around 2^0 with the rest 0 or
+// random (the sign and mantissa some readings see), and the edge scales.
+std::vector<uint32_t> ScaleExponents() {
+  std::vector<uint32_t> v;
+  for (uint32_t e = 100; e < 155; ++e) v.push_back(e << 23);
+  return v;
+}
+const std::vector<uint32_t>& ScaleEdges() {
+  static const std::vector<uint32_t> v = {0x00000000u, 0x80000000u, 0x00400000u, 0x00800000u,
+                                          0x7f000000u, 0x7f7fffffu, 0x7f800000u, 0xff800000u,
+                                          0x7fc00000u, 0x3f800000u, 0x3fc00000u, 0xbf800000u};
+  return v;
+}
+
 }  // namespace
 
 const std::vector<uint32_t>& SpecialF32Table() {
@@ -222,6 +236,7 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   src2_unused_ = Src2Unused(instr_);
   has_seed_ = GetInstrInfo(instr_).src[1] == SrcRole::sr_seed;
   src1_data_ = GetInstrInfo(instr_).src[1] == SrcRole::data_f32;
+  src1_scale_ = GetInstrInfo(instr_).src[1] == SrcRole::scale_f32;
   if (t == nullptr || !t->Has(instr_)) return;
   // The 8-bit float format and seed position of the case (CLAMP included), if it writes one.
   OpContext ctx;
@@ -266,6 +281,7 @@ LaneGen::LaneGen(const proto::TestCase& header) {
 
 [[gnu::always_inline]] inline uint32_t LaneGen::Src1(Rng& rng) const {
   if (src1_data_) return Src0(rng);  // a second f32 data source: the same interesting values
+  if (src1_scale_) return ScaleOperandValue(rng);
   if (seed_table_ == nullptr) {
     const uint32_t k = static_cast<uint32_t>(rng.Below(4));
     return rng.OneIn(2) ? k : ((rng.Next32() & ~3u) | k);  // S1[31:2] must not matter
@@ -280,6 +296,19 @@ LaneGen::LaneGen(const proto::TestCase& header) {
     }
     default:
       return PickFrom(rng, *seed_table_);
+  }
+}
+
+uint32_t LaneGen::ScaleOperandValue(Rng& rng) const {
+  switch (rng.Below(9)) {
+    case 0: case 1: case 2: case 3:
+      return (100u + static_cast<uint32_t>(rng.Below(55))) << 23;
+    case 4: case 5:
+      return ((100u + static_cast<uint32_t>(rng.Below(55))) << 23) | (rng.Next32() & 0x807fffffu);
+    case 6: case 7:
+      return PickFrom(rng, ScaleEdges());
+    default:
+      return rng.Next32();
   }
 }
 
@@ -380,9 +409,10 @@ struct PoolKey {
   uint32_t fp8_low_mask;
   const void* seed_table;
   uint32_t seed_low_mask;
-  bool src1_data, src2_unused;
+  bool src1_data, src2_unused, src1_scale;
   friend auto operator<=>(const PoolKey&, const PoolKey&) = default;
 };
+
 
 std::vector<uint32_t> Exponents() {  // 100..144: near the interesting range
   std::vector<uint32_t> v;
@@ -413,6 +443,9 @@ std::unique_ptr<LanePools> BuildPools(const PoolKey& k) {
   p->word[0] = BuildPool(Src0Choices(k));
   if (k.src1_data) {
     p->word[1] = p->word[0];  // a second f32 data source: the same interesting values
+  } else if (k.src1_scale) {  // as LaneGen::ScaleOperandValue draws them
+    p->word[1] = BuildPool({Table(4, ScaleExponents()), Table(2, ScaleExponents(), ~0u, 0x807fffffu),
+                            Table(2, ScaleEdges()), Table(1, {0u}, ~0u, ~0u)});
   } else if (k.seed_table == nullptr) {  // S1[1:0] a byte select, S1[31:2] must not matter
     p->word[1] = BuildPool({Table(1, {0, 1, 2, 3}), Table(1, {0, 1, 2, 3}, ~0u, ~3u)});
   } else {  // in eighths as LaneGen::Src1 draws them
@@ -449,7 +482,8 @@ const LanePools& LaneGen::Pools() const {
   if (pools_ != nullptr) return *pools_;
   static std::mutex mu;
   static auto* all = new std::map<PoolKey, std::unique_ptr<LanePools>>;
-  const PoolKey key{fp8_table_, fp8_low_mask_, seed_table_, seed_low_mask_, src1_data_, src2_unused_};
+  const PoolKey key{fp8_table_, fp8_low_mask_, seed_table_, seed_low_mask_, src1_data_, src2_unused_,
+                    src1_scale_};
   std::lock_guard<std::mutex> lock(mu);
   std::unique_ptr<LanePools>& p = (*all)[key];
   if (p == nullptr) p = BuildPools(key);

@@ -73,12 +73,16 @@ bool IsStructural(const std::string& c) {
 
 // The contexts that differ from rc.ctx only in the value of the instruction's source-byte
 // select, one per other value (the row says which field: byte_sel = OPSEL[1:0] where the
-// family's opsel syntax is byte_sel_src, the word OPSEL[0] where it is op_sel_word_src, else
+// family's opsel syntax is byte_sel_src, OPSEL[1:0] where it is op_sel_dst3 on a byte reader, the word OPSEL[0] where it is op_sel_word_src, else
 // the GFX9 SDWA src0_sel, BYTE_0..3 = 0..3, of a source holding 8-bit codes). Empty for an instruction that selects no source byte.
 std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
   const InstrInfo& info = GetInstrInfo(ctx.instr);
   std::vector<OpContext> out;
-  if (info.opsel_syntax[static_cast<int>(ctx.target->family)] == OpSelSyntax::byte_sel_src) {
+  const OpSelSyntax syntax = info.opsel_syntax[static_cast<int>(ctx.target->family)];
+  // OPSEL[1:0] picks the byte under byte_sel, and under op_sel:[a,b,d] on a byte reader (the
+  // gfx950 scaled decodes: byte OPSEL[1:0]).
+  if (syntax == OpSelSyntax::byte_sel_src ||
+      (syntax == OpSelSyntax::op_sel_dst3 && info.src[0] == SrcRole::fp8_bytes)) {
     for (uint8_t sel = 0; sel < 4; ++sel) {
       if (sel == (ctx.mods.opsel & 3u)) continue;
       OpContext c = ctx;

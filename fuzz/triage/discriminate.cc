@@ -150,8 +150,8 @@ std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp
   return src0;
 }
 
-// S1 by its role in the row: seeds for a stochastic-rounding seed, else 0 (byte 0, or the
-// f32 +0 a second data source converts exactly).
+// S1 by its role in the row: seeds for a stochastic-rounding seed, block scales for a scale,
+// else 0 (byte 0, or the f32 +0 a second data source converts exactly).
 std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp8Shape>& shapes) {
   std::vector<uint32_t> src1 = {0};
   if (!shapes.empty() && info.src[1] == SrcRole::sr_seed) {
@@ -161,6 +161,14 @@ std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp
     const uint32_t low = (1u << (32 - shapes[0].seed_shift)) - 1u;
     src1.push_back(low);
     src1.push_back(1u << (shapes[0].seed_shift - 1));
+  }
+  if (info.src[1] == SrcRole::scale_f32) {
+    // Block scales: 2^0 as 1.0 and as 1.5 and -3.0 (what of the f32 is read), 2^-126, 2^127,
+    // and the exponent fields 0 (the 0 above) and 0xFF as +Inf and NaN.
+    for (uint32_t v : {0x3f800000u, 0x3fc00000u, 0xc0400000u, 0x00800000u, 0x7f000000u,
+                       0x7f800000u, 0x7fc00000u}) {
+      src1.push_back(v);
+    }
   }
   return src1;
 }

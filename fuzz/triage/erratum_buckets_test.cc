@@ -114,6 +114,7 @@ bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_
 bool F32Writer(const InstrInfo& r) { return r.output == OutputKind::f32; }
 bool PairWriter(const InstrInfo& r) { return r.dst_bits == 64; }
 bool SourceByteReader(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
+bool ScaleReader(const InstrInfo& r) { return r.src[1] == SrcRole::scale_f32; }
 bool ClampSelectsUe5m3(const InstrInfo& r) { return r.fp8_slot == Fp8Slot::fp8_clamp_ue5m3; }
 bool AnyRow(const InstrInfo&) { return true; }
 bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b001) != 0; }
@@ -224,6 +225,10 @@ INSTANTIATE_TEST_SUITE_P(
         // pk_overflow=before_rounding)": the half writers (v_cvt_pk_fp8/bf8_f32), named by the
         // reading; the SR rows never (their reading is sr_overflow).
         Case{"overflow_before_round", HalfWriter, "pk_overflow=before_rounding"},
+        // "the scaled conversions multiply by the whole f32 scale (model
+        // mx_scale_read=f32_multiply)": the rows whose S1 is a scale (the gfx950 scaled
+        // decodes), named by the reading.
+        Case{"scale_mantissa", ScaleReader, "mx_scale_read=f32_multiply"},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
         // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).

@@ -108,6 +108,9 @@ std::string Src1Role(const Decoded& d) {
     case SrcRole::sr_seed: return "(SR seed)";
     case SrcRole::byte_select: return absl::StrFormat("(byte select %d)", d.src1 & 3);
     case SrcRole::data_f32: return absl::StrCat("= ", F32(d.src1));
+    case SrcRole::scale_f32:
+      return absl::StrFormat("(scale: exponent field %d = 2^%d; f32 %s)", (d.src1 >> 23) & 0xff,
+                             static_cast<int>((d.src1 >> 23) & 0xff) - 127, F32(d.src1));
     default: return "(unused)";
   }
 }

@@ -185,4 +185,77 @@ uint32_t F32ToMxSr(uint32_t x, uint32_t scale, uint32_t seed, uint32_t seed_bits
   return Pack(s.sgn, g.qe, (t + seed) >> seed_bits, p);
 }
 
+namespace {
+
+// sign | the f32 nearest (ties to even) to sig * 2^e (sig > 0), denormals on the 2^-149 grid.
+uint32_t PackF32Rne(uint32_t sign, uint64_t sig, int32_t e, const MxDecodeOptions& o) {
+  const int32_t lead = e + BitLength(sig) - 1;                  // floor(log2 value)
+  const int32_t quantum = lead >= -126 ? lead - 23 : -149;       // log2 of the result's ulp
+  const int32_t sh = quantum - e;                                // bits of sig below the ulp
+  uint64_t m;
+  if (sh <= 0) {
+    m = sig << -sh;  // exact: the value has at most 24 significant bits here
+  } else if (sh > 63) {
+    m = 0;  // below half the smallest denormal (sig < 2^63)
+  } else {
+    const uint64_t rem = sig & ((uint64_t{1} << sh) - 1u), half = uint64_t{1} << (sh - 1);
+    m = sig >> sh;
+    if (rem > half || (rem == half && (m & 1u) != 0)) ++m;
+  }
+  int32_t fexp = lead >= -126 ? lead + kF32Bias : 0;
+  if (fexp == 0) {  // m < 2^23, or 2^23 after rounding up: the smallest normal's bits
+    if (m < (uint64_t{1} << 23) && o.flush_denormal_out) return sign;
+    return sign | static_cast<uint32_t>(m);
+  }
+  if (m == (uint64_t{1} << 24)) {
+    m >>= 1;
+    ++fexp;
+  }
+  if (fexp >= 0xff) return sign | (o.saturate_overflow ? kF32MaxFinite : kF32ExpMask);
+  return sign | (static_cast<uint32_t>(fexp) << 23) | (static_cast<uint32_t>(m) & kF32ManMask);
+}
+
+// A finite nonzero f32 as sig * 2^e (denormals unnormalised: sig < 2^23).
+void SplitF32(uint32_t x, uint64_t* sig, int32_t* e) {
+  const uint32_t ex = F32Exp(x);
+  *sig = ex != 0u ? (F32Man(x) | 0x800000u) : F32Man(x);
+  *e = (ex != 0u ? static_cast<int32_t>(ex) : 1) - kF32Bias - kF32ManBits;
+}
+
+uint32_t ScaleByF32(uint32_t x, uint32_t y, const MxDecodeOptions& o) {
+  const uint32_t sign = (x ^ y) & kF32SignMask;
+  if (F32IsNan(x)) return x;
+  if (F32IsNan(y)) return y | 0x00400000u;
+  if (F32IsInf(x) || F32IsInf(y)) {
+    return F32IsZero(x) || F32IsZero(y) ? kQuietNan : sign | kF32ExpMask;
+  }
+  if (F32IsZero(x) || F32IsZero(y)) return sign;
+  uint64_t sx, sy;
+  int32_t ex, ey;
+  SplitF32(x, &sx, &ex);
+  SplitF32(y, &sy, &ey);
+  return PackF32Rne(sign, sx * sy, ex + ey, o);
+}
+
+}  // namespace
+
+uint32_t MxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                    const MxDecodeOptions& o) {
+  if (read == MxScaleRead::f32_multiply) return ScaleByF32(x, scale_operand, o);
+  const uint32_t sign = x & kF32SignMask;
+  const uint32_t byte = E8m0FromF32Exponent(scale_operand);
+  if (F32IsNan(x)) return x;
+  int32_t shift = static_cast<int32_t>(byte) - kE8m0Bias;
+  if (byte == kE8m0Nan && o.scale_nan == E8m0Nan::nan) return sign | kQuietNan;
+  if (byte == kE8m0Nan && o.scale_nan == E8m0Nan::infinity) {
+    return F32IsZero(x) ? kQuietNan : sign | kF32ExpMask;
+  }
+  if (byte == 0u && o.scale_zero == E8m0Zero::zero) return F32IsInf(x) ? kQuietNan : sign;
+  if (F32IsInf(x) || F32IsZero(x)) return x;
+  uint64_t sig;
+  int32_t e;
+  SplitF32(x, &sig, &e);
+  return PackF32Rne(sign, sig, e + shift, o);
+}
+
 }  // namespace lanediff

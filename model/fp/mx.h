@@ -93,6 +93,31 @@ struct MxDecodeOptions {
 uint32_t MxToF32(uint32_t code, uint32_t scale, const MxElemFormat& format,
                  const MxDecodeOptions& options);
 
+// ---- an exact f32 times the scale operand ---------------------------------------------------
+
+// How the f32 scale operand of the gfx950 scaled conversions is read (hypothesis mx_scale_read).
+enum class MxScaleRead : uint8_t {
+  // Its exponent field, bits [30:23], as an E8M0 byte (E8m0FromF32Exponent); sign and mantissa
+  // are not read (ISA: `scale = 32'U(exponent(S1.f32))`).
+  exponent,
+  // The whole f32: an IEEE multiplication of the element by the operand, rounded once to
+  // nearest even (E8M0 readings do not apply: 0 is zero, Inf is infinite, NaN propagates).
+  f32_multiply,
+};
+
+// x (f32 bits: the exact value of a decoded element, or any f32) times the scale operand, under
+// `read` and the options (scale_zero, scale_nan: exponent reading only; saturate_overflow,
+// flush_denormal_out: both; exponent_add is not read: flush_denormal_out gives its results).
+// NaN results: x's own bits when x is a NaN (its decode decided them); sign(x) | 0x7FC00000 for
+// a NaN scale byte (E8m0Nan::nan) or x * Inf with x zero is 0x7FC00000; a NaN operand under
+// f32_multiply gives that operand quieted.
+//
+//   MxScaleF32(0x3f800000, 0x40000000, MxScaleRead::exponent, {})   // 0x40000000: 1.0 * 2^1
+//   MxScaleF32(0x3f800000, 0x3fc00000, MxScaleRead::exponent, {})   // 0x3f800000: 1.5 reads as 1
+//   MxScaleF32(0x3f800000, 0x00000000, MxScaleRead::exponent, {})   // 0x00400000: 2^-127
+uint32_t MxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                    const MxDecodeOptions& options);
+
 // ---- f32 -> element -------------------------------------------------------------------------
 
 // Which way the scale is applied to the source before rounding.

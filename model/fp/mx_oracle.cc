@@ -221,4 +221,72 @@ uint32_t OracleToMx(uint32_t src, MxSource source, uint32_t scale, const MxElemF
   return RoundFinite(v, f, sr, seed, seed_bits);
 }
 
+namespace {
+
+// Positive pattern p (0 .. 0x7F800000) as a number; 0x7F800000 stands for 2^128.
+Num PatternValue(uint32_t p) {
+  if (p == 0x7f800000u) return Num{Num::finite, false, 1, 128};
+  return FromIeee(p, 8, 23, 127);
+}
+
+// a < b, a <= b for finite nonnegative numbers, exactly.
+int Compare(const Num& a, const Num& b) {
+  if (a.n == 0 || b.n == 0) return a.n == 0 ? (b.n == 0 ? 0 : -1) : 1;
+  const int ta = a.k + Log2(a.n), tb = b.k + Log2(b.n);
+  if (ta != tb) return ta < tb ? -1 : 1;
+  // Same binade: bring both to the smaller exponent (the shift is under 64 bits of n).
+  const int k = a.k < b.k ? a.k : b.k;
+  const U128 na = static_cast<U128>(a.n) << (a.k - k), nb = static_cast<U128>(b.n) << (b.k - k);
+  return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+// The positive f32 pattern nearest to v (finite, v >= 0), ties to the even pattern; 0x7F800000
+// when v rounds to 2^128 or beyond.
+uint32_t NearestPattern(const Num& v) {
+  uint32_t lo = 0, hi = 0x7f800000u;  // value(lo) <= v, searching the last such pattern
+  if (Compare(PatternValue(hi), v) <= 0) return hi;
+  while (hi - lo > 1) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (Compare(PatternValue(mid), v) <= 0) lo = mid; else hi = mid;
+  }
+  // v in [value(lo), value(hi)): compare 2v with value(lo) + value(hi).
+  const Num a = PatternValue(lo), b = PatternValue(hi);
+  const int k = (a.n == 0 ? b.k : (a.k < b.k ? a.k : b.k)) - 1;
+  Num sum{Num::finite, false, 0, k};
+  sum.n = static_cast<uint64_t>((static_cast<U128>(a.n) << (a.k - k)) +
+                                (static_cast<U128>(b.n) << (b.k - k)));
+  const Num twice{Num::finite, false, v.n, v.k + 1};
+  const int c = Compare(twice, sum);
+  if (c < 0) return lo;
+  if (c > 0) return hi;
+  return (lo & 1u) == 0 ? lo : hi;
+}
+
+}  // namespace
+
+uint32_t OracleMxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                          const MxDecodeOptions& o) {
+  const Num a = FromIeee(x, 8, 23, 127);
+  if (a.kind == Num::nan) return x;
+  Num b;
+  if (read == MxScaleRead::f32_multiply) {
+    b = FromIeee(scale_operand, 8, 23, 127);
+    if (b.kind == Num::nan) return scale_operand | 0x00400000u;
+  } else {
+    b = ScaleValue((scale_operand >> 23) % 256, o.scale_zero, o.scale_nan);
+  }
+  Num v = Apply(a, b, /*divide=*/false);
+  v.negative = a.negative != (read == MxScaleRead::f32_multiply && b.negative);
+  const uint32_t sign = v.negative ? 0x80000000u : 0u;
+  if (v.kind == Num::nan) {
+    // 0 * Inf is the default NaN; a NaN scale byte keeps the element's sign.
+    return b.kind == Num::nan ? sign | 0x7fc00000u : 0x7fc00000u;
+  }
+  if (v.kind == Num::inf) return sign | 0x7f800000u;
+  const uint32_t p = NearestPattern(v);
+  if (p == 0x7f800000u) return sign | (o.saturate_overflow ? 0x7f7fffffu : 0x7f800000u);
+  if (p != 0 && p < 0x00800000u && o.flush_denormal_out) return sign;
+  return sign | p;
+}
+
 }  // namespace lanediff

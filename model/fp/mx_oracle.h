@@ -34,6 +34,14 @@ enum class MxSource : uint8_t { f32, f16, bf16 };
 uint32_t OracleToMx(uint32_t src, MxSource source, uint32_t scale, const MxElemFormat& format,
                     const MxEncodeOptions& options, bool sr, uint32_t seed, uint32_t seed_bits);
 
+// MxScaleF32 by definition: x and the scale taken apart into exact numbers (the scale as the
+// E8M0 byte of its exponent field under MxScaleRead::exponent, as the f32 it is under
+// f32_multiply), multiplied by IEEE's case table, and the product placed between the two f32
+// patterns around it by a binary search over the ordered positive patterns (0x7F800000 standing
+// for 2^128, the first value beyond the largest), the nearer one taken, ties to the even pattern.
+uint32_t OracleMxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                          const MxDecodeOptions& options);
+
 }  // namespace lanediff
 
 #endif  // LANEDIFF_MODEL_FP_MX_ORACLE_H_

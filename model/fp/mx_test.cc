@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "model/fp/fp8_decode.h"
+#include "model/fp/fp8_format.h"
 #include "model/fp/mx.h"
 #include "model/fp/mx_format.h"
 #include "model/fp/mx_oracle.h"
@@ -481,6 +483,102 @@ TEST(MxEncode, F32EdgesAndRandomFastEqualsOracle) {
     }
   }
   EXPECT_GT(n, 1000000u);
+}
+
+// ---- an exact f32 times the scale operand (the gfx950 scaled decodes) ------------------------
+
+MxDecodeOptions ScaledDec(E8m0Zero z, E8m0Nan n, bool sat, bool flush) {
+  MxDecodeOptions o;
+  o.scale_zero = z;
+  o.scale_nan = n;
+  o.saturate_overflow = sat;
+  o.flush_denormal_out = flush;
+  return o;
+}
+
+// Hand-derived: 2^(e - 127) per exponent field e; 2^-127 = 2^22 * 2^-149 is the f32 denormal
+// 0x00400000; 448 * 2^127 > 2^128 overflows.
+TEST(MxScaleF32, HandDerived) {
+  constexpr MxScaleRead kExp = MxScaleRead::exponent, kMul = MxScaleRead::f32_multiply;
+  const MxDecodeOptions d;
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0x40000000u, kExp, d), 0x40000000u);  // 1 * 2^1
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0x3fc00000u, kExp, d), 0x3f800000u);  // 1.5 reads as 2^0
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0xbfc00000u, kExp, d), 0x3f800000u);  // the sign too
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0x3fc00000u, kMul, d), 0x3fc00000u);  // 1 * 1.5
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0xbf800000u, kMul, d), 0xbf800000u);  // 1 * -1
+  EXPECT_EQ(MxScaleF32(0x3fc00000u, 0x3fc00000u, kMul, d), 0x40100000u);  // 1.5 * 1.5 = 2.25
+  // (1 + 2^-23) * 1.5 = 1.5 + 1.5 ulp: a tie between 0x3fc00001 and the even 0x3fc00002.
+  EXPECT_EQ(MxScaleF32(0x3f800001u, 0x3fc00000u, kMul, d), 0x3fc00002u);
+  EXPECT_EQ(MxScaleF32(0x00000001u, 0x3f000000u, kMul, d), 0x00000000u);  // 2^-150: tie to 0
+  EXPECT_EQ(MxScaleF32(0x00000001u, 0x3f400000u, kMul, d), 0x00000001u);  // 0.75 * 2^-149
+  // Scale byte 0: 2^-127, or zero.
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0x00000000u, kExp, d), 0x00400000u);
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0x00000000u, kExp,
+                       ScaledDec(E8m0Zero::zero, E8m0Nan::nan, false, false)), 0x00000000u);
+  EXPECT_EQ(MxScaleF32(0x7f800000u, 0x00000000u, kExp,
+                       ScaledDec(E8m0Zero::zero, E8m0Nan::nan, false, false)), 0x7fc00000u);  // Inf*0
+  // Scale byte 0xFF: NaN of the element's sign, 2^128 (overflow; 0 stays 0), or +Inf.
+  EXPECT_EQ(MxScaleF32(0xbf800000u, 0x7f800000u, kExp, d), 0xffc00000u);
+  EXPECT_EQ(MxScaleF32(0x00000000u, 0x7f800000u, kExp, d), 0x7fc00000u);
+  const MxDecodeOptions p128 = ScaledDec(E8m0Zero::pow2_m127, E8m0Nan::pow2_128, false, false);
+  const MxDecodeOptions inf = ScaledDec(E8m0Zero::pow2_m127, E8m0Nan::infinity, false, false);
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0x7f800000u, kExp, p128), 0x7f800000u);
+  EXPECT_EQ(MxScaleF32(0x00000000u, 0x7f800000u, kExp, p128), 0x00000000u);
+  EXPECT_EQ(MxScaleF32(0x3f800000u, 0x7f800000u, kExp, inf), 0x7f800000u);
+  EXPECT_EQ(MxScaleF32(0x00000000u, 0x7f800000u, kExp, inf), 0x7fc00000u);
+  // Overflow: 448 * 2^127 (exponent field 254).
+  EXPECT_EQ(MxScaleF32(0x43e00000u, 0x7f000000u, kExp, d), 0x7f800000u);
+  EXPECT_EQ(MxScaleF32(0xc3e00000u, 0x7f000000u, kExp,
+                       ScaledDec(E8m0Zero::pow2_m127, E8m0Nan::nan, true, false)), 0xff7fffffu);
+  // 0.5 * 2^-126 = 2^-127: kept as a denormal or flushed.
+  EXPECT_EQ(MxScaleF32(0x3f000000u, 0x00800000u, kExp, d), 0x00400000u);
+  EXPECT_EQ(MxScaleF32(0x3f000000u, 0x00800000u, kExp,
+                       ScaledDec(E8m0Zero::pow2_m127, E8m0Nan::nan, false, true)), 0x00000000u);
+  // A NaN element keeps its bits; Inf stays Inf.
+  EXPECT_EQ(MxScaleF32(0xffc00000u, 0x3f800000u, kExp, d), 0xffc00000u);
+  EXPECT_EQ(MxScaleF32(0xff800000u, 0x00000000u, kExp, d), 0xff800000u);
+}
+
+// Every byte of the OCP E4M3 and E5M2 formats, decoded, x every scale exponent field (with the
+// rest of the operand 0, and random) x every reading: fast == oracle (about 2 s).
+TEST(MxScaleF32, EveryFp8ByteEveryScaleExponentEveryReadingFastEqualsOracle) {
+  std::vector<MxDecodeOptions> sets;
+  for (E8m0Zero z : {E8m0Zero::pow2_m127, E8m0Zero::zero}) {
+    for (E8m0Nan n : {E8m0Nan::nan, E8m0Nan::pow2_128, E8m0Nan::infinity}) {
+      for (int f = 0; f < 4; ++f) sets.push_back(ScaledDec(z, n, (f & 1) != 0, (f & 2) != 0));
+    }
+  }
+  std::mt19937 rng(5);
+  uint64_t n = 0;
+  for (Fp8FormatId id : {Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp}) {
+    const Fp8ToF32Table t = MakeFp8ToF32Table(GetFp8Format(id), {});
+    for (uint32_t byte = 0; byte < 256; ++byte) {
+      const uint32_t x = t.f32[byte];
+      for (uint32_t e = 0; e < 256; ++e) {
+        const uint32_t plain = e << 23, noisy = plain | (static_cast<uint32_t>(rng()) & 0x807fffffu);
+        // The E8M0 0x00/0xFF readings matter only at those bytes: elsewhere the first four
+        // sets (the overflow and denormal readings) stand for all 24.
+        const size_t nsets = e == 0 || e == 255 ? sets.size() : 4;
+        for (size_t k = 0; k < nsets; ++k) {
+          const MxDecodeOptions& o = sets[k];
+          ASSERT_EQ(MxScaleF32(x, plain, MxScaleRead::exponent, o),
+                    OracleMxScaleF32(x, plain, MxScaleRead::exponent, o))
+              << "byte 0x" << std::hex << byte << " scale 0x" << plain;
+          ++n;
+        }
+        for (int s = 0; s < 4; ++s) {  // the multiply reads no E8M0 option
+          const MxDecodeOptions& o = sets[static_cast<size_t>(s)];
+          for (uint32_t scale : {plain, noisy}) {
+            ASSERT_EQ(MxScaleF32(x, scale, MxScaleRead::f32_multiply, o),
+                      OracleMxScaleF32(x, scale, MxScaleRead::f32_multiply, o))
+                << "byte 0x" << std::hex << byte << " scale 0x" << scale << " set " << s;
+            ++n;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(n, 2u * 256 * (254 * 4 + 2 * 24 + 256 * 8));
 }
 
 }  // namespace

@@ -17,6 +17,12 @@ constexpr LlvmDifference kDifferences[] = {
      "gfx12/gfx1250 SR it drops NEG[1]/ABS[1] (NEG[2]/ABS[2]: see disasm_rejects_gfx12_sr_bits)",
      "the bits are in the word and silicon may honour them (docs/semantics.md §3 U): we keep them "
      "and print them as -v2 / |v2| so the text is exact"},
+    {"disasm_drops_src0_neg_abs",
+     "LLVM's disassembler silently drops NEG[0] and ABS[0] of a VOP3 instruction whose source 0 "
+     "takes no -x/|x| (the gfx950 scaled fp8/bf8 -> f32 decodes: an 8-bit float source; the "
+     "assembler answers 'not a valid operand')",
+     "the bits are in the word and silicon may honour them (U): we keep them and print them as "
+     "-v2 / |v2| so the text is exact"},
     {"disasm_drops_pk_u8_opsel",
      "LLVM's disassembler silently drops OPSEL on the u8 byte packer (pk_u8; its assembler has "
      "no op_sel)",
@@ -240,6 +246,28 @@ void RespellLiteralModifiers(LlvmDisasmExpectation* e) {
   }
 }
 
+// NEG/ABS bits LLVM's disassembler drops silently (prints nothing): those of sources 1 and 2
+// that the row takes no -x/|x| on (disasm_drops_src12_neg_abs), and source 0's on a VOP3-only
+// row that takes none there (disasm_drops_src0_neg_abs; VOP1 promotions have their own entries).
+void DropUnacceptedNegAbs(Instr instr, const AsmRules& rules, Vop3Instr* vop3,
+                          LlvmDisasmExpectation* expectation) {
+  Vop3Instr& in = *vop3;
+  LlvmDisasmExpectation& e = *expectation;
+  const uint8_t dropped = static_cast<uint8_t>(6 & ~rules.neg_abs_srcs);
+  if ((in.mods.neg & dropped) != 0 || (in.mods.abs & dropped) != 0) {
+    e.applied.push_back("disasm_drops_src12_neg_abs");
+    in.mods.neg &= static_cast<uint8_t>(~dropped);
+    in.mods.abs &= static_cast<uint8_t>(~dropped);
+  }
+  const uint8_t dropped0 =
+      GetInstrInfo(instr).encoding == Encoding::vop3 && (rules.neg_abs_srcs & 1) == 0 ? 1 : 0;
+  if (((in.mods.neg | in.mods.abs) & dropped0) != 0) {
+    e.applied.push_back("disasm_drops_src0_neg_abs");
+    in.mods.neg &= static_cast<uint8_t>(~dropped0);
+    in.mods.abs &= static_cast<uint8_t>(~dropped0);
+  }
+}
+
 LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
                                                     absl::Span<const uint32_t> words) {
   LlvmDisasmExpectation e;
@@ -339,12 +367,7 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
   absl::StatusOr<DecodedVop3> ours = DecodeVop3(target, *seen);
   if (!ours.ok()) e.applied.push_back("constant_bus_not_checked");
   const AsmRules rules = GetAsmRules(target, in.instr);
-  const uint8_t dropped = static_cast<uint8_t>(6 & ~rules.neg_abs_srcs);
-  if ((in.mods.neg & dropped) != 0 || (in.mods.abs & dropped) != 0) {
-    e.applied.push_back("disasm_drops_src12_neg_abs");
-    in.mods.neg &= static_cast<uint8_t>(~dropped);
-    in.mods.abs &= static_cast<uint8_t>(~dropped);
-  }
+  DropUnacceptedNegAbs(in.instr, rules, &in, &e);
   if (rules.opsel == OpSelSyntax::none && in.mods.opsel != 0) {
     e.applied.push_back("disasm_drops_pk_u8_opsel");
     in.mods.opsel = 0;

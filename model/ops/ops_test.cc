@@ -380,13 +380,18 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
             // on GFX9 VOP3 (no SDWA here). S1, S2, the old VDST and S0's other bytes: no effect.
             // The packed ones (dst_bits 64; EvaluateLane gives VDST, the low byte of the word):
             // word OPSEL[0] on gfx12/gfx1250 (op_sel:[1,0]), so byte 2*OPSEL[0].
+            // The scaled ones (S1 a scale_f32: gfx950 v_cvt_scalef32_f32_*): byte OPSEL[1:0]
+            // (op_sel:[a,b,d]: AMD CDNA4 pseudocode `OPSEL[1:0].u2`), and S1 is read.
             const bool pair = GetInstrInfo(instr).dst_bits == 64;
-            const int byte = t.family == Family::gfx9 ? 0
+            const bool scaled = GetInstrInfo(instr).src[1] == SrcRole::scale_f32;
+            const int byte = scaled                   ? opsel & 3
+                             : t.family == Family::gfx9 ? 0
                              : pair                   ? 2 * (opsel & 1)
                                                       : 2 * (opsel & 1) + ((opsel >> 1) & 1);
             const uint32_t keep = 0xffu << (8 * byte);
             const uint32_t s0b = (s0 & keep) | (static_cast<uint32_t>(rng()) & ~keep);
-            EXPECT_EQ(EvaluateLane(ctx, s0b, rng(), rng(), rng()), out)
+            const uint32_t s1b = scaled ? s1 : static_cast<uint32_t>(rng());
+            EXPECT_EQ(EvaluateLane(ctx, s0b, s1b, rng(), rng()), out)
                 << t.name << " " << InstrName(instr) << " opsel=" << int(opsel);
             continue;
           }

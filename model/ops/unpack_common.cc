@@ -10,9 +10,12 @@ namespace ops {
 
 int UnpackSourceByte(const OpContext& ctx) {
   const InstrInfo& info = GetInstrInfo(ctx.instr);
-  if (info.opsel_syntax[static_cast<int>(ctx.target->family)] == OpSelSyntax::byte_sel_src) {
+  const OpSelSyntax syntax = info.opsel_syntax[static_cast<int>(ctx.target->family)];
+  if (syntax == OpSelSyntax::byte_sel_src) {
     return 2 * (ctx.mods.opsel & 1) + ((ctx.mods.opsel >> 1) & 1);
   }
+  // op_sel:[a,b,d] on a byte reader (the gfx950 scaled decodes): the byte is OPSEL[1:0].
+  if (syntax == OpSelSyntax::op_sel_dst3) return ctx.mods.opsel & 3;
   // GFX9: the SDWA src0_sel (DWORD = 6 in e32 and VOP3, byte 0 under both readings).
   const uint32_t sel = ctx.mods.src0_sel;
   switch (ctx.hyp.fp8_sdwa_sel) {

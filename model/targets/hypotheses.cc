@@ -41,6 +41,16 @@ void Set(Hypotheses* h, uint8_t v) {
   "ROCm/rocm-systems emulation/rocjitsu vector_special.py gen_cvt_fp8 (_gen_pk_narrow_fp8, " \
   "_gen_pk_widen_fp8) with data_types.h (02dd3a6f)"
 #define ISA_CDNA "AMD CDNA3/CDNA4 ISA guides, V_CVT_F32_FP8 / V_CVT_PK_F32_FP8 pseudocode and notes"
+#define ISA_CDNA4_SCALE                                                                    \
+  "AMD CDNA4 ISA pseudocode V_CVT_SCALEF32_F32_FP8/_BF8 ('scale = 32'U(exponent(S1.f32))'), as " \
+  "extracted in tinygrad/tinygrad tinygrad/runtime/autogen/amd/cdna/str_pcode.py"
+#define GEM5_SCALE                                                                         \
+  "gem5/gem5 src/arch/amdgpu/common/dtype/mxfp.hh mxfp::scaleMul (the f32 scale's exponent " \
+  "field; 0xFF gives NaN) called by src/arch/amdgpu/vega/insts/vop3_cvt.hh "                \
+  "Inst_VOP3__V_CVT_SCALE::execute"
+#define HIP_OCP                                                                              \
+  "ROCm/clr hipamd/include/hip/amd_detail/amd_hip_ocp_host.hpp to_float (AMD's host model of " \
+  "gfx950) and amd_hip_ocp_fp.hpp __amd_scale_to_float"
 #define LLVM_MC "llvm-mc-22 (model/isa/testdata/fp8_family_forms.txt)"
 #define ROCJITSU_RDNA_CONVERSION                                                  \
   "ROCm/rocm-systems emulation/rocjitsu/lib/rocjitsu/src/rocjitsu/isa/arch/amdgpu/" \
@@ -51,6 +61,10 @@ constexpr absl::string_view kNoSr =
 // The same targets have none of the fp8 conversion family (pk, f32_fp8, pk_f32_fp8) either.
 constexpr absl::string_view kNoFp8 =
     "gfx908 gfx90a gfx1010 gfx1030 gfx1100 gfx1150";
+// Every target but gfx950 lacks the scaled conversions (TargetFeature::fp8_cvt_scale).
+constexpr absl::string_view kNoMx =
+    "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201 gfx1250 gfx1251";
+constexpr absl::string_view kNoMxReason = "no gfx950 scaled conversions: the rule does not arise";
 
 // Long: the registry is a data table, one entry per hypothesis with its readings and provenance.
 const std::vector<HypothesisInfo>& Registry() {
@@ -380,6 +394,104 @@ const std::vector<HypothesisInfo>& Registry() {
          "L: both AMD emulator paths round first; HIP's host code is a stand-in, not a model"},
         {kNoFp8, "no fp8 conversion instructions: the rule does not arise"}},
        Get<PkOverflow, &Hypotheses::pk_overflow>, Set<PkOverflow, &Hypotheses::pk_overflow>},
+      {"mx_scale_read",
+       "gfx950 v_cvt_scalef32_*: what of the f32 scale operand S1 is read",
+       {{"exponent",
+         "its exponent field bits [30:23] as an E8M0 byte, 2^(e-127); sign, mantissa and so "
+         "NEG/ABS are not read",
+         ISA_CDNA4_SCALE "; " GEM5_SCALE "; " HIP_OCP " ('encoded in the exponent bits of an "
+         "IEEE-754 float')",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 (1.0) src1=0x3fc00000 (1.5): 0x3f800000"},
+        {"f32_multiply",
+         "the element times the whole f32 S1 (NEG/ABS applied), one IEEE multiplication "
+         "rounded to nearest even",
+         "LLVM clang/docs/AMDGPUBuiltins.rst (the builtins' scale argument called a "
+         "multiplicative scale factor); the generic reading of an f32 operand",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 src1=0x3fc00000: 0x3fc00000 (default "
+         "0x3f800000)"}},
+       {{"gfx950", "L: the ISA pseudocode, gem5's model and HIP's host model all read the "
+                   "exponent field only"},
+        {kNoMx, kNoMxReason}},
+       Get<MxScaleReadH, &Hypotheses::mx_scale_read>,
+       Set<MxScaleReadH, &Hypotheses::mx_scale_read>},
+      {"mx_scale_zero",
+       "gfx950 v_cvt_scalef32_*: the scale byte 0x00 (S1 +-0.0 or an f32 denormal)",
+       {{"pow2_m127",
+         "2^-127, as every other byte 2^(e-127) (OCP MX v1.0 E8M0 has no zero)",
+         ISA_CDNA4_SCALE " (the exponent is the E8M0 byte); " GEM5_SCALE " (exponent 0 - 127); "
+         "OCP MX v1.0 as restated by jax-ml/ml_dtypes ml_dtypes/include/mxfloat.h",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 (1.0) src1=0: 0x00400000 (2^-127)"},
+        {"zero",
+         "the value 0: the result is a zero of the element's sign (Inf * 0 = NaN)",
+         HIP_OCP ": __amd_scale_to_float(0) builds +0.0, so a unit multiplying by that f32 "
+         "would see 0",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 src1=0: 0x00000000 (default 0x00400000)"}},
+       {{"gfx950", "L: the ISA reads an E8M0 byte, whose 0x00 is 2^-127 (OCP)"},
+        {kNoMx, kNoMxReason}},
+       Get<MxScaleZero, &Hypotheses::mx_scale_zero>, Set<MxScaleZero, &Hypotheses::mx_scale_zero>},
+      {"mx_scale_nan",
+       "gfx950 v_cvt_scalef32_*: the scale byte 0xFF (S1 +-Inf or NaN)",
+       {{"nan",
+         "NaN: the result is sign(element) | 0x7fc00000 whatever the element",
+         GEM5_SCALE "; " HIP_OCP " (to_float: a NaN scale gives a NaN of the element's sign); "
+         "OCP MX v1.0 (E8M0 0xFF is NaN)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 (1.0) src1=0x7f800000: 0x7fc00000"},
+        {"pow2_128",
+         "2^128: the exponent goes on, so a nonzero element overflows and a zero stays zero",
+         "the exponent field read as an unsigned 8-bit exponent with no special case (no "
+         "implementation found; the literal arithmetic reading)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 src1=0x7f800000: 0x7f800000 (default "
+         "0x7fc00000); src0=0x00: 0x00000000 (infinity: 0x7fc00000)"},
+        {"infinity",
+         "+Inf: x * Inf, so a nonzero element gives +-Inf and a zero one the NaN 0x7fc00000",
+         HIP_OCP ": __amd_scale_to_float(0xFF) gives the bits 0x7F800000",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x00 src1=0x7f800000: 0x7fc00000 (pow2_128 "
+         "0x00000000); src0=0x38: 0x7f800000 (default 0x7fc00000)"}},
+       {{"gfx950", "L: gem5 and HIP's host model give NaN; OCP's E8M0 0xFF is NaN"},
+        {kNoMx, kNoMxReason}},
+       Get<MxScaleNan, &Hypotheses::mx_scale_nan>, Set<MxScaleNan, &Hypotheses::mx_scale_nan>},
+      {"mx_up_overflow",
+       "gfx950 v_cvt_scalef32_*: a scaled result beyond f32's largest finite",
+       {{"infinity",
+         "+-Inf",
+         HIP_OCP " (to_float: +-Inf, commented 'gfx950 HW behavior')",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x7e (448) src1=0x7f000000 (2^127): 0x7f800000"},
+        {"saturate",
+         "+-0x7f7fffff, the largest finite f32",
+         "saturation as the MX quantizers apply it to elements (microsoft/microxcaling "
+         "mx/elemwise_ops.py saturate_normals); no decode implementation found",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x7e src1=0x7f000000: 0x7f7fffff (default "
+         "0x7f800000)"}},
+       {{"gfx950", "L: AMD's host model names it the hardware's behaviour"}, {kNoMx, kNoMxReason}},
+       Get<MxUpOverflow, &Hypotheses::mx_up_overflow>,
+       Set<MxUpOverflow, &Hypotheses::mx_up_overflow>},
+      {"mx_denorm_out",
+       "gfx950 v_cvt_scalef32_*: a scaled result below 2^-126 (an f32 denormal)",
+       {{"kept",
+         "the exact f32 denormal (every fp8/bf8 element times 2^-127 is one)",
+         HIP_OCP " (to_float rounds into the destination's denormal range)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x30 (0.5) src1=0x00800000 (2^-126): 0x00400000"},
+        {"flush",
+         "a zero of the result's sign (as a unit adding the scale to the f32 exponent field, "
+         "which has no denormals, would give)",
+         "the exponent-add mechanism (gem5 mxfp::scaleMul adds the scale to the exponent field, "
+         "though it clamps to the smallest normal exponent instead of flushing); MODE-style "
+         "output flush",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f32_fp8 src0=0x30 src1=0x00800000: 0x00000000 (default "
+         "0x00400000)"}},
+       {{"gfx950", "L: AMD's host model keeps them"}, {kNoMx, kNoMxReason}},
+       Get<MxDenormOut, &Hypotheses::mx_denorm_out>, Set<MxDenormOut, &Hypotheses::mx_denorm_out>},
   };
   return *registry;
 }
@@ -394,6 +506,9 @@ const std::vector<HypothesisInfo>& Registry() {
 #undef ISA_CDNA
 #undef LLVM_MC
 #undef ROCJITSU_RDNA_CONVERSION
+#undef ISA_CDNA4_SCALE
+#undef GEM5_SCALE
+#undef HIP_OCP
 
 void AppendJsonString(std::string* out, absl::string_view s) {
   out->push_back('"');
@@ -494,6 +609,22 @@ Fp8Options Fp8EncodeOptionsFor(const Hypotheses& h, bool fp16_ovfl_bit, bool cla
   o.saturate_inf = fp16_ovfl_bit && h.fp16_ovfl == Fp16Ovfl::saturate_all;
   o.overflow_before_rounding = h.pk_overflow == PkOverflow::before_rounding;
   return o;
+}
+
+MxScaledDecode MxScaledDecodeFor(const Hypotheses& h) {
+  MxScaledDecode d;
+  d.read = h.mx_scale_read == MxScaleReadH::f32_multiply ? MxScaleRead::f32_multiply
+                                                         : MxScaleRead::exponent;
+  d.options.scale_zero = h.mx_scale_zero == MxScaleZero::zero ? E8m0Zero::zero
+                                                              : E8m0Zero::pow2_m127;
+  switch (h.mx_scale_nan) {
+    case MxScaleNan::nan: d.options.scale_nan = E8m0Nan::nan; break;
+    case MxScaleNan::pow2_128: d.options.scale_nan = E8m0Nan::pow2_128; break;
+    case MxScaleNan::infinity: d.options.scale_nan = E8m0Nan::infinity; break;
+  }
+  d.options.saturate_overflow = h.mx_up_overflow == MxUpOverflow::saturate;
+  d.options.flush_denormal_out = h.mx_denorm_out == MxDenormOut::flush;
+  return d;
 }
 
 Fp8ToF32Options Fp8DecodeOptionsFor(const Hypotheses& h, bool f16_input_denormals, uint32_t omod,

@@ -25,6 +25,7 @@
 #include "absl/strings/string_view.h"
 #include "model/fp/fp8.h"
 #include "model/fp/fp8_decode.h"
+#include "model/fp/mx.h"
 
 namespace lanediff {
 
@@ -74,6 +75,18 @@ enum class Src16Constant : uint8_t { replicated, low_only };
 // v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 (round to nearest even): a finite overflow is decided
 // after rounding (default) or before it (any finite |x| above the largest finite overflows).
 enum class PkOverflow : uint8_t { after_rounding, before_rounding };
+// gfx950 scaled conversions (v_cvt_scalef32_*): what of the f32 scale operand is read: its
+// exponent field as an E8M0 byte (default) or the whole f32 as a multiplier.
+enum class MxScaleReadH : uint8_t { exponent, f32_multiply };
+// The scale byte 0x00 (an f32 scale whose exponent field is 0: +-0.0 and denormals): 2^-127
+// (default) or the value 0.
+enum class MxScaleZero : uint8_t { pow2_m127, zero };
+// The scale byte 0xFF (an f32 scale that is Inf or NaN): NaN (default), 2^128, or +Inf.
+enum class MxScaleNan : uint8_t { nan, pow2_128, infinity };
+// A scaled result beyond f32's range: +-Inf (default) or +-max finite.
+enum class MxUpOverflow : uint8_t { infinity, saturate };
+// A scaled f32 result below 2^-126: kept as an f32 denormal (default) or flushed to a signed zero.
+enum class MxDenormOut : uint8_t { kept, flush };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -92,6 +105,11 @@ struct Hypotheses {
   Fp8SdwaSel fp8_sdwa_sel = Fp8SdwaSel::pseudocode;
   Src16Constant src16_constant = Src16Constant::replicated;
   PkOverflow pk_overflow = PkOverflow::after_rounding;
+  MxScaleReadH mx_scale_read = MxScaleReadH::exponent;
+  MxScaleZero mx_scale_zero = MxScaleZero::pow2_m127;
+  MxScaleNan mx_scale_nan = MxScaleNan::nan;
+  MxUpOverflow mx_up_overflow = MxUpOverflow::infinity;
+  MxDenormOut mx_denorm_out = MxDenormOut::kept;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
@@ -151,6 +169,14 @@ Fp8Options Fp8EncodeOptionsFor(const Hypotheses& h, bool fp16_ovfl_bit, bool cla
 // in e32 and wherever the encoding has none); `dx10_clamp` MODE[8] on GFX9 (true on GFX12).
 Fp8ToF32Options Fp8DecodeOptionsFor(const Hypotheses& h, bool f16_input_denormals, uint32_t omod,
                                     bool clamp, bool dx10_clamp);
+
+// The gfx950 scaled 8-bit float -> f32 conversions (v_cvt_scalef32_f32_fp8/bf8): how the scale
+// operand is read and applied (model/fp/mx.h MxScaleF32; docs/semantics.md §11).
+struct MxScaledDecode {
+  MxScaleRead read = MxScaleRead::exponent;
+  MxDecodeOptions options;
+};
+MxScaledDecode MxScaledDecodeFor(const Hypotheses& h);
 
 // The table for `lanediff targets --hypotheses`: per rule, its values with their provenance
 // and the default per target with its reason. `json` gives the same as one JSON array.

@@ -58,9 +58,12 @@ absl::string_view InstrName(Instr instr);
 //         the `_e64` suffix (gfx9: 0x140 + the VOP1 opcode; GFX12/GFX1250: 0x180 + it).
 enum class Encoding : uint8_t { vop3, vop1 };
 
-// A target capability an instruction needs beside its family's opcode (LLVM's
-// FeatureFP8ConversionInsts: gfx942, gfx950, gfx12, gfx1250).
-enum class TargetFeature : uint8_t { none, fp8_conversion };
+// A target capability an instruction needs beside its family's opcode: LLVM's
+// FeatureFP8ConversionInsts (fp8_conversion: gfx942, gfx950, gfx12, gfx1250) and
+// FeatureFP8ConversionScaleInsts / FeatureBF8ConversionScaleInsts (fp8_cvt_scale: gfx950 only;
+// llvm-mc-22 answers "instruction not supported on this GPU" for the scaled fp8 -> f32 decodes
+// on gfx942, gfx1200 and gfx1250).
+enum class TargetFeature : uint8_t { none, fp8_conversion, fp8_cvt_scale };
 
 // What a source operand means to the instruction.
 enum class SrcRole : uint8_t {
@@ -70,6 +73,10 @@ enum class SrcRole : uint8_t {
   sr_seed,      // the stochastic-rounding seed (its high bits; model/ops decides which)
   kept_bytes,   // the destination bits the instruction does not write come from here
   fp8_bytes,    // 8-bit floats, one per byte; the instruction's select picks the one converted
+  // The block scale of the gfx950 scaled (MX) conversions: an f32 operand of which the
+  // hypothesis mx_scale_read says what is read (the exponent field as an E8M0 byte, by
+  // default); ABS/NEG are accepted by LLVM and change nothing under that reading.
+  scale_f32,
 };
 
 // Which bits of the destination a lane writes, and what selects them.
@@ -97,7 +104,7 @@ enum class OpSelSyntax : uint8_t {
 
 // What an element the lane writes is: compare, sweep and reports decode by this, and ask the
 // op (OutputFormat, model/ops/ops.h) for the exact 8-bit float format under a context.
-// f32: a 32-bit float converted from an 8-bit float (fp8 -> f32 conversions).
+// f32: a 32-bit float converted from an 8-bit float (fp8 -> f32 conversions, scaled or not).
 enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32 };
 
 // Which of the target's 8-bit float formats the instruction converts to or from: the op
@@ -214,9 +221,13 @@ struct TargetTraits {
   // `v[3:4]` on gfx942/gfx950/gfx1250 (fp8_family_forms.txt *_odd_vdst); accepts them on
   // gfx908/gfx10/gfx11/gfx12).
   bool aligned_vgpr_tuples = false;
+  // LLVM 22's FeatureFP8ConversionScaleInsts and FeatureBF8ConversionScaleInsts (gfx950 only):
+  // the scaled 8-bit float conversions (TargetFeature::fp8_cvt_scale).
+  bool fp8_cvt_scale = false;
 
   bool HasFeature(TargetFeature f) const {
-    return f == TargetFeature::none || (f == TargetFeature::fp8_conversion && fp8_conversion);
+    return f == TargetFeature::none || (f == TargetFeature::fp8_conversion && fp8_conversion) ||
+           (f == TargetFeature::fp8_cvt_scale && fp8_cvt_scale);
   }
   // The instruction exists here: its row has an opcode for this family and the target has
   // the feature the row requires.
