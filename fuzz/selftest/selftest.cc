@@ -300,6 +300,11 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
       }
     }
     if (!options.discriminate) continue;
+    if (!options.discriminate_instrs.empty() &&
+        std::find(options.discriminate_instrs.begin(), options.discriminate_instrs.end(), instr) ==
+            options.discriminate_instrs.end()) {
+      continue;
+    }
     absl::StatusOr<DeviceVerdict> verdict = AskDevice(d, runner);
     if (IsUnsupported(verdict.status())) {  // the device cannot run the instruction: said, not failed
       st.discriminate.push_back(
