@@ -206,7 +206,9 @@ TEST(Discriminate, EveryPairOfReadingsOfEveryRuleOnEveryTarget) {
     }
   }
   // Over every pair, many; a sample has at least one per pair (above).
-  if (sample.size() == AllTargetInstrPairs().size()) EXPECT_GT(separable, 40) << "of " << checked;
+  if (sample.size() == AllTargetInstrPairs().size()) {
+    EXPECT_GT(separable, 40) << "of " << checked;
+  }
 }
 
 TEST(Discriminate, RelevantRulesFollowTheFormats) {
