@@ -250,6 +250,10 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
   st.isa = absl::StrCat("amdgcn-amd-amdhsa--", target.name);
   for (Instr instr : kAllInstrs) {
     if (!target.Has(instr)) continue;
+    if (!options.instrs.empty() &&
+        std::find(options.instrs.begin(), options.instrs.end(), instr) == options.instrs.end()) {
+      continue;
+    }
     const size_t words = static_cast<size_t>(DstWords(instr));  // per lane (a VGPR pair: 2)
     LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, Discriminate(target, instr));
     for (const Variant& v : Variants(target, instr)) {
@@ -300,11 +304,6 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
       }
     }
     if (!options.discriminate) continue;
-    if (!options.discriminate_instrs.empty() &&
-        std::find(options.discriminate_instrs.begin(), options.discriminate_instrs.end(), instr) ==
-            options.discriminate_instrs.end()) {
-      continue;
-    }
     absl::StatusOr<DeviceVerdict> verdict = AskDevice(d, runner);
     if (IsUnsupported(verdict.status())) {  // the device cannot run the instruction: said, not failed
       st.discriminate.push_back(
