@@ -27,6 +27,7 @@
 #include "gmock/gmock.h"
 #include "device_harness/register_convention.h"
 #include "model/isa/vop3.h"
+#include "model/targets/pair_sample_test_util.h"
 #include "gtest/gtest.h"
 
 namespace lanediff {
@@ -131,6 +132,32 @@ Disassembly Objdump(const CodeObjectView& co, absl::Span<const uint8_t> bytes,
   EXPECT_EQ(r.exit_code, 0) << r.out;
   std::remove(path.c_str());
   return ParseObjdump(r.out);
+}
+
+// Objdump of several variants of one code object in one llvm-objdump process (its start-up is
+// most of a call's time): the output has a "PATH:\tfile format ..." header per file, in order.
+std::vector<Disassembly> ObjdumpEach(const CodeObjectView& co,
+                                     const std::vector<std::vector<uint8_t>>& variants,
+                                     absl::string_view tag) {
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < variants.size(); ++i) {
+    paths.push_back(WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", tag, i, ".co"),
+                              variants[i]));
+  }
+  CommandResult r = RunCommand(absl::StrCat(Tool("llvm-objdump"), " -d ", MattrFor(co.wave_size),
+                                            " ", absl::StrJoin(paths, " ")));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  std::vector<Disassembly> out;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const size_t from = r.out.find(paths[i] + ":\tfile format");
+    const size_t to = i + 1 < paths.size() ? r.out.find(paths[i + 1] + ":\tfile format") : r.out.size();
+    EXPECT_TRUE(from != std::string::npos && to != std::string::npos && from < to)
+        << "llvm-objdump's output has no section for " << paths[i] << ":\n" << r.out;
+    out.push_back(from < to && to != std::string::npos ? ParseObjdump(r.out.substr(from, to - from))
+                                                      : Disassembly{});
+    std::remove(paths[i].c_str());
+  }
+  return out;
 }
 
 // llvm-mc's encoding of each line of `text` on `target`.
@@ -607,9 +634,23 @@ constexpr Gap kPairHazardGaps[] = {
     {"from the instruction to the store of VDST+1", &HazardSites::instr_end, &HazardSites::store_hi},
 };
 
+// One llc-22 run per (code object, row): the default run takes a seeded sample of the (target,
+// row) pairs, a VGPR-pair writer always among them, each on both wave sizes' code objects
+// (model/targets/pair_sample_test_util.h: every target, as many rows as fit, a fresh sample
+// each run unless LANEDIFF_TEST_SEED is set); device_code_object_all_pairs_test (label slow)
+// checks every pair.
+constexpr size_t kLlcPairsPerRun = 12;
 TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruction) {
+  const std::vector<TargetInstr> sample = SamplePairs(
+      "LlcOracleWaitStates", kLlcPairsPerRun,
+      {[](const TargetInstr& p) { return DstWords(p.instr) == 2; }});
   int pair_rows = 0;  // (code object, VGPR-pair writer) combinations checked
   for (const CodeObjectView& co : AllCodeObjects()) {
+    std::vector<Instr> rows;
+    for (const TargetInstr& p : sample) {
+      if (p.target == co.target) rows.push_back(p.instr);
+    }
+    if (rows.empty()) continue;
     Disassembly d = Objdump(co, co.elf, "oracle");
     std::vector<std::string> hand;
     for (const Line& l : d.lines) hand.push_back(l.text);
@@ -618,8 +659,7 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
     // The site's second slot (s_nop 0 or a literal dword) does not count as a wait state.
     const HazardSites mine = FindHazardSites(hand, at, at + 1);
     ASSERT_NE(mine.store_hi, SIZE_MAX) << "the kernel has no store of v5";
-    for (Instr instr : kAllInstrs) {
-      if (!co.target->Has(instr)) continue;
+    for (Instr instr : rows) {
       SCOPED_TRACE(absl::StrCat(co.target->name, " wave", co.wave_size, " ", InstrName(instr)));
       const std::vector<std::string> llc = LlcKernelLines(co, instr);
       size_t llc_instr = 0;
@@ -892,11 +932,17 @@ TEST(PatchTest, LlvmMcWordsDecodeAtTheSite) {
     }
     std::vector<std::vector<uint32_t>> words = Assemble(t.name, wave, text);
     ASSERT_EQ(words.size(), text.size());
+    std::vector<std::vector<uint8_t>> variants;
+    for (size_t i = 0; i < text.size(); ++i) {
+      absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(*co, words[i]);
+      ASSERT_TRUE(patched.ok()) << text[i] << ": " << patched.status();
+      variants.push_back(*std::move(patched));
+    }
+    const std::vector<Disassembly> shown = ObjdumpEach(*co, variants, "mc");
+    ASSERT_EQ(shown.size(), text.size());
     for (size_t i = 0; i < text.size(); ++i) {
       SCOPED_TRACE(text[i]);
-      absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(*co, words[i]);
-      ASSERT_TRUE(patched.ok()) << patched.status();
-      Disassembly d = Objdump(*co, *patched, absl::StrCat("mc", i));
+      const Disassembly& d = shown[i];
       const Line* at = LineAt(d, site->address);
       ASSERT_NE(at, nullptr);
       EXPECT_EQ(at->words, words[i]);
@@ -924,11 +970,17 @@ TEST(PatchTest, RawModifierBitsSurviveInTheBytes) {
     { Fields f = base; f.abs = 0b110; raw.push_back(f); }
     { Fields f = base; f.omod = 2; raw.push_back(f); }
     { Fields f = base; f.opsel = 0b1111; f.neg = 7; f.abs = 7; f.clamp = 1; f.omod = 3; raw.push_back(f); }
+    std::vector<std::vector<uint8_t>> variants;
+    for (const Fields& f : raw) {
+      absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(*co, HandEncode(t.family, f));
+      ASSERT_TRUE(patched.ok()) << patched.status();
+      variants.push_back(*std::move(patched));
+    }
+    const std::vector<Disassembly> disassembled = ObjdumpEach(*co, variants, "raw");
+    ASSERT_EQ(disassembled.size(), raw.size());
     for (size_t i = 0; i < raw.size(); ++i) {
       std::vector<uint32_t> words = HandEncode(t.family, raw[i]);
-      absl::StatusOr<std::vector<uint8_t>> patched = PatchCodeObject(*co, words);
-      ASSERT_TRUE(patched.ok()) << patched.status();
-      Disassembly d = Objdump(*co, *patched, absl::StrCat("raw", i));
+      const Disassembly& d = disassembled[i];
       const Line* at = LineAt(d, site->address);
       // objdump may print the word as an instruction (bits dropped) or as raw data; either
       // way the bytes it shows from the site on are ours.

@@ -250,6 +250,10 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
   st.isa = absl::StrCat("amdgcn-amd-amdhsa--", target.name);
   for (Instr instr : kAllInstrs) {
     if (!target.Has(instr)) continue;
+    if (!options.instrs.empty() &&
+        std::find(options.instrs.begin(), options.instrs.end(), instr) == options.instrs.end()) {
+      continue;
+    }
     const size_t words = static_cast<size_t>(DstWords(instr));  // per lane (a VGPR pair: 2)
     LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, Discriminate(target, instr));
     for (const Variant& v : Variants(target, instr)) {

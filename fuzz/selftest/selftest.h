@@ -74,6 +74,9 @@ struct SelfTest {
 
 struct SelfTestOptions {
   bool discriminate = true;  // also put the discriminate questions to the device
+  // The rows checked (known answers and discriminate questions); empty: every row the target
+  // has. (Tests of a device that starts a process per batch, exec:, check a sample.)
+  std::vector<Instr> instrs = {};
 };
 
 // Errors only when no known-answer case can be built (a bug); device errors are results.

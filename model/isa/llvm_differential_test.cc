@@ -11,7 +11,7 @@
 //     field of the SDWA dword: SRC0 and S0, DST_SEL, DST_UNUSED, CLAMP, OMOD, SRC0_SEL,
 //     SRC0_SEXT/NEG/ABS, and the bits no VOP1 field owns): our decoder's validity and text
 //     == llvm-mc --disassemble's, after the known differences in llvm_differences.cc (two
-//     llvm-mc processes per row and target).
+//     llvm-mc processes per target and 16,000 words, more where llvm-mc crashes on a word).
 // Any other disagreement fails the test and prints the word and both readings.
 //
 // N = LANEDIFF_LLVM_PER_FORM (default 500: the default CTest run; the slow-labelled
@@ -504,6 +504,8 @@ void DrawComparableWords(std::mt19937& rng, const TargetTraits& t, const Subject
   }
 }
 
+// Per target, every subject's words go to llvm-mc together (up to kMaxRawPerBatch cases a
+// batch), two processes a batch: the processes' start-up, not the words, was most of the time.
 TEST(LlvmDifferential, RawWordsDecodeLikeLlvm) {
   SkipWithoutLlvmMc();
   const int per_form = PerForm();
@@ -518,87 +520,101 @@ TEST(LlvmDifferential, RawWordsDecodeLikeLlvm) {
     absl::StatusOr<std::vector<uint32_t>> sentinel = ParseEncodingText(m[1].str());
     ASSERT_TRUE(sentinel.ok() && sentinel->size() == 1);
 
-    for (const Subject& subject : SubjectsOf(t)) {
-      for (int done = 0; done < per_form;) {
-        const int batch_size = std::min(per_form - done, kMaxRawPerBatch);
-        done += batch_size;
-        std::vector<std::vector<uint32_t>> words;
-        std::vector<LlvmDisasmExpectation> expect;
-        std::map<std::string, int> skipped;
-        DrawComparableWords(rng, t, subject, pools, batch_size, &words, &expect, &skipped);
-        // Pass 1: which cases' first word LLVM calls invalid (stderr names the line). After an
-        // invalid word LLVM decodes the following dwords as whatever they spell, which may eat
-        // the sentinel, so pass 2 disassembles only the cases pass 1 found valid.
-        std::set<size_t> invalid;
-        std::vector<size_t> crashed;
-        std::vector<size_t> all(words.size());
-        for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-        FindInvalidCases(t, words, (*sentinel)[0], all, &invalid, &crashed);
-        std::set<size_t> not_compared(crashed.begin(), crashed.end());
-        for (size_t i : crashed) {
-          std::printf("[raw]   %-8s %s: llvm-mc-22 crashes on this word and its sentinels (an "
-                      "LLVM bug); not compared\n", std::string(t.name).c_str(),
-                      FormatEncodingBytes(words[i]).c_str());
+    // Every subject's words, drawn in subject order (the same words as one batch a subject).
+    const std::vector<Subject> subjects = SubjectsOf(t);
+    std::vector<std::vector<uint32_t>> words;
+    std::vector<LlvmDisasmExpectation> expect;
+    std::vector<size_t> subject_of;
+    std::vector<std::map<std::string, int>> skipped(subjects.size());
+    for (size_t si = 0; si < subjects.size(); ++si) {
+      std::vector<std::vector<uint32_t>> w;
+      std::vector<LlvmDisasmExpectation> e;
+      DrawComparableWords(rng, t, subjects[si], pools, per_form, &w, &e, &skipped[si]);
+      words.insert(words.end(), w.begin(), w.end());
+      expect.insert(expect.end(), e.begin(), e.end());
+      subject_of.resize(words.size(), si);
+    }
+    struct Tally {
+      int compared = 0, disagreements = 0, llvm_valid = 0, crashes = 0;
+      std::map<std::string, int> applied;
+    };
+    std::vector<Tally> tally(subjects.size());
+    for (size_t first = 0; first < words.size(); first += kMaxRawPerBatch) {
+      const size_t last = std::min(words.size(), first + kMaxRawPerBatch);
+      // This batch's cases, indexed from 0 (the sentinels number them).
+      const std::vector<std::vector<uint32_t>> batch(words.begin() + first, words.begin() + last);
+      // Pass 1: which cases' first word LLVM calls invalid (stderr names the line). After an
+      // invalid word LLVM decodes the following dwords as whatever they spell, which may eat
+      // the sentinel, so pass 2 disassembles only the cases pass 1 found valid.
+      std::set<size_t> invalid;
+      std::vector<size_t> crashed;
+      std::vector<size_t> all(batch.size());
+      for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+      FindInvalidCases(t, batch, (*sentinel)[0], all, &invalid, &crashed);
+      std::set<size_t> not_compared(crashed.begin(), crashed.end());
+      for (size_t i : crashed) {
+        ++tally[subject_of[first + i]].crashes;
+        std::printf("[raw]   %-8s %s: llvm-mc-22 crashes on this word and its sentinels (an "
+                    "LLVM bug); not compared\n", std::string(t.name).c_str(),
+                    FormatEncodingBytes(batch[i]).c_str());
+      }
+      // Pass 2: only the cases LLVM decoded (no garbage decodes). A case's lines are those
+      // before its first sentinel; if that sentinel is not k = 0, the case read more dwords
+      // than ours; if it printed more than one line, fewer.
+      std::string input;
+      for (size_t i = 0; i < batch.size(); ++i) {
+        if (invalid.count(i) || not_compared.count(i)) continue;
+        absl::StrAppend(&input, BytesLine(batch[i]), "\n", SentinelLines((*sentinel)[0], i));
+      }
+      McRun r = LlvmMc(std::string(t.name), "--disassemble", input);
+      ASSERT_TRUE(r.err.find("Stack dump") == std::string::npos)
+          << t.name << ": llvm-mc crashed:\n"
+          << r.err.substr(r.err.size() > 4000 ? r.err.size() - 4000 : 0);
+      std::map<size_t, std::vector<std::string>> shown;  // case -> its lines
+      std::set<size_t> misaligned;
+      SplitAtSentinels(r.out, &shown, &misaligned);
+      for (size_t i = 0; i < batch.size(); ++i) {
+        if (not_compared.count(i)) continue;
+        Tally& c = tally[subject_of[first + i]];
+        const LlvmDisasmExpectation& e = expect[first + i];
+        for (absl::string_view a : e.applied) ++c.applied[std::string(a)];
+        std::string llvm_reading;
+        bool agree = false;
+        if (invalid.count(i)) {
+          llvm_reading = "invalid instruction encoding";
+          agree = !e.valid;
+        } else if (misaligned.count(i) || !shown.count(i)) {
+          llvm_reading = "decoded, using a different number of words than ours";
+        } else {
+          const std::vector<std::string>& lines = shown[i];
+          llvm_reading = absl::StrJoin(lines, " | ");
+          ++c.llvm_valid;
+          agree = e.valid && lines.size() == 1 && lines[0] == e.text;
         }
-        // Pass 2: only the cases LLVM decoded (no garbage decodes). A case's lines are those
-        // before its first sentinel; if that sentinel is not k = 0, the case read more dwords
-        // than ours; if it printed more than one line, fewer.
-        std::vector<size_t> valid_cases;
-        std::string input;
-        for (size_t i = 0; i < words.size(); ++i) {
-          if (invalid.count(i) || not_compared.count(i)) continue;
-          valid_cases.push_back(i);
-          absl::StrAppend(&input, BytesLine(words[i]), "\n", SentinelLines((*sentinel)[0], i));
+        ++c.compared;
+        if (!agree) {
+          ++c.disagreements;
+          absl::StatusOr<DecodedVop3> d = DecodeVop3(t, batch[i]);
+          ADD_FAILURE() << t.name << " " << FormatEncodingBytes(batch[i]) << "\n  llvm-mc: "
+                        << llvm_reading << "\n  expected (ours + known differences): "
+                        << (e.valid ? e.text : "invalid") << " [" << absl::StrJoin(e.applied, ",")
+                        << "]\n  our decoder: "
+                        << (d.ok() ? PrintVop3(t, d->vop3) : std::string(d.status().message()));
         }
-        McRun r = LlvmMc(std::string(t.name), "--disassemble", input);
-        ASSERT_TRUE(r.err.find("Stack dump") == std::string::npos)
-            << t.name << " " << InstrName(subject.instr) << ": llvm-mc crashed:\n"
-            << r.err.substr(r.err.size() > 4000 ? r.err.size() - 4000 : 0);
-        std::map<size_t, std::vector<std::string>> shown;  // case -> its lines
-        std::set<size_t> misaligned;
-        SplitAtSentinels(r.out, &shown, &misaligned);
-        int compared = 0, disagreements = 0, llvm_valid = 0;
-        std::map<std::string, int> applied;
-        for (size_t i = 0; i < words.size(); ++i) {
-          if (not_compared.count(i)) continue;
-          const LlvmDisasmExpectation& e = expect[i];
-          for (absl::string_view a : e.applied) ++applied[std::string(a)];
-          std::string llvm_reading;
-          bool agree = false;
-          if (invalid.count(i)) {
-            llvm_reading = "invalid instruction encoding";
-            agree = !e.valid;
-          } else if (misaligned.count(i) || !shown.count(i)) {
-            llvm_reading = "decoded, using a different number of words than ours";
-          } else {
-            const std::vector<std::string>& lines = shown[i];
-            llvm_reading = absl::StrJoin(lines, " | ");
-            ++llvm_valid;
-            agree = e.valid && lines.size() == 1 && lines[0] == e.text;
-          }
-          ++compared;
-          if (!agree) {
-            ++disagreements;
-            absl::StatusOr<DecodedVop3> d = DecodeVop3(t, words[i]);
-            ADD_FAILURE() << t.name << " " << FormatEncodingBytes(words[i]) << "\n  llvm-mc: "
-                          << llvm_reading << "\n  expected (ours + known differences): "
-                          << (e.valid ? e.text : "invalid") << " [" << absl::StrJoin(e.applied, ",")
-                          << "]\n  our decoder: "
-                          << (d.ok() ? PrintVop3(t, d->vop3) : std::string(d.status().message()));
-          }
-        }
-        std::string skip_text, applied_text;
-        for (auto& [k, v] : skipped) absl::StrAppend(&skip_text, " ", k, "=", v);
-        for (auto& [k, v] : applied) absl::StrAppend(&applied_text, " ", k, "=", v);
-        std::printf("[raw]   %-8s %-18s %-5s compared %d (llvm valid %d), disagreements %d, "
-                    "llvm-mc crashes %zu; redrawn, not comparable:%s; differences applied:%s\n",
-                    std::string(t.name).c_str(), std::string(InstrName(subject.instr)).c_str(),
-                    std::string(FormName(subject.form)).c_str(), compared, llvm_valid,
-                    disagreements, crashed.size(), skip_text.c_str(), applied_text.c_str());
-        EXPECT_EQ(compared + static_cast<int>(crashed.size()), batch_size)
-            << t.name << " " << InstrName(subject.instr);
-      }  // batches
-    }  // subjects
+      }
+    }  // batches
+    for (size_t si = 0; si < subjects.size(); ++si) {
+      const Tally& c = tally[si];
+      std::string skip_text, applied_text;
+      for (auto& [k, v] : skipped[si]) absl::StrAppend(&skip_text, " ", k, "=", v);
+      for (auto& [k, v] : c.applied) absl::StrAppend(&applied_text, " ", k, "=", v);
+      std::printf("[raw]   %-8s %-18s %-5s compared %d (llvm valid %d), disagreements %d, "
+                  "llvm-mc crashes %d; redrawn, not comparable:%s; differences applied:%s\n",
+                  std::string(t.name).c_str(), std::string(InstrName(subjects[si].instr)).c_str(),
+                  std::string(FormName(subjects[si].form)).c_str(), c.compared, c.llvm_valid,
+                  c.disagreements, c.crashes, skip_text.c_str(), applied_text.c_str());
+      EXPECT_EQ(c.compared + c.crashes, per_form) << t.name << " " << InstrName(subjects[si].instr);
+    }
   }
 }
 
