@@ -1,9 +1,12 @@
-// Precompiled for every library and binary unit (cmake/lanediff.cmake, LANEDIFF_PCH): the
-// standard, Abseil and protobuf runtime headers that most units include. Parsing them was most
-// of each unit's compile time. Only headers from outside the project belong here: a project
-// header in it would rebuild everything whenever it changes. Each source still includes what
-// it uses: the header is forced into every unit, so a missing include of one of these shows
-// only in a build with -DLANEDIFF_PCH=OFF.
+// Precompiled for lanediff_proto and the libraries that do not link it (model_fp,
+// model_targets, model_ops, the small fuzz/cli libraries; cmake/lanediff.cmake,
+// lanediff_use_pch), and included by the other two headers of this folder: the standard,
+// Abseil and protobuf runtime headers that most units include. Parsing them was most of each
+// unit's compile time. Only headers from outside the project belong here (project headers go
+// in lanediff_project_pch.h, which lanediff_proto's own units cannot use: it includes the
+// headers protoc generates for them). Each source still includes what it uses: the header is
+// forced into every unit, so a missing include of one of these shows only in a build with
+// -DLANEDIFF_PCH=OFF.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -22,6 +25,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
