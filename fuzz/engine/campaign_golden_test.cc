@@ -63,17 +63,12 @@
 // Recorded again when the three changes above met (the batched minimizer, pk_overflow, lane by
 // lane attribution): against the textual merge of the three recordings, every block identical
 // but src1_neg, whose counters, 8 signatures and causes are the same (other minimized lanes).
-// Recorded again when confirmation tried the unconfirmed other causes as subsets and took
-// others from the confirmation batch's own attribution (fuzz/triage/attribution.h
-// RefutedSettings): every block identical but src1_neg, 11 signatures for 8 with the same
-// causes (rounded_other_way and sr_rounding=exact_subnormal, now on gfx1250 and gfx1251 too)
-// and the same counters but new 11 for 8.
+// Recorded again when confirmation tried the smaller unconfirmed other causes as subsets
+// (fuzz/triage/attribution.h RefutedSettings) and kept a NaN lane's seed (ConfirmationCase):
+// every block identical but src1_neg, the same counters, 8 signatures and causes.
 // Re-recorded when the five mx_* rules (the gfx950 scaled decodes) were added: every finding
 // gained their five `hypotheses:` lines (820 lines added, nothing else changed; golden_compare.py
 // exit 0: the mutator stream identical, every campaign the same counters, signatures and causes).
-// After the two recordings above met (textual merge): recorded again, src1_neg's three new
-// findings gaining their mx_* lines; golden_compare.py: every block identical, src1_neg the
-// same counters, signatures and causes.
 #include <stdlib.h>
 
 #include <cstdint>

@@ -526,16 +526,24 @@ absl::StatusOr<std::vector<bool>> HoldsWithOthers(const Expectation& e, const La
   return holds;
 }
 
-// The settings RefutedSettings may apply beside a setting of `rule`: the first setting of every
-// cause of another rule, in the order of `causes`.
-std::vector<std::string> OtherSettings(absl::Span<const Cause> causes, absl::string_view rule) {
-  std::vector<std::string> out;
+// The settings RefutedSettings applies beside a setting of `rule` (of cause c): the first
+// setting of every cause of another rule, in the order of `causes`. `fixed`: those always
+// applied: the confirmed ones (`known`) and those of a cause with at least as many lanes on
+// the batch as c; `free`: the rest, a cause smaller than c that may be a coincidence (it is
+// tried in and out).
+void OtherSettings(absl::Span<const Cause> causes, const Cause& c, absl::string_view rule,
+                   absl::Span<const std::string> known, std::vector<std::string>* fixed,
+                   std::vector<std::string>* free) {
   for (const Cause& d : causes) {
     const std::vector<std::string> ds = d.settings.empty() ? SettingsOfCause(d.name) : d.settings;
     if (!d.by_hypothesis || ds.empty() || RuleOf(ds[0]) == rule) continue;
-    if (std::find(out.begin(), out.end(), ds[0]) == out.end()) out.push_back(ds[0]);
+    if (std::find(fixed->begin(), fixed->end(), ds[0]) != fixed->end() ||
+        std::find(free->begin(), free->end(), ds[0]) != free->end()) {
+      continue;
+    }
+    const bool confirmed = std::find(known.begin(), known.end(), ds[0]) != known.end();
+    (confirmed || d.lanes.size() >= c.lanes.size() ? fixed : free)->push_back(ds[0]);
   }
-  return out;
 }
 
 // The subsets of `others` RefutedSettings tries, largest first: every subset while there are
@@ -583,30 +591,14 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
         observed.size()));
   }
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
-  // The others are the batch's causes and what the confirmation batch's own lanes owe to
-  // settings (Attribute, the batch's causes known): a cause its fresh lanes show that the batch
-  // did not (an +Inf source made NaN by the literal SR add, the NaN's sign kept by another
-  // reading, where the batch had no infinity).
-  std::vector<std::string> named;
-  for (const Cause& c : causes) {
-    const std::vector<std::string> own = c.settings.empty() ? SettingsOfCause(c.name) : c.settings;
-    if (c.by_hypothesis) named.insert(named.end(), own.begin(), own.end());
-  }
-  LANEDIFF_ASSIGN_OR_RETURN(const std::vector<Cause> fresh,
-                            Attribute(e.rc, e.expected, observed, relax, {}, named));
-  std::vector<Cause> all(causes.begin(), causes.end());
-  all.insert(all.end(), fresh.begin(), fresh.end());
   std::vector<std::string> refuted;
   for (const Cause& c : causes) {
     if (!c.by_hypothesis) continue;
     const std::vector<std::string> own = c.settings.empty() ? SettingsOfCause(c.name) : c.settings;
     if (own.empty()) continue;
     std::vector<bool> holds(own.size(), false);
-    // The confirmed settings are always among the others; the rest may be left out.
     std::vector<std::string> fixed, free;
-    for (std::string& d : OtherSettings(all, RuleOf(own[0]))) {
-      (std::find(known.begin(), known.end(), d) != known.end() ? fixed : free).push_back(std::move(d));
-    }
+    OtherSettings(causes, c, RuleOf(own[0]), known, &fixed, &free);
     for (const std::vector<std::string>& subset : SubsetsLargestFirst(free)) {
       if (std::all_of(holds.begin(), holds.end(), [](bool h) { return h; })) break;
       OpContext others = e.rc.ctx;

@@ -205,22 +205,23 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
 // The settings among `causes`' (Cause::settings of each cause named by settings) that a
 // confirmation batch `conf` (ConfirmationCase, run on the same device: `observed`) refutes.
 // Setting s of a cause is checked with other settings applied ("the others"): the first setting
-// of every other cause of another rule, of `causes` and of the confirmation batch's own
-// attribution (Attribute on `conf`, the settings of `causes` known). Those in `known` (the
-// settings the campaign has confirmed on this target and instruction) are always applied; of
-// the rest, every subset is tried, largest first (while there are at most six; else all and
-// all but one). Under given others, the lanes where s matters are those where the model under
-// the others plus s differs from the model under the others alone, or from the others plus
-// another setting of the same cause (equivalent readings part there); s holds there when on
-// every one of them (structural lanes excepted) the device's word is the model's under the
+// of every other cause of another rule. Those in `known` (the settings the campaign has
+// confirmed on this target and instruction) and those of a cause with at least as many lanes
+// on the batch as s's are always applied; of the rest (smaller causes, which may be
+// coincidences), every subset is tried, largest first (while there are at most six; else all
+// and all but one). Under given others, the lanes where s matters are those where the model
+// under the others plus s differs from the model under the others alone, or from the others
+// plus another setting of the same cause (equivalent readings part there); s holds there when
+// on every one of them (structural lanes excepted) the device's word is the model's under the
 // others plus s, and on one at least s matters. s is refuted when it holds under no subset: a
-// setting is named only on fresh lanes where it matters, and an unconfirmed cause named by a
-// coincidence on a few lanes (a CLAMP that selects another format, matching a handful of lanes
-// where nearly every lane disagrees) does not refute the true ones checked beside it.
-// `confirmed` (if not null) receives the settings not refuted. So equivalent readings that
-// part on the confirmation lanes are narrowed to the one the device follows, and a reading that
-// a second cause of the device would hide is still checked where it alone decides.
-// conf.ctx.hyp is not read: `hyp` stands in its place.
+// setting is named only on fresh lanes where it matters, and a small unconfirmed cause named by
+// a coincidence (a CLAMP that selects another format, matching 7 lanes of a batch where nearly
+// every lane disagrees) does not refute the large true ones checked beside it, while a small
+// cause is still checked beside every larger one. `confirmed` (if not null) receives the
+// settings not refuted. So equivalent readings that part on the confirmation lanes are
+// narrowed to the one the device follows, and a reading that a second cause of the device
+// would hide is still checked where it alone decides. conf.ctx.hyp is not read: `hyp` stands
+// in its place.
 absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& conf,
                                                          const Hypotheses& hyp,
                                                          absl::Span<const Cause> causes,
