@@ -750,6 +750,39 @@ TEST(RefutedSettings, AConfirmationBatchPartsEquivalentReadings) {
   EXPECT_EQ(refuted->size(), 2u);
 }
 
+// A small cause named by a coincidence must not refute a large true one checked beside it, and
+// is itself checked beside every larger one (RefutedSettings' others). Device: the literal SR
+// add on gfx950 fp8 (OCP E4M3), no other deviation. Lane 0: S0=0x3fffffff S1=0xfffff000 gives
+// 0x39 under sr_rounding=literal, 0x40 under the default (the errata.h sr_wrap example);
+// lane 1: S0=1.0, seed 0 is exact, 0x38 under both. The bogus cause acts_as_if.neg0=1 negates
+// S0: 0xb9 and 0xb8 with the literal add, so it changes both lanes and matches neither.
+TEST(RefutedSettings, ASmallCoincidenceDoesNotRefuteALargerCause) {
+  proto::TestCase tc = Batch(0);
+  AddLane(&tc, 0x3fffffff, 0xfffff000, 0);
+  AddLane(&tc, 0x3f800000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> observed = {0x39, 0x38};
+  const Cause literal{"sr_rounding=literal", true, {0, 1, 2, 3, 4, 5, 6, 7}, {}, {"sr_rounding=literal"}};
+  Cause bogus{"acts_as_if.neg0=1", true, {0}, {}, {"acts_as_if.neg0=1"}};
+  std::vector<std::string> confirmed;
+  auto refuted = RefutedSettings(*rc, Hypotheses{}, {literal, bogus}, observed, {}, &confirmed);
+  ASSERT_TRUE(refuted.ok()) << refuted.status();
+  EXPECT_EQ(*refuted, std::vector<std::string>{"acts_as_if.neg0=1"});
+  EXPECT_EQ(confirmed, std::vector<std::string>{"sr_rounding=literal"});
+  // Named on more lanes than the literal add, the bogus cause is always among its others, so
+  // both are refuted, as before subsets were tried; confirmed, the same.
+  bogus.lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  refuted = RefutedSettings(*rc, Hypotheses{}, {literal, bogus}, observed, {});
+  ASSERT_TRUE(refuted.ok());
+  EXPECT_EQ(refuted->size(), 2u);
+  bogus.lanes = {0};
+  const std::vector<std::string> known = {"acts_as_if.neg0=1"};
+  refuted = RefutedSettings(*rc, Hypotheses{}, {literal, bogus}, observed, {}, nullptr, known);
+  ASSERT_TRUE(refuted.ok());
+  EXPECT_EQ(refuted->size(), 2u);
+}
+
 TEST(Attribute, AgreeingBatchHasNoCauseAndSizesAreChecked) {
   proto::TestCase tc = Batch(0);
   AddLane(&tc, 0x3f800000, 0, 0);
