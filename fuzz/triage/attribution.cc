@@ -1,6 +1,7 @@
 #include "fuzz/triage/attribution.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -563,15 +564,16 @@ std::vector<std::vector<std::string>> SubsetsLargestFirst(const std::vector<std:
     }
     return out;
   }
-  for (uint32_t mask = 0; mask < (1u << n); ++mask) {
-    std::vector<std::string> s;
-    for (size_t i = 0; i < n; ++i) {
-      if ((mask >> i) & 1u) s.push_back(others[i]);
+  for (int size = static_cast<int>(n); size >= 0; --size) {
+    for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+      if (std::popcount(mask) != size) continue;
+      std::vector<std::string> s;
+      for (size_t i = 0; i < n; ++i) {
+        if ((mask >> i) & 1u) s.push_back(others[i]);
+      }
+      out.push_back(std::move(s));
     }
-    out.push_back(std::move(s));
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.size() > b.size(); });
   return out;
 }
 
