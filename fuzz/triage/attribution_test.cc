@@ -543,7 +543,9 @@ TEST(Confirmation, SecondBatchKeepsTheWordAndRedrawsTheLanes) {
   ASSERT_TRUE(conf_special.ok()) << conf_special.status();
   for (int j = 0; j < conf_special->lanes_size(); ++j) {
     const proto::Lane& l = conf_special->lanes(j);
-    if (j % 2 == 0) EXPECT_EQ(l.src0(), 0xfffffff8u) << j;  // NaN kept in every lane
+    if (j % 2 == 0) {
+      EXPECT_EQ(l.src0(), 0xfffffff8u) << j;  // NaN kept in every lane
+    }
     if (j % 4 == 0) {
       EXPECT_EQ(l.src1(), 0x00004000u) << j;
     } else {  // a finite lane (j odd), or the NaN lane's redrawn half (j % 4 == 2)
