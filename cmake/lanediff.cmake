@@ -181,10 +181,10 @@ set(LANEDIFF_TEST_DEFINITIONS
 
 # True in OUT when TARGET links lanediff_proto, directly or through the project's libraries.
 function(_lanediff_links_proto target out)
-  set(todo ${target})
+  set(pending ${target})
   set(seen "")
-  while(NOT todo STREQUAL "")  # not while(todo): a list starting "x-NOTFOUND" reads as false
-    list(POP_FRONT todo t)
+  while(NOT pending STREQUAL "")  # not while(pending): a list starting "x-NOTFOUND" reads as false
+    list(POP_FRONT pending t)
     if(t IN_LIST seen OR NOT TARGET ${t})
       continue()
     endif()
@@ -201,7 +201,7 @@ function(_lanediff_links_proto target out)
     get_target_property(ilinks ${t} INTERFACE_LINK_LIBRARIES)
     foreach(l IN LISTS links ilinks)
       string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" l "${l}")
-      list(APPEND todo ${l})
+      list(APPEND pending ${l})
     endforeach()
   endwhile()
   set(${out} FALSE PARENT_SCOPE)

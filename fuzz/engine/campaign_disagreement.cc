@@ -143,13 +143,14 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
   // One reading per rule: another value of a named setting's rule confirmed earlier (on a batch
   // where it happened to agree) is checked beside it, as an equivalent reading, and forgotten
   // where the two part and the device follows the one named here.
+  const std::vector<std::string> known = KnownSettings(t);
   std::vector<Cause> checked = causes;
   std::vector<std::string> earlier;
   for (Cause& c : checked) {
     if (!c.by_hypothesis || c.settings.empty()) continue;
-    const std::string rule = absl::StrCat(prefix, RuleOf(c.settings[0]), "=");
-    for (auto it = confirmed_.lower_bound(rule); it != confirmed_.end() && it->starts_with(rule); ++it) {
-      const std::string s = it->substr(prefix.size());
+    const std::string rule = RuleOf(c.settings[0]);
+    for (const std::string& s : known) {
+      if (RuleOf(s) != rule) continue;
       if (std::find(c.settings.begin(), c.settings.end(), s) != c.settings.end()) continue;
       c.settings.push_back(s);
       earlier.push_back(s);
@@ -160,8 +161,7 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
   // one where a confirmed cause also acts (SR +Inf made NaN by the literal add, its sign kept by
   // fp8_nan=sign_preserving).
   std::vector<std::string> background;
-  for (auto it = confirmed_.lower_bound(prefix); it != confirmed_.end() && it->starts_with(prefix); ++it) {
-    const std::string s = it->substr(prefix.size());
+  for (const std::string& s : known) {
     const bool named = std::any_of(checked.begin(), checked.end(), [&](const Cause& c) {
       return c.by_hypothesis && !c.settings.empty() && RuleOf(c.settings[0]) == RuleOf(s);
     });
@@ -173,8 +173,7 @@ absl::StatusOr<std::vector<std::string>> Worker::Refuted(const ResolvedTest& t,
   // Only a setting that mattered on the second batch and held there is remembered as confirmed.
   std::vector<std::string> held;
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<std::string> refuted,
-                            RefutedSettings(conf->t->rc, hyp_, checked, b->observed, o_.relax, &held,
-                                            KnownSettings(t)));
+                            RefutedSettings(conf->t->rc, hyp_, checked, b->observed, o_.relax, &held, known));
   for (const std::string& s : held) confirmed_.insert(prefix + s);
   std::vector<std::string> out;
   for (const std::string& s : refuted) {
