@@ -11,6 +11,7 @@
 #include "fuzz/engine/campaign_internal.h"
 #include "fuzz/engine/campaign_worker.h"
 #include "fuzz/engine/lane_gen.h"
+#include "fuzz/triage/buckets.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
 #include "model/isa/testcase.h"
@@ -23,10 +24,12 @@ double Since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// "<instr>.<cause>" of a campaign signature "<target>.<instr>.<cause>" (fuzz/triage/).
+// The bucket of a campaign signature "<target>.<instr>.<cause>": BucketKey of
+// "<instr>.<cause>" (fuzz/triage/buckets.h), the instruction and rule for a cause named by
+// readings, so a reading parted on one target and not on another is one bucket.
 std::string BucketOf(const std::string& signature) {
   const size_t dot = signature.find('.');
-  return dot == std::string::npos ? signature : signature.substr(dot + 1);
+  return BucketKey(dot == std::string::npos ? signature : signature.substr(dot + 1));
 }
 
 std::set<std::string> BucketsInStore(const std::string& findings_root) {

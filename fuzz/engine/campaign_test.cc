@@ -18,6 +18,7 @@
 #include "device_harness/open_runner.h"
 #include "fuzz/corpus/corpus_store.h"
 #include "fuzz/engine/replay.h"
+#include "fuzz/triage/buckets.h"
 #include "fuzz/triage/lane_causes.h"
 #include "gtest/gtest.h"
 
@@ -345,8 +346,11 @@ TEST(Campaign, JobsReportBucketsCoverageTimelineAndDriverToTheParent) {
   auto stats = RunCampaignJobs(o, nullptr);
   ASSERT_TRUE(stats.ok()) << stats.status();
   ASSERT_FALSE(stats->signatures.empty());
-  std::set<std::string> buckets;  // "<target>.<instr>.<cause>" -> "<instr>.<cause>"
-  for (const std::string& sig : stats->signatures) buckets.insert(sig.substr(sig.find('.') + 1));
+  // "<target>.<instr>.<cause>" -> BucketKey("<instr>.<cause>") (fuzz/triage/buckets.h)
+  std::set<std::string> buckets;
+  for (const std::string& sig : stats->signatures) {
+    buckets.insert(BucketKey(sig.substr(sig.find('.') + 1)));
+  }
   EXPECT_EQ(stats->buckets, buckets);
   EXPECT_EQ(stats->new_buckets, buckets);  // the corpus was empty: every bucket is new
   EXPECT_GE(stats->last_new_seconds, 0);

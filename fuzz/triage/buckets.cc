@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <sys/stat.h>
 
 #include "absl/strings/match.h"
@@ -9,6 +10,7 @@
 #include "fuzz/engine/compare.h"
 #include "fuzz/triage/attribution.h"
 #include "fuzz/triage/bucket_merge.h"
+#include "fuzz/triage/lane_causes.h"
 #include "model/isa/testcase.h"
 #include "model/targets/hypotheses.h"
 #include "proto/file_io.h"
@@ -58,41 +60,119 @@ std::map<std::string, uint64_t> AttributesOf(const proto::Finding& f) {
 
 }  // namespace
 
+std::string BucketKey(absl::string_view instr_and_cause) {
+  return std::string(instr_and_cause.substr(0, instr_and_cause.find('=')));
+}
+
+namespace {
+
+// The values of a cause named by settings ("fp8_nan=sign_7f+sign_preserving" -> {sign_7f,
+// sign_preserving}); a cause without '=' has none.
+std::set<std::string> ValuesOfCause(absl::string_view cause) {
+  std::set<std::string> out;
+  for (const std::string& s : SettingsOfCause(cause)) out.insert(s.substr(s.find('=') + 1));
+  return out;
+}
+
+// The causes of findings of one BucketKey folded: findings whose causes name readings of one
+// rule share a bucket while the readings consistent with all of them (the intersection of their
+// value sets) are not empty; the bucket is named by that intersection. Value sets are taken
+// smallest first (then by name): each joins the first group it shares a reading with, else
+// starts one. So gfx1250's `fp8_nan=sign_preserving` (its UE5M3 form parts the readings) and
+// an E4M3 target's `fp8_nan=sign_7f+sign_preserving` are one bucket, `fp8_nan=sign_preserving`,
+// and readings no two targets share stay apart. Returns cause -> the bucket's cause.
+std::map<std::string, std::string> FoldReadings(const std::set<std::string>& causes) {
+  std::map<std::string, std::string> out;
+  std::vector<std::pair<std::set<std::string>, std::string>> sets;
+  for (const std::string& c : causes) {
+    std::set<std::string> values = ValuesOfCause(c);
+    if (values.empty()) {
+      out[c] = c;
+    } else {
+      sets.emplace_back(std::move(values), c);
+    }
+  }
+  std::sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) {
+    return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a < b;
+  });
+  std::vector<std::set<std::string>> groups;
+  std::vector<size_t> group_of(sets.size());
+  for (size_t i = 0; i < sets.size(); ++i) {
+    size_t g = 0;
+    std::set<std::string> common;
+    for (; g < groups.size(); ++g) {
+      common.clear();
+      std::set_intersection(groups[g].begin(), groups[g].end(), sets[i].first.begin(),
+                            sets[i].first.end(), std::inserter(common, common.end()));
+      if (!common.empty()) break;
+    }
+    if (g == groups.size()) {
+      groups.push_back(sets[i].first);
+    } else {
+      groups[g] = std::move(common);
+    }
+    group_of[i] = g;
+  }
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const std::string& c = sets[i].second;
+    const std::string rule = c.substr(0, c.find('='));
+    std::vector<std::string> settings;
+    for (const std::string& v : groups[group_of[i]]) settings.push_back(absl::StrCat(rule, "=", v));
+    out[c] = CauseName(settings);
+  }
+  return out;
+}
+
+void AddToBucket(const LoadedFinding& lf, Bucket* b) {
+  const proto::Finding& f = lf.finding;
+  b->targets.insert(f.testcase().target());
+  b->count += std::max<uint64_t>(1, f.count());
+  if (!f.first_seen().empty() && (b->first_seen.empty() || f.first_seen() < b->first_seen)) {
+    b->first_seen = f.first_seen();
+  }
+  if (f.last_seen() > b->last_seen) b->last_seen = f.last_seen();
+  for (const auto& [a, n] : AttributesOf(f)) b->attributes[a] += n;
+  b->findings++;
+  // Examples: the finding's own, then its extra examples (other shapes), one per shape.
+  auto offer = [&](const LoadedFinding& ex) {
+    const std::string shape = ExampleShape(ex.finding.testcase());
+    for (const LoadedFinding& x : b->examples) {
+      if (ExampleShape(x.finding.testcase()) == shape) return;
+    }
+    if (b->examples.size() < kMaxBucketExamples) b->examples.push_back(ex);
+  };
+  offer(lf);
+  for (const proto::Finding::Example& x : f.more_examples()) {
+    LoadedFinding ex{lf.path, f};
+    ex.finding.clear_more_examples();
+    *ex.finding.mutable_testcase() = x.testcase();
+    ex.finding.mutable_expected()->Assign(x.expected().begin(), x.expected().end());
+    ex.finding.mutable_observed()->Assign(x.observed().begin(), x.observed().end());
+    offer(ex);
+  }
+}
+
+}  // namespace
+
 std::vector<Bucket> FoldIntoBuckets(const std::vector<LoadedFinding>& findings) {
+  std::vector<std::string> instr(findings.size()), cause(findings.size());
+  std::map<std::string, std::set<std::string>> causes_of_key;  // BucketKey -> causes
+  for (size_t i = 0; i < findings.size(); ++i) {
+    instr[i] = proto::Instruction_Name(findings[i].finding.testcase().instr());
+    cause[i] = CauseOfFinding(findings[i].finding);
+    causes_of_key[BucketKey(absl::StrCat(instr[i], ".", cause[i]))].insert(cause[i]);
+  }
+  std::map<std::string, std::map<std::string, std::string>> folded;  // key -> cause -> bucket's
+  for (const auto& [key, causes] : causes_of_key) folded[key] = FoldReadings(causes);
   std::map<std::string, Bucket> by_sig;
-  for (const LoadedFinding& lf : findings) {
-    const proto::Finding& f = lf.finding;
-    const std::string instr = proto::Instruction_Name(f.testcase().instr());
-    const std::string cause = CauseOfFinding(f);
-    Bucket& b = by_sig[absl::StrCat(instr, ".", cause)];
-    b.signature = absl::StrCat(instr, ".", cause);
-    b.instr = instr;
-    b.cause = cause;
-    b.targets.insert(f.testcase().target());
-    b.count += std::max<uint64_t>(1, f.count());
-    if (!f.first_seen().empty() && (b.first_seen.empty() || f.first_seen() < b.first_seen)) {
-      b.first_seen = f.first_seen();
-    }
-    if (f.last_seen() > b.last_seen) b.last_seen = f.last_seen();
-    for (const auto& [a, n] : AttributesOf(f)) b.attributes[a] += n;
-    b.findings++;
-    // Examples: the finding's own, then its extra examples (other shapes), one per shape.
-    auto offer = [&](const LoadedFinding& ex) {
-      const std::string shape = ExampleShape(ex.finding.testcase());
-      for (const LoadedFinding& x : b.examples) {
-        if (ExampleShape(x.finding.testcase()) == shape) return;
-      }
-      if (b.examples.size() < kMaxBucketExamples) b.examples.push_back(ex);
-    };
-    offer(lf);
-    for (const proto::Finding::Example& x : f.more_examples()) {
-      LoadedFinding ex{lf.path, f};
-      ex.finding.clear_more_examples();
-      *ex.finding.mutable_testcase() = x.testcase();
-      ex.finding.mutable_expected()->Assign(x.expected().begin(), x.expected().end());
-      ex.finding.mutable_observed()->Assign(x.observed().begin(), x.observed().end());
-      offer(ex);
-    }
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const std::string& c =
+        folded[BucketKey(absl::StrCat(instr[i], ".", cause[i]))].at(cause[i]);
+    Bucket& b = by_sig[absl::StrCat(instr[i], ".", c)];
+    b.signature = absl::StrCat(instr[i], ".", c);
+    b.instr = instr[i];
+    b.cause = c;
+    AddToBucket(findings[i], &b);
   }
   std::vector<Bucket> out;
   for (auto& [sig, b] : by_sig) out.push_back(std::move(b));

@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "fuzz/corpus/corpus_store.h"
 #include "proto/lanediff.pb.h"
 
@@ -42,7 +43,19 @@ struct Bucket {
 // cannot be attributed gets "unattributed".
 std::string CauseOfFinding(const proto::Finding& f);
 
-// Buckets sorted by signature.
+// What a bucket is keyed by, from "<instruction>.<cause>": for a cause named by settings, the
+// instruction and the rule ("<instr>.fp8_nan=sign_7f+sign_preserving" -> "<instr>.fp8_nan"),
+// so the readings of one rule on one instruction are one bucket however many of them each
+// target could part; any other cause (a difference class, a device fault) is its own key. The campaign counts its buckets by this key (fuzz/engine/).
+std::string BucketKey(absl::string_view instr_and_cause);
+
+// Buckets sorted by signature, one per BucketKey, except that readings of one rule are parted
+// into as few buckets as share a reading: the findings whose causes are readings of one rule on
+// one instruction are one bucket while some reading is consistent with all of them, named by
+// the readings consistent with all (`fp8_nan=sign_7f+sign_preserving` on an E4M3 target, where
+// the two give the same byte, and `fp8_nan=sign_preserving` on gfx1250, whose UE5M3 form parts
+// them: one bucket `fp8_nan=sign_preserving` on both targets); causes sharing no reading are
+// buckets of their own (the smallest value sets group first; fuzz/triage/README.md).
 std::vector<Bucket> FoldIntoBuckets(const std::vector<LoadedFinding>& findings);
 
 enum class BucketStatus { kNew, kKnown, kFixed, kRegressed };

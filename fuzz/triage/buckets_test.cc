@@ -61,6 +61,65 @@ TEST(Buckets, OldCorpusFoldsWithoutLoss) {
   EXPECT_EQ(fp8->attributes.at("shape:plain"), 44u);
 }
 
+LoadedFinding Stored(const std::string& target, proto::Instruction instr, const std::string& cause,
+                     uint64_t count) {
+  LoadedFinding lf;
+  lf.path = absl::StrCat(target, "/", proto::Instruction_Name(instr), "/", cause, ".textproto");
+  lf.finding.set_kind(proto::Finding::DISAGREEMENT);
+  lf.finding.set_cause(cause);
+  lf.finding.set_count(count);
+  lf.finding.mutable_testcase()->set_target(target);
+  lf.finding.mutable_testcase()->set_instr(instr);
+  return lf;
+}
+
+// One NaN reading seen on three targets (the simulator's nan_sign, sign|0x7f on E4M3 and
+// sign|0x7e on E5M2, fp8_nan=sign_preserving). On E4M3 (gfx950) S.1111.111 is the only NaN
+// code, so sign_7f gives the same byte and the finding names both; gfx1250's UE5M3 form
+// (CLAMP=1) parts them, and its finding names sign_preserving, while a gfx1250 batch without
+// CLAMP named both. The readings consistent with all three are {sign_preserving}: one bucket,
+// on both targets, sightings 3 + 5 + 7. A bucket keyed by the name would be two.
+TEST(Buckets, ReadingsOfOneRuleFoldIntoTheReadingsEveryTargetAllows) {
+  const proto::Instruction pk = proto::v_cvt_pk_fp8_f32;
+  const std::vector<Bucket> buckets = FoldIntoBuckets({
+      Stored("gfx950", pk, "fp8_nan=sign_7f+sign_preserving", 3),
+      Stored("gfx1250", pk, "fp8_nan=sign_preserving", 5),
+      Stored("gfx1250", pk, "fp8_nan=sign_7f+sign_preserving", 7),
+  });
+  ASSERT_EQ(buckets.size(), 1u);
+  EXPECT_EQ(buckets[0].signature, "v_cvt_pk_fp8_f32.fp8_nan=sign_preserving");
+  EXPECT_EQ(buckets[0].cause, "fp8_nan=sign_preserving");
+  EXPECT_EQ(buckets[0].targets, (std::set<std::string>{"gfx1250", "gfx950"}));
+  EXPECT_EQ(buckets[0].count, 15u);
+  EXPECT_EQ(buckets[0].findings, 3);
+  // The campaign's key for all three: the instruction and the rule.
+  EXPECT_EQ(BucketKey("v_cvt_pk_fp8_f32.fp8_nan=sign_7f+sign_preserving"),
+            "v_cvt_pk_fp8_f32.fp8_nan");
+  EXPECT_EQ(BucketKey("v_cvt_pk_fp8_f32.nan_encoding"), "v_cvt_pk_fp8_f32.nan_encoding");
+}
+
+// Readings that no target shares are different causes: sign_7f on gfx950 and canonical on
+// gfx1250 stay two buckets; the two-value finding joins the one it shares a reading with
+// (sign_7f: the smallest value sets group first), and another rule or a class is apart.
+TEST(Buckets, ReadingsSharingNoValueStayApart) {
+  const proto::Instruction pk = proto::v_cvt_pk_fp8_f32;
+  const std::vector<Bucket> buckets = FoldIntoBuckets({
+      Stored("gfx950", pk, "fp8_nan=sign_7f", 1),
+      Stored("gfx1250", pk, "fp8_nan=canonical", 2),
+      Stored("gfx942", pk, "fp8_nan=sign_7f+sign_preserving", 4),
+      Stored("gfx950", pk, "fp16_ovfl=ignored", 8),
+      Stored("gfx950", pk, "nan_encoding", 16),
+  });
+  std::vector<std::string> sigs;
+  for (const Bucket& b : buckets) sigs.push_back(absl::StrCat(b.signature, " x", b.count));
+  EXPECT_EQ(sigs, (std::vector<std::string>{
+                      "v_cvt_pk_fp8_f32.fp16_ovfl=ignored x8",
+                      "v_cvt_pk_fp8_f32.fp8_nan=canonical x2",
+                      "v_cvt_pk_fp8_f32.fp8_nan=sign_7f x5",
+                      "v_cvt_pk_fp8_f32.nan_encoding x16",
+                  }));
+}
+
 Bucket Make(const std::string& sig, const std::string& last_seen) {
   Bucket b;
   b.signature = sig;

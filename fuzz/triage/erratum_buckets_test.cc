@@ -302,13 +302,19 @@ TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
     const InstrInfo& row = RowNamed(instr);
     std::set<std::string> planted;
     if (Seeded(row)) planted.insert("sr_rounding=literal");
-    if (Float8Writer(row)) planted.insert({NanSignCause(row), "fp16_ovfl=ignored"});
+    // On E4M3 the NaN reading is named by both equivalent readings, or by sign_preserving
+    // alone once a target that parts them (gfx1250's UE5M3 form) saw it: a bucket is named by
+    // the readings consistent on every target seen (FoldIntoBuckets), one bucket either way.
+    if (Float8Writer(row)) {
+      planted.insert({NanSignCause(row), "fp8_nan=sign_preserving", "fp16_ovfl=ignored"});
+    }
     if (IntegerByte(row)) planted.insert("pk_u8_rounding=truncate");
     if (AcceptsSrc0Neg(row)) planted.insert("acts_as_if.neg0=0");
     uint64_t all = 0, named = 0;
-    size_t others = 0;
+    size_t others = 0, nan_buckets = 0;
     for (const Bucket& b : v) {
       all += b.count;
+      nan_buckets += b.cause.rfind("fp8_nan=", 0) == 0 ? 1 : 0;
       if (planted.count(b.cause)) {
         named += b.count, found.insert(b.cause);
       } else {
@@ -318,9 +324,9 @@ TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
     EXPECT_TRUE(planted.count(v[0].cause)) << instr << ": " << v[0].cause << "\n" << Describe(buckets);
     EXPECT_EQ(named, all) << instr << "\n" << Describe(buckets);
     EXPECT_EQ(others, 0u) << instr << "\n" << Describe(buckets);
+    EXPECT_LE(nan_buckets, 1u) << instr << "\n" << Describe(buckets);
   }
-  for (const char* c : {"sr_rounding=literal", "fp8_nan=sign_7f+sign_preserving",
-                        "fp8_nan=sign_preserving", "fp16_ovfl=ignored",
+  for (const char* c : {"sr_rounding=literal", "fp8_nan=sign_preserving", "fp16_ovfl=ignored",
                         "pk_u8_rounding=truncate", "acts_as_if.neg0=0"}) {
     EXPECT_TRUE(found.count(c)) << c << " not found\n" << Describe(buckets);
   }
