@@ -1,7 +1,7 @@
 #include "fuzz/triage/attribution.h"
 
 #include <algorithm>
-
+#include <map>
 #include <set>
 
 #include "device_harness/fault.h"
@@ -706,6 +706,46 @@ TEST(Attribute, KnownSettingsExplainFirstTogether) {
   EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 2, 3}));
   EXPECT_EQ((*causes)[1].name, "pk_u8_rounding=truncate");
   EXPECT_EQ((*causes)[1].lanes, (std::vector<size_t>{0}));
+}
+
+// Three deviations on one lane, one of them shown by no lane alone. gfx1201
+// v_cvt_sr_bf8_f32 (OCP E5M2, bias 15: 0x7b = 57344 the largest finite, 0x7c = +Inf, 0x3c =
+// 1.0), NEG[0] set, MODE[23] FP16_OVFL set (overflow saturates). The seed is S1's top 21 bits
+// (E5M2 drops 21 of f32's 23 fraction bits): 0xfffff800 -> 0x1fffff. Lane 0, src0 0x47500001
+// (53248.0039): the model negates it; carry_truncate adds the seed below the kept LSB,
+// (0x47500001 - (112 << 23)) + 0x1fffff = 0x0f700000, >> 21 = 0x7b, so -57344 = 0xfb. The
+// device ignores NEG[0], adds the seed literally (fraction 0x500001 + 0x1fffff = 0x700000:
+// 0x47700000 = 61440, halfway between 57344 and 65536, RNE to the even code 0x7c: overflow),
+// and ignores FP16_OVFL: +Inf 0x7c. Each alone and each pair misses: neg0=0 gives 0x7b,
+// literal 0xfb (saturated), fp16_ovfl=ignored 0xfb (no overflow without the literal add);
+// neg0=0 with literal 0x7b, neg0=0 with fp16_ovfl=ignored 0x7b, literal with fp16_ovfl=ignored
+// -Inf 0xfc. Lane 1, src0 1.0, seed 0: model -1.0 = 0xbc, device +1.0 = 0x3c (neg0=0 alone).
+// With neg0=0 and literal known, the three together give lane 0: it counts for all three
+// (without any one of them the other two miss it), not for a class.
+TEST(Attribute, KnownSettingsAndOneMoreExplainALaneOfThreeDeviations) {
+  proto::TestCase tc;
+  tc.set_target("gfx1201");
+  tc.set_instr(proto::v_cvt_sr_bf8_f32);
+  tc.mutable_encoding()->set_neg(1);
+  tc.set_mode(0x008000f0);
+  proto::Lane* l0 = tc.add_lanes();
+  l0->set_src0(0x47500001);
+  l0->set_src1(0xfffff800);
+  tc.add_lanes()->set_src0(0x3f800000);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> expected = {0xfb, 0xbc};
+  const std::vector<uint32_t> observed = {0x7c, 0x3c};
+  const std::vector<std::string> known = {"acts_as_if.neg0=0", "sr_rounding=literal"};
+  auto causes = Attribute(*rc, expected, observed, {}, {}, known);
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  std::map<std::string, std::vector<size_t>> lanes;
+  for (const Cause& c : *causes) lanes[c.name] = c.lanes;
+  EXPECT_EQ(lanes, (std::map<std::string, std::vector<size_t>>{
+                       {"acts_as_if.neg0=0", {0, 1}},
+                       {"fp16_ovfl=ignored", {0}},
+                       {"sr_rounding=literal", {0}},
+                   }));
 }
 
 // Equivalent readings: one name whatever the order they showed in, values sorted.

@@ -473,6 +473,44 @@ void CoverBySets(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
   *left = std::move(rest);
 }
 
+// Lanes of `left` explained by the model under the entries of `sets` (the known settings and
+// those chosen on this batch) together with one more setting, of a rule neither they nor a
+// cause of the batch has (not `refuted`): a deviation no lane of the batch shows alone or with
+// one other, because every lane showing it shows two more (a uniform literal source whose NEG
+// is ignored and whose literal SR add carries it past the largest finite, where FP16_OVFL
+// ignored then gives Inf: three causes on every such lane). Each setting is tried by
+// CoverBySets with it first; the one explaining most lanes left is taken (ties: the earlier,
+// SingleSettings order), joins `sets`, and the rest is tried again.
+void CoverBySetsAndOne(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+                       const Relaxations& relax, absl::Span<const std::string> refuted,
+                       const std::vector<bool>& agreeing, std::vector<RuleSettings>* sets,
+                       std::vector<size_t>* left, std::vector<Cause>* causes) {
+  const std::vector<std::string> singles = SingleSettings(rc.ctx);
+  while (!left->empty()) {
+    size_t best_n = 0;
+    const std::string* best = nullptr;
+    for (const std::string& s : singles) {
+      const std::string rule = RuleOf(s);
+      if (std::find(refuted.begin(), refuted.end(), s) != refuted.end() ||
+          RuleTakenOtherwise(s, *causes) ||
+          std::any_of(sets->begin(), sets->end(), [&](const RuleSettings& r) { return r.rule == rule; })) {
+        continue;
+      }
+      std::vector<RuleSettings> with = {RuleSettings{rule, {s}}};
+      with.insert(with.end(), sets->begin(), sets->end());
+      std::vector<size_t> trial = *left;
+      std::vector<Cause> trial_causes = *causes;
+      CoverBySets(rc, observed, relax, with, agreeing, &trial, &trial_causes);
+      if (left->size() - trial.size() > best_n) best_n = left->size() - trial.size(), best = &s;
+    }
+    if (best == nullptr) return;
+    std::vector<RuleSettings> with = {RuleSettings{RuleOf(*best), {*best}}};
+    with.insert(with.end(), sets->begin(), sets->end());
+    CoverBySets(rc, observed, relax, with, agreeing, left, causes);
+    sets->push_back(std::move(with.front()));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> SingleSettings(const OpContext& ctx) {
@@ -666,6 +704,10 @@ absl::StatusOr<std::vector<Cause>> CoverValueLanes(const ResolvedCase& rc,
       relevant.push_back(Candidate{RuleOf(s), {s}, same_words, {}, {}, true, true});
     }
     LANEDIFF_RETURN_IF_ERROR(CoverByPairs(rc, observed, relax, relevant, agreeing, known, &left, &causes));
+  }
+  // The lanes left, under the known and chosen settings together with one more.
+  if (!left.empty() && !sets.empty()) {
+    CoverBySetsAndOne(rc, observed, relax, refuted, agreeing, &sets, &left, &causes);
   }
   *unexplained = std::move(left);
   return causes;
