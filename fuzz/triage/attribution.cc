@@ -527,6 +527,54 @@ absl::StatusOr<std::vector<bool>> HoldsWithOthers(const Expectation& e, const La
   return holds;
 }
 
+// Whether a field setting `s` that held under the others (ctx `others`, whose settings'
+// rules are `taken`) is outdone there by a single setting t of another rule: t gives the
+// device's words on every lane where s matters (s's words differ from the others' alone) and
+// on a disagreeing lane s misses. Such lanes are where the two part: where s matters t says the
+// same, and t explains more. With NEG[0] and ABS[0] set and truncation confirmed, "ABS
+// cleared" (-x) gives |x| on the negative lanes, where "NEG ignored" does too, and leaves the
+// positive ones, which NEG ignored alone explains; a field named on a batch of one sign is so
+// not confirmed by a second batch whose lanes of the other sign it leaves unexplained.
+// Per lane of `v`: whether `out` gives the device's words there.
+std::vector<bool> MatchesDevice(const OpContext& ctx, const LaneView& v,
+                                absl::Span<const uint32_t> out, absl::Span<const uint32_t> observed,
+                                const Relaxations& relax) {
+  std::vector<bool> m(v.size, true);
+  for (size_t i : DifferingLanes(ctx, v, out, observed, relax)) m[i] = false;
+  return m;
+}
+
+absl::StatusOr<bool> OutdoneByAnother(const Expectation& e, const OpContext& others,
+                                      const std::string& s, const std::vector<std::string>& taken,
+                                      absl::Span<const uint32_t> observed,
+                                      const Relaxations& relax) {
+  const LaneView v = e.rc.lanes.view();
+  std::vector<uint32_t> without(e.expected.size()), with_s(e.expected.size());
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(others, v, absl::MakeSpan(without)));
+  OpContext ctx_s = others;
+  LANEDIFF_RETURN_IF_ERROR(ApplySetting(s, &ctx_s));
+  LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx_s, v, absl::MakeSpan(with_s)));
+  const std::vector<bool> s_matches = MatchesDevice(ctx_s, v, with_s, observed, relax);
+  const std::vector<bool> base_matches = MatchesDevice(others, v, without, observed, relax);
+  std::vector<size_t> matters;
+  for (size_t i = 0; i < v.size; ++i) {
+    if (LaneWords(with_s, i, e.w) != LaneWords(without, i, e.w)) matters.push_back(i);
+  }
+  for (const std::string& t : SingleSettings(others)) {
+    const std::string rule = RuleOf(t);
+    if (rule == RuleOf(s) || std::find(taken.begin(), taken.end(), rule) != taken.end()) continue;
+    OpContext ctx_t = others;
+    std::vector<uint32_t> with_t(e.expected.size());
+    if (!ApplySetting(t, &ctx_t).ok() || !Evaluate(ctx_t, v, absl::MakeSpan(with_t)).ok()) continue;
+    const std::vector<bool> t_matches = MatchesDevice(ctx_t, v, with_t, observed, relax);
+    if (!std::all_of(matters.begin(), matters.end(), [&](size_t i) { return t_matches[i]; })) continue;
+    for (size_t i = 0; i < v.size; ++i) {
+      if (t_matches[i] && !s_matches[i] && !base_matches[i]) return true;
+    }
+  }
+  return false;
+}
+
 // The settings RefutedSettings applies beside a setting of `rule` (of cause c): the first
 // setting of every cause of another rule, in the order of `causes`. `fixed`: those always
 // applied: the confirmed ones (`known`) and those of a cause with at least as many lanes on
@@ -606,8 +654,17 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
       OpContext others = e.rc.ctx;
       for (const std::string& d : fixed) LANEDIFF_RETURN_IF_ERROR(ApplySetting(d, &others));
       for (const std::string& d : subset) LANEDIFF_RETURN_IF_ERROR(ApplySetting(d, &others));
-      LANEDIFF_ASSIGN_OR_RETURN(const std::vector<bool> held,
+      LANEDIFF_ASSIGN_OR_RETURN(std::vector<bool> held,
                                 HoldsWithOthers(e, lc, others, own, observed, relax));
+      std::vector<std::string> taken;
+      for (const std::string& d : fixed) taken.push_back(RuleOf(d));
+      for (const std::string& d : subset) taken.push_back(RuleOf(d));
+      for (size_t k = 0; k < own.size(); ++k) {
+        if (!held[k] || holds[k] || !absl::StartsWith(own[k], kActsAsIf)) continue;
+        LANEDIFF_ASSIGN_OR_RETURN(const bool outdone,
+                                  OutdoneByAnother(e, others, own[k], taken, observed, relax));
+        held[k] = !outdone;
+      }
       for (size_t k = 0; k < own.size(); ++k) holds[k] = holds[k] || held[k];
     }
     for (size_t k = 0; k < own.size(); ++k) {

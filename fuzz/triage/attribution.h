@@ -217,11 +217,14 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
 // setting is named only on fresh lanes where it matters, and a small unconfirmed cause named by
 // a coincidence (a CLAMP that selects another format, matching 7 lanes of a batch where nearly
 // every lane disagrees) does not refute the large true ones checked beside it, while a small
-// cause is still checked beside every larger one. `confirmed` (if not null) receives the
-// settings not refuted. So equivalent readings that part on the confirmation lanes are
-// narrowed to the one the device follows, and a reading that a second cause of the device
-// would hide is still checked where it alone decides. conf.ctx.hyp is not read: `hyp` stands
-// in its place.
+// cause is still checked beside every larger one. A field setting ("acts_as_if.*") that holds
+// under given others is still refuted there when a single setting of a rule they do not set
+// gives the device's words on every lane where the field matters and on a disagreeing lane
+// the field misses (ABS cleared on the negative lanes, where NEG ignored also explains the
+// positive ones). `confirmed` (if not null) receives the settings not refuted. So equivalent
+// readings that part on the confirmation lanes are narrowed to the one the device follows,
+// and a reading that a second cause of the device would hide is still checked where it alone
+// decides. conf.ctx.hyp is not read: `hyp` stands in its place.
 absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& conf,
                                                          const Hypotheses& hyp,
                                                          absl::Span<const Cause> causes,

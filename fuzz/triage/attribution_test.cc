@@ -825,6 +825,39 @@ TEST(RefutedSettings, ASmallCoincidenceDoesNotRefuteALargerCause) {
   EXPECT_EQ(refuted->size(), 2u);
 }
 
+// A field named on a batch of one sign, checked on a confirmation batch of both. gfx942
+// v_cvt_pk_u8_f32, NEG[0] and ABS[0] set (the model converts -|x|: every lane 0), byte 0,
+// src2 0. The device ignores NEG[0] and truncates: |x| truncated. Lanes -3.0, 5.0, -2.75,
+// 1.5: device 3, 5, 2, 1. ABS cleared (acts_as_if.abs0=0: -x) gives 3, 0, 3 (2 with
+// truncation), 0: with truncation (confirmed) it matters on lanes 0 and 2 only and gives the
+// device's words there, so it held before. NEG ignored (|x|) gives the device's words on those
+// two lanes too and on lanes 1 and 3, which ABS cleared misses: outdone, it is refuted, and
+// truncation (it matters on lane 2: 2.75 -> 3 rounded, 2 truncated) still holds.
+TEST(RefutedSettings, AFieldThatAnotherExplainsWithMoreLanesIsNotConfirmed) {
+  proto::TestCase tc;
+  tc.set_target("gfx942");
+  tc.set_instr(proto::v_cvt_pk_u8_f32);
+  tc.mutable_encoding()->set_neg(1);
+  tc.mutable_encoding()->set_abs(1);
+  for (uint32_t s0 : {0xc0400000u, 0x40a00000u, 0xc0300000u, 0x3fc00000u}) tc.add_lanes()->set_src0(s0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> observed = {3, 5, 2, 1};
+  const Cause abs{"acts_as_if.abs0=0", true, {0, 2}, {}, {"acts_as_if.abs0=0"}};
+  const Cause trunc{"pk_u8_rounding=truncate", true, {2}, {}, {"pk_u8_rounding=truncate"}};
+  const std::vector<std::string> known = {"pk_u8_rounding=truncate"};
+  std::vector<std::string> held;
+  auto refuted = RefutedSettings(*rc, Hypotheses{}, {abs, trunc}, observed, {}, &held, known);
+  ASSERT_TRUE(refuted.ok()) << refuted.status();
+  EXPECT_EQ(*refuted, (std::vector<std::string>{"acts_as_if.abs0=0"}));
+  EXPECT_EQ(held, (std::vector<std::string>{"pk_u8_rounding=truncate"}));
+  // NEG ignored itself holds there: nothing else gives the device's words on lanes 1 and 3.
+  const Cause neg{"acts_as_if.neg0=0", true, {0, 1, 2, 3}, {}, {"acts_as_if.neg0=0"}};
+  refuted = RefutedSettings(*rc, Hypotheses{}, {neg, trunc}, observed, {}, nullptr, known);
+  ASSERT_TRUE(refuted.ok()) << refuted.status();
+  EXPECT_TRUE(refuted->empty()) << (*refuted)[0];
+}
+
 TEST(Attribute, AgreeingBatchHasNoCauseAndSizesAreChecked) {
   proto::TestCase tc = Batch(0);
   AddLane(&tc, 0x3f800000, 0, 0);
