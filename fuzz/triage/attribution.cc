@@ -484,14 +484,44 @@ absl::StatusOr<std::string> DecideClass(const ResolvedCase& conf, const Hypothes
 
 namespace {
 
+// Whether each lane of `lanes` (where s, applied in `with_s`, misses the device) shows s
+// together with one more deviation: some single setting t of a rule neither s nor the others
+// (`taken`) set gives the device's word there applied with s. On a confirmation
+// batch, whose lanes are drawn afresh, such a lane holds a cause the first batch did not show
+// (its one source was uniform): NEG ignored was refuted on a gfx1250 SR conversion by lanes
+// whose redrawn seeds also showed the literal SR add.
+bool EachShowsAnotherBeside(const Expectation& e, const OpContext& with_s, const std::string& s,
+                            const std::vector<std::string>& taken, std::vector<size_t> lanes,
+                            absl::Span<const uint32_t> observed, const Relaxations& relax) {
+  const LaneView v = e.rc.lanes.view();
+  std::vector<uint32_t> both(e.expected.size());
+  for (const std::string& t : SingleSettings(with_s)) {
+    const std::string rule = RuleOf(t);
+    if (rule == RuleOf(s) || std::find(taken.begin(), taken.end(), rule) != taken.end()) continue;
+    OpContext ctx = with_s;
+    if (!ApplySetting(t, &ctx).ok() || !Evaluate(ctx, v, absl::MakeSpan(both)).ok()) continue;
+    const std::vector<size_t> miss = DifferingLanes(ctx, v, both, observed, relax);
+    std::vector<size_t> rest;  // the lanes t does not explain with s
+    for (size_t i : lanes) {
+      if (std::binary_search(miss.begin(), miss.end(), i)) rest.push_back(i);
+    }
+    if (rest.size() < lanes.size()) lanes = std::move(rest);
+    if (lanes.empty()) return true;
+  }
+  return false;
+}
+
 // For each of one cause's settings `own` (equivalent readings): whether, with the settings in
-// `others` applied (ctx), it matters on some lane of the confirmation batch `e` and the device
-// (`observed`) gives its words on every lane where it matters (structural lanes excepted). It
-// matters on a lane where its words differ from the others' alone or from another setting of
-// `own` (the lanes that part equivalent readings).
+// `others` applied (ctx; their rules `taken`), it matters on some lane of the confirmation
+// batch `e` and the device (`observed`) gives its words on every lane where it matters
+// (structural lanes excepted), or, on a lane where it does not, its words with one more
+// deviation (EachShowsAnotherBeside) while on one lane at least its own. It matters on a lane
+// where its words differ from the others' alone or from another setting of `own` (the lanes
+// that part equivalent readings).
 absl::StatusOr<std::vector<bool>> HoldsWithOthers(const Expectation& e, const LaneClassifier& lc,
                                                   const OpContext& others,
                                                   const std::vector<std::string>& own,
+                                                  const std::vector<std::string>& taken,
                                                   absl::Span<const uint32_t> observed,
                                                   const Relaxations& relax) {
   const LaneView v = e.rc.lanes.view();
@@ -510,31 +540,33 @@ absl::StatusOr<std::vector<bool>> HoldsWithOthers(const Expectation& e, const La
   std::vector<bool> holds(own.size(), false);
   for (size_t k = 0; k < own.size(); ++k) {
     if (!ran[k]) continue;
-    bool matters = false, against = false;
-    for (size_t i = 0; i < v.size && !against; ++i) {
+    bool shown = false, with_base = false;
+    std::vector<size_t> against;
+    for (size_t i = 0; i < v.size && !with_base; ++i) {
       const absl::Span<const uint32_t> wi = LaneWords(with[k], i, e.w);
-      bool here = wi != LaneWords(without, i, e.w);
+      const bool differs = wi != LaneWords(without, i, e.w);
+      bool here = differs;
       for (size_t j = 0; j < own.size() && !here; ++j) here = ran[j] && wi != LaneWords(with[j], i, e.w);
       if (!here) continue;
-      matters = true;
-      if (!misses[k][i]) continue;
+      if (!misses[k][i]) {
+        shown = true;
+        continue;
+      }
       const absl::Span<const uint32_t> ex = LaneWords(e.expected, i, e.w), o = LaneWords(observed, i, e.w);
       if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
-      against = true;
+      // The device gives the others' word where s changes it: s is not followed there.
+      with_base = differs && LaneWords(without, i, e.w) == o;
+      against.push_back(i);
     }
-    holds[k] = matters && !against;
+    if (!shown || with_base) continue;
+    OpContext with_s = others;
+    holds[k] = against.empty() ||
+               (ApplySetting(own[k], &with_s).ok() &&
+                EachShowsAnotherBeside(e, with_s, own[k], taken, against, observed, relax));
   }
   return holds;
 }
 
-// Whether a field setting `s` that held under the others (ctx `others`, whose settings'
-// rules are `taken`) is outdone there by a single setting t of another rule: t gives the
-// device's words on every lane where s matters (s's words differ from the others' alone) and
-// on a disagreeing lane s misses. Such lanes are where the two part: where s matters t says the
-// same, and t explains more. With NEG[0] and ABS[0] set and truncation confirmed, "ABS
-// cleared" (-x) gives |x| on the negative lanes, where "NEG ignored" does too, and leaves the
-// positive ones, which NEG ignored alone explains; a field named on a batch of one sign is so
-// not confirmed by a second batch whose lanes of the other sign it leaves unexplained.
 // Per lane of `v`: whether `out` gives the device's words there.
 std::vector<bool> MatchesDevice(const OpContext& ctx, const LaneView& v,
                                 absl::Span<const uint32_t> out, absl::Span<const uint32_t> observed,
@@ -654,11 +686,11 @@ absl::StatusOr<std::vector<std::string>> RefutedSettings(const ResolvedCase& con
       OpContext others = e.rc.ctx;
       for (const std::string& d : fixed) LANEDIFF_RETURN_IF_ERROR(ApplySetting(d, &others));
       for (const std::string& d : subset) LANEDIFF_RETURN_IF_ERROR(ApplySetting(d, &others));
-      LANEDIFF_ASSIGN_OR_RETURN(std::vector<bool> held,
-                                HoldsWithOthers(e, lc, others, own, observed, relax));
       std::vector<std::string> taken;
       for (const std::string& d : fixed) taken.push_back(RuleOf(d));
       for (const std::string& d : subset) taken.push_back(RuleOf(d));
+      LANEDIFF_ASSIGN_OR_RETURN(std::vector<bool> held,
+                                HoldsWithOthers(e, lc, others, own, taken, observed, relax));
       for (size_t k = 0; k < own.size(); ++k) {
         if (!held[k] || holds[k] || !absl::StartsWith(own[k], kActsAsIf)) continue;
         LANEDIFF_ASSIGN_OR_RETURN(const bool outdone,

@@ -213,7 +213,10 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, uint
 // under the others plus s differs from the model under the others alone, or from the others
 // plus another setting of the same cause (equivalent readings part there); s holds there when
 // on every one of them (structural lanes excepted) the device's word is the model's under the
-// others plus s, and on one at least s matters. s is refuted when it holds under no subset: a
+// others plus s, and on one at least s matters; a lane where the device's word is neither the
+// others' nor theirs plus s does not count against s when theirs plus s plus one more single
+// setting (of a rule neither sets) gives it (the fresh lanes show a cause the batch did not),
+// while one where it is the others' word does. s is refuted when it holds under no subset: a
 // setting is named only on fresh lanes where it matters, and a small unconfirmed cause named by
 // a coincidence (a CLAMP that selects another format, matching 7 lanes of a batch where nearly
 // every lane disagrees) does not refute the large true ones checked beside it, while a small

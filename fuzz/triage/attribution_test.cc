@@ -858,6 +858,42 @@ TEST(RefutedSettings, AFieldThatAnotherExplainsWithMoreLanesIsNotConfirmed) {
   EXPECT_TRUE(refuted->empty()) << (*refuted)[0];
 }
 
+// A confirmation batch's fresh lanes may show a cause the first batch did not (its one source
+// was uniform). gfx1201 v_cvt_sr_bf8_f32 (OCP E5M2, derivation as in
+// KnownSettingsAndOneMoreExplainALaneOfThreeDeviations), NEG[0] set, MODE 0xf0 (FP16_OVFL
+// clear: overflow gives Inf). NEG ignored is checked alone (the first batch named nothing
+// else). Lane 0, 1.0 with seed 0: model -1.0 = 0xbc, device 0x3c, NEG ignored gives it. Lane
+// 1, 53248.0039 with seed 0xfffff800: model 0xfb; the device, NEG ignored and the literal add,
+// 0x47700000 rounded to even, code 0x7c beyond the largest finite: +Inf 0x7c. NEG ignored
+// alone gives 0x7b (carry_truncate), with sr_rounding=literal 0x7c: the lane shows it with one
+// more deviation, so it holds. A lane 2.0 with seed 0 where the device gives the model's 0xc0
+// (-2.0) refutes it: there it changes the word and the device does not follow.
+TEST(RefutedSettings, AFreshLaneShowingAnotherCauseBesideDoesNotRefute) {
+  proto::TestCase tc;
+  tc.set_target("gfx1201");
+  tc.set_instr(proto::v_cvt_sr_bf8_f32);
+  tc.mutable_encoding()->set_neg(1);
+  tc.set_mode(0xf0);
+  tc.add_lanes()->set_src0(0x3f800000);
+  proto::Lane* l1 = tc.add_lanes();
+  l1->set_src0(0x47500001);
+  l1->set_src1(0xfffff800);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const Cause neg{"acts_as_if.neg0=0", true, {0}, {}, {"acts_as_if.neg0=0"}};
+  std::vector<std::string> held;
+  auto refuted = RefutedSettings(*rc, Hypotheses{}, {neg}, std::vector<uint32_t>{0x3c, 0x7c}, {}, &held);
+  ASSERT_TRUE(refuted.ok()) << refuted.status();
+  EXPECT_TRUE(refuted->empty());
+  EXPECT_EQ(held, (std::vector<std::string>{"acts_as_if.neg0=0"}));
+  tc.add_lanes()->set_src0(0x40000000);
+  rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  refuted = RefutedSettings(*rc, Hypotheses{}, {neg}, std::vector<uint32_t>{0x3c, 0x7c, 0xc0}, {});
+  ASSERT_TRUE(refuted.ok()) << refuted.status();
+  EXPECT_EQ(*refuted, (std::vector<std::string>{"acts_as_if.neg0=0"}));
+}
+
 TEST(Attribute, AgreeingBatchHasNoCauseAndSizesAreChecked) {
   proto::TestCase tc = Batch(0);
   AddLane(&tc, 0x3f800000, 0, 0);
