@@ -118,8 +118,8 @@ constexpr ErratumInfo kErrata[] = {
      "every fp8/bf8 NaN byte decodes to 0x7fffffff, a NaN word no reading of fp8_to_f32_nan "
      "gives",
      "fp8/bf8 -> f32 lanes of every NaN byte (E4M3 0x7f/0xff, E5M2 0x7d-0x7f/0xfd-0xff, FNUZ "
-     "0x80)",
-     false, ReadsSourceByte},
+     "0x80); the 16-bit float writers never",
+     false, DecodesToF32},
     {Erratum::scale_mantissa, "scale_mantissa",
      "the scaled conversions multiply by the whole f32 scale operand, its mantissa, sign and "
      "NEG/ABS included (model mx_scale_read=f32_multiply)",

@@ -98,7 +98,8 @@ struct Case {
 
 // The rows, by the fields the errata's descriptions speak of. Byte writers: DstWrite
 // byte_at_src1 (byte select in S1[1:0]) or byte_at_opsel_3_2 (OPSEL[3:2]); seeded: S1 is the SR
-// seed; half writers: DstWrite::half_at_opsel_3 (OPSEL[3], two f32 data sources, RNE, no seed);
+// seed; half writers: DstWrite::half_at_opsel_3 (OPSEL[3]: two f32 data sources rounded to
+// 8-bit floats, RNE, no seed; or one scaled 8-bit float decoded to f16);
 // 8-bit float writers: OutputKind fp8/bf8; f32 writers: OutputKind::f32 (one selected byte of S0
 // decoded, a whole f32 word written, or with dst_bits 64 a selected word's two bytes decoded
 // into VDST, VDST+1; select: GFX9 SDWA src0_sel, GFX12/GFX1250 OPSEL).
@@ -111,6 +112,9 @@ bool ByteWriter(const InstrInfo& r) {
   return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
 }
 bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_3; }
+// The half writers that round two f32 to 8-bit floats (v_cvt_pk_fp8/bf8_f32), not the one-f16
+// scaled decodes (OutputKind::f16, which round no f32 input to an 8-bit float).
+bool PackedFloat8Writer(const InstrInfo& r) { return HalfWriter(r) && Float8Writer(r); }
 bool F32Writer(const InstrInfo& r) { return r.output == OutputKind::f32; }
 bool PairWriter(const InstrInfo& r) { return r.dst_bits == 64; }
 bool SourceByteReader(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
@@ -206,7 +210,7 @@ INSTANTIATE_TEST_SUITE_P(
         // "the RNE packed 8-bit float conversions round to odd": the half writers; where odd
         // and RNE differ, the result is the input's other neighbour: rounded_other_way. The
         // f32 writers read no f32 input: untouched.
-        Case{"round_odd", HalfWriter, "rounded_other_way"},
+        Case{"round_odd", PackedFloat8Writer, "rounded_other_way"},
         // "src_byte_swap: an instruction that converts one selected byte of S0
         // (SrcRole::fp8_bytes) reads byte 2 when byte 1 is selected and byte 1 when byte 2
         // is": the f32 writers only; the observed word is the model's under the other byte
@@ -224,7 +228,7 @@ INSTANTIATE_TEST_SUITE_P(
         // "the RNE 8-bit float conversions decide a finite overflow before rounding (model
         // pk_overflow=before_rounding)": the half writers (v_cvt_pk_fp8/bf8_f32), named by the
         // reading; the SR rows never (their reading is sr_overflow).
-        Case{"overflow_before_round", HalfWriter, "pk_overflow=before_rounding"},
+        Case{"overflow_before_round", PackedFloat8Writer, "pk_overflow=before_rounding"},
         // "the scaled conversions multiply by the whole f32 scale (model
         // mx_scale_read=f32_multiply)": the rows whose S1 is a scale (the gfx950 scaled
         // decodes), named by the reading.
