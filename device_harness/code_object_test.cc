@@ -528,9 +528,24 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     args.push_back(absl::StrCat(types.back(), " ",
                                 i == 1 && f ? "%yf" : i == 0 && !f ? "%xi" : kArgs[i]));
   }
+  // 16-bit float results (the gfx950 scaled decodes, LLVM IntrinsicsAMDGPU.td): two in a dword,
+  // <2 x half> / <2 x bfloat> (src, scale, i1 word); one f16 into a half, <2 x half> (old, src,
+  // scale, i32 byte, i1 high half).
+  const bool sixteen = info.output == OutputKind::f16 || info.output == OutputKind::bf16;
+  const std::string vec16 = info.output == OutputKind::bf16 ? "<2 x bfloat>" : "<2 x half>";
   // An f32 result from selected bytes (DstWrite::dword): float, and the select an immediate.
-  const bool f32_result = info.write == DstWrite::dword;
-  if (f32_result) {
+  const bool f32_result = !sixteen && info.write == DstWrite::dword;
+  if (sixteen && info.write == DstWrite::dword) {
+    types.push_back("i1 immarg");
+    args.push_back("i1 false");
+  } else if (sixteen) {
+    types.insert(types.begin(), vec16);
+    args.insert(args.begin(), vec16 + " %zh");
+    types.push_back("i32 immarg");
+    args.push_back("i32 0");
+    types.push_back("i1 immarg");
+    args.push_back("i1 false");
+  } else if (f32_result) {
     types.push_back("i32 immarg");
     args.push_back("i32 0");
   } else if (info.kept == KeptFrom::vdst_old) {
@@ -544,12 +559,15 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const bool pair = info.dst_bits == 64;
   if (pair) types.back() = "i1 immarg", args.back() = "i1 false";
   const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
-  const char* const ret = pair ? "<2 x float>" : f32_result ? "float" : "i32";
+  const std::string ret = pair ? "<2 x float>" : sixteen ? vec16 : f32_result ? "float" : "i32";
   const std::string decl = absl::StrCat("declare ", ret, " ", fn, "(", absl::StrJoin(types, ", "), ")\n");
   const std::string call = absl::StrCat("call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
-  const std::string result = pair         ? absl::StrCat("%rv = ", call)
-                             : f32_result ? absl::StrCat("%rf = ", call, "\n  %r = bitcast float %rf to i32")
-                                          : absl::StrCat("%r = ", call);
+  const std::string result =
+      pair         ? absl::StrCat("%rv = ", call)
+      : sixteen    ? absl::StrCat("%zh = bitcast i32 %z to ", vec16, "\n  %rh = ", call,
+                                  "\n  %r = bitcast ", vec16, " %rh to i32")
+      : f32_result ? absl::StrCat("%rf = ", call, "\n  %r = bitcast float %rf to i32")
+                   : absl::StrCat("%r = ", call);
   // Both words of a pair to out[2 * id], out[2 * id + 1], as the kernel stores them.
   const std::string store =
       pair ? "%po = getelementptr <2 x float>, ptr addrspace(1) %out, i32 %id\n  store <2 x float> %rv, ptr addrspace(1) %po"

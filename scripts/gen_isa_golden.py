@@ -188,6 +188,11 @@ def lines_for(instr, row, family):
                 out.append(f"{instr} v1, -v2, |s3| op_sel:[{bits}]")
             out.append(f"{instr} v1, -|v2|, -|v3| clamp")
         out.append(f"{instr} v1, v2, v3, v4")             # third source: refused
+    if row["dst_bits"] == 64:  # a VGPR-pair destination: the same lines on pairs, odd pairs
+        pair = {"v5": "v[4:5]", "v1": "v[0:1]", "v255": "v[254:255]"}
+        out = [re.sub(r"^(\S+) (v\d+),", lambda m: f"{m.group(1)} {pair[m.group(2)]},", l)
+               for l in out]
+        out += [f"{instr} v[5:6], v1, v2", f"{instr} v4, v1, v2", f"{instr} v[4:6], v1, v2"]
     return out
 
 

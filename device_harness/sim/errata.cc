@@ -28,6 +28,9 @@ constexpr bool WritesPair(const InstrInfo& r) { return r.dst_bits == 64; }
 constexpr bool DecodesToF32(const InstrInfo& r) { return r.output == OutputKind::f32; }
 constexpr bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b001) != 0; }
 constexpr bool ReadsScale(const InstrInfo& r) { return r.src[1] == SrcRole::scale_f32; }
+constexpr bool WritesTwo16BitFloats(const InstrInfo& r) {
+  return (r.output == OutputKind::f16 || r.output == OutputKind::bf16) && r.write == DstWrite::dword;
+}
 
 constexpr ErratumInfo kErrata[] = {
     {Erratum::sr_wrap, "sr_wrap",
@@ -118,14 +121,20 @@ constexpr ErratumInfo kErrata[] = {
      "every fp8/bf8 NaN byte decodes to 0x7fffffff, a NaN word no reading of fp8_to_f32_nan "
      "gives",
      "fp8/bf8 -> f32 lanes of every NaN byte (E4M3 0x7f/0xff, E5M2 0x7d-0x7f/0xfd-0xff, FNUZ "
-     "0x80)",
-     false, ReadsSourceByte},
+     "0x80); the 16-bit float writers never",
+     false, DecodesToF32},
     {Erratum::scale_mantissa, "scale_mantissa",
      "the scaled conversions multiply by the whole f32 scale operand, its mantissa, sign and "
      "NEG/ABS included (model mx_scale_read=f32_multiply)",
      "lanes of the scaled conversions whose S1 is not a positive power of two, where the "
      "product differs (E4M3 1.0 x S1 1.5: 0x3fc00000, not 0x3f800000)",
      false, ReadsScale},
+    {Erratum::pk16_swap, "pk16_swap",
+     "an instruction writing two 16-bit floats into one dword writes them exchanged: the high "
+     "byte's element in bits 15:0, the low byte's in bits 31:16",
+     "every lane of those instructions whose two elements differ (E4M3 word 0x4038 times 1.0 to "
+     "f16: 0x3c004000, not 0x40003c00)",
+     false, WritesTwo16BitFloats},
 };
 
 }  // namespace

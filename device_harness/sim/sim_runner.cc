@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <bit>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -154,6 +155,9 @@ class SimRunner : public Runner {
     LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(r.vdst)));
     if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
       for (size_t i = 0; i < n; ++i) std::swap(r.vdst[2 * i], r.vdst[2 * i + 1]);
+    }
+    if (errata_.Has(Erratum::pk16_swap) && ErratumReaches(Erratum::pk16_swap, ctx.instr)) {
+      for (uint32_t& w : r.vdst) w = std::rotl(w, 16);
     }
     // nan_decode_payload, nan_decode_7fe: every f32 NaN an 8-bit float decode wrote (exponent all
     // ones, fraction not 0) becomes one fixed word that no reading gives.

@@ -482,6 +482,19 @@ TEST(SimErrataTest, ScaleMantissa) {
   EXPECT_EQ(RunOne(*Sim({"scale_mantissa"}), pow2), 0x40000000u);
 }
 
+// gfx950 pk_f16_fp8, word 0 = 0x4038: low byte 0x38 (E4M3 1.0) -> f16 0x3c00 in bits 15:0, high
+// byte 0x40 (2.0) -> 0x4000 in bits 31:16 (S1 1.0); pk16_swap exchanges the two elements. A
+// word of two equal bytes reads alike either way.
+TEST(SimErrataTest, Pk16Swap) {
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_scalef32_pk_f16_fp8
+                             lanes { src0: 0x00004038 src1: 0x3f800000 })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0x40003c00u);
+  EXPECT_EQ(RunOne(*Sim({"pk16_swap"}), c), 0x3c004000u);
+  const std::string same = R"pb(target: "gfx950" instr: v_cvt_scalef32_pk_bf16_bf8
+                                lanes { src0: 0x00003c3c src1: 0x3f800000 })pb";
+  EXPECT_EQ(RunOne(*Sim({"pk16_swap"}), same), 0x3f803f80u);  // E5M2 1.0 twice: bf16 0x3f80
+}
+
 TEST(SimErrataTest, GarbageLane) {
   Tally t = CheckErratum(
       "garbage_lane",

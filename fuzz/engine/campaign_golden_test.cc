@@ -69,6 +69,9 @@
 // Re-recorded when the five mx_* rules (the gfx950 scaled decodes) were added: every finding
 // gained their five `hypotheses:` lines (820 lines added, nothing else changed; golden_compare.py
 // exit 0: the mutator stream identical, every campaign the same counters, signatures and causes).
+// Re-recorded when the rules mx_up_round and mx_f16_half (the gfx950 scaled decodes into f16 and
+// bf16) were added: every finding gained their two `hypotheses:` lines (328 lines added, nothing
+// else changed; golden_compare.py exit 0, the same counters, signatures and causes).
 #include <stdlib.h>
 
 #include <cstdint>

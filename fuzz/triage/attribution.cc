@@ -16,6 +16,7 @@
 #include "fuzz/triage/classify.h"
 #include "fuzz/triage/lane_causes.h"
 #include "model/base/status.h"
+#include "model/fp/mx.h"
 #include "model/ops/input_class.h"
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
@@ -69,7 +70,8 @@ Cause PickClass(const std::map<std::string, std::vector<size_t>>& by_class) {
 
 bool IsStructural(const std::string& c) {
   return c == "byte_moved" || c == "unwritten_bytes_changed" ||
-         c == "written_and_unwritten_bytes_changed" || c == "dst_words_swapped";
+         c == "written_and_unwritten_bytes_changed" || c == "dst_words_swapped" ||
+         c == "dst_halves_swapped";
 }
 
 // The contexts that differ from rc.ctx only in the value of the instruction's source-byte
@@ -121,10 +123,13 @@ struct LaneClassifier {
   std::vector<RoundingPair> pairs;
   bool f32_word = false;
   std::vector<std::vector<uint32_t>> other_selects;  // per other select value, per word
+  bool sixteen = false;  // 16-bit float elements (WritesSixteenBitFloats)
 
   static absl::StatusOr<LaneClassifier> Make(const ResolvedCase& rc) {
-    if (WritesF32Word(rc.ctx.instr)) {
-      LaneClassifier lc{rc, GetInstrInfo(rc.ctx.instr), nullptr, {}, true, {}};
+    const bool f32 = WritesF32Word(rc.ctx.instr);
+    if (f32 || WritesSixteenBitFloats(rc.ctx.instr)) {
+      LaneClassifier lc{rc, GetInstrInfo(rc.ctx.instr), nullptr, {}, f32, {}};
+      lc.sixteen = !f32;
       for (const OpContext& c : OtherByteSelects(rc.ctx)) {
         std::vector<uint32_t> out(OutputWords(rc.ctx.instr, rc.lanes.size()));
         LANEDIFF_RETURN_IF_ERROR(Evaluate(c, rc.lanes.view(), absl::MakeSpan(out)));
@@ -174,7 +179,31 @@ struct LaneClassifier {
       return {DifferenceClassF32(expected[k], observed[k])};
     }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
+    if (sixteen) return {SixteenBitClass(i, written, expected[0], observed[0])};
     return {DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i])};
+  }
+  // A 16-bit float writer's lane: its two elements exchanged (dst_halves_swapped, read first, as
+  // dst_words_swapped is), another select's output (source_byte_moved), the structural
+  // classes of DifferenceClassMask, else the f32 value class of the first differing element
+  // widened exactly (f16, or bf16 as the top half of an f32).
+  std::string SixteenBitClass(size_t i, uint32_t written, uint32_t expected,
+                              uint32_t observed) const {
+    if (written == 0xffffffffu && (expected >> 16) != (expected & 0xffffu) &&
+        observed == std::rotl(expected, 16)) {
+      return "dst_halves_swapped";
+    }
+    for (const std::vector<uint32_t>& other : other_selects) {
+      if (other[i] == observed && other[i] != expected) return "source_byte_moved";
+    }
+    const std::string s = DifferenceClassMask(nullptr, written, Kept(i), expected, observed);
+    if (IsStructural(s)) return s;
+    const bool bf16 = info.output == OutputKind::bf16;
+    for (uint32_t shift : {0u, 16u}) {
+      const uint32_t e = (expected >> shift) & 0xffffu, o = (observed >> shift) & 0xffffu;
+      if (((written >> shift) & 0xffffu) == 0 || e == o) continue;
+      return DifferenceClassF32(bf16 ? Bf16ToF32(e) : F16ToF32(e), bf16 ? Bf16ToF32(o) : F16ToF32(o));
+    }
+    return "value_differs";
   }
 };
 

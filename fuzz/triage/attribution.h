@@ -81,10 +81,18 @@ namespace lanediff {
 //                       an observed normal/NaN word with f32 fraction bits below the widest
 //                       8-bit mantissa (3 bits: bits 19..0) is no byte's decode (a garbage
 //                       word, e.g. garbage_lane): value_differs
+// An instruction whose elements are 16-bit floats (OutputKind::f16 / bf16: the gfx950 scaled
+// decodes, two in a dword or one in a half) gets dst_halves_swapped (a dword of two: the observed
+// word is the expected one with its halves exchanged, and they differ: structural, as
+// dst_words_swapped), source_byte_moved (another select's output),
+// then the structural classes (byte_moved, unwritten_bytes_changed,
+// written_and_unwritten_bytes_changed over its written mask), then the f32 value classes above
+// of its first differing element widened exactly to f32.
 // The order below is also the tie order of a batch's class (Attribute).
 inline constexpr const char* kDifferenceClasses[] = {
     "byte_moved",        "unwritten_bytes_changed", "written_and_unwritten_bytes_changed",
-    "dst_words_swapped", "source_byte_moved",       "rounded_other_way",
+    "dst_words_swapped", "dst_halves_swapped",      "source_byte_moved",
+    "rounded_other_way",
     "nan_encoding",
     "nan_vs_inf",        "sign_only",               "saturated_vs_not",
     "special_vs_finite", "one_code_apart",          "zero_vs_subnormal",
@@ -129,6 +137,12 @@ std::string DifferenceClassF32(uint32_t expected, uint32_t observed);
 // one word or a VGPR pair), classified by DifferenceClassF32, source_byte_moved and
 // dst_words_swapped.
 bool WritesF32Word(Instr instr);
+
+// Whether the instruction's elements are 16-bit floats (its row: OutputKind::f16 or bf16, two in
+// a dword or one in a half): classified by source_byte_moved (another select's output), the
+// structural classes of DifferenceClassMask, then DifferenceClassF32 of the first differing
+// element widened exactly to f32.
+bool WritesSixteenBitFloats(Instr instr);
 
 // "0x7f = NaN", "0x38 = 1", "0x7c = +Inf", "0x80 = 128" (u8): one byte decoded in `format`
 // (nullptr: unsigned integer).

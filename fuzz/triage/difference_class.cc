@@ -124,6 +124,11 @@ bool WritesF32Word(Instr instr) {
   return info.output == OutputKind::f32 && info.write == DstWrite::dword;
 }
 
+bool WritesSixteenBitFloats(Instr instr) {
+  const OutputKind k = GetInstrInfo(instr).output;
+  return k == OutputKind::f16 || k == OutputKind::bf16;
+}
+
 std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t kept,
                                 uint32_t expected, uint32_t observed, const RoundingPair* pair) {
   int bytes = 0, first = -1;

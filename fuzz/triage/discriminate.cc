@@ -164,9 +164,11 @@ std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp
   }
   if (info.src[1] == SrcRole::scale_f32) {
     // Block scales: 2^0 as 1.0 and as 1.5 and -3.0 (what of the f32 is read), 2^-126, 2^127,
-    // and the exponent fields 0 (the 0 above) and 0xFF as +Inf and NaN.
+    // and the exponent fields 0 (the 0 above) and 0xFF as +Inf and NaN; then 2^-22, which puts
+    // E4M3 and E5M2 elements on f16's denormal grid (1.875 * 2^-22 = 7.5 * 2^-24: the 16-bit
+    // rounding readings part there).
     for (uint32_t v : {0x3f800000u, 0x3fc00000u, 0xc0400000u, 0x00800000u, 0x7f000000u,
-                       0x7f800000u, 0x7fc00000u}) {
+                       0x7f800000u, 0x7fc00000u, 0x34800000u}) {
       src1.push_back(v);
     }
   }
@@ -214,6 +216,12 @@ std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
   const std::vector<uint32_t> modes = {0x000000f0, 0x008000f0, 0x000000f1, 0x000000f2,
                                        0x000000f3, 0x00000000, 0x00000001};
   std::vector<Group> groups;
+  // A scaled half writer (one f16 into the half OPSEL[3] selects) keeps the other half from the
+  // old VDST, or not (a reading): an old VDST with both halves nonzero shows which.
+  const InstrInfo& info = GetInstrInfo(instr);
+  const uint32_t old = info.write == DstWrite::half_at_opsel_3 && info.src[1] == SrcRole::scale_f32
+                           ? 0xdeadbeefu
+                           : 0u;
   // One question group: the encoding `e` at MODE `mode`, over every (src0, src1) pair.
   auto add_group = [&](const proto::Encoding& e, uint32_t mode) {
     Group& g = groups.emplace_back();
@@ -226,6 +234,7 @@ std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
         proto::Lane* l = g.tc.add_lanes();
         l->set_src0(s0);
         l->set_src1(s1);
+        if (old != 0) l->set_vdst_old(old);
       }
     }
   };

@@ -497,8 +497,10 @@ TEST(Discriminate, NamesTheReadingASimulatedPairWriterFollows) {
   // row, 20; gfx1200, gfx1201, gfx1250 and gfx1251 (the rows' gfx12/gfx1250 opcodes), two rows
   // each, three rules (fp8_to_f32_nan, fp8_denorm_input, and src16_constant, asked through
   // inline constants in the 16-bit SRC0 with op_sel:[1,0]; no SDWA, and LLVM refuses OMOD/CLAMP
-  // there, model/instrs.def): 4 per row, 32.
-  EXPECT_EQ(checked, 52);
+  // there, model/instrs.def): 4 per row, 32; gfx950's two scaled pair decodes (dst_bits 64, S1
+  // a scale): fp8_to_f32_nan (2), mx_scale_read (1), mx_scale_zero (1), mx_scale_nan (2),
+  // mx_up_overflow (1), mx_denorm_out (1): 8 per row, 16.
+  EXPECT_EQ(checked, 68);
 }
 
 // The rule's question is asked on every NaN byte of both signs: on gfx1201 (OCP E4M3, NaN

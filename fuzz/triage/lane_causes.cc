@@ -39,6 +39,11 @@ uint8_t SelectBits(const InstrInfo& info, Family family) {
   switch (info.opsel_syntax[static_cast<int>(family)]) {
     case OpSelSyntax::byte_sel_src: bits |= 0b0011; break;
     case OpSelSyntax::op_sel_word_src: bits |= 0b0001; break;
+    // op_sel:[a,b,d] on a reader of 8-bit codes (the gfx950 scaled decodes): OPSEL[1:0] picks
+    // the source byte, or OPSEL[0] the word (as attribution.cc OtherByteSelects reads it).
+    case OpSelSyntax::op_sel_dst3:
+      if (info.src[0] == SrcRole::fp8_bytes) bits |= info.opsel_bits & 0b0011;
+      break;
     default: break;
   }
   if (info.write == DstWrite::byte_at_opsel_3_2) bits |= 0b1100;

@@ -41,7 +41,8 @@ inline constexpr absl::string_view kActsAsIf = "acts_as_if.";
 //   negI, absI     NEG[I], ABS[I] flipped, for each source I the row accepts -x/|x| on
 //                  (InstrInfo::neg_abs_srcs)
 //   opselK         OPSEL[K] flipped, for each bit the row reads (InstrInfo::opsel_bits) that
-//                  selects neither a source byte or word (byte_sel_src, op_sel_word_src: that
+//                  selects neither a source byte or word (byte_sel_src, op_sel_word_src, and
+//                  op_sel_dst3 on a reader of 8-bit codes: that
 //                  field's cause is the class source_byte_moved) nor a destination byte or half
 //                  (a move: the class byte_moved)
 //   clamp          CLAMP flipped, where the family accepts it (clamp_families)

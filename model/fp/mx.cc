@@ -258,4 +258,96 @@ uint32_t MxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
   return PackF32Rne(sign, sig, e + shift, o);
 }
 
+namespace {
+
+// A 16-bit destination's fields.
+struct Fields16 {
+  int32_t man_bits, bias;
+  uint32_t exp_all_ones;  // the exponent field of Inf / NaN
+};
+constexpr Fields16 Fields(Mx16 dst) {
+  return dst == Mx16::f16 ? Fields16{10, 15, 0x1fu} : Fields16{7, 127, 0xffu};
+}
+uint32_t Inf16(const Fields16& f) { return f.exp_all_ones << f.man_bits; }
+uint32_t QuietNan16(const Fields16& f) { return Inf16(f) | (1u << (f.man_bits - 1)); }
+
+// An f32 NaN's sign and top fraction bits in the 16-bit format, quieted.
+uint32_t NarrowNan(uint32_t x, const Fields16& f) {
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  return sign | QuietNan16(f) | ((x & kF32ManMask) >> (kF32ManBits - f.man_bits));
+}
+
+// sign | the 16-bit value sig * 2^e (sig > 0) rounds to: to nearest even or toward zero,
+// denormals on the 2^(1 - bias - man_bits) grid.
+uint32_t Pack16(uint32_t sign, uint64_t sig, int32_t e, const Fields16& f,
+                const MxDecodeOptions& o) {
+  const int32_t emin = 1 - f.bias;
+  const int32_t lead = e + BitLength(sig) - 1;
+  const int32_t quantum = (lead >= emin ? lead : emin) - f.man_bits;
+  const int32_t sh = quantum - e;
+  uint64_t m;
+  if (sh <= 0) {
+    m = sig << -sh;  // exact: at most man_bits + 1 significant bits here
+  } else if (sh > 63) {
+    m = 0;
+  } else {
+    const uint64_t rem = sig & ((uint64_t{1} << sh) - 1u), half = uint64_t{1} << (sh - 1);
+    m = sig >> sh;
+    if (!o.round16_toward_zero && (rem > half || (rem == half && (m & 1u) != 0))) ++m;
+  }
+  const uint64_t hidden = uint64_t{1} << f.man_bits;
+  int32_t fexp = lead >= emin ? lead + f.bias : 0;
+  if (fexp == 0) {  // m < hidden, or hidden after rounding up: the smallest normal's bits
+    if (m < hidden && o.flush_denormal_out) return sign;
+    return sign | static_cast<uint32_t>(m);
+  }
+  if (m == hidden << 1) {
+    m >>= 1;
+    ++fexp;
+  }
+  if (static_cast<uint32_t>(fexp) >= f.exp_all_ones) {
+    return sign | (o.saturate_overflow ? Inf16(f) - 1u : Inf16(f));
+  }
+  return sign | (static_cast<uint32_t>(fexp) << f.man_bits) |
+         (static_cast<uint32_t>(m) & static_cast<uint32_t>(hidden - 1u));
+}
+
+// x * y (f32 bits, both read whole) into the 16-bit format.
+uint32_t ScaleByF32To16(uint32_t x, uint32_t y, const MxDecodeOptions& o, const Fields16& f) {
+  const uint32_t sign = ((x ^ y) >> 16) & 0x8000u;
+  if (F32IsNan(x)) return NarrowNan(x, f);
+  if (F32IsNan(y)) return NarrowNan(y | 0x00400000u, f);
+  if (F32IsInf(x) || F32IsInf(y)) {
+    return F32IsZero(x) || F32IsZero(y) ? QuietNan16(f) : sign | Inf16(f);
+  }
+  if (F32IsZero(x) || F32IsZero(y)) return sign;
+  uint64_t sx, sy;
+  int32_t ex, ey;
+  SplitF32(x, &sx, &ex);
+  SplitF32(y, &sy, &ey);
+  return Pack16(sign, sx * sy, ex + ey, f, o);
+}
+
+}  // namespace
+
+uint32_t MxScaleF32To16(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                        const MxDecodeOptions& o, Mx16 dst) {
+  const Fields16 f = Fields(dst);
+  if (read == MxScaleRead::f32_multiply) return ScaleByF32To16(x, scale_operand, o, f);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  const uint32_t byte = E8m0FromF32Exponent(scale_operand);
+  if (F32IsNan(x)) return NarrowNan(x, f);
+  if (byte == kE8m0Nan && o.scale_nan == E8m0Nan::nan) return sign | QuietNan16(f);
+  if (byte == kE8m0Nan && o.scale_nan == E8m0Nan::infinity) {
+    return F32IsZero(x) ? QuietNan16(f) : sign | Inf16(f);
+  }
+  if (byte == 0u && o.scale_zero == E8m0Zero::zero) return F32IsInf(x) ? QuietNan16(f) : sign;
+  if (F32IsInf(x)) return sign | Inf16(f);
+  if (F32IsZero(x)) return sign;
+  uint64_t sig;
+  int32_t e;
+  SplitF32(x, &sig, &e);
+  return Pack16(sign, sig, e + static_cast<int32_t>(byte) - kE8m0Bias, f, o);
+}
+
 }  // namespace lanediff

@@ -87,6 +87,11 @@ struct MxDecodeOptions {
   // to_float: +-Inf, commented "gfx950 HW behavior"). An element times an infinite scale
   // (E8m0Nan::infinity) is +-Inf either way.
   bool saturate_overflow = false;
+  // How MxScaleF32To16 rounds a product that falls between two f16/bf16 values (an element times
+  // a scale lands there only below the destination's smallest normal, or under
+  // MxScaleRead::f32_multiply): to nearest even (HIP to_float's round and sticky bits) or toward
+  // zero (a denormalising right shift with no round bit). Not read by the f32 functions.
+  bool round16_toward_zero = false;
 };
 
 // One element code (its low `bits` bits) with scale byte `scale` (its low 8 bits) -> f32 bits.
@@ -117,6 +122,25 @@ enum class MxScaleRead : uint8_t {
 //   MxScaleF32(0x3f800000, 0x00000000, MxScaleRead::exponent, {})   // 0x00400000: 2^-127
 uint32_t MxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
                     const MxDecodeOptions& options);
+
+// ---- an exact f32 times the scale operand, into f16 or bf16 ----------------------------------
+
+// The 16-bit destinations of the scaled decodes: IEEE binary16 (5 exponent bits, 10 fraction
+// bits, bias 15) and bfloat16 (8, 7, bias 127).
+enum class Mx16 : uint8_t { f16, bf16 };
+
+// MxScaleF32's product rounded once into `dst` (not through an f32 result), in the low 16 bits.
+// The same readings as MxScaleF32 (saturate_overflow gives +-0x7BFF / +-0x7F7F;
+// flush_denormal_out flushes results below 2^-14 / 2^-126), and round16_toward_zero. NaN results:
+// a NaN x keeps its sign and the top fraction bits that fit, quieted (f32 0x7FC00000 -> f16
+// 0x7E00, bf16 0x7FC0); a NaN scale byte gives sign(x) | the quiet NaN; x * Inf with x zero the
+// positive quiet NaN.
+//
+//   MxScaleF32To16(0x43e00000, 0x3f800000, MxScaleRead::exponent, {}, Mx16::f16)  // 0x5f00: 448
+//   MxScaleF32To16(0x43e00000, 0x43800000, MxScaleRead::exponent, {}, Mx16::f16)  // 0x7c00: Inf
+//   MxScaleF32To16(0x3ff00000, 0x34800000, MxScaleRead::exponent, {}, Mx16::f16)  // 0x0008
+uint32_t MxScaleF32To16(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                        const MxDecodeOptions& options, Mx16 dst);
 
 // ---- f32 -> element -------------------------------------------------------------------------
 

@@ -289,4 +289,76 @@ uint32_t OracleMxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
   return sign | p;
 }
 
+namespace {
+
+// A 16-bit destination by its definition: exponent bits, fraction bits, bias.
+struct Def16 {
+  int exp_bits, frac_bits, bias;
+  uint32_t Inf() const { return ((1u << exp_bits) - 1u) << frac_bits; }
+  uint32_t Nan() const { return Inf() | (1u << (frac_bits - 1)); }
+};
+
+// Positive pattern p (0 .. Inf) as a number; the Inf pattern stands for 2^(emax + 1).
+Num Pattern16Value(uint32_t p, const Def16& d) {
+  if (p == d.Inf()) return Num{Num::finite, false, 1, (1 << d.exp_bits) - 1 - d.bias};
+  return FromIeee(p, d.exp_bits, d.frac_bits, d.bias);
+}
+
+// The positive pattern at or below v (finite, v >= 0) and the one after it, by binary search.
+uint32_t Floor16(const Num& v, const Def16& d) {
+  uint32_t lo = 0, hi = d.Inf();
+  if (Compare(Pattern16Value(hi, d), v) <= 0) return hi;
+  while (hi - lo > 1) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (Compare(Pattern16Value(mid, d), v) <= 0) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+// Round v by definition: toward zero (the pattern at or below), or to the nearer of the two
+// patterns around it, ties to the even one.
+uint32_t Round16(const Num& v, const Def16& d, bool toward_zero) {
+  const uint32_t lo = Floor16(v, d);
+  if (toward_zero || lo == d.Inf()) return lo;
+  const uint32_t hi = lo + 1;
+  const Num a = Pattern16Value(lo, d), b = Pattern16Value(hi, d);
+  const int k = (a.n == 0 ? b.k : (a.k < b.k ? a.k : b.k)) - 1;
+  Num sum{Num::finite, false, 0, k};
+  sum.n = static_cast<uint64_t>((static_cast<U128>(a.n) << (a.k - k)) +
+                                (static_cast<U128>(b.n) << (b.k - k)));
+  const int c = Compare(Num{Num::finite, false, v.n, v.k + 1}, sum);
+  if (c < 0) return lo;
+  if (c > 0) return hi;
+  return (lo & 1u) == 0 ? lo : hi;
+}
+
+}  // namespace
+
+uint32_t OracleMxScaleF32To16(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                              const MxDecodeOptions& o, Mx16 dst) {
+  const Def16 d = dst == Mx16::f16 ? Def16{5, 10, 15} : Def16{8, 7, 127};
+  const Num a = FromIeee(x, 8, 23, 127);
+  // A NaN keeps its sign and its fraction's top bits, with the quiet bit set.
+  const auto narrow_nan = [&d](uint32_t bits) {
+    return ((bits >> 31) << 15) | d.Nan() | ((bits % (1u << 23)) >> (23 - d.frac_bits));
+  };
+  if (a.kind == Num::nan) return narrow_nan(x);
+  Num b;
+  if (read == MxScaleRead::f32_multiply) {
+    b = FromIeee(scale_operand, 8, 23, 127);
+    if (b.kind == Num::nan) return narrow_nan(scale_operand | 0x00400000u);
+  } else {
+    b = ScaleValue((scale_operand >> 23) % 256, o.scale_zero, o.scale_nan);
+  }
+  Num v = Apply(a, b, /*divide=*/false);
+  v.negative = a.negative != (read == MxScaleRead::f32_multiply && b.negative);
+  const uint32_t sign = v.negative ? 0x8000u : 0u;
+  if (v.kind == Num::nan) return b.kind == Num::nan ? sign | d.Nan() : d.Nan();
+  if (v.kind == Num::inf) return sign | d.Inf();
+  const uint32_t p = Round16(v, d, o.round16_toward_zero);
+  if (p == d.Inf()) return sign | (o.saturate_overflow ? d.Inf() - 1u : d.Inf());
+  if (p != 0 && p < (1u << d.frac_bits) && o.flush_denormal_out) return sign;
+  return sign | p;
+}
+
 }  // namespace lanediff

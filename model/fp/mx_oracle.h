@@ -42,6 +42,12 @@ uint32_t OracleToMx(uint32_t src, MxSource source, uint32_t scale, const MxElemF
 uint32_t OracleMxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
                           const MxDecodeOptions& options);
 
+// MxScaleF32To16 by definition: the same exact product, placed between the two positive f16 /
+// bf16 patterns around it by a binary search over the ordered patterns (the Inf pattern
+// standing for 2^(emax + 1)), rounded to the nearer (ties to the even pattern) or the lower.
+uint32_t OracleMxScaleF32To16(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                              const MxDecodeOptions& options, Mx16 dst);
+
 }  // namespace lanediff
 
 #endif  // LANEDIFF_MODEL_FP_MX_ORACLE_H_

@@ -581,5 +581,108 @@ TEST(MxScaleF32, EveryFp8ByteEveryScaleExponentEveryReadingFastEqualsOracle) {
   EXPECT_EQ(n, 2u * 256 * (254 * 4 + 2 * 24 + 256 * 8));
 }
 
+MxDecodeOptions Narrow(bool saturate, bool flush, bool toward_zero) {
+  MxDecodeOptions o;
+  o.saturate_overflow = saturate;
+  o.flush_denormal_out = flush;
+  o.round16_toward_zero = toward_zero;
+  return o;
+}
+
+// Hand-derived. f16: bias 15, 10 fraction bits, smallest denormal 2^-24, largest 65504 (0x7bff).
+// bf16: bias 127, 7 fraction bits, smallest denormal 2^-133, largest 0x7f7f. The scale operand's
+// exponent field e gives 2^(e - 127): 0x33000000 = 2^-25, 0x33800000 = 2^-24, 0x34800000 =
+// 2^-22, 0x43800000 = 2^8, 0x7f000000 = 2^127.
+TEST(MxScaleF32To16, HandDerived) {
+  constexpr MxScaleRead kExp = MxScaleRead::exponent, kMul = MxScaleRead::f32_multiply;
+  const MxDecodeOptions d;
+  const auto f16 = [&](uint32_t x, uint32_t s, const MxDecodeOptions& o, MxScaleRead r = kExp) {
+    const uint32_t fast = MxScaleF32To16(x, s, r, o, Mx16::f16);
+    EXPECT_EQ(fast, OracleMxScaleF32To16(x, s, r, o, Mx16::f16)) << std::hex << x << " " << s;
+    return fast;
+  };
+  const auto bf16 = [&](uint32_t x, uint32_t s, const MxDecodeOptions& o, MxScaleRead r = kExp) {
+    const uint32_t fast = MxScaleF32To16(x, s, r, o, Mx16::bf16);
+    EXPECT_EQ(fast, OracleMxScaleF32To16(x, s, r, o, Mx16::bf16)) << std::hex << x << " " << s;
+    return fast;
+  };
+  // 448 = 1.75 * 2^8: f16 exponent field 23, fraction 0.75 * 1024 = 0x300.
+  EXPECT_EQ(f16(0x43e00000u, 0x3f800000u, d), 0x5f00u);
+  EXPECT_EQ(bf16(0x43e00000u, 0x3f800000u, d), 0x43e0u);
+  // 448 * 2^8 = 114688 > 65504: +-Inf, or +-max under saturation; bf16 overflows at 2^127.
+  EXPECT_EQ(f16(0x43e00000u, 0x43800000u, d), 0x7c00u);
+  EXPECT_EQ(f16(0xc3e00000u, 0x43800000u, d), 0xfc00u);
+  EXPECT_EQ(f16(0x43e00000u, 0x43800000u, Narrow(true, false, false)), 0x7bffu);
+  EXPECT_EQ(bf16(0x43e00000u, 0x7f000000u, d), 0x7f80u);
+  EXPECT_EQ(bf16(0xc3e00000u, 0x7f000000u, Narrow(true, false, false)), 0xff7fu);
+  // 1.875 * 2^-22 = 7.5 * 2^-24: 8 to nearest even, 7 toward zero, 0 flushed.
+  EXPECT_EQ(f16(0x3ff00000u, 0x34800000u, d), 0x0008u);
+  EXPECT_EQ(f16(0x3ff00000u, 0x34800000u, Narrow(false, false, true)), 0x0007u);
+  EXPECT_EQ(f16(0xbff00000u, 0x34800000u, Narrow(false, true, false)), 0x8000u);
+  // Ties: 1.0 * 2^-25 = 0.5 q -> 0 (even); 1.5 * 2^-24 = 1.5 q -> 2; 1.5 * 2^-25 = 0.75 q -> 1.
+  EXPECT_EQ(f16(0x3f800000u, 0x33000000u, d), 0x0000u);
+  EXPECT_EQ(f16(0x3fc00000u, 0x33800000u, d), 0x0002u);
+  EXPECT_EQ(f16(0x3fc00000u, 0x33000000u, d), 0x0001u);
+  // bf16 denormals: 2^-127 (scale byte 0) = 64 * 2^-133; E4M3 0x07 (7 * 2^-9) * 2^-127 =
+  // 0.875 * 2^-133 -> 1 (nearest) or 0 (toward zero); 1.875 * 2^-6 * 2^-127 = 1.875 q -> 2 or 1.
+  EXPECT_EQ(bf16(0x3f800000u, 0x00000000u, d), 0x0040u);
+  EXPECT_EQ(bf16(0x3c600000u, 0x00000000u, d), 0x0001u);
+  EXPECT_EQ(bf16(0x3c600000u, 0x00000000u, Narrow(false, false, true)), 0x0000u);
+  EXPECT_EQ(bf16(0x3cf00000u, 0x00000000u, d), 0x0002u);
+  EXPECT_EQ(bf16(0x3cf00000u, 0x00000000u, Narrow(false, false, true)), 0x0001u);
+  // The scale byte 0 read as zero; 0xFF: NaN of the element's sign.
+  EXPECT_EQ(bf16(0x3f800000u, 0x00000000u, ScaledDec(E8m0Zero::zero, E8m0Nan::nan, false, false)),
+            0x0000u);
+  EXPECT_EQ(f16(0x3f800000u, 0x7f800000u, d), 0x7e00u);
+  EXPECT_EQ(f16(0xbf800000u, 0x7f800000u, d), 0xfe00u);
+  EXPECT_EQ(bf16(0xbf800000u, 0x7fc00000u, d), 0xffc0u);
+  // A NaN element: its sign and top fraction bits, quiet. Inf stays Inf.
+  EXPECT_EQ(f16(0xffc00000u, 0x3f800000u, d), 0xfe00u);
+  EXPECT_EQ(bf16(0x7fc00000u, 0x3f800000u, d), 0x7fc0u);
+  EXPECT_EQ(f16(0xff800000u, 0x3f800000u, Narrow(true, false, false)), 0xfc00u);
+  // The whole f32 as multiplier: 1.0 * 1.5 = 0x3e00; 1.0 * -2.0 = 0xc000.
+  EXPECT_EQ(f16(0x3f800000u, 0x3fc00000u, d, kMul), 0x3e00u);
+  EXPECT_EQ(f16(0x3f800000u, 0xc0000000u, d, kMul), 0xc000u);
+  EXPECT_EQ(bf16(0x3f800000u, 0x3f810000u, d, kMul), 0x3f81u);
+}
+
+// Every byte of E4M3 and E5M2, decoded, x every scale exponent field (the rest 0, and random)
+// x every 16-bit reading, into f16 and bf16: fast == oracle.
+TEST(MxScaleF32To16, EveryFp8ByteEveryScaleExponentEveryReadingFastEqualsOracle) {
+  std::vector<MxDecodeOptions> sets;  // the 8 narrow readings, then the E8M0 ones
+  for (int f = 0; f < 8; ++f) sets.push_back(Narrow((f & 1) != 0, (f & 2) != 0, (f & 4) != 0));
+  for (E8m0Zero z : {E8m0Zero::pow2_m127, E8m0Zero::zero}) {
+    for (E8m0Nan n : {E8m0Nan::nan, E8m0Nan::pow2_128, E8m0Nan::infinity}) {
+      sets.push_back(ScaledDec(z, n, false, false));
+    }
+  }
+  std::mt19937 rng(7);
+  uint64_t n = 0;
+  for (Mx16 dst : {Mx16::f16, Mx16::bf16}) {
+    for (Fp8FormatId id : {Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp}) {
+      const Fp8ToF32Table t = MakeFp8ToF32Table(GetFp8Format(id), {});
+      for (uint32_t byte = 0; byte < 256; ++byte) {
+        const uint32_t x = t.f32[byte];
+        for (uint32_t e = 0; e < 256; ++e) {
+          const uint32_t plain = e << 23, noisy = plain | (static_cast<uint32_t>(rng()) & 0x807fffffu);
+          const size_t nsets = e == 0 || e == 255 ? sets.size() : 8;
+          for (size_t k = 0; k < nsets; ++k) {
+            ASSERT_EQ(MxScaleF32To16(x, plain, MxScaleRead::exponent, sets[k], dst),
+                      OracleMxScaleF32To16(x, plain, MxScaleRead::exponent, sets[k], dst))
+                << "byte 0x" << std::hex << byte << " scale 0x" << plain << " set " << k;
+            ++n;
+          }
+          const MxDecodeOptions& o = sets[rng() % 8];  // the multiply: one reading a lane
+          ASSERT_EQ(MxScaleF32To16(x, noisy, MxScaleRead::f32_multiply, o, dst),
+                    OracleMxScaleF32To16(x, noisy, MxScaleRead::f32_multiply, o, dst))
+              << "byte 0x" << std::hex << byte << " scale 0x" << noisy;
+          ++n;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(n, 4u * 256 * (254 * 9 + 2 * 15));
+}
+
 }  // namespace
 }  // namespace lanediff

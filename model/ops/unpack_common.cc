@@ -2,7 +2,9 @@
 
 #include <cstddef>
 
+#include "model/fp/f32.h"
 #include "model/fp/oracle.h"
+#include "model/ops/fp8_clamp.h"
 #include "model/targets/hypotheses.h"
 
 namespace lanediff {
@@ -27,7 +29,10 @@ int UnpackSourceByte(const OpContext& ctx) {
 
 SourceWord UnpackSourceWord(const OpContext& ctx) {
   const InstrInfo& info = GetInstrInfo(ctx.instr);
-  if (info.opsel_syntax[static_cast<int>(ctx.target->family)] == OpSelSyntax::op_sel_word_src) {
+  const OpSelSyntax syntax = info.opsel_syntax[static_cast<int>(ctx.target->family)];
+  // op_sel:[a,b,d] on a word reader (the gfx950 scaled decodes): the word is OPSEL[0].
+  if (syntax == OpSelSyntax::op_sel_dst3) return {16u * (ctx.mods.opsel & 1u), 0xffffu};
+  if (syntax == OpSelSyntax::op_sel_word_src) {
     if ((ctx.mods.opsel & 1u) == 0) return {0, 0xffffu};
     // A constant in the 16-bit SRC0 under src16_constant=low_only holds 0 in bits 31:16 (the
     // lane word is the default reading's: the constant in both halves, resolve.h).
@@ -165,6 +170,47 @@ absl::string_view ClassifyUnpackPair(const OpContext& ctx, const Fp8Format& f, u
 
 absl::string_view ClassifyUnpackByte(const OpContext& ctx, const Fp8Format& f, uint32_t src0) {
   return ClassifyByte(f, (src0 >> (8 * UnpackSourceByte(ctx))) & 0xffu);
+}
+
+Fp8ToF32Options ScaledElementOptions(const OpContext& ctx) {
+  return Fp8DecodeOptionsFor(ctx.hyp, /*f16_input_denormals=*/true, kOmodNone, false, true);
+}
+
+uint32_t ScaleOperandOf(const OpContext& ctx, uint32_t src1) {
+  return ApplySrcModifiers(src1, (ctx.mods.abs & 2) != 0, (ctx.mods.neg & 2) != 0);
+}
+
+Mx16 RowMx16(const OpContext& ctx) {
+  return GetInstrInfo(ctx.instr).output == OutputKind::bf16 ? Mx16::bf16 : Mx16::f16;
+}
+
+absl::string_view ClassifyScaledProducts(const OpContext& ctx, uint32_t src0, uint32_t src1,
+                                         int bytes) {
+  if (E8m0FromF32Exponent(src1) == kE8m0Nan) return "nan";
+  const Fp8ToF32Table t = MakeFp8ToF32Table(RowFp8Format(ctx), ScaledElementOptions(ctx));
+  const bool wide = GetInstrInfo(ctx.instr).output == OutputKind::f32;
+  const Mx16 dst = RowMx16(ctx);
+  const uint32_t inf16 = dst == Mx16::f16 ? 0x7c00u : 0x7f80u;
+  const uint32_t min_normal16 = dst == Mx16::f16 ? 0x0400u : 0x0080u;
+  const SourceWord w = UnpackSourceWord(ctx);
+  const uint32_t from = bytes == 2 ? (src0 >> w.shift) & w.mask
+                                   : (src0 >> (8 * UnpackSourceByte(ctx))) & 0xffu;
+  bool overflow = false, denormal = false;
+  for (int k = 0; k < bytes; ++k) {
+    const uint32_t x = Fp8ToF32(from >> (8 * k), t);
+    if (wide) {
+      const uint32_t r = MxScaleF32(x, src1, MxScaleRead::exponent, {});
+      overflow |= F32IsInf(r);
+      denormal |= F32Exp(r) == 0 && !F32IsZero(r);
+    } else {
+      const uint32_t r = MxScaleF32To16(x, src1, MxScaleRead::exponent, {}, dst) & 0x7fffu;
+      overflow |= r == inf16;
+      denormal |= r != 0 && r < min_normal16;
+    }
+  }
+  if (overflow) return "overflow";
+  if (denormal) return "denormal";
+  return "normal";
 }
 
 }  // namespace ops

@@ -9,6 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "model/fp/fp8_decode.h"
 #include "model/fp/fp8_format.h"
+#include "model/fp/mx.h"
 #include "model/ops/ops.h"
 
 namespace lanediff {
@@ -33,8 +34,10 @@ constexpr uint32_t UnpackModeBits(Family family) {
 // e32 and GFX9 VOP3 carry src0_sel = DWORD: byte 0.
 int UnpackSourceByte(const OpContext& ctx);
 
-// The 16-bit word of S0 a packed unpacking conversion (dst_bits 64) converts: word =
-// (S0 >> shift) & mask. OPSEL[0] where the family's syntax is OpSelSyntax::op_sel_word_src
+// The 16-bit word of S0 a packed unpacking conversion (dst_bits 64, and the gfx950 scaled word
+// decodes) converts: word = (S0 >> shift) & mask. OPSEL[0] where the family's syntax is
+// OpSelSyntax::op_sel_dst3 (AMD CDNA4 pseudocode of V_CVT_SCALEF32_PK_*_FP8/BF8: `OPSEL[0]`
+// selects the word); OPSEL[0] where it is OpSelSyntax::op_sel_word_src
 // (GFX12/GFX1250 VOP3: 1 = the high word; a constant there reads 0 under
 // src16_constant=low_only: mask 0, docs/semantics.md §10.11); elsewhere (GFX9) the SDWA src0_sel read per
 // fp8_sdwa_sel: pseudocode (sel & 3) == 1 (BYTE_1, WORD_1) -> the high word, every other
@@ -72,6 +75,25 @@ absl::string_view ClassifyUnpackPair(const OpContext& ctx, const Fp8Format& form
 // "normal".
 absl::string_view ClassifyUnpackByte(const OpContext& ctx, const Fp8Format& format,
                                      uint32_t src0);
+
+// ---- The gfx950 scaled decodes (S1 a SrcRole::scale_f32; docs/semantics.md §11) ----
+
+// The element decode of the scaled rows: the fp8_to_f32_nan reading, nothing flushed (they read
+// no MODE bit), no output modifiers.
+Fp8ToF32Options ScaledElementOptions(const OpContext& ctx);
+
+// S1 after its ABS/NEG (read only under mx_scale_read=f32_multiply).
+uint32_t ScaleOperandOf(const OpContext& ctx, uint32_t src1);
+
+// The 16-bit destination of a row whose output is OutputKind::f16 or bf16.
+Mx16 RowMx16(const OpContext& ctx);
+
+// The class of the scaled products of the selected byte (bytes 1: UnpackSourceByte) or word's
+// two bytes (bytes 2: UnpackSourceWord) under the default readings, in the row's output format:
+// "nan" for a scale byte 0xFF, "overflow" if one is beyond the largest finite, "denormal" if
+// one is below the smallest normal, else "normal".
+absl::string_view ClassifyScaledProducts(const OpContext& ctx, uint32_t src0, uint32_t src1,
+                                         int bytes);
 
 }  // namespace ops
 }  // namespace lanediff

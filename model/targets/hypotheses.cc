@@ -458,7 +458,8 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoMx, kNoMxReason}},
        Get<MxScaleNan, &Hypotheses::mx_scale_nan>, Set<MxScaleNan, &Hypotheses::mx_scale_nan>},
       {"mx_up_overflow",
-       "gfx950 v_cvt_scalef32_*: a scaled result beyond f32's largest finite",
+       "gfx950 v_cvt_scalef32_*: a scaled result beyond the destination's largest finite (f32, "
+       "f16 65504, bf16)",
        {{"infinity",
          "+-Inf",
          HIP_OCP " (to_float: +-Inf, commented 'gfx950 HW behavior')",
@@ -470,12 +471,14 @@ const std::vector<HypothesisInfo>& Registry() {
          "mx/elemwise_ops.py saturate_normals); no decode implementation found",
          "gfx950",
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x7e src1=0x7f000000: 0x7f7fffff (default "
-         "0x7f800000)"}},
+         "0x7f800000); v_cvt_scalef32_pk_f16_fp8 src0=0x7e7e src1=0x43800000 (2^8): 0x7bff7bff "
+         "(default 0x7c007c00); f16 and bf16 give +-0x7bff / +-0x7f7f"}},
        {{"gfx950", "L: AMD's host model names it the hardware's behaviour"}, {kNoMx, kNoMxReason}},
        Get<MxUpOverflow, &Hypotheses::mx_up_overflow>,
        Set<MxUpOverflow, &Hypotheses::mx_up_overflow>},
       {"mx_denorm_out",
-       "gfx950 v_cvt_scalef32_*: a scaled result below 2^-126 (an f32 denormal)",
+       "gfx950 v_cvt_scalef32_*: a scaled result below the destination's smallest normal "
+       "(2^-126 for f32 and bf16, 2^-14 for f16)",
        {{"kept",
          "the exact f32 denormal (every fp8/bf8 element times 2^-127 is one)",
          HIP_OCP " (to_float rounds into the destination's denormal range)",
@@ -489,9 +492,48 @@ const std::vector<HypothesisInfo>& Registry() {
          "output flush",
          "gfx950",
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x30 src1=0x00800000: 0x00000000 (default "
-         "0x00400000)"}},
+         "0x00400000); v_cvt_scalef32_f16_fp8 src0=0x38 (1.0) src1=0x38000000 (2^-15): "
+         "0x00000000 (default 0x00000200)"}},
        {{"gfx950", "L: AMD's host model keeps them"}, {kNoMx, kNoMxReason}},
        Get<MxDenormOut, &Hypotheses::mx_denorm_out>, Set<MxDenormOut, &Hypotheses::mx_denorm_out>},
+      {"mx_up_round",
+       "gfx950 v_cvt_scalef32_*_{f16,bf16}_*: a scaled product between two f16/bf16 values (only "
+       "below the smallest normal under the exponent reading of the scale)",
+       {{"nearest_even",
+         "rounded to the nearer, ties to the even value",
+         HIP_OCP " (to_float: round and sticky bits into the destination's denormal range)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f16_fp8 src0=0x3f (1.875) src1=0x34800000 (2^-22): 0x00000008 "
+         "(7.5 * 2^-24)"},
+        {"toward_zero",
+         "truncated: the significand shifted right into the denormal range with no round bit",
+         "a denormalising shift as an exponent-add unit would do it (no implementation found; "
+         "the reading that keeps the bits that fit)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f16_fp8 src0=0x3f src1=0x34800000: 0x00000007 (default "
+         "0x00000008)"}},
+       {{"gfx950", "L: AMD's host model rounds to nearest even"}, {kNoMx, kNoMxReason}},
+       Get<MxUpRound, &Hypotheses::mx_up_round>, Set<MxUpRound, &Hypotheses::mx_up_round>},
+      {"mx_f16_half",
+       "gfx950 v_cvt_scalef32_f16_fp8/bf8: the 16-bit half of VDST that OPSEL[3] does not select",
+       {{"kept",
+         "the old VDST's half",
+         "LLVM 22 (the instruction's `vdst_in` operand tied to VDST: the old value is read); AMD "
+         "CDNA4 pseudocode's comment 'OPSEL[3] controls destination hi/lo', as extracted in "
+         "tinygrad/tinygrad tinygrad/runtime/autogen/amd/cdna/str_pcode.py",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f16_fp8 src0=0x38 (1.0) src1=0x3f800000 vdst_old=0xdeadbeef: "
+         "0xdead3c00"},
+        {"zeroed",
+         "zero: the whole dword is written",
+         "the same pseudocode's last line `D0 = tmp.b32` read literally (tmp holds the f16 in "
+         "the selected half)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_f16_fp8 src0=0x38 src1=0x3f800000 vdst_old=0xdeadbeef: "
+         "0x00003c00 (default 0xdead3c00)"}},
+       {{"gfx950", "L: LLVM reads the old value; the pseudocode's comment selects a half"},
+        {kNoMx, kNoMxReason}},
+       Get<MxF16Half, &Hypotheses::mx_f16_half>, Set<MxF16Half, &Hypotheses::mx_f16_half>},
   };
   return *registry;
 }
@@ -624,6 +666,7 @@ MxScaledDecode MxScaledDecodeFor(const Hypotheses& h) {
   }
   d.options.saturate_overflow = h.mx_up_overflow == MxUpOverflow::saturate;
   d.options.flush_denormal_out = h.mx_denorm_out == MxDenormOut::flush;
+  d.options.round16_toward_zero = h.mx_up_round == MxUpRound::toward_zero;
   return d;
 }
 

@@ -87,6 +87,12 @@ enum class MxScaleNan : uint8_t { nan, pow2_128, infinity };
 enum class MxUpOverflow : uint8_t { infinity, saturate };
 // A scaled f32 result below 2^-126: kept as an f32 denormal (default) or flushed to a signed zero.
 enum class MxDenormOut : uint8_t { kept, flush };
+// A scaled f16/bf16 result between two f16/bf16 values: rounded to nearest even (default) or
+// toward zero.
+enum class MxUpRound : uint8_t { nearest_even, toward_zero };
+// v_cvt_scalef32_f16_fp8/bf8: the destination half OPSEL[3] does not select: the old VDST's
+// (default) or zero (the whole dword written).
+enum class MxF16Half : uint8_t { kept, zeroed };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -110,6 +116,8 @@ struct Hypotheses {
   MxScaleNan mx_scale_nan = MxScaleNan::nan;
   MxUpOverflow mx_up_overflow = MxUpOverflow::infinity;
   MxDenormOut mx_denorm_out = MxDenormOut::kept;
+  MxUpRound mx_up_round = MxUpRound::nearest_even;
+  MxF16Half mx_f16_half = MxF16Half::kept;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };

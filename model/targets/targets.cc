@@ -77,7 +77,7 @@ constexpr bool RowsConsistent() {
     if (i.output == OutputKind::u8_int && i.fp8_slot != Fp8Slot::none) return false;
     if (i.src[0] == SrcRole::fp8_bytes && i.fp8_slot == Fp8Slot::none) return false;
     if (i.write == DstWrite::byte_at_opsel_3_2 && i.opsel_bits != 0b1100) return false;
-    if (i.write == DstWrite::half_at_opsel_3 && i.opsel_bits != 0b1000) return false;
+    if (i.write == DstWrite::half_at_opsel_3 && (i.opsel_bits & 0b1000) == 0) return false;
     if (i.write == DstWrite::byte_at_src1 && i.src[1] != SrcRole::byte_select) return false;
     if (i.kept == KeptFrom::src2 && i.src[2] != SrcRole::kept_bytes) return false;
     if (i.src[0] == SrcRole::unused) return false;

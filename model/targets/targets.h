@@ -83,7 +83,8 @@ enum class SrcRole : uint8_t {
 enum class DstWrite : uint8_t {
   byte_at_src1,       // byte S1[1:0]
   byte_at_opsel_3_2,  // byte OPSEL[3:2]
-  half_at_opsel_3,    // 16-bit half OPSEL[3]: {element(S0) low byte, element(S1) high byte}
+  half_at_opsel_3,    // 16-bit half OPSEL[3]: {element(S0) low byte, element(S1) high byte},
+                      // or one f16 (OutputKind::f16)
   dword,              // all 32 bits of every destination word (an f32 result; with dst_bits
                       // 64 both words of the VGPR pair)
 };
@@ -105,7 +106,9 @@ enum class OpSelSyntax : uint8_t {
 // What an element the lane writes is: compare, sweep and reports decode by this, and ask the
 // op (OutputFormat, model/ops/ops.h) for the exact 8-bit float format under a context.
 // f32: a 32-bit float converted from an 8-bit float (fp8 -> f32 conversions, scaled or not).
-enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32 };
+// f16 / bf16: 16-bit floats converted from 8-bit floats (the gfx950 scaled decodes): two per
+// dword (DstWrite::dword), or one in the half OPSEL[3] selects (DstWrite::half_at_opsel_3).
+enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16 };
 
 // Which of the target's 8-bit float formats the instruction converts to or from: the op
 // (model/ops/op_table.h) reads it from the row, so two rows that differ only in the format
