@@ -32,7 +32,8 @@ constexpr uint32_t kNanDecode7fe = 0x7fe00000;  // erratum nan_decode_7fe's NaN 
 void RoundToOddInputs(const OpContext& ctx, LaneBatch* lanes) {
   const InstrInfo& info = GetInstrInfo(ctx.instr);
   const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
-  if (!shape || info.src[1] == SrcRole::sr_seed) return;
+  // Not the scaled encoders (S2 a scale): their quantum depends on the scale.
+  if (!shape || info.src[1] == SrcRole::sr_seed || info.src[2] == SrcRole::scale_f32) return;
   const Fp8Format& f = *shape->format;
   std::vector<uint32_t>* words[2] = {&lanes->src0(), &lanes->src1()};
   for (int k = 0; k < 2; ++k) {
@@ -152,6 +153,16 @@ class SimRunner : public Runner {
     const size_t words = static_cast<size_t>(DstWords(ctx.instr));  // per lane (a VGPR pair: 2)
     r.vdst.resize(n * words);
     LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(r.vdst)));
+    if (errata_.Has(Erratum::scaled_element_swap) &&
+        ErratumReaches(Erratum::scaled_element_swap, ctx.instr)) {
+      // The two bytes of the written half trade places; the kept half stays.
+      const uint32_t shift = 16u * ((ctx.mods.opsel >> 3) & 1u);
+      for (uint32_t& w : r.vdst) {
+        const uint32_t half = (w >> shift) & 0xffffu;
+        const uint32_t swapped = ((half & 0xffu) << 8) | (half >> 8);
+        w = (w & ~(0xffffu << shift)) | (swapped << shift);
+      }
+    }
     if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
       for (size_t i = 0; i < n; ++i) std::swap(r.vdst[2 * i], r.vdst[2 * i + 1]);
     }

@@ -111,10 +111,20 @@ bool ByteWriter(const InstrInfo& r) {
   return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
 }
 bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_3; }
+// The unscaled half writers (v_cvt_pk_fp8/bf8_f32): round_odd and overflow_before_round do not
+// reach the scaled encoders, whose S2 is a scale.
+bool ScaledPairWriter(const InstrInfo& r) {
+  return HalfWriter(r) && r.src[2] == SrcRole::scale_f32;
+}
+bool UnscaledHalfWriter(const InstrInfo& r) {
+  return HalfWriter(r) && r.src[2] != SrcRole::scale_f32;
+}
 bool F32Writer(const InstrInfo& r) { return r.output == OutputKind::f32; }
 bool PairWriter(const InstrInfo& r) { return r.dst_bits == 64; }
 bool SourceByteReader(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
-bool ScaleReader(const InstrInfo& r) { return r.src[1] == SrcRole::scale_f32; }
+bool ScaleReader(const InstrInfo& r) {
+  return r.src[1] == SrcRole::scale_f32 || r.src[2] == SrcRole::scale_f32;
+}
 bool ClampSelectsUe5m3(const InstrInfo& r) { return r.fp8_slot == Fp8Slot::fp8_clamp_ue5m3; }
 bool AnyRow(const InstrInfo&) { return true; }
 bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b001) != 0; }
@@ -206,7 +216,7 @@ INSTANTIATE_TEST_SUITE_P(
         // "the RNE packed 8-bit float conversions round to odd": the half writers; where odd
         // and RNE differ, the result is the input's other neighbour: rounded_other_way. The
         // f32 writers read no f32 input: untouched.
-        Case{"round_odd", HalfWriter, "rounded_other_way"},
+        Case{"round_odd", UnscaledHalfWriter, "rounded_other_way"},
         // "src_byte_swap: an instruction that converts one selected byte of S0
         // (SrcRole::fp8_bytes) reads byte 2 when byte 1 is selected and byte 1 when byte 2
         // is": the f32 writers only; the observed word is the model's under the other byte
@@ -224,11 +234,14 @@ INSTANTIATE_TEST_SUITE_P(
         // "the RNE 8-bit float conversions decide a finite overflow before rounding (model
         // pk_overflow=before_rounding)": the half writers (v_cvt_pk_fp8/bf8_f32), named by the
         // reading; the SR rows never (their reading is sr_overflow).
-        Case{"overflow_before_round", HalfWriter, "pk_overflow=before_rounding"},
+        Case{"overflow_before_round", UnscaledHalfWriter, "pk_overflow=before_rounding"},
         // "the scaled conversions multiply by the whole f32 scale (model
-        // mx_scale_read=f32_multiply)": the rows whose S1 is a scale (the gfx950 scaled
-        // decodes), named by the reading.
+        // mx_scale_read=f32_multiply)": the rows whose S1 or S2 is a scale (the gfx950 scaled
+        // decodes and encoders), named by the reading.
         Case{"scale_mantissa", ScaleReader, "mx_scale_read=f32_multiply"},
+        // "the scaled encoders write element 0 into the high byte of their half": the rows
+        // whose S2 is a scale; the written half's two bytes come in the other order.
+        Case{"scaled_element_swap", ScaledPairWriter, "elements_swapped"},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
         // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).
