@@ -69,6 +69,10 @@
 // Re-recorded when the five mx_* rules (the gfx950 scaled decodes) were added: every finding
 // gained their five `hypotheses:` lines (820 lines added, nothing else changed; golden_compare.py
 // exit 0: the mutator stream identical, every campaign the same counters, signatures and causes).
+// Re-recorded when the four rules of the gfx950 scaled encoders (mx_down_scale, mx_fp8_overflow,
+// mx_bf8_overflow, mx_denorm_in) were added: every finding gained their four `hypotheses:` lines
+// (656 lines added, nothing removed; golden_compare.py exit 0, the same counters, signatures and
+// causes in every campaign).
 #include <stdlib.h>
 
 #include <cstdint>
