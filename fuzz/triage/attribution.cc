@@ -69,8 +69,7 @@ Cause PickClass(const std::map<std::string, std::vector<size_t>>& by_class) {
 
 bool IsStructural(const std::string& c) {
   return c == "byte_moved" || c == "unwritten_bytes_changed" ||
-         c == "written_and_unwritten_bytes_changed" || c == "dst_words_swapped" ||
-         c == "elements_swapped";
+         c == "written_and_unwritten_bytes_changed" || c == "dst_words_swapped";
 }
 
 // The contexts that differ from rc.ctx only in the value of the instruction's source-byte

@@ -46,7 +46,8 @@ namespace lanediff {
 //   written_and_unwritten_bytes_changed  both (e.g. a garbage word)
 //   elements_swapped    (a 16-bit half writer) the kept bytes are right and the written half
 //                       holds the expected two bytes in the other order, and they differ: the
-//                       element order (structural: no reading swaps elements)
+//                       element order. A value class (readings are tried first): two elements
+//                       can come out swapped by coincidence under a reading that changes both
 //   -- only the written byte (or half) differs --
 //   rounded_other_way   the observed value is the lane's other rounding candidate, from the
 //                       model (RoundingCandidates): what the model gives for the same input
