@@ -174,6 +174,12 @@ def lines_for(instr, row, family):
     if not two:
         out += [f"{instr} v5, v1, v2, -v3", f"{instr} v5, v1, v2, s3",
                 f"{instr} v5, v1, v2, v3 op_sel:[1,0,0,0]", f"{instr} v255, v1, s2, 0x3"]
+        if opsel == "op_sel_4":                           # op_sel:[a,b,c,d] = OPSEL[0..3]
+            for sel in range(16):
+                bits = ",".join(str((sel >> i) & 1) for i in range(4))
+                out.append(f"{instr} v1, v2, v3, v4 op_sel:[{bits}]")
+            out += [f"{instr} v1, -|v2|, |v3|, -v4 op_sel:[0,0,0,1]",
+                    f"{instr} v1, v2, v3, 1.0", f"{instr} v1, v2, v3, s4"]
     else:
         for b in range(4):
             out.append(f"{instr} v1, v2, v3 byte_sel:{b}")

@@ -22,12 +22,22 @@ constexpr bool SeedWithoutNeg1(const InstrInfo& r) {
   return HasSeed(r) && (r.neg_abs_srcs & 0b010) == 0;
 }
 constexpr bool WritesHalf(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_3; }
-constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) { return r.writes_float() && !HasSeed(r); }
 constexpr bool ReadsSourceByte(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
 constexpr bool WritesPair(const InstrInfo& r) { return r.dst_bits == 64; }
 constexpr bool DecodesToF32(const InstrInfo& r) { return r.output == OutputKind::f32; }
 constexpr bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b001) != 0; }
-constexpr bool ReadsScale(const InstrInfo& r) { return r.src[1] == SrcRole::scale_f32; }
+constexpr bool ReadsScale(const InstrInfo& r) {
+  return r.src[1] == SrcRole::scale_f32 || r.src[2] == SrcRole::scale_f32;
+}
+// The scaled encoders: two elements into a 16-bit half, S2 the scale.
+constexpr bool EncodesScaledPair(const InstrInfo& r) {
+  return r.write == DstWrite::half_at_opsel_3 && r.src[2] == SrcRole::scale_f32;
+}
+// The unscaled RNE 8-bit float writers (the scaled encoders' quantum moves with the scale, and
+// pk_overflow is not their rule).
+constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) {
+  return r.writes_float() && !HasSeed(r) && !ReadsScale(r);
+}
 constexpr bool WritesTwo16BitFloats(const InstrInfo& r) {
   return (r.output == OutputKind::f16 || r.output == OutputKind::bf16) && r.write == DstWrite::dword;
 }
@@ -135,6 +145,13 @@ constexpr ErratumInfo kErrata[] = {
      "every lane of those instructions whose two elements differ (E4M3 word 0x4038 times 1.0 to "
      "f16: 0x3c004000, not 0x40003c00)",
      false, WritesTwo16BitFloats},
+    {Erratum::scaled_element_swap, "scaled_element_swap",
+     "the scaled encoders write element 0 (S0) into the high byte of their 16-bit half and "
+     "element 1 (S1) into the low byte (the order of ROCm/clr's host "
+     "__amd_cvt_floatx2_to_fp8x2_scale)",
+     "lanes of the scaled encoders whose two bytes differ (E4M3 S0 2.0, S1 1.0, S2 2^1: "
+     "0x3830, not 0x3038)",
+     false, EncodesScaledPair},
 };
 
 }  // namespace

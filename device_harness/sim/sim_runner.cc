@@ -33,7 +33,8 @@ constexpr uint32_t kNanDecode7fe = 0x7fe00000;  // erratum nan_decode_7fe's NaN 
 void RoundToOddInputs(const OpContext& ctx, LaneBatch* lanes) {
   const InstrInfo& info = GetInstrInfo(ctx.instr);
   const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
-  if (!shape || info.src[1] == SrcRole::sr_seed) return;
+  // Not the scaled encoders (S2 a scale): their quantum depends on the scale.
+  if (!shape || info.src[1] == SrcRole::sr_seed || info.src[2] == SrcRole::scale_f32) return;
   const Fp8Format& f = *shape->format;
   std::vector<uint32_t>* words[2] = {&lanes->src0(), &lanes->src1()};
   for (int k = 0; k < 2; ++k) {
@@ -153,23 +154,7 @@ class SimRunner : public Runner {
     const size_t words = static_cast<size_t>(DstWords(ctx.instr));  // per lane (a VGPR pair: 2)
     r.vdst.resize(n * words);
     LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, lanes.view(), absl::MakeSpan(r.vdst)));
-    if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
-      for (size_t i = 0; i < n; ++i) std::swap(r.vdst[2 * i], r.vdst[2 * i + 1]);
-    }
-    if (errata_.Has(Erratum::pk16_swap) && ErratumReaches(Erratum::pk16_swap, ctx.instr)) {
-      for (uint32_t& w : r.vdst) w = std::rotl(w, 16);
-    }
-    // nan_decode_payload, nan_decode_7fe: every f32 NaN an 8-bit float decode wrote (exponent all
-    // ones, fraction not 0) becomes one fixed word that no reading gives.
-    const uint32_t nan_word = errata_.Has(Erratum::nan_decode_payload) ? 0x7fffffffu
-                              : errata_.Has(Erratum::nan_decode_7fe)   ? kNanDecode7fe
-                                                                       : 0u;
-    if (nan_word != 0 && GetInstrInfo(ctx.instr).output == OutputKind::f32) {
-      for (uint32_t& w : r.vdst) {
-        if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x007fffffu) != 0) w = nan_word;
-      }
-    }
-    if (errata_.Has(Erratum::garbage_lane) && n > 0) r.vdst[(n / 2) * words] ^= kGarbageXor;
+    ApplyResultErrata(ctx, n, words, r.vdst);
     // The kernel's MODE readback, emulated: the fields the kernel sets from the batch, over
     // what the code object fixes (kernel_state.h: DX10_CLAMP and IEEE set on GFX9-11);
     // mode_lost loses the first MODE write (MODE[7:0] stays at the default), as back-to-back
@@ -188,6 +173,38 @@ class SimRunner : public Runner {
   }
 
  private:
+  // The errata that change the model's result words (n lanes of `words` each) after Evaluate.
+  void ApplyResultErrata(const OpContext& ctx, size_t n, size_t words,
+                         std::vector<uint32_t>& vdst) const {
+    if (errata_.Has(Erratum::scaled_element_swap) &&
+        ErratumReaches(Erratum::scaled_element_swap, ctx.instr)) {
+      // The two bytes of the written half trade places; the kept half stays.
+      const uint32_t shift = 16u * ((ctx.mods.opsel >> 3) & 1u);
+      for (uint32_t& w : vdst) {
+        const uint32_t half = (w >> shift) & 0xffffu;
+        const uint32_t swapped = ((half & 0xffu) << 8) | (half >> 8);
+        w = (w & ~(0xffffu << shift)) | (swapped << shift);
+      }
+    }
+    if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
+      for (size_t i = 0; i < n; ++i) std::swap(vdst[2 * i], vdst[2 * i + 1]);
+    }
+    if (errata_.Has(Erratum::pk16_swap) && ErratumReaches(Erratum::pk16_swap, ctx.instr)) {
+      for (uint32_t& w : vdst) w = std::rotl(w, 16);
+    }
+    // nan_decode_payload, nan_decode_7fe: every f32 NaN an 8-bit float decode wrote (exponent all
+    // ones, fraction not 0) becomes one fixed word that no reading gives.
+    const uint32_t nan_word = errata_.Has(Erratum::nan_decode_payload) ? 0x7fffffffu
+                              : errata_.Has(Erratum::nan_decode_7fe)   ? kNanDecode7fe
+                                                                       : 0u;
+    if (nan_word != 0 && GetInstrInfo(ctx.instr).output == OutputKind::f32) {
+      for (uint32_t& w : vdst) {
+        if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x007fffffu) != 0) w = nan_word;
+      }
+    }
+    if (errata_.Has(Erratum::garbage_lane) && n > 0) vdst[(n / 2) * words] ^= kGarbageXor;
+  }
+
   ErrataSet errata_;
   Hypotheses base_;  // the simulated model's hypotheses, before errata
   Hypotheses hyp_;   // with the hypothesis-selecting errata applied

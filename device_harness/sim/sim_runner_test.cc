@@ -272,8 +272,11 @@ TEST(SimErrataTest, NanSign) {
         ResolvedCase rc = *ResolveTestCase(tc);
         auto is_nan = [](uint32_t x) { return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) != 0; };
         const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
+        // The scaled encoders also make a NaN of a scale whose exponent field is 0xFF.
         const bool nan = is_nan(rc.lanes.src0()[lane]) ||
-                         (info.src[1] == SrcRole::data_f32 && is_nan(rc.lanes.src1()[lane]));
+                         (info.src[1] == SrcRole::data_f32 && is_nan(rc.lanes.src1()[lane])) ||
+                         (info.src[2] == SrcRole::scale_f32 &&
+                          ((rc.lanes.src2()[lane] >> 23) & 0xffu) == 0xffu);
         return info.writes_float() && !GetFp8Format(rc.target->fp8).fnuz && nan;
       });
   EXPECT_GT(t.disagree, 0u);
@@ -395,10 +398,9 @@ TEST(SimErrataTest, Src1Neg) {
   Tally t = CheckErratum(
       "src1_neg",
       [&](const proto::TestCase& tc, const auto& model) {
-        // errata.h: only where the row has no NEG[1] of its own; v_cvt_pk_fp8/bf8_f32 negate
-        // src1 already (model/instrs.def neg_abs_srcs 0b011), so they never change.
-        const bool own_neg1 =
-            tc.instr() == proto::v_cvt_pk_fp8_f32 || tc.instr() == proto::v_cvt_pk_bf8_f32;
+        // errata.h: only where the row has no NEG[1] of its own (model/instrs.def neg_abs_srcs
+        // bit 1: the pair writers negate src1 already), so those never change.
+        const bool own_neg1 = (GetInstrInfo(*InstrFromProto(tc.instr())).neg_abs_srcs & 2) != 0;
         return (tc.encoding().neg() & 2) && !own_neg1 ? ModelAnswer(tc, {}, /*flip_src1_sign=*/true)
                                                       : model;
       },
@@ -480,6 +482,26 @@ TEST(SimErrataTest, ScaleMantissa) {
   const std::string pow2 = R"pb(target: "gfx950" instr: v_cvt_scalef32_f32_fp8
                                 lanes { src0: 0x00000038 src1: 0x40000000 })pb";
   EXPECT_EQ(RunOne(*Sim({"scale_mantissa"}), pow2), 0x40000000u);
+}
+
+// gfx950 scaled E4M3 encoder, S2 2^1: S0 2.0 / 2 = 1.0 = 0x38 and S1 1.0 / 2 = 0.5 = 0x30 (OCP
+// E4M3, bias 7). The model writes {0x30, 0x38} into the low half (S0 in the low byte); the
+// erratum trades the two bytes; OPSEL[3] = 1 writes the high half, vdst_old's low half kept.
+TEST(SimErrataTest, ScaledElementSwap) {
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_scalef32_pk_fp8_f32
+                             lanes { src0: 0x40000000 src1: 0x3f800000 src2: 0x40000000
+                                     vdst_old: 0xaabbccdd })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0xaabb3038u);
+  EXPECT_EQ(RunOne(*Sim({"scaled_element_swap"}), c), 0xaabb3830u);
+  const std::string high = R"pb(target: "gfx950" instr: v_cvt_scalef32_pk_fp8_f32
+                                encoding { opsel: 8 }
+                                lanes { src0: 0x40000000 src1: 0x3f800000 src2: 0x40000000
+                                        vdst_old: 0xaabbccdd })pb";
+  EXPECT_EQ(RunOne(*Sim({"scaled_element_swap"}), high), 0x3830ccddu);
+  // The unscaled pair writer is not reached: 2.0 = 0x40 low, 1.0 = 0x38 high.
+  const std::string plain = R"pb(target: "gfx950" instr: v_cvt_pk_fp8_f32
+                                 lanes { src0: 0x40000000 src1: 0x3f800000 })pb";
+  EXPECT_EQ(RunOne(*Sim({"scaled_element_swap"}), plain), 0x00003840u);
 }
 
 // gfx950 pk_f16_fp8, word 0 = 0x4038: low byte 0x38 (E4M3 1.0) -> f16 0x3c00 in bits 15:0, high

@@ -72,6 +72,12 @@
 // Re-recorded when the rules mx_up_round and mx_f16_half (the gfx950 scaled decodes into f16 and
 // bf16) were added: every finding gained their two `hypotheses:` lines (328 lines added, nothing
 // else changed; golden_compare.py exit 0, the same counters, signatures and causes).
+// Re-recorded when the four rules of the gfx950 scaled encoders (mx_down_scale, mx_fp8_overflow,
+// mx_bf8_overflow, mx_denorm_in) were added: every finding gained their four `hypotheses:` lines
+// (656 lines added, nothing removed; golden_compare.py exit 0, the same counters, signatures and
+// causes in every campaign).
+// Recorded again when the last two changes met: both sets of `hypotheses:` lines, nothing else
+// changed (golden_compare.py exit 0).
 #include <stdlib.h>
 
 #include <cstdint>

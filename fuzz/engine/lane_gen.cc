@@ -237,6 +237,7 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   has_seed_ = GetInstrInfo(instr_).src[1] == SrcRole::sr_seed;
   src1_data_ = GetInstrInfo(instr_).src[1] == SrcRole::data_f32;
   src1_scale_ = GetInstrInfo(instr_).src[1] == SrcRole::scale_f32;
+  src2_scale_ = GetInstrInfo(instr_).src[2] == SrcRole::scale_f32;
   if (t == nullptr || !t->Has(instr_)) return;
   // The 8-bit float format and seed position of the case (CLAMP included), if it writes one.
   OpContext ctx;
@@ -314,6 +315,7 @@ uint32_t LaneGen::ScaleOperandValue(Rng& rng) const {
 
 [[gnu::always_inline]] inline uint32_t LaneGen::Src2(Rng& rng) const {
   if (src2_unused_ && rng.OneIn(2)) return 0;
+  if (src2_scale_) return ScaleOperandValue(rng);
   return rng.OneIn(2) ? kSrc2Patterns[rng.Below(5)] : rng.Next32();
 }
 
@@ -409,7 +411,7 @@ struct PoolKey {
   uint32_t fp8_low_mask;
   const void* seed_table;
   uint32_t seed_low_mask;
-  bool src1_data, src2_unused, src1_scale;
+  bool src1_data, src2_unused, src1_scale, src2_scale;
   friend auto operator<=>(const PoolKey&, const PoolKey&) = default;
 };
 
@@ -438,14 +440,19 @@ std::vector<Choice> Src0Choices(const PoolKey& k) {
 const std::vector<uint32_t> kSrc2PatternTable(std::begin(kSrc2Patterns), std::end(kSrc2Patterns));
 const std::vector<uint32_t> kVdstPatternTable(std::begin(kVdstPatterns), std::end(kVdstPatterns));
 
+// A block scale operand's pool, as LaneGen::ScaleOperandValue draws them.
+WordPool ScalePool() {
+  return BuildPool({Table(4, ScaleExponents()), Table(2, ScaleExponents(), ~0u, 0x807fffffu),
+                    Table(2, ScaleEdges()), Table(1, {0u}, ~0u, ~0u)});
+}
+
 std::unique_ptr<LanePools> BuildPools(const PoolKey& k) {
   auto p = std::make_unique<LanePools>();
   p->word[0] = BuildPool(Src0Choices(k));
   if (k.src1_data) {
     p->word[1] = p->word[0];  // a second f32 data source: the same interesting values
-  } else if (k.src1_scale) {  // as LaneGen::ScaleOperandValue draws them
-    p->word[1] = BuildPool({Table(4, ScaleExponents()), Table(2, ScaleExponents(), ~0u, 0x807fffffu),
-                            Table(2, ScaleEdges()), Table(1, {0u}, ~0u, ~0u)});
+  } else if (k.src1_scale) {
+    p->word[1] = ScalePool();
   } else if (k.seed_table == nullptr) {  // S1[1:0] a byte select, S1[31:2] must not matter
     p->word[1] = BuildPool({Table(1, {0, 1, 2, 3}), Table(1, {0, 1, 2, 3}, ~0u, ~3u)});
   } else {  // in eighths as LaneGen::Src1 draws them
@@ -456,7 +463,9 @@ std::unique_ptr<LanePools> BuildPools(const PoolKey& k) {
     c.push_back(low);
     p->word[1] = BuildPool(c);
   }
-  if (k.src2_unused) {
+  if (k.src2_scale) {
+    p->word[2] = ScalePool();
+  } else if (k.src2_unused) {
     p->word[2] = BuildPool({Table(2, {0u}), Table(1, kSrc2PatternTable), Table(1, {0u}, ~0u, ~0u)});
   } else {
     p->word[2] = BuildPool({Table(1, kSrc2PatternTable), Table(1, {0u}, ~0u, ~0u)});
@@ -483,7 +492,7 @@ const LanePools& LaneGen::Pools() const {
   static std::mutex mu;
   static auto* all = new std::map<PoolKey, std::unique_ptr<LanePools>>;
   const PoolKey key{fp8_table_, fp8_low_mask_, seed_table_, seed_low_mask_, src1_data_, src2_unused_,
-                    src1_scale_};
+                    src1_scale_, src2_scale_};
   std::lock_guard<std::mutex> lock(mu);
   std::unique_ptr<LanePools>& p = (*all)[key];
   if (p == nullptr) p = BuildPools(key);

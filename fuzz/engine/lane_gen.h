@@ -104,7 +104,7 @@ class LaneGen {
  private:
   uint32_t Src0(Rng& rng) const;
   uint32_t Src1(Rng& rng) const;
-  uint32_t ScaleOperandValue(Rng& rng) const;  // an S1 of SrcRole::scale_f32
+  uint32_t ScaleOperandValue(Rng& rng) const;  // an S1 or S2 of SrcRole::scale_f32
   uint32_t Src2(Rng& rng) const;
   uint32_t VdstOld(Rng& rng) const;
   const TargetTraits* target_ = nullptr;
@@ -113,6 +113,7 @@ class LaneGen {
   bool has_seed_ = false;                  // writes an 8-bit float (SR seed in S1)
   bool src1_data_ = false;                 // S1 is f32 data (its row's SrcRole::data_f32)
   bool src1_scale_ = false;                // S1 is a block scale (SrcRole::scale_f32)
+  bool src2_scale_ = false;                // S2 is a block scale (the 3-source scaled encoders)
   const std::vector<uint32_t>* fp8_table_ = nullptr;  // null: integer result (u8 table)
   uint32_t fp8_low_mask_ = 0;              // f32 mantissa bits below the 8-bit format's
   const std::vector<uint32_t>* seed_table_ = nullptr;

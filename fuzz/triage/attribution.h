@@ -44,6 +44,10 @@ namespace lanediff {
 //                       when their batch shows visible moves.
 //   unwritten_bytes_changed  the written byte is right, some byte that must be kept differs
 //   written_and_unwritten_bytes_changed  both (e.g. a garbage word)
+//   elements_swapped    (a 16-bit half writer) the kept bytes are right and the written half
+//                       holds the expected two bytes in the other order, and they differ: the
+//                       element order. A value class (readings are tried first): two elements
+//                       can come out swapped by coincidence under a reading that changes both
 //   -- only the written byte (or half) differs --
 //   rounded_other_way   the observed value is the lane's other rounding candidate, from the
 //                       model (RoundingCandidates): what the model gives for the same input
@@ -91,9 +95,8 @@ namespace lanediff {
 // The order below is also the tie order of a batch's class (Attribute).
 inline constexpr const char* kDifferenceClasses[] = {
     "byte_moved",        "unwritten_bytes_changed", "written_and_unwritten_bytes_changed",
-    "dst_words_swapped", "dst_halves_swapped",      "source_byte_moved",
-    "rounded_other_way",
-    "nan_encoding",
+    "elements_swapped",  "dst_words_swapped",       "dst_halves_swapped",
+    "source_byte_moved", "rounded_other_way",       "nan_encoding",
     "nan_vs_inf",        "sign_only",               "saturated_vs_not",
     "special_vs_finite", "one_code_apart",          "zero_vs_subnormal",
     "value_differs"};

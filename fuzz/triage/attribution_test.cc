@@ -27,6 +27,25 @@ TEST(DifferenceClass, ByteMovedToAnotherPosition) {
   EXPECT_EQ(DifferenceClass(E4m3Ocp(), 1, 0x00010000, 0x00010000, 0x00000000), "byte_moved");
 }
 
+// A 16-bit half writer (mask 0x0000ffff, kept 0xaabbccdd): the model writes {0x30, 0x38} (0.5
+// and 1.0 in E4M3, S0's byte low) -> 0xaabb3038. The device writes the two bytes in the other
+// order (erratum scaled_element_swap): 0xaabb3830. Equal bytes cannot be told apart; a changed
+// kept half is not this class.
+TEST(DifferenceClass, ElementsSwappedInAHalf) {
+  EXPECT_EQ(DifferenceClassMask(E4m3Ocp(), 0x0000ffffu, 0xaabbccddu, 0xaabb3038u, 0xaabb3830u,
+                                nullptr),
+            "elements_swapped");
+  EXPECT_EQ(DifferenceClassMask(E4m3Ocp(), 0xffff0000u, 0xaabbccddu, 0x3038ccddu, 0x3830ccddu,
+                                nullptr),
+            "elements_swapped");
+  EXPECT_NE(DifferenceClassMask(E4m3Ocp(), 0x0000ffffu, 0xaabbccddu, 0xaabb3838u, 0xaabb3830u,
+                                nullptr),
+            "elements_swapped");
+  EXPECT_EQ(DifferenceClassMask(E4m3Ocp(), 0x0000ffffu, 0xaabbccddu, 0xaabb3038u, 0x00003830u,
+                                nullptr),
+            "written_and_unwritten_bytes_changed");
+}
+
 TEST(DifferenceClass, MovesOntoAnEqualByteAndMovesWithAnotherValue) {
   // Kept 0x00380000, 0x38 written to byte 1 -> 0x00383800. Written to byte 2 instead, it
   // lands on the 0x38 already there: observed 0x00380000 == kept. Alone this lane only shows

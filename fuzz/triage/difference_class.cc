@@ -144,6 +144,12 @@ std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t
       (observed & ~mask) != (kept & ~mask)) {
     return "byte_moved";
   }
+  if (bytes == 2 && (expected & ~mask) == (observed & ~mask)) {
+    // A 16-bit half written in the other element order: its two bytes exchanged.
+    const int at = 8 * first;
+    const uint32_t lo = (expected >> at) & 0xffu, hi = (expected >> (at + 8)) & 0xffu;
+    if (lo != hi && ((observed >> at) & 0xffffu) == (lo << 8 | hi)) return "elements_swapped";
+  }
   if ((expected & ~mask) != (observed & ~mask)) {
     return (expected & mask) == (observed & mask) ? "unwritten_bytes_changed"
                                                   : "written_and_unwritten_bytes_changed";

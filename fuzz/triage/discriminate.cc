@@ -150,6 +150,15 @@ std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp
   return src0;
 }
 
+// Block scales: 2^0 as 1.0 and as 1.5 and -3.0 (what of the f32 is read), 2^-126, 2^127, 2^1
+// and 2^-1 (which way an encoder applies it), the exponent fields 0 (the 0 the candidate lists
+// start with) and 0xFF as +Inf and NaN; then 2^-22, which puts E4M3 and E5M2 elements on f16's
+// denormal grid (1.875 * 2^-22 = 7.5 * 2^-24: the 16-bit rounding readings part there).
+std::vector<uint32_t> ScaleCandidates() {
+  return {0x3f800000u, 0x3fc00000u, 0xc0400000u, 0x00800000u, 0x7f000000u,
+          0x7f800000u, 0x7fc00000u, 0x40000000u, 0x3f000000u, 0x34800000u};
+}
+
 // S1 by its role in the row: seeds for a stochastic-rounding seed, block scales for a scale,
 // else 0 (byte 0, or the f32 +0 a second data source converts exactly).
 std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp8Shape>& shapes) {
@@ -163,16 +172,18 @@ std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp
     src1.push_back(1u << (shapes[0].seed_shift - 1));
   }
   if (info.src[1] == SrcRole::scale_f32) {
-    // Block scales: 2^0 as 1.0 and as 1.5 and -3.0 (what of the f32 is read), 2^-126, 2^127,
-    // and the exponent fields 0 (the 0 above) and 0xFF as +Inf and NaN; then 2^-22, which puts
-    // E4M3 and E5M2 elements on f16's denormal grid (1.875 * 2^-22 = 7.5 * 2^-24: the 16-bit
-    // rounding readings part there).
-    for (uint32_t v : {0x3f800000u, 0x3fc00000u, 0xc0400000u, 0x00800000u, 0x7f000000u,
-                       0x7f800000u, 0x7fc00000u, 0x34800000u}) {
-      src1.push_back(v);
-    }
+    for (uint32_t v : ScaleCandidates()) src1.push_back(v);
   }
   return src1;
+}
+
+// S2 by its role: block scales for a scale (the 3-source scaled encoders), else 0.
+std::vector<uint32_t> Src2Candidates(const InstrInfo& info) {
+  std::vector<uint32_t> src2 = {0};
+  if (info.src[2] == SrcRole::scale_f32) {
+    for (uint32_t v : ScaleCandidates()) src2.push_back(v);
+  }
+  return src2;
 }
 
 // Encodings beyond CLAMP x MODE, from the row, asked at the default MODE: each GFX9 SDWA
@@ -212,7 +223,8 @@ std::vector<proto::Encoding> ExtraEncodings(const TargetTraits& target, Instr in
 std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
                                   const std::vector<bool>& clamps,
                                   const std::vector<uint32_t>& src0,
-                                  const std::vector<uint32_t>& src1) {
+                                  const std::vector<uint32_t>& src1,
+                                  const std::vector<uint32_t>& src2) {
   const std::vector<uint32_t> modes = {0x000000f0, 0x008000f0, 0x000000f1, 0x000000f2,
                                        0x000000f3, 0x00000000, 0x00000001};
   std::vector<Group> groups;
@@ -222,19 +234,22 @@ std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
   const uint32_t old = info.write == DstWrite::half_at_opsel_3 && info.src[1] == SrcRole::scale_f32
                            ? 0xdeadbeefu
                            : 0u;
-  // One question group: the encoding `e` at MODE `mode`, over every (src0, src1) pair.
+  // One question group: the encoding `e` at MODE `mode`, over every (src0, src1, src2).
   auto add_group = [&](const proto::Encoding& e, uint32_t mode) {
     Group& g = groups.emplace_back();
     g.tc.set_target(std::string(target.name));
     g.tc.set_instr(InstrToProto(instr));
     if (e.ByteSizeLong() != 0) *g.tc.mutable_encoding() = e;  // no empty encoding field
     if (mode != kDefaultMode) g.tc.set_mode(mode);
-    for (uint32_t s1 : src1) {
-      for (uint32_t s0 : src0) {
-        proto::Lane* l = g.tc.add_lanes();
-        l->set_src0(s0);
-        l->set_src1(s1);
-        if (old != 0) l->set_vdst_old(old);
+    for (uint32_t s2 : src2) {
+      for (uint32_t s1 : src1) {
+        for (uint32_t s0 : src0) {
+          proto::Lane* l = g.tc.add_lanes();
+          l->set_src0(s0);
+          l->set_src1(s1);
+          l->set_src2(s2);
+          if (old != 0) l->set_vdst_old(old);
+        }
       }
     }
   };
@@ -568,7 +583,8 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
   const InstrInfo& info = GetInstrInfo(instr);
   const ClampShapes cs = ClampsToAsk(target, instr);
   const std::vector<Group> groups = QuestionGroups(
-      target, instr, cs.clamps, Src0Candidates(info, cs.shapes), Src1Candidates(info, cs.shapes));
+      target, instr, cs.clamps, Src0Candidates(info, cs.shapes), Src1Candidates(info, cs.shapes),
+      Src2Candidates(info));
   std::vector<ResolvedCase> resolved;
   for (const Group& g : groups) {
     LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
@@ -730,11 +746,14 @@ absl::Status BuildSpecChecks(Discrimination* d) {
   } else if (info.src[1] == SrcRole::sr_seed && src1.size() > 2) {
     src1 = {src1.front(), src1.back()};
   }
-  for (uint32_t s1 : src1) {
-    for (uint32_t s0 : Src0Candidates(info, cs.shapes)) {
-      proto::Lane* l = all.add_lanes();
-      l->set_src0(s0);
-      l->set_src1(s1);
+  for (uint32_t s2 : Src2Candidates(info)) {
+    for (uint32_t s1 : src1) {
+      for (uint32_t s0 : Src0Candidates(info, cs.shapes)) {
+        proto::Lane* l = all.add_lanes();
+        l->set_src0(s0);
+        l->set_src1(s1);
+        l->set_src2(s2);
+      }
     }
   }
   // The defaults' words under one encoding of the lanes (nullptr: the row cannot encode it, or

@@ -113,9 +113,16 @@ bool ByteWriter(const InstrInfo& r) {
   return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
 }
 bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_3; }
-// The half writers that round two f32 to 8-bit floats (v_cvt_pk_fp8/bf8_f32), not the one-f16
-// scaled decodes (OutputKind::f16, which round no f32 input to an 8-bit float).
-bool PackedFloat8Writer(const InstrInfo& r) { return HalfWriter(r) && Float8Writer(r); }
+// The scaled encoders: half writers whose S2 is a scale.
+bool ScaledPairWriter(const InstrInfo& r) {
+  return HalfWriter(r) && r.src[2] == SrcRole::scale_f32;
+}
+// The unscaled half writers that round two f32 to 8-bit floats (v_cvt_pk_fp8/bf8_f32):
+// round_odd and overflow_before_round reach neither the scaled encoders (S2 a scale) nor the
+// one-f16 scaled decodes (OutputKind::f16, which round no f32 input to an 8-bit float).
+bool PackedFloat8Writer(const InstrInfo& r) {
+  return HalfWriter(r) && Float8Writer(r) && r.src[2] != SrcRole::scale_f32;
+}
 bool F32Writer(const InstrInfo& r) { return r.output == OutputKind::f32; }
 // The f32 writers and the writers of two 16-bit floats into a whole dword (the gfx950 scaled
 // word decodes): every destination bit is a float's, none kept.
@@ -125,7 +132,9 @@ bool WholeWordFloatWriter(const InstrInfo& r) {
 }
 bool PairWriter(const InstrInfo& r) { return r.dst_bits == 64; }
 bool SourceByteReader(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
-bool ScaleReader(const InstrInfo& r) { return r.src[1] == SrcRole::scale_f32; }
+bool ScaleReader(const InstrInfo& r) {
+  return r.src[1] == SrcRole::scale_f32 || r.src[2] == SrcRole::scale_f32;
+}
 bool TwoSixteenBitWriter(const InstrInfo& r) {
   return (r.output == OutputKind::f16 || r.output == OutputKind::bf16) && r.write == DstWrite::dword;
 }
@@ -248,13 +257,16 @@ INSTANTIATE_TEST_SUITE_P(
         // reading; the SR rows never (their reading is sr_overflow).
         Case{"overflow_before_round", PackedFloat8Writer, "pk_overflow=before_rounding"},
         // "the scaled conversions multiply by the whole f32 scale (model
-        // mx_scale_read=f32_multiply)": the rows whose S1 is a scale (the gfx950 scaled
-        // decodes), named by the reading.
+        // mx_scale_read=f32_multiply)": the rows whose S1 or S2 is a scale (the gfx950 scaled
+        // decodes and encoders), named by the reading.
         Case{"scale_mantissa", ScaleReader, "mx_scale_read=f32_multiply"},
         // "writes its two 16-bit floats exchanged": the writers of two f16/bf16 into a dword
         // (the gfx950 scaled word decodes); the observed word is the expected one with its
         // halves exchanged: dst_halves_swapped.
         Case{"pk16_swap", TwoSixteenBitWriter, "dst_halves_swapped"},
+        // "the scaled encoders write element 0 into the high byte of their half": the rows
+        // whose S2 is a scale; the written half's two bytes come in the other order.
+        Case{"scaled_element_swap", ScaledPairWriter, "elements_swapped"},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
         // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).

@@ -68,8 +68,7 @@ TEST(Fidelity, EveryPlantedReadingIsReportedAndNothingElse) {
 
 // Three readings and a field-decoding fault at once (half_swap: the 16-bit-half writers'
 // OPSEL[3] inverted, device_harness/sim/errata.h) on gfx950: the readings are reported as
-// before, the fault as OPSEL lines on the half writers (v_cvt_pk_fp8/bf8_f32 and the scaled
-// one-f16 decodes) only, and the
+// before, the fault as OPSEL lines on the half writers (DstWrite::half_at_opsel_3) only, and the
 // rules of those rows are not blamed for it (no "none of the known readings").
 TEST(Fidelity, ReadingsAndAFieldFaultAtOnce) {
   RunnerOptions o;
@@ -90,14 +89,16 @@ TEST(Fidelity, ReadingsAndAFieldFaultAtOnce) {
     EXPECT_EQ(l.status, "reading") << l.rule << "\n" << text;
     readings.insert(absl::StrCat(l.rule, "=", l.verdict));
   }
-  // The half writers: v_cvt_pk_fp8/bf8_f32 and gfx950's scaled one-f16 decodes.
+  // The half writers gfx950 has: v_cvt_pk_fp8/bf8_f32, the scaled encoders and the scaled
+  // one-f16 decodes.
   std::set<std::string> half_writers;
   for (Instr i : kAllInstrs) {
-    if (GetInstrInfo(i).write == DstWrite::half_at_opsel_3 && (*FindTarget("gfx950"))->Has(i)) {
+    if (FindTarget("gfx950").value()->Has(i) &&
+        GetInstrInfo(i).write == DstWrite::half_at_opsel_3) {
       half_writers.insert(std::string(InstrName(i)));
     }
   }
-  EXPECT_EQ(half_writers.size(), 4u);
+  EXPECT_EQ(half_writers.size(), 6u);
   EXPECT_EQ(spec_rows, half_writers) << text;
   // E4M3 rows: sign_preserving and sign_7f give the same byte (reported together).
   EXPECT_EQ(readings, (std::set<std::string>{"sr_rounding=literal", "fp8_nan=sign_preserving",

@@ -39,7 +39,8 @@ namespace {
 struct Decoded {
   std::string target, assembly, modifiers, mode, repro, path;
   size_t lane = 0;
-  uint32_t src0 = 0, src1 = 0, kept = 0, expected = 0, observed = 0;
+  uint32_t src0 = 0, src1 = 0, src2 = 0, kept = 0, expected = 0, observed = 0;
+  bool src2_scale = false;  // S2 is the block scale (the 3-source scaled encoders)
   int written_byte = 0;  // the written byte shown (a half writer's: the first that differs)
   SrcRole src1_role = SrcRole::unused;
   std::string expected_byte, observed_byte;
@@ -79,6 +80,8 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   const InstrInfo& info = GetInstrInfo(rc->ctx.instr);
   d.kept = KeptWord(info, v.src2[d.lane], v.vdst_old[d.lane]);
   d.src1_role = info.src[1];
+  d.src2 = v.src2[d.lane];
+  d.src2_scale = info.src[2] == SrcRole::scale_f32;
   d.written_byte = WrittenByte(rc->ctx.instr, rc->ctx.mods.opsel, d.src1);
   const std::optional<Fp8Shape> shape =
       ValidateContext(rc->ctx).ok() ? Fp8OutputShape(rc->ctx) : std::nullopt;
@@ -102,15 +105,19 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
 
 std::string F32(uint32_t w) { return absl::StrFormat("%.9g", std::bit_cast<float>(w)); }
 
+// A block scale operand: its exponent field (what the default reading reads) and its f32 value.
+std::string ScaleText(uint32_t w) {
+  return absl::StrFormat("(scale: exponent field %d = 2^%d; f32 %s)", (w >> 23) & 0xff,
+                         static_cast<int>((w >> 23) & 0xff) - 127, F32(w));
+}
+
 // What src1 is to this instruction (model/instrs.def's role), decoded.
 std::string Src1Role(const Decoded& d) {
   switch (d.src1_role) {
     case SrcRole::sr_seed: return "(SR seed)";
     case SrcRole::byte_select: return absl::StrFormat("(byte select %d)", d.src1 & 3);
     case SrcRole::data_f32: return absl::StrCat("= ", F32(d.src1));
-    case SrcRole::scale_f32:
-      return absl::StrFormat("(scale: exponent field %d = 2^%d; f32 %s)", (d.src1 >> 23) & 0xff,
-                             static_cast<int>((d.src1 >> 23) & 0xff) - 127, F32(d.src1));
+    case SrcRole::scale_f32: return ScaleText(d.src1);
     default: return "(unused)";
   }
 }
@@ -131,6 +138,7 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
   } else if (d.has_lane) {
     absl::StrAppendFormat(&out, "    lane %d: src0 0x%08x = %s, src1 0x%08x %s, kept word 0x%08x\n",
                           d.lane, d.src0, F32(d.src0), d.src1, Src1Role(d), d.kept);
+    if (d.src2_scale) absl::StrAppendFormat(&out, "    src2 0x%08x %s\n", d.src2, ScaleText(d.src2));
     if (d.words > 1) {  // a VGPR pair: whole f32 words, the first that differs
       absl::StrAppendFormat(&out, "    VDST+%d expected 0x%08x = %s  observed 0x%08x = %s\n",
                             d.word, d.expected, F32(d.expected), d.observed, F32(d.observed));

@@ -350,4 +350,113 @@ uint32_t MxScaleF32To16(uint32_t x, uint32_t scale_operand, MxScaleRead read,
   return Pack16(sign, sig, e + static_cast<int32_t>(byte) - kE8m0Bias, f, o);
 }
 
+// ---- f32 -> OCP fp8/bf8 with the scale operand ------------------------------------------------
+
+namespace {
+
+using U128 = unsigned __int128;
+
+int BitLength128(U128 v) {
+  const uint64_t hi = static_cast<uint64_t>(v >> 64);
+  return hi != 0 ? 64 + BitLength(hi) : BitLength(static_cast<uint64_t>(v));
+}
+
+// The byte for sign | (sig + a sticky part below sig's last bit) * 2^e (sig > 0), nearest with
+// ties to even, on the format's grid: the quantum is 2^(top - M) in a normal binade and
+// 2^(1 - bias - M) below; the code is (binade index) * 2^M + the quanta, so a carry runs into
+// the next binade by itself and one past max_finite is an overflow (Encode decides its byte).
+uint32_t RoundScaledFp8(uint32_t sign, U128 sig, bool sticky, int32_t e, const Fp8Params& p) {
+  const int32_t M = static_cast<int32_t>(p.man_bits);
+  const int32_t qmin = 1 - (kF32Bias - static_cast<int32_t>(p.exp_adj)) - M;
+  const int32_t top = e + BitLength128(sig) - 1;
+  const uint32_t over = p.max_finite + 1u;
+  uint32_t code;
+  if (top > qmin + 64) {
+    code = over;  // far past every 8-bit float's range
+  } else if (top <= qmin - 2) {
+    code = 0;  // below half the smallest quantum
+  } else {
+    const int32_t qe = top - M > qmin ? top - M : qmin;
+    const int32_t sh = qe - e;  // bits of sig below the quantum
+    uint64_t q;
+    if (sh <= 0) {
+      // Exact (a sticky part comes only with a 64-bit quotient, whose sh is large).
+      q = static_cast<uint64_t>(sig) << -sh;
+    } else {
+      const U128 mask = sh >= 128 ? ~U128{0} : (U128{1} << sh) - 1u;
+      const U128 half = U128{1} << (sh - 1);
+      const U128 rem = sig & mask;
+      q = sh >= 128 ? 0u : static_cast<uint64_t>(sig >> sh);
+      if (rem > half || (rem == half && (sticky || (q & 1u) != 0))) ++q;
+    }
+    const uint64_t enc = (static_cast<uint64_t>(qe - qmin) << M) + q;
+    code = enc > over ? over : static_cast<uint32_t>(enc);
+  }
+  return fp8_internal::Encode<Fp8Kind::ocp>(sign, code, p);
+}
+
+// The scale operand as a number class: 2^k (n = 1), zero, infinite or NaN; f32 significand and
+// exponent under f32_multiply.
+struct ScaleOperand {
+  enum Kind { finite, zero, inf, nan } kind = finite;
+  uint32_t sign = 0;  // f32 sign bit (f32_multiply only)
+  uint64_t sig = 1;
+  int32_t e = 0;
+};
+
+ScaleOperand ReadScaleOperand(uint32_t s, const MxFp8EncodeOptions& o) {
+  ScaleOperand r;
+  if (o.read == MxScaleRead::f32_multiply) {
+    r.sign = s & kF32SignMask;
+    if (F32IsNan(s)) r.kind = ScaleOperand::nan;
+    else if (F32IsInf(s)) r.kind = ScaleOperand::inf;
+    else if (F32IsZero(s)) r.kind = ScaleOperand::zero;
+    else SplitF32(s, &r.sig, &r.e);
+    return r;
+  }
+  const uint32_t byte = E8m0FromF32Exponent(s);
+  r.e = static_cast<int32_t>(byte) - kE8m0Bias;
+  if (byte == kE8m0Nan && o.scale_nan == E8m0Nan::nan) r.kind = ScaleOperand::nan;
+  if (byte == kE8m0Nan && o.scale_nan == E8m0Nan::infinity) r.kind = ScaleOperand::inf;
+  if (byte == 0u && o.scale_zero == E8m0Zero::zero) r.kind = ScaleOperand::zero;
+  return r;
+}
+
+}  // namespace
+
+uint32_t F32ToFp8ScaledRne(uint32_t x, uint32_t scale_operand, const Fp8Params& p,
+                           const MxFp8EncodeOptions& o) {
+  if (o.flush_denormal_in) x = FlushInputDenormal(x, false);
+  const ScaleOperand s = ReadScaleOperand(scale_operand, o);
+  const bool divide = o.direction == MxScaleDir::divide;
+  if (F32IsNan(x)) return fp8_internal::Encode<Fp8Kind::ocp>(x, 0, p);
+  const uint32_t sign = (x ^ s.sign) & kF32SignMask;
+  const uint32_t inf = sign | kF32ExpMask;
+  auto special = [&](uint32_t v) { return fp8_internal::Encode<Fp8Kind::ocp>(v, 0, p); };
+  if (s.kind == ScaleOperand::nan) {
+    // A NaN operand (f32_multiply) propagates with its own sign; a NaN byte keeps x's.
+    return special(o.read == MxScaleRead::f32_multiply ? scale_operand : (x & kF32SignMask) |
+                                                                             kQuietNan);
+  }
+  const bool x_inf = F32IsInf(x), x_zero = F32IsZero(x);
+  if (s.kind == ScaleOperand::inf) {
+    if (divide) return x_inf ? special(kQuietNan) : special(sign);  // Inf / Inf, x / Inf
+    return x_zero ? special(kQuietNan) : special(inf);              // 0 * Inf, x * Inf
+  }
+  if (s.kind == ScaleOperand::zero) {
+    if (divide) return x_zero ? special(kQuietNan) : special(inf);  // 0 / 0, x / 0
+    return x_inf ? special(kQuietNan) : special(sign);              // Inf * 0, x * 0
+  }
+  if (x_inf) return special(inf);
+  if (x_zero) return special(sign);
+  uint64_t sx;
+  int32_t ex;
+  SplitF32(x, &sx, &ex);
+  if (!divide) return RoundScaledFp8(sign, U128{sx} * s.sig, false, ex + s.e, p);
+  if (s.sig == 1u) return RoundScaledFp8(sign, sx, false, ex - s.e, p);
+  // x / S, S's significand not a power of two: 64 quotient bits below x's, the rest sticky.
+  const U128 num = U128{sx} << 64;
+  return RoundScaledFp8(sign, num / s.sig, num % s.sig != 0u, ex - s.e - 64, p);
+}
+
 }  // namespace lanediff

@@ -31,6 +31,7 @@
 #include <cstdint>
 
 #include "model/fp/f32.h"
+#include "model/fp/fp8.h"
 #include "model/fp/mx_format.h"
 
 namespace lanediff {
@@ -210,6 +211,37 @@ uint32_t F32ToMxSr(uint32_t x, uint32_t scale, uint32_t seed, uint32_t seed_bits
 constexpr uint32_t MxSrSeedBits(int src_man_bits, const MxElemFormat& f) {
   return static_cast<uint32_t>(src_man_bits - f.man_bits);
 }
+
+// ---- f32 -> OCP fp8/bf8 with the scale operand ------------------------------------------------
+
+// How the gfx950 scaled 8-bit float encoders (v_cvt_scalef32_pk_{fp8,bf8}_*) apply the f32 scale
+// operand before rounding. The special bytes (NaN, infinity, overflow, and whether infinities
+// and overflows saturate) are the Fp8Params' (fp8.h), so the family readings fp8_nan and the
+// scaled overflow readings reach them through Fp8Options.
+struct MxFp8EncodeOptions {
+  MxScaleRead read = MxScaleRead::exponent;
+  MxScaleDir direction = MxScaleDir::divide;
+  E8m0Zero scale_zero = E8m0Zero::pow2_m127;  // exponent reading only
+  E8m0Nan scale_nan = E8m0Nan::nan;           // exponent reading only
+  // f32 denormal sources become signed zeros before scaling (HIP from_float normalises them
+  // and keeps them). A 16-bit source's own denormals are the caller's to flush before widening.
+  bool flush_denormal_in = false;
+};
+
+// f32 bits x -> the OCP E4M3/E5M2 byte nearest (ties to even) to the exact value of x divided
+// (or multiplied, MxFp8EncodeOptions::direction) by the scale operand, rounded once: the
+// exponent field's E8M0 value under MxScaleRead::exponent (scale_zero, scale_nan for the bytes
+// 0x00 and 0xFF), the whole f32 with its sign under f32_multiply (an exact quotient or product,
+// rounded once into the format). Specials by IEEE's case table: x / Inf = 0, 0 / 0 and
+// Inf / Inf = NaN, x / 0 = Inf, 0 * Inf = NaN, a NaN scale byte gives a NaN of x's sign; a NaN
+// result is p's NaN byte, an infinite one p's infinity byte, a finite result past the largest
+// finite p's overflow byte (decided after rounding).
+//
+//   const Fp8Params e4m3 = MakeFp8Params(GetFp8Format(Fp8FormatId::e4m3_ocp), {});
+//   F32ToFp8ScaledRne(0x40000000, 0x40000000, e4m3, {})   // 0x38: 2.0 / 2^1 = 1.0
+//   F32ToFp8ScaledRne(0x43e00000, 0x3f000000, e4m3, {})   // 0x7f: 448 / 2^-1 = 896 overflows
+uint32_t F32ToFp8ScaledRne(uint32_t x, uint32_t scale_operand, const Fp8Params& p,
+                           const MxFp8EncodeOptions& o);
 
 // ---- 16-bit sources -------------------------------------------------------------------------
 

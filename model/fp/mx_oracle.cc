@@ -361,4 +361,118 @@ uint32_t OracleMxScaleF32To16(uint32_t x, uint32_t scale_operand, MxScaleRead re
   return sign | p;
 }
 
+// ---- scaled 8-bit float encoders ---------------------------------------------------------------
+
+namespace {
+
+// A nonnegative exact fraction num / den * 2^k (den >= 1).
+struct Frac {
+  U128 num = 0;
+  uint64_t den = 1;
+  int k = 0;
+};
+
+int Log2U128(U128 n) {
+  int t = 0;
+  while (n >= 2) {
+    n /= 2;
+    ++t;
+  }
+  return t;
+}
+
+// a * 2^ka against b * 2^kb (a, b > 0, each under 2^100): -1, 0, 1.
+int CompareScaled(U128 a, int ka, U128 b, int kb) {
+  const int ta = ka + Log2U128(a), tb = kb + Log2U128(b);
+  if (ta != tb) return ta < tb ? -1 : 1;
+  // Same binade: the one with the larger exponent shifted down to the other's (its bit length
+  // grows to the other's, under 2^100).
+  if (ka > kb) a <<= (ka - kb);
+  if (kb > ka) b <<= (kb - ka);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// The magnitude of code c by the format's definition, as n * 2^k.
+Num Fp8Magnitude(uint32_t c, const Fp8Format& f) {
+  const uint32_t radix = 1u << f.man_bits;
+  const uint32_t e = c / radix, m = c % radix;
+  Num r;
+  r.n = e == 0 ? m : radix + m;
+  r.k = (e == 0 ? 1 : static_cast<int>(e)) - f.bias - f.man_bits;
+  return r;
+}
+
+// v against the magnitude of code c: -1 (v below), 0, 1.
+int CompareToCode(const Frac& v, uint32_t c, const Fp8Format& f) {
+  const Num t = Fp8Magnitude(c, f);
+  if (t.n == 0) return v.num == 0 ? 0 : 1;
+  if (v.num == 0) return -1;
+  return CompareScaled(v.num, v.k, static_cast<U128>(v.den) * t.n, t.k);
+}
+
+// The nearest magnitude code to v (ties to even); max_finite + 1 when past the largest.
+uint32_t NearestFp8Code(const Frac& v, const Fp8Format& f) {
+  const uint32_t over = f.max_finite + 1u;
+  if (CompareToCode(v, over, f) >= 0) return over;
+  uint32_t lo = 0, hi = over;  // value(lo) <= v < value(hi)
+  while (hi - lo > 1) {
+    const uint32_t mid = (lo + hi) / 2;
+    if (CompareToCode(v, mid, f) >= 0) lo = mid; else hi = mid;
+  }
+  // 2v against value(lo) + value(hi), both over one exponent.
+  const Num a = Fp8Magnitude(lo, f), b = Fp8Magnitude(hi, f);
+  const int k = (a.k < b.k ? a.k : b.k) - 1;
+  const U128 sum = (static_cast<U128>(a.n) << (a.k - k)) + (static_cast<U128>(b.n) << (b.k - k));
+  const int c = v.num == 0 ? -1 : CompareScaled(v.num, v.k + 1, static_cast<U128>(v.den) * sum, k);
+  if (c < 0) return lo;
+  if (c > 0) return hi;
+  return lo % 2 == 0 ? lo : hi;
+}
+
+}  // namespace
+
+uint32_t OracleToFp8Scaled(uint32_t src, MxSource source, uint32_t scale_operand,
+                           const Fp8Format& f, const Fp8Options& fo, const MxFp8EncodeOptions& o) {
+  Num x = SourceValue(src, source);
+  const int min_normal = source == MxSource::f16 ? -14 : -126;
+  if (o.flush_denormal_in && x.kind == Num::finite && x.n != 0 &&
+      x.k + Log2(x.n) < min_normal) {
+    x.n = 0;
+  }
+  const bool f32_read = o.read == MxScaleRead::f32_multiply;
+  const Num s = f32_read ? FromIeee(scale_operand, 8, 23, 127)
+                         : ScaleValue((scale_operand >> 23) % 256, o.scale_zero, o.scale_nan);
+  const bool divide = o.direction == MxScaleDir::divide;
+  auto nan_byte = [&](bool negative) -> uint32_t {
+    const uint32_t sg = negative ? 0x80u : 0u;
+    if (fo.nan_sign_7f) return sg | 0x7fu;
+    if (fo.nan_sign_preserving) return sg | (f.nan_out & 0x7fu);
+    return f.nan_out;
+  };
+  const bool negative = x.negative != (f32_read && s.negative);
+  const uint32_t sign = negative ? 0x80u : 0u;
+  const uint32_t inf_byte = sign | (fo.saturate_inf ? f.max_finite : f.inf_out);
+  if (x.kind == Num::nan) return nan_byte(x.negative);
+  if (s.kind == Num::nan) return nan_byte(f32_read ? s.negative : x.negative);
+  // The case table of Apply (its finite division wants a power of two: done here instead).
+  Frac v;
+  if (divide && x.kind == Num::finite && s.kind == Num::finite && s.n != 0 && x.n != 0) {
+    v.num = static_cast<U128>(x.n);
+    v.den = s.n;
+    v.k = x.k - s.k;
+  } else {
+    Num b = s;
+    b.negative = false;
+    const Num r = Apply(x, b, divide);
+    if (r.kind == Num::nan) return nan_byte(false);
+    if (r.kind == Num::inf) return inf_byte;
+    v.num = static_cast<U128>(r.n);
+    v.k = r.k;
+  }
+  if (v.num == 0) return sign;
+  const uint32_t code = NearestFp8Code(v, f);
+  if (code > f.max_finite) return sign | (fo.saturate_finite ? f.max_finite : f.inf_out);
+  return sign | code;
+}
+
 }  // namespace lanediff

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 
+#include "model/fp/fp8_format.h"
 #include "model/fp/mx.h"
 #include "model/fp/mx_format.h"
 
@@ -47,6 +48,21 @@ uint32_t OracleMxScaleF32(uint32_t x, uint32_t scale_operand, MxScaleRead read,
 // standing for 2^(emax + 1)), rounded to the nearer (ties to the even pattern) or the lower.
 uint32_t OracleMxScaleF32To16(uint32_t x, uint32_t scale_operand, MxScaleRead read,
                               const MxDecodeOptions& options, Mx16 dst);
+
+// F32ToFp8ScaledRne by definition, for f32, f16 and bf16 source bits (the fast path takes
+// F16ToF32 / Bf16ToF32 of the latter): the source and the scale taken apart into exact numbers
+// (the scale by its E8M0 byte or as the f32 it is), divided or multiplied by IEEE's case table
+// as an exact fraction, and placed between the format's magnitudes (each decoded from the
+// format's bias and mantissa width, one past max_finite standing for the first value beyond it)
+// by exact comparisons; the nearer taken, ties to the even code. Specials from the format's
+// fields and `fo` by definition: a NaN gives sign|0x7F under nan_sign_7f, sign|(nan_out & 0x7F)
+// under nan_sign_preserving, else nan_out; an infinity sign|max_finite under saturate_inf, else
+// sign|inf_out; an overflow sign|max_finite under saturate_finite, else sign|inf_out.
+// `flush_denormal_in` flushes the source format's own denormals (below 2^-126 for f32 and
+// bf16, 2^-14 for f16).
+uint32_t OracleToFp8Scaled(uint32_t src, MxSource source, uint32_t scale_operand,
+                           const Fp8Format& format, const Fp8Options& fo,
+                           const MxFp8EncodeOptions& options);
 
 }  // namespace lanediff
 

@@ -40,6 +40,10 @@ constexpr LlvmDifference kDifferences[] = {
      "LLVM's disassembler rejects CLAMP on the SR instructions on GFX9 and gfx12, and on "
      "the bf8 SR instruction on gfx1250",
      "silicon executes the word; its effect is U (docs/semantics.md §5): we decode it"},
+    {"disasm_rejects_scaled_encoder_clamp",
+     "LLVM's disassembler calls CLAMP on the gfx950 scaled encoders (the rows whose S2 is a "
+     "block scale) an invalid encoding, as its assembler refuses `clamp` there",
+     "silicon executes the word; its effect is U (the model ignores CLAMP there): we decode it"},
     {"disasm_rejects_gfx12_sr_bits",
      "on gfx12/gfx1250 LLVM's disassembler rejects OPSEL[1:0] != 0, NEG[2] and ABS[2] on the SR "
      "instructions",
@@ -351,6 +355,11 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
   }
   if (sr && in.mods.clamp && !GetAsmRules(target, in.instr).clamp) {
     e.applied.push_back("disasm_rejects_sr_clamp");
+    return e;
+  }
+  if (in.mods.clamp && GetInstrInfo(in.instr).src[2] == SrcRole::scale_f32 &&
+      !GetAsmRules(target, in.instr).clamp) {
+    e.applied.push_back("disasm_rejects_scaled_encoder_clamp");
     return e;
   }
   const AsmRules syntax = GetAsmRules(target, in.instr);

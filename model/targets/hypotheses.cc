@@ -51,6 +51,9 @@ void Set(Hypotheses* h, uint8_t v) {
 #define HIP_OCP                                                                              \
   "ROCm/clr hipamd/include/hip/amd_detail/amd_hip_ocp_host.hpp to_float (AMD's host model of " \
   "gfx950) and amd_hip_ocp_fp.hpp __amd_scale_to_float"
+#define HIP_OCP_FROM                                                                         \
+  "ROCm/clr hipamd/include/hip/amd_detail/amd_hip_ocp_host.hpp from_float (AMD's host model of " \
+  "gfx950)"
 #define LLVM_MC "llvm-mc-22 (model/isa/testdata/fp8_family_forms.txt)"
 #define ROCJITSU_RDNA_CONVERSION                                                  \
   "ROCm/rocm-systems emulation/rocjitsu/lib/rocjitsu/src/rocjitsu/isa/arch/amdgpu/" \
@@ -534,6 +537,86 @@ const std::vector<HypothesisInfo>& Registry() {
        {{"gfx950", "L: LLVM reads the old value; the pseudocode's comment selects a half"},
         {kNoMx, kNoMxReason}},
        Get<MxF16Half, &Hypotheses::mx_f16_half>, Set<MxF16Half, &Hypotheses::mx_f16_half>},
+      {"mx_down_scale",
+       "gfx950 v_cvt_scalef32_pk_{fp8,bf8}_*: which way the scale is applied before rounding",
+       {{"divide",
+         "the source divided by the scale, x / 2^(e-127) (the block's elements are the values "
+         "over the shared scale)",
+         HIP_OCP_FROM " ('srcExp -= scale_exp'); OCP MX v1.0 quantization as implemented by "
+         "microsoft/microxcaling mx/mx_ops.py (elements A / 2^shared_exp)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x40000000 (2.0) src1=0 src2=0x40000000 (2^1): "
+         "0x00000038 (1.0)"},
+        {"multiply",
+         "the source multiplied by the scale, x * 2^(e-127)",
+         "ROCm/rocm-systems emulation/rocjitsu shared_infra_test.cpp (a gfx1250 scaled fp4 "
+         "encode test expects fp4(x * 0.5f) for the scale 0.5f)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x40000000 src1=0 src2=0x40000000: 0x00000048 "
+         "(default 0x00000038: 4.0, not 1.0)"}},
+       {{"gfx950", "L: AMD's host model and the OCP quantizer divide; the multiply reading comes "
+                   "from a gfx1250 emulator test"},
+        {kNoMx, kNoMxReason}},
+       Get<MxDownScale, &Hypotheses::mx_down_scale>, Set<MxDownScale, &Hypotheses::mx_down_scale>},
+      {"mx_fp8_overflow",
+       "gfx950 v_cvt_scalef32_pk_fp8_*: a scaled E4M3 result past 448, and an infinite source",
+       {{"nan",
+         "sign|0x7F, E4M3's NaN byte (decided after rounding: 464 rounds to 448)",
+         HIP_OCP_FROM " (inf<E4M3, sat> is sign|0x7F with and without saturation); the "
+         "unscaled OCP E4M3 conversions' overflow byte (fp8_format.h e4m3_ocp)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x43e00000 (448) src1=0 src2=0x3f000000 "
+         "(2^-1): 0x0000007f"},
+        {"saturate",
+         "sign|0x7E (448), infinite sources too",
+         "OCP MX v1.0 quantization as implemented by microsoft/microxcaling mx/elemwise_ops.py "
+         "(saturate_normals clamps to the largest normal)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x43e00000 src1=0 src2=0x3f000000: 0x0000007e "
+         "(default 0x0000007f)"}},
+       {{"gfx950", "L: AMD's host model gives the NaN byte"}, {kNoMx, kNoMxReason}},
+       Get<MxFp8Overflow, &Hypotheses::mx_fp8_overflow>,
+       Set<MxFp8Overflow, &Hypotheses::mx_fp8_overflow>},
+      {"mx_bf8_overflow",
+       "gfx950 v_cvt_scalef32_pk_bf8_*: a scaled E5M2 result past 57344, and an infinite source",
+       {{"infinity",
+         "sign|0x7C, E5M2's Inf (decided after rounding)",
+         "the unscaled gfx950 bf8 conversion's bytes (bf8(+-Inf) = 0x7c/0xfc measured on gfx950, "
+         "tinygrad; fp8_format.h e5m2_ocp); " HIP_OCP_FROM " with sat=false",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_bf8_f32 src0=0x47e00000 (114688) src1=0 src2=0x3f800000 "
+         "(2^0): 0x0000007c"},
+        {"saturate",
+         "sign|0x7B (57344), infinite sources too",
+         HIP_OCP_FROM " as its scaled fp8 callers use it (amd_hip_ocp_fp.hpp "
+         "__amd_cvt_floatx2_to_fp8x2_scale passes sat=true: inf<E5M2, true> is sign|0x7B); "
+         "microsoft/microxcaling saturate_normals",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_bf8_f32 src0=0x47e00000 src1=0 src2=0x3f800000: 0x0000007b "
+         "(default 0x0000007c)"}},
+       {{"gfx950", "L: the unscaled bf8 conversion measured on gfx950 keeps Inf; HIP's host "
+                   "model saturates but also saturates the unscaled one, against that measurement"},
+        {kNoMx, kNoMxReason}},
+       Get<MxBf8Overflow, &Hypotheses::mx_bf8_overflow>,
+       Set<MxBf8Overflow, &Hypotheses::mx_bf8_overflow>},
+      {"mx_denorm_in",
+       "gfx950 v_cvt_scalef32_pk_{fp8,bf8}_*: denormal sources (f32 below 2^-126, f16/bf16 "
+       "denormals)",
+       {{"kept",
+         "their exact value is scaled and rounded, whatever MODE says",
+         HIP_OCP_FROM " (a denormal source is normalised before 'srcExp -= scale_exp')",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x00400000 (2^-127) src1=0 src2=0 (2^-127): "
+         "0x00000038 (1.0)"},
+        {"flush",
+         "a signed zero before scaling, as a MODE-style input flush would give",
+         "the MODE.FP_DENORM input flush of the unscaled conversions (v_cvt_pk_fp8_f32 reads "
+         "MODE[4]); no scaled implementation found",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x00400000 src1=0 src2=0: 0x00000000 (default "
+         "0x00000038)"}},
+       {{"gfx950", "L: AMD's host model keeps them"}, {kNoMx, kNoMxReason}},
+       Get<MxDenormIn, &Hypotheses::mx_denorm_in>, Set<MxDenormIn, &Hypotheses::mx_denorm_in>},
   };
   return *registry;
 }
@@ -551,6 +634,7 @@ const std::vector<HypothesisInfo>& Registry() {
 #undef ISA_CDNA4_SCALE
 #undef GEM5_SCALE
 #undef HIP_OCP
+#undef HIP_OCP_FROM
 
 void AppendJsonString(std::string* out, absl::string_view s) {
   out->push_back('"');
@@ -651,6 +735,24 @@ Fp8Options Fp8EncodeOptionsFor(const Hypotheses& h, bool fp16_ovfl_bit, bool cla
   o.saturate_inf = fp16_ovfl_bit && h.fp16_ovfl == Fp16Ovfl::saturate_all;
   o.overflow_before_rounding = h.pk_overflow == PkOverflow::before_rounding;
   return o;
+}
+
+MxScaledEncode MxScaledEncodeFor(const Hypotheses& h, const Fp8Format& format) {
+  const MxScaledDecode d = MxScaledDecodeFor(h);
+  MxScaledEncode e;
+  e.options.read = d.read;
+  e.options.scale_zero = d.options.scale_zero;
+  e.options.scale_nan = d.options.scale_nan;
+  e.options.direction =
+      h.mx_down_scale == MxDownScale::multiply ? MxScaleDir::multiply : MxScaleDir::divide;
+  e.options.flush_denormal_in = h.mx_denorm_in == MxDenormIn::flush;
+  e.fp8 = Fp8EncodeOptionsFor(h, /*fp16_ovfl_bit=*/false, /*clamp_saturates=*/false);
+  const bool sat = format.has_inf ? h.mx_bf8_overflow == MxBf8Overflow::saturate
+                                  : h.mx_fp8_overflow == MxFp8Overflow::saturate;
+  e.fp8.saturate_finite = sat;
+  e.fp8.saturate_inf = sat;
+  e.fp8.overflow_before_rounding = false;  // pk_overflow is the unscaled pair writers' rule
+  return e;
 }
 
 MxScaledDecode MxScaledDecodeFor(const Hypotheses& h) {

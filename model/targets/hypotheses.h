@@ -93,6 +93,18 @@ enum class MxUpRound : uint8_t { nearest_even, toward_zero };
 // v_cvt_scalef32_f16_fp8/bf8: the destination half OPSEL[3] does not select: the old VDST's
 // (default) or zero (the whole dword written).
 enum class MxF16Half : uint8_t { kept, zeroed };
+// The gfx950 scaled encoders (v_cvt_scalef32_pk_{fp8,bf8}_*): which way the scale goes before
+// rounding: the source divided by 2^(e-127) (default) or multiplied by it.
+enum class MxDownScale : uint8_t { divide, multiply };
+// A scaled E4M3 result past 448 (and an infinite source): sign|0x7F, the NaN byte (default), or
+// saturated to sign|0x7E.
+enum class MxFp8Overflow : uint8_t { nan, saturate };
+// A scaled E5M2 result past 57344 (and an infinite source): sign|0x7C, Inf (default), or
+// saturated to sign|0x7B.
+enum class MxBf8Overflow : uint8_t { infinity, saturate };
+// Denormal sources of the scaled encoders (f32 below 2^-126; f16 and bf16 denormals): kept
+// exactly (default) or flushed to a signed zero before scaling.
+enum class MxDenormIn : uint8_t { kept, flush };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -118,6 +130,10 @@ struct Hypotheses {
   MxDenormOut mx_denorm_out = MxDenormOut::kept;
   MxUpRound mx_up_round = MxUpRound::nearest_even;
   MxF16Half mx_f16_half = MxF16Half::kept;
+  MxDownScale mx_down_scale = MxDownScale::divide;
+  MxFp8Overflow mx_fp8_overflow = MxFp8Overflow::nan;
+  MxBf8Overflow mx_bf8_overflow = MxBf8Overflow::infinity;
+  MxDenormIn mx_denorm_in = MxDenormIn::kept;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
@@ -185,6 +201,17 @@ struct MxScaledDecode {
   MxDecodeOptions options;
 };
 MxScaledDecode MxScaledDecodeFor(const Hypotheses& h);
+
+// The gfx950 scaled 8-bit float encoders (v_cvt_scalef32_pk_{fp8,bf8}_*, model/fp/mx.h
+// F32ToFp8ScaledRne): the scale readings (mx_scale_read, mx_scale_zero, mx_scale_nan,
+// mx_down_scale, mx_denorm_in) and the format's special bytes: fp8_nan for NaNs (the family
+// reading, MODE not read), mx_fp8_overflow (E4M3) or mx_bf8_overflow (E5M2) for infinite sources
+// and overflows.
+struct MxScaledEncode {
+  MxFp8EncodeOptions options;
+  Fp8Options fp8;
+};
+MxScaledEncode MxScaledEncodeFor(const Hypotheses& h, const Fp8Format& format);
 
 // The table for `lanediff targets --hypotheses`: per rule, its values with their provenance
 // and the default per target with its reason. `json` gives the same as one JSON array.
