@@ -54,7 +54,7 @@ lanediff_kernel:
   // s[0:1] kernarg pointer (user SGPRs), s2 workgroup id x (system SGPR), v0 work-item id.
   s_load_dwordx8 s[4:11], s[0:1], 0x0      // src0, src1, src2, vdst_old pointers
   s_load_dwordx4 s[12:15], s[0:1], 0x20    // out pointer, n, mode
-  s_load_dwordx4 s[20:23], s[0:1], 0x30    // s20..s22 = SGPR-source values, s23 = dst_words
+  s_load_dwordx4 s[20:23], s[0:1], 0x30    // s20..s22 = SGPR-source values, s23 = KernelArgs::shape
   v_and_b32_e32 v0, 0x3ff, v0              // work-item id x (ids may be packed)
   s_lshl_b32 s3, s2, 8                     // 256 work-items per workgroup
   v_add_u32_e32 v0, s3, v0                 // global lane index
