@@ -23,11 +23,35 @@ absl::Status CheckLaneCount(size_t num_lanes) {
   return absl::OkStatus();
 }
 
-void CopyLanes(const LaneView& lanes, DeviceBatch* b) {
-  b->lanes.src0().assign(lanes.src0, lanes.src0 + lanes.size);
-  b->lanes.src1().assign(lanes.src1, lanes.src1 + lanes.size);
-  b->lanes.src2().assign(lanes.src2, lanes.src2 + lanes.size);
+// The lanes in the row's shape (b->lanes.shape(), set by the header); a view of another shape
+// is refused.
+absl::Status CopyLanes(const LaneView& lanes, DeviceBatch* b) {
+  if (!lanes.shape.same_sources(b->lanes.shape())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the lanes hold ", lanes.shape.src_dwords[0], "/", lanes.shape.src_dwords[1], "/",
+        lanes.shape.src_dwords[2], " dwords per source but ", InstrName(b->instr), " reads ",
+        b->lanes.shape().src_dwords[0], "/", b->lanes.shape().src_dwords[1], "/",
+        b->lanes.shape().src_dwords[2], " (its row's LaneShape)"));
+  }
+  for (int s = 0; s < 3; ++s) {
+    b->lanes.src(s).assign(lanes.src(s), lanes.src(s) + lanes.size * lanes.shape.src_dwords[s]);
+  }
   b->lanes.vdst_old().assign(lanes.vdst_old, lanes.vdst_old + lanes.size);
+  return absl::OkStatus();
+}
+
+// A proto lane holds each source's dwords as the row reads them: N - 1 in srcS_more.
+absl::Status CheckLaneDwords(const proto::Lane& l, const LaneShape& shape, int lane, Instr instr) {
+  const int more[3] = {l.src0_more_size(), l.src1_more_size(), l.src2_more_size()};
+  for (int s = 0; s < 3; ++s) {
+    if (more[s] != shape.src_dwords[s] - 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "lanes[", lane, "]: src", s, "_more holds ", more[s], " dwords but ", InstrName(instr), "'s src", s,
+          " is ", static_cast<int>(shape.src_dwords[s]), " dwords (its row's LaneShape): want ",
+          shape.src_dwords[s] - 1));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -55,12 +79,18 @@ absl::Status CheckDefinedBySpec(const TargetTraits& target, const Vop3Instr& ins
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc, bool allow_undefined) {
   LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b,
                             BuildDeviceBatchHeader(tc, tc.lanes_size(), allow_undefined));
+  const LaneShape shape = b.lanes.shape();
   b.lanes.Resize(tc.lanes_size());
   for (int i = 0; i < tc.lanes_size(); ++i) {
     const proto::Lane& l = tc.lanes(i);
-    b.lanes.src0()[i] = l.src0();
-    b.lanes.src1()[i] = l.src1();
-    b.lanes.src2()[i] = l.src2();
+    LANEDIFF_RETURN_IF_ERROR(CheckLaneDwords(l, shape, i, b.instr));
+    for (int s = 0; s < 3; ++s) {
+      const size_t n = shape.src_dwords[s];
+      uint32_t* to = &b.lanes.src(s)[static_cast<size_t>(i) * n];
+      to[0] = s == 0 ? l.src0() : s == 1 ? l.src1() : l.src2();
+      const auto& more = s == 0 ? l.src0_more() : s == 1 ? l.src1_more() : l.src2_more();
+      for (size_t k = 1; k < n; ++k) to[k] = more[static_cast<int>(k - 1)];
+    }
     b.lanes.vdst_old()[i] = l.vdst_old();
   }
   return b;
@@ -69,14 +99,14 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& tc, bool all
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const proto::TestCase& header, const LaneView& lanes,
                                              bool allow_undefined) {
   LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(header, lanes.size, allow_undefined));
-  CopyLanes(lanes, &b);
+  LANEDIFF_RETURN_IF_ERROR(CopyLanes(lanes, &b));
   return b;
 }
 
 absl::StatusOr<DeviceBatch> BuildDeviceBatch(const ResolvedCase& rc, const LaneView& lanes,
                                              bool allow_undefined) {
   LANEDIFF_ASSIGN_OR_RETURN(DeviceBatch b, BuildDeviceBatchHeader(rc, lanes.size, allow_undefined));
-  CopyLanes(lanes, &b);
+  LANEDIFF_RETURN_IF_ERROR(CopyLanes(lanes, &b));
   return b;
 }
 
@@ -110,6 +140,7 @@ absl::StatusOr<DeviceBatch> BuildDeviceBatchHeader(const ResolvedCase& rc, size_
   b.allow_undefined = allow_undefined;
   b.mode = rc.requested_mode;
   b.sgpr_values = rc.sgpr_values;
+  b.lanes.SetShape(GetInstrInfo(b.instr).lane_shape());
   return b;
 }
 
@@ -129,6 +160,12 @@ absl::StatusOr<DecodedBatch> DecodeDeviceBatch(const DeviceBatch& batch,
     return absl::InvalidArgumentError(absl::StrCat("words decode to ", InstrName(in.instr),
                                                    " but the batch says ",
                                                    InstrName(batch.instr)));
+  }
+  if (const LaneShape row = GetInstrInfo(in.instr).lane_shape(); !batch.lanes.shape().same_sources(row)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the batch's lanes hold ", batch.lanes.shape().src_dwords[0], "/", batch.lanes.shape().src_dwords[1], "/",
+        batch.lanes.shape().src_dwords[2], " dwords per source but ", InstrName(in.instr), "'s row reads ",
+        row.src_dwords[0], "/", row.src_dwords[1], "/", row.src_dwords[2], " (LaneShape)"));
   }
   if (static_cast<size_t>(d.decoded.words_used) != words.size()) {
     return absl::InvalidArgumentError(absl::StrCat("the instruction uses ", d.decoded.words_used,

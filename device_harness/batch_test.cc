@@ -33,6 +33,35 @@ TEST(BuildDeviceBatchTest, EncodesWithTheHarnessRegisters) {
   EXPECT_EQ(b->lanes.vdst_old()[0], 0x11223344u);
 }
 
+// A lane's sources take as many dwords as the row's LaneShape says: one for every row so far,
+// so a lane written before the wide rows (no srcN_more) loads as it did, its batch's lanes
+// are of the row's shape, and a lane giving a one-dword source more dwords is refused,
+// naming the field.
+TEST(BuildDeviceBatchTest, LanesHoldTheRowsDwordsPerSource) {
+  auto b = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32
+    lanes { src0: 0x3f800000 src1: 1 src2: 0x11223344 vdst_old: 7 }
+  )pb"));
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_TRUE(b->lanes.shape() == GetInstrInfo(Instr::v_cvt_pk_u8_f32).lane_shape());
+  EXPECT_TRUE(b->lanes.shape().narrow_sources());
+  EXPECT_EQ(b->lanes.src2(), std::vector<uint32_t>{0x11223344u});
+  auto wide = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_u8_f32
+    lanes { src0: 0x3f800000 }
+    lanes { src0: 0x3f800000 src0_more: 5 src0_more: 6 }
+  )pb"));
+  ASSERT_FALSE(wide.ok());
+  EXPECT_EQ(wide.status().message(),
+            "lanes[1]: src0_more holds 2 dwords but v_cvt_pk_u8_f32's src0 is 1 dwords (its row's LaneShape): want 0");
+  // The pair writer's shape: one dword per source, two VDST words (its row's dst_bits 64).
+  auto pair = BuildDeviceBatch(Parse(R"pb(
+    target: "gfx942" instr: v_cvt_pk_f32_fp8 lanes { src0: 0x3c3c }
+  )pb"));
+  ASSERT_TRUE(pair.ok()) << pair.status();
+  EXPECT_EQ(pair->lanes.shape().dst_words, 2);
+}
+
 // v_cvt_pk_u8_f32 v4, v1, s21, v3 on gfx942 (opcode 477 = 0x1dd): dword0 0xd1dd0004,
 // dword1 = 0x101 | 21 << 9 | 0x103 << 18 = 0x040c2b01 (and with v2: 0x040e0501). The SGPR's value rides in sgpr_values.
 TEST(BuildDeviceBatchTest, SgprSourceValueAndMode) {

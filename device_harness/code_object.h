@@ -13,9 +13,10 @@
 // v1..v3 and vdst_old into v4, the SGPR-source values into s20..s22 (register_convention.h's
 // RegisterConvention), sets MODE[7:0] (round, denormals) and MODE[23] (FP16_OVFL) from
 // KernelArgs::mode, runs the 12 bytes at lanediff_patch_site, restores those MODE fields and
-// stores v4 to out[i], or, with KernelArgs::dst_words = 2 (a VGPR-pair writer, v[4:5]), v4 to
-// out[2i] and v5 to out[2i + 1]; then the MODE it read back to out[n * dst_words]. No HIP
-// here: this file is pure data and byte handling.
+// stores v4 to out[i], or, with M = KernelArgs::shape[7:0] VDST words (a VGPR pair v[4:5], or
+// on GFX9 a tuple v[4:4+M-1]), v4..v(4+M-1) to out[i*M .. i*M+M-1]; then the MODE it read back
+// to out[n * M]. On GFX9 a source of N > 1 dwords is loaded as a tuple (KernelCapacity). No
+// HIP here: this file is pure data and byte handling.
 #ifndef LANEDIFF_DEVICE_HARNESS_CODE_OBJECT_H_
 #define LANEDIFF_DEVICE_HARNESS_CODE_OBJECT_H_
 
@@ -38,7 +39,35 @@ inline constexpr size_t kPatchSiteBytes = 12;       // 8-byte VOP3 + 4-byte lite
 inline constexpr int kKernelWorkgroupSize = 256;    // work-items per workgroup (fixed)
 inline constexpr uint32_t kSNop0 = 0xBF800000;      // s_nop 0 on every family (SOPP op 0)
 inline constexpr uint8_t kKernelVdst = kRegisterConvention.vdst;  // the kernel stores v4 (v[4:5])
-inline constexpr int kKernelMaxDstWords = 2;        // KernelArgs::dst_words: v4, or v4 and v5
+// The most VDST words per lane any family's kernel stores (the GFX9 kernel's v[4:35]).
+inline constexpr int kKernelMaxDstWords = 32;
+
+// The lane shapes (model/base/lanes.h) a family's kernel runs: the GFX9 kernel (gfx908 ..
+// gfx950, where the wide rows are) loads src0 tuples of up to 32 dwords (v[36:67]), src1 tuples
+// of up to 16 (v[68:83]) and stores up to 32 VDST words; the other families' kernels one
+// dword per source and one or two VDST words (kernels/<family>.s).
+inline constexpr LaneShape KernelCapacity(Family family) {
+  return family == Family::gfx9 ? LaneShape{{32, 16, 1}, 32} : LaneShape{{1, 1, 1}, 2};
+}
+inline constexpr bool KernelRuns(Family family, const LaneShape& shape) {
+  const LaneShape cap = KernelCapacity(family);
+  for (int s = 0; s < 3; ++s) {
+    if (shape.src_dwords[s] < 1 || shape.src_dwords[s] > cap.src_dwords[s]) return false;
+  }
+  return shape.dst_words >= 1 && shape.dst_words <= cap.dst_words;
+}
+// KernelArgs::shape for a lane shape: [7:0] VDST words, [15:8], [23:16], [31:24] the dwords of
+// src0..src2 minus one. A row of one-dword sources has the word its VDST words are (1 or 2),
+// which is what the kernels before the wide rows read at that offset.
+inline constexpr uint32_t KernelShapeWord(const LaneShape& s) {
+  return uint32_t{s.dst_words} | uint32_t{s.src_dwords[0] - 1u} << 8 |
+         uint32_t{s.src_dwords[1] - 1u} << 16 | uint32_t{s.src_dwords[2] - 1u} << 24;
+}
+inline constexpr LaneShape LaneShapeOfWord(uint32_t w) {
+  return LaneShape{{static_cast<uint8_t>(((w >> 8) & 0xff) + 1), static_cast<uint8_t>(((w >> 16) & 0xff) + 1),
+                    static_cast<uint8_t>(((w >> 24) & 0xff) + 1)},
+                   static_cast<uint8_t>(w & 0xff)};
+}
 
 // The kernel arguments, byte for byte as the kernels' s_load offsets and .amdgpu_metadata
 // declare them (device_harness/kernels/*.s).
@@ -51,10 +80,11 @@ struct KernelArgs {
   uint32_t n = 0;         // lanes; work-items with index >= n do nothing
   uint32_t mode = 0;      // MODE value: bits [7:0] and [23] are applied
   uint32_t sgpr[3] = {};  // loaded into s20, s21, s22
-  // VDST words per lane, DstWords of the instruction: 1 (v4 to out[i]) or 2 (a VGPR pair:
-  // v4 to out[2i], v5 to out[2i + 1]); the MODE readback goes to out[n * dst_words]. Any
-  // value but 2 is taken as 1.
-  uint32_t dst_words = 1;
+  // The lane shape of the instruction (KernelShapeWord of its row's LaneShape): VDST words per
+  // lane M in [7:0] (v4 to out[i * M], v5 to out[i * M + 1], ...; the MODE readback to
+  // out[n * M]) and each source's dwords - 1 above. The GFX10+ kernels read only 2 (a VGPR
+  // pair) or anything else (one word) there.
+  uint32_t shape = 1;
 };
 static_assert(sizeof(KernelArgs) == 64, "KernelArgs must match the kernels' 64-byte layout");
 

@@ -6,6 +6,7 @@
 #include "device_harness/code_object.h"
 #include "device_harness/kernel_state.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -336,8 +337,24 @@ void ExpectModeWritesGuarded(Family fam, const Disassembly& d) {
 }
 
 // The one-word path's branch (after the site at `at`) skips exactly the store of v5 and lands
-// on s_endpgm.
-void ExpectBranchSkipsPairStore(const Disassembly& d, size_t at, const std::string& store) {
+// on s_endpgm. The GFX9 kernel's stores of VDST+k (k = 1..31) each follow a compare of M with k
+// and a branch to s_endpgm: store k goes to offset 4k from v[4+k].
+void ExpectBranchSkipsPairStore(const Disassembly& d, size_t at, const std::string& store, bool gfx9) {
+  if (gfx9) {
+    int k = 1;
+    for (size_t i = at + 2; i + 2 < d.lines.size(); ++i) {
+      if (!absl::StartsWith(d.lines[i].text, "s_cmp_eq_u32 s28, ")) continue;
+      EXPECT_EQ(d.lines[i].text, absl::StrCat("s_cmp_eq_u32 s28, ", k));
+      EXPECT_TRUE(absl::StartsWith(d.lines[i + 1].text, "s_cbranch_scc1")) << d.lines[i + 1].text;
+      EXPECT_EQ(d.lines[i + 2].text, absl::StrCat(store, " v1, v", 4 + k, ", s[12:13] offset:", 4 * k));
+      const uint64_t target = d.lines[i + 1].address + 4 + 4 * static_cast<int16_t>(d.lines[i + 1].words[0] & 0xffffu);
+      EXPECT_EQ(target, d.lines.back().address) << "the branch after VDST+" << k - 1 << " ends the kernel";
+      EXPECT_EQ(d.lines.back().text, "s_endpgm");
+      ++k;
+    }
+    EXPECT_EQ(k, 32) << "stores of VDST+1 .. VDST+31";
+    return;
+  }
   for (size_t i = at + 2; i + 2 < d.lines.size(); ++i) {
     if (!absl::StartsWith(d.lines[i].text, "s_cbranch_scc1")) continue;
     EXPECT_EQ(d.lines[i + 1].text, store + " v1, v5, s[12:13] offset:4");
@@ -347,18 +364,63 @@ void ExpectBranchSkipsPairStore(const Disassembly& d, size_t at, const std::stri
   }
 }
 
-// Between the site and the last store nothing writes v4 or v5 (the result), nor v0 (the lane
-// index the store offset comes from); v1 is written once, by the offset itself.
-void ExpectResultUntouchedAfterSite(const Disassembly& d, size_t at) {
+// Between the site and the last store nothing writes v4 or v5 (the result; on GFX9 v4..v35),
+// nor v0 (the lane index the store offset comes from); v1 is written once, by the offset
+// itself; the MODE readback and its offset go to v6, v7 (GFX9: v2, v3, sources dead by then).
+void ExpectResultUntouchedAfterSite(const Disassembly& d, size_t at, bool gfx9) {
   int v1_writes = 0;
   for (size_t i = at + 2; i < d.lines.size(); ++i) {
     const std::string& t = d.lines[i].text;
     if (!absl::StartsWith(t, "v_") || t == "v_nop") continue;
     const std::string dst = t.substr(t.find(' ') + 1, t.find(',') - t.find(' ') - 1);
-    EXPECT_TRUE(dst == "v6" || dst == "v7" || dst == "v1") << t;
+    EXPECT_TRUE(dst == (gfx9 ? "v2" : "v6") || dst == (gfx9 ? "v3" : "v7") || dst == "v1") << t;
     v1_writes += dst == "v1";
   }
   EXPECT_EQ(v1_writes, 1);
+}
+
+// s23 = KernelArgs::shape. GFX10+: s31 = log2 of a lane's bytes in out (3: a pair, else 2).
+// GFX9: s31 = 4M (M = shape[7:0]), s16/s17 = src0/src1 dwords - 1, s18/s19 their bytes per
+// lane; after the lane loads of v1..v4 each tuple (v36.., v68..) is loaded from its lane offset
+// (i times those bytes, v8 / v9) unless the source is one dword. Inserted into `before` after
+// the three kernarg loads and (GFX9) after the load of v4.
+void AddShapeLines(std::vector<std::string>* before, const std::string& load, bool gfx9) {
+  const std::vector<std::string> shape_lines =
+      gfx9 ? std::vector<std::string>{"s_and_b32 s31, s23, 0xff", "s_lshl_b32 s31, s31, 2",
+                                      "s_bfe_u32 s16, s23, 0x80008", "s_bfe_u32 s17, s23, 0x80010",
+                                      "s_add_i32 s18, s16, 1", "s_lshl_b32 s18, s18, 2",
+                                      "s_add_i32 s19, s17, 1", "s_lshl_b32 s19, s19, 2"}
+           : std::vector<std::string>{"s_cmp_eq_u32 s23, 2", "s_cselect_b32 s31, 3, 2"};
+  before->insert(before->begin() + 3, shape_lines.begin(), shape_lines.end());
+  if (!gfx9) return;
+  const std::vector<std::string> tuples = {
+      "s_cmp_eq_u32 s16, 0", "v_mul_u32_u24_e32 v8, s18, v0", load + " v36, v8, s[4:5]",
+      load + " v37, v8, s[4:5] offset:4", load + " v67, v8, s[4:5] offset:124",
+      "s_cmp_eq_u32 s17, 0", "v_mul_u32_u24_e32 v9, s19, v0", load + " v68, v9, s[6:7]",
+      load + " v83, v9, s[6:7] offset:60"};
+  const auto at_loads = std::find(before->begin(), before->end(), load + " v4, v5, s[10:11]");
+  before->insert(at_loads + 1, tuples.begin(), tuples.end());
+}
+
+// GFX9 after the site: the readback's offset n * 4M (s_mul_i32), readback and offset in v2,
+// v3; MODE restored; the lane's offset i * 4M; VDST+k for k < M (ExpectBranchSkipsPairStore).
+std::vector<std::string> Gfx9LinesAfterSite(const std::string& mode, const std::string& store) {
+  return {"s_getreg_b32 s29, hwreg(" + mode + ")",
+          "s_mul_i32 s30, s14, s31",
+          "v_mov_b32_e32 v2, s29",
+          "v_mov_b32_e32 v3, s30",
+          "s_and_b32 s28, s26, 0xff",
+          "s_bfe_u32 s27, s26, 0x10017",
+          "s_setreg_b32 hwreg(" + mode + ", 0, 8), s28",
+          "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
+          "v_mul_u32_u24_e32 v1, s31, v0",
+          store + " v1, v4, s[12:13]",
+          store + " v3, v2, s[12:13]",
+          "s_and_b32 s28, s23, 0xff",
+          "s_cmp_eq_u32 s28, 1",
+          store + " v1, v5, s[12:13] offset:4",
+          store + " v1, v35, s[12:13] offset:124",
+          "s_endpgm"};
 }
 
 // What llvm-objdump-22 shows around the patch site of every embedded code object.
@@ -396,9 +458,6 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
         sload8 + " s[4:11], s[0:1], " + (fam == Family::gfx10 || fam == Family::gfx11 ? "null" : "0x0"),
         sload4 + " s[12:15], s[0:1], 0x20",
         sload4 + " s[20:23], s[0:1], 0x30",
-        // s23 = KernelArgs::dst_words; s31 = log2 of a lane's bytes in out (3: a pair, else 2).
-        "s_cmp_eq_u32 s23, 2",
-        "s_cselect_b32 s31, 3, 2",
         cmp,
         saveexec,
         load + " v1, v5, s[4:5]",
@@ -412,6 +471,7 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
         "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
         loadwait,
     };
+    AddShapeLines(&before, load, gfx9);
     if (fam == Family::gfx1250) {
       before.insert(before.begin(), "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1");
       ExpectGfx1250Prologue(co, d);
@@ -443,7 +503,7 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     // v0 into v1 (i << s31: i * 4, or i * 8 for a pair), v4 stored to out[i * dst_words]
     // (s[12:13]) and the readback to out[n * dst_words] (byte offset n << s31, n = s14 =
     // KernelArgs::n); then, unless one word (s31 = 2), v5 to out[2i + 1]; end.
-    std::vector<std::string> after = {
+    std::vector<std::string> after = gfx9 ? Gfx9LinesAfterSite(mode, store) : std::vector<std::string>{
         "s_getreg_b32 s29, hwreg(" + mode + ")",  // MODE readback, to out[n * dst_words]
         "s_lshl_b32 s30, s14, s31",
         "v_mov_b32_e32 v6, s29",
@@ -462,8 +522,8 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     };
     const size_t end = FindInOrder(d, at + 2, d.lines.size(), after, &missing);
     EXPECT_NE(end, SIZE_MAX) << "missing after the site: " << missing;
-    ExpectBranchSkipsPairStore(d, at, store);
-    ExpectResultUntouchedAfterSite(d, at);
+    ExpectBranchSkipsPairStore(d, at, store, gfx9);
+    ExpectResultUntouchedAfterSite(d, at, gfx9);
   }
 }
 
@@ -794,7 +854,7 @@ TEST(CodeObjectTest, DescriptorAndMetadataMatchTheLaunchContract) {
              {"out", offsetof(KernelArgs, out)}, {"n", offsetof(KernelArgs, n)},
              {"mode", offsetof(KernelArgs, mode)}, {"sgpr0", offsetof(KernelArgs, sgpr)},
              {"sgpr1", offsetof(KernelArgs, sgpr) + 4}, {"sgpr2", offsetof(KernelArgs, sgpr) + 8},
-             {"dst_words", offsetof(KernelArgs, dst_words)}}) {
+             {"shape", offsetof(KernelArgs, shape)}}) {
       EXPECT_THAT(notes.out, testing::ContainsRegex(absl::StrCat(
                                  "\\.name: +", name, "\n +\\.offset: +", off, "\n")))
           << name;

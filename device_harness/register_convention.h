@@ -3,8 +3,9 @@
 // v1..v3 and vdst_old into v4, which is also VDST (the kernel stores v4), and the batch's three
 // SGPR-source values (DeviceBatch::sgpr_values, KernelArgs in code_object.h) into s20..s22.
 // A VGPR-pair writer (the row's dst_bits 64) writes v[4:5] (even, as gfx90a+ and gfx1250 need):
-// the kernel stores v5 as VDST+1 (KernelArgs::dst_words = 2) and keeps nothing it needs after
-// the instruction in v4 or v5. VDST+1's old value is not loaded (v5 holds the lane's load
+// the kernel stores v5 as VDST+1 (KernelArgs::shape[7:0] = 2) and keeps nothing it needs after
+// the instruction in v4 or v5. A wide row (GFX9 kernel only) writes v[4:4+M-1] and reads its
+// multi-dword sources from the tuples below. VDST+1's old value is not loaded (v5 holds the lane's load
 // offset): every pair row writes both words whole, so no lane word stands for it.
 //
 // The model reads it only through what the harness hands it: DefaultRegisters (which register
@@ -35,6 +36,14 @@ struct RegisterConvention {
                                                // a pair is v[vdst:vdst+1]
   std::array<uint16_t, 3> vgpr = {1, 2, 3};    // hold Lane.src0..src2
   std::array<uint16_t, 3> sgpr = {20, 21, 22};  // hold DeviceBatch::sgpr_values[0..2]
+  // A source of N > 1 dwords (a wide row's LaneShape) is the VGPR tuple v[tuple[s]:tuple[s]+N-1]
+  // (even, as gfx90a+ need), past a 32-word VDST v[4:35]: src0 from v36 (up to 32 dwords), src1
+  // from v68 (up to 16); src2 is one dword on every kernel (code_object.h KernelCapacity).
+  std::array<uint16_t, 3> tuple = {36, 68, 0};
+  // The VGPR holding dword k of source s for a lane of `shape`.
+  constexpr int SourceVgpr(const LaneShape& shape, int s, int k) const {
+    return shape.src_dwords[s] == 1 ? vgpr[s] : tuple[s] + k;
+  }
 };
 inline constexpr RegisterConvention kRegisterConvention{};
 inline const RegisterConvention& HarnessConvention() { return kRegisterConvention; }

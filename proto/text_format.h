@@ -32,7 +32,7 @@ namespace lanediff {
 std::string ToText(const google::protobuf::Message& message);
 
 // Memory a file's parsed messages may take, counted before parsing so that a small file cannot
-// expand to gigabytes (an empty Lane is 2 bytes of binary and about 60 bytes in memory): as
+// expand to gigabytes (an empty Lane is 2 bytes of binary and about 90 bytes in memory): as
 // much as kParseBudgetLanes Lane messages take, i.e. 2^20 lanes (the per-batch limit) plus
 // room for the rest. Larger messages count for more (a SweepResult for several lanes).
 inline constexpr size_t kParseBudgetLanes = (size_t{1} << 20) + (size_t{1} << 16);

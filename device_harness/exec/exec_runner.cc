@@ -75,6 +75,16 @@ absl::Status CheckCommandExists(absl::string_view command, absl::string_view pre
 
 namespace {
 
+// Lane i's stdin line: each source's dwords (one, or a wide row's tuple of N, its LaneShape)
+// then vdst_old, in hex: "src0 src1 src2 vdst_old" for every one-dword row.
+void AppendLaneLine(const LaneView& v, size_t i, std::string* input) {
+  for (int s = 0; s < 3; ++s) {
+    const size_t n = v.shape.src_dwords[s];
+    for (size_t k = 0; k < n; ++k) absl::StrAppendFormat(input, "%08x ", v.src(s)[i * n + k]);
+  }
+  absl::StrAppendFormat(input, "%08x\n", v.vdst_old[i]);
+}
+
 class ExecRunner : public Runner {
  public:
   explicit ExecRunner(ExecOptions options) : options_(std::move(options)) {}
@@ -89,10 +99,7 @@ class ExecRunner : public Runner {
     const LaneView v = d.resolved.view();
     std::string input;
     input.reserve(v.size * 36);
-    for (size_t i = 0; i < v.size; ++i) {
-      absl::StrAppendFormat(&input, "%08x %08x %08x %08x\n", v.src0[i], v.src1[i], v.src2[i],
-                            v.vdst_old[i]);
-    }
+    for (size_t i = 0; i < v.size; ++i) AppendLaneLine(v, i, &input);
     const size_t limit = ExecAnswerLimit(OutputWords(d.ctx.instr, v.size));
     LANEDIFF_ASSIGN_OR_RETURN(
         SubprocessResult r, RunSubprocess({"/bin/sh", "-c", line}, input, options_.timeout, limit));

@@ -53,7 +53,7 @@ struct FakeLaunch {
   PatchSiteWords words{};  // the patch site of the loaded code object (3 dwords)
   uint32_t mode = 0;
   std::array<uint32_t, 3> sgpr{};
-  uint32_t dst_words = 1;  // KernelArgs::dst_words as the kernels read it: 2, or else 1
+  uint32_t dst_words = 1;  // KernelArgs::shape[7:0]: VDST words per lane
   LaneView in;             // n lanes
   uint32_t* out = nullptr; // n * dst_words VDST words, as the kernels store them (lane i's at
                            // out[i * dst_words]); out[n * dst_words], the MODE readback, is the fake's
@@ -143,8 +143,9 @@ class FakeHip : public HipApi {
     const uint32_t n = *static_cast<uint32_t*>(params[5]);
     l.mode = *static_cast<uint32_t*>(params[6]);
     for (int i = 0; i < 3; ++i) l.sgpr[i] = *static_cast<uint32_t*>(params[7 + i]);
-    // kernels/*.s: `s_cmp_eq_u32 s23, 2` picks the pair layout; any other value is one word.
-    l.dst_words = *static_cast<uint32_t*>(params[10]) == 2 ? 2 : 1;
+    // KernelArgs::shape[7:0]: the VDST words per lane the kernels store (the GFX10+ kernels
+    // compare the whole word with 2; a one-dword row's shape is 1 or 2).
+    l.dst_words = std::max<uint32_t>(1, *static_cast<uint32_t*>(params[10]) & 0xff);
     auto ptr = [&](int i) { return reinterpret_cast<uint32_t*>(*static_cast<uint64_t*>(params[i])); };
     l.in = {ptr(0), ptr(1), ptr(2), ptr(3), n};
     l.out = ptr(4);

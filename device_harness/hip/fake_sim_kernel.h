@@ -94,12 +94,13 @@ inline FakeCodeKernel InterpFakeKernel(std::vector<std::string> inject, const st
     KernelArgs args;
     auto* raw = reinterpret_cast<uint8_t*>(&args);
     for (size_t i = 0; i < 11; ++i) std::memcpy(raw + kOffsets[i], params[i], i < 5 ? 8 : 4);
-    const uint64_t n = args.n, w = args.dst_words == 2 ? 2 : 1;
+    const uint64_t n = args.n, w = std::max<uint32_t>(1, args.shape & 0xff);
     interp::FlatMemory mem;
     mem.Add("kernarg", reinterpret_cast<uintptr_t>(&args), sizeof(args), false);
     const char* names[4] = {"src0", "src1", "src2", "vdst_old"};
     const uint64_t ptrs[4] = {args.src0, args.src1, args.src2, args.vdst_old};
-    for (int i = 0; i < 4; ++i) mem.Add(names[i], ptrs[i], 4 * n, false);
+    const LaneShape shape = LaneShapeOfWord(args.shape);
+    for (int i = 0; i < 4; ++i) mem.Add(names[i], ptrs[i], 4 * n * (i < 3 ? shape.src_dwords[i] : 1), false);
     mem.Add("out", args.out, 4 * (n * w + 1), true);
     absl::StatusOr<interp::Kernel> k = interp::LoadKernel(*target, wave_size, image);
     absl::Status s = k.status();

@@ -35,11 +35,12 @@
 namespace lanediff {
 namespace {
 
-// The kernels store one VDST word per lane or a VGPR pair (KernelArgs::dst_words); a row with a
-// wider destination needs a kernel change before it can run here.
+// The kernels store up to kKernelMaxDstWords VDST words per lane (KernelArgs::shape; a tuple
+// wider than a pair on the GFX9 kernel only, KernelCapacity); a row with a wider destination
+// needs a kernel change before it can run here.
 static_assert(kMaxDstWords <= kKernelMaxDstWords,
               "a row writes more VDST words than the HIP kernels store (device_harness/kernels/*.s, "
-              "KernelArgs::dst_words): extend the kernels' stores first");
+              "KernelArgs::shape): extend the kernels' stores first");
 
 constexpr char kNoGpuSentence[] = "no AMD GPU is visible to the HIP runtime";
 constexpr char kNoGpuHelp[] =
@@ -373,6 +374,13 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
                                                    " but the device is ", code_object.target->name));
   }
   LANEDIFF_ASSIGN_OR_RETURN(Instr instr, CheckPatchWords(*batch.target, batch.words));
+  // The launch path (hip/launch_pipeline.h) stages one dword per source and lane; a wide row's
+  // tuples run on the kernel interpreter (--device=interp) and the simulator.
+  if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); !shape.narrow_sources()) {
+    return absl::UnimplementedError(absl::StrCat(
+        InstrName(instr), " reads multi-dword sources (", shape.src_dwords[0], "/", shape.src_dwords[1], "/",
+        shape.src_dwords[2], " dwords): the HIP launch path stages one dword per source and lane"));
+  }
   // Documented restrictions, checked on the words themselves (a DeviceBatch need not come
   // from BuildDeviceBatch, whose decoder refuses them too): undefined by spec, not run.
   LANEDIFF_ASSIGN_OR_RETURN(DecodedVop3 fields, DecodeVop3Fields(*batch.target, batch.words));
@@ -410,7 +418,7 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
 
 std::array<void*, 11> KernelParamPointers(KernelArgs& args) {
   return {&args.src0, &args.src1, &args.src2, &args.vdst_old, &args.out, &args.n,
-          &args.mode, &args.sgpr[0], &args.sgpr[1], &args.sgpr[2], &args.dst_words};
+          &args.mode, &args.sgpr[0], &args.sgpr[1], &args.sgpr[2], &args.shape};
 }
 
 absl::StatusOr<std::string> ProcessorFromGcnArchName(absl::string_view gcn_arch_name) {

@@ -80,7 +80,7 @@ unsigned HipGridBlocks(size_t lanes);
 // destination (at most kKernelMaxDstWords words), the lane count fits.
 absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const DeviceBatch& batch);
 // hipModuleLaunchKernel's kernelParams: one pointer per argument of the kernels' metadata,
-// in metadata order (src0 src1 src2 vdst_old out n mode sgpr0 sgpr1 sgpr2 dst_words).
+// in metadata order (src0 src1 src2 vdst_old out n mode sgpr0 sgpr1 sgpr2 shape).
 std::array<void*, 11> KernelParamPointers(KernelArgs& args);
 
 }  // namespace lanediff

@@ -206,7 +206,7 @@ TEST(HipRunnerTest, RefusesABatchThatBreaksTheRegisterConventionWhoeverBuiltIt) 
 // A VGPR-pair writer (the row's dst_bits 64) runs on the HIP path: for every code object whose
 // target has a pair row, every form the target has (VOP3, VOP1 e32, GFX9 SDWA with a byte
 // select), the words the runner returns (lane i's VDST at [2i], VDST+1 at [2i + 1], from the
-// kernel arguments dst_words = 2 and the fake's pair layout) equal the model's slow oracle
+// kernel argument shape = 2 and the fake's pair layout) equal the model's slow oracle
 // (EvaluateOracle, model/ops/ops.h), lane for lane, across two launches; the MODE readback at
 // out[2n] is checked by Run. The fake's kernel is the kernel interpreter (interp/interp.h):
 // the patched code object's own bytes run, the instruction under test on the simulator (the
@@ -267,8 +267,8 @@ TEST(HipRunnerTest, VgprPairWritersGiveTheOraclesWordsOnEveryTargetThatHasThem) 
   EXPECT_GT(checked, 0) << "no VGPR-pair writer on any target: the test checks nothing";
 }
 
-// The kernel arguments carry the width: dst_words = 2 for a pair, 1 otherwise (what the kernels
-// read from s23 to pick the layout); a host that sent 1 for a pair would get half the words,
+// The kernel arguments carry the width: shape = 2 for a pair, 1 otherwise (KernelShapeWord of
+// one-dword sources; what the kernels read from s23 to pick the layout); a host that sent 1 for a pair would get half the words,
 // which the test above would see. Hand-derived, one lane: gfx942's fp8 is E4M3 FNUZ (bias 8),
 // so byte 0x40 = 0 1000 000 = 1.0 (0x3f800000) and 0x38 = 0 0111 000 = 0.5 (0x3f000000):
 // v_cvt_pk_f32_fp8 v[4:5], v1 with S0 = 0x3840 (word 0: low byte 0x40, high byte 0x38) writes
@@ -279,7 +279,7 @@ TEST(HipRunnerTest, ThePairWidthReachesTheKernelArguments) {
   ASSERT_TRUE(dev.ok()) << dev.status();
   std::vector<uint32_t> widths;
   // The fake's kernel is the interpreter running the kernel bytes (the kernel reads
-  // dst_words from s23); kernelParams[10] is the dst_words argument (KernelParamPointers).
+  // the shape from s23); kernelParams[10] is the shape argument (KernelParamPointers).
   FakeCodeKernel interp = fake->code_kernel;
   fake->code_kernel = [&widths, interp](absl::Span<const uint8_t> image, unsigned blocks, unsigned threads,
                                         void** params, std::string* error) {

@@ -137,7 +137,7 @@ absl::Status HipLaunchPipeline::Run(const LaunchRequest& r, std::vector<uint32_t
     args.n = static_cast<uint32_t>(m);
     args.mode = r.mode;
     for (int k = 0; k < 3; ++k) args.sgpr[k] = r.sgpr[k];
-    args.dst_words = r.dst_words;
+    args.shape = r.dst_words;  // KernelShapeWord of one-dword sources (CheckHipBatch)
     std::array<void*, 11> params = KernelParamPointers(args);
     const unsigned blocks = HipGridBlocks(m);
     LANEDIFF_HIP_CHECK(api, LaunchKernel(r.function, blocks, kKernelWorkgroupSize, compute_stream_, params.data()),

@@ -50,7 +50,7 @@ struct LaunchRequest {
   LaneView lanes;
   uint32_t mode = 0;
   std::array<uint32_t, 3> sgpr{};
-  uint32_t dst_words = 1;    // VDST words per lane: 1, or 2 for a VGPR pair (KernelArgs::dst_words)
+  uint32_t dst_words = 1;    // VDST words per lane: 1, or 2 for a VGPR pair (KernelArgs::shape[7:0]; one dword per source)
   std::string what;          // "<mnemonic> words d1dd0004 040e0501", for errors
 };
 

@@ -207,7 +207,7 @@ struct Launch {
   std::vector<uint8_t>* have;      // decoded[i] valid
   Instr instr;                     // the patch site's instruction
   std::vector<uint32_t> words;     // its words (1 to 3)
-  int dst_words = 1;               // DstWords(instr)
+  LaneShape shape;                 // the site's lane shape (GridLaunch::shape or the row's)
   int region_src[4] = {-1, -1, -1, -1};  // src0..src2, vdst_old (contract)
   int region_out = -1;
   std::vector<uint8_t>* stored;    // out words stored (contract)
@@ -412,7 +412,6 @@ class Wave {
           "MODE[23] differ: 0x%08x vs 0x%08x): a MODE field is written to the wrong bit or not at all",
           mode_, c.args.mode, mode_ & kKernelModeMask, c.args.mode & kKernelModeMask));
     }
-    static const char* kNames[] = {"v1 (src0)", "v2 (src1)", "v3 (src2)", "v4 (vdst_old)"};
     for (int i = 0; i < w_; ++i) {
       if (!((exec >> i) & 1)) continue;
       const uint32_t g = lane_base_ + static_cast<uint32_t>(i);
@@ -420,13 +419,21 @@ class Wave {
         return absl::InternalError(absl::StrCat("harness fault: lane ", g, " runs the instruction under test but n = ",
                                                 c.args.n, ": the bounds check (lane index < n) is missing or wrong"));
       }
-      for (int k = 0; k < 4; ++k) {
-        const Tag& t = tags_[static_cast<size_t>(1 + k) * 64 + i];
-        if (t.kind != Tag::load || t.what != l_.region_src[k] || t.index != g) {
-          return absl::InternalError(absl::StrCat(
-              "harness fault: lane ", g, "'s ", kNames[k], " holds ", DescribeTag(t), ", expected ",
-              l_.region_src[k] >= 0 ? l_.mem->regions()[l_.region_src[k]].name : "?", "[", g,
-              "]: a wrong kernarg offset, buffer pointer or lane offset"));
+      // Source s's dword k (register_convention.h SourceVgpr) from src_s[g * N + k]; vdst_old in v4.
+      for (int s = 0; s < 4; ++s) {
+        const int dwords = s < 3 ? l_.shape.src_dwords[s] : 1;
+        for (int k = 0; k < dwords; ++k) {
+          const int reg = s < 3 ? kRegisterConvention.SourceVgpr(l_.shape, s, k) : kRegisterConvention.vdst;
+          const uint32_t want = g * static_cast<uint32_t>(dwords) + static_cast<uint32_t>(k);
+          const Tag& t = tags_[static_cast<size_t>(reg) * 64 + i];
+          if (t.kind != Tag::load || t.what != l_.region_src[s] || t.index != want) {
+            return absl::InternalError(absl::StrCat(
+                "harness fault: lane ", g, "'s v", reg, " (",
+                s == 3 ? std::string("vdst_old") : dwords == 1 ? absl::StrCat("src", s) : absl::StrCat("src", s, " dword ", k),
+                ") holds ", DescribeTag(t), ", expected ",
+                l_.region_src[s] >= 0 ? l_.mem->regions()[l_.region_src[s]].name : "?", "[", want,
+                "]: a wrong kernarg offset, buffer pointer or lane offset"));
+          }
         }
       }
     }
@@ -439,7 +446,7 @@ class Wave {
     if (l_.mem->IndexOf(r) != l_.region_out) {
       return absl::InternalError(absl::StrCat("harness fault: lane ", g, " stores to ", r->name, ", not to out"));
     }
-    const uint64_t j = (addr - r->base) / 4, w = c.args.dst_words == 2 ? 2 : 1, lanes_words = uint64_t{c.args.n} * w;
+    const uint64_t j = (addr - r->base) / 4, w = l_.shape.dst_words, lanes_words = uint64_t{c.args.n} * w;
     const Tag& t = tags_[static_cast<size_t>(data_vgpr) * 64 + lane];
     if (j > lanes_words) {
       return absl::InternalError(absl::StrCat("harness fault: lane ", g, " stores out[", j, "], past out[n * dst_words] = out[",
@@ -451,7 +458,8 @@ class Wave {
       if (t.kind == Tag::result && t.index == g && t.index == want_lane && t.what != want_word) {
         return absl::InternalError(absl::StrCat("harness fault: out[", j, "] receives VDST+", static_cast<int>(t.what),
                                                 " of lane ", g, ", expected VDST+", want_word,
-                                                ": the pair's words are swapped"));
+                                                w == 2 ? ": the pair's words are swapped"
+                                                       : ": the lane's words are out of order (a store one slot off)"));
       }
       if (t.kind == Tag::result && t.index == g && g != want_lane) {
         return absl::InternalError(absl::StrCat("harness fault: lane ", g, " stores its result to out[", j, "], lane ",
@@ -485,9 +493,13 @@ class Wave {
       if (!v.ok()) return where(v.status().message());
       b.sgpr_values[i] = *v;
     }
-    const int regs[4] = {rc.vgpr[0], rc.vgpr[1], rc.vgpr[2], rc.vdst};
-    for (int r : regs) {
-      if (absl::Status s = CheckV(r, true); !s.ok()) return where(s.message());
+    // Each source's dwords (v1..v3, or a tuple: SourceVgpr) and vdst_old (v4), as read.
+    const LaneShape& shape = l_.shape;
+    for (int s = 0; s < 4; ++s) {
+      for (int k = 0; k < (s < 3 ? shape.src_dwords[s] : 1); ++k) {
+        const int r = s < 3 ? rc.SourceVgpr(shape, s, k) : rc.vdst;
+        if (absl::Status st = CheckV(r, true); !st.ok()) return where(st.message());
+      }
     }
     if (l_.g->contract) {
       if (absl::Status s = CheckOperands(exec); !s.ok()) return where(s.message());
@@ -497,18 +509,26 @@ class Wave {
       if ((exec >> i) & 1) active[n++] = i;
     }
     if (n == 0) return absl::OkStatus();
+    b.lanes.SetShape(shape);
     b.lanes.Resize(n);
-    std::vector<uint32_t>* cols[4] = {&b.lanes.src0(), &b.lanes.src1(), &b.lanes.src2(), &b.lanes.vdst_old()};
-    for (int k = 0; k < 4; ++k) {
-      for (int j = 0; j < n; ++j) (*cols[k])[j] = v_[static_cast<size_t>(regs[k]) * 64 + active[j]];
+    for (int s = 0; s < 3; ++s) {
+      const int dwords = shape.src_dwords[s];
+      for (int j = 0; j < n; ++j) {
+        for (int k = 0; k < dwords; ++k) {
+          b.lanes.src(s)[static_cast<size_t>(j * dwords + k)] =
+              v_[static_cast<size_t>(rc.SourceVgpr(shape, s, k)) * 64 + active[j]];
+        }
+      }
     }
-    std::vector<uint32_t> out(static_cast<size_t>(n) * l_.dst_words);
+    for (int j = 0; j < n; ++j) b.lanes.vdst_old()[j] = v_[static_cast<size_t>(rc.vdst) * 64 + active[j]];
+    const int dst_words = shape.dst_words;
+    std::vector<uint32_t> out(static_cast<size_t>(n) * dst_words);
     if (absl::Status s = (*l_.eval)(b, absl::MakeSpan(out)); !s.ok()) return where(s.message());
-    for (int word = 0; word < l_.dst_words; ++word) {
+    for (int word = 0; word < dst_words; ++word) {
       const int r = rc.vdst + word;
       if (absl::Status s = CheckV(r, false); !s.ok()) return where(s.message());
       for (int j = 0; j < n; ++j) {
-        v_[static_cast<size_t>(r) * 64 + active[j]] = out[static_cast<size_t>(j) * l_.dst_words + word];
+        v_[static_cast<size_t>(r) * 64 + active[j]] = out[static_cast<size_t>(j) * dst_words + word];
         if (!tags_.empty()) {
           tags_[static_cast<size_t>(r) * 64 + active[j]] =
               Tag{Tag::result, static_cast<uint8_t>(word), lane_base_ + static_cast<uint32_t>(active[j])};
@@ -652,7 +672,7 @@ class Wave {
     return absl::OkStatus();
   }
 
-  // v_mov_b32, v_and_b32, v_add_u32, v_lshlrev_b32 on the lanes in `exec`.
+  // v_mov_b32, v_and_b32, v_add_u32, v_lshlrev_b32, v_mul_u32_u24 on the lanes in `exec`.
   absl::Status ExecVectorAlu(const Inst& in, uint64_t exec) {
     uint32_t a[64], b[64], d[64];
     LANEDIFF_RETURN_IF_ERROR(VSrc(in.src0, in.literal, a));
@@ -662,6 +682,7 @@ class Wave {
         case Op::v_mov_b32: d[i] = a[i]; break;
         case Op::v_and_b32: d[i] = a[i] & b[i]; break;
         case Op::v_add_u32: d[i] = a[i] + b[i]; break;
+        case Op::v_mul_u32_u24: d[i] = (a[i] & 0xffffff) * (b[i] & 0xffffff); break;  // low 32 bits
         default: d[i] = b[i] << (a[i] & 31); break;  // v_lshlrev_b32: src0 is the shift
       }
     }
@@ -792,6 +813,7 @@ class Wave {
       case Op::v_and_b32:
       case Op::v_add_u32:
       case Op::v_lshlrev_b32:
+      case Op::v_mul_u32_u24:
         return ExecVectorAlu(in, exec);
       case Op::v_cmp_gt_u32:
         return ExecVectorCompare(in, exec);
@@ -850,7 +872,20 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
   std::vector<Inst> decoded(kernel.text_size / 4 + 1);
   std::vector<uint8_t> have(decoded.size());
   std::vector<uint8_t> stored;
-  Launch l{&kernel, &launch, &memory, &evaluate, &decoded, &have, *instr, site, DstWords(*instr), {}, -1, &stored};
+  const LaneShape shape = launch.shape.value_or(GetInstrInfo(*instr).lane_shape());
+  if (!KernelRuns(kernel.target->family, shape)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "interpreter: the ", FamilyName(kernel.target->family), " kernel does not take ", shape.src_dwords[0], "/",
+        shape.src_dwords[1], "/", shape.src_dwords[2], " source dwords and ", shape.dst_words,
+        " VDST words per lane (code_object.h KernelCapacity)"));
+  }
+  Launch l{&kernel, &launch, &memory, &evaluate, &decoded, &have, *instr, site, shape, {}, -1, &stored};
+  if (launch.contract && launch.contract->args.shape != KernelShapeWord(shape)) {
+    return absl::InternalError(absl::StrFormat(
+        "harness fault: KernelArgs::shape is 0x%08x but the instruction moves 0x%08x (KernelShapeWord): the "
+        "kernel would load and store another lane layout than the host's buffers", launch.contract->args.shape,
+        KernelShapeWord(shape)));
+  }
   if (launch.contract) {
     static const char* kNames[] = {"src0", "src1", "src2", "vdst_old"};
     for (size_t i = 0; i < memory.regions().size(); ++i) {
@@ -875,7 +910,7 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
   }
   if (launch.contract) {
     const KernelArgs& a = launch.contract->args;
-    const uint64_t w = a.dst_words == 2 ? 2 : 1, words = uint64_t{a.n} * w;
+    const uint64_t w = shape.dst_words, words = uint64_t{a.n} * w;
     for (uint64_t j = 0; j <= words && j < stored.size(); ++j) {
       if (j == words ? stored[j] == 0 : stored[j] != 1) {
         return absl::InternalError(absl::StrCat(
@@ -890,6 +925,17 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
 
 absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, const Evaluator& evaluate,
                                       absl::Span<const uint8_t> elf, RunStats* stats, uint32_t cluster_size) {
+  const LaneShape row = GetInstrInfo(batch.instr).lane_shape();
+  if (!batch.lanes.shape().same_sources(row)) {
+    return absl::InvalidArgumentError(absl::StrCat("the batch's lanes are not in ", InstrName(batch.instr),
+                                                   "'s row's shape (LaneShape)"));
+  }
+  return RunBatchAs(batch, row, wave_size, evaluate, elf, stats, cluster_size);
+}
+
+absl::StatusOr<DeviceResult> RunBatchAs(const DeviceBatch& batch, const LaneShape& shape, int wave_size,
+                                        const Evaluator& evaluate, absl::Span<const uint8_t> elf, RunStats* stats,
+                                        uint32_t cluster_size) {
   if (batch.target == nullptr) return absl::InvalidArgumentError("batch has no target");
   const TargetTraits& t = *batch.target;
   CodeObjectView co;
@@ -901,9 +947,12 @@ absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, c
   LANEDIFF_ASSIGN_OR_RETURN(std::vector<uint8_t> image, PatchCodeObject(co, batch.words));
   LANEDIFF_ASSIGN_OR_RETURN(Kernel k, LoadKernel(t, wave_size, image));
   const size_t n = batch.lanes.size();
-  const size_t w = static_cast<size_t>(DstWords(batch.instr));
   const LaneView lv = batch.lanes.view();
-  std::vector<uint32_t> in[4] = {{lv.src0, lv.src0 + n}, {lv.src1, lv.src1 + n}, {lv.src2, lv.src2 + n},
+  if (!lv.shape.same_sources(shape)) return absl::InvalidArgumentError("the batch's lanes are not in the shape asked");
+  const size_t w = shape.dst_words;
+  std::vector<uint32_t> in[4] = {{lv.src0, lv.src0 + n * shape.src_dwords[0]},
+                                 {lv.src1, lv.src1 + n * shape.src_dwords[1]},
+                                 {lv.src2, lv.src2 + n * shape.src_dwords[2]},
                                  {lv.vdst_old, lv.vdst_old + n}};
   std::vector<uint32_t> out(n * w + 1, 0xA5A5A5A5u);
   KernelArgs args;
@@ -916,17 +965,18 @@ absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, c
   args.n = static_cast<uint32_t>(n);
   args.mode = batch.mode;
   for (int i = 0; i < 3; ++i) args.sgpr[i] = batch.sgpr_values[i];
-  args.dst_words = static_cast<uint32_t>(w);
+  args.shape = KernelShapeWord(shape);
   FlatMemory mem;
   mem.Add("kernarg", addr(&args), sizeof(args), false);
   static const char* kNames[] = {"src0", "src1", "src2", "vdst_old"};
-  for (int i = 0; i < 4; ++i) mem.Add(kNames[i], addr(in[i].data()), 4 * n, false);
+  for (int i = 0; i < 4; ++i) mem.Add(kNames[i], addr(in[i].data()), 4 * in[i].size(), false);
   mem.Add("out", addr(out.data()), 4 * out.size(), true);
   GridLaunch g;
   g.workgroups = static_cast<uint32_t>(std::max<size_t>(1, (n + kKernelWorkgroupSize - 1) / kKernelWorkgroupSize));
   g.workgroup_size = kKernelWorkgroupSize;
   g.kernarg = addr(&args);
   g.contract = Contract{args};
+  g.shape = shape;
   g.cluster_size = cluster_size;
   if (cluster_size != 0) g.workgroups = (g.workgroups + cluster_size - 1) / cluster_size * cluster_size;
   LANEDIFF_RETURN_IF_ERROR(RunGrid(k, g, mem, evaluate, stats));

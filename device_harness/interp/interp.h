@@ -110,10 +110,12 @@ Evaluator RunnerEvaluator(Runner* runner);
 
 // The harness kernels' contract (code_object.h KernelArgs), checked as the kernel runs when
 // given: every lane i < n runs the instruction with v1..v4 loaded from src0[i], src1[i],
-// src2[i], vdst_old[i] and MODE[7:0], MODE[23] as `mode` asks; a lane >= n never runs it;
-// out[i * dst_words + k] receives word k of lane i's result and nothing else; out[n *
-// dst_words] the MODE readback. A breach is a "harness fault" error naming what is wrong
-// (wrong kernarg offset, wrong lane slot, pair words swapped, MODE field, bounds check).
+// src2[i], vdst_old[i] (a source of N > 1 dwords: dword k of its tuple from src_s[i * N + k])
+// and MODE[7:0], MODE[23] as `mode` asks; a lane >= n never runs it; out[i * M + k] (M the
+// VDST words, KernelArgs::shape) receives word k of lane i's result and nothing else; out[n *
+// M] the MODE readback. A breach is a "harness fault" error naming what is wrong
+// (wrong kernarg offset, wrong lane slot, pair words swapped, a store one slot off, MODE
+// field, bounds check).
 struct Contract {
   KernelArgs args;
 };
@@ -123,6 +125,11 @@ struct GridLaunch {
   uint32_t workgroup_size = 256;
   uint64_t kernarg = 0;         // address of the kernarg segment (in a region of the memory)
   std::optional<Contract> contract;
+  // The lane shape of the instruction at the patch site (model/base/lanes.h): which registers
+  // it reads and writes (register_convention.h SourceVgpr, VDST v[4:4+M-1]). Unset: its row's
+  // (InstrInfo::lane_shape); RunBatchAs passes the shape it is given. With a contract,
+  // KernelArgs::shape must be its KernelShapeWord.
+  std::optional<LaneShape> shape;
   // gfx1250 workgroup clusters of this many workgroups along x (0: no clusters, as
   // hipModuleLaunchKernel launches). With clusters the hardware puts the cluster id in ttmp9,
   // the cluster size x - 1 in ttmp6[15:12], the workgroup's id within its cluster in
@@ -150,6 +157,13 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
 absl::StatusOr<DeviceResult> RunBatch(const DeviceBatch& batch, int wave_size, const Evaluator& evaluate,
                                       absl::Span<const uint8_t> elf = {}, RunStats* stats = nullptr,
                                       uint32_t cluster_size = 0);
+// The same with the patch site's lane shape given (the lanes must hold its source dwords):
+// KernelArgs::shape, the buffers and the registers the evaluator reads and writes follow it,
+// not the row of the words at the site. A test runs the GFX9 kernel's tuple loads and stores
+// this way with an evaluator of its own.
+absl::StatusOr<DeviceResult> RunBatchAs(const DeviceBatch& batch, const LaneShape& shape, int wave_size,
+                                        const Evaluator& evaluate, absl::Span<const uint8_t> elf = {},
+                                        RunStats* stats = nullptr, uint32_t cluster_size = 0);
 
 // `--device=interp`: every batch runs through RunBatch on the target's default wave size's
 // code object, the patch site computed by the simulator (`options`: its errata and

@@ -22,6 +22,7 @@
 #include "device_harness/resolve_case.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "model/base/status.h"
 #include "model/isa/vop3.h"
 #include "model/ops/ops.h"
 
@@ -414,12 +415,146 @@ TEST(InterpPlantedBugTest, ADescriptorThatDisagreesWithTheKernelIsCaught) {
 }
 
 // Beyond the five: the wait for the kernarg loads removed (s_waitcnt lgkmcnt(0) = BF8CC07F
-// on gfx942 -> s_nop 0) is a read of s23 before its load returned.
+// on gfx942 -> s_nop 0) is a read of s23 (KernelArgs::shape) before its load returned: on
+// GFX9 the first instruction after the wait takes its VDST words, on GFX11 the compare with 2.
 TEST(InterpPlantedBugTest, AMissingWaitIsCaught) {
   const CodeObjectView co = Co("gfx942", 64);
   const absl::Status s = RunPlanted(co, Plant(co, {0xBF8CC07F}, {0xBF800000}), Instr::v_cvt_pk_u8_f32, kDefaultMode);
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(std::string(s.message()), HasSubstr("s_cmp_eq_u32 s23, 2): reads s23 before the wait"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("s_and_b32 s31, s23, 0xff): reads s23 before the wait"));
+  const CodeObjectView rdna = Co("gfx1100", 32);
+  // s_waitcnt lgkmcnt(0) on gfx1100: BF89FC07.
+  const absl::Status r = RunPlanted(rdna, Plant(rdna, {0xBF89FC07}, {0xBF800000}), Instr::v_cvt_pk_u8_f32, kDefaultMode);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.message()), HasSubstr("s_cmp_eq_u32 s23, 2): reads s23 before the wait"));
+}
+
+// ---- Wide lanes (model/base/lanes.h LaneShape): the GFX9 kernel loads multi-dword sources
+// as VGPR tuples (src0 from v36, src1 from v68) and stores up to 32 VDST words per lane. No
+// row is that wide yet, so the batch runs a one-dword row's words at the site with a wide
+// shape (RunBatchAs, GridLaunch::shape) and an evaluator of the test's own: word k of a
+// lane's result is WideWord of its operands, which the test checks the VDST against. What is
+// checked is the movement: every dword loaded into the register the convention names, every
+// word stored to out[i * M + k], the contract's messages when a planted kernel gets it wrong.
+
+// Word k of lane j's result: every source dword of the lane takes part, so a dword loaded into
+// the wrong register or from the wrong lane changes it.
+uint32_t WideWord(const LaneView& v, size_t j, int k) {
+  uint32_t h = 0x9e3779b9u * static_cast<uint32_t>(k + 1) ^ v.vdst_old[j];
+  for (int s = 0; s < 3; ++s) {
+    const int n = v.shape.src_dwords[s];
+    for (int d = 0; d < n; ++d) h = (h ^ v.src(s)[j * n + d]) * 0x01000193u + static_cast<uint32_t>(d);
+  }
+  return h;
+}
+
+Evaluator WideEvaluator() {
+  return [](const DeviceBatch& b, absl::Span<uint32_t> vdst) {
+    const LaneView v = b.lanes.view();
+    const int m = v.shape.dst_words;
+    if (vdst.size() != v.size * m) return absl::InternalError("wide evaluator: output size");
+    for (size_t j = 0; j < v.size; ++j) {
+      for (int k = 0; k < m; ++k) vdst[j * m + k] = WideWord(v, j, k);
+    }
+    return absl::OkStatus();
+  };
+}
+
+// A batch of `n` lanes of `shape` whose words are v_cvt_pk_u8_f32's (the site's instruction).
+DeviceBatch WideBatch(const TargetTraits& t, const LaneShape& shape, uint32_t n, uint32_t mode) {
+  DeviceBatch b = MakeKnown(t, Instr::v_cvt_pk_u8_f32, 1, mode).batch;
+  b.lanes.SetShape(shape);
+  b.lanes.Clear();
+  uint32_t x = 0x2545f491u;
+  auto next = [&x] { x ^= x << 13, x ^= x >> 17, x ^= x << 5; return x; };
+  std::vector<uint32_t> s[3];
+  for (uint32_t i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      s[k].resize(shape.src_dwords[k]);
+      for (uint32_t& w : s[k]) w = next();
+    }
+    b.lanes.AddWide(s[0].data(), s[1].data(), s[2].data(), next());
+  }
+  return b;
+}
+
+absl::Status RunWide(const CodeObjectView& co, absl::Span<const uint8_t> elf, const LaneShape& shape, uint32_t n,
+                     std::vector<uint32_t>* vdst = nullptr) {
+  const DeviceBatch b = WideBatch(*co.target, shape, n, 0x008000f0u);
+  LANEDIFF_ASSIGN_OR_RETURN(DeviceResult r, RunBatchAs(b, shape, co.wave_size, WideEvaluator(), elf));
+  if (vdst != nullptr) *vdst = r.vdst;
+  std::vector<uint32_t> want(static_cast<size_t>(n) * shape.dst_words);
+  LANEDIFF_RETURN_IF_ERROR(WideEvaluator()(b, absl::MakeSpan(want)));
+  if (r.vdst != want) return absl::InternalError("VDST differs from the evaluator's words");
+  return absl::OkStatus();
+}
+
+// Every GFX9 code object moves the shapes of the gfx950 block-scaled conversions (6 -> 32:
+// pk32_f32_fp6; 16+16 -> 6: 2xpk16_fp6_f32; 1 -> 2; 32 -> 6) and the kernel's capacity
+// (32 and 16 source dwords, 32 VDST words) across two full workgroups and a partial third.
+TEST(InterpWideLaneTest, TheGfx9KernelMovesEveryShapeItTakes) {
+  const LaneShape shapes[] = {{{6, 1, 1}, 32}, {{16, 16, 1}, 6}, {{1, 1, 1}, 2}, {{32, 1, 1}, 6}, {{32, 16, 1}, 32}};
+  for (const char* t : {"gfx908", "gfx942", "gfx950"}) {
+    const CodeObjectView co = Co(t, 64);
+    for (const LaneShape& shape : shapes) {
+      std::vector<uint32_t> vdst;
+      const absl::Status s = RunWide(co, co.elf, shape, 549, &vdst);
+      EXPECT_TRUE(s.ok()) << t << " " << int{shape.src_dwords[0]} << "/" << int{shape.src_dwords[1]} << " -> "
+                          << int{shape.dst_words} << ": " << s;
+      EXPECT_EQ(vdst.size(), size_t{549} * shape.dst_words);
+    }
+  }
+  // The other families' kernels take one dword per source and at most a pair.
+  const CodeObjectView rdna = Co("gfx1100", 32);
+  const absl::Status s = RunWide(rdna, rdna.elf, {{6, 1, 1}, 32}, 64);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("kernel does not take 6/1/1 source dwords and 32 VDST words"));
+}
+
+// The store of VDST+5 (global_store_dword v1, v9, s[12:13] offset:20 = DC708014 000C0901)
+// goes one slot on (offset:24 = DC708018): lane 0's word 5 lands in out[6].
+TEST(InterpWideLaneTest, AStoreOneSlotOffIsCaught) {
+  const CodeObjectView co = Co("gfx950", 64);
+  const absl::Status s = RunWide(co, Plant(co, {0xDC708014, 0x000C0901}, {0xDC708018, 0x000C0901}), {{6, 1, 1}, 32}, 300);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()), HasSubstr("harness fault: out[6] receives VDST+5 of lane 0, expected VDST+6"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("a store one slot off"));
+}
+
+// The src0 tuple's first dword loaded through the src1 pointer (global_load_dword v36, v8,
+// s[4:5] = DC508000 24040008 -> SADDR s[6:7] = 24060008), with src1 as wide as src0 so the
+// load stays in a buffer.
+TEST(InterpWideLaneTest, AWrongKernargPointerForATupleIsCaught) {
+  const CodeObjectView co = Co("gfx950", 64);
+  const absl::Status s = RunWide(co, Plant(co, {0xDC508000, 0x24040008}, {0xDC508000, 0x24060008}), {{6, 6, 1}, 32}, 300);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()), HasSubstr("lane 0's v36 (src0 dword 0) holds src1[0], expected src0[0]"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("wrong kernarg offset, buffer pointer or lane offset"));
+}
+
+// The tuple's lane offset taken with src1's stride (v_mul_u32_u24_e32 v8, s18, v0 = 10100012
+// -> s19 = 10100013; src1 is one dword, 4 bytes a lane): lane 1 loads from src0[1].
+TEST(InterpWideLaneTest, AWrongTupleStrideIsCaught) {
+  const CodeObjectView co = Co("gfx950", 64);
+  const absl::Status s = RunWide(co, Plant(co, {0x10100012}, {0x10100013}), {{6, 1, 1}, 32}, 300);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()), HasSubstr("lane 1's v36 (src0 dword 0) holds src0[1], expected src0[6]"));
+}
+
+// KernelArgs::shape is the host's promise of the buffers' layout: a kernarg shape that is not
+// the site's lane shape is refused before any wave runs.
+TEST(InterpWideLaneTest, AShapeWordThatDisagreesIsRefused) {
+  const CodeObjectView co = Co("gfx950", 64);
+  absl::StatusOr<Kernel> k = LoadKernel(*co.target, 64, co.elf);
+  ASSERT_TRUE(k.ok()) << k.status();
+  KernelArgs args;
+  args.shape = KernelShapeWord({{6, 1, 1}, 32});
+  FlatMemory mem;
+  mem.Add("kernarg", reinterpret_cast<uintptr_t>(&args), sizeof(args), false);
+  GridLaunch g;
+  g.kernarg = reinterpret_cast<uintptr_t>(&args);
+  g.contract = Contract{args};
+  const absl::Status s = RunGrid(*k, g, mem, WideEvaluator());
+  EXPECT_THAT(std::string(s.message()), HasSubstr("KernelArgs::shape is 0x00000520 but the instruction moves 0x00000001"));
 }
 
 // gfx1250: the s_nop 0 between a MODE s_setreg and s_set_vgpr_msb (BF800000 BF860000) removed

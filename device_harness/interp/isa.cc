@@ -49,6 +49,8 @@ constexpr Row kRows[] = {
     {Format::sop2, k9, 0x0c, Op::s_and_b32, "s_and_b32"},
     {Format::sop2, k9, 0x1c, Op::s_lshl_b32, "s_lshl_b32"},
     {Format::sop2, k9, 0x25, Op::s_bfe_u32, "s_bfe_u32"},
+    {Format::sop2, k9, 0x02, Op::s_add_i32, "s_add_i32"},
+    {Format::sop2, k9, 0x24, Op::s_mul_i32, "s_mul_i32"},
     {Format::sop2, k10, 0x0e, Op::s_and_b32, "s_and_b32"},
     {Format::sop2, k10, 0x1e, Op::s_lshl_b32, "s_lshl_b32"},
     {Format::sop2, k10, 0x27, Op::s_bfe_u32, "s_bfe_u32"},
@@ -82,6 +84,7 @@ constexpr Row kRows[] = {
     {Format::vop2, k9, 0x13, Op::v_and_b32, "v_and_b32"},
     {Format::vop2, k9, 0x34, Op::v_add_u32, "v_add_u32"},
     {Format::vop2, k9, 0x12, Op::v_lshlrev_b32, "v_lshlrev_b32"},
+    {Format::vop2, k9, 0x08, Op::v_mul_u32_u24, "v_mul_u32_u24"},
     {Format::vop2, k10p, 0x1b, Op::v_and_b32, "v_and_b32"},
     {Format::vop2, k10p, 0x25, Op::v_add_u32, "v_add_nc_u32"},
     {Format::vop2, k10, 0x1a, Op::v_lshlrev_b32, "v_lshlrev_b32"},
@@ -422,6 +425,7 @@ std::string Disassemble(Family family, int wave_size, const Inst& in) {
     case Op::v_and_b32:
     case Op::v_add_u32:
     case Op::v_lshlrev_b32:
+    case Op::v_mul_u32_u24:
       return absl::StrCat(n, "_e32 v", in.dst, ", ", Vop(family, in.src0, in.literal), ", v", in.src1);
     case Op::v_cmp_gt_u32:
       return absl::StrCat(n, "_e32 ", wave_size == 64 ? "vcc" : "vcc_lo", ", ", Vop(family, in.src0, in.literal),

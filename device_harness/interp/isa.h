@@ -34,7 +34,7 @@ enum class Op : uint8_t {
   s_nop, s_endpgm, s_cbranch_scc1, s_cbranch_execz, s_waitcnt, s_wait_kmcnt, s_wait_loadcnt,
   s_wait_alu, s_set_vgpr_msb,                                 // SOPP
   v_nop, v_mov_b32,                                           // VOP1
-  v_and_b32, v_add_u32, v_lshlrev_b32,                        // VOP2
+  v_and_b32, v_add_u32, v_lshlrev_b32, v_mul_u32_u24,         // VOP2
   v_cmp_gt_u32,                                               // VOPC
   global_load_b32, global_store_b32, global_prefetch_b8,      // FLAT / VGLOBAL
 };

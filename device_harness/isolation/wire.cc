@@ -96,9 +96,9 @@ std::string EncodeBatch(const DeviceBatch& batch) {
   PutWords(&out, batch.sgpr_values.data(), 3);
   const LaneView v = batch.lanes.view();
   PutU32(&out, static_cast<uint32_t>(v.size));
-  PutWords(&out, v.src0, v.size);
-  PutWords(&out, v.src1, v.size);
-  PutWords(&out, v.src2, v.size);
+  // Each source's dwords as the row's LaneShape lays them out (one a lane but for a wide row's
+  // tuples), so a one-dword row's frame is what it was before the wide rows.
+  for (int s = 0; s < 3; ++s) PutWords(&out, v.src(s), v.size * v.shape.src_dwords[s]);
   PutWords(&out, v.vdst_old, v.size);
   // Optional trailing flags: absent when zero, so frames without them stay what they were.
   if (batch.allow_undefined) PutU32(&out, kBatchAllowUndefined);
@@ -126,9 +126,12 @@ absl::StatusOr<DeviceBatch> DecodeBatch(absl::string_view payload) {
     LANEDIFF_ASSIGN_OR_RETURN(b.sgpr_values[i], r.U32("sgpr_values"));
   }
   LANEDIFF_ASSIGN_OR_RETURN(uint32_t n, r.U32("lanes"));
-  LANEDIFF_RETURN_IF_ERROR(r.Words("src0", n, &b.lanes.src0()));
-  LANEDIFF_RETURN_IF_ERROR(r.Words("src1", n, &b.lanes.src1()));
-  LANEDIFF_RETURN_IF_ERROR(r.Words("src2", n, &b.lanes.src2()));
+  // The lanes are in the row's shape (EncodeBatch; DecodeDeviceBatch refuses any other).
+  b.lanes.SetShape(GetInstrInfo(b.instr).lane_shape());
+  const char* names[3] = {"src0", "src1", "src2"};
+  for (int s = 0; s < 3; ++s) {
+    LANEDIFF_RETURN_IF_ERROR(r.Words(names[s], size_t{n} * b.lanes.shape().src_dwords[s], &b.lanes.src(s)));
+  }
   LANEDIFF_RETURN_IF_ERROR(r.Words("vdst_old", n, &b.lanes.vdst_old()));
   if (!r.AtEnd()) {
     LANEDIFF_ASSIGN_OR_RETURN(uint32_t flags, r.U32("flags"));

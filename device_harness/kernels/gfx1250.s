@@ -3,7 +3,7 @@
 // Same contract as gfx9.s (read that file's header first): one lane per work-item, the
 // register convention of device_harness/register_convention.h (v1..v3 = src0..src2, v4 = VDST loaded with
 // vdst_old, s20..s22 = SGPR-source values; v[4:5] for a VGPR pair), the 64-byte
-// kernel-argument layout (KernelArgs in device_harness/code_object.h; dst_words = 2 stores
+// kernel-argument layout (KernelArgs in device_harness/code_object.h; shape = 2 stores
 // VDST+1 at out[2i + 1] and the MODE readback at out[2n]), and the 12-byte patch site
 // lanediff_patch_site.
 // gfx1250 (LLVM PRs #174681, #184904, #191362): an S_SETREG to MODE also writes the VGPR-MSB
@@ -43,7 +43,7 @@ lanediff_kernel:
   // s[0:1] kernarg pointer (user SGPRs), v0 work-item id.
   s_load_b256 s[4:11], s[0:1], 0x0      // src0, src1, src2, vdst_old pointers
   s_load_b128 s[12:15], s[0:1], 0x20    // out pointer, n, mode
-  s_load_b128 s[20:23], s[0:1], 0x30    // s20..s22 = SGPR-source values, s23 = dst_words
+  s_load_b128 s[20:23], s[0:1], 0x30    // s20..s22 = SGPR-source values, s23 = KernelArgs::shape (= VDST words here)
   v_and_b32_e32 v0, 0x3ff, v0              // work-item id x (ids may be packed)
   // GFX12.5 has architected SGPRs and workgroup clusters. Without clusters (IB_STS2[9:6]
   // = 0; hipModuleLaunchKernel launches none) ttmp9 is the workgroup id x; with clusters it
@@ -61,7 +61,7 @@ lanediff_kernel:
   s_lshl_b32 s3, s2, 8                     // 256 work-items per workgroup
   v_add_nc_u32_e32 v0, s3, v0                 // global lane index
   s_wait_kmcnt 0x0
-  s_cmp_eq_u32 s23, 2                      // KernelArgs::dst_words: 2 = a VGPR pair v[4:5]
+  s_cmp_eq_u32 s23, 2                      // KernelArgs::shape: 2 = a VGPR pair v[4:5]
   s_cselect_b32 s31, 3, 2                  // log2 of a lane's bytes in out: 8 (pair) or 4
   .if @LANEDIFF_WAVE@ == 64
   v_cmp_gt_u32_e32 vcc, s14, v0            // lane index < n

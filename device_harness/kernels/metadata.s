@@ -15,7 +15,7 @@ amdhsa.kernels:
     .uses_dynamic_stack: false
     .wavefront_size: @LANEDIFF_WAVE@
     .sgpr_count: 36
-    .vgpr_count: 8
+    .vgpr_count: @LANEDIFF_VGPR_COUNT@
     .max_flat_workgroup_size: 256
     .reqd_workgroup_size: [ 256, 1, 1 ]
     .args:
@@ -29,6 +29,6 @@ amdhsa.kernels:
       - { .name: sgpr0, .offset: 48, .size: 4, .value_kind: by_value }
       - { .name: sgpr1, .offset: 52, .size: 4, .value_kind: by_value }
       - { .name: sgpr2, .offset: 56, .size: 4, .value_kind: by_value }
-      - { .name: dst_words, .offset: 60, .size: 4, .value_kind: by_value }
+      - { .name: shape, .offset: 60, .size: 4, .value_kind: by_value }
 ...
   .end_amdgpu_metadata

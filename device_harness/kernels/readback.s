@@ -1,10 +1,10 @@
-// The MODE readback and the final stores, shared by every family's kernel (kernels/<family>.s
-// includes this file).
+// The MODE readback and the final stores, shared by the GFX10+ kernels (kernels/<family>.s
+// includes this file; the GFX9 kernel, which stores a wide lane's VDST tuple, has its own).
 //
 // LANEDIFF_READ_MODE_BACK, invoked after the instruction under test and before MODE is
 // restored: MODE as the instruction ran goes to s29, the byte offset of out[n * dst_words]
 // (one slot past the lanes' words; n is in s14, KernelArgs::n, and s31 = log2 of a lane's
-// bytes in out, 2 or 3 as KernelArgs::dst_words is 1 or 2) to s30, and both to v6/v7 for
+// bytes in out, 2 or 3 as KernelArgs::shape is 1 or 2) to s30, and both to v6/v7 for
 // LANEDIFF_STORE_RESULTS (every lane stores the same word). The host compares it with the
 // batch's MODE (runner.h CheckModeReadback). `mode_reg` is HW_REG_MODE (GFX9-11) or
 // HW_REG_WAVE_MODE (GFX12+).
@@ -17,7 +17,7 @@
 
 // The stores every family's kernel ends with, after MODE is restored: lane i's VDST (v4) to
 // out[i * dst_words], the MODE readback (v6 at the offset in v7, from LANEDIFF_READ_MODE_BACK)
-// to out[n * dst_words], and for a VGPR pair (s31 = 3: KernelArgs::dst_words = 2) VDST+1 (v5) to
+// to out[n * dst_words], and for a VGPR pair (s31 = 3: KernelArgs::shape = 2) VDST+1 (v5) to
 // out[2i + 1]; a one-word row branches to .Lend, the kernel's s_endpgm. The store offset is
 // recomputed from v0 (the lane index) into v1: the sources v1..v3 are dead by then, and v4, v5
 // may be the result. `store` is the family's 32-bit global store (global_store_dword on

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -35,7 +36,18 @@ struct GroupKey {
   }
 };
 
-using LaneKey = std::array<uint32_t, 4>;  // resolved src0, src1, src2, vdst_old
+// A lane's resolved operands: each source's dwords (one, or a wide row's tuple: LaneShape),
+// then vdst_old. Four words inline, so a one-dword row's key allocates nothing.
+using LaneKey = absl::InlinedVector<uint32_t, 4>;
+LaneKey KeyOf(const LaneView& v, size_t i) {
+  LaneKey key;
+  for (int s = 0; s < 3; ++s) {
+    const size_t n = v.shape.src_dwords[s];
+    key.insert(key.end(), v.src(s) + i * n, v.src(s) + i * n + n);
+  }
+  key.push_back(v.vdst_old[i]);
+  return key;
+}
 
 struct Answer {
   // The lane's destination words: VDST, and VDST+1 for a VGPR pair (InstrInfo::dst_bits 64).
@@ -87,7 +99,7 @@ class ReplayRunner : public Runner {
         auto& group = groups_[GroupKey{std::string(batch->target->name), batch->words, batch->mode}];
         const LaneView v = d->resolved.view();
         for (size_t i = 0; i < n; ++i) {
-          const LaneKey key = {v.src0[i], v.src1[i], v.src2[i], v.vdst_old[i]};
+          const LaneKey key = KeyOf(v, i);
           Answer a{{}, source, fault};
           for (size_t w = 0; w < words && !faulted; ++w) {
             a.vdst[w] = obs.vdst(static_cast<int>(i * words + w));
@@ -129,7 +141,7 @@ class ReplayRunner : public Runner {
     int first_source = -1;
     size_t missing = 0, first_missing = 0;
     for (size_t i = 0; i < v.size; ++i) {
-      const auto it = group->second.find(LaneKey{v.src0[i], v.src1[i], v.src2[i], v.vdst_old[i]});
+      const auto it = group->second.find(KeyOf(v, i));
       if (it == group->second.end()) {
         if (missing++ == 0) first_missing = i;
         continue;

@@ -105,9 +105,9 @@ absl::StatusOr<std::string> EncodeRequest(uint32_t id, const DeviceBatch& batch)
     PutU32(&out, f);
   }
   PutU32(&out, static_cast<uint32_t>(v.size));
-  PutWords(&out, v.src0, v.size);
-  PutWords(&out, v.src1, v.size);
-  PutWords(&out, v.src2, v.size);
+  // Each source's n * N dwords (N from the row's LaneShape: 1 but for a wide row's tuples,
+  // lane i's at [i * N, i * N + N)), then vdst_old's n.
+  for (int s = 0; s < 3; ++s) PutWords(&out, v.src(s), v.size * v.shape.src_dwords[s]);
   PutWords(&out, v.vdst_old, v.size);
   PutString(&out, EncodeBatch(batch));
   return out;
@@ -124,9 +124,13 @@ absl::StatusOr<ServeRequest> DecodeRequest(absl::string_view payload) {
     LANEDIFF_RETURN_IF_ERROR(r.U32(f).status());
   }
   LANEDIFF_ASSIGN_OR_RETURN(uint32_t n, r.U32("n"));
+  absl::StatusOr<Instr> named = ParseInstr(instr);
+  if (!named.ok()) return absl::DataLossError(absl::StrCat("exec-serve request: ", named.status().message()));
+  const LaneShape shape = GetInstrInfo(*named).lane_shape();
   std::vector<uint32_t> skip;
-  for (absl::string_view f : {"src0", "src1", "src2", "vdst_old"}) {
-    LANEDIFF_RETURN_IF_ERROR(r.Words(f, n, &skip));
+  const char* names[4] = {"src0", "src1", "src2", "vdst_old"};
+  for (int s = 0; s < 4; ++s) {
+    LANEDIFF_RETURN_IF_ERROR(r.Words(names[s], size_t{n} * (s < 3 ? shape.src_dwords[s] : 1), &skip));
   }
   LANEDIFF_ASSIGN_OR_RETURN(std::string raw, r.String("batch"));
   LANEDIFF_RETURN_IF_ERROR(r.End());

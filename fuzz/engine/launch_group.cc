@@ -15,9 +15,9 @@ namespace {
 // Appends without zero-filling first (Resize would memset what the copy overwrites: 1% of
 // the host pipeline at 64K-lane launches, `lanediff bench --pipeline` under perf).
 void Append(LaneBatch* to, const LaneView& from) {
-  to->src0().insert(to->src0().end(), from.src0, from.src0 + from.size);
-  to->src1().insert(to->src1().end(), from.src1, from.src1 + from.size);
-  to->src2().insert(to->src2().end(), from.src2, from.src2 + from.size);
+  for (int s = 0; s < 3; ++s) {
+    to->src(s).insert(to->src(s).end(), from.src(s), from.src(s) + from.size * from.shape.src_dwords[s]);
+  }
   to->vdst_old().insert(to->vdst_old().end(), from.vdst_old, from.vdst_old + from.size);
 }
 

@@ -398,7 +398,7 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
     ASSERT_TRUE(st.ok()) << st.status();
     EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
     for (const KnownAnswer& k : st->known) {
-      // The kernels store one word or a VGPR pair (KernelArgs::dst_words): every batch runs,
+      // The kernels store one word or a VGPR pair (KernelArgs::shape): every batch runs,
       // the pair writers' included.
       EXPECT_FALSE(k.unsupported()) << k.name << ": " << k.status;
       ASSERT_TRUE(k.mode_readback.has_value()) << k.name;

@@ -16,16 +16,47 @@ inline constexpr uint32_t kModeRoundF32Mask = 0x3;     // MODE[1:0]
 inline constexpr uint32_t kModeDenormF32InBit = 1u << 4;
 inline constexpr uint32_t kModeFp16OvflBit = 1u << 23;
 
-// Non-owning structure-of-arrays view of a batch's resolved operands.
+// How many 32-bit words a lane moves: each source's dwords (a VGPR tuple of N registers,
+// e.g. 6 for 32 packed FP6 fields) and the words of the destination (VDST, VDST+1, ...). The
+// instruction's row says it (InstrInfo::lane_shape, model/targets/targets.h); vdst_old is
+// always one word (VDST's old value; a wide row writes every word whole). Arrays of a batch
+// keep a lane's words consecutive: source s of lane i at [i * src_dwords[s], ... + N), its
+// result at [i * dst_words, ... + M).
+struct LaneShape {
+  uint8_t src_dwords[3] = {1, 1, 1};
+  uint8_t dst_words = 1;
+  // One dword per source: every row but the wide ones.
+  constexpr bool narrow_sources() const {
+    return src_dwords[0] == 1 && src_dwords[1] == 1 && src_dwords[2] == 1;
+  }
+  // The same dwords per source (what a batch's lanes hold; the VDST words are the row's).
+  constexpr bool same_sources(const LaneShape& o) const {
+    return src_dwords[0] == o.src_dwords[0] && src_dwords[1] == o.src_dwords[1] &&
+           src_dwords[2] == o.src_dwords[2];
+  }
+  // The words of one lane a device is given: every source's dwords and vdst_old.
+  constexpr int lane_words() const { return src_dwords[0] + src_dwords[1] + src_dwords[2] + 1; }
+  friend constexpr bool operator==(const LaneShape& a, const LaneShape& b) {
+    return a.src_dwords[0] == b.src_dwords[0] && a.src_dwords[1] == b.src_dwords[1] &&
+           a.src_dwords[2] == b.src_dwords[2] && a.dst_words == b.dst_words;
+  }
+};
+
+// Non-owning structure-of-arrays view of a batch's resolved operands: `size` lanes, source s
+// holding size * shape.src_dwords[s] words (LaneShape's layout).
 struct LaneView {
   const uint32_t* src0 = nullptr;
   const uint32_t* src1 = nullptr;
   const uint32_t* src2 = nullptr;
   const uint32_t* vdst_old = nullptr;
   size_t size = 0;
+  LaneShape shape{};
+  const uint32_t* src(int s) const { return s == 0 ? src0 : s == 1 ? src1 : src2; }
 };
 
-// Owning structure-of-arrays batch.
+// Owning structure-of-arrays batch. Add/Resize with the default shape are the one-dword
+// batches every narrow row uses; SetShape first for a wide row's. Only the shape's source
+// dwords lay the lanes out; its dst_words is the row's, kept for whoever sizes results.
 class LaneBatch {
  public:
   void Add(uint32_t src0, uint32_t src1, uint32_t src2, uint32_t vdst_old) {
@@ -34,23 +65,40 @@ class LaneBatch {
     src2_.push_back(src2);
     vdst_old_.push_back(vdst_old);
   }
+  // A wide lane: each source's dwords (spans of shape().src_dwords[s] words) and vdst_old.
+  void AddWide(const uint32_t* src0, const uint32_t* src1, const uint32_t* src2, uint32_t vdst_old) {
+    src0_.insert(src0_.end(), src0, src0 + shape_.src_dwords[0]);
+    src1_.insert(src1_.end(), src1, src1 + shape_.src_dwords[1]);
+    src2_.insert(src2_.end(), src2, src2 + shape_.src_dwords[2]);
+    vdst_old_.push_back(vdst_old);
+  }
+  // Sets the words per lane of each source (the lanes already held are dropped when those
+  // change) and the row's VDST words.
+  void SetShape(const LaneShape& shape) {
+    const bool same = shape.same_sources(shape_);
+    shape_ = shape;
+    if (!same) Resize(0);
+  }
+  const LaneShape& shape() const { return shape_; }
   void Resize(size_t n) {
-    src0_.resize(n);
-    src1_.resize(n);
-    src2_.resize(n);
+    src0_.resize(n * shape_.src_dwords[0]);
+    src1_.resize(n * shape_.src_dwords[1]);
+    src2_.resize(n * shape_.src_dwords[2]);
     vdst_old_.resize(n);
   }
   void Clear() { Resize(0); }
-  size_t size() const { return src0_.size(); }
+  size_t size() const { return vdst_old_.size(); }
   LaneView view() const {
-    return {src0_.data(), src1_.data(), src2_.data(), vdst_old_.data(), src0_.size()};
+    return {src0_.data(), src1_.data(), src2_.data(), vdst_old_.data(), vdst_old_.size(), shape_};
   }
   std::vector<uint32_t>& src0() { return src0_; }
   std::vector<uint32_t>& src1() { return src1_; }
   std::vector<uint32_t>& src2() { return src2_; }
+  std::vector<uint32_t>& src(int s) { return s == 0 ? src0_ : s == 1 ? src1_ : src2_; }
   std::vector<uint32_t>& vdst_old() { return vdst_old_; }
 
  private:
+  LaneShape shape_{};
   std::vector<uint32_t> src0_, src1_, src2_, vdst_old_;
 };
 

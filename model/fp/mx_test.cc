@@ -684,5 +684,37 @@ TEST(MxScaleF32To16, EveryFp8ByteEveryScaleExponentEveryReadingFastEqualsOracle)
   EXPECT_EQ(n, 4u * 256 * (254 * 9 + 2 * 15));
 }
 
+// The gfx950 FP6 -> f32 conversions (v_cvt_scalef32_pk32_f32_fp6/bf6: 32 E2M3 / E3M2 fields
+// times the f32 scale operand) can take the path the scaled fp8 decodes take: the field's exact
+// value (MxToF32 with scale byte 127 = 2^0; every FP6 value is an f32 normal or zero) times the
+// operand (MxScaleF32). Every field of both formats x every scale exponent field x every E8M0
+// and overflow/denormal reading: fast == oracle, and decode-then-scale equals MxToF32's scaled
+// decode of the field (two independent routes to the same bits; MxToF32's exponent_add is not
+// a MxScaleF32 reading and stays off).
+TEST(MxScaleF32, EveryFp6FieldEveryScaleExponentEveryReadingFastEqualsOracleAndScaledDecode) {
+  std::vector<MxDecodeOptions> sets;
+  for (E8m0Zero z : {E8m0Zero::pow2_m127, E8m0Zero::zero}) {
+    for (E8m0Nan n : {E8m0Nan::nan, E8m0Nan::pow2_128, E8m0Nan::infinity}) {
+      for (int f = 0; f < 4; ++f) sets.push_back(ScaledDec(z, n, (f & 1) != 0, (f & 2) != 0));
+    }
+  }
+  uint64_t n = 0;
+  for (const MxElemFormat* f : {&kFp6, &kBf6}) {
+    for (uint32_t code = 0; code < 64; ++code) {
+      const uint32_t x = MxToF32(code, 127, *f, {});
+      for (uint32_t e = 0; e < 256; ++e) {
+        for (const MxDecodeOptions& o : sets) {
+          const uint32_t fast = MxScaleF32(x, e << 23, MxScaleRead::exponent, o);
+          ASSERT_EQ(fast, OracleMxScaleF32(x, e << 23, MxScaleRead::exponent, o))
+              << f->name << " code 0x" << std::hex << code << " scale byte 0x" << e;
+          ASSERT_EQ(fast, MxToF32(code, e, *f, o)) << f->name << " code 0x" << std::hex << code << " scale byte 0x" << e;
+          ++n;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(n, 2u * 64 * 256 * 24);
+}
+
 }  // namespace
 }  // namespace lanediff

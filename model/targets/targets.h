@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "model/base/lanes.h"
 #include "model/fp/fp8_format.h"
 
 namespace lanediff {
@@ -78,6 +79,13 @@ enum class SrcRole : uint8_t {
   // default); ABS/NEG are accepted by LLVM and change nothing under that reading.
   scale_f32,
 };
+
+// The dwords a source of this role reads per lane: every role so far is one 32-bit operand
+// (a packed multi-dword source, e.g. 32 FP6 fields in 6 dwords, is a role of its own).
+constexpr int SrcDwords(SrcRole role) {
+  (void)role;
+  return 1;
+}
 
 // Which bits of the destination a lane writes, and what selects them.
 enum class DstWrite : uint8_t {
@@ -144,10 +152,11 @@ struct InstrInfo {
   // constant assembles to the inline code (operands.h, docs/semantics.md §10.11). 0: every source
   // is a 32-bit operand everywhere.
   FamilySet src0_16bit = 0;
-  // 32: one VGPR; 64: a VGPR pair VDST, VDST+1 (the packed fp8 -> f32 conversions). Every
+  // 32: one VGPR; 64: a VGPR pair VDST, VDST+1 (the packed fp8 -> f32 conversions); up to
+  // 1024: a VGPR tuple of dst_bits / 32 registers (model/base/lanes.h LaneShape). Every
   // layer sizes a lane's result by dst_words(): the model writes, devices return, compare
   // checks and findings keep dst_words() words per lane, lane i's at [i*W, i*W + W).
-  uint8_t dst_bits = 32;
+  uint16_t dst_bits = 32;
   DstWrite write = DstWrite::byte_at_src1;
   KeptFrom kept = KeptFrom::vdst_old;
   uint8_t neg_abs_srcs = 0;  // bit i: LLVM accepts -x / |x| on source i
@@ -166,8 +175,18 @@ struct InstrInfo {
   constexpr int src_bits(Family family, int i) const {
     return i == 0 && (src0_16bit & FamilyBit(family)) != 0 ? 16 : 32;
   }
-  // Destination words per lane (1 or 2).
+  // Destination words per lane (1, 2, or a tuple's registers).
   constexpr int dst_words() const { return dst_bits / 32; }
+  // The dwords source `i` reads per lane: 1 for every role but a packed tuple's
+  // (SrcDwords). A source of more than one dword is a VGPR tuple v[r:r+N-1].
+  constexpr int src_dwords(int i) const { return SrcDwords(src[i]); }
+  // What a lane moves through the harness: each source's dwords and the destination's words.
+  constexpr LaneShape lane_shape() const {
+    LaneShape s;
+    for (int i = 0; i < 3; ++i) s.src_dwords[i] = static_cast<uint8_t>(src_dwords(i));
+    s.dst_words = static_cast<uint8_t>(dst_words());
+    return s;
+  }
   // The output is an 8-bit float (fp8/bf8): compare, sweep and reports decode it by format.
   constexpr bool writes_float() const {
     return output == OutputKind::fp8 || output == OutputKind::bf8;
