@@ -9,6 +9,7 @@
 #include "fuzz/triage/bucket_merge.h"
 #include "fuzz/triage/render.h"
 #include "gtest/gtest.h"
+#include "proto/text_format.h"
 
 namespace lanediff {
 namespace {
@@ -243,6 +244,23 @@ TEST(Render, JsonObjectCarriesTheDecodedExample) {
   EXPECT_TRUE(absl::StrContains(j, "\"repro\":\"lanediff replay ")) << j;
   EXPECT_EQ(Thousands(4378853376u), "4,378,853,376");
   EXPECT_EQ(Thousands(999), "999");
+}
+
+// A decode's example (render.h DecodeExample) shows its source as 8-bit codes and its result as
+// an f32 word, not as bytes: gfx950 v_cvt_f32_bf8 of byte 0x7d (OCP E5M2 S.11111.01: a NaN).
+// 0x7fc00000 is exponent 0xff, fraction 0x400000 (bit 22 set: quiet); 0x7fffffff fraction
+// 0x7fffff, quiet as well: the two NaN words differ by their fraction alone.
+TEST(Render, AnF32DecodeShowsItsCodesAndItsNanWords) {
+  auto f = ParseText<proto::Finding>(R"pb(
+    testcase { target: "gfx950" instr: v_cvt_f32_bf8 lanes { src0: 0x7d } }
+    expected: 0x7fc00000 observed: 0x7fffffff)pb", "finding");
+  ASSERT_TRUE(f.ok()) << f.status();
+  const std::string text = DecodeExample(*f, "f.textproto");
+  EXPECT_TRUE(absl::StrContains(
+      text, "src0 0x0000007d (8-bit float codes, bytes low first: 7d 00 00 00)")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "expected 0x7fc00000 = NaN (quiet, fraction 0x400000)  "
+                                      "observed 0x7fffffff = NaN (quiet, fraction 0x7fffff)"))
+      << text;
 }
 
 // What a cause says (render.h CauseTitle): a reading, equivalent readings, a field, or none of

@@ -11,6 +11,7 @@
 #include "fuzz/triage/classify.h"
 #include "fuzz/cli/json_line.h"
 #include "fuzz/triage/attribution.h"
+#include "model/fp/mx.h"
 #include "model/isa/testcase.h"
 #include "model/ops/ops.h"
 
@@ -42,7 +43,8 @@ struct Decoded {
   uint32_t src0 = 0, src1 = 0, src2 = 0, kept = 0, expected = 0, observed = 0;
   bool src2_scale = false;  // S2 is the block scale (the 3-source scaled encoders)
   int written_byte = 0;  // the written byte shown (a half writer's: the first that differs)
-  SrcRole src1_role = SrcRole::unused;
+  SrcRole src0_role = SrcRole::unused, src1_role = SrcRole::unused;
+  OutputKind output = OutputKind::u8_int;  // what the destination's written bits hold
   std::string expected_byte, observed_byte;
   bool has_lane = false;
   int words = 1;  // destination words per lane (a VGPR pair: 2)
@@ -79,7 +81,9 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   d.src1 = v.src1[d.lane];
   const InstrInfo& info = GetInstrInfo(rc->ctx.instr);
   d.kept = KeptWord(info, v.src2[d.lane], v.vdst_old[d.lane]);
+  d.src0_role = info.src[0];
   d.src1_role = info.src[1];
+  d.output = info.output;
   d.src2 = v.src2[d.lane];
   d.src2_scale = info.src[2] == SrcRole::scale_f32;
   d.written_byte = WrittenByte(rc->ctx.instr, rc->ctx.mods.opsel, d.src1);
@@ -103,12 +107,38 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   return d;
 }
 
-std::string F32(uint32_t w) { return absl::StrFormat("%.9g", std::bit_cast<float>(w)); }
+// An f32 word's value; a NaN with its sign, kind and fraction (NaN words differ by those alone).
+std::string F32(uint32_t w) {
+  if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x007fffffu) != 0) {
+    return absl::StrFormat("%sNaN (%s, fraction 0x%06x)", (w >> 31) != 0 ? "-" : "",
+                           (w & 0x00400000u) != 0 ? "quiet" : "signalling", w & 0x007fffffu);
+  }
+  return absl::StrFormat("%.9g", std::bit_cast<float>(w));
+}
 
 // A block scale operand: its exponent field (what the default reading reads) and its f32 value.
 std::string ScaleText(uint32_t w) {
   return absl::StrFormat("(scale: exponent field %d = 2^%d; f32 %s)", (w >> 23) & 0xff,
                          static_cast<int>((w >> 23) & 0xff) - 127, F32(w));
+}
+
+// What src0 is to this instruction: an f32, or 8-bit float codes (the bytes, low first; the
+// instruction's selects pick among them).
+std::string Src0Text(const Decoded& d) {
+  if (d.src0_role != SrcRole::fp8_bytes) return absl::StrCat("= ", F32(d.src0));
+  return absl::StrFormat("(8-bit float codes, bytes low first: %02x %02x %02x %02x)",
+                         d.src0 & 0xffu, (d.src0 >> 8) & 0xffu, (d.src0 >> 16) & 0xffu,
+                         d.src0 >> 24);
+}
+
+// A result word as its elements: an f32, or two 16-bit floats (low half first).
+std::string ResultText(uint32_t w, OutputKind output) {
+  if (output == OutputKind::f32) return absl::StrCat("= ", F32(w));
+  const auto widen = [output](uint32_t h) {
+    return F32(output == OutputKind::f16 ? F16ToF32(h) : Bf16ToF32(h));
+  };
+  return absl::StrFormat("(%s halves, low first: %s, %s)", output == OutputKind::f16 ? "f16" : "bf16",
+                         widen(w & 0xffffu), widen(w >> 16));
 }
 
 // What src1 is to this instruction (model/instrs.def's role), decoded.
@@ -136,12 +166,17 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
   if (f.kind() == proto::Finding::DEVICE_FAULT) {
     absl::StrAppendFormat(&out, "    device fault: %s\n", f.fault());
   } else if (d.has_lane) {
-    absl::StrAppendFormat(&out, "    lane %d: src0 0x%08x = %s, src1 0x%08x %s, kept word 0x%08x\n",
-                          d.lane, d.src0, F32(d.src0), d.src1, Src1Role(d), d.kept);
+    absl::StrAppendFormat(&out, "    lane %d: src0 0x%08x %s, src1 0x%08x %s, kept word 0x%08x\n",
+                          d.lane, d.src0, Src0Text(d), d.src1, Src1Role(d), d.kept);
     if (d.src2_scale) absl::StrAppendFormat(&out, "    src2 0x%08x %s\n", d.src2, ScaleText(d.src2));
     if (d.words > 1) {  // a VGPR pair: whole f32 words, the first that differs
       absl::StrAppendFormat(&out, "    VDST+%d expected 0x%08x = %s  observed 0x%08x = %s\n",
                             d.word, d.expected, F32(d.expected), d.observed, F32(d.observed));
+    } else if (d.output == OutputKind::f32 || d.output == OutputKind::f16 ||
+               d.output == OutputKind::bf16) {  // whole words of floats, not bytes
+      absl::StrAppendFormat(&out, "    expected 0x%08x %s  observed 0x%08x %s\n", d.expected,
+                            ResultText(d.expected, d.output), d.observed,
+                            ResultText(d.observed, d.output));
     } else {
       absl::StrAppendFormat(&out, "    expected 0x%08x (byte %d: %s)  observed 0x%08x (byte %d: %s)\n",
                             d.expected, d.written_byte, d.expected_byte, d.observed,
