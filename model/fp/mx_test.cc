@@ -594,14 +594,17 @@ MxDecodeOptions Narrow(bool saturate, bool flush, bool toward_zero) {
 // exponent field e gives 2^(e - 127): 0x33000000 = 2^-25, 0x33800000 = 2^-24, 0x34800000 =
 // 2^-22, 0x43800000 = 2^8, 0x7f000000 = 2^127.
 TEST(MxScaleF32To16, HandDerived) {
-  constexpr MxScaleRead kExp = MxScaleRead::exponent, kMul = MxScaleRead::f32_multiply;
+  constexpr MxScaleRead kMul = MxScaleRead::f32_multiply;
   const MxDecodeOptions d;
-  const auto f16 = [&](uint32_t x, uint32_t s, const MxDecodeOptions& o, MxScaleRead r = kExp) {
+  // (A lambda's default argument may not name a local variable: g++ refuses it.)
+  const auto f16 = [&](uint32_t x, uint32_t s, const MxDecodeOptions& o,
+                       MxScaleRead r = MxScaleRead::exponent) {
     const uint32_t fast = MxScaleF32To16(x, s, r, o, Mx16::f16);
     EXPECT_EQ(fast, OracleMxScaleF32To16(x, s, r, o, Mx16::f16)) << std::hex << x << " " << s;
     return fast;
   };
-  const auto bf16 = [&](uint32_t x, uint32_t s, const MxDecodeOptions& o, MxScaleRead r = kExp) {
+  const auto bf16 = [&](uint32_t x, uint32_t s, const MxDecodeOptions& o,
+                        MxScaleRead r = MxScaleRead::exponent) {
     const uint32_t fast = MxScaleF32To16(x, s, r, o, Mx16::bf16);
     EXPECT_EQ(fast, OracleMxScaleF32To16(x, s, r, o, Mx16::bf16)) << std::hex << x << " " << s;
     return fast;
