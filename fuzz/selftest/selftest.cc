@@ -255,7 +255,10 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
       continue;
     }
     const size_t words = static_cast<size_t>(DstWords(instr));  // per lane (a VGPR pair: 2)
-    LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, Discriminate(target, instr));
+    // The known answers need the relevant rules only (AllCombinations); the questions and spec
+    // checks are built when the discriminate pass asks them.
+    LANEDIFF_ASSIGN_OR_RETURN(Discrimination d, options.discriminate ? Discriminate(target, instr)
+                                                                     : RelevantReadings(target, instr));
     for (const Variant& v : Variants(target, instr)) {
       for (uint32_t mode : {kDefaultMode, kOtherMode}) {
         KnownAnswer k;

@@ -46,23 +46,62 @@ std::unique_ptr<Runner> Open(const std::string& spec, std::vector<std::string> i
 // Every known-answer batch of every target passes on the simulator; each covers every word
 // variant of the instruction (modifiers, SGPR, literal on GFX10+) under two MODEs, and its
 // MODE readback equals the batch's MODE.
-TEST(SelfTestTest, PassesOnTheSimulatorForEveryTarget) {
+// Every known-answer batch spans two workgroups (more than 256 lanes), repeats its first lanes
+// at the second workgroup's start and ends on its first (special) lane; every row's batches
+// hold special lanes (+-0, denormals, +-Inf, overflow), and NaN lanes where every reading
+// agrees on some NaN input. The f32 -> E4M3 rows (v_cvt_sr_fp8_f32, v_cvt_pk_fp8_f32) are such
+// rows on every target: a NaN input gives the format's NaN code, and the readings of the NaN
+// output (fp8_nan: whether an OCP NaN keeps its sign) differ only for a negative NaN, so the
+// positive NaN inputs (0x7fc00000, 0x7f800001, ...) are kept. The other rows have a reading that
+// decides every NaN lane (pk_u8's NaN result; the fp8 -> f32 NaN's sign and quiet bit), so they
+// hold none, which is what the self-test must do.
+// One self-test per target serves both checks.
+TEST(SelfTestTest, PassesOnTheSimulatorForEveryTargetWithNanAndSpecialLanesInTwoWorkgroups) {
   std::unique_ptr<Runner> sim = Open("sim");
   ASSERT_NE(sim, nullptr);
+  size_t rows = 0, rows_with_nan = 0;
   for (const TargetTraits& t : AllTargets()) {
     SCOPED_TRACE(t.name);
     absl::StatusOr<SelfTest> st = RunSelfTest(*sim, t, {.discriminate = false});
     ASSERT_TRUE(st.ok()) << st.status();
     EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
     bool literal = false;
+    std::map<Instr, std::pair<int, int>> per_row;  // NaN lanes, special lanes
     for (const KnownAnswer& k : st->known) {
       EXPECT_GT(k.expected.size(), 0u) << k.name;
       ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
       EXPECT_EQ(*k.mode_readback & kKernelModeMask, k.testcase.mode() & kKernelModeMask) << k.name;
       literal = literal || absl::StrContains(k.name, "literal");
+      EXPECT_GT(static_cast<size_t>(k.testcase.lanes_size()), kWorkgroupLanes) << k.name;
+      EXPECT_EQ(static_cast<size_t>(k.testcase.lanes_size()), kSelfTestLanes) << k.name;
+      const Instr instr = *InstrFromProto(k.testcase.instr());
+      per_row[instr].first += k.nan_lanes;
+      per_row[instr].second += k.special_lanes;
+      if (k.nan_lanes + k.special_lanes > 0) {
+        // The lanes of the first workgroup's start recur at the second's, and the last lane is
+        // a special one (a NaN one when the batch has any): compare the inputs.
+        const proto::Lane& first = k.testcase.lanes(0);
+        const proto::Lane& second = k.testcase.lanes(static_cast<int>(kWorkgroupLanes));
+        EXPECT_EQ(first.src0(), second.src0()) << k.name;
+        EXPECT_EQ(first.src1(), second.src1()) << k.name;
+        const proto::Lane& last = k.testcase.lanes(k.testcase.lanes_size() - 1);
+        EXPECT_EQ(first.src0(), last.src0()) << k.name;
+        EXPECT_EQ(first.src1(), last.src1()) << k.name;
+      }
     }
     EXPECT_EQ(literal, t.family != Family::gfx9);  // 12-byte words where the family has them
+    for (const auto& [instr, counts] : per_row) {
+      SCOPED_TRACE(absl::StrCat(t.name, " ", InstrName(instr), ": ", counts.first, " NaN lanes, ", counts.second,
+                                " special lanes"));
+      ++rows;
+      rows_with_nan += counts.first > 0;
+      EXPECT_GT(counts.second, 0);
+      if (instr == Instr::v_cvt_sr_fp8_f32 || instr == Instr::v_cvt_pk_fp8_f32) {
+        EXPECT_GT(counts.first, 0);
+      }
+    }
   }
+  std::printf("%zu of %zu (target, row) pairs have agreed NaN lanes\n", rows_with_nan, rows);
 }
 
 // The isolated simulator (one child for every batch) is checked on every row; the external
@@ -127,56 +166,6 @@ TEST(SelfTestTest, FailsWhenTheDeviceIsWrongAndSaysWhatItSaw) {
   EXPECT_THAT(FormatSelfTest(*l), HasSubstr("ok    v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x000000f0"));
   EXPECT_THAT(FormatSelfTest(*l), HasSubstr("ERROR v_cvt_pk_u8_f32 v1, v2, v3, MODE 0x008000ff: harness fault: "
                                             "MODE read back 0x008000f0 after setting 0x008000ff"));
-}
-
-// Every known-answer batch spans two workgroups (more than 256 lanes), repeats its first lanes
-// at the second workgroup's start and ends on its first (special) lane; every row's batches
-// hold special lanes (+-0, denormals, +-Inf, overflow), and NaN lanes where every reading
-// agrees on some NaN input. The f32 -> E4M3 rows (v_cvt_sr_fp8_f32, v_cvt_pk_fp8_f32) are such
-// rows on every target: a NaN input gives the format's NaN code, and the readings of the NaN
-// output (fp8_nan: whether an OCP NaN keeps its sign) differ only for a negative NaN, so the
-// positive NaN inputs (0x7fc00000, 0x7f800001, ...) are kept. The other rows have a reading that
-// decides every NaN lane (pk_u8's NaN result; the fp8 -> f32 NaN's sign and quiet bit), so they
-// hold none, which is what the self-test must do.
-TEST(SelfTestTest, KnownAnswersHoldNanAndSpecialLanesInTwoWorkgroups) {
-  std::unique_ptr<Runner> sim = Open("sim");
-  ASSERT_NE(sim, nullptr);
-  size_t rows = 0, rows_with_nan = 0;
-  for (const TargetTraits& t : AllTargets()) {
-    absl::StatusOr<SelfTest> st = RunSelfTest(*sim, t, {.discriminate = false});
-    ASSERT_TRUE(st.ok()) << st.status();
-    EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
-    std::map<Instr, std::pair<int, int>> per_row;  // NaN lanes, special lanes
-    for (const KnownAnswer& k : st->known) {
-      EXPECT_GT(static_cast<size_t>(k.testcase.lanes_size()), kWorkgroupLanes) << k.name;
-      EXPECT_EQ(static_cast<size_t>(k.testcase.lanes_size()), kSelfTestLanes) << k.name;
-      const Instr instr = *InstrFromProto(k.testcase.instr());
-      per_row[instr].first += k.nan_lanes;
-      per_row[instr].second += k.special_lanes;
-      if (k.nan_lanes + k.special_lanes > 0) {
-        // The lanes of the first workgroup's start recur at the second's, and the last lane is
-        // a special one (a NaN one when the batch has any): compare the inputs.
-        const proto::Lane& first = k.testcase.lanes(0);
-        const proto::Lane& second = k.testcase.lanes(static_cast<int>(kWorkgroupLanes));
-        EXPECT_EQ(first.src0(), second.src0()) << k.name;
-        EXPECT_EQ(first.src1(), second.src1()) << k.name;
-        const proto::Lane& last = k.testcase.lanes(k.testcase.lanes_size() - 1);
-        EXPECT_EQ(first.src0(), last.src0()) << k.name;
-        EXPECT_EQ(first.src1(), last.src1()) << k.name;
-      }
-    }
-    for (const auto& [instr, counts] : per_row) {
-      SCOPED_TRACE(absl::StrCat(t.name, " ", InstrName(instr), ": ", counts.first, " NaN lanes, ", counts.second,
-                                " special lanes"));
-      ++rows;
-      rows_with_nan += counts.first > 0;
-      EXPECT_GT(counts.second, 0);
-      if (instr == Instr::v_cvt_sr_fp8_f32 || instr == Instr::v_cvt_pk_fp8_f32) {
-        EXPECT_GT(counts.first, 0);
-      }
-    }
-  }
-  std::printf("%zu of %zu (target, row) pairs have agreed NaN lanes\n", rows_with_nan, rows);
 }
 
 // A runner that answers every lane right but those whose f32 src0 VGPR is a NaN (the

@@ -569,32 +569,58 @@ void AddSiblingLanes(const std::vector<Group>& groups, const std::vector<GroupWo
 
 }  // namespace
 
-absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr) {
+namespace {
+
+// Discriminate's first step, and all RelevantReadings does: the question groups of the row,
+// resolved once, and which rules change some candidate's answer (d's relevant rules, readings
+// and pairs; out[s]: reading s's words).
+struct Relevance {
+  Discrimination d;
+  std::vector<Group> groups;
+  std::vector<ResolvedCase> resolved;
+  std::vector<GroupWords> out;  // [reading][group][lane * w + word]
+};
+
+absl::StatusOr<Relevance> FindRelevance(const TargetTraits& target, Instr instr) {
   if (!target.Has(instr)) {
     return absl::InvalidArgumentError(
         absl::StrCat(target.name, " has no ", InstrName(instr)));
   }
+  Relevance r;
+  r.d.target = std::string(target.name);
+  r.d.instr = instr;
+  const InstrInfo& info = GetInstrInfo(instr);
+  const ClampShapes cs = ClampsToAsk(target, instr);
+  r.groups = QuestionGroups(
+      target, instr, cs.clamps, Src0Candidates(info, cs.shapes), Src1Candidates(info, cs.shapes),
+      Src2Candidates(info));
+  for (const Group& g : r.groups) {
+    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
+    r.resolved.push_back(std::move(rc));
+  }
+  LANEDIFF_RETURN_IF_ERROR(FindRelevantRules(instr, r.resolved, &r.d, &r.out));
+  return r;
+}
+
+}  // namespace
+
+absl::StatusOr<Discrimination> RelevantReadings(const TargetTraits& target, Instr instr) {
+  LANEDIFF_ASSIGN_OR_RETURN(Relevance r, FindRelevance(target, instr));
+  return std::move(r.d);
+}
+
+absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr) {
+  LANEDIFF_ASSIGN_OR_RETURN(Relevance r, FindRelevance(target, instr));
+  Discrimination& d = r.d;
+  const std::vector<Group>& groups = r.groups;
+  const std::vector<ResolvedCase>& resolved = r.resolved;
+  const std::vector<GroupWords>& out = r.out;
   // Words per lane: the row's dst_bits / 32 (a VGPR pair: 2). Every answer below is a lane's
   // words, so a reading that changes either word of a pair is told apart.
   const size_t w = static_cast<size_t>(DstWords(instr));
-  Discrimination d;
-  d.target = std::string(target.name);
-  d.instr = instr;
-  const InstrInfo& info = GetInstrInfo(instr);
-  const ClampShapes cs = ClampsToAsk(target, instr);
-  const std::vector<Group> groups = QuestionGroups(
-      target, instr, cs.clamps, Src0Candidates(info, cs.shapes), Src1Candidates(info, cs.shapes),
-      Src2Candidates(info));
-  std::vector<ResolvedCase> resolved;
-  for (const Group& g : groups) {
-    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
-    resolved.push_back(std::move(rc));
-  }
-  std::vector<GroupWords> out;  // [reading][group][lane * w + word]
-  LANEDIFF_RETURN_IF_ERROR(FindRelevantRules(instr, resolved, &d, &out));
   if (d.pairs.empty()) {
     LANEDIFF_RETURN_IF_ERROR(BuildSpecChecks(&d));
-    return d;
+    return std::move(d);
   }
   std::vector<Cand> cands = DistinctCandidates(resolved, out, w);
   // A device may follow non-default values of several rules at once. The questions must tell
@@ -611,7 +637,7 @@ absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr in
     if (p.question < 0) d.inseparable.push_back(absl::StrCat(p.rule, ": ", p.a, " == ", p.b));
   }
   LANEDIFF_RETURN_IF_ERROR(BuildSpecChecks(&d));
-  return d;
+  return std::move(d);
 }
 
 namespace {
