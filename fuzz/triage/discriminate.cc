@@ -653,6 +653,7 @@ absl::StatusOr<std::vector<std::vector<LaneAnswer>>> ModelLanesUnder(
     rc.ctx.hyp = hyp;
     LANEDIFF_RETURN_IF_ERROR(Evaluate(rc.ctx, rc.lanes.view(), absl::MakeSpan(words)));
     std::vector<LaneAnswer>& lanes = out.emplace_back();
+    lanes.reserve(rc.lanes.size());
     for (size_t i = 0; i < rc.lanes.size(); ++i) lanes.push_back(LaneOf(words, i, w));
   }
   return out;
@@ -759,9 +760,13 @@ absl::Status BuildSpecChecks(Discrimination* d) {
   const TargetTraits* target = *FindTarget(d->target);
   const InstrInfo& info = GetInstrInfo(d->instr);
   const ClampShapes cs = ClampsToAsk(*target, d->instr);
-  proto::TestCase all;  // every candidate lane at the default MODE, no field set
-  all.set_target(d->target);
-  all.set_instr(InstrToProto(d->instr));
+  // The row at the default MODE, no field set and no lane; `all` adds every candidate lane. Each
+  // field setting below sets all's encoding in place: `all` is never copied (it holds every
+  // combination of the sources' candidates, thousands of lanes on a scaled row).
+  proto::TestCase header;
+  header.set_target(d->target);
+  header.set_instr(InstrToProto(d->instr));
+  proto::TestCase all = header;
   // A second f32 data source takes signed values too, so that its NEG and ABS change something:
   // +-0, +-1.0, -449.0 (above OCP E4M3's largest finite, 448).
   // A seed's value matters to no field: two seeds (the seed table's first, and the bit just
@@ -782,23 +787,24 @@ absl::Status BuildSpecChecks(Discrimination* d) {
       }
     }
   }
+  if (all.lanes_size() == 0) return absl::OkStatus();
   // The defaults' words under one encoding of the lanes (nullptr: the row cannot encode it, or
   // the word is undefined by spec), each encoding evaluated once.
   std::map<std::string, std::optional<std::vector<LaneAnswer>>> by_encoding;
   auto defaults_under = [&](const proto::Encoding& e) -> const std::vector<LaneAnswer>* {
     auto [it, fresh] = by_encoding.try_emplace(e.SerializeAsString());
     if (fresh) {
-      proto::TestCase tc = all;
-      *tc.mutable_encoding() = e;
+      proto::TestCase one = header;  // the first lane alone: is the word legal?
+      *one.mutable_encoding() = e;
+      *one.add_lanes() = all.lanes(0);
+      *all.mutable_encoding() = e;
       absl::StatusOr<std::vector<std::vector<LaneAnswer>>> w;
-      if (BuildDeviceBatch(OneLaneCase(tc)).ok()) w = ModelLanesUnder(tc, {Hypotheses{}});
+      if (BuildDeviceBatch(one).ok()) w = ModelLanesUnder(all, {Hypotheses{}});
       if (w.ok()) it->second = std::move((*w)[0]);
     }
     return it->second.has_value() ? &*it->second : nullptr;
   };
   for (const FieldSetting& f : FieldSettings(*target, d->instr)) {
-    proto::TestCase tc = all;
-    *tc.mutable_encoding() = f.encoding;
     const std::vector<LaneAnswer>* own = defaults_under(f.encoding);
     if (own == nullptr) continue;
     // The other settings of the field the row can encode, and the defaults' words under each.
@@ -813,15 +819,16 @@ absl::Status BuildSpecChecks(Discrimination* d) {
       matters = matters || *w != *own;
     }
     if (!matters) continue;  // no lane where the field changes the defaults' words
-    absl::StatusOr<std::vector<std::vector<LaneAnswer>>> m = ModelLanesUnder(tc, d->readings);
+    *all.mutable_encoding() = f.encoding;
+    absl::StatusOr<std::vector<std::vector<LaneAnswer>>> m = ModelLanesUnder(all, d->readings);
     if (!m.ok()) continue;
-    const std::vector<int> lanes = CheckLanes(tc, *m, alt_words);
+    const std::vector<int> lanes = CheckLanes(all, *m, alt_words);
     if (lanes.empty()) continue;
     SpecCheck& c = d->checks.emplace_back();
     c.field = f.name;
-    c.testcase = tc;
-    c.testcase.clear_lanes();
-    for (int i : lanes) *c.testcase.add_lanes() = tc.lanes(i);
+    c.testcase = header;
+    *c.testcase.mutable_encoding() = f.encoding;
+    for (int i : lanes) *c.testcase.add_lanes() = all.lanes(i);
     LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(OneLaneCase(c.testcase)));
     c.assembly = PrintVop3(*target, rc.vop3);
     c.alternatives = std::move(alternatives);
