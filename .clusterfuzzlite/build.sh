@@ -13,7 +13,7 @@ build="${WORK:-/tmp}/lanediff-build"
 # unaffected).
 CXXFLAGS="${CXXFLAGS//-stdlib=libc++/}"
 export CXXFLAGS
-cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE= \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DLANEDIFF_FUZZERS=ON
 cmake --build "$build" -j "$(nproc)" --target lanediff_fuzzers
