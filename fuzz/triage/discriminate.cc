@@ -733,22 +733,48 @@ std::vector<FieldSetting> FieldSettings(const TargetTraits& target, Instr instr)
   return out;
 }
 
-// The lanes of `all` where every reading gives the same words (readings[s][i] all equal) and
-// some other setting of the field gives other words (`alternatives`, the defaults' words under
-// each): up to kLanesPerQuestion, one per (answer, src0 sign and exponent, src1 top nibble).
-std::vector<int> CheckLanes(const proto::TestCase& all,
-                            const std::vector<std::vector<LaneAnswer>>& readings,
-                            const std::vector<std::vector<LaneAnswer>>& alternatives) {
+// The lanes of `all` (its encoding the field setting's; `own`: the defaults' words there;
+// `header`: all's fields without its lanes) where
+// some other setting of the field gives other words (`alternatives`: the defaults' words under
+// each) and every reading gives the defaults' words: up to kLanesPerQuestion in lane order, one
+// per (answer, src0 sign and exponent, src1 top nibble). The other readings are evaluated only
+// on lanes where the field matters and whose key is new, kChunk lanes at a time, until enough
+// are found: a scaled row has tens of thousands of candidate lanes, a check needs a few.
+absl::StatusOr<std::vector<int>> CheckLanes(const proto::TestCase& header,
+                                            const proto::TestCase& all,
+                                            const std::vector<Hypotheses>& readings,
+                                            const std::vector<LaneAnswer>& own,
+                                            const std::vector<const std::vector<LaneAnswer>*>& alternatives) {
+  constexpr size_t kChunk = 1024;
+  const std::vector<Hypotheses> others(readings.begin() + 1, readings.end());
   std::vector<int> lanes;
   std::set<std::tuple<LaneAnswer, uint32_t, uint32_t>> seen;
-  for (int i = 0; i < all.lanes_size() && lanes.size() < kLanesPerQuestion; ++i) {
-    bool matters = false;
-    for (const auto& alt : alternatives) matters = matters || alt[i] != readings[0][i];
-    bool agree = matters;
-    for (size_t r = 1; r < readings.size() && agree; ++r) agree = readings[r][i] == readings[0][i];
-    if (agree && seen.emplace(readings[0][i], all.lanes(i).src0() >> 23, all.lanes(i).src1() >> 28)
-                     .second) {
-      lanes.push_back(i);
+  auto key = [&](int i) {
+    return std::make_tuple(own[i], all.lanes(i).src0() >> 23, all.lanes(i).src1() >> 28);
+  };
+  proto::TestCase chunk;  // all's fields, a chunk of its lanes
+  int next = 0;
+  while (next < all.lanes_size() && lanes.size() < kLanesPerQuestion) {
+    chunk = header;
+    std::vector<int> at;
+    for (; next < all.lanes_size() && at.size() < kChunk; ++next) {
+      bool matters = false;
+      for (const std::vector<LaneAnswer>* alt : alternatives) {
+        matters = matters || (*alt)[next] != own[next];
+      }
+      if (!matters || seen.contains(key(next))) continue;
+      at.push_back(next);
+      *chunk.add_lanes() = all.lanes(next);
+    }
+    if (at.empty()) break;
+    std::vector<std::vector<LaneAnswer>> m;
+    if (!others.empty()) {
+      LANEDIFF_ASSIGN_OR_RETURN(m, ModelLanesUnder(chunk, others));
+    }
+    for (size_t k = 0; k < at.size() && lanes.size() < kLanesPerQuestion; ++k) {
+      bool agree = true;
+      for (const std::vector<LaneAnswer>& r : m) agree = agree && r[k] == own[at[k]];
+      if (agree && seen.insert(key(at[k])).second) lanes.push_back(at[k]);
     }
   }
   return lanes;
@@ -809,26 +835,25 @@ absl::Status BuildSpecChecks(Discrimination* d) {
     if (own == nullptr) continue;
     // The other settings of the field the row can encode, and the defaults' words under each.
     std::vector<std::pair<std::string, proto::Encoding>> alternatives;
-    std::vector<std::vector<LaneAnswer>> alt_words;
+    std::vector<const std::vector<LaneAnswer>*> alt_words;  // in by_encoding
     bool matters = false;
     for (const auto& alt : f.alternatives) {
       const std::vector<LaneAnswer>* w = defaults_under(alt.second);
       if (w == nullptr) continue;
       alternatives.push_back(alt);
-      alt_words.push_back(*w);
+      alt_words.push_back(w);
       matters = matters || *w != *own;
     }
     if (!matters) continue;  // no lane where the field changes the defaults' words
+    *header.mutable_encoding() = f.encoding;
     *all.mutable_encoding() = f.encoding;
-    absl::StatusOr<std::vector<std::vector<LaneAnswer>>> m = ModelLanesUnder(all, d->readings);
-    if (!m.ok()) continue;
-    const std::vector<int> lanes = CheckLanes(all, *m, alt_words);
-    if (lanes.empty()) continue;
+    const absl::StatusOr<std::vector<int>> lanes =
+        CheckLanes(header, all, d->readings, *own, alt_words);
+    if (!lanes.ok() || lanes->empty()) continue;
     SpecCheck& c = d->checks.emplace_back();
     c.field = f.name;
     c.testcase = header;
-    *c.testcase.mutable_encoding() = f.encoding;
-    for (int i : lanes) *c.testcase.add_lanes() = all.lanes(i);
+    for (int i : *lanes) *c.testcase.add_lanes() = all.lanes(i);
     LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(OneLaneCase(c.testcase)));
     c.assembly = PrintVop3(*target, rc.vop3);
     c.alternatives = std::move(alternatives);
