@@ -153,10 +153,13 @@ std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp
 // Block scales: 2^0 as 1.0 and as 1.5 and -3.0 (what of the f32 is read), 2^-126, 2^127, 2^1
 // and 2^-1 (which way an encoder applies it), the exponent fields 0 (the 0 the candidate lists
 // start with) and 0xFF as +Inf and NaN; then 2^-22, which puts E4M3 and E5M2 elements on f16's
-// denormal grid (1.875 * 2^-22 = 7.5 * 2^-24: the 16-bit rounding readings part there).
+// denormal grid (1.875 * 2^-22 = 7.5 * 2^-24: the 16-bit rounding readings part there), and
+// 2^-25, which puts FP4 elements (one fraction bit) between two f16 denormals (1.5 * 2^-25 =
+// 0.75 * 2^-24: nearest 1, toward zero 0); FP4 times 2^-22 lands on the grid exactly.
 std::vector<uint32_t> ScaleCandidates() {
   return {0x3f800000u, 0x3fc00000u, 0xc0400000u, 0x00800000u, 0x7f000000u,
-          0x7f800000u, 0x7fc00000u, 0x40000000u, 0x3f000000u, 0x34800000u};
+          0x7f800000u, 0x7fc00000u, 0x40000000u, 0x3f000000u, 0x34800000u,
+          0x33000000u};
 }
 
 // S1 by its role in the row: seeds for a stochastic-rounding seed, block scales for a scale,

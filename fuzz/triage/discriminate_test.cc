@@ -499,8 +499,9 @@ TEST(Discriminate, NamesTheReadingASimulatedPairWriterFollows) {
   // inline constants in the 16-bit SRC0 with op_sel:[1,0]; no SDWA, and LLVM refuses OMOD/CLAMP
   // there, model/instrs.def): 4 per row, 32; gfx950's two scaled pair decodes (dst_bits 64, S1
   // a scale): fp8_to_f32_nan (2), mx_scale_read (1), mx_scale_zero (1), mx_scale_nan (2),
-  // mx_up_overflow (1), mx_denorm_out (1): 8 per row, 16.
-  EXPECT_EQ(checked, 68);
+  // mx_up_overflow (1), mx_denorm_out (1): 8 per row, 16; gfx950's scaled FP4 pair decode
+  // (FP4 has no NaN to decode: no fp8_to_f32_nan): the five mx_ rules, 6.
+  EXPECT_EQ(checked, 74);
 }
 
 // The rule's question is asked on every NaN byte of both signs: on gfx1201 (OCP E4M3, NaN

@@ -694,7 +694,9 @@ TEST(MxScaleF32To16, EveryFp8ByteEveryScaleExponentEveryReadingFastEqualsOracle)
 // and overflow/denormal reading: fast == oracle, and decode-then-scale equals MxToF32's scaled
 // decode of the field (two independent routes to the same bits; MxToF32's exponent_add is not
 // a MxScaleF32 reading and stays off).
-TEST(MxScaleF32, EveryFp6FieldEveryScaleExponentEveryReadingFastEqualsOracleAndScaledDecode) {
+// FP4 E2M1 rides along: the gfx950 scaled FP4 decodes (v_cvt_scalef32_pk_f32_fp4, model/ops
+// Fp4ElementF32) take this path for each of a byte's two codes.
+TEST(MxScaleF32, EveryFp4Fp6FieldEveryScaleExponentEveryReadingFastEqualsOracleAndScaledDecode) {
   std::vector<MxDecodeOptions> sets;
   for (E8m0Zero z : {E8m0Zero::pow2_m127, E8m0Zero::zero}) {
     for (E8m0Nan n : {E8m0Nan::nan, E8m0Nan::pow2_128, E8m0Nan::infinity}) {
@@ -702,8 +704,8 @@ TEST(MxScaleF32, EveryFp6FieldEveryScaleExponentEveryReadingFastEqualsOracleAndS
     }
   }
   uint64_t n = 0;
-  for (const MxElemFormat* f : {&kFp6, &kBf6}) {
-    for (uint32_t code = 0; code < 64; ++code) {
+  for (const MxElemFormat* f : {&kFp4, &kFp6, &kBf6}) {
+    for (uint32_t code = 0; code < (1u << f->bits); ++code) {
       const uint32_t x = MxToF32(code, 127, *f, {});
       for (uint32_t e = 0; e < 256; ++e) {
         for (const MxDecodeOptions& o : sets) {
@@ -716,7 +718,44 @@ TEST(MxScaleF32, EveryFp6FieldEveryScaleExponentEveryReadingFastEqualsOracleAndS
       }
     }
   }
-  EXPECT_EQ(n, 2u * 64 * 256 * 24);
+  EXPECT_EQ(n, (16u + 2 * 64) * 256 * 24);
+}
+
+// The gfx950 scaled FP4 -> f16/bf16 decodes (v_cvt_scalef32_pk_{f16,bf16}_fp4): every FP4 code
+// (its exact value) x every scale exponent field x every 16-bit reading (the 8 narrow ones on
+// every field, the E8M0 ones on fields 0 and 255) and the whole-f32 multiply by a noisy operand,
+// into f16 and bf16: MxScaleF32To16 == its oracle.
+TEST(MxScaleF32To16, EveryFp4CodeEveryScaleExponentEveryReadingFastEqualsOracle) {
+  std::vector<MxDecodeOptions> sets;
+  for (int f = 0; f < 8; ++f) sets.push_back(Narrow((f & 1) != 0, (f & 2) != 0, (f & 4) != 0));
+  for (E8m0Zero z : {E8m0Zero::pow2_m127, E8m0Zero::zero}) {
+    for (E8m0Nan n : {E8m0Nan::nan, E8m0Nan::pow2_128, E8m0Nan::infinity}) {
+      sets.push_back(ScaledDec(z, n, false, false));
+    }
+  }
+  std::mt19937 rng(11);
+  uint64_t n = 0;
+  for (Mx16 dst : {Mx16::f16, Mx16::bf16}) {
+    for (uint32_t code = 0; code < 16; ++code) {
+      const uint32_t x = OracleMxToF32(code, 127, kFp4, {});
+      for (uint32_t e = 0; e < 256; ++e) {
+        const uint32_t plain = e << 23, noisy = plain | (static_cast<uint32_t>(rng()) & 0x807fffffu);
+        const size_t nsets = e == 0 || e == 255 ? sets.size() : 8;
+        for (size_t k = 0; k < nsets; ++k) {
+          ASSERT_EQ(MxScaleF32To16(x, plain, MxScaleRead::exponent, sets[k], dst),
+                    OracleMxScaleF32To16(x, plain, MxScaleRead::exponent, sets[k], dst))
+              << "code 0x" << std::hex << code << " scale 0x" << plain << " set " << k;
+          ++n;
+        }
+        const MxDecodeOptions& o = sets[rng() % 8];
+        ASSERT_EQ(MxScaleF32To16(x, noisy, MxScaleRead::f32_multiply, o, dst),
+                  OracleMxScaleF32To16(x, noisy, MxScaleRead::f32_multiply, o, dst))
+            << "code 0x" << std::hex << code << " scale 0x" << noisy;
+        ++n;
+      }
+    }
+  }
+  EXPECT_EQ(n, 2u * 16 * (254 * 9 + 2 * 15));
 }
 
 }  // namespace

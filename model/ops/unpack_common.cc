@@ -3,6 +3,8 @@
 #include <cstddef>
 
 #include "model/fp/f32.h"
+#include "model/fp/mx_format.h"
+#include "model/fp/mx_oracle.h"
 #include "model/fp/oracle.h"
 #include "model/ops/fp8_clamp.h"
 #include "model/targets/hypotheses.h"
@@ -206,6 +208,44 @@ absl::string_view ClassifyScaledProducts(const OpContext& ctx, uint32_t src0, ui
       const uint32_t r = MxScaleF32To16(x, src1, MxScaleRead::exponent, {}, dst) & 0x7fffu;
       overflow |= r == inf16;
       denormal |= r != 0 && r < min_normal16;
+    }
+  }
+  if (overflow) return "overflow";
+  if (denormal) return "denormal";
+  return "normal";
+}
+
+uint32_t Fp4SourceByte(const OpContext& ctx, uint32_t src0) {
+  return (src0 >> (8 * UnpackSourceByte(ctx))) & 0xffu;
+}
+
+uint32_t Fp4ElementF32(uint32_t code) {
+  return MxToF32(code, 127, GetMxElemFormat(MxElemId::fp4_e2m1), {});
+}
+
+uint32_t Fp4ElementF32Oracle(uint32_t code) {
+  return OracleMxToF32(code, 127, GetMxElemFormat(MxElemId::fp4_e2m1), {});
+}
+
+absl::string_view ClassifyScaledFp4(const OpContext& ctx, uint32_t src0, uint32_t src1) {
+  if (E8m0FromF32Exponent(src1) == kE8m0Nan) return "nan";
+  const uint32_t byte = Fp4SourceByte(ctx, src0);
+  if ((byte & 0x7u) == 0 || (byte & 0x70u) == 0) return "zero";
+  const bool wide = GetInstrInfo(ctx.instr).output == OutputKind::f32;
+  const Mx16 dst = RowMx16(ctx);
+  const uint32_t inf16 = dst == Mx16::f16 ? 0x7c00u : 0x7f80u;
+  const uint32_t min_normal16 = dst == Mx16::f16 ? 0x0400u : 0x0080u;
+  bool overflow = false, denormal = false;
+  for (uint32_t k = 0; k < 2; ++k) {
+    const uint32_t x = Fp4ElementF32(byte >> (4 * k));
+    if (wide) {
+      const uint32_t r = MxScaleF32(x, src1, MxScaleRead::exponent, {});
+      overflow |= F32IsInf(r);
+      denormal |= F32Exp(r) == 0;
+    } else {
+      const uint32_t r = MxScaleF32To16(x, src1, MxScaleRead::exponent, {}, dst) & 0x7fffu;
+      overflow |= r == inf16;
+      denormal |= r < min_normal16;
     }
   }
   if (overflow) return "overflow";

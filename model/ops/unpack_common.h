@@ -95,6 +95,25 @@ Mx16 RowMx16(const OpContext& ctx);
 absl::string_view ClassifyScaledProducts(const OpContext& ctx, uint32_t src0, uint32_t src1,
                                          int bytes);
 
+// ---- The gfx950 scaled FP4 decodes (InstrInfo::fp8_slot Fp8Slot::fp4; docs/semantics.md §11.7) ----
+
+// The source byte of an FP4 decode: byte OPSEL[1:0] of S0 (UnpackSourceByte), two OCP MX FP4
+// E2M1 codes, element 0 in bits 3:0.
+uint32_t Fp4SourceByte(const OpContext& ctx, uint32_t src0);
+
+// The exact value of FP4 E2M1 code `code` (its low 4 bits) as f32 bits: fast, MxToF32 with scale
+// byte 127 (2^0; every FP4 value, 0.5 to 6.0 and zero, is an f32 normal or zero); oracle,
+// OracleMxToF32 likewise (model/fp/mx_oracle.h, from the format's definition).
+uint32_t Fp4ElementF32(uint32_t code);
+uint32_t Fp4ElementF32Oracle(uint32_t code);
+
+// The input class of an FP4 decode's lane: "nan" for a scale byte 0xFF; "zero" when an element
+// of the byte is zero; then the products' class in the row's output format under the default
+// readings: "overflow" if one is beyond the largest finite, "denormal" if one is below the
+// smallest normal, else "normal" (FP4 has no NaN, infinity or subnormal-as-class worth its own
+// name: its subnormal 0.5 is one of eight magnitudes).
+absl::string_view ClassifyScaledFp4(const OpContext& ctx, uint32_t src0, uint32_t src1);
+
 }  // namespace ops
 }  // namespace lanediff
 

@@ -126,7 +126,10 @@ enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16 };
 //   fp8_clamp_ue5m3: TargetTraits::fp8; where TargetTraits::clamp_selects_ue5m3, CLAMP is the
 //                    UE5M3 format bit (hypothesis gfx1250_clamp; model/ops/fp8_clamp.h)
 //   bf8:             TargetTraits::bf8
-enum class Fp8Slot : uint8_t { none, fp8, fp8_clamp_ue5m3, bf8 };
+//   fp4:             not an 8-bit float: OCP MX FP4 E2M1 (model/fp/mx_format.h), two codes per
+//                    source byte, the low nibble element 0 (the gfx950 scaled FP4 rows; an
+//                    op reading this slot never asks RowFp8Format)
+enum class Fp8Slot : uint8_t { none, fp8, fp8_clamp_ue5m3, bf8, fp4 };
 
 inline constexpr int16_t kNoOpcode = -1;  // the family has no encoding of the instruction
 // A VOP3-only instruction's vop1_opcode.
