@@ -615,24 +615,46 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     types.push_back(half ? "i1 immarg" : "i32 immarg");
     args.push_back(half ? "i1 false" : "i32 0");
   }
+  // The scaled SR encoders (S1 a seed, S2 a block scale), as LLVM declares them
+  // (llvm.amdgcn.cvt.scalef32.sr.{fp8,bf8}.f32: i32 old first, then float src, i32 seed, float
+  // scale, i32 byte select; llc-22 -mcpu=gfx950 emits the instruction from it).
+  if (info.src[1] == SrcRole::sr_seed && info.src[2] == SrcRole::scale_f32) {
+    types = {"i32", "float", "i32", "float", "i32 immarg"};
+    args = {"i32 %y", "float %x", "i32 %y", "float %zf", "i32 0"};
+  }
+  // The scaled pair encoders (two f32 and a scale into a 16-bit half):
+  // llvm.amdgcn.cvt.scalef32.pk.{fp8,bf8}.f32(<2 x i16> old, float, float, float scale, i1 word)
+  // -> <2 x i16>.
+  const bool scaled_pair =
+      info.src[2] == SrcRole::scale_f32 && info.write == DstWrite::half_at_opsel_3;
+  if (scaled_pair) {
+    types = {"<2 x i16>", "float", "float", "float", "i1 immarg"};
+    args = {"<2 x i16> %zv", "float %x", "float %yf", "float %zf", "i1 false"};
+  }
   // A VGPR pair (dst_bits 64): <2 x float>, its select an i1 (the word), both words used.
   const bool pair = info.dst_bits == 64;
   if (pair) types.back() = "i1 immarg", args.back() = "i1 false";
   const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
-  const std::string ret = pair ? "<2 x float>" : sixteen ? vec16 : f32_result ? "float" : "i32";
+  const std::string ret = pair          ? "<2 x float>"
+                          : scaled_pair ? "<2 x i16>"
+                          : sixteen     ? vec16
+                          : f32_result  ? "float"
+                                        : "i32";
   const std::string decl = absl::StrCat("declare ", ret, " ", fn, "(", absl::StrJoin(types, ", "), ")\n");
   const std::string call = absl::StrCat("call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
   const std::string result =
       pair         ? absl::StrCat("%rv = ", call)
       : sixteen    ? absl::StrCat("%zh = bitcast i32 %z to ", vec16, "\n  %rh = ", call,
                                   "\n  %r = bitcast ", vec16, " %rh to i32")
+      : scaled_pair ? absl::StrCat("%zv = bitcast i32 %z to <2 x i16>\n  %rv16 = ", call,
+                                   "\n  %r = bitcast <2 x i16> %rv16 to i32")
       : f32_result ? absl::StrCat("%rf = ", call, "\n  %r = bitcast float %rf to i32")
                    : absl::StrCat("%r = ", call);
   // Both words of a pair to out[2 * id], out[2 * id + 1], as the kernel stores them.
   const std::string store =
       pair ? "%po = getelementptr <2 x float>, ptr addrspace(1) %out, i32 %id\n  store <2 x float> %rv, ptr addrspace(1) %po"
            : "%po = getelementptr i32, ptr addrspace(1) %out, i32 %id\n  store i32 %r, ptr addrspace(1) %po";
-  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %xi = bitcast float %x to i32\n  ", result)},
+  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %zf = bitcast i32 %z to float\n  %xi = bitcast float %x to i32\n  ", result)},
                                                                  {"@STORE@", store}});
   const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", InstrName(instr), ".ll"),
                                      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(ir.data()), ir.size()));

@@ -11,6 +11,10 @@ namespace {
 constexpr bool Every(const InstrInfo&) { return true; }
 constexpr bool NoRow(const InstrInfo&) { return false; }
 constexpr bool HasSeed(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
+// The scaled SR encoders: S1 a seed, S2 a block scale.
+constexpr bool ScaledSr(const InstrInfo& r) { return HasSeed(r) && r.src[2] == SrcRole::scale_f32; }
+// The unscaled SR rows (sr_rounding is their rule; the scaled ones read mx_sr_round).
+constexpr bool UnscaledSr(const InstrInfo& r) { return HasSeed(r) && !ScaledSr(r); }
 constexpr bool WritesU8(const InstrInfo& r) { return r.output == OutputKind::u8_int; }
 constexpr bool WritesOneByte(const InstrInfo& r) {
   return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
@@ -45,9 +49,9 @@ constexpr bool WritesTwo16BitFloats(const InstrInfo& r) {
 constexpr ErratumInfo kErrata[] = {
     {Erratum::sr_wrap, "sr_wrap",
      "SR seed add wraps as the literal pseudocode says (model sr_rounding=literal)",
-     "SR lanes where literal and carry_truncate differ (fp8 OCP 0x3fffffff seed 0xfffff000: "
-     "0x39, not 0x40); pk_u8 never",
-     false, HasSeed},
+     "unscaled SR lanes where literal and carry_truncate differ (fp8 OCP 0x3fffffff seed "
+     "0xfffff000: 0x39, not 0x40); pk_u8 and the scaled SR rows (mx_sr_round is theirs) never",
+     false, UnscaledSr},
     {Erratum::u8_truncate, "u8_truncate",
      "the f32 -> u8 conversion truncates toward zero (model pk_u8_rounding=truncate)",
      "pk_u8 lanes that MODE's rounding rounds up (129.5 RNE: 129, not 130); SR never", false, WritesU8},
@@ -152,6 +156,13 @@ constexpr ErratumInfo kErrata[] = {
      "lanes of the scaled encoders whose two bytes differ (E4M3 S0 2.0, S1 1.0, S2 2^1: "
      "0x3830, not 0x3038)",
      false, EncodesScaledPair},
+    {Erratum::scaled_sr_exact_subnormal, "scaled_sr_exact_subnormal",
+     "the scaled SR encoders round a subnormal result as rocjitsu's f32 SR encoder: every "
+     "significand bit below the quantum kept and S1's top k bits added, zero past k = 24 (model "
+     "mx_sr_round=f32_exact_subnormal)",
+     "lanes of those instructions with a subnormal result where the dropped bits or the wider "
+     "seed change the carry (E4M3 S0 0x3b800001, S1 0xffffffff, S2 1.0: 0x03, not 0x02)",
+     false, ScaledSr},
 };
 
 }  // namespace

@@ -6,7 +6,7 @@
 //
 // | name                  | what the simulated device does                                   | what it predicts against the default model |
 // |-----------------------|------------------------------------------------------------------|--------------------------------------------|
-// | sr_wrap               | SR add wraps as the literal pseudocode (model sr_rounding=literal)| SR lanes differ where literal != carry_truncate (e.g. S0=0x3fffffff S1=0xfffff000 fp8 OCP: 0x39 vs 0x40); pk_u8 never |
+// | sr_wrap               | SR add wraps as the literal pseudocode (model sr_rounding=literal)| unscaled SR lanes differ where literal != carry_truncate (e.g. S0=0x3fffffff S1=0xfffff000 fp8 OCP: 0x39 vs 0x40); pk_u8 and the scaled SR rows (their rule is mx_sr_round) never |
 // | u8_truncate           | pk_u8 truncates toward zero (model pk_u8_rounding=truncate)      | pk_u8 lanes whose value rounds up under MODE's rounding (129.5 RNE: 129 vs 130); SR never |
 // | byte12_swap           | byte selects 1 and 2 are exchanged: the byte meant for 1 lands in 2 and vice versa (pk_u8: S1[1:0]; SR: OPSEL[3:2]) | only lanes selecting byte 1 or 2, and only when the written byte differs from either preserved byte at those positions |
 // | nan_sign              | OCP NaN keeps its sign (model fp8_nan=sign_preserving)           | SR and packed 8-bit float conversions (both read fp8_nan) on OCP formats, positive NaN inputs: 0x7f/0x7e instead of 0xff/0xfe; FNUZ and pk_u8 never |
@@ -24,6 +24,7 @@
 // | nan_decode_7fe        | an 8-bit float -> f32 conversion (OutputKind::f32) writes 0x7fe00000 for every NaN it decodes, whatever the sign: a NaN word no reading of fp8_to_f32_nan or ue5m3_nan gives | lanes of those instructions whose selected byte (or either byte of a pair) is a NaN |
 // | scale_mantissa        | the scaled conversions (SrcRole::scale_f32) multiply (encoders: divide) by the whole f32 scale, mantissa, sign and NEG/ABS included (model mx_scale_read=f32_multiply) | lanes of those instructions whose scale (S1, or S2 of the 3-source encoders) has a mantissa or sign bit set, or is 0/Inf/NaN, where the product differs (1.0 E4M3 x S1 1.5: 0x3fc00000, not 0x3f800000) |
 // | scaled_element_swap   | the scaled encoders (S2 a scale) write element 0 (S0) into the high byte of the half and element 1 into the low byte, ROCm/clr's host order (amd_hip_ocp_fp.hpp __amd_cvt_floatx2_to_fp8x2_scale `l << 8 \| r`) | lanes of those instructions whose two bytes differ (S0 2.0, S1 1.0, S2 2^1 E4M3: 0x3830, not 0x3038) |
+// | scaled_sr_exact_subnormal | the scaled SR encoders (S1 a seed, S2 a scale) round a subnormal result as rocjitsu's f32 SR encoder does: every significand bit below the quantum kept and S1's top k bits added, zero past k = 24 (model mx_sr_round=f32_exact_subnormal) | lanes of those instructions with a subnormal result where the dropped bits or the wider seed change the carry (E4M3 S0 0x3b800001, S1 0xffffffff, S2 1.0: 0x03, not 0x02) |
 // | pk16_swap             | an instruction writing two 16-bit floats into one dword (OutputKind f16/bf16, DstWrite::dword) writes them exchanged: the high byte's element in bits 15:0 | every lane of those instructions whose two elements differ (two bytes of the selected word that convert differently) |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
 // | mode_lost             | the first MODE write is lost (MODE[7:0] stays at the default), as back-to-back GFX9 s_setregs without wait states can | every batch whose MODE[7:0] is not the default is a harness fault (MODE readback mismatch), not a finding |
@@ -73,6 +74,7 @@ enum class Erratum : uint8_t {
   scale_mantissa,
   pk16_swap,
   scaled_element_swap,
+  scaled_sr_exact_subnormal,
 };
 
 struct ErratumInfo {

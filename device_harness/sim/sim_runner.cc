@@ -66,6 +66,9 @@ class SimRunner : public Runner {
     }
     if (errata_.Has(Erratum::overflow_before_round)) hyp_.pk_overflow = PkOverflow::before_rounding;
     if (errata_.Has(Erratum::scale_mantissa)) hyp_.mx_scale_read = MxScaleReadH::f32_multiply;
+    if (errata_.Has(Erratum::scaled_sr_exact_subnormal)) {
+      hyp_.mx_sr_round = MxSrRoundH::f32_exact_subnormal;
+    }
   }
 
   std::string Describe() const override {

@@ -405,7 +405,8 @@ TEST(SimErrataTest, Src1Neg) {
                                                       : model;
       },
       [](const proto::TestCase& tc, size_t) {
-        return (tc.instr() == proto::v_cvt_sr_fp8_f32 || tc.instr() == proto::v_cvt_sr_bf8_f32) &&
+        // The seeded rows (S1 an SR seed: the unscaled SR pair and the scaled SR encoders).
+        return GetInstrInfo(*InstrFromProto(tc.instr())).src[1] == SrcRole::sr_seed &&
                (tc.encoding().neg() & 2);
       });
   EXPECT_GT(t.disagree, 0u);
@@ -502,6 +503,23 @@ TEST(SimErrataTest, ScaledElementSwap) {
   const std::string plain = R"pb(target: "gfx950" instr: v_cvt_pk_fp8_f32
                                  lanes { src0: 0x40000000 src1: 0x3f800000 })pb";
   EXPECT_EQ(RunOne(*Sim({"scaled_element_swap"}), plain), 0x00003840u);
+}
+
+// gfx950 scaled SR E4M3 encoder, S2 2^0, OPSEL[3:2] = 2 (byte 2): S0 2^-8 (1 + 2^-23) is 2 +
+// 2^-22 subnormal quanta (2^-9). The model (mx_sr_round=source_grid) drops the 2^-22 below the
+// 20-bit seed grid; S1's 20 top one bits fall a step short of a quantum: 0x02. The erratum keeps
+// the 22 bits below the quantum and adds S1's top 22: they carry, 0x03. The unscaled SR row
+// (sr_rounding, not mx_sr_round) is not reached: 1.0 + 2^-23 with the same seed, 0x39.
+TEST(SimErrataTest, ScaledSrExactSubnormal) {
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_scalef32_sr_fp8_f32
+                             encoding { opsel: 8 }
+                             lanes { src0: 0x3b800001 src1: 0xffffffff src2: 0x3f800000
+                                     vdst_old: 0xaabbccdd })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0xaa02ccddu);
+  EXPECT_EQ(RunOne(*Sim({"scaled_sr_exact_subnormal"}), c), 0xaa03ccddu);
+  const std::string plain = R"pb(target: "gfx950" instr: v_cvt_sr_fp8_f32
+                                 lanes { src0: 0x3f800001 src1: 0xffffffff })pb";
+  EXPECT_EQ(RunOne(*Sim({"scaled_sr_exact_subnormal"}), plain), 0x00000039u);
 }
 
 // gfx950 pk_f16_fp8, word 0 = 0x4038: low byte 0x38 (E4M3 1.0) -> f16 0x3c00 in bits 15:0, high

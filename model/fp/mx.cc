@@ -422,10 +422,12 @@ ScaleOperand ReadScaleOperand(uint32_t s, const MxFp8EncodeOptions& o) {
   return r;
 }
 
-}  // namespace
-
-uint32_t F32ToFp8ScaledRne(uint32_t x, uint32_t scale_operand, const Fp8Params& p,
-                           const MxFp8EncodeOptions& o) {
+// The special cases of the scaled encoders (a NaN, infinite or zero source or scale operand),
+// then `round(sign, sig, sticky, e)` for a finite nonzero scaled value (sig + a sticky part
+// below its last bit) * 2^e.
+template <typename Round>
+uint32_t ScaledFp8(uint32_t x, uint32_t scale_operand, const Fp8Params& p,
+                   const MxFp8EncodeOptions& o, Round round) {
   if (o.flush_denormal_in) x = FlushInputDenormal(x, false);
   const ScaleOperand s = ReadScaleOperand(scale_operand, o);
   const bool divide = o.direction == MxScaleDir::divide;
@@ -452,11 +454,74 @@ uint32_t F32ToFp8ScaledRne(uint32_t x, uint32_t scale_operand, const Fp8Params& 
   uint64_t sx;
   int32_t ex;
   SplitF32(x, &sx, &ex);
-  if (!divide) return RoundScaledFp8(sign, U128{sx} * s.sig, false, ex + s.e, p);
-  if (s.sig == 1u) return RoundScaledFp8(sign, sx, false, ex - s.e, p);
+  if (!divide) return round(sign, U128{sx} * s.sig, false, ex + s.e);
+  if (s.sig == 1u) return round(sign, U128{sx}, false, ex - s.e);
   // x / S, S's significand not a power of two: 64 quotient bits below x's, the rest sticky.
   const U128 num = U128{sx} << 64;
-  return RoundScaledFp8(sign, num / s.sig, num % s.sig != 0u, ex - s.e - 64, p);
+  return round(sign, num / s.sig, num % s.sig != 0u, ex - s.e - 64);
+}
+
+// sig (+ sticky) * 2^e (sig > 0) as the nearest 24-bit significand m * 2^*e24 (ties to even).
+uint64_t To24Bits(U128 sig, bool sticky, int32_t e, int32_t* e24) {
+  const int len = BitLength128(sig);
+  if (len <= 24) {
+    *e24 = e - (24 - len);
+    return static_cast<uint64_t>(sig) << (24 - len);
+  }
+  const int sh = len - 24;
+  const U128 rem = sig & ((U128{1} << sh) - 1u), half = U128{1} << (sh - 1);
+  uint64_t m = static_cast<uint64_t>(sig >> sh);
+  *e24 = e + sh;
+  if (rem > half || (rem == half && (sticky || (m & 1u) != 0))) ++m;
+  if (m == (uint64_t{1} << 24)) {
+    m >>= 1;
+    ++*e24;
+  }
+  return m;
+}
+
+// The byte for sign | the stochastically rounded value (sig + sticky) * 2^e (sig > 0), on the
+// format's grid as RoundScaledFp8 lays it out (docs/semantics.md §11.8).
+uint32_t SrScaledFp8(uint32_t sign, U128 sig, bool sticky, int32_t e, uint32_t s1,
+                     uint32_t src_man_bits, MxSrRound reading, const Fp8Params& p) {
+  const int32_t M = static_cast<int32_t>(p.man_bits);
+  const int32_t qmin = 1 - (kF32Bias - static_cast<int32_t>(p.exp_adj)) - M;
+  int32_t e24;
+  const uint64_t m = To24Bits(sig, sticky, e, &e24);
+  const int32_t top = e24 + 23;
+  const uint32_t over = p.max_finite + 1u;
+  if (top > qmin + 40) return fp8_internal::Encode<Fp8Kind::ocp>(sign, over, p);
+  const int32_t qe = top - M > qmin ? top - M : qmin;
+  const int32_t sh = qe - e24;  // bits of m below the quantum: 23 - M for a normal result
+  uint64_t q;
+  if (reading == MxSrRound::f32_exact_subnormal) {
+    if (sh > 24) return fp8_internal::Encode<Fp8Kind::ocp>(sign, 0, p);
+    q = (m + (s1 >> (32 - sh))) >> sh;
+  } else {
+    const int32_t b = static_cast<int32_t>(src_man_bits) - M;  // seed bits
+    const int32_t d = sh - b;                                   // bits below the seed's grid
+    const uint64_t t = d >= 64 ? 0u : m >> d;
+    q = (t + (s1 >> (32 - b))) >> b;
+  }
+  const uint64_t enc = (static_cast<uint64_t>(qe - qmin) << M) + q;
+  return fp8_internal::Encode<Fp8Kind::ocp>(sign, enc > over ? over : static_cast<uint32_t>(enc),
+                                            p);
+}
+
+}  // namespace
+
+uint32_t F32ToFp8ScaledRne(uint32_t x, uint32_t scale_operand, const Fp8Params& p,
+                           const MxFp8EncodeOptions& o) {
+  return ScaledFp8(x, scale_operand, p, o, [&](uint32_t sign, U128 sig, bool sticky, int32_t e) {
+    return RoundScaledFp8(sign, sig, sticky, e, p);
+  });
+}
+
+uint32_t F32ToFp8ScaledSr(uint32_t x, uint32_t scale_operand, uint32_t s1, uint32_t src_man_bits,
+                          const Fp8Params& p, const MxFp8EncodeOptions& o) {
+  return ScaledFp8(x, scale_operand, p, o, [&](uint32_t sign, U128 sig, bool sticky, int32_t e) {
+    return SrScaledFp8(sign, sig, sticky, e, s1, src_man_bits, o.sr_round, p);
+  });
 }
 
 }  // namespace lanediff

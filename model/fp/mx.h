@@ -214,6 +214,26 @@ constexpr uint32_t MxSrSeedBits(int src_man_bits, const MxElemFormat& f) {
 
 // ---- f32 -> OCP fp8/bf8 with the scale operand ------------------------------------------------
 
+// How the gfx950 scaled stochastic-rounding encoders (v_cvt_scalef32_sr_{fp8,bf8}_*) add the seed
+// S1 to the scaled value (hypothesis mx_sr_round). Both readings scale first and keep the carry
+// (HIP, gem5 and rocjitsu all divide by the scale before rounding); they differ in how many seed
+// bits reach a value, and where.
+enum class MxSrRound : uint8_t {
+  // HIP from_float_sr: b = (source mantissa bits) - M seed bits, S1's top b (`seed >> (32 -
+  // srcManBits + dstManBits)`), added to the scaled magnitude truncated to a grid of quantum /
+  // 2^b (after the denormal shift, which drops the bits below that grid), then truncated to the
+  // quantum: S1[31:12] / S1[31:11] for an f32 source (the unscaled rows' seed), S1[31:25] /
+  // S1[31:24] for f16, S1[31:28] / S1[31:27] for bf16.
+  source_grid,
+  // ROCm/rocm-systems rocjitsu (codegen of V_CVT_SCALEF32_SR_*: the source widened to f32,
+  // divided by the scale, then the unscaled f32 SR encoder f32_to_fp8_e4m3_sr /
+  // f32_to_bf8_e5m2_sr): for a normal result the 23 - M top bits of S1 as for an f32 source;
+  // for a subnormal one all k = 23 - M + (binades below the smallest normal) significand bits
+  // below the quantum are kept and S1's top k bits added; past k = 24 the result is a signed
+  // zero (the unscaled rows' sr_rounding=exact_subnormal).
+  f32_exact_subnormal,
+};
+
 // How the gfx950 scaled 8-bit float encoders (v_cvt_scalef32_pk_{fp8,bf8}_*) apply the f32 scale
 // operand before rounding. The special bytes (NaN, infinity, overflow, and whether infinities
 // and overflows saturate) are the Fp8Params' (fp8.h), so the family readings fp8_nan and the
@@ -226,6 +246,8 @@ struct MxFp8EncodeOptions {
   // f32 denormal sources become signed zeros before scaling (HIP from_float normalises them
   // and keeps them). A 16-bit source's own denormals are the caller's to flush before widening.
   bool flush_denormal_in = false;
+  // How F32ToFp8ScaledSr adds the seed (F32ToFp8ScaledRne does not read it).
+  MxSrRound sr_round = MxSrRound::source_grid;
 };
 
 // f32 bits x -> the OCP E4M3/E5M2 byte nearest (ties to even) to the exact value of x divided
@@ -242,6 +264,19 @@ struct MxFp8EncodeOptions {
 //   F32ToFp8ScaledRne(0x43e00000, 0x3f000000, e4m3, {})   // 0x7f: 448 / 2^-1 = 896 overflows
 uint32_t F32ToFp8ScaledRne(uint32_t x, uint32_t scale_operand, const Fp8Params& p,
                            const MxFp8EncodeOptions& o);
+
+// The same scaled value (and the same special bytes) rounded stochastically with the seed word
+// `s1` (v_cvt_scalef32_sr_{fp8,bf8}_*): the exact scaled value is first the nearest value with a
+// 24-bit significand (ties to even; exact under MxScaleRead::exponent, where the scale is a power
+// of two), then the seed is added per MxFp8EncodeOptions::sr_round with `src_man_bits` the
+// source's fraction width (23 f32, 10 f16, 7 bf16: x is then the widened F16ToF32 / Bf16ToF32),
+// and the sum truncated to the format's quantum; a carry may reach the next binade or past the
+// largest finite value (p's overflow byte, decided after rounding).
+//
+//   F32ToFp8ScaledSr(0x3f880000, 0x3f800000, 0x80000000, 23, e4m3, {})  // 0x39: 1.0625 + 1/16
+//   F32ToFp8ScaledSr(0x3f880000, 0x3f800000, 0x7fffffff, 23, e4m3, {})  // 0x38
+uint32_t F32ToFp8ScaledSr(uint32_t x, uint32_t scale_operand, uint32_t s1, uint32_t src_man_bits,
+                          const Fp8Params& p, const MxFp8EncodeOptions& o);
 
 // ---- 16-bit sources -------------------------------------------------------------------------
 

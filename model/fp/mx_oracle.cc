@@ -429,10 +429,11 @@ uint32_t NearestFp8Code(const Frac& v, const Fp8Format& f) {
   return lo % 2 == 0 ? lo : hi;
 }
 
-}  // namespace
-
-uint32_t OracleToFp8Scaled(uint32_t src, MxSource source, uint32_t scale_operand,
-                           const Fp8Format& f, const Fp8Options& fo, const MxFp8EncodeOptions& o) {
+// The scaled encoders by definition: the specials by IEEE's case table, then `round(v)` (the
+// magnitude code, max_finite + 1 or more when past the largest) for a finite nonzero |v|.
+template <typename Round>
+uint32_t ScaledOracle(uint32_t src, MxSource source, uint32_t scale_operand, const Fp8Format& f,
+                      const Fp8Options& fo, const MxFp8EncodeOptions& o, Round round) {
   Num x = SourceValue(src, source);
   const int min_normal = source == MxSource::f16 ? -14 : -126;
   if (o.flush_denormal_in && x.kind == Num::finite && x.n != 0 &&
@@ -470,9 +471,90 @@ uint32_t OracleToFp8Scaled(uint32_t src, MxSource source, uint32_t scale_operand
     v.k = r.k;
   }
   if (v.num == 0) return sign;
-  const uint32_t code = NearestFp8Code(v, f);
+  const uint32_t code = round(v);
   if (code > f.max_finite) return sign | (fo.saturate_finite ? f.max_finite : f.inf_out);
   return sign | code;
+}
+
+// The largest magnitude code whose value is at most v, or max_finite + 1 when v reaches it.
+uint32_t FloorFp8Code(const Frac& v, const Fp8Format& f) {
+  const uint32_t over = f.max_finite + 1u;
+  if (CompareToCode(v, over, f) >= 0) return over;
+  uint32_t lo = 0, hi = over;  // value(lo) <= v < value(hi)
+  while (hi - lo > 1) {
+    const uint32_t mid = (lo + hi) / 2;
+    if (CompareToCode(v, mid, f) >= 0) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+// v (> 0) rounded to the nearest n * 2^k with n < 2^24 (ties to even n): n in [2^23, 2^24).
+Num Nearest24(const Frac& v) {
+  // t = floor(log2 v), from a first guess corrected by exact comparisons with 2^t.
+  int t = v.k + Log2U128(v.num) - Log2U128(v.den);
+  while (CompareScaled(v.num, v.k, static_cast<U128>(v.den), t) < 0) --t;
+  while (CompareScaled(v.num, v.k, static_cast<U128>(v.den), t + 1) >= 0) ++t;
+  // v / 2^(t - 23) = num * 2^sh / den, sh = k - t + 23 (between -64 and 64 here).
+  const int sh = v.k - t + 23;
+  U128 num = v.num, den = v.den;
+  if (sh >= 0) num <<= sh; else den <<= -sh;
+  Num r;
+  r.n = static_cast<uint64_t>(num / den);
+  const U128 rem2 = 2 * (num % den);
+  if (rem2 > den || (rem2 == den && r.n % 2 == 1)) ++r.n;
+  r.k = t - 23;
+  if (r.n == (uint64_t{1} << 24)) {
+    r.n /= 2;
+    ++r.k;
+  }
+  return r;
+}
+
+// The stochastic rounding of v by its definition: w = v to 24 significant bits; the quantum Q
+// at w is the distance from the largest code at or below w to the next code (one past the
+// largest finite standing for the first value beyond it); the seed adds seed * Q / 2^bits to w
+// (source_grid first truncates w to a multiple of Q / 2^bits); the result is the largest code at
+// or below the sum.
+uint32_t SrFp8Code(const Frac& v, const Fp8Format& f, uint32_t s1, uint32_t src_man_bits,
+                   MxSrRound reading) {
+  const Num w = Nearest24(v);
+  const Frac wf{static_cast<U128>(w.n), 1, w.k};
+  const uint32_t c0 = FloorFp8Code(wf, f);
+  if (c0 > f.max_finite) return c0;
+  const Num a = Fp8Magnitude(c0, f), b = Fp8Magnitude(c0 + 1, f);
+  // Q in units of 2^w.k (the 24-bit value's last place): Q / 2^w.k = 2^qbits.
+  const int bk = b.k, ak = a.n == 0 ? b.k : a.k;
+  const int qk = ak < bk ? ak : bk;
+  const U128 qn = (static_cast<U128>(b.n) << (bk - qk)) - (static_cast<U128>(a.n) << (ak - qk));
+  const int qbits = qk + Log2U128(qn) - w.k;  // Q is a power of two
+  if (qbits > 90) return 0;  // w is below 2^-90 of the quantum: every seed leaves it at zero
+  U128 sum;
+  if (reading == MxSrRound::f32_exact_subnormal) {
+    if (qbits > 24) return 0;
+    sum = static_cast<U128>(w.n) + (s1 >> (32 - qbits));
+  } else {
+    const int bits = static_cast<int>(src_man_bits) - static_cast<int>(f.man_bits);
+    const U128 step = U128{1} << (qbits - bits);
+    sum = (static_cast<U128>(w.n) / step + (s1 >> (32 - bits))) * step;
+  }
+  return FloorFp8Code(Frac{sum, 1, w.k}, f);
+}
+
+}  // namespace
+
+uint32_t OracleToFp8Scaled(uint32_t src, MxSource source, uint32_t scale_operand,
+                           const Fp8Format& f, const Fp8Options& fo, const MxFp8EncodeOptions& o) {
+  return ScaledOracle(src, source, scale_operand, f, fo, o,
+                      [&](const Frac& v) { return NearestFp8Code(v, f); });
+}
+
+uint32_t OracleToFp8ScaledSr(uint32_t src, MxSource source, uint32_t s1, uint32_t scale_operand,
+                             const Fp8Format& f, const Fp8Options& fo,
+                             const MxFp8EncodeOptions& o) {
+  const uint32_t man = source == MxSource::f32 ? 23u : source == MxSource::f16 ? 10u : 7u;
+  return ScaledOracle(src, source, scale_operand, f, fo, o, [&](const Frac& v) {
+    return SrFp8Code(v, f, s1, man, o.sr_round);
+  });
 }
 
 }  // namespace lanediff

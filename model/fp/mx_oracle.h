@@ -64,6 +64,16 @@ uint32_t OracleToFp8Scaled(uint32_t src, MxSource source, uint32_t scale_operand
                            const Fp8Format& format, const Fp8Options& fo,
                            const MxFp8EncodeOptions& options);
 
+// F32ToFp8ScaledSr by definition, for f32, f16 and bf16 source bits and the seed word `s1`: the
+// same exact scaled value and specials as OracleToFp8Scaled; a finite nonzero value is taken to
+// the nearest value with 24 significant bits, the quantum there read off the format's two
+// neighbouring magnitudes, the seed's share of that quantum added exactly (under source_grid
+// after truncating to its grid; the seed width the source's fraction bits minus the format's),
+// and the largest magnitude at or below the sum taken.
+uint32_t OracleToFp8ScaledSr(uint32_t src, MxSource source, uint32_t s1, uint32_t scale_operand,
+                             const Fp8Format& format, const Fp8Options& fo,
+                             const MxFp8EncodeOptions& options);
+
 }  // namespace lanediff
 
 #endif  // LANEDIFF_MODEL_FP_MX_ORACLE_H_

@@ -411,7 +411,8 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
           }
           const uint32_t mask = 0xffu << (8 * (opsel >> 2));
           EXPECT_EQ(out & ~mask, old & ~mask) << t.name << " opsel=" << int(opsel);
-          const uint32_t low = instr == kFp8 ? 0xfffu : 0x7ffu;
+          const bool bf8 = GetInstrInfo(instr).fp8_slot == Fp8Slot::bf8;
+          const uint32_t low = bf8 ? 0x7ffu : 0xfffu;
           const uint32_t s1b = (s1 & ~low) | (rng() & low);
           EXPECT_EQ(EvaluateLane(ctx, s0, s1b, s2, old), out)
               << t.name << " " << InstrName(instr) << std::hex << " s0=" << s0 << " s1=" << s1;
@@ -420,10 +421,13 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
         }
         if (GetInstrInfo(instr).src[1] == SrcRole::sr_seed) {
           // The seed's lowest bit (S1[12] fp8, S1[11] bf8) is live: 1.0 + (all dropped bits
-          // set) rounds up with seed 1 and not with seed 0.
-          const uint32_t lsb = instr == kFp8 ? 1u << 12 : 1u << 11;
-          const uint32_t x = instr == kFp8 ? 0x3f8fffffu : 0x3f9fffffu;
-          EXPECT_NE(EvaluateLane(ctx, x, lsb, 0, 0), EvaluateLane(ctx, x, 0, 0, 0)) << t.name;
+          // set) rounds up with seed 1 and not with seed 0. The scaled SR rows read S2 as the
+          // block scale: 0x3f800000 (2^0) there, so the value stays 1.0 + the dropped bits.
+          const bool fp8 = GetInstrInfo(instr).fp8_slot != Fp8Slot::bf8;
+          const uint32_t lsb = fp8 ? 1u << 12 : 1u << 11;
+          const uint32_t x = fp8 ? 0x3f8fffffu : 0x3f9fffffu;
+          const uint32_t s2 = GetInstrInfo(instr).src[2] == SrcRole::scale_f32 ? 0x3f800000u : 0;
+          EXPECT_NE(EvaluateLane(ctx, x, lsb, s2, 0), EvaluateLane(ctx, x, 0, s2, 0)) << t.name;
         }
       }
     }

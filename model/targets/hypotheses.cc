@@ -617,6 +617,35 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x00000038)"}},
        {{"gfx950", "L: AMD's host model keeps them"}, {kNoMx, kNoMxReason}},
        Get<MxDenormIn, &Hypotheses::mx_denorm_in>, Set<MxDenormIn, &Hypotheses::mx_denorm_in>},
+      {"mx_sr_round",
+       "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_*: how many seed bits (S1's top) reach the scaled "
+       "value, and on which grid",
+       {{"source_grid",
+         "the scaled value truncated to quantum / 2^b after the denormal shift, S1's top b bits "
+         "added, the sum truncated; b = source fraction bits - M (f32 source: S1[31:12] fp8, "
+         "S1[31:11] bf8, the unscaled rows' seed)",
+         HIP_OCP " from_float_sr ('srcExp -= scale_exp', then 'man += seed >> ((32 - "
+         "srcEnc.ManBits) + enc.ManBits)' after the denormal shift, then truncation); gem5/gem5 "
+         "src/arch/amdgpu/vega/insts/vop3_cvt.hh Inst_VOP3__V_CVT_SCALEF32_SR::execute also "
+         "scales (scaleDiv) before roundStochastic",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_sr_fp8_f32 src0=0x3b800001 (2^-8 (1 + 2^-23)) src1=0xffffffff "
+         "src2=0x3f800000 (2^0): 0x00000002 (2^-8: the low bit is below the 20-bit seed grid)"},
+        {"f32_exact_subnormal",
+         "the source widened to f32 and divided by the scale, then the unscaled f32 SR encoder: "
+         "S1's top 23 - M bits for a normal result; for a subnormal one all k significand bits "
+         "below the quantum kept and S1's top k added; past k = 24 a signed zero",
+         "ROCm/rocm-systems emulation/rocjitsu lib/python/amdisa/codegen/execute (its test of "
+         "V_CVT_SCALEF32_SR_FP8_F16/_BF16: util::f16_to_f32 / bf16_to_f32, "
+         "'read_scaled_input(index) / scale', util::f32_to_fp8_e4m3_sr_mode / "
+         "f32_to_bf8_e5m2_sr_mode); " ROCJITSU_CDNA " for the f32 SR encoder",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_sr_fp8_f32 src0=0x3b800001 src1=0xffffffff src2=0x3f800000: "
+         "0x00000003 (default 0x00000002)"}},
+       {{"gfx950", "L: AMD's host model of gfx950 states it; gem5 agrees that the scale comes "
+                   "first; the rocjitsu reading is an emulator's reuse of its unscaled encoder"},
+        {kNoMx, kNoMxReason}},
+       Get<MxSrRoundH, &Hypotheses::mx_sr_round>, Set<MxSrRoundH, &Hypotheses::mx_sr_round>},
   };
   return *registry;
 }
@@ -746,6 +775,9 @@ MxScaledEncode MxScaledEncodeFor(const Hypotheses& h, const Fp8Format& format) {
   e.options.direction =
       h.mx_down_scale == MxDownScale::multiply ? MxScaleDir::multiply : MxScaleDir::divide;
   e.options.flush_denormal_in = h.mx_denorm_in == MxDenormIn::flush;
+  e.options.sr_round = h.mx_sr_round == MxSrRoundH::f32_exact_subnormal
+                           ? MxSrRound::f32_exact_subnormal
+                           : MxSrRound::source_grid;
   e.fp8 = Fp8EncodeOptionsFor(h, /*fp16_ovfl_bit=*/false, /*clamp_saturates=*/false);
   const bool sat = format.has_inf ? h.mx_bf8_overflow == MxBf8Overflow::saturate
                                   : h.mx_fp8_overflow == MxFp8Overflow::saturate;

@@ -105,6 +105,10 @@ enum class MxBf8Overflow : uint8_t { infinity, saturate };
 // Denormal sources of the scaled encoders (f32 below 2^-126; f16 and bf16 denormals): kept
 // exactly (default) or flushed to a signed zero before scaling.
 enum class MxDenormIn : uint8_t { kept, flush };
+// How the gfx950 scaled SR encoders (v_cvt_scalef32_sr_{fp8,bf8}_*) add the seed S1 to the
+// scaled value (model/fp/mx.h MxSrRound): HIP's source-width seed on the scaled grid (default),
+// or rocjitsu's f32 SR encoder on the scaled f32 (exact_subnormal below the smallest normal).
+enum class MxSrRoundH : uint8_t { source_grid, f32_exact_subnormal };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -134,6 +138,7 @@ struct Hypotheses {
   MxFp8Overflow mx_fp8_overflow = MxFp8Overflow::nan;
   MxBf8Overflow mx_bf8_overflow = MxBf8Overflow::infinity;
   MxDenormIn mx_denorm_in = MxDenormIn::kept;
+  MxSrRoundH mx_sr_round = MxSrRoundH::source_grid;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
@@ -206,7 +211,7 @@ MxScaledDecode MxScaledDecodeFor(const Hypotheses& h);
 // F32ToFp8ScaledRne): the scale readings (mx_scale_read, mx_scale_zero, mx_scale_nan,
 // mx_down_scale, mx_denorm_in) and the format's special bytes: fp8_nan for NaNs (the family
 // reading, MODE not read), mx_fp8_overflow (E4M3) or mx_bf8_overflow (E5M2) for infinite sources
-// and overflows.
+// and overflows; the SR encoders (F32ToFp8ScaledSr) also mx_sr_round.
 struct MxScaledEncode {
   MxFp8EncodeOptions options;
   Fp8Options fp8;
