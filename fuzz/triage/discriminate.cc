@@ -256,10 +256,19 @@ std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
       }
     }
   };
+  // A MODE differing from an earlier one only in bits the row does not read gives the same
+  // words under every reading (ModeBitsRead, checked by model/ops/mode_bits_test.cc): asked once.
+  const uint32_t read = ModeBitsRead(instr, target.family);
+  std::vector<uint32_t> asked;
+  for (uint32_t mode : modes) {
+    if (std::none_of(asked.begin(), asked.end(), [&](uint32_t m) { return (m & read) == (mode & read); })) {
+      asked.push_back(mode);
+    }
+  }
   for (bool clamp : clamps) {
     proto::Encoding e;
     if (clamp) e.set_clamp(true);
-    for (uint32_t mode : modes) add_group(e, mode);
+    for (uint32_t mode : asked) add_group(e, mode);
   }
   for (const proto::Encoding& e : ExtraEncodings(target, instr)) add_group(e, kDefaultMode);
   return groups;
