@@ -26,6 +26,7 @@ namespace {
 // One encoding (CLAMP, MODE) with many candidate lanes.
 struct Group {
   proto::TestCase tc;
+  proto::TestCase header;  // tc without its lanes: what a question chosen here starts from
 };
 
 std::string SettingName(const HypothesisInfo& h, size_t v) {
@@ -244,6 +245,7 @@ std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
     g.tc.set_instr(InstrToProto(instr));
     if (e.ByteSizeLong() != 0) *g.tc.mutable_encoding() = e;  // no empty encoding field
     if (mode != kDefaultMode) g.tc.set_mode(mode);
+    g.header = g.tc;
     for (uint32_t s2 : src2) {
       for (uint32_t s1 : src1) {
         for (uint32_t s0 : src0) {
@@ -511,8 +513,7 @@ class QuestionCover {
     q.new_combination_pairs = NewCombinationPairs(c);
     for (size_t b = 0; b < bitset_words_; ++b) covered_[b] |= separates_[c][b];
     const Cand& cand = cands_[c];
-    q.testcase = groups_[cand.group].tc;
-    q.testcase.clear_lanes();
+    q.testcase = groups_[cand.group].header;
     *q.testcase.add_lanes() = groups_[cand.group].tc.lanes(cand.lane);
     q.answers = cand.answers;
     q.assembly = PrintVop3(target_, resolved_[cand.group].vop3);
