@@ -38,6 +38,7 @@ constexpr bool EncodesScaledPair(const InstrInfo& r) {
 constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) {
   return r.writes_float() && !HasSeed(r) && !ReadsScale(r);
 }
+constexpr bool WritesFp4Pair(const InstrInfo& r) { return r.output == OutputKind::fp4; }
 constexpr bool WritesTwo16BitFloats(const InstrInfo& r) {
   return (r.output == OutputKind::f16 || r.output == OutputKind::bf16) && r.write == DstWrite::dword;
 }
@@ -152,6 +153,12 @@ constexpr ErratumInfo kErrata[] = {
      "lanes of the scaled encoders whose two bytes differ (E4M3 S0 2.0, S1 1.0, S2 2^1: "
      "0x3830, not 0x3038)",
      false, EncodesScaledPair},
+    {Erratum::fp4_nibble_swap, "fp4_nibble_swap",
+     "the scaled FP4 encoder writes element 0 (S0) into the high nibble of its byte and element "
+     "1 (S1) into the low nibble",
+     "lanes of the FP4 pair writers whose two codes differ (S0 1.0, S1 2.0, S2 2^0: byte 0x24, "
+     "not 0x42)",
+     false, WritesFp4Pair},
 };
 
 }  // namespace

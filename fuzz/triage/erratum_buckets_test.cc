@@ -117,6 +117,8 @@ bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_
 bool ScaledPairWriter(const InstrInfo& r) {
   return HalfWriter(r) && r.src[2] == SrcRole::scale_f32;
 }
+// The writers of a byte of two FP4 codes (the gfx950 scaled FP4 encoder).
+bool Fp4PairWriter(const InstrInfo& r) { return r.output == OutputKind::fp4; }
 // The unscaled half writers that round two f32 to 8-bit floats (v_cvt_pk_fp8/bf8_f32):
 // round_odd and overflow_before_round reach neither the scaled encoders (S2 a scale) nor the
 // one-f16 scaled decodes (OutputKind::f16, which round no f32 input to an 8-bit float).
@@ -267,6 +269,9 @@ INSTANTIATE_TEST_SUITE_P(
         // "the scaled encoders write element 0 into the high byte of their half": the rows
         // whose S2 is a scale; the written half's two bytes come in the other order.
         Case{"scaled_element_swap", ScaledPairWriter, "elements_swapped"},
+        // "the scaled FP4 encoder writes element 0 into the high nibble of its byte": the FP4
+        // byte writers; the written byte's two codes come in the other order.
+        Case{"fp4_nibble_swap", Fp4PairWriter, "elements_swapped"},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
         // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).
