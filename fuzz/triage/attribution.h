@@ -157,7 +157,7 @@ std::string DecodeByte(const Fp8Format* format, uint8_t byte);
 // FP4 has no NaN or Inf, so no NaN/Inf class arises.
 std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed);
 // A byte of two OCP MX FP4 E2M1 codes (OutputKind::fp4), element 0 (the low nibble) first:
-// 0x5c -> "0x5c = fp4 -4, 3 (nibbles low first)".
+// 0x5c -> "0x5c = fp4 -2, 3 (nibbles low first)".
 std::string Fp4ByteText(uint8_t byte);
 
 struct Cause {

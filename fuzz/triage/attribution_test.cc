@@ -57,7 +57,8 @@ TEST(DifferenceClass, Fp4NibbleOrderAndValues) {
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc4au), "sign_only");
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc43u), "one_code_apart");
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc47u), "value_differs");
-  EXPECT_EQ(Fp4ByteText(0x5c), "0x5c = fp4 -4, 3 (nibbles low first)");
+  // 0x5c: low nibble 0xC = sign + magnitude code 4 = -2.0; high nibble 5 = 3.0.
+  EXPECT_EQ(Fp4ByteText(0x5c), "0x5c = fp4 -2, 3 (nibbles low first)");
 }
 
 TEST(DifferenceClass, MovesOntoAnEqualByteAndMovesWithAnotherValue) {
