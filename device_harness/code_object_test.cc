@@ -574,7 +574,7 @@ define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrs
 std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   // The intrinsic is named after the mnemonic (v_cvt_X_f32 -> llvm.amdgcn.cvt.X.f32, '_' ->
   // '.'), its operands follow the instruction's row: an f32 data source or scale is a float (%x,
-  // or %y as float), the others i32; an instruction that keeps the old VDST takes it (%z) and its
+  // %y or %z as float), the others i32; an instruction that keeps the old VDST takes it (%z) and its
   // select as an immediate (byte: i32 0; 16-bit half: i1 false).
   const InstrInfo& info = GetInstrInfo(instr);
   absl::string_view mnemonic = InstrName(instr);
@@ -586,7 +586,10 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     const bool f = info.src[i] == SrcRole::data_f32 || info.src[i] == SrcRole::scale_f32;
     types.push_back(f ? "float" : "i32");
     args.push_back(absl::StrCat(types.back(), " ",
-                                i == 1 && f ? "%yf" : i == 0 && !f ? "%xi" : kArgs[i]));
+                                i == 1 && f   ? "%yf"
+                                : i == 2 && f ? "%zf"
+                                : i == 0 && !f ? "%xi"
+                                               : kArgs[i]));
   }
   // 16-bit float results (the gfx950 scaled decodes, LLVM IntrinsicsAMDGPU.td): two in a dword,
   // <2 x half> / <2 x bfloat> (src, scale, i1 word); one f16 into a half, <2 x half> (old, src,
@@ -606,6 +609,13 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     types.push_back("i1 immarg");
     args.push_back("i1 false");
   } else if (f32_result) {
+    types.push_back("i32 immarg");
+    args.push_back("i32 0");
+  } else if (info.output == OutputKind::fp4) {
+    // The FP4 encoder (LLVM IntrinsicsAMDGPU.td): (i32 old, float, float, float scale, i32
+    // byte) -> i32; llc-22 refuses the old value after the sources.
+    types.insert(types.begin(), "i32");
+    args.insert(args.begin(), "i32 %z");
     types.push_back("i32 immarg");
     args.push_back("i32 0");
   } else if (info.kept == KeptFrom::vdst_old) {

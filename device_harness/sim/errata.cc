@@ -42,6 +42,7 @@ constexpr bool EncodesScaledPair(const InstrInfo& r) {
 constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) {
   return r.writes_float() && !HasSeed(r) && !ReadsScale(r);
 }
+constexpr bool WritesFp4Pair(const InstrInfo& r) { return r.output == OutputKind::fp4; }
 constexpr bool WritesTwo16BitFloats(const InstrInfo& r) {
   return (r.output == OutputKind::f16 || r.output == OutputKind::bf16) && r.write == DstWrite::dword;
 }
@@ -163,6 +164,12 @@ constexpr ErratumInfo kErrata[] = {
      "lanes of those instructions with a subnormal result where the dropped bits or the wider "
      "seed change the carry (E4M3 S0 0x3b800001, S1 0xffffffff, S2 1.0: 0x03, not 0x02)",
      false, ScaledSr},
+    {Erratum::fp4_nibble_swap, "fp4_nibble_swap",
+     "the scaled FP4 encoder writes element 0 (S0) into the high nibble of its byte and element "
+     "1 (S1) into the low nibble",
+     "lanes of the FP4 pair writers whose two codes differ (S0 1.0, S1 2.0, S2 2^0: byte 0x24, "
+     "not 0x42)",
+     false, WritesFp4Pair},
 };
 
 }  // namespace

@@ -189,6 +189,15 @@ class SimRunner : public Runner {
         w = (w & ~(0xffffu << shift)) | (swapped << shift);
       }
     }
+    if (errata_.Has(Erratum::fp4_nibble_swap) &&
+        ErratumReaches(Erratum::fp4_nibble_swap, ctx.instr)) {
+      // The two nibbles of the written byte trade places; the kept bytes stay.
+      const uint32_t shift = 8u * ((ctx.mods.opsel >> 2) & 3u);
+      for (uint32_t& w : vdst) {
+        const uint32_t b = (w >> shift) & 0xffu;
+        w = (w & ~(0xffu << shift)) | ((((b & 0xfu) << 4) | (b >> 4)) << shift);
+      }
+    }
     if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
       for (size_t i = 0; i < n; ++i) std::swap(vdst[2 * i], vdst[2 * i + 1]);
     }

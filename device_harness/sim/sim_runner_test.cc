@@ -522,6 +522,27 @@ TEST(SimErrataTest, ScaledSrExactSubnormal) {
   EXPECT_EQ(RunOne(*Sim({"scaled_sr_exact_subnormal"}), plain), 0x00000039u);
 }
 
+// gfx950 scaled FP4 encoder, S2 2^0: S0 1.0 = code 2 and S1 2.0 = code 4 (FP4 E2M1: 0, 0.5, 1,
+// 1.5, 2, ...). The model writes {4, 2} = 0x42 into byte 0 (S0 in the low nibble); the erratum
+// trades the nibbles (0x24); OPSEL[3:2] = 2 writes byte 2, the other bytes kept. The scaled fp8
+// encoder is not reached: 1.0 = 0x38 low, 2.0 = 0x40 high.
+TEST(SimErrataTest, Fp4NibbleSwap) {
+  const std::string c = R"pb(target: "gfx950" instr: v_cvt_scalef32_pk_fp4_f32
+                             lanes { src0: 0x3f800000 src1: 0x40000000 src2: 0x3f800000
+                                     vdst_old: 0xaabbccdd })pb";
+  EXPECT_EQ(RunOne(*Sim(), c), 0xaabbcc42u);
+  EXPECT_EQ(RunOne(*Sim({"fp4_nibble_swap"}), c), 0xaabbcc24u);
+  const std::string byte2 = R"pb(target: "gfx950" instr: v_cvt_scalef32_pk_fp4_f32
+                                 encoding { opsel: 8 }
+                                 lanes { src0: 0x3f800000 src1: 0x40000000 src2: 0x3f800000
+                                         vdst_old: 0xaabbccdd })pb";
+  EXPECT_EQ(RunOne(*Sim({"fp4_nibble_swap"}), byte2), 0xaa24ccddu);
+  const std::string fp8 = R"pb(target: "gfx950" instr: v_cvt_scalef32_pk_fp8_f32
+                               lanes { src0: 0x3f800000 src1: 0x40000000 src2: 0x3f800000
+                                       vdst_old: 0xaabbccdd })pb";
+  EXPECT_EQ(RunOne(*Sim({"fp4_nibble_swap"}), fp8), 0xaabb4038u);
+}
+
 // gfx950 pk_f16_fp8, word 0 = 0x4038: low byte 0x38 (E4M3 1.0) -> f16 0x3c00 in bits 15:0, high
 // byte 0x40 (2.0) -> 0x4000 in bits 31:16 (S1 1.0); pk16_swap exchanges the two elements. A
 // word of two equal bytes reads alike either way.

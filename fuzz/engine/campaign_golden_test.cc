@@ -81,6 +81,10 @@
 // Re-recorded when the rule mx_sr_round (the gfx950 scaled SR encoders) was added: every finding
 // gained its `hypotheses:` line (164 lines added, nothing removed; golden_compare.py exit 0, the
 // same counters, signatures and causes in every campaign).
+// Re-recorded when the rule mx_fp4_nan (the gfx950 scaled FP4 encoder) was added: every finding
+// gained its `hypotheses:` line (164 lines added, nothing else changed; golden_compare.py exit
+// 0, the same counters, signatures and causes in every campaign). Recorded again when those two
+// met: both rules' `hypotheses:` lines, nothing else changed (golden_compare.py exit 0).
 #include <stdlib.h>
 
 #include <cstdint>

@@ -180,6 +180,11 @@ struct LaneClassifier {
     }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
     if (sixteen) return {SixteenBitClass(i, written, expected[0], observed[0])};
+    if (info.output == OutputKind::fp4) {  // two FP4 codes: the structural classes first
+      const std::string s = DifferenceClassMask(nullptr, written, Kept(i), expected[0], observed[0]);
+      if (IsStructural(s)) return {s};
+      return {DifferenceClassFp4(written, expected[0], observed[0])};
+    }
     return {DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i])};
   }
   // A 16-bit float writer's lane: its two elements exchanged (dst_halves_swapped, read first, as

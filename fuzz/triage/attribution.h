@@ -150,6 +150,15 @@ bool WritesSixteenBitFloats(Instr instr);
 // "0x7f = NaN", "0x38 = 1", "0x7c = +Inf", "0x80 = 128" (u8): one byte decoded in `format`
 // (nullptr: unsigned integer).
 std::string DecodeByte(const Fp8Format* format, uint8_t byte);
+// The value class of a byte of two FP4 codes (OutputKind::fp4) whose kept bytes are right:
+// elements_swapped (the written byte holds the expected two codes in the other nibble order,
+// and they differ), else of the first differing code (element 0 first): sign_only (the sign
+// bit alone), one_code_apart (same sign or one a zero, magnitudes one apart), value_differs.
+// FP4 has no NaN or Inf, so no NaN/Inf class arises.
+std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed);
+// A byte of two OCP MX FP4 E2M1 codes (OutputKind::fp4), element 0 (the low nibble) first:
+// 0x5c -> "0x5c = fp4 -2, 3 (nibbles low first)".
+std::string Fp4ByteText(uint8_t byte);
 
 struct Cause {
   // A reading or field: CauseName(settings) ("fp8_nan=sign_preserving",

@@ -46,6 +46,21 @@ TEST(DifferenceClass, ElementsSwappedInAHalf) {
             "written_and_unwritten_bytes_changed");
 }
 
+// An FP4 byte writer (byte 0 written): the model writes {4, 2} (2.0 high, 1.0 low) = 0x42; the
+// device writes the codes in the other nibble order (erratum fp4_nibble_swap): 0x24. Equal
+// codes cannot be told apart. Element 0 first otherwise: 0x42 -> 0x4a is code 2 -> 0xA, the sign
+// alone; 0x42 -> 0x43 is 1.0 -> 1.5, one code apart; 0x42 -> 0x47 is 1.0 -> 6.0, value_differs.
+TEST(DifferenceClass, Fp4NibbleOrderAndValues) {
+  EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc24u), "elements_swapped");
+  EXPECT_EQ(DifferenceClassFp4(0xff000000u, 0x42bbccddu, 0x24bbccddu), "elements_swapped");
+  EXPECT_NE(DifferenceClassFp4(0x000000ffu, 0xaabbcc44u, 0xaabbcc45u), "elements_swapped");
+  EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc4au), "sign_only");
+  EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc43u), "one_code_apart");
+  EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc47u), "value_differs");
+  // 0x5c: low nibble 0xC = sign + magnitude code 4 = -2.0; high nibble 5 = 3.0.
+  EXPECT_EQ(Fp4ByteText(0x5c), "0x5c = fp4 -2, 3 (nibbles low first)");
+}
+
 TEST(DifferenceClass, MovesOntoAnEqualByteAndMovesWithAnotherValue) {
   // Kept 0x00380000, 0x38 written to byte 1 -> 0x00383800. Written to byte 2 instead, it
   // lands on the 0x38 already there: observed 0x00380000 == kept. Alone this lane only shows

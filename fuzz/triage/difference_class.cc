@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "model/ops/ops.h"
 
@@ -171,6 +172,32 @@ std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t
                            (observed & m) | (kept & ~m), pair);
   }
   return "value_differs";
+}
+
+std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed) {
+  int at = 0;
+  while (at < 24 && ((written_mask >> at) & 0xffu) == 0) at += 8;
+  const uint32_t e = (expected >> at) & 0xffu, o = (observed >> at) & 0xffu;
+  const uint32_t e0 = e & 0xfu, e1 = e >> 4;
+  if (e0 != e1 && o == ((e0 << 4) | e1)) return "elements_swapped";
+  for (uint32_t sh : {0u, 4u}) {
+    const uint32_t a = (e >> sh) & 0xfu, b = (o >> sh) & 0xfu;
+    if (a == b) continue;
+    if ((a ^ b) == 0x8u) return "sign_only";
+    const int ma = static_cast<int>(a & 7u), mb = static_cast<int>(b & 7u);
+    const bool same_sign = (a & 8u) == (b & 8u) || ma == 0 || mb == 0;
+    if (same_sign && (ma - mb == 1 || mb - ma == 1)) return "one_code_apart";
+    return "value_differs";
+  }
+  return "value_differs";
+}
+
+std::string Fp4ByteText(uint8_t byte) {
+  // OCP MX v1.0 FP4 E2M1 magnitudes of codes 0..7; bit 3 the sign.
+  static constexpr const char* kValues[8] = {"0", "0.5", "1", "1.5", "2", "3", "4", "6"};
+  auto one = [](uint32_t c) { return absl::StrCat((c & 8u) != 0 ? "-" : "", kValues[c & 7u]); };
+  return absl::StrFormat("0x%02x = fp4 %s, %s (nibbles low first)", byte, one(byte & 0xfu),
+                         one(byte >> 4));
 }
 
 std::string DecodeByte(const Fp8Format* format, uint8_t byte) {

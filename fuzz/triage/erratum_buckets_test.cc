@@ -32,9 +32,11 @@ std::string TempDir() {
 }
 
 // instruction -> buckets (largest count first)
+// `rows`: the instructions the campaign draws, by row data (nullptr: every row).
 std::map<std::string, std::vector<Bucket>> Campaign(const std::vector<std::string>& inject,
                                                     uint64_t max_execs = 600,
-                                                    uint64_t seed = 11) {
+                                                    uint64_t seed = 11,
+                                                    bool (*rows)(const InstrInfo&) = nullptr) {
   CampaignOptions o;
   o.device = "sim";
   o.corpus = TempDir();
@@ -50,7 +52,9 @@ std::map<std::string, std::vector<Bucket>> Campaign(const std::vector<std::strin
   o.batch_timeout_seconds = 0.5;
   // Every instruction of model/instrs.def, the f32 writers (the fp8 -> f32 decodes) included:
   // attribution.cc classifies their whole f32 word (source_byte_moved, f32 value classes).
-  for (Instr i : kAllInstrs) o.instrs.push_back(i);
+  for (Instr i : kAllInstrs) {
+    if (rows == nullptr || rows(GetInstrInfo(i))) o.instrs.push_back(i);
+  }
   // The nightly's version (scripts/nightly.sh): LANEDIFF_ERRATUM_SECONDS=60 runs each campaign
   // for that long over every target and instruction, at the default 1024 lanes per batch.
   if (const char* secs = std::getenv("LANEDIFF_ERRATUM_SECONDS"); secs != nullptr && std::atof(secs) > 0) {
@@ -95,6 +99,10 @@ struct Case {
   // The effect on the E4M3 writers (OutputKind::fp8), where it differs; nullptr: the same.
   const char* e4m3_cause = nullptr;
   size_t max_buckets = 2;  // per instruction
+  // The rows the campaign draws (nullptr: every row). An erratum reaching one or two of
+  // gfx950's rows draws those: over every (target, row) a 600-case campaign gives each of them
+  // about two cases, which may hold no lane showing it.
+  RowTest campaign_rows = nullptr;
 };
 
 // The rows, by the fields the errata's descriptions speak of. Byte writers: DstWrite
@@ -121,6 +129,8 @@ bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_
 bool ScaledPairWriter(const InstrInfo& r) {
   return HalfWriter(r) && r.src[2] == SrcRole::scale_f32;
 }
+// The writers of a byte of two FP4 codes (the gfx950 scaled FP4 encoder).
+bool Fp4PairWriter(const InstrInfo& r) { return r.output == OutputKind::fp4; }
 // The unscaled half writers that round two f32 to 8-bit floats (v_cvt_pk_fp8/bf8_f32):
 // round_odd and overflow_before_round reach neither the scaled encoders (S2 a scale) nor the
 // one-f16 scaled decodes (OutputKind::f16, which round no f32 input to an 8-bit float).
@@ -174,7 +184,7 @@ TEST_P(ErratumBuckets, AtMostTwoBucketsPerInstructionNamedByTheEffect) {
     EXPECT_EQ(ErratumReaches(*e, i), c.touches(GetInstrInfo(i)))
         << c.erratum << " on " << InstrName(i) << ": errata.cc's reach and this case differ";
   }
-  const auto buckets = Campaign({c.erratum}, c.short_execs);
+  const auto buckets = Campaign({c.erratum}, c.short_execs, 11, c.campaign_rows);
   // The table the nightly's log keeps: buckets per instruction, with their counts.
   std::printf("[buckets] %s:\n%s", c.erratum, Describe(buckets).c_str());
   ASSERT_FALSE(buckets.empty()) << c.erratum << " found nothing";
@@ -279,7 +289,12 @@ INSTANTIATE_TEST_SUITE_P(
         // "the scaled SR encoders round a subnormal result as rocjitsu's f32 SR encoder (model
         // mx_sr_round=f32_exact_subnormal)": the rows whose S1 is a seed and S2 a scale, named
         // by the reading.
-        Case{"scaled_sr_exact_subnormal", ScaledSr, "mx_sr_round=f32_exact_subnormal"},
+        Case{"scaled_sr_exact_subnormal", ScaledSr, "mx_sr_round=f32_exact_subnormal", 600,
+             nullptr, nullptr, 2, ScaledSr},
+        // "the scaled FP4 encoder writes element 0 into the high nibble of its byte": the FP4
+        // byte writers; the written byte's two codes come in the other order.
+        Case{"fp4_nibble_swap", Fp4PairWriter, "elements_swapped", 600, nullptr, nullptr, 2,
+             Fp4PairWriter},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
         // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).

@@ -102,6 +102,11 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
     }
   }
   const int sh = 8 * d.written_byte;
+  if (info.output == OutputKind::fp4) {  // two FP4 codes, not an 8-bit float
+    d.expected_byte = Fp4ByteText(static_cast<uint8_t>(d.expected >> sh));
+    d.observed_byte = Fp4ByteText(static_cast<uint8_t>(d.observed >> sh));
+    return d;
+  }
   d.expected_byte = DecodeByte(format, static_cast<uint8_t>(d.expected >> sh));
   d.observed_byte = DecodeByte(format, static_cast<uint8_t>(d.observed >> sh));
   return d;

@@ -361,38 +361,39 @@ int BitLength128(U128 v) {
   return hi != 0 ? 64 + BitLength(hi) : BitLength(static_cast<uint64_t>(v));
 }
 
-// The byte for sign | (sig + a sticky part below sig's last bit) * 2^e (sig > 0), nearest with
-// ties to even, on the format's grid: the quantum is 2^(top - M) in a normal binade and
-// 2^(1 - bias - M) below; the code is (binade index) * 2^M + the quanta, so a carry runs into
-// the next binade by itself and one past max_finite is an overflow (Encode decides its byte).
+// The magnitude code for (sig + a sticky part below sig's last bit) * 2^e (sig > 0), nearest
+// with ties to even, on the grid of a format with M fraction bits whose smallest quantum is
+// 2^qmin: the quantum is 2^(top - M) in a normal binade and 2^qmin below; the code is (binade
+// index) * 2^M + the quanta, so a carry runs into the next binade by itself; `over` (one past
+// the largest magnitude) for a result beyond it (the caller decides its output).
+uint32_t RoundToGrid(U128 sig, bool sticky, int32_t e, int32_t M, int32_t qmin, uint32_t over) {
+  const int32_t top = e + BitLength128(sig) - 1;
+  if (top > qmin + 64) return over;  // far past every 4- to 8-bit float's range
+  if (top <= qmin - 2) return 0;     // below half the smallest quantum
+  const int32_t qe = top - M > qmin ? top - M : qmin;
+  const int32_t sh = qe - e;  // bits of sig below the quantum
+  uint64_t q;
+  if (sh <= 0) {
+    // Exact (a sticky part comes only with a 64-bit quotient, whose sh is large).
+    q = static_cast<uint64_t>(sig) << -sh;
+  } else {
+    const U128 mask = sh >= 128 ? ~U128{0} : (U128{1} << sh) - 1u;
+    const U128 half = U128{1} << (sh - 1);
+    const U128 rem = sig & mask;
+    q = sh >= 128 ? 0u : static_cast<uint64_t>(sig >> sh);
+    if (rem > half || (rem == half && (sticky || (q & 1u) != 0))) ++q;
+  }
+  const uint64_t enc = (static_cast<uint64_t>(qe - qmin) << M) + q;
+  return enc > over ? over : static_cast<uint32_t>(enc);
+}
+
+// The byte for sign | (sig + sticky) * 2^e on the fp8 format's grid; one past max_finite is an
+// overflow (Encode decides its byte).
 uint32_t RoundScaledFp8(uint32_t sign, U128 sig, bool sticky, int32_t e, const Fp8Params& p) {
   const int32_t M = static_cast<int32_t>(p.man_bits);
   const int32_t qmin = 1 - (kF32Bias - static_cast<int32_t>(p.exp_adj)) - M;
-  const int32_t top = e + BitLength128(sig) - 1;
-  const uint32_t over = p.max_finite + 1u;
-  uint32_t code;
-  if (top > qmin + 64) {
-    code = over;  // far past every 8-bit float's range
-  } else if (top <= qmin - 2) {
-    code = 0;  // below half the smallest quantum
-  } else {
-    const int32_t qe = top - M > qmin ? top - M : qmin;
-    const int32_t sh = qe - e;  // bits of sig below the quantum
-    uint64_t q;
-    if (sh <= 0) {
-      // Exact (a sticky part comes only with a 64-bit quotient, whose sh is large).
-      q = static_cast<uint64_t>(sig) << -sh;
-    } else {
-      const U128 mask = sh >= 128 ? ~U128{0} : (U128{1} << sh) - 1u;
-      const U128 half = U128{1} << (sh - 1);
-      const U128 rem = sig & mask;
-      q = sh >= 128 ? 0u : static_cast<uint64_t>(sig >> sh);
-      if (rem > half || (rem == half && (sticky || (q & 1u) != 0))) ++q;
-    }
-    const uint64_t enc = (static_cast<uint64_t>(qe - qmin) << M) + q;
-    code = enc > over ? over : static_cast<uint32_t>(enc);
-  }
-  return fp8_internal::Encode<Fp8Kind::ocp>(sign, code, p);
+  return fp8_internal::Encode<Fp8Kind::ocp>(
+      sign, RoundToGrid(sig, sticky, e, M, qmin, p.max_finite + 1u), p);
 }
 
 // The scale operand as a number class: 2^k (n = 1), zero, infinite or NaN; f32 significand and
@@ -422,19 +423,19 @@ ScaleOperand ReadScaleOperand(uint32_t s, const MxFp8EncodeOptions& o) {
   return r;
 }
 
-// The special cases of the scaled encoders (a NaN, infinite or zero source or scale operand),
-// then `round(sign, sig, sticky, e)` for a finite nonzero scaled value (sig + a sticky part
-// below its last bit) * 2^e.
-template <typename Round>
-uint32_t ScaledFp8(uint32_t x, uint32_t scale_operand, const Fp8Params& p,
-                   const MxFp8EncodeOptions& o, Round round) {
+// x (after the input flush) over or times the scale operand by IEEE's case table: `special`
+// gets the f32 bits of a special result (a NaN, a signed infinity or a signed zero), `round`
+// the exact finite result as (sign, sig + sticky, e). Shared by the fp8/bf8 and the MX element
+// encoders: only their specials and grids differ.
+template <class Special, class Round>
+uint32_t ScaledByCases(uint32_t x, uint32_t scale_operand, const MxFp8EncodeOptions& o,
+                       Special special, Round round) {
   if (o.flush_denormal_in) x = FlushInputDenormal(x, false);
   const ScaleOperand s = ReadScaleOperand(scale_operand, o);
   const bool divide = o.direction == MxScaleDir::divide;
-  if (F32IsNan(x)) return fp8_internal::Encode<Fp8Kind::ocp>(x, 0, p);
+  if (F32IsNan(x)) return special(x);
   const uint32_t sign = (x ^ s.sign) & kF32SignMask;
   const uint32_t inf = sign | kF32ExpMask;
-  auto special = [&](uint32_t v) { return fp8_internal::Encode<Fp8Kind::ocp>(v, 0, p); };
   if (s.kind == ScaleOperand::nan) {
     // A NaN operand (f32_multiply) propagates with its own sign; a NaN byte keeps x's.
     return special(o.read == MxScaleRead::f32_multiply ? scale_operand : (x & kF32SignMask) |
@@ -512,16 +513,42 @@ uint32_t SrScaledFp8(uint32_t sign, U128 sig, bool sticky, int32_t e, uint32_t s
 
 uint32_t F32ToFp8ScaledRne(uint32_t x, uint32_t scale_operand, const Fp8Params& p,
                            const MxFp8EncodeOptions& o) {
-  return ScaledFp8(x, scale_operand, p, o, [&](uint32_t sign, U128 sig, bool sticky, int32_t e) {
-    return RoundScaledFp8(sign, sig, sticky, e, p);
-  });
+  return ScaledByCases(
+      x, scale_operand, o, [&](uint32_t v) { return fp8_internal::Encode<Fp8Kind::ocp>(v, 0, p); },
+      [&](uint32_t sign, U128 sig, bool sticky, int32_t e) {
+        return RoundScaledFp8(sign, sig, sticky, e, p);
+      });
 }
 
 uint32_t F32ToFp8ScaledSr(uint32_t x, uint32_t scale_operand, uint32_t s1, uint32_t src_man_bits,
                           const Fp8Params& p, const MxFp8EncodeOptions& o) {
-  return ScaledFp8(x, scale_operand, p, o, [&](uint32_t sign, U128 sig, bool sticky, int32_t e) {
-    return SrScaledFp8(sign, sig, sticky, e, s1, src_man_bits, o.sr_round, p);
-  });
+  return ScaledByCases(
+      x, scale_operand, o, [&](uint32_t v) { return fp8_internal::Encode<Fp8Kind::ocp>(v, 0, p); },
+      [&](uint32_t sign, U128 sig, bool sticky, int32_t e) {
+        return SrScaledFp8(sign, sig, sticky, e, s1, src_man_bits, o.sr_round, p);
+      });
+}
+
+uint32_t F32ToMxScaledRne(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                          const MxEncodeParams& p) {
+  const MxEncodeOptions& mo = p.options;
+  if (read == MxScaleRead::exponent) return F32ToMxRne(x, E8m0FromF32Exponent(scale_operand), p);
+  MxFp8EncodeOptions o;
+  o.read = read;
+  o.direction = mo.direction;
+  o.flush_denormal_in = mo.flush_denormal_in;
+  const int32_t M = static_cast<int32_t>(p.man_bits);
+  return ScaledByCases(
+      x, scale_operand, o,
+      [&](uint32_t v) -> uint32_t {
+        const uint32_t sgn = F32Sign(v) != 0u ? p.sign_bit : 0u;
+        if (F32IsNan(v)) return sgn != 0u ? p.nan_neg : p.nan_pos;
+        return F32IsInf(v) ? sgn | p.max_code : sgn;  // infinities saturate
+      },
+      [&](uint32_t sign, U128 sig, bool sticky, int32_t e) -> uint32_t {
+        const uint32_t code = RoundToGrid(sig, sticky, e, M, p.qmin, p.max_code + 1u);
+        return (sign != 0u ? p.sign_bit : 0u) | (code > p.max_code ? p.max_code : code);
+      });
 }
 
 }  // namespace lanediff

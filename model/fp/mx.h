@@ -277,6 +277,21 @@ uint32_t F32ToFp8ScaledRne(uint32_t x, uint32_t scale_operand, const Fp8Params& 
 //   F32ToFp8ScaledSr(0x3f880000, 0x3f800000, 0x7fffffff, 23, e4m3, {})  // 0x38
 uint32_t F32ToFp8ScaledSr(uint32_t x, uint32_t scale_operand, uint32_t s1, uint32_t src_man_bits,
                           const Fp8Params& p, const MxFp8EncodeOptions& o);
+// ---- f32 -> MX element with the f32 scale operand ------------------------------------------
+
+// f32 bits x -> the MX element code (the gfx950 scaled FP4 encoder)
+// nearest, ties to even, to x over (or times: p.options.direction) the scale operand, rounded
+// once. MxScaleRead::exponent: F32ToMxRne with the exponent field's E8M0 byte (its scale_zero /
+// scale_nan readings, NaN and saturation rules). f32_multiply: the whole f32 with its sign, by
+// the same case table as F32ToFp8ScaledRne (its scale-byte readings do not apply): a NaN result
+// is p's NaN code of the NaN's sign (x's, the operand's, or + for 0/0, Inf/Inf, 0*Inf), an
+// infinite or past-the-largest result sign|max_code.
+//
+//   const MxEncodeParams p = MakeMxEncodeParams(GetMxElemFormat(MxElemId::fp4_e2m1), {});
+//   F32ToMxScaledRne(0x40c00000, 0x40000000, MxScaleRead::exponent, p)      // 0x5: 6 / 2 = 3
+//   F32ToMxScaledRne(0x40c00000, 0x40400000, MxScaleRead::f32_multiply, p)  // 0x4: 6 / 3 = 2
+uint32_t F32ToMxScaledRne(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                          const MxEncodeParams& p);
 
 // ---- 16-bit sources -------------------------------------------------------------------------
 

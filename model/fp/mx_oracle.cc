@@ -392,41 +392,65 @@ int CompareScaled(U128 a, int ka, U128 b, int kb) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-// The magnitude of code c by the format's definition, as n * 2^k.
-Num Fp8Magnitude(uint32_t c, const Fp8Format& f) {
-  const uint32_t radix = 1u << f.man_bits;
+// The magnitude of code c of a format with M fraction bits and bias B by its definition, as
+// n * 2^k (the 8-bit floats' and the MX elements' alike).
+struct Grid {
+  int man_bits;
+  int bias;
+};
+Num Magnitude(uint32_t c, const Grid& g) {
+  const uint32_t radix = 1u << g.man_bits;
   const uint32_t e = c / radix, m = c % radix;
   Num r;
   r.n = e == 0 ? m : radix + m;
-  r.k = (e == 0 ? 1 : static_cast<int>(e)) - f.bias - f.man_bits;
+  r.k = (e == 0 ? 1 : static_cast<int>(e)) - g.bias - g.man_bits;
   return r;
 }
 
 // v against the magnitude of code c: -1 (v below), 0, 1.
-int CompareToCode(const Frac& v, uint32_t c, const Fp8Format& f) {
-  const Num t = Fp8Magnitude(c, f);
+int CompareToCode(const Frac& v, uint32_t c, const Grid& g) {
+  const Num t = Magnitude(c, g);
   if (t.n == 0) return v.num == 0 ? 0 : 1;
   if (v.num == 0) return -1;
   return CompareScaled(v.num, v.k, static_cast<U128>(v.den) * t.n, t.k);
 }
 
-// The nearest magnitude code to v (ties to even); max_finite + 1 when past the largest.
-uint32_t NearestFp8Code(const Frac& v, const Fp8Format& f) {
-  const uint32_t over = f.max_finite + 1u;
-  if (CompareToCode(v, over, f) >= 0) return over;
+// The nearest magnitude code to v (ties to even); `over` (one past the largest) when past it.
+uint32_t NearestCode(const Frac& v, const Grid& g, uint32_t over) {
+  if (CompareToCode(v, over, g) >= 0) return over;
   uint32_t lo = 0, hi = over;  // value(lo) <= v < value(hi)
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) / 2;
-    if (CompareToCode(v, mid, f) >= 0) lo = mid; else hi = mid;
+    if (CompareToCode(v, mid, g) >= 0) lo = mid; else hi = mid;
   }
   // 2v against value(lo) + value(hi), both over one exponent.
-  const Num a = Fp8Magnitude(lo, f), b = Fp8Magnitude(hi, f);
+  const Num a = Magnitude(lo, g), b = Magnitude(hi, g);
   const int k = (a.k < b.k ? a.k : b.k) - 1;
   const U128 sum = (static_cast<U128>(a.n) << (a.k - k)) + (static_cast<U128>(b.n) << (b.k - k));
   const int c = v.num == 0 ? -1 : CompareScaled(v.num, v.k + 1, static_cast<U128>(v.den) * sum, k);
   if (c < 0) return lo;
   if (c > 0) return hi;
   return lo % 2 == 0 ? lo : hi;
+}
+
+// x over (or times) the scale s by IEEE's case table, as an exact fraction; *kind is Num::nan
+// or Num::inf for a special result (the fraction is then unset), Num::finite otherwise.
+Frac Quotient(const Num& x, const Num& s, bool divide, Num::Kind* kind) {
+  Frac v;
+  *kind = Num::finite;
+  if (divide && x.kind == Num::finite && s.kind == Num::finite && s.n != 0 && x.n != 0) {
+    v.num = static_cast<U128>(x.n);
+    v.den = s.n;
+    v.k = x.k - s.k;
+    return v;
+  }
+  Num b = s;
+  b.negative = false;
+  const Num r = Apply(x, b, divide);  // its finite division wants a power of two: done above
+  *kind = r.kind;
+  v.num = static_cast<U128>(r.n);
+  v.k = r.k;
+  return v;
 }
 
 // The scaled encoders by definition: the specials by IEEE's case table, then `round(v)` (the
@@ -455,21 +479,10 @@ uint32_t ScaledOracle(uint32_t src, MxSource source, uint32_t scale_operand, con
   const uint32_t inf_byte = sign | (fo.saturate_inf ? f.max_finite : f.inf_out);
   if (x.kind == Num::nan) return nan_byte(x.negative);
   if (s.kind == Num::nan) return nan_byte(f32_read ? s.negative : x.negative);
-  // The case table of Apply (its finite division wants a power of two: done here instead).
-  Frac v;
-  if (divide && x.kind == Num::finite && s.kind == Num::finite && s.n != 0 && x.n != 0) {
-    v.num = static_cast<U128>(x.n);
-    v.den = s.n;
-    v.k = x.k - s.k;
-  } else {
-    Num b = s;
-    b.negative = false;
-    const Num r = Apply(x, b, divide);
-    if (r.kind == Num::nan) return nan_byte(false);
-    if (r.kind == Num::inf) return inf_byte;
-    v.num = static_cast<U128>(r.n);
-    v.k = r.k;
-  }
+  Num::Kind kind;
+  const Frac v = Quotient(x, s, divide, &kind);
+  if (kind == Num::nan) return nan_byte(false);
+  if (kind == Num::inf) return inf_byte;
   if (v.num == 0) return sign;
   const uint32_t code = round(v);
   if (code > f.max_finite) return sign | (fo.saturate_finite ? f.max_finite : f.inf_out);
@@ -479,11 +492,12 @@ uint32_t ScaledOracle(uint32_t src, MxSource source, uint32_t scale_operand, con
 // The largest magnitude code whose value is at most v, or max_finite + 1 when v reaches it.
 uint32_t FloorFp8Code(const Frac& v, const Fp8Format& f) {
   const uint32_t over = f.max_finite + 1u;
-  if (CompareToCode(v, over, f) >= 0) return over;
+  const Grid g{f.man_bits, f.bias};
+  if (CompareToCode(v, over, g) >= 0) return over;
   uint32_t lo = 0, hi = over;  // value(lo) <= v < value(hi)
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) / 2;
-    if (CompareToCode(v, mid, f) >= 0) lo = mid; else hi = mid;
+    if (CompareToCode(v, mid, g) >= 0) lo = mid; else hi = mid;
   }
   return lo;
 }
@@ -521,7 +535,8 @@ uint32_t SrFp8Code(const Frac& v, const Fp8Format& f, uint32_t s1, uint32_t src_
   const Frac wf{static_cast<U128>(w.n), 1, w.k};
   const uint32_t c0 = FloorFp8Code(wf, f);
   if (c0 > f.max_finite) return c0;
-  const Num a = Fp8Magnitude(c0, f), b = Fp8Magnitude(c0 + 1, f);
+  const Grid g{f.man_bits, f.bias};
+  const Num a = Magnitude(c0, g), b = Magnitude(c0 + 1, g);
   // Q in units of 2^w.k (the 24-bit value's last place): Q / 2^w.k = 2^qbits.
   const int bk = b.k, ak = a.n == 0 ? b.k : a.k;
   const int qk = ak < bk ? ak : bk;
@@ -544,8 +559,9 @@ uint32_t SrFp8Code(const Frac& v, const Fp8Format& f, uint32_t s1, uint32_t src_
 
 uint32_t OracleToFp8Scaled(uint32_t src, MxSource source, uint32_t scale_operand,
                            const Fp8Format& f, const Fp8Options& fo, const MxFp8EncodeOptions& o) {
-  return ScaledOracle(src, source, scale_operand, f, fo, o,
-                      [&](const Frac& v) { return NearestFp8Code(v, f); });
+  return ScaledOracle(src, source, scale_operand, f, fo, o, [&](const Frac& v) {
+    return NearestCode(v, {f.man_bits, f.bias}, f.max_finite + 1u);
+  });
 }
 
 uint32_t OracleToFp8ScaledSr(uint32_t src, MxSource source, uint32_t s1, uint32_t scale_operand,
@@ -555,6 +571,38 @@ uint32_t OracleToFp8ScaledSr(uint32_t src, MxSource source, uint32_t s1, uint32_
   return ScaledOracle(src, source, scale_operand, f, fo, o, [&](const Frac& v) {
     return SrFp8Code(v, f, s1, man, o.sr_round);
   });
+}
+
+uint32_t OracleToMxScaled(uint32_t src, MxSource source, uint32_t scale_operand,
+                          const MxElemFormat& f, const MxEncodeOptions& o, MxScaleRead read) {
+  if (read == MxScaleRead::exponent) {
+    return OracleToMx(src, source, (scale_operand >> 23) % 256, f, o, false, 0, 0);
+  }
+  Num x = SourceValue(src, source);
+  if (o.flush_denormal_in && x.kind == Num::finite && x.n != 0 && x.k + Log2(x.n) < -126) {
+    x.n = 0;
+  }
+  const Num s = FromIeee(scale_operand, 8, 23, 127);
+  const uint32_t sign_bit = 1u << (f.bits - 1);
+  auto nan_code = [&](bool negative) -> uint32_t {
+    switch (o.nan_in) {
+      case MxNanIn::max_keep_sign: return (negative ? sign_bit : 0u) | f.max_code;
+      case MxNanIn::pos_max: return f.max_code;
+      case MxNanIn::neg_zero: return sign_bit;
+      case MxNanIn::pos_zero: return 0;
+    }
+    return 0;
+  };
+  const uint32_t sign = x.negative != s.negative ? sign_bit : 0u;
+  if (x.kind == Num::nan) return nan_code(x.negative);
+  if (s.kind == Num::nan) return nan_code(s.negative);
+  Num::Kind kind;
+  const Frac v = Quotient(x, s, o.direction == MxScaleDir::divide, &kind);
+  if (kind == Num::nan) return nan_code(false);
+  if (kind == Num::inf) return sign | f.max_code;
+  if (v.num == 0) return sign;
+  const uint32_t code = NearestCode(v, {f.man_bits, f.bias}, f.max_code + 1u);
+  return sign | (code > f.max_code ? f.max_code : code);
 }
 
 }  // namespace lanediff

@@ -73,6 +73,15 @@ uint32_t OracleToFp8Scaled(uint32_t src, MxSource source, uint32_t scale_operand
 uint32_t OracleToFp8ScaledSr(uint32_t src, MxSource source, uint32_t s1, uint32_t scale_operand,
                              const Fp8Format& format, const Fp8Options& fo,
                              const MxFp8EncodeOptions& options);
+// F32ToMxScaledRne by definition. MxScaleRead::exponent: OracleToMx with the exponent field's
+// byte. f32_multiply: the source and the whole f32 operand taken apart into exact numbers, the
+// quotient (or product) an exact fraction placed between the element magnitudes (decoded from
+// the format's bias and mantissa width; one past max_code standing for the first value beyond)
+// by exact comparisons, ties to the even code; NaN results by options.nan_in with the sign of
+// the NaN source or operand (+ for 0/0, Inf/Inf, 0*Inf), infinities and overflows sign|max.
+uint32_t OracleToMxScaled(uint32_t src, MxSource source, uint32_t scale_operand,
+                          const MxElemFormat& format, const MxEncodeOptions& options,
+                          MxScaleRead read);
 
 }  // namespace lanediff
 

@@ -646,6 +646,31 @@ const std::vector<HypothesisInfo>& Registry() {
                    "first; the rocjitsu reading is an emulator's reuse of its unscaled encoder"},
         {kNoMx, kNoMxReason}},
        Get<MxSrRoundH, &Hypotheses::mx_sr_round>, Set<MxSrRoundH, &Hypotheses::mx_sr_round>},
+      {"mx_fp4_nan",
+       "gfx950 v_cvt_scalef32_pk_fp4_f32: a NaN source (and a NaN scale byte), FP4 E2M1 having "
+       "no NaN code",
+       {{"max_keep_sign",
+         "sign|0x7, the largest magnitude (6.0) with the NaN's sign",
+         HIP_OCP_FROM " (nan<E2M1> is sign|0x7: 'down -> element NaN' gives +-max)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp4_f32 src0=0xffc00000 (-NaN) src1=0 src2=0x3f800000 "
+         "vdst_old=0: 0x0000000f"},
+        {"pos_max",
+         "+0x7 (+6.0) whatever the sign",
+         "the CUDA toolkit's cuda_fp4.h ('NaN input values result in positive MAXNORM')",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp4_f32 src0=0xffc00000 src1=0 src2=0x3f800000 vdst_old=0: "
+         "0x00000007 (default 0x0000000f)"},
+        {"neg_zero",
+         "0x8, -0, whatever the sign",
+         "jax-ml/ml_dtypes ml_dtypes/include/mxfloat.h (float4_e2m1fn quiet_NaN() is 0b1000)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp4_f32 src0=0x7fc00000 (+NaN) src1=0 src2=0x3f800000 "
+         "vdst_old=0: 0x00000008 (default 0x00000007)"}},
+       {{"gfx950", "L: AMD's host model of gfx950 keeps the sign at the largest magnitude; the "
+                   "other two are other vendors' and a library's choices"},
+        {kNoMx, kNoMxReason}},
+       Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
   };
   return *registry;
 }
@@ -785,6 +810,22 @@ MxScaledEncode MxScaledEncodeFor(const Hypotheses& h, const Fp8Format& format) {
   e.fp8.saturate_inf = sat;
   e.fp8.overflow_before_rounding = false;  // pk_overflow is the unscaled pair writers' rule
   return e;
+}
+
+MxScaledElemEncode MxScaledElemEncodeFor(const Hypotheses& h) {
+  const MxScaledEncode e = MxScaledEncodeFor(h, GetFp8Format(Fp8FormatId::e4m3_ocp));
+  MxScaledElemEncode r;
+  r.read = e.options.read;
+  r.options.direction = e.options.direction;
+  r.options.scale_zero = e.options.scale_zero;
+  r.options.scale_nan = e.options.scale_nan;
+  r.options.flush_denormal_in = e.options.flush_denormal_in;
+  switch (h.mx_fp4_nan) {
+    case MxFp4Nan::max_keep_sign: r.options.nan_in = MxNanIn::max_keep_sign; break;
+    case MxFp4Nan::pos_max: r.options.nan_in = MxNanIn::pos_max; break;
+    case MxFp4Nan::neg_zero: r.options.nan_in = MxNanIn::neg_zero; break;
+  }
+  return r;
 }
 
 MxScaledDecode MxScaledDecodeFor(const Hypotheses& h) {

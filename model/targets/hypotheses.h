@@ -109,6 +109,9 @@ enum class MxDenormIn : uint8_t { kept, flush };
 // scaled value (model/fp/mx.h MxSrRound): HIP's source-width seed on the scaled grid (default),
 // or rocjitsu's f32 SR encoder on the scaled f32 (exact_subnormal below the smallest normal).
 enum class MxSrRoundH : uint8_t { source_grid, f32_exact_subnormal };
+// gfx950 v_cvt_scalef32_pk_fp4_f32: what a NaN source (or a NaN scale byte) gives, FP4 having no
+// NaN: sign|0x7 (default), +0x7, or 0x8 (-0).
+enum class MxFp4Nan : uint8_t { max_keep_sign, pos_max, neg_zero };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -139,6 +142,7 @@ struct Hypotheses {
   MxBf8Overflow mx_bf8_overflow = MxBf8Overflow::infinity;
   MxDenormIn mx_denorm_in = MxDenormIn::kept;
   MxSrRoundH mx_sr_round = MxSrRoundH::source_grid;
+  MxFp4Nan mx_fp4_nan = MxFp4Nan::max_keep_sign;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
@@ -217,6 +221,16 @@ struct MxScaledEncode {
   Fp8Options fp8;
 };
 MxScaledEncode MxScaledEncodeFor(const Hypotheses& h, const Fp8Format& format);
+
+// How the gfx950 scaled MX element encoder (v_cvt_scalef32_pk_fp4_f32) reads its scale and
+// options (model/fp/mx.h F32ToMxScaledRne): the scale readings as MxScaledEncodeFor's
+// (mx_scale_read, mx_scale_zero, mx_scale_nan, mx_down_scale, mx_denorm_in) and mx_fp4_nan for
+// NaNs. Infinite sources and overflows saturate to sign|max under every reading (mx.h).
+struct MxScaledElemEncode {
+  MxScaleRead read = MxScaleRead::exponent;
+  MxEncodeOptions options;
+};
+MxScaledElemEncode MxScaledElemEncodeFor(const Hypotheses& h);
 
 // The table for `lanediff targets --hypotheses`: per rule, its values with their provenance
 // and the default per target with its reason. `json` gives the same as one JSON array.

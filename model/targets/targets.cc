@@ -75,6 +75,10 @@ constexpr bool RowsConsistent() {
     }
     if (i.output == OutputKind::bf8 && i.fp8_slot != Fp8Slot::bf8) return false;
     if (i.output == OutputKind::u8_int && i.fp8_slot != Fp8Slot::none) return false;
+    if (i.output == OutputKind::fp4 &&
+        (i.fp8_slot != Fp8Slot::fp4 || i.write != DstWrite::byte_at_opsel_3_2)) {
+      return false;
+    }
     if (i.src[0] == SrcRole::fp8_bytes && i.fp8_slot == Fp8Slot::none) return false;
     if (i.write == DstWrite::byte_at_opsel_3_2 && i.opsel_bits != 0b1100) return false;
     if (i.write == DstWrite::half_at_opsel_3 && (i.opsel_bits & 0b1000) == 0) return false;

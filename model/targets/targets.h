@@ -116,7 +116,9 @@ enum class OpSelSyntax : uint8_t {
 // f32: a 32-bit float converted from an 8-bit float (fp8 -> f32 conversions, scaled or not).
 // f16 / bf16: 16-bit floats converted from 8-bit floats (the gfx950 scaled decodes): two per
 // dword (DstWrite::dword), or one in the half OPSEL[3] selects (DstWrite::half_at_opsel_3).
-enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16 };
+// fp4: a byte of two OCP MX FP4 E2M1 codes (element 0 in the low nibble; Fp8Slot::fp4), from
+// f32 sources (the gfx950 scaled FP4 encoder); compare, sweep and reports decode it by nibbles.
+enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4 };
 
 // Which of the target's 8-bit float formats the instruction converts to or from: the op
 // (model/ops/op_table.h) reads it from the row, so two rows that differ only in the format
