@@ -105,6 +105,18 @@ enum class MxBf8Overflow : uint8_t { infinity, saturate };
 // Denormal sources of the scaled encoders (f32 below 2^-126; f16 and bf16 denormals): kept
 // exactly (default) or flushed to a signed zero before scaling.
 enum class MxDenormIn : uint8_t { kept, flush };
+// gfx950 v_cvt_pk_{f16,bf16}_f32 (VOP3, where LLVM accepts clamp and omod): OMOD scales the exact
+// value before its one rounding and CLAMP clamps each 16-bit result to [+0, 1.0] (default, as on
+// any float VOP3 result), or both are ignored.
+enum class Cvt16Outmod : uint8_t { applied, ignored };
+// gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_{f16,bf16}_f32, v_cvt_sr_{f16,bf16}_f32): a
+// result below the format's smallest normal is flushed to a signed zero when MODE's output
+// denormal bit for the format is clear (MODE[7] f16, MODE[5] bf16; default), or kept whatever
+// MODE says.
+enum class Cvt16DenormOut : uint8_t { mode, kept };
+// The same conversions' NaN result: the source's sign and top payload bits, quieted (default), or
+// the positive canonical quiet NaN (f16 0x7E00, bf16 0x7FC0).
+enum class Cvt16Nan : uint8_t { payload, canonical };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -134,6 +146,9 @@ struct Hypotheses {
   MxFp8Overflow mx_fp8_overflow = MxFp8Overflow::nan;
   MxBf8Overflow mx_bf8_overflow = MxBf8Overflow::infinity;
   MxDenormIn mx_denorm_in = MxDenormIn::kept;
+  Cvt16Outmod cvt16_outmod = Cvt16Outmod::applied;
+  Cvt16DenormOut cvt16_denorm_out = Cvt16DenormOut::mode;
+  Cvt16Nan cvt16_nan = Cvt16Nan::payload;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
