@@ -11,6 +11,9 @@ namespace {
 constexpr bool Every(const InstrInfo&) { return true; }
 constexpr bool NoRow(const InstrInfo&) { return false; }
 constexpr bool HasSeed(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
+// The SR rows writing an 8-bit float (the rules sr_wrap plants are theirs; the 16-bit SR rows'
+// seed rules are sr16_*).
+constexpr bool Seeds8BitFloat(const InstrInfo& r) { return HasSeed(r) && r.writes_float(); }
 constexpr bool WritesU8(const InstrInfo& r) { return r.output == OutputKind::u8_int; }
 constexpr bool WritesOneByte(const InstrInfo& r) {
   return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
@@ -47,7 +50,7 @@ constexpr ErratumInfo kErrata[] = {
      "SR seed add wraps as the literal pseudocode says (model sr_rounding=literal)",
      "SR lanes where literal and carry_truncate differ (fp8 OCP 0x3fffffff seed 0xfffff000: "
      "0x39, not 0x40); pk_u8 never",
-     false, HasSeed},
+     false, Seeds8BitFloat},
     {Erratum::u8_truncate, "u8_truncate",
      "the f32 -> u8 conversion truncates toward zero (model pk_u8_rounding=truncate)",
      "pk_u8 lanes that MODE's rounding rounds up (129.5 RNE: 129, not 130); SR never", false, WritesU8},

@@ -405,7 +405,8 @@ TEST(SimErrataTest, Src1Neg) {
                                                       : model;
       },
       [](const proto::TestCase& tc, size_t) {
-        return (tc.instr() == proto::v_cvt_sr_fp8_f32 || tc.instr() == proto::v_cvt_sr_bf8_f32) &&
+        // The rows whose S1 is a seed (the SR rows, 8-bit and 16-bit results).
+        return GetInstrInfo(*InstrFromProto(tc.instr())).src[1] == SrcRole::sr_seed &&
                (tc.encoding().neg() & 2);
       });
   EXPECT_GT(t.disagree, 0u);

@@ -82,6 +82,9 @@
 // cvt16_denorm_out, cvt16_nan) were added: every finding gained their three `hypotheses:` lines
 // (492 lines added, nothing removed; golden_compare.py exit 0, the same counters, signatures and
 // causes in every campaign).
+// Re-recorded when the two rules of gfx950's stochastic-rounding f32 -> f16/bf16 conversions
+// (sr16_seed, sr16_subnormal) were added: every finding gained their two `hypotheses:` lines
+// (328 lines added, nothing removed; golden_compare.py exit 0, the mutator stream identical).
 #include <stdlib.h>
 
 #include <cstdint>

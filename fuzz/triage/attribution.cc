@@ -180,6 +180,10 @@ struct LaneClassifier {
     }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
     if (sixteen) return {SixteenBitClass(i, written, expected[0], observed[0])};
+    if (info.output == OutputKind::b32_int) {  // a whole integer word: no value classes
+      const std::string s = DifferenceClassMask(nullptr, written, Kept(i), expected[0], observed[0]);
+      return {IsStructural(s) ? s : std::string("value_differs")};
+    }
     return {DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i])};
   }
   // A 16-bit float writer's lane: its two elements exchanged (dst_halves_swapped, read first, as

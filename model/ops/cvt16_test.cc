@@ -1,8 +1,9 @@
 // gfx950's companion instructions of the MX generation through the batch API (docs/semantics.md
-// §12): v_prng_b32 and v_cvt_pk_{f16,bf16}_f32. Hand-derived cases (the working beside each),
-// then the fast model against the oracle: v_prng_b32 on every low 2^20 word under each SDWA
-// select and a random sample; the pk rows on f32 edges and random words under random contexts
-// (every modifier, MODE bit and reading drawn) and on a stride through all 2^32 words.
+// §12): v_prng_b32, v_cvt_pk_{f16,bf16}_f32 and v_cvt_sr_{f16,bf16}_f32. Hand-derived cases
+// (the working beside each), then the fast model against the oracle: v_prng_b32 on every low
+// 2^20 word under each select the op reads and a random sample; the f16/bf16 rows on f32 edges
+// and random words under random contexts (every modifier, MODE bit and reading drawn) and on a
+// stride through all 2^32 words.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -205,6 +206,96 @@ TEST(Pk16, FastMatchesOracleStride) {
     const OpContext ctx = Gfx950(instr);
     LaneBatch lanes;
     for (uint32_t i = 0; i < (1u << 19); ++i) lanes.Add(i * 8191u, ~(i * 4099u), 0, 0);
+    ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+  }
+}
+
+
+struct SrCase {
+  Instr instr;
+  uint8_t opsel;
+  uint32_t mode;
+  const char* hyp;  // "" for the defaults
+  uint32_t src0, src1, old, want;
+  const char* working;
+};
+
+// f16 keeps sig >> 13 of the 24-bit significand, bf16 sig >> 16; the seed S1[31:19] (f16) or
+// S1[31:16] (bf16) is added first and the sum truncated; code = ((E - e_min) << M) + quanta,
+// e_min = 113 (f16), 1 (bf16).
+TEST(Sr16, HandDerived) {
+  const Instr f16 = Instr::v_cvt_sr_f16_f32, bf16 = Instr::v_cvt_sr_bf16_f32;
+  const std::vector<SrCase> cases = {
+      {f16, 0, 0xf0, "", 0x3f801fff, 0xffffffff, 0, 0x00003c01,
+       "1 + 2^-10 - 2^-23: 0x801fff + 0x1fff = 0x803ffe, >> 13 = 0x401"},
+      {f16, 0, 0xf0, "", 0x3f801fff, 0x00000000, 0, 0x00003c00, "seed 0: truncated, 0x400"},
+      {f16, 8, 0xf0, "", 0x33a00000, 0xc0000000, 0xaaaabbbb, 0x0002bbbb,
+       "2^-24 + 2^-26 (E 103, s = 10): 0xa00000 >> 10 = 0x2800, + seed 0x1800 = 0x4000, >> 13 = "
+       "2 quanta; high half, the low half the old VDST's"},
+      {f16, 8, 0xf0, "", 0x33a00000, 0xbff80000, 0xaaaabbbb, 0x0001bbbb,
+       "seed 0x17ff: 0x3fff >> 13 = 1"},
+      {f16, 8, 0xf0, "sr16_subnormal=mantissa_add", 0x33a00000, 0xc0000000, 0xaaaabbbb,
+       0x0001bbbb, "mantissa_add: (0xa00000 + 0x1800) >> 23 = 1"},
+      {f16, 0, 0xe0, "", 0x00000001, 0xffffffff, 0xaaaabbbb, 0xaaaa0000,
+       "MODE[4] = 0: the f32 denormal is +0 before the seed"},
+      {f16, 0, 0xf0, "", 0x00000001, 0xffffffff, 0xaaaabbbb, 0xaaaa0000,
+       "MODE[4] = 1: 2^-149 is far below a quantum: (0 + 0x1fff) >> 13 = 0"},
+      {f16, 0, 0x8000f0, "fp16_ovfl=saturate_all", 0xff800000, 0, 0, 0x0000fbff,
+       "saturate_all with FP16_OVFL: -Inf -> -65504"},
+      {bf16, 0, 0xf0, "", 0x3f80ffff, 0x00010000, 0, 0x00003f81,
+       "bf16: 0x80ffff + 1 = 0x810000, >> 16 = 0x81"},
+      {bf16, 0, 0xd0, "", 0x00400000, 0xffffffff, 0, 0x00000000,
+       "bf16: 2^-127 (0x00400000 + 0xffff) >> 16 = 0x40, a denormal flushed by MODE[5] = 0"},
+      {bf16, 0, 0xd0, "cvt16_denorm_out=kept", 0x00400000, 0xffffffff, 0, 0x00000040,
+       "kept: 0x0040"},
+  };
+  for (const SrCase& c : cases) {
+    OpContext ctx = Gfx950(c.instr);
+    ctx.mods.opsel = c.opsel;
+    ctx.mode = c.mode;
+    if (*c.hyp != '\0') {
+      ASSERT_TRUE(SetHypothesis(c.hyp, &ctx.hyp).ok()) << c.hyp;
+    }
+    EXPECT_EQ(EvaluateLane(ctx, c.src0, c.src1, 0, c.old), c.want) << c.working;
+    EXPECT_EQ(EvaluateLaneOracle(ctx, c.src0, c.src1, 0, c.old), c.want) << "oracle: " << c.working;
+  }
+}
+
+// Random contexts (OPSEL, NEG/ABS, MODE bits and every reading drawn) on the edges with edge and
+// random seeds, and on random words near the formats' range.
+TEST(Sr16, FastMatchesOracleSample) {
+  std::mt19937 rng(25);
+  const std::vector<uint32_t> edges = Edges();
+  const uint32_t seeds[] = {0u, 0xffffffffu, 0x80000000u, 0x00080000u, 0x00010000u, 0x0000ffffu};
+  for (Instr instr : {Instr::v_cvt_sr_f16_f32, Instr::v_cvt_sr_bf16_f32}) {
+    for (int k = 0; k < 600; ++k) {
+      OpContext ctx = Gfx950(instr);
+      ctx.mods = Mods(rng() & 1, rng() & 1, false, 0);
+      ctx.mods.opsel = static_cast<uint8_t>(rng() & 15);
+      ctx.mode = kDefaultMode ^ (rng() & 0x8000b0u);
+      for (const HypothesisInfo& h : AllHypotheses()) {
+        h.set(&ctx.hyp, static_cast<uint8_t>(rng() % h.values.size()));
+      }
+      LaneBatch lanes;
+      for (size_t i = 0; i < edges.size(); ++i) {
+        lanes.Add(edges[i], i % 2 ? seeds[(i / 2 + k) % 6] : rng(), 0, rng());
+      }
+      for (int i = 0; i < 128; ++i) {
+        const uint32_t r = rng();
+        lanes.Add(i % 2 ? r : (r & 0x81ffffffu) | 0x32000000u, rng(), 0, rng());
+      }
+      ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+    }
+  }
+}
+
+// A stride through all 2^32 words with random seeds, under the defaults.
+TEST(Sr16, FastMatchesOracleStride) {
+  std::mt19937 rng(26);
+  for (Instr instr : {Instr::v_cvt_sr_f16_f32, Instr::v_cvt_sr_bf16_f32}) {
+    const OpContext ctx = Gfx950(instr);
+    LaneBatch lanes;
+    for (uint32_t i = 0; i < (1u << 19); ++i) lanes.Add(i * 8191u, rng(), 0, rng());
     ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
   }
 }

@@ -687,6 +687,46 @@ const std::vector<HypothesisInfo>& Registry() {
        {{"gfx950", "L: IEEE's recommendation and HIP's host bf16 conversion"},
         {kNoMx, kNoCvt16Reason}},
        Get<Cvt16Nan, &Hypotheses::cvt16_nan>, Set<Cvt16Nan, &Hypotheses::cvt16_nan>},
+      {"sr16_seed",
+       "gfx950 v_cvt_sr_{f16,bf16}_f32: which 23 - M bits of S1 are the seed (f16 13, bf16 16)",
+       {{"high",
+         "S1[31:19] (f16) / S1[31:16] (bf16), added just below the kept LSB",
+         "AMD CDNA3/CDNA4 ISA pseudocode of the SR fp8 conversions (`S1[31:12]`: the top 23 - M "
+         "bits) read for the 16-bit formats; " HIP_OCP_FROM " from_float_sr ('seed >> (32 - "
+         "srcManBits + dstManBits)': the top bits)",
+         "gfx950",
+         "gfx950 v_cvt_sr_f16_f32 src0=0x3f800001 (1 + 2^-23) src1=0xfff7ffff: 0x00003c00"},
+        {"low",
+         "S1[12:0] (f16) / S1[15:0] (bf16)",
+         HIP_HOST " (the low bits, the sr_seed=low reading of the fp8 SR instructions)",
+         "gfx950",
+         "gfx950 v_cvt_sr_f16_f32 src0=0x3f800001 src1=0xfff7ffff: 0x00003c01 (default "
+         "0x00003c00)"}},
+       {{"gfx950", "L: the fp8 SR pseudocode and AMD's host model of gfx950 take the top bits"},
+        {kNoMx, kNoCvt16Reason}},
+       Get<Sr16Seed, &Hypotheses::sr16_seed>, Set<Sr16Seed, &Hypotheses::sr16_seed>},
+      {"sr16_subnormal",
+       "gfx950 v_cvt_sr_f16_f32: a result below f16's smallest normal (2^-14)",
+       {{"grid",
+         "the value truncated to the grid of the denormal quantum / 2^13, the seed added there "
+         "and the sum truncated: P(up) is the dropped part over the quantum",
+         "the fp8 SR default (sr_rounding=carry_truncate, docs/semantics.md §6, L+ on gfx12); "
+         HIP_OCP_FROM " from_float_sr (the seed added after the denormal shift)",
+         "gfx950",
+         "gfx950 v_cvt_sr_f16_f32 src0=0x33000000 (2^-25) src1=0x80000000 (seed 0x1000): "
+         "0x00000001"},
+        {"mantissa_add",
+         "the seed added to the 24-bit significand at the normal LSB's place, then shifted into "
+         "the denormal range and truncated: it reaches only the top of the quantum",
+         "the SR pseudocode's `mantissa + S1[31:12]` read literally, before any denormal shift "
+         "(AMD CDNA3/CDNA4 ISA, V_CVT_SR_FP8_F32)",
+         "gfx950",
+         "gfx950 v_cvt_sr_f16_f32 src0=0x33000000 src1=0x80000000: 0x00000000 (default "
+         "0x00000001)"}},
+       {{"gfx950", "L: the fp8 SR instructions' measured default and AMD's host model"},
+        {kNoMx, kNoCvt16Reason}},
+       Get<Sr16Subnormal, &Hypotheses::sr16_subnormal>,
+       Set<Sr16Subnormal, &Hypotheses::sr16_subnormal>},
   };
   return *registry;
 }

@@ -117,6 +117,15 @@ enum class Cvt16DenormOut : uint8_t { mode, kept };
 // The same conversions' NaN result: the source's sign and top payload bits, quieted (default), or
 // the positive canonical quiet NaN (f16 0x7E00, bf16 0x7FC0).
 enum class Cvt16Nan : uint8_t { payload, canonical };
+// gfx950 v_cvt_sr_{f16,bf16}_f32: which 23 - M bits of S1 are the seed (f16 13, bf16 16): the
+// top ones, S1[31:19] / S1[31:16] (default, as the fp8 SR instructions' S1[31:12]), or the low
+// ones.
+enum class Sr16Seed : uint8_t { high, low };
+// The same instructions' results below the smallest normal: the value truncated to the grid of
+// the denormal quantum / 2^(23 - M) and the seed added there (default, as sr_rounding's default
+// reads the fp8 subnormals), or the seed added to the 24-bit significand at the normal LSB's
+// place before the denormalising shift (the pseudocode's mantissa add read literally).
+enum class Sr16Subnormal : uint8_t { grid, mantissa_add };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -149,6 +158,8 @@ struct Hypotheses {
   Cvt16Outmod cvt16_outmod = Cvt16Outmod::applied;
   Cvt16DenormOut cvt16_denorm_out = Cvt16DenormOut::mode;
   Cvt16Nan cvt16_nan = Cvt16Nan::payload;
+  Sr16Seed sr16_seed = Sr16Seed::high;
+  Sr16Subnormal sr16_subnormal = Sr16Subnormal::grid;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
