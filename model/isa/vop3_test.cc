@@ -338,11 +338,7 @@ TEST(Vop3Golden, MatchesLlvm22) {
       // Likewise v_cvt_f32_fp8's byte_sel:N (OPSEL[1:0]) on gfx12/gfx1250.
       const OpSelSyntax syntax = GetAsmRules(t, in->instr).opsel;
       // And SDWA sext(): LLVM's disassembler prints it, its assembler refuses the spelling.
-      // And an all-zero op_sel:[...] where the instruction has no op_sel (gfx950
-      // v_cvt_pk_{f16,bf16}_f32): LLVM refuses the spelling; the bits are the zeros it encodes.
       if (((syntax == OpSelSyntax::byte_sel || syntax == OpSelSyntax::byte_sel_src) &&
-           absl::StrContains(c[2], "op_sel:")) ||
-          (syntax == OpSelSyntax::none && in->mods.opsel == 0 &&
            absl::StrContains(c[2], "op_sel:")) ||
           in->sdwa_sext) {
         continue;
