@@ -33,6 +33,9 @@ FAMILIES = ["gfx9", "gfx10", "gfx11", "gfx12", "gfx1250"]
 # Targets with LLVM's FeatureFP8ConversionScaleInsts (TargetFeature::fp8_cvt_scale, the
 # TargetTraits::fp8_cvt_scale field in model/targets/targets.cc).
 FP8_CVT_SCALE_TARGETS = {"gfx950"}
+# Targets with the instructions gfx950 adds to GFX9 beside the scaled ones (TargetFeature::
+# gfx950_insts, the TargetTraits::gfx950_insts field).
+GFX950_INSTS_TARGETS = {"gfx950"}
 
 
 def read_rows(path):
@@ -54,6 +57,8 @@ def read_rows(path):
                 next(x.strip() for x in src.split(",")[::-1] if x.strip() != "SrcRole::unused")),
             "opsel": [x.strip().split("::")[-1] for x in syn.split(",")],
             "dst_bits": int(re.search(r"\.dst_bits = (\d+)", body).group(1)),
+            # An integer source (SrcRole::data_b32): no SDWA lines (HasForm, model/isa/vop3.cc).
+            "src0_b32": src.split(",")[0].strip() == "SrcRole::data_b32",
             # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
             "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
@@ -126,7 +131,7 @@ def vop1_lines_for(instr, row, family):
         out.append(f"{instr}_e64 v5, s3 byte_sel:{b} clamp")
     for sel in ["[1,0]", "[0,1]", "[1,1]", "[1]", "[1,0,0,0]", "[0,0,1,0]"]:
         out.append(f"{instr}_e64 v5, v1 op_sel:{sel}")
-    if family == "gfx9":
+    if family == "gfx9" and not row["src0_b32"]:
         for sel in SDWA_SELS:
             out.append(f"{instr}_sdwa v5, v1 src0_sel:{sel}")
             out.append(f"{instr}_sdwa v255, s3 clamp src0_sel:{sel}")
@@ -141,7 +146,7 @@ def vop1_lines_for(instr, row, family):
             f"{instr}_sdwa v5, |v1| src0_sel:BYTE_1",
             f"{instr}_sdwa v5, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1",
         ]
-    else:
+    elif family != "gfx9":
         out.append(f"{instr}_sdwa v5, v1 src0_sel:BYTE_1")  # no SDWA after GFX10: refused
     return out
 
@@ -240,7 +245,8 @@ def main():
     rows = read_rows(args.rows)
     records = []
     for target, family, fp8 in TARGETS:
-        has = {"none": True, "fp8_conversion": fp8, "fp8_cvt_scale": target in FP8_CVT_SCALE_TARGETS}
+        has = {"none": True, "fp8_conversion": fp8, "fp8_cvt_scale": target in FP8_CVT_SCALE_TARGETS,
+               "gfx950_insts": target in GFX950_INSTS_TARGETS}
         instrs = [(name, row) for name, row in rows.items()
                   if row["opcode"][FAMILIES.index(family)] != "kNoOpcode" and has[row["feature"]]]
         records += run_target(args.llvm_mc, target, family, instrs)

@@ -13,13 +13,21 @@ constexpr bool NoRow(const InstrInfo&) { return false; }
 constexpr bool HasSeed(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
 // The scaled SR encoders: S1 a seed, S2 a block scale.
 constexpr bool ScaledSr(const InstrInfo& r) { return HasSeed(r) && r.src[2] == SrcRole::scale_f32; }
-// The unscaled SR rows (sr_rounding is their rule; the scaled ones read mx_sr_round).
-constexpr bool UnscaledSr(const InstrInfo& r) { return HasSeed(r) && !ScaledSr(r); }
+// The unscaled SR rows writing an 8-bit float (sr_rounding is their rule; the scaled ones read
+// mx_sr_round, the 16-bit SR rows' seed rules are sr16_*).
+constexpr bool UnscaledSr(const InstrInfo& r) {
+  return HasSeed(r) && r.writes_float() && !ScaledSr(r);
+}
 constexpr bool WritesU8(const InstrInfo& r) { return r.output == OutputKind::u8_int; }
 constexpr bool WritesOneByte(const InstrInfo& r) {
   return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
 }
 constexpr bool Writes8BitFloat(const InstrInfo& r) { return r.writes_float(); }
+// The rows reading MODE.FP16_OVFL: the 8-bit float writers and the f32 -> f16 conversions
+// (gfx950's pair and stochastic-rounding f16 rows: an f16 past 65504).
+constexpr bool ReadsFp16Ovfl(const InstrInfo& r) {
+  return r.writes_float() || (r.output == OutputKind::f16 && r.src[0] == SrcRole::data_f32);
+}
 constexpr bool ClampIsUe5m3Bit(const InstrInfo& r) { return r.fp8_slot == Fp8Slot::fp8_clamp_ue5m3; }
 // S1 is a seed whose bit 31 matters and the row has no NEG[1] of its own.
 constexpr bool SeedWithoutNeg1(const InstrInfo& r) {
@@ -51,7 +59,8 @@ constexpr ErratumInfo kErrata[] = {
     {Erratum::sr_wrap, "sr_wrap",
      "SR seed add wraps as the literal pseudocode says (model sr_rounding=literal)",
      "unscaled SR lanes where literal and carry_truncate differ (fp8 OCP 0x3fffffff seed "
-     "0xfffff000: 0x39, not 0x40); pk_u8 and the scaled SR rows (mx_sr_round is theirs) never",
+     "0xfffff000: 0x39, not 0x40); pk_u8, the scaled SR rows (mx_sr_round is theirs) and the "
+     "16-bit SR rows (sr16_* are theirs) never",
      false, UnscaledSr},
     {Erratum::u8_truncate, "u8_truncate",
      "the f32 -> u8 conversion truncates toward zero (model pk_u8_rounding=truncate)",
@@ -67,7 +76,8 @@ constexpr ErratumInfo kErrata[] = {
      "(0x7f/0x7e, not 0xff/0xfe)", false, Writes8BitFloat},
     {Erratum::fp16_ovfl_ignored, "fp16_ovfl_ignored",
      "MODE.FP16_OVFL (bit 23) does nothing (model fp16_ovfl=ignored)",
-     "SR and packed 8-bit float lanes with MODE[23]=1 whose finite value overflows after rounding", false, Writes8BitFloat},
+     "SR and packed 8-bit float lanes, and f32 -> f16 lanes, with MODE[23]=1 whose finite value "
+     "overflows after rounding", false, ReadsFp16Ovfl},
     {Erratum::gfx1250_clamp_ignored, "gfx1250_clamp_ignored",
      "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored, A0 stepping)",
      "E4M3 conversions (SR, packed, and the fp8 -> f32 decode) with CLAMP=1 on gfx1250/gfx1251 "

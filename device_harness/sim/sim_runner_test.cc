@@ -405,7 +405,8 @@ TEST(SimErrataTest, Src1Neg) {
                                                       : model;
       },
       [](const proto::TestCase& tc, size_t) {
-        // The seeded rows (S1 an SR seed: the unscaled SR pair and the scaled SR encoders).
+        // The rows whose S1 is a seed (the SR rows, 8-bit and 16-bit results, and the scaled SR
+        // encoders).
         return GetInstrInfo(*InstrFromProto(tc.instr())).src[1] == SrcRole::sr_seed &&
                (tc.encoding().neg() & 2);
       });

@@ -85,6 +85,15 @@
 // gained its `hypotheses:` line (164 lines added, nothing else changed; golden_compare.py exit
 // 0, the same counters, signatures and causes in every campaign). Recorded again when those two
 // met: both rules' `hypotheses:` lines, nothing else changed (golden_compare.py exit 0).
+// Re-recorded when the three rules of gfx950's f32 -> f16/bf16 conversions (cvt16_outmod,
+// cvt16_denorm_out, cvt16_nan) were added: every finding gained their three `hypotheses:` lines
+// (492 lines added, nothing removed; golden_compare.py exit 0, the same counters, signatures and
+// causes in every campaign).
+// Re-recorded when the two rules of gfx950's stochastic-rounding f32 -> f16/bf16 conversions
+// (sr16_seed, sr16_subnormal) were added: every finding gained their two `hypotheses:` lines
+// (328 lines added, nothing removed; golden_compare.py exit 0, the mutator stream identical).
+// Recorded again when the companions' five rules met the scaled rules' two: 820 `hypotheses:`
+// lines added, nothing else changed (golden_compare.py exit 0).
 #include <stdlib.h>
 
 #include <cstdint>

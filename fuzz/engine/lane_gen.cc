@@ -235,6 +235,8 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   instr_ = instr.ok() ? *instr : kAllInstrs[0];
   src2_unused_ = Src2Unused(instr_);
   has_seed_ = GetInstrInfo(instr_).src[1] == SrcRole::sr_seed;
+  seed16_ = has_seed_ && (GetInstrInfo(instr_).output == OutputKind::f16 ||
+                          GetInstrInfo(instr_).output == OutputKind::bf16);
   src1_data_ = GetInstrInfo(instr_).src[1] == SrcRole::data_f32;
   src1_scale_ = GetInstrInfo(instr_).src[1] == SrcRole::scale_f32;
   src2_scale_ = GetInstrInfo(instr_).src[2] == SrcRole::scale_f32;
@@ -283,6 +285,12 @@ LaneGen::LaneGen(const proto::TestCase& header) {
 [[gnu::always_inline]] inline uint32_t LaneGen::Src1(Rng& rng) const {
   if (src1_data_) return Src0(rng);  // a second f32 data source: the same interesting values
   if (src1_scale_) return ScaleOperandValue(rng);
+  if (seed16_) {
+    // A seed for a 16-bit result (no 8-bit format, so no seed table): all ones, zero, or any
+    // word (its top and low bits both random).
+    const uint64_t pick = rng.Below(4);
+    return pick == 0 ? 0xffffffffu : pick == 1 ? 0u : rng.Next32();
+  }
   if (seed_table_ == nullptr) {
     const uint32_t k = static_cast<uint32_t>(rng.Below(4));
     return rng.OneIn(2) ? k : ((rng.Next32() & ~3u) | k);  // S1[31:2] must not matter

@@ -111,6 +111,7 @@ class LaneGen {
   Instr instr_;
   bool src2_unused_ = false;
   bool has_seed_ = false;                  // writes an 8-bit float (SR seed in S1)
+  bool seed16_ = false;  // S1 seeds a 16-bit result (no seed table: no 8-bit format)
   bool src1_data_ = false;                 // S1 is f32 data (its row's SrcRole::data_f32)
   bool src1_scale_ = false;                // S1 is a block scale (SrcRole::scale_f32)
   bool src2_scale_ = false;                // S2 is a block scale (the 3-source scaled encoders)

@@ -185,6 +185,10 @@ struct LaneClassifier {
       if (IsStructural(s)) return {s};
       return {DifferenceClassFp4(written, expected[0], observed[0])};
     }
+    if (info.output == OutputKind::b32_int) {  // a whole integer word: no value classes
+      const std::string s = DifferenceClassMask(nullptr, written, Kept(i), expected[0], observed[0]);
+      return {IsStructural(s) ? s : std::string("value_differs")};
+    }
     return {DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i])};
   }
   // A 16-bit float writer's lane: its two elements exchanged (dst_halves_swapped, read first, as

@@ -122,9 +122,11 @@ ClampShapes ClampsToAsk(const TargetTraits& target, Instr instr) {
     }
   }
   const InstrInfo& info = GetInstrInfo(instr);
-  if (info.output == OutputKind::f32 && (info.clamp_families & FamilyBit(target.family)) != 0) {
-    // An f32 result where LLVM takes CLAMP: the output clamp (or, gfx1250, the format bit) is
-    // asked too.
+  const bool float_word = info.output == OutputKind::f32 || info.output == OutputKind::f16 ||
+                          info.output == OutputKind::bf16;
+  if (float_word && (info.clamp_families & FamilyBit(target.family)) != 0) {
+    // An f32 (or f16/bf16) result where LLVM takes CLAMP: the output clamp (or, gfx1250, the
+    // format bit) is asked too.
     cs.clamps.push_back(true);
   }
   return cs;
@@ -148,6 +150,16 @@ std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp
     src0.push_back(0x48403830u);
   }
   for (const Fp8Shape& shape : shapes) AddFp8Candidates(shape.format->id, &src0);
+  if (info.src[0] == SrcRole::data_f32 &&
+      (info.output == OutputKind::f16 || info.output == OutputKind::bf16)) {
+    // f32 -> f16/bf16: the denormal results (2^-24, 2^-25, 2^-127 and 2^-133 as f32
+    // denormals), the f16 overflow tie 65520 and the value below 65536 a seed carries past
+    // 65504, the bf16 overflow tie, the smallest f16 normal and an f16 tie at 1.0.
+    for (uint32_t v : {0x33800000u, 0x33000000u, 0x00400000u, 0x00010000u, 0x477ff000u,
+                       0x477fffffu, 0x7f7f8000u, 0x38800000u, 0x3f801000u, 0x3f800001u}) {
+      src0.push_back(v);
+    }
+  }
   return src0;
 }
 
@@ -174,6 +186,15 @@ std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp
     const uint32_t low = (1u << (32 - shapes[0].seed_shift)) - 1u;
     src1.push_back(low);
     src1.push_back(1u << (shapes[0].seed_shift - 1));
+  }
+  if (shapes.empty() && info.src[1] == SrcRole::sr_seed) {
+    // A seed for a 16-bit result (13 bits for f16, 16 for bf16): all ones, the top bit, the
+    // lowest top-bits seed bit of each (S1[19], S1[16]), the low bits alone, and all ones but
+    // that lowest bit.
+    for (uint32_t v : {0xffffffffu, 0x80000000u, 0x00080000u, 0x00010000u, 0x0000ffffu,
+                       0xfff7ffffu, 0xfffeffffu}) {
+      src1.push_back(v);
+    }
   }
   if (info.src[1] == SrcRole::scale_f32) {
     for (uint32_t v : ScaleCandidates()) src1.push_back(v);

@@ -169,8 +169,11 @@ TEST(Discriminate, EveryPairOfReadingsOfEveryRuleOnEveryTarget) {
           }
         }
       }
-      // Every row has a rule with two readings some input tells apart (pk_u8: its rounding).
-      EXPECT_GT(separable, separable_before) << where << ": no pair of readings separable";
+      // Every row with a relevant rule has two readings some input tells apart (pk_u8: its
+      // rounding); a row no rule reaches (the gfx950 PRNG step, an integer op) has no pair.
+      if (!d->pairs.empty()) {
+        EXPECT_GT(separable, separable_before) << where << ": no pair of readings separable";
+      }
       EXPECT_EQ(static_cast<size_t>(d->pairs_separated) + d->inseparable.size(), d->pairs.size())
           << where;
       for (size_t qi = 0; qi < d->questions.size(); ++qi) {

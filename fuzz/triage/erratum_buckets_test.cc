@@ -99,6 +99,8 @@ struct Case {
   // The effect on the E4M3 writers (OutputKind::fp8), where it differs; nullptr: the same.
   const char* e4m3_cause = nullptr;
   size_t max_buckets = 2;  // per instruction
+  // The effect on the 16-bit float SR rows (a seed, OutputKind::f16/bf16), where it differs.
+  const char* sr16_cause = nullptr;
   // The rows the campaign draws (nullptr: every row). An erratum reaching one or two of
   // gfx950's rows draws those: over every (target, row) a 600-case campaign gives each of them
   // about two cases, which may hold no lane showing it.
@@ -112,14 +114,22 @@ struct Case {
 // 8-bit float writers: OutputKind fp8/bf8; f32 writers: OutputKind::f32 (one selected byte of S0
 // decoded, a whole f32 word written, or with dst_bits 64 a selected word's two bytes decoded
 // into VDST, VDST+1; select: GFX9 SDWA src0_sel, GFX12/GFX1250 OPSEL).
-bool Seeded(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
-// The unscaled SR rows (sr_rounding is theirs) and the scaled ones (S2 a block scale:
-// mx_sr_round is theirs).
+bool AnySeed(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
+// A seeded 8-bit float writer (the errata of the SR fp8 rows; the 16-bit SR rows read none of
+// their rules): the unscaled ones (sr_rounding is theirs) and the scaled ones (S2 a block
+// scale: mx_sr_round is theirs).
+bool Seeded(const InstrInfo& r) {
+  return r.src[1] == SrcRole::sr_seed && (r.output == OutputKind::fp8 || r.output == OutputKind::bf8);
+}
 bool ScaledSr(const InstrInfo& r) { return Seeded(r) && r.src[2] == SrcRole::scale_f32; }
 bool UnscaledSr(const InstrInfo& r) { return Seeded(r) && !ScaledSr(r); }
 bool IntegerByte(const InstrInfo& r) { return r.output == OutputKind::u8_int; }
 bool Float8Writer(const InstrInfo& r) {
   return r.output == OutputKind::fp8 || r.output == OutputKind::bf8;
+}
+// The rows reading MODE.FP16_OVFL: the 8-bit float writers and the f32 -> f16 conversions.
+bool Fp16OvflReader(const InstrInfo& r) {
+  return Float8Writer(r) || (r.output == OutputKind::f16 && r.src[0] == SrcRole::data_f32);
 }
 bool ByteWriter(const InstrInfo& r) {
   return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
@@ -140,9 +150,11 @@ bool PackedFloat8Writer(const InstrInfo& r) {
 bool F32Writer(const InstrInfo& r) { return r.output == OutputKind::f32; }
 // The f32 writers and the writers of two 16-bit floats into a whole dword (the gfx950 scaled
 // word decodes): every destination bit is a float's, none kept.
+// (And the integer word writer, OutputKind::b32_int: a whole word, classed value_differs.)
 bool WholeWordFloatWriter(const InstrInfo& r) {
-  return F32Writer(r) || ((r.output == OutputKind::f16 || r.output == OutputKind::bf16) &&
-                          r.write == DstWrite::dword);
+  return F32Writer(r) || r.output == OutputKind::b32_int ||
+         ((r.output == OutputKind::f16 || r.output == OutputKind::bf16) &&
+          r.write == DstWrite::dword);
 }
 bool PairWriter(const InstrInfo& r) { return r.dst_bits == 64; }
 bool SourceByteReader(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
@@ -192,7 +204,9 @@ TEST_P(ErratumBuckets, AtMostTwoBucketsPerInstructionNamedByTheEffect) {
     const InstrInfo& row = RowNamed(instr);
     EXPECT_TRUE(c.touches(row)) << instr << " is not touched by " << c.erratum;
     EXPECT_LE(v.size(), c.max_buckets) << Describe(buckets);
-    const char* want = c.f32_cause != nullptr && WholeWordFloatWriter(row) ? c.f32_cause
+    const bool sr16 = AnySeed(row) && !Seeded(row);
+    const char* want = c.sr16_cause != nullptr && sr16                 ? c.sr16_cause
+                       : c.f32_cause != nullptr && WholeWordFloatWriter(row) ? c.f32_cause
                        : c.e4m3_cause != nullptr && row.output == OutputKind::fp8 ? c.e4m3_cause
                                                                                   : c.cause;
     // The effect's bucket is the largest; a coincidence may tie with it (gfx950 scaled pair
@@ -224,8 +238,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"nan_sign", Float8Writer, "fp8_nan=sign_preserving", 600, nullptr,
              "fp8_nan=sign_7f+sign_preserving"},
         // "MODE.FP16_OVFL does nothing (model fp16_ovfl=ignored)": the 8-bit float conversions,
-        // which read MODE[23] (SR and packed); an f32 decode never overflows: untouched.
-        Case{"fp16_ovfl_ignored", Float8Writer, "fp16_ovfl=ignored"},
+        // which read MODE[23] (SR and packed), and the f32 -> f16 conversions (an f16 past
+        // 65504); an f32 decode never overflows: untouched.
+        Case{"fp16_ovfl_ignored", Fp16OvflReader, "fp16_ovfl=ignored"},
         // "gfx1250 CLAMP does not select UE5M3 (model gfx1250_clamp=ignored)": the E4M3
         // conversions whose CLAMP is the UE5M3 bit (Fp8Slot::fp8_clamp_ue5m3: SR, packed and
         // the one-byte decode, which reads CLAMP as the UE5M3 bit there), on gfx1250/gfx1251;
@@ -247,8 +262,9 @@ INSTANTIATE_TEST_SUITE_P(
         // sr_overflow=before_rounding does (gfx942, seed 0 -> 0x80000000: 248 -> 256 -> NaN
         // code 0x80 where 240 is expected), and its confirmation lanes did not refute it on
         // seed 11's draw of the 26 rows: a third bucket, a coincidence the triage does not yet
-        // tell from the class (three allowed here).
-        Case{"src1_neg", Seeded, "rounded_other_way", 600, nullptr, nullptr, 3},
+        // tell from the class (three allowed here). The 16-bit SR rows too (their seed's bit 31
+        // flipped): a 16-bit float that differs.
+        Case{"src1_neg", AnySeed, "rounded_other_way", 600, nullptr, nullptr, 3, "value_differs"},
         // "writes the other half and keeps this one: OPSEL[3] inverted": the half writers; the
         // result moved to the other half. Not the f32 writers (DstWrite::dword).
         Case{"half_swap", HalfWriter, "byte_moved"},
@@ -263,7 +279,11 @@ INSTANTIATE_TEST_SUITE_P(
         // moves the word OPSEL[0]). The pair writer too: its GFX9 SDWA src0_sel BYTE_1 picks
         // the high word and BYTE_2 the low one (fp8_sdwa_sel=pseudocode), so swapped selects
         // read the other word, again the model's under the other select.
-        Case{"src_byte_swap", SourceByteReader, "source_byte_moved"},
+        // Up to three buckets: a scaled 16-bit pair decode's moved word can also read, on a
+        // lane, as a scale reading (the gfx950 bf16 pair decode of E5M2 bytes:
+        // source_byte_moved x4, dst_halves_swapped x3, mx_scale_zero=zero x1, once the gfx950
+        // rows 22-26 changed the draws); the effect's bucket is still the largest.
+        Case{"src_byte_swap", SourceByteReader, "source_byte_moved", 600, nullptr, nullptr, 3},
         // "writes its two words swapped": the VGPR-pair writers only; the observed pair is the
         // expected one exchanged: dst_words_swapped.
         Case{"pair_word_swap", PairWriter, "dst_words_swapped"},
@@ -290,11 +310,11 @@ INSTANTIATE_TEST_SUITE_P(
         // mx_sr_round=f32_exact_subnormal)": the rows whose S1 is a seed and S2 a scale, named
         // by the reading.
         Case{"scaled_sr_exact_subnormal", ScaledSr, "mx_sr_round=f32_exact_subnormal", 600,
-             nullptr, nullptr, 2, ScaledSr},
+             nullptr, nullptr, 2, nullptr, ScaledSr},
         // "the scaled FP4 encoder writes element 0 into the high nibble of its byte": the FP4
         // byte writers; the written byte's two codes come in the other order.
         Case{"fp4_nibble_swap", Fp4PairWriter, "elements_swapped", 600, nullptr, nullptr, 2,
-             Fp4PairWriter},
+             nullptr, Fp4PairWriter},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
         // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).
@@ -354,7 +374,7 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
 // Four readings and one decoding fault planted at once (errata.h): sr_wrap
 // (sr_rounding=literal on the seeded rows), nan_sign (fp8_nan on the 8-bit float writers),
 // u8_truncate (pk_u8_rounding=truncate on the integer byte writer), fp16_ovfl_ignored
-// (fp16_ovfl=ignored on the 8-bit float writers) and src0_neg_ignored (acts_as_if.neg0=0 on
+// (fp16_ovfl=ignored on the 8-bit float writers and the f32 -> f16 rows) and src0_neg_ignored (acts_as_if.neg0=0 on
 // the rows accepting -x on src0). One batch holds lanes of several of them. Every planted cause
 // is found, named by it (equivalent readings together), and no bucket is anything else: each
 // bucket of each instruction is a planted cause that reaches its row, one per cause (a
@@ -374,8 +394,9 @@ TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
     // alone once a target that parts them (gfx1250's UE5M3 form) saw it: a bucket is named by
     // the readings consistent on every target seen (FoldIntoBuckets), one bucket either way.
     if (Float8Writer(row)) {
-      planted.insert({NanSignCause(row), "fp8_nan=sign_preserving", "fp16_ovfl=ignored"});
+      planted.insert({NanSignCause(row), "fp8_nan=sign_preserving"});
     }
+    if (Fp16OvflReader(row)) planted.insert("fp16_ovfl=ignored");
     if (IntegerByte(row)) planted.insert("pk_u8_rounding=truncate");
     if (AcceptsSrc0Neg(row)) planted.insert("acts_as_if.neg0=0");
     uint64_t all = 0, named = 0;

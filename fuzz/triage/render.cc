@@ -127,9 +127,10 @@ std::string ScaleText(uint32_t w) {
                          static_cast<int>((w >> 23) & 0xff) - 127, F32(w));
 }
 
-// What src0 is to this instruction: an f32, or 8-bit float codes (the bytes, low first; the
+// What src0 is to this instruction: an f32, a 32-bit integer, or 8-bit float codes (the bytes, low first; the
 // instruction's selects pick among them).
 std::string Src0Text(const Decoded& d) {
+  if (d.src0_role == SrcRole::data_b32) return absl::StrFormat("(a 32-bit integer %u)", d.src0);
   if (d.src0_role != SrcRole::fp8_bytes) return absl::StrCat("= ", F32(d.src0));
   return absl::StrFormat("(8-bit float codes, bytes low first: %02x %02x %02x %02x)",
                          d.src0 & 0xffu, (d.src0 >> 8) & 0xffu, (d.src0 >> 16) & 0xffu,
@@ -182,6 +183,9 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
       absl::StrAppendFormat(&out, "    expected 0x%08x %s  observed 0x%08x %s\n", d.expected,
                             ResultText(d.expected, d.output), d.observed,
                             ResultText(d.observed, d.output));
+    } else if (d.output == OutputKind::b32_int) {  // a whole integer word
+      absl::StrAppendFormat(&out, "    expected 0x%08x  observed 0x%08x (bits differing 0x%08x)\n",
+                            d.expected, d.observed, d.expected ^ d.observed);
     } else {
       absl::StrAppendFormat(&out, "    expected 0x%08x (byte %d: %s)  observed 0x%08x (byte %d: %s)\n",
                             d.expected, d.written_byte, d.expected_byte, d.observed,

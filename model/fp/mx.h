@@ -1,5 +1,5 @@
 // MX element <-> f32 with an E8M0 scale byte applied, the exact f16/bf16 -> f32 widenings, and
-// v_prng_b32's function. Integer code only (no host float arithmetic), like fp8.h; the slow
+// the ISA's PRNG step (V_PRNG_B32). Integer code only (no host float arithmetic), like fp8.h; the slow
 // exact oracle is mx_oracle.h.
 //
 //   const MxElemFormat& fp4 = GetMxElemFormat(MxElemId::fp4_e2m1);
@@ -317,7 +317,7 @@ constexpr uint32_t F16ToF32(uint32_t h) {
 // bfloat16 -> f32: the top half of the f32, exact for every pattern.
 constexpr uint32_t Bf16ToF32(uint32_t b) { return (b & 0xffffu) << 16; }
 
-// ---- v_prng_b32 -----------------------------------------------------------------------------
+// ---- V_PRNG_B32 -----------------------------------------------------------------------------
 
 // V_PRNG_B32's function (ISA pseudocode: `D = (in << 1) ^ (in[31] ? 197 : 0)`, 197 = 0xC5): a
 // Galois LFSR step. The SR multi-element conversions advance their seed with it between

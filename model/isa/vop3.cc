@@ -62,7 +62,11 @@ bool HasForm(const TargetTraits& target, Instr instr, InstrForm form) {
     case InstrForm::e64: return true;
     case InstrForm::e32: return target.Vop1Opcode(instr) != kNoOpcode;
     case InstrForm::sdwa:
-      return target.Vop1Opcode(instr) != kNoOpcode && target.family == Family::gfx9;
+      // Not for an integer source (SrcRole::data_b32, the gfx950 PRNG step): LLVM 22 gives its
+      // SDWA form dst_unused:UNUSED_PRESERVE by default and takes clamp and sext there, which
+      // the encoder, parser and refusal rules do not model (docs/semantics.md §12.1).
+      return target.Vop1Opcode(instr) != kNoOpcode && target.family == Family::gfx9 &&
+             GetInstrInfo(instr).src[0] != SrcRole::data_b32;
   }
   return false;
 }

@@ -256,6 +256,13 @@ absl::Status ParseOpSel(const AsmRules& r, absl::string_view m, absl::string_vie
     }
     if (bit == "1" && bit_of[b] >= 0) in->mods.opsel |= 1 << bit_of[b];
   }
+  // Where the instruction has no op_sel, a set bit is our spelling of the raw field (LLVM
+  // refuses it, LlvmRefusals says so); an all-zero op_sel sets nothing and only LLVM's refusal
+  // of the spelling would tell it apart, so it is refused here too.
+  if (r.opsel == OpSelSyntax::none && in->mods.opsel == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", m, "': this instruction has no op_sel (LLVM: not a valid operand)"));
+  }
   return absl::OkStatus();
 }
 

@@ -374,6 +374,19 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
             EXPECT_EQ(out & ~mask, s2 & ~mask) << t.name;
             continue;
           }
+          if (GetInstrInfo(instr).write == DstWrite::dword &&
+              GetInstrInfo(instr).src[0] != SrcRole::fp8_bytes) {
+            // gfx950 v_prng_b32 (S0 only) and v_cvt_pk_{f16,bf16}_f32 (S0 and S1), by
+            // docs/semantics.md §12: S2, the old VDST and OPSEL have no effect.
+            const bool reads_s1 = GetInstrInfo(instr).src[1] != SrcRole::unused;
+            OpContext no_opsel = ctx;
+            no_opsel.mods.opsel = 0;
+            EXPECT_EQ(EvaluateLane(no_opsel, s0, reads_s1 ? s1 : static_cast<uint32_t>(rng()),
+                                   rng(), rng()),
+                      out)
+                << t.name << " " << InstrName(instr) << " opsel=" << int(opsel);
+            continue;
+          }
           if (GetInstrInfo(instr).write == DstWrite::dword) {
             // The unpacking conversions: an f32 from one byte of S0, by hand from
             // docs/semantics.md §10.5: byte 2*OPSEL[0] + OPSEL[1] on gfx12/gfx1250 VOP3, byte 0
@@ -419,7 +432,7 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
           // ...and the lowest bit that does matter can: flipping the seed's LSB changes the
           // result for some value (checked on a value whose dropped bits are all ones).
         }
-        if (GetInstrInfo(instr).src[1] == SrcRole::sr_seed) {
+        if (GetInstrInfo(instr).src[1] == SrcRole::sr_seed && GetInstrInfo(instr).writes_float()) {
           // The seed's lowest bit (S1[12] fp8, S1[11] bf8) is live: 1.0 + (all dropped bits
           // set) rounds up with seed 1 and not with seed 0. The scaled SR rows read S2 as the
           // block scale: 0x3f800000 (2^0) there, so the value stays 1.0 + the dropped bits.

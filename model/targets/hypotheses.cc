@@ -55,6 +55,14 @@ void Set(Hypotheses* h, uint8_t v) {
   "ROCm/clr hipamd/include/hip/amd_detail/amd_hip_ocp_host.hpp from_float (AMD's host model of " \
   "gfx950)"
 #define LLVM_MC "llvm-mc-22 (model/isa/testdata/fp8_family_forms.txt)"
+#define ISA_CDNA4_CVT16                                                                      \
+  "AMD CDNA4 ISA pseudocode V_CVT_PK_F16_F32 / V_CVT_PK_BF16_F32 (f32_to_f16 / f32_to_bf16 of " \
+  "S0 and S1 under a forced ROUND_NEAREST_EVEN), as extracted in tinygrad/tinygrad "          \
+  "tinygrad/runtime/autogen/amd/cdna/str_pcode.py"
+#define LLVM_FPTRUNC                                                                          \
+  "LLVM 22 AMDGPU (llc-22 -mcpu=gfx950 selects fptrunc <2 x float> to <2 x half> / <2 x "      \
+  "bfloat> as v_cvt_pk_f16_f32 / v_cvt_pk_bf16_f32, as it selects v_cvt_f16_f32, whose "       \
+  "denormals follow MODE.FP_DENORM)"
 #define ROCJITSU_RDNA_CONVERSION                                                  \
   "ROCm/rocm-systems emulation/rocjitsu/lib/rocjitsu/src/rocjitsu/isa/arch/amdgpu/" \
   "shared/conversion.h (read at c2cc4766, the RDNA4 path written against gfx1201 results)"
@@ -68,6 +76,10 @@ constexpr absl::string_view kNoFp8 =
 constexpr absl::string_view kNoMx =
     "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201 gfx1250 gfx1251";
 constexpr absl::string_view kNoMxReason = "no gfx950 scaled conversions: the rule does not arise";
+// The same targets lack gfx950's f32 -> f16/bf16 conversions (TargetFeature::gfx950_insts).
+constexpr absl::string_view kNoCvt16Reason =
+    "no gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_f16_f32 and its kin are not rows here): the "
+    "rule does not arise";
 
 // Long: the registry is a data table, one entry per hypothesis with its readings and provenance.
 const std::vector<HypothesisInfo>& Registry() {
@@ -671,6 +683,104 @@ const std::vector<HypothesisInfo>& Registry() {
                    "other two are other vendors' and a library's choices"},
         {kNoMx, kNoMxReason}},
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
+      {"cvt16_outmod",
+       "gfx950 v_cvt_pk_{f16,bf16}_f32: OMOD and CLAMP (LLVM 22 accepts `clamp` and `mul:2`)",
+       {{"applied",
+         "the exact value times OMOD's 2^k is rounded once; CLAMP then gives [+0, 1.0] (NaN: "
+         "+0 under MODE[8] DX10_CLAMP, kept without it)",
+         "the VOP3 output modifiers of any float result (AMD CDNA4 ISA guide, VOP3 OMOD/CLAMP); "
+         "llvm-mc-22 -mcpu=gfx950 encodes `v_cvt_pk_f16_f32 v1, -v2, |v3| clamp mul:2`",
+         "gfx950",
+         "gfx950 v_cvt_pk_f16_f32 src0=0x40000000 (2.0) src1=0xbf800000 (-1.0) clamp: "
+         "0x00003c00"},
+        {"ignored",
+         "OMOD and CLAMP change nothing: each half is the source rounded once",
+         "the pseudocode (" ISA_CDNA4_CVT16 ") names no output modifier",
+         "gfx950",
+         "gfx950 v_cvt_pk_f16_f32 src0=0x40000000 src1=0xbf800000 clamp: 0xbc004000 (default "
+         "0x00003c00)"}},
+       {{"gfx950", "L: LLVM encodes both fields and the VOP3 rule applies them to float results"},
+        {kNoMx, kNoCvt16Reason}},
+       Get<Cvt16Outmod, &Hypotheses::cvt16_outmod>, Set<Cvt16Outmod, &Hypotheses::cvt16_outmod>},
+      {"cvt16_denorm_out",
+       "gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): a result below the "
+       "format's smallest normal (2^-14 f16, 2^-126 bf16)",
+       {{"mode",
+         "flushed to a signed zero when MODE's output-denormal bit is clear (MODE[7] for f16, "
+         "MODE[5] for bf16), kept when it is set",
+         LLVM_FPTRUNC,
+         "gfx950",
+         "gfx950 v_cvt_pk_f16_f32 src0=0x33800000 (2^-24) src1=0 MODE=0x70: 0x00000000"},
+        {"kept",
+         "kept whatever MODE says (RNE into the denormal range)",
+         ISA_CDNA4_CVT16 " (forces the round mode only, and names no flush)",
+         "gfx950",
+         "gfx950 v_cvt_pk_f16_f32 src0=0x33800000 src1=0 MODE=0x70: 0x00000001 (default "
+         "0x00000000)"}},
+       {{"gfx950", "L: LLVM uses the instruction for fptrunc, which follows the function's "
+                   "denormal mode"},
+        {kNoMx, kNoCvt16Reason}},
+       Get<Cvt16DenormOut, &Hypotheses::cvt16_denorm_out>,
+       Set<Cvt16DenormOut, &Hypotheses::cvt16_denorm_out>},
+      {"cvt16_nan",
+       "gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): the 16-bit NaN an f32 NaN "
+       "gives",
+       {{"payload",
+         "the source's sign and top fraction bits (f16: 9, bf16: 6) under the quiet bit",
+         "IEEE 754-2019 6.2.3 (a NaN result should carry the operand's payload); "
+         "ROCm/clr amd_hip_bf16.h __float2bfloat16 keeps the top bits of a NaN (with the quiet "
+         "bit set)",
+         "gfx950",
+         "gfx950 v_cvt_pk_f16_f32 src0=0xff800001 (a -sNaN) src1=0: 0x0000fe00"},
+        {"canonical",
+         "the positive canonical quiet NaN: f16 0x7E00, bf16 0x7FC0",
+         "the canonical NaN some AMD units write for a NaN result (no source found for these "
+         "instructions; a reading to refute)",
+         "gfx950",
+         "gfx950 v_cvt_pk_f16_f32 src0=0xff800001 src1=0: 0x00007e00 (default 0x0000fe00)"}},
+       {{"gfx950", "L: IEEE's recommendation and HIP's host bf16 conversion"},
+        {kNoMx, kNoCvt16Reason}},
+       Get<Cvt16Nan, &Hypotheses::cvt16_nan>, Set<Cvt16Nan, &Hypotheses::cvt16_nan>},
+      {"sr16_seed",
+       "gfx950 v_cvt_sr_{f16,bf16}_f32: which 23 - M bits of S1 are the seed (f16 13, bf16 16)",
+       {{"high",
+         "S1[31:19] (f16) / S1[31:16] (bf16), added just below the kept LSB",
+         "AMD CDNA3/CDNA4 ISA pseudocode of the SR fp8 conversions (`S1[31:12]`: the top 23 - M "
+         "bits) read for the 16-bit formats; " HIP_OCP_FROM " from_float_sr ('seed >> (32 - "
+         "srcManBits + dstManBits)': the top bits)",
+         "gfx950",
+         "gfx950 v_cvt_sr_f16_f32 src0=0x3f800001 (1 + 2^-23) src1=0xfff7ffff: 0x00003c00"},
+        {"low",
+         "S1[12:0] (f16) / S1[15:0] (bf16)",
+         HIP_HOST " (the low bits, the sr_seed=low reading of the fp8 SR instructions)",
+         "gfx950",
+         "gfx950 v_cvt_sr_f16_f32 src0=0x3f800001 src1=0xfff7ffff: 0x00003c01 (default "
+         "0x00003c00)"}},
+       {{"gfx950", "L: the fp8 SR pseudocode and AMD's host model of gfx950 take the top bits"},
+        {kNoMx, kNoCvt16Reason}},
+       Get<Sr16Seed, &Hypotheses::sr16_seed>, Set<Sr16Seed, &Hypotheses::sr16_seed>},
+      {"sr16_subnormal",
+       "gfx950 v_cvt_sr_f16_f32: a result below f16's smallest normal (2^-14)",
+       {{"grid",
+         "the value truncated to the grid of the denormal quantum / 2^13, the seed added there "
+         "and the sum truncated: P(up) is the dropped part over the quantum",
+         "the fp8 SR default (sr_rounding=carry_truncate, docs/semantics.md §6, L+ on gfx12); "
+         HIP_OCP_FROM " from_float_sr (the seed added after the denormal shift)",
+         "gfx950",
+         "gfx950 v_cvt_sr_f16_f32 src0=0x33000000 (2^-25) src1=0x80000000 (seed 0x1000): "
+         "0x00000001"},
+        {"mantissa_add",
+         "the seed added to the 24-bit significand at the normal LSB's place, then shifted into "
+         "the denormal range and truncated: it reaches only the top of the quantum",
+         "the SR pseudocode's `mantissa + S1[31:12]` read literally, before any denormal shift "
+         "(AMD CDNA3/CDNA4 ISA, V_CVT_SR_FP8_F32)",
+         "gfx950",
+         "gfx950 v_cvt_sr_f16_f32 src0=0x33000000 src1=0x80000000: 0x00000000 (default "
+         "0x00000001)"}},
+       {{"gfx950", "L: the fp8 SR instructions' measured default and AMD's host model"},
+        {kNoMx, kNoCvt16Reason}},
+       Get<Sr16Subnormal, &Hypotheses::sr16_subnormal>,
+       Set<Sr16Subnormal, &Hypotheses::sr16_subnormal>},
   };
   return *registry;
 }
@@ -689,6 +799,8 @@ const std::vector<HypothesisInfo>& Registry() {
 #undef GEM5_SCALE
 #undef HIP_OCP
 #undef HIP_OCP_FROM
+#undef ISA_CDNA4_CVT16
+#undef LLVM_FPTRUNC
 
 void AppendJsonString(std::string* out, absl::string_view s) {
   out->push_back('"');

@@ -112,6 +112,27 @@ enum class MxSrRoundH : uint8_t { source_grid, f32_exact_subnormal };
 // gfx950 v_cvt_scalef32_pk_fp4_f32: what a NaN source (or a NaN scale byte) gives, FP4 having no
 // NaN: sign|0x7 (default), +0x7, or 0x8 (-0).
 enum class MxFp4Nan : uint8_t { max_keep_sign, pos_max, neg_zero };
+// gfx950 v_cvt_pk_{f16,bf16}_f32 (VOP3, where LLVM accepts clamp and omod): OMOD scales the exact
+// value before its one rounding and CLAMP clamps each 16-bit result to [+0, 1.0] (default, as on
+// any float VOP3 result), or both are ignored.
+enum class Cvt16Outmod : uint8_t { applied, ignored };
+// gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_{f16,bf16}_f32, v_cvt_sr_{f16,bf16}_f32): a
+// result below the format's smallest normal is flushed to a signed zero when MODE's output
+// denormal bit for the format is clear (MODE[7] f16, MODE[5] bf16; default), or kept whatever
+// MODE says.
+enum class Cvt16DenormOut : uint8_t { mode, kept };
+// The same conversions' NaN result: the source's sign and top payload bits, quieted (default), or
+// the positive canonical quiet NaN (f16 0x7E00, bf16 0x7FC0).
+enum class Cvt16Nan : uint8_t { payload, canonical };
+// gfx950 v_cvt_sr_{f16,bf16}_f32: which 23 - M bits of S1 are the seed (f16 13, bf16 16): the
+// top ones, S1[31:19] / S1[31:16] (default, as the fp8 SR instructions' S1[31:12]), or the low
+// ones.
+enum class Sr16Seed : uint8_t { high, low };
+// The same instructions' results below the smallest normal: the value truncated to the grid of
+// the denormal quantum / 2^(23 - M) and the seed added there (default, as sr_rounding's default
+// reads the fp8 subnormals), or the seed added to the 24-bit significand at the normal LSB's
+// place before the denormalising shift (the pseudocode's mantissa add read literally).
+enum class Sr16Subnormal : uint8_t { grid, mantissa_add };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -143,6 +164,11 @@ struct Hypotheses {
   MxDenormIn mx_denorm_in = MxDenormIn::kept;
   MxSrRoundH mx_sr_round = MxSrRoundH::source_grid;
   MxFp4Nan mx_fp4_nan = MxFp4Nan::max_keep_sign;
+  Cvt16Outmod cvt16_outmod = Cvt16Outmod::applied;
+  Cvt16DenormOut cvt16_denorm_out = Cvt16DenormOut::mode;
+  Cvt16Nan cvt16_nan = Cvt16Nan::payload;
+  Sr16Seed sr16_seed = Sr16Seed::high;
+  Sr16Subnormal sr16_subnormal = Sr16Subnormal::grid;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };

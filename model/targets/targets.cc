@@ -22,7 +22,7 @@ constexpr TargetTraits kTargets[] = {
      "FNUZ formats: HIP headers, MI300X bytes (WeirdFloats.jl)", true},
     {"gfx950", "CDNA4", "MI355X", Family::gfx9, false, true, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false,
-     "OCP formats: HIP headers, tinygrad gfx950 hardware values", true, true},
+     "OCP formats: HIP headers, tinygrad gfx950 hardware values", true, true, true},
     {"gfx1010", "RDNA1", "RX 5700 XT", Family::gfx10, true, true, false,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, false, "pk_u8 only"},
     {"gfx1030", "RDNA2", "RX 6900 XT", Family::gfx10, true, true, false,

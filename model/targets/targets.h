@@ -63,8 +63,13 @@ enum class Encoding : uint8_t { vop3, vop1 };
 // FeatureFP8ConversionInsts (fp8_conversion: gfx942, gfx950, gfx12, gfx1250) and
 // FeatureFP8ConversionScaleInsts / FeatureBF8ConversionScaleInsts (fp8_cvt_scale: gfx950 only;
 // llvm-mc-22 answers "instruction not supported on this GPU" for the scaled fp8 -> f32 decodes
-// on gfx942, gfx1200 and gfx1250).
-enum class TargetFeature : uint8_t { none, fp8_conversion, fp8_cvt_scale };
+// on gfx942, gfx1200 and gfx1250); gfx950_insts: the instructions gfx950 adds to GFX9 beside
+// the scaled ones (LLVM's FeaturePrngInst, FeatureCvtPkF16F32Inst and FeatureBF16ConversionInsts:
+// the PRNG step, the f32 -> f16/bf16 pair conversions and their stochastic-rounding forms;
+// llvm-mc-22 answers "instruction not supported on this GPU" for them on gfx90a and gfx942).
+// gfx1250 has the PRNG step and the pair conversions under other opcodes; those rows name no
+// gfx1250 opcode yet (docs/semantics.md §12).
+enum class TargetFeature : uint8_t { none, fp8_conversion, fp8_cvt_scale, gfx950_insts };
 
 // What a source operand means to the instruction.
 enum class SrcRole : uint8_t {
@@ -78,6 +83,7 @@ enum class SrcRole : uint8_t {
   // hypothesis mx_scale_read says what is read (the exponent field as an E8M0 byte, by
   // default); ABS/NEG are accepted by LLVM and change nothing under that reading.
   scale_f32,
+  data_b32,     // a 32-bit integer read as is, no float modifiers (the PRNG step's input)
 };
 
 // The dwords a source of this role reads per lane: every role so far is one 32-bit operand
@@ -118,7 +124,10 @@ enum class OpSelSyntax : uint8_t {
 // dword (DstWrite::dword), or one in the half OPSEL[3] selects (DstWrite::half_at_opsel_3).
 // fp4: a byte of two OCP MX FP4 E2M1 codes (element 0 in the low nibble; Fp8Slot::fp4), from
 // f32 sources (the gfx950 scaled FP4 encoder); compare, sweep and reports decode it by nibbles.
-enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4 };
+// f16 / bf16 also: converted from f32 (gfx950's pair conversions: two per dword; their
+// stochastic-rounding forms: one in the half OPSEL[3] selects).
+// b32_int: a whole 32-bit integer word (the gfx950 PRNG step).
+enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4, b32_int };
 
 // Which of the target's 8-bit float formats the instruction converts to or from: the op
 // (model/ops/op_table.h) reads it from the row, so two rows that differ only in the format
@@ -251,10 +260,13 @@ struct TargetTraits {
   // LLVM 22's FeatureFP8ConversionScaleInsts and FeatureBF8ConversionScaleInsts (gfx950 only):
   // the scaled 8-bit float conversions (TargetFeature::fp8_cvt_scale).
   bool fp8_cvt_scale = false;
+  // The instructions gfx950 adds to GFX9 beside the scaled ones (TargetFeature::gfx950_insts).
+  bool gfx950_insts = false;
 
   bool HasFeature(TargetFeature f) const {
     return f == TargetFeature::none || (f == TargetFeature::fp8_conversion && fp8_conversion) ||
-           (f == TargetFeature::fp8_cvt_scale && fp8_cvt_scale);
+           (f == TargetFeature::fp8_cvt_scale && fp8_cvt_scale) ||
+           (f == TargetFeature::gfx950_insts && gfx950_insts);
   }
   // The instruction exists here: its row has an opcode for this family and the target has
   // the feature the row requires.

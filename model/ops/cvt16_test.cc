@@ -1,0 +1,304 @@
+// gfx950's companion instructions of the MX generation through the batch API (docs/semantics.md
+// §12): v_prng_b32, v_cvt_pk_{f16,bf16}_f32 and v_cvt_sr_{f16,bf16}_f32. Hand-derived cases
+// (the working beside each), then the fast model against the oracle: v_prng_b32 on every low
+// 2^20 word under each select the op reads and a random sample; the f16/bf16 rows on f32 edges
+// and random words under random contexts (every modifier, MODE bit and reading drawn) and on a
+// stride through all 2^32 words.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "gtest/gtest.h"
+#include "model/ops/ops.h"
+#include "model/targets/hypotheses.h"
+#include "model/targets/targets.h"
+
+namespace lanediff {
+namespace {
+
+OpContext Gfx950(Instr instr) {
+  OpContext ctx;
+  ctx.target = *FindTarget("gfx950");
+  ctx.instr = instr;
+  return ctx;
+}
+
+::testing::AssertionResult FastMatchesOracle(const OpContext& ctx, LaneBatch& lanes) {
+  std::vector<uint32_t> fast(lanes.size()), slow(lanes.size());
+  if (!Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok() ||
+      !EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(slow)).ok()) {
+    return ::testing::AssertionFailure() << "evaluation failed";
+  }
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    if (fast[i] == slow[i]) continue;
+    return ::testing::AssertionFailure()
+           << InstrName(ctx.instr) << std::hex << " mode=" << ctx.mode
+           << " neg=" << int(ctx.mods.neg) << " abs=" << int(ctx.mods.abs)
+           << " clamp=" << ctx.mods.clamp << " omod=" << int(ctx.mods.omod)
+           << " sel=" << int(ctx.mods.src0_sel) << " "
+           << absl::StrJoin(HypothesisSettings(ctx.hyp), ",") << " lane " << lanes.src0()[i]
+           << " " << lanes.src1()[i] << ": fast " << fast[i] << " oracle " << slow[i];
+  }
+  return ::testing::AssertionSuccess();
+}
+
+struct Case {
+  uint8_t src0_sel;
+  uint32_t in, want;
+  const char* working;
+};
+
+TEST(Prng, HandDerived) {
+  const std::vector<Case> cases = {
+      {6, 0x40000000u, 0x80000000u, "bit 30 moves to bit 31; bit 31 was clear: no taps"},
+      {6, 0xc0000000u, 0x800000c5u, "0x80000000 from the shift, bit 31 set: ^ 0xc5"},
+      {6, 0x80000001u, 0x000000c7u, "2 ^ 0xc5 = 0xc7"},
+      {6, 0x000000c5u, 0x0000018au, "0xc5 * 2"},
+      {3, 0x80000000u, 0x00000100u, "BYTE_3 reads 0x80: 0x80 << 1 = 0x100, bit 31 of 0x80 clear"},
+      {1, 0x0000ff00u, 0x000001feu, "BYTE_1 reads 0xff: 0x1fe"},
+      {4, 0xffff8000u, 0x00010000u, "WORD_0 reads 0x8000 zero-extended: 0x10000"},
+      {0, 0xffffff7fu, 0x000000feu, "BYTE_0 reads 0x7f: 0xfe"},
+  };
+  for (const Case& c : cases) {
+    OpContext ctx = Gfx950(Instr::v_prng_b32);
+    ctx.mods.src0_sel = c.src0_sel;
+    EXPECT_EQ(EvaluateLane(ctx, c.in, 0x3f800000u, 0x11223344u, 0xdeadbeefu), c.want) << c.working;
+    EXPECT_EQ(EvaluateLaneOracle(ctx, c.in, 0x3f800000u, 0x11223344u, 0xdeadbeefu), c.want)
+        << "oracle: " << c.working;
+  }
+}
+
+// Every word below 2^20 and 2^14 random words with their top bits set or not, under every
+// SDWA select (DWORD is also the e32 and e64 forms').
+TEST(Prng, FastMatchesOracle) {
+  std::mt19937 rng(22);
+  LaneBatch lanes;
+  for (uint32_t w = 0; w < (1u << 20); ++w) lanes.Add(w, 0, 0, 0);
+  for (int i = 0; i < (1 << 14); ++i) lanes.Add(rng() | (i % 2 ? 0x80000000u : 0u), 0, 0, 0);
+  for (uint8_t sel = 0; sel < 7; ++sel) {
+    OpContext ctx = Gfx950(Instr::v_prng_b32);
+    ctx.mods.src0_sel = sel;
+    ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+  }
+}
+
+struct PkCase {
+  Instr instr;
+  Modifiers mods;
+  uint32_t mode;
+  const char* hyp;  // "" for the defaults
+  uint32_t src0, src1, want;
+  const char* working;
+};
+
+Modifiers Mods(uint8_t neg, uint8_t abs, bool clamp, uint8_t omod) {
+  Modifiers m;
+  m.neg = neg;
+  m.abs = abs;
+  m.clamp = clamp;
+  m.omod = omod;
+  return m;
+}
+
+// f16: bias 15, 10 fraction bits (1.0 = 0x3c00, 0.5 = 0x3800, 65504 = 0x7bff); bf16: the f32's
+// top half rounded (1.0 = 0x3f80). MODE 0xf0: denormals on, FP16_OVFL off; 0x1f0 adds MODE[8]
+// DX10_CLAMP (GFX9 kernels run with it set).
+TEST(Pk16, HandDerived) {
+  const Instr f16 = Instr::v_cvt_pk_f16_f32, bf16 = Instr::v_cvt_pk_bf16_f32;
+  const Modifiers none = Mods(0, 0, false, 0);
+  const std::vector<PkCase> cases = {
+      {f16, Mods(0b01, 0b10, false, 0), 0xf0, "", 0x3f800000, 0xc0000000, 0x4000bc00,
+       "-S0 = -1.0 (0xbc00); |S1| = 2.0 (0x4000)"},
+      {f16, Mods(0b01, 0b01, false, 0), 0xf0, "", 0x3f800000, 0, 0x0000bc00,
+       "ABS then NEG: -|1.0| = -1.0"},
+      {f16, Mods(0, 0, false, 3), 0xf0, "", 0x3f800000, 0x38800000, 0x02003800,
+       "div:2: 1.0 / 2 = 0.5 (0x3800); 2^-14 / 2 = 2^-15, the denormal 0x0200"},
+      {f16, Mods(0, 0, false, 3), 0xf0, "cvt16_outmod=ignored", 0x3f800000, 0x38800000,
+       0x04003c00, "OMOD ignored: 1.0, 2^-14 (0x0400)"},
+      {f16, Mods(0, 0, false, 2), 0xf0, "", 0x46fffe00, 0, 0x00007c00,
+       "mul:4: 32767 * 4 = 131068 rounds past 65504: Inf"},
+      {f16, Mods(0, 0, true, 0), 0x1f0, "", 0x7fc00000, 0x3f000000, 0x38000000,
+       "CLAMP: a NaN gives +0 under DX10_CLAMP; 0.5 stays 0x3800"},
+      {f16, Mods(0, 0, true, 0), 0xf0, "", 0x7fc00000, 0x80000000, 0x00007e00,
+       "CLAMP without DX10_CLAMP keeps the NaN; -0 gives +0"},
+      {bf16, Mods(0, 0, true, 0), 0x1f0, "", 0x40000000, 0xbf800000, 0x00003f80,
+       "bf16 CLAMP: 2.0 -> 1.0 (0x3f80); -1.0 -> +0"},
+      {bf16, Mods(0, 0, true, 0), 0x1f0, "cvt16_outmod=ignored", 0x40000000, 0xbf800000,
+       0xbf804000, "CLAMP ignored: 2.0 (0x4000), -1.0 (0xbf80)"},
+      {bf16, none, 0x8000d0, "", 0x00c00000, 0x7f7fffff, 0x7f8000c0,
+       "bf16 with MODE[5] clear: 1.5 * 2^-126 is the normal 0x00c0, not flushed; the largest "
+       "f32 drops 0xffff > 0x8000 and rounds up past 0x7f7f: Inf 0x7f80 (FP16_OVFL does not "
+       "touch bf16)"},
+      {bf16, none, 0xd0, "", 0x00400000, 0, 0x00000000,
+       "bf16: 2^-127 (f32 denormal, kept by MODE[4]) is the bf16 denormal 0x0040, flushed to "
+       "+0 by MODE[5] = 0"},
+      {bf16, none, 0xd0, "cvt16_denorm_out=kept", 0x00400000, 0, 0x00000040,
+       "cvt16_denorm_out=kept: 0x0040"},
+      {bf16, none, 0xe0, "", 0x00400000, 0x80000001, 0x80000000,
+       "MODE[4] = 0 flushes f32 denormal inputs to signed zeros first"},
+      {f16, none, 0x8000f0, "", 0xc77ff000, 0xff800000, 0xfc00fbff,
+       "FP16_OVFL: -65520 saturates to -65504 (0xfbff); -Inf stays -Inf (saturate_finite)"},
+      {f16, none, 0x8000f0, "fp16_ovfl=saturate_all", 0xc77ff000, 0xff800000, 0xfbfffbff,
+       "saturate_all: -Inf -> 0xfbff too"},
+      {f16, none, 0xf0, "cvt16_nan=canonical", 0xffffffff, 0x7f800001, 0x7e007e00,
+       "canonical NaNs whatever the sign and payload"},
+      {f16, none, 0xf0, "", 0xffffffff, 0x7f800001, 0x7e00ffff,
+       "payload: 0xffffffff keeps sign and top 10 fraction bits (0x3ff): 0xffff; 0x7f800001 "
+       "-> quiet 0x7e00"},
+  };
+  for (const PkCase& c : cases) {
+    OpContext ctx = Gfx950(c.instr);
+    ctx.mods = c.mods;
+    ctx.mode = c.mode;
+    if (*c.hyp != '\0') {
+      ASSERT_TRUE(SetHypothesis(c.hyp, &ctx.hyp).ok()) << c.hyp;
+    }
+    EXPECT_EQ(EvaluateLane(ctx, c.src0, c.src1, 0, 0xaabbccddu), c.want) << c.working;
+    EXPECT_EQ(EvaluateLaneOracle(ctx, c.src0, c.src1, 0, 0xaabbccddu), c.want)
+        << "oracle: " << c.working;
+  }
+}
+
+// f32 edges: zeros, denormals, the f16/bf16 boundaries and their ties, infinities, NaNs.
+std::vector<uint32_t> Edges() {
+  std::vector<uint32_t> v = {0x00000000, 0x00000001, 0x007fffff, 0x00800000, 0x00400000,
+                             0x00010000, 0x00018000, 0x33000000, 0x33000001, 0x33800000,
+                             0x33c00000, 0x387fe000, 0x387ff000, 0x38800000, 0x3f800000,
+                             0x3f801000, 0x3f803000, 0x3f808000, 0x3f818000, 0x3f7fffff,
+                             0x477fe000, 0x477fefff, 0x477ff000, 0x47800000, 0x7f7f7fff,
+                             0x7f7f8000, 0x7f7fffff, 0x7f800000, 0x7f800001, 0x7fc00000,
+                             0x7fffffff, 0x3f000000, 0x3e800000, 0x40000000};
+  const size_t n = v.size();
+  for (size_t i = 0; i < n; ++i) v.push_back(v[i] | 0x80000000u);
+  return v;
+}
+
+// Random contexts (modifiers, MODE bits 4, 5, 7, 8, 23 and the three cvt16 readings with
+// fp16_ovfl, all drawn), each on the edges against each other and on random words, half near
+// the 16-bit formats' range.
+TEST(Pk16, FastMatchesOracleSample) {
+  std::mt19937 rng(23);
+  const std::vector<uint32_t> edges = Edges();
+  for (Instr instr : {Instr::v_cvt_pk_f16_f32, Instr::v_cvt_pk_bf16_f32}) {
+    for (int k = 0; k < 600; ++k) {
+      OpContext ctx = Gfx950(instr);
+      ctx.mods = Mods(rng() & 3, rng() & 3, rng() & 1, rng() & 3);
+      ctx.mode = kDefaultMode ^ (rng() & 0x8001b0u);
+      for (const HypothesisInfo& h : AllHypotheses()) {
+        h.set(&ctx.hyp, static_cast<uint8_t>(rng() % h.values.size()));
+      }
+      LaneBatch lanes;
+      for (size_t i = 0; i < edges.size(); ++i) lanes.Add(edges[i], edges[(i * 7 + k) % edges.size()], 0, 0);
+      for (int i = 0; i < 128; ++i) {
+        const uint32_t r = rng();
+        lanes.Add(i % 2 ? r : (r & 0x81ffffffu) | 0x32000000u, rng(), 0, 0);
+      }
+      ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+    }
+  }
+}
+
+// A stride through all 2^32 words (2^20 lanes, S0 and S1 walking apart) under the defaults.
+TEST(Pk16, FastMatchesOracleStride) {
+  for (Instr instr : {Instr::v_cvt_pk_f16_f32, Instr::v_cvt_pk_bf16_f32}) {
+    const OpContext ctx = Gfx950(instr);
+    LaneBatch lanes;
+    for (uint32_t i = 0; i < (1u << 19); ++i) lanes.Add(i * 8191u, ~(i * 4099u), 0, 0);
+    ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+  }
+}
+
+
+struct SrCase {
+  Instr instr;
+  uint8_t opsel;
+  uint32_t mode;
+  const char* hyp;  // "" for the defaults
+  uint32_t src0, src1, old, want;
+  const char* working;
+};
+
+// f16 keeps sig >> 13 of the 24-bit significand, bf16 sig >> 16; the seed S1[31:19] (f16) or
+// S1[31:16] (bf16) is added first and the sum truncated; code = ((E - e_min) << M) + quanta,
+// e_min = 113 (f16), 1 (bf16).
+TEST(Sr16, HandDerived) {
+  const Instr f16 = Instr::v_cvt_sr_f16_f32, bf16 = Instr::v_cvt_sr_bf16_f32;
+  const std::vector<SrCase> cases = {
+      {f16, 0, 0xf0, "", 0x3f801fff, 0xffffffff, 0, 0x00003c01,
+       "1 + 2^-10 - 2^-23: 0x801fff + 0x1fff = 0x803ffe, >> 13 = 0x401"},
+      {f16, 0, 0xf0, "", 0x3f801fff, 0x00000000, 0, 0x00003c00, "seed 0: truncated, 0x400"},
+      {f16, 8, 0xf0, "", 0x33a00000, 0xc0000000, 0xaaaabbbb, 0x0002bbbb,
+       "2^-24 + 2^-26 (E 103, s = 10): 0xa00000 >> 10 = 0x2800, + seed 0x1800 = 0x4000, >> 13 = "
+       "2 quanta; high half, the low half the old VDST's"},
+      {f16, 8, 0xf0, "", 0x33a00000, 0xbff80000, 0xaaaabbbb, 0x0001bbbb,
+       "seed 0x17ff: 0x3fff >> 13 = 1"},
+      {f16, 8, 0xf0, "sr16_subnormal=mantissa_add", 0x33a00000, 0xc0000000, 0xaaaabbbb,
+       0x0001bbbb, "mantissa_add: (0xa00000 + 0x1800) >> 23 = 1"},
+      {f16, 0, 0xe0, "", 0x00000001, 0xffffffff, 0xaaaabbbb, 0xaaaa0000,
+       "MODE[4] = 0: the f32 denormal is +0 before the seed"},
+      {f16, 0, 0xf0, "", 0x00000001, 0xffffffff, 0xaaaabbbb, 0xaaaa0000,
+       "MODE[4] = 1: 2^-149 is far below a quantum: (0 + 0x1fff) >> 13 = 0"},
+      {f16, 0, 0x8000f0, "fp16_ovfl=saturate_all", 0xff800000, 0, 0, 0x0000fbff,
+       "saturate_all with FP16_OVFL: -Inf -> -65504"},
+      {bf16, 0, 0xf0, "", 0x3f80ffff, 0x00010000, 0, 0x00003f81,
+       "bf16: 0x80ffff + 1 = 0x810000, >> 16 = 0x81"},
+      {bf16, 0, 0xd0, "", 0x00400000, 0xffffffff, 0, 0x00000000,
+       "bf16: 2^-127 (0x00400000 + 0xffff) >> 16 = 0x40, a denormal flushed by MODE[5] = 0"},
+      {bf16, 0, 0xd0, "cvt16_denorm_out=kept", 0x00400000, 0xffffffff, 0, 0x00000040,
+       "kept: 0x0040"},
+  };
+  for (const SrCase& c : cases) {
+    OpContext ctx = Gfx950(c.instr);
+    ctx.mods.opsel = c.opsel;
+    ctx.mode = c.mode;
+    if (*c.hyp != '\0') {
+      ASSERT_TRUE(SetHypothesis(c.hyp, &ctx.hyp).ok()) << c.hyp;
+    }
+    EXPECT_EQ(EvaluateLane(ctx, c.src0, c.src1, 0, c.old), c.want) << c.working;
+    EXPECT_EQ(EvaluateLaneOracle(ctx, c.src0, c.src1, 0, c.old), c.want) << "oracle: " << c.working;
+  }
+}
+
+// Random contexts (OPSEL, NEG/ABS, MODE bits and every reading drawn) on the edges with edge and
+// random seeds, and on random words near the formats' range.
+TEST(Sr16, FastMatchesOracleSample) {
+  std::mt19937 rng(25);
+  const std::vector<uint32_t> edges = Edges();
+  const uint32_t seeds[] = {0u, 0xffffffffu, 0x80000000u, 0x00080000u, 0x00010000u, 0x0000ffffu};
+  for (Instr instr : {Instr::v_cvt_sr_f16_f32, Instr::v_cvt_sr_bf16_f32}) {
+    for (int k = 0; k < 600; ++k) {
+      OpContext ctx = Gfx950(instr);
+      ctx.mods = Mods(rng() & 1, rng() & 1, false, 0);
+      ctx.mods.opsel = static_cast<uint8_t>(rng() & 15);
+      ctx.mode = kDefaultMode ^ (rng() & 0x8000b0u);
+      for (const HypothesisInfo& h : AllHypotheses()) {
+        h.set(&ctx.hyp, static_cast<uint8_t>(rng() % h.values.size()));
+      }
+      LaneBatch lanes;
+      for (size_t i = 0; i < edges.size(); ++i) {
+        lanes.Add(edges[i], i % 2 ? seeds[(i / 2 + k) % 6] : rng(), 0, rng());
+      }
+      for (int i = 0; i < 128; ++i) {
+        const uint32_t r = rng();
+        lanes.Add(i % 2 ? r : (r & 0x81ffffffu) | 0x32000000u, rng(), 0, rng());
+      }
+      ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+    }
+  }
+}
+
+// A stride through all 2^32 words with random seeds, under the defaults.
+TEST(Sr16, FastMatchesOracleStride) {
+  std::mt19937 rng(26);
+  for (Instr instr : {Instr::v_cvt_sr_f16_f32, Instr::v_cvt_sr_bf16_f32}) {
+    const OpContext ctx = Gfx950(instr);
+    LaneBatch lanes;
+    for (uint32_t i = 0; i < (1u << 19); ++i) lanes.Add(i * 8191u, rng(), 0, rng());
+    ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+  }
+}
+
+}  // namespace
+}  // namespace lanediff
