@@ -85,7 +85,14 @@ int RunDiscriminate(int argc, char** argv) {
                    : FormatDiscriminationTable(*d, &*v, described, device_flags)).c_str(),
              stdout);
   const bool any = v->explained && v->spec.empty();
-  if (!out.empty()) {
+  if (!out.empty() && d->relevant.empty()) {
+    // A record of no verdict is not a run record (lanediff report refuses an empty one): a row
+    // no rule reaches (v_prng_b32, an integer step) leaves no file, and says so.
+    std::fprintf(stderr,
+                 "lanediff discriminate: --out %s not written: no rule (hypothesis) reaches %s "
+                 "%s, so there is no verdict to record\n",
+                 out.c_str(), std::string(t->name).c_str(), std::string(InstrName(i)).c_str());
+  } else if (!out.empty()) {
     // One verdict per relevant hypothesis: the value the device follows unambiguously,
     // "none" when none of its readings explains its questions, else "inconclusive".
     proto::RunRecord record;

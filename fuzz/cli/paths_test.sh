@@ -65,6 +65,15 @@ out_ok() {  # file that must exist afterwards, command words...
 out_ok "$tmp/s/w/sweep.textproto" sweep --targets gfx942 --instrs v_cvt_pk_u8_f32 --first 0 --last 4096 --out "$tmp/s/w/sweep.textproto"
 out_ok "$tmp/f/u/sum.textproto" fuzz --device sim --targets gfx942 --execs 2 --out "$tmp/f/u/sum.textproto"
 out_ok "$tmp/d/i/d.textproto" discriminate --targets gfx942 --instrs v_cvt_sr_fp8_f32 --device sim --out "$tmp/d/i/d.textproto"
+# A row no rule reaches (gfx950 v_prng_b32) has no verdict: no file (an empty record is no run
+# record for `lanediff report`), exit 0, and stderr says why.
+"$bin" discriminate --targets gfx950 --instrs v_prng_b32 --device sim --out "$tmp/d/none.textproto" \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -ne 0 || -e "$tmp/d/none.textproto" ]] || ! grep -qF "no rule (hypothesis) reaches gfx950 v_prng_b32" "$tmp/err"; then
+  echo "FAIL discriminate --out on a row no rule reaches: exit $rc, file $( [[ -e "$tmp/d/none.textproto" ]] && echo written || echo absent)"
+  sed 's/^/  /' "$tmp/err" | head -5; fail=1
+fi
 out_ok "$tmp/r/e/report.html" report --out "$tmp/r/e" "$tmp/s/w/sweep.textproto"
 out_ok "$tmp/fi/d/f.textproto" fidelity --targets gfx942 --instrs v_cvt_pk_u8_f32 --device sim --out "$tmp/fi/d/f.textproto"
 out_ok "$tmp/r/f/report.html" report --out "$tmp/r/f" "$tmp/fi/d/f.textproto"  # a fidelity record alone
