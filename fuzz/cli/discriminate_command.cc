@@ -87,7 +87,7 @@ int RunDiscriminate(int argc, char** argv) {
   const bool any = v->explained && v->spec.empty();
   if (!out.empty() && d->relevant.empty()) {
     // A record of no verdict is not a run record (lanediff report refuses an empty one): a row
-    // no rule reaches (v_prng_b32, an integer step) leaves no file, and says so.
+    // no rule reaches (gfx950's PRNG step, an integer op) leaves no file, and says so.
     std::fprintf(stderr,
                  "lanediff discriminate: --out %s not written: no rule (hypothesis) reaches %s "
                  "%s, so there is no verdict to record\n",
