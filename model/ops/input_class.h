@@ -45,6 +45,24 @@ inline absl::string_view SpecialInputClass(uint32_t x) {
   return "";
 }
 
+// Source i (0..2) of a lane after its ABS then NEG (OpContext::mods), no flush: what the scaled
+// encoders convert and classify.
+inline uint32_t SourceAfterAbsNeg(const OpContext& ctx, uint32_t x, int i) {
+  return ApplySrcModifiers(x, ((ctx.mods.abs >> i) & 1) != 0, ((ctx.mods.neg >> i) & 1) != 0);
+}
+
+// The rarer class of two f32 data sources S0, S1 after their ABS/NEG (S0's when both are normal):
+// nan, inf, zero, denormal, normal. The scaled two-f32 encoders' classify (their scale S2 is not
+// seen here).
+inline absl::string_view ClassifyTwoF32Sources(const OpContext& ctx, uint32_t src0, uint32_t src1) {
+  auto one = [&](uint32_t raw, int i) -> absl::string_view {
+    const absl::string_view special = SpecialInputClass(SourceAfterAbsNeg(ctx, raw, i));
+    return special.empty() ? "normal" : special;
+  };
+  const absl::string_view a = one(src0, 0), b = one(src1, 1);
+  return a == "normal" ? b : a;
+}
+
 // The format's largest finite value as f32 bits: exponent field e, fraction m of the format map
 // to f32 exponent e - bias + 127 and fraction m << (23 - M).
 inline uint32_t Fp8MaxFiniteF32Bits(const Fp8Format& f) {

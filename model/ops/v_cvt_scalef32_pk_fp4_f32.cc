@@ -32,15 +32,6 @@
 
 namespace lanediff {
 namespace ops {
-namespace {
-
-// Source i (0..2) after its ABS then NEG.
-uint32_t Source(const OpContext& ctx, uint32_t x, int i) {
-  return ApplySrcModifiers(x, ((ctx.mods.abs >> i) & 1) != 0, ((ctx.mods.neg >> i) & 1) != 0);
-}
-
-}  // namespace
-
 Fp8Shape v_cvt_scalef32_pk_fp4_f32_output(const OpContext&) { return {nullptr, 0}; }  // fp4
 
 void v_cvt_scalef32_pk_fp4_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
@@ -49,9 +40,9 @@ void v_cvt_scalef32_pk_fp4_f32(const OpContext& ctx, const LaneView& lanes, uint
   const uint32_t shift = 8u * ((ctx.mods.opsel >> 2) & 3u);
   const uint32_t keep = ~(0xffu << shift);
   for (size_t i = 0; i < lanes.size; ++i) {
-    const uint32_t s = Source(ctx, lanes.src2[i], 2);
-    const uint32_t lo = F32ToMxScaledRne(Source(ctx, lanes.src0[i], 0), s, e.read, p);
-    const uint32_t hi = F32ToMxScaledRne(Source(ctx, lanes.src1[i], 1), s, e.read, p);
+    const uint32_t s = SourceAfterAbsNeg(ctx, lanes.src2[i], 2);
+    const uint32_t lo = F32ToMxScaledRne(SourceAfterAbsNeg(ctx, lanes.src0[i], 0), s, e.read, p);
+    const uint32_t hi = F32ToMxScaledRne(SourceAfterAbsNeg(ctx, lanes.src1[i], 1), s, e.read, p);
     out[i] = (lanes.vdst_old[i] & keep) | (((hi << 4) | lo) << shift);
   }
 }
@@ -80,16 +71,10 @@ void v_cvt_scalef32_pk_fp4_f32_oracle(const OpContext& ctx, const LaneView& lane
   }
 }
 
-// The rarer class of the two data sources after their modifiers (S0's when both are normal):
-// nan, inf, zero, denormal, normal. The scale (S2) is not seen here.
+// The rarer class of the two data sources after their modifiers (ClassifyTwoF32Sources).
 absl::string_view v_cvt_scalef32_pk_fp4_f32_classify(const OpContext& ctx, uint32_t src0,
                                                      uint32_t src1) {
-  auto one = [&](uint32_t raw, int i) -> absl::string_view {
-    const absl::string_view special = SpecialInputClass(Source(ctx, raw, i));
-    return special.empty() ? "normal" : special;
-  };
-  const absl::string_view a = one(src0, 0), b = one(src1, 1);
-  return a == "normal" ? b : a;
+  return ClassifyTwoF32Sources(ctx, src0, src1);
 }
 
 uint32_t v_cvt_scalef32_pk_fp4_f32_mode_bits(Family) { return 0; }

@@ -35,15 +35,6 @@
 
 namespace lanediff {
 namespace ops {
-namespace {
-
-// Source i (0 or 2) after its ABS then NEG.
-uint32_t Source(const OpContext& ctx, uint32_t x, int i) {
-  return ApplySrcModifiers(x, ((ctx.mods.abs >> i) & 1) != 0, ((ctx.mods.neg >> i) & 1) != 0);
-}
-
-}  // namespace
-
 // The seed position reported for the lane generator and triage: the f32 fraction bits the
 // format drops (S1[31:12] E4M3, S1[31:11] E5M2).
 Fp8Shape v_cvt_scalef32_sr_fp8_f32_output(const OpContext& ctx) {
@@ -58,8 +49,9 @@ void v_cvt_scalef32_sr_fp8_f32(const OpContext& ctx, const LaneView& lanes, uint
   const uint32_t shift = 8u * ((ctx.mods.opsel >> 2) & 3u);
   const uint32_t keep = ~(0xffu << shift);
   for (size_t i = 0; i < lanes.size; ++i) {
-    const uint32_t b = F32ToFp8ScaledSr(Source(ctx, lanes.src0[i], 0), Source(ctx, lanes.src2[i], 2),
-                                        lanes.src1[i], 23, p, e.options);
+    const uint32_t b =
+        F32ToFp8ScaledSr(SourceAfterAbsNeg(ctx, lanes.src0[i], 0),
+                         SourceAfterAbsNeg(ctx, lanes.src2[i], 2), lanes.src1[i], 23, p, e.options);
     out[i] = (lanes.vdst_old[i] & keep) | (b << shift);
   }
 }
@@ -88,7 +80,7 @@ void v_cvt_scalef32_sr_fp8_f32_oracle(const OpContext& ctx, const LaneView& lane
 // the scale is seen here.
 absl::string_view v_cvt_scalef32_sr_fp8_f32_classify(const OpContext& ctx, uint32_t src0,
                                                      uint32_t) {
-  const absl::string_view special = SpecialInputClass(Source(ctx, src0, 0));
+  const absl::string_view special = SpecialInputClass(SourceAfterAbsNeg(ctx, src0, 0));
   return special.empty() ? "normal" : special;
 }
 
