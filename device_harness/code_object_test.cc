@@ -644,6 +644,11 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   // A VGPR pair (dst_bits 64): <2 x float>, its select an i1 (the word), both words used.
   const bool pair = info.dst_bits == 64;
   if (pair) types.back() = "i1 immarg", args.back() = "i1 false";
+  // The FP4 decodes select a byte (OPSEL[1:0]): an i32 index, where the fp8 word decodes take
+  // an i1 (llc-22 -mcpu=gfx950 emits v_cvt_scalef32_pk_{f32,f16}_fp4 from (i32, float, i32 0)).
+  if (info.fp8_slot == Fp8Slot::fp4 && info.src[0] == SrcRole::fp8_bytes) {
+    types.back() = "i32 immarg", args.back() = "i32 0";
+  }
   const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
   const std::string ret = pair          ? "<2 x float>"
                           : scaled_pair ? "<2 x i16>"
