@@ -60,6 +60,7 @@ void PrintFuzzJson(const CampaignOptions& o, const CampaignStats& s, bool interr
                           .Num("seconds", s.seconds)
                           .Uint("disagreeing", s.disagreeing)
                           .Uint("device_faults", s.device_faults)
+                          .Uint("environment_errors", s.environment_errors)
                           .Uint("refused", s.refused)
                           .Uint("invalid", s.invalid)
                           .Uint("unsupported", s.unsupported)

@@ -237,6 +237,7 @@ void AddWorker(const CampaignStats& s, CampaignStats* total) {
   total->triage_device_calls += s.triage_device_calls;
   total->disagreeing += s.disagreeing;
   total->device_faults += s.device_faults;
+  total->environment_errors += s.environment_errors;
   total->new_findings += s.new_findings;
   total->repeats += s.repeats;
   for (int i = 0; i < kNumInputClasses; ++i) total->classes[i] += s.classes[i];

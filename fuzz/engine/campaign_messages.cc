@@ -44,7 +44,7 @@ std::string EncodeStats(const CampaignStats& s, bool final) {
                                       " ", s.repeats);
   for (uint64_t c : s.classes) absl::StrAppend(&counters, " ", c);
   absl::StrAppend(&counters, " ", s.unsupported, " ", s.unconfirmed, " ", s.device_calls, " ",
-                  s.triage_device_calls);
+                  s.triage_device_calls, " ", s.environment_errors);
   std::string out = Message(final ? 'F' : 'P', counters);
   if (final) {
     for (const std::string& sig : s.signatures) out += Message('S', sig);
@@ -79,6 +79,9 @@ void DecodeMessage(absl::string_view msg, CampaignStats* s) {
     if (f.size() > 11 + kNumInputClasses) {
       s->device_calls = std::strtoull(f[10 + kNumInputClasses].c_str(), nullptr, 10);
       s->triage_device_calls = std::strtoull(f[11 + kNumInputClasses].c_str(), nullptr, 10);
+    }
+    if (f.size() > 12 + kNumInputClasses) {
+      s->environment_errors = std::strtoull(f[12 + kNumInputClasses].c_str(), nullptr, 10);
     }
   } else if (tag == 'S') {
     s->signatures.insert(std::string(rest));

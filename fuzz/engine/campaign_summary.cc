@@ -87,8 +87,11 @@ std::string FormatSummary(const CampaignOptions& o, const CampaignStats& s) {
                         Rate(s.lanes, s.seconds));
   absl::StrAppendFormat(&out,
                         "  results       %d disagreeing cases, %d device faults, %d refused, "
-                        "%d invalid, %d unsupported by the device\n",
-                        s.disagreeing, s.device_faults, s.refused, s.invalid, s.unsupported);
+                        "%d invalid, %d unsupported by the device, %d environment errors "
+                        "(batches that failed for a reason not the instruction's; never "
+                        "findings)\n",
+                        s.disagreeing, s.device_faults, s.refused, s.invalid, s.unsupported,
+                        s.environment_errors);
   if (s.unconfirmed == 0) {
     absl::StrAppend(&out, "  confirmation  every confirmation batch ran\n");
   } else {

@@ -4,6 +4,7 @@
 #include "fuzz/engine/campaign.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -313,6 +314,68 @@ TEST(Campaign, JobsWarnOncePerReasonForAllWorkers) {
   ASSERT_GE(stats->unconfirmed, 3u);
   EXPECT_EQ(stats->unconfirmed_reasons.size(), 2u);
   EXPECT_EQ(CountLines(err, "warning: a confirmation batch could not run"), 2) << err;
+}
+
+// A device whose every third batch fails for a reason not the instruction's (an environment
+// error: device_harness/fault.h), never two in a row, so the campaign runs on. Each worker
+// counts its failures into a file of its own (dir/env_errors.<pid>).
+class FailsEveryThirdBatch : public Runner {
+ public:
+  FailsEveryThirdBatch(std::unique_ptr<Runner> sim, std::string dir)
+      : sim_(std::move(sim)), dir_(std::move(dir)) {}
+  std::string Describe() const override { return "sim failing every third batch (test)"; }
+  absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
+    if (++calls_ % 3 != 0) return sim_->Run(batch);
+    ++failed_;
+    const std::string file = absl::StrCat(dir_, "/env_errors.", ::getpid());
+    if (FILE* f = std::fopen(file.c_str(), "w"); f != nullptr) {
+      std::fprintf(f, "%d\n", failed_);
+      std::fclose(f);
+    }
+    return EnvironmentError("test device: no memory for the batch", "nothing: a test");
+  }
+
+ private:
+  std::unique_ptr<Runner> sim_;
+  std::string dir_;
+  int calls_ = 0, failed_ = 0;
+};
+
+// The environment errors every worker's file counts.
+int EnvironmentErrorsCounted(const std::string& dir) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().filename().string().rfind("env_errors.", 0) == 0) n += ReadCount(e.path().string());
+  }
+  return n;
+}
+
+// Batches that failed for the environment's reasons are no findings, but a CI owner reading the
+// summary must see them: counted per worker, added up by the parent, printed in the summary.
+TEST(Campaign, EnvironmentErrorsAreCountedInTheSummaryForOneWorkerAndForJobs) {
+  for (int jobs : {1, 2}) {
+    const std::string dir = TempDir();
+    const std::string counts = TempDir();
+    CampaignOptions o = Options(dir);
+    o.max_execs = 60;
+    o.jobs = jobs;
+    o.open_runner = [counts](const RunnerOptions& ro) -> absl::StatusOr<std::unique_ptr<Runner>> {
+      absl::StatusOr<std::unique_ptr<Runner>> sim = OpenRunner("sim", ro);
+      if (!sim.ok()) return sim.status();
+      return std::unique_ptr<Runner>(std::make_unique<FailsEveryThirdBatch>(std::move(*sim), counts));
+    };
+    auto stats = RunCampaignJobs(o, nullptr);
+    ASSERT_TRUE(stats.ok()) << "jobs " << jobs << ": " << stats.status();
+    const int failed = EnvironmentErrorsCounted(counts);
+    ASSERT_GE(failed, 1) << "jobs " << jobs;
+    EXPECT_EQ(stats->environment_errors, static_cast<uint64_t>(failed)) << "jobs " << jobs;
+    EXPECT_EQ(stats->new_findings, 0u) << "jobs " << jobs;
+    const std::string summary = FormatSummary(o, *stats);
+    EXPECT_NE(summary.find(absl::StrCat(", ", failed, " environment errors (batches that failed for "
+                                        "a reason not the instruction's; never findings)\n")),
+              std::string::npos)
+        << summary;
+  }
 }
 
 TEST(Campaign, ProgressLineShowsRatesTimesAndBuckets) {
