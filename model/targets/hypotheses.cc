@@ -76,10 +76,17 @@ constexpr absl::string_view kNoFp8 =
 constexpr absl::string_view kNoMx =
     "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201 gfx1250 gfx1251";
 constexpr absl::string_view kNoMxReason = "no gfx950 scaled conversions: the rule does not arise";
-// The same targets lack gfx950's f32 -> f16/bf16 conversions (TargetFeature::gfx950_insts).
+// The same targets but gfx1250/gfx1251 lack the f32 -> f16/bf16 pair conversions
+// (TargetFeature::gfx950_insts); gfx1250 lacks the single-f32 SR forms (kNoMx).
+constexpr absl::string_view kNoCvt16 =
+    "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
 constexpr absl::string_view kNoCvt16Reason =
     "no gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_f16_f32 and its kin are not rows here): the "
     "rule does not arise";
+// gfx1250's reading of a rule it shares with gfx950 (docs/semantics.md §13.1).
+constexpr absl::string_view kGfx1250AsGfx950 =
+    "U: no gfx1250 pseudocode is public; gfx950's documented behaviour is carried over (the same "
+    "mnemonics, operands and modifiers in llvm-mc-22)";
 
 // Long: the registry is a data table, one entry per hypothesis with its readings and provenance.
 const std::vector<HypothesisInfo>& Registry() {
@@ -684,7 +691,7 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoMx, kNoMxReason}},
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
       {"cvt16_outmod",
-       "gfx950 v_cvt_pk_{f16,bf16}_f32: OMOD and CLAMP (LLVM 22 accepts `clamp` and `mul:2`)",
+       "gfx950/gfx1250 v_cvt_pk_{f16,bf16}_f32: OMOD and CLAMP (LLVM 22 accepts `clamp` and `mul:2`)",
        {{"applied",
          "the exact value times OMOD's 2^k is rounded once; CLAMP then gives [+0, 1.0] (NaN: "
          "+0 under MODE[8] DX10_CLAMP, kept without it)",
@@ -700,10 +707,11 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_pk_f16_f32 src0=0x40000000 src1=0xbf800000 clamp: 0xbc004000 (default "
          "0x00003c00)"}},
        {{"gfx950", "L: LLVM encodes both fields and the VOP3 rule applies them to float results"},
-        {kNoMx, kNoCvt16Reason}},
+        {"gfx1250 gfx1251", kGfx1250AsGfx950},
+        {kNoCvt16, kNoCvt16Reason}},
        Get<Cvt16Outmod, &Hypotheses::cvt16_outmod>, Set<Cvt16Outmod, &Hypotheses::cvt16_outmod>},
       {"cvt16_denorm_out",
-       "gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): a result below the "
+       "gfx950/gfx1250 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): a result below the "
        "format's smallest normal (2^-14 f16, 2^-126 bf16)",
        {{"mode",
          "flushed to a signed zero when MODE's output-denormal bit is clear (MODE[7] for f16, "
@@ -719,11 +727,12 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x00000000)"}},
        {{"gfx950", "L: LLVM uses the instruction for fptrunc, which follows the function's "
                    "denormal mode"},
-        {kNoMx, kNoCvt16Reason}},
+        {"gfx1250 gfx1251", kGfx1250AsGfx950},
+        {kNoCvt16, kNoCvt16Reason}},
        Get<Cvt16DenormOut, &Hypotheses::cvt16_denorm_out>,
        Set<Cvt16DenormOut, &Hypotheses::cvt16_denorm_out>},
       {"cvt16_nan",
-       "gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): the 16-bit NaN an f32 NaN "
+       "gfx950/gfx1250 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): the 16-bit NaN an f32 NaN "
        "gives",
        {{"payload",
          "the source's sign and top fraction bits (f16: 9, bf16: 6) under the quiet bit",
@@ -739,7 +748,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_pk_f16_f32 src0=0xff800001 src1=0: 0x00007e00 (default 0x0000fe00)"}},
        {{"gfx950", "L: IEEE's recommendation and HIP's host bf16 conversion"},
-        {kNoMx, kNoCvt16Reason}},
+        {"gfx1250 gfx1251", kGfx1250AsGfx950},
+        {kNoCvt16, kNoCvt16Reason}},
        Get<Cvt16Nan, &Hypotheses::cvt16_nan>, Set<Cvt16Nan, &Hypotheses::cvt16_nan>},
       {"sr16_seed",
        "gfx950 v_cvt_sr_{f16,bf16}_f32: which 23 - M bits of S1 are the seed (f16 13, bf16 16)",
