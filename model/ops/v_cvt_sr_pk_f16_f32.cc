@@ -15,6 +15,7 @@
 // after it, a NaN +0 (gfx1250 has no DX10_CLAMP bit), as v_cvt_pk_{f16,bf16}_f32 read them.
 // Departures and unknowns: OPSEL has no effect (U, fuzzed; LLVM has no op_sel here); the MODE
 // round field is not read.
+#include <bit>
 #include <cmath>
 
 #include "model/fp/f32.h"
@@ -65,20 +66,24 @@ SrPk DecodeSrPk(const OpContext& ctx) {
   return u;
 }
 
-// |x| * 2^k (x finite, nonzero) with `seed` -> the magnitude code: the exponent field e + k
-// decides the binade, R = (sig + seed) >> d in the normal range; below it R counts denormal
-// quanta, (trunc(sig / 2^s) + seed) >> d with s = e_min - (e + k), or under mantissa_add
-// (sig + seed) >> (d + s).
+// |x| * 2^k (x finite, nonzero) with `seed` -> the magnitude code. The value is sig * 2^(e - 150)
+// with e = the exponent field (1 for an f32 denormal) + k. Normalized (sig << t, e - t: an f32
+// denormal scaled up by OMOD may land in bf16's normal range), a normal result is
+// ((e - t - e_min) << M) + ((sig << t) + seed) >> d; below the smallest normal R counts
+// denormal quanta: (trunc(sig * 2^(e - e_min)) + seed) >> d on the grid (quantum / 2^d), or
+// under mantissa_add, where the source's LSB is finer than that grid (e < e_min),
+// (sig + seed) >> (d + e_min - e).
 uint32_t SrPkMagnitude(uint32_t x, uint32_t seed, const SrPk& u) {
   const int32_t e_field = static_cast<int32_t>(F32Exp(x));
   const uint64_t sig = F32Man(x) | (e_field != 0 ? 0x800000u : 0u);
   const int32_t e = (e_field != 0 ? e_field : 1) + u.omod_k;
-  if (e >= u.e_min) {
-    const uint64_t binade = static_cast<uint64_t>(e - u.e_min);
-    if (binade > 64) return u.inf;
-    const uint64_t code = (binade << u.man_bits) + ((sig + seed) >> u.d);
+  const int32_t t = std::countl_zero(static_cast<uint32_t>(sig)) - 8;  // to bit 23
+  if (e - t >= u.e_min) {
+    const uint64_t binade = static_cast<uint64_t>(e - t - u.e_min);  // below 2^9
+    const uint64_t code = (binade << u.man_bits) + (((sig << t) + seed) >> u.d);
     return code >= u.inf ? u.inf : static_cast<uint32_t>(code);
   }
+  if (e >= u.e_min) return static_cast<uint32_t>(((sig << (e - u.e_min)) + seed) >> u.d);
   const int32_t s = u.e_min - e;
   if (s >= 40) return 0u;  // sig < 2^24 and seed < 2^d: nothing reaches a quantum
   if (u.mantissa_add) return static_cast<uint32_t>((sig + seed) >> (u.d + static_cast<uint32_t>(s)));
@@ -128,7 +133,8 @@ namespace {
 // (exact in a long double: 24 significant bits), lo the largest code whose value is at most v
 // (found by bisection over the codes' values, each exact), the quantum q the value step from lo
 // to the next code; the result rounds up to lo + 1 iff floor((v - lo) / q * 2^d) + seed >= 2^d,
-// or under mantissa_add (in the denormal range) iff (v - lo) + seed * 2^(e + k - 150) >= q.
+// or under mantissa_add where the source's LSB is finer than the denormal grid (e + k < e_min)
+// iff (v - lo) + seed * 2^(e + k - 150) >= q.
 long double CodeValue(uint64_t c, uint32_t man, int64_t e_min) {
   const uint64_t binade = c >> man, frac = c % (uint64_t{1} << man);
   if (binade == 0) return std::ldexp(static_cast<long double>(frac), static_cast<int>(e_min - 127 - man));
@@ -170,7 +176,7 @@ uint32_t OracleElement(const OpContext& ctx, uint32_t x, uint32_t word) {
     const long double q = CodeValue(lo + 1, man, e_min) - CodeValue(lo, man, e_min);
     const long double rest = v - CodeValue(lo, man, e_min);
     bool up;
-    if (ctx.hyp.sr16_subnormal == Sr16Subnormal::mantissa_add && f16 && e < e_min) {
+    if (ctx.hyp.sr16_subnormal == Sr16Subnormal::mantissa_add && e < e_min) {
       up = rest + std::ldexp(static_cast<long double>(seed), static_cast<int>(e - 150)) >= q;
     } else {
       up = std::floor(std::ldexp(rest / q, static_cast<int>(d))) + seed >= std::ldexp(1.0L, static_cast<int>(d));
