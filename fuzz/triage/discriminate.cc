@@ -211,8 +211,9 @@ std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp
 
 // S2 by its role: block scales for a scale (the 3-source scaled encoders); for a 16-bit SR
 // seed (the two-element SR rows) S1's seed table for 16-bit results and the two words that
-// part the seed pairing readings (0xfff80000: all-ones top bits in S2, not in its PRNG step;
-// 0x0000fff8: all ones in the low half only); else 0.
+// part the seed pairing readings (0xfff80000 and 0xffff0000: the f16 and the bf16 seed all
+// ones in S2's top bits, not in its PRNG step's; 0x0000fff8: all ones in the low half only);
+// else 0.
 std::vector<uint32_t> Src2Candidates(const InstrInfo& info) {
   std::vector<uint32_t> src2 = {0};
   if (info.src[2] == SrcRole::scale_f32) {
@@ -220,7 +221,7 @@ std::vector<uint32_t> Src2Candidates(const InstrInfo& info) {
   }
   if (info.src[2] == SrcRole::sr_seed) {
     for (uint32_t v : {0xffffffffu, 0x80000000u, 0x00080000u, 0x00010000u, 0x0000ffffu,
-                       0xfff7ffffu, 0xfffeffffu, 0xfff80000u, 0x0000fff8u}) {
+                       0xfff7ffffu, 0xfffeffffu, 0xfff80000u, 0xffff0000u, 0x0000fff8u}) {
       src2.push_back(v);
     }
   }
