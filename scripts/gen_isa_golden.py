@@ -34,8 +34,8 @@ FAMILIES = ["gfx9", "gfx10", "gfx11", "gfx12", "gfx1250"]
 # TargetTraits::fp8_cvt_scale field in model/targets/targets.cc).
 FP8_CVT_SCALE_TARGETS = {"gfx950"}
 # Targets with the instructions gfx950 adds to GFX9 beside the scaled ones (TargetFeature::
-# gfx950_insts, the TargetTraits::gfx950_insts field).
-GFX950_INSTS_TARGETS = {"gfx950"}
+# gfx950_insts, the TargetTraits::gfx950_insts field; gfx1250/gfx1251 under their own opcodes).
+GFX950_INSTS_TARGETS = {"gfx950", "gfx1250", "gfx1251"}
 
 
 def read_rows(path):

@@ -94,6 +94,9 @@
 // (328 lines added, nothing removed; golden_compare.py exit 0, the mutator stream identical).
 // Recorded again when the companions' five rules met the scaled rules' two: 820 `hypotheses:`
 // lines added, nothing else changed (golden_compare.py exit 0).
+// Re-recorded when the rule sr_pk_seed (gfx1250's two-element SR conversions) was added: every
+// finding gained its `hypotheses:` line (164 lines added, nothing removed; golden_compare.py
+// exit 0, the same counters, signatures and causes in every campaign).
 #include <stdlib.h>
 
 #include <cstdint>

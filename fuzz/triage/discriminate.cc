@@ -199,14 +199,31 @@ std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp
   if (info.src[1] == SrcRole::scale_f32) {
     for (uint32_t v : ScaleCandidates()) src1.push_back(v);
   }
+  if (info.src[1] == SrcRole::data_f32 && info.src[2] == SrcRole::sr_seed) {
+    // A second element rounded with its own seed word (the two-element SR rows, S2 the seed):
+    // 1 + 2^-23 and 1 + (2^13 - 1) 2^-23, whose dropped bits a seed of all ones, or of one,
+    // carries (the seed pairing readings part there).
+    src1.push_back(0x3f800001u);
+    src1.push_back(0x3f801fffu);
+  }
   return src1;
 }
 
-// S2 by its role: block scales for a scale (the 3-source scaled encoders), else 0.
+// S2 by its role: block scales for a scale (the 3-source scaled encoders); for a 16-bit SR
+// seed (the two-element SR rows) S1's seed table for 16-bit results and the two words that
+// part the seed pairing readings (0xfff80000 and 0xffff0000: the f16 and the bf16 seed all
+// ones in S2's top bits, not in its PRNG step's; 0x0000fff8: all ones in the low half only);
+// else 0.
 std::vector<uint32_t> Src2Candidates(const InstrInfo& info) {
   std::vector<uint32_t> src2 = {0};
   if (info.src[2] == SrcRole::scale_f32) {
     for (uint32_t v : ScaleCandidates()) src2.push_back(v);
+  }
+  if (info.src[2] == SrcRole::sr_seed) {
+    for (uint32_t v : {0xffffffffu, 0x80000000u, 0x00080000u, 0x00010000u, 0x0000ffffu,
+                       0xfff7ffffu, 0xfffeffffu, 0xfff80000u, 0xffff0000u, 0x0000fff8u}) {
+      src2.push_back(v);
+    }
   }
   return src2;
 }

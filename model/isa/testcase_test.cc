@@ -116,5 +116,21 @@ TEST(TestCase, ProtoMappingRoundTrips) {
   EXPECT_FALSE(InstrFromProto(proto::INSTRUCTION_UNSPECIFIED).ok());
 }
 
+// The enum's numbers may leave gaps (testcase.cc), but every value it has names a row, and the
+// row's number is the value's.
+TEST(TestCase, EveryProtoInstructionHasARow) {
+  const google::protobuf::EnumDescriptor* d = proto::Instruction_descriptor();
+  int values = 0;
+  for (int k = 0; k < d->value_count(); ++k) {
+    const int n = d->value(k)->number();
+    if (n == proto::INSTRUCTION_UNSPECIFIED) continue;
+    ++values;
+    absl::StatusOr<Instr> i = InstrFromProto(static_cast<proto::Instruction>(n));
+    ASSERT_TRUE(i.ok()) << d->value(k)->name() << " = " << n << " has no row";
+    EXPECT_EQ(InstrName(*i), d->value(k)->name());
+  }
+  EXPECT_EQ(values, kNumInstrs);
+}
+
 }  // namespace
 }  // namespace lanediff

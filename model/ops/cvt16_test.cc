@@ -300,5 +300,106 @@ TEST(Sr16, FastMatchesOracleStride) {
   }
 }
 
+
+// gfx1250's two-element SR rows (docs/semantics.md §13.2): element 0 (S0) rounds with S2,
+// element 1 (S1) with v_prng_b32(S2) by default; f16 keeps sig >> 13 after adding the top 13
+// bits of the element's seed word.
+std::vector<Instr> SrPkRows() {
+  std::vector<Instr> v;
+  for (Instr i : kAllInstrs) {
+    const InstrInfo& r = GetInstrInfo(i);
+    if (r.src[2] == SrcRole::sr_seed && r.src[0] == SrcRole::data_f32) v.push_back(i);
+  }
+  return v;
+}
+
+OpContext Gfx1250(Instr instr) {
+  OpContext ctx;
+  ctx.target = *FindTarget("gfx1250");
+  ctx.instr = instr;
+  return ctx;
+}
+
+struct SrPkCase {
+  uint8_t omod;
+  bool clamp;
+  const char* hyp;  // "" for the defaults
+  uint32_t src0, src1, src2, want;
+  const char* working;
+};
+
+TEST(SrPk, HandDerivedF16) {
+  const std::vector<SrPkCase> cases = {
+      {0, false, "", 0x3f800001, 0x3f800001, 0xfff80000, 0x3c003c01,
+       "1 + 2^-23: low 13 bits 1; element 0 seed 0xfff80000 >> 19 = 0x1fff: 1 + 0x1fff carries, "
+       "0x3c01; element 1 seed prng(0xfff80000) = 0xfff000c5, >> 19 = 0x1ffe: no carry, 0x3c00"},
+      {0, false, "sr_pk_seed=same", 0x3f800001, 0x3f800001, 0xfff80000, 0x3c013c01,
+       "same: element 1 with 0x1fff too"},
+      {0, false, "sr_pk_seed=halves", 0x3f800001, 0x3f800001, 0xfff80000, 0x3c013c00,
+       "halves: element 0's word 0xfff80000 << 16 = 0 (0x3c00), element 1's 0xfff80000 (0x3c01)"},
+      {1, true, "", 0x3f000000, 0x3f400000, 0, 0x3c003c00,
+       "mul:2 clamp: 0.5 * 2 = 1.0; 0.75 * 2 = 1.5 clamped to 1.0"},
+      {1, true, "cvt16_outmod=ignored", 0x3f000000, 0x3f400000, 0, 0x3a003800,
+       "ignored: 0.5 = 0x3800, 0.75 = 1.5 * 2^-1 = 0x3a00"},
+      {3, false, "", 0x38800000, 0, 0xffffffff, 0x00000200,
+       "div:2: 2^-14 / 2 = 2^-15, the f16 denormal 0x200, exact whatever the seed"},
+      {0, false, "", 0x477fe001, 0, 0xffffffff, 0x00007c00,
+       "65504 + 2^-8 (low 13 bits 1) + seed 0x1fff carries past 0x7bff: +Inf (FP16_OVFL clear)"},
+      {0, true, "", 0x7fc00000, 0xbf800000, 0, 0x00000000,
+       "clamp: NaN -> +0 (no DX10_CLAMP bit outside GFX9), -1.0 -> +0"},
+  };
+  for (const SrPkCase& c : cases) {
+    OpContext ctx = Gfx1250(Instr::v_cvt_sr_pk_f16_f32);
+    ctx.mode = 0xf0;
+    ctx.mods.omod = c.omod;
+    ctx.mods.clamp = c.clamp;
+    if (*c.hyp != '\0') {
+      ASSERT_TRUE(SetHypothesis(c.hyp, &ctx.hyp).ok()) << c.hyp;
+    }
+    EXPECT_EQ(EvaluateLane(ctx, c.src0, c.src1, c.src2, 0xaabbccdd), c.want) << c.working;
+    EXPECT_EQ(EvaluateLaneOracle(ctx, c.src0, c.src1, c.src2, 0xaabbccdd), c.want)
+        << "oracle: " << c.working;
+  }
+}
+
+// Random contexts (NEG/ABS, CLAMP, OMOD, MODE bits and every reading drawn) on the edges with
+// edge and random seeds, and on random words near the formats' range.
+TEST(SrPk, FastMatchesOracleSample) {
+  std::mt19937 rng(27);
+  const std::vector<uint32_t> edges = Edges();
+  const uint32_t seeds[] = {0u, 0xffffffffu, 0x80000000u, 0x00080000u, 0x00010000u, 0x0000ffffu};
+  for (Instr instr : SrPkRows()) {
+    for (int k = 0; k < 300; ++k) {
+      OpContext ctx = Gfx1250(instr);
+      ctx.mods = Mods(rng() & 3, rng() & 3, rng() & 1, rng() & 3);
+      ctx.mode = kDefaultMode ^ (rng() & 0x8000b0u);
+      for (const HypothesisInfo& h : AllHypotheses()) {
+        h.set(&ctx.hyp, static_cast<uint8_t>(rng() % h.values.size()));
+      }
+      LaneBatch lanes;
+      for (size_t i = 0; i < edges.size(); ++i) {
+        lanes.Add(edges[i], edges[(i * 7 + k) % edges.size()], i % 2 ? seeds[(i / 2 + k) % 6] : rng(),
+                  rng());
+      }
+      for (int i = 0; i < 64; ++i) {
+        const uint32_t r = rng();
+        lanes.Add(i % 2 ? r : (r & 0x81ffffffu) | 0x32000000u, rng(), rng(), rng());
+      }
+      ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+    }
+  }
+}
+
+// A stride through all 2^32 words with random seeds, under the defaults.
+TEST(SrPk, FastMatchesOracleStride) {
+  std::mt19937 rng(28);
+  for (Instr instr : SrPkRows()) {
+    const OpContext ctx = Gfx1250(instr);
+    LaneBatch lanes;
+    for (uint32_t i = 0; i < (1u << 17); ++i) lanes.Add(i * 32771u, ~(i * 16411u), rng(), rng());
+    ASSERT_TRUE(FastMatchesOracle(ctx, lanes));
+  }
+}
+
 }  // namespace
 }  // namespace lanediff

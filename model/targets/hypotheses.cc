@@ -63,6 +63,9 @@ void Set(Hypotheses* h, uint8_t v) {
   "LLVM 22 AMDGPU (llc-22 -mcpu=gfx950 selects fptrunc <2 x float> to <2 x half> / <2 x "      \
   "bfloat> as v_cvt_pk_f16_f32 / v_cvt_pk_bf16_f32, as it selects v_cvt_f16_f32, whose "       \
   "denormals follow MODE.FP_DENORM)"
+#define ROCJITSU_SR_PK                                                                     \
+  "ROCm/rocm-systems emulation/rocjitsu lib/python/amdisa/codegen/execute/vector_special.py " \
+  "gen_vector_cvt_pk, classes vector_cvt_sr_pk_f16_f32 / vector_cvt_sr_pk_bf16_f32"
 #define ROCJITSU_RDNA_CONVERSION                                                  \
   "ROCm/rocm-systems emulation/rocjitsu/lib/rocjitsu/src/rocjitsu/isa/arch/amdgpu/" \
   "shared/conversion.h (read at c2cc4766, the RDNA4 path written against gfx1201 results)"
@@ -76,10 +79,17 @@ constexpr absl::string_view kNoFp8 =
 constexpr absl::string_view kNoMx =
     "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201 gfx1250 gfx1251";
 constexpr absl::string_view kNoMxReason = "no gfx950 scaled conversions: the rule does not arise";
-// The same targets lack gfx950's f32 -> f16/bf16 conversions (TargetFeature::gfx950_insts).
+// The same targets but gfx1250/gfx1251 lack the f32 -> f16/bf16 pair conversions
+// (TargetFeature::gfx950_insts); gfx1250 lacks the single-f32 SR forms (kNoMx).
+constexpr absl::string_view kNoCvt16 =
+    "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
 constexpr absl::string_view kNoCvt16Reason =
     "no gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_f16_f32 and its kin are not rows here): the "
     "rule does not arise";
+// gfx1250's reading of a rule it shares with gfx950 (docs/semantics.md §13.1).
+constexpr absl::string_view kGfx1250AsGfx950 =
+    "U: no gfx1250 pseudocode is public; gfx950's documented behaviour is carried over (the same "
+    "mnemonics, operands and modifiers in llvm-mc-22)";
 
 // Long: the registry is a data table, one entry per hypothesis with its readings and provenance.
 const std::vector<HypothesisInfo>& Registry() {
@@ -684,7 +694,7 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoMx, kNoMxReason}},
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
       {"cvt16_outmod",
-       "gfx950 v_cvt_pk_{f16,bf16}_f32: OMOD and CLAMP (LLVM 22 accepts `clamp` and `mul:2`)",
+       "gfx950/gfx1250 v_cvt_pk_{f16,bf16}_f32: OMOD and CLAMP (LLVM 22 accepts `clamp` and `mul:2`)",
        {{"applied",
          "the exact value times OMOD's 2^k is rounded once; CLAMP then gives [+0, 1.0] (NaN: "
          "+0 under MODE[8] DX10_CLAMP, kept without it)",
@@ -700,10 +710,11 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_pk_f16_f32 src0=0x40000000 src1=0xbf800000 clamp: 0xbc004000 (default "
          "0x00003c00)"}},
        {{"gfx950", "L: LLVM encodes both fields and the VOP3 rule applies them to float results"},
-        {kNoMx, kNoCvt16Reason}},
+        {"gfx1250 gfx1251", kGfx1250AsGfx950},
+        {kNoCvt16, kNoCvt16Reason}},
        Get<Cvt16Outmod, &Hypotheses::cvt16_outmod>, Set<Cvt16Outmod, &Hypotheses::cvt16_outmod>},
       {"cvt16_denorm_out",
-       "gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): a result below the "
+       "gfx950/gfx1250 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): a result below the "
        "format's smallest normal (2^-14 f16, 2^-126 bf16)",
        {{"mode",
          "flushed to a signed zero when MODE's output-denormal bit is clear (MODE[7] for f16, "
@@ -719,11 +730,12 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x00000000)"}},
        {{"gfx950", "L: LLVM uses the instruction for fptrunc, which follows the function's "
                    "denormal mode"},
-        {kNoMx, kNoCvt16Reason}},
+        {"gfx1250 gfx1251", kGfx1250AsGfx950},
+        {kNoCvt16, kNoCvt16Reason}},
        Get<Cvt16DenormOut, &Hypotheses::cvt16_denorm_out>,
        Set<Cvt16DenormOut, &Hypotheses::cvt16_denorm_out>},
       {"cvt16_nan",
-       "gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): the 16-bit NaN an f32 NaN "
+       "gfx950/gfx1250 f32 -> f16/bf16 conversions (v_cvt_pk_*, v_cvt_sr_*): the 16-bit NaN an f32 NaN "
        "gives",
        {{"payload",
          "the source's sign and top fraction bits (f16: 9, bf16: 6) under the quiet bit",
@@ -739,10 +751,12 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_pk_f16_f32 src0=0xff800001 src1=0: 0x00007e00 (default 0x0000fe00)"}},
        {{"gfx950", "L: IEEE's recommendation and HIP's host bf16 conversion"},
-        {kNoMx, kNoCvt16Reason}},
+        {"gfx1250 gfx1251", kGfx1250AsGfx950},
+        {kNoCvt16, kNoCvt16Reason}},
        Get<Cvt16Nan, &Hypotheses::cvt16_nan>, Set<Cvt16Nan, &Hypotheses::cvt16_nan>},
       {"sr16_seed",
-       "gfx950 v_cvt_sr_{f16,bf16}_f32: which 23 - M bits of S1 are the seed (f16 13, bf16 16)",
+       "gfx950 v_cvt_sr_{f16,bf16}_f32 (gfx1250 v_cvt_sr_pk_*: of each element's seed word): which "
+       "23 - M bits of S1 are the seed (f16 13, bf16 16)",
        {{"high",
          "S1[31:19] (f16) / S1[31:16] (bf16), added just below the kept LSB",
          "AMD CDNA3/CDNA4 ISA pseudocode of the SR fp8 conversions (`S1[31:12]`: the top 23 - M "
@@ -757,10 +771,12 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_sr_f16_f32 src0=0x3f800001 src1=0xfff7ffff: 0x00003c01 (default "
          "0x00003c00)"}},
        {{"gfx950", "L: the fp8 SR pseudocode and AMD's host model of gfx950 take the top bits"},
-        {kNoMx, kNoCvt16Reason}},
+        {"gfx1250 gfx1251", kGfx1250AsGfx950},
+        {kNoCvt16, kNoCvt16Reason}},
        Get<Sr16Seed, &Hypotheses::sr16_seed>, Set<Sr16Seed, &Hypotheses::sr16_seed>},
       {"sr16_subnormal",
-       "gfx950 v_cvt_sr_f16_f32: a result below f16's smallest normal (2^-14)",
+       "gfx950 v_cvt_sr_f16_f32, gfx1250 v_cvt_sr_pk_f16_f32: a result below f16's smallest normal "
+       "(2^-14)",
        {{"grid",
          "the value truncated to the grid of the denormal quantum / 2^13, the seed added there "
          "and the sum truncated: P(up) is the dropped part over the quantum",
@@ -778,9 +794,38 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_sr_f16_f32 src0=0x33000000 src1=0x80000000: 0x00000000 (default "
          "0x00000001)"}},
        {{"gfx950", "L: the fp8 SR instructions' measured default and AMD's host model"},
-        {kNoMx, kNoCvt16Reason}},
+        {"gfx1250 gfx1251", kGfx1250AsGfx950},
+        {kNoCvt16, kNoCvt16Reason}},
        Get<Sr16Subnormal, &Hypotheses::sr16_subnormal>,
        Set<Sr16Subnormal, &Hypotheses::sr16_subnormal>},
+      {"sr_pk_seed",
+       "gfx1250 v_cvt_sr_pk_{f16,bf16}_f32: the seed word element 1 (S1) rounds with; element 0 "
+       "(S0) rounds with S2",
+       {{"prng_step",
+         "v_prng_b32(S2) = (S2 << 1) ^ (S2[31] ? 0xC5 : 0), its bits then per sr16_seed",
+         ROCJITSU_SR_PK " (seed_hi = util::prng_advance(seed_lo)); the CDNA4 guide's v_prng_b32 "
+         "is the step gfx950's multi-element SR conversions advance their seed with",
+         "gfx1250",
+         "gfx1250 v_cvt_sr_pk_f16_f32 src0=src1=0x3f800001 (1 + 2^-23) src2=0xfff80000: "
+         "0x3c003c01"},
+        {"same",
+         "S2 itself: both elements round with the one seed",
+         "no source: the plain reading of one seed operand for two results (to refute)",
+         "gfx1250",
+         "gfx1250 v_cvt_sr_pk_f16_f32 src0=src1=0x3f800001 src2=0xfff80000: 0x3c013c01 "
+         "(default 0x3c003c01)"},
+        {"halves",
+         "two 16-bit seeds: element i rounds with the word (S2 >> 16i) << 16",
+         "no source: a 32-bit seed holds two bf16 seeds of 16 bits (to refute)",
+         "gfx1250",
+         "gfx1250 v_cvt_sr_pk_f16_f32 src0=src1=0x3f800001 src2=0xfff80000: 0x3c013c00 "
+         "(default 0x3c003c01)"}},
+       {{"gfx1250 gfx1251",
+         "U: no gfx1250 pseudocode is public; rocjitsu's gfx1250 model advances the seed with "
+         "the PRNG step (not measured)"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
+         "no gfx1250 two-element SR conversion: the rule does not arise"}},
+       Get<SrPkSeed, &Hypotheses::sr_pk_seed>, Set<SrPkSeed, &Hypotheses::sr_pk_seed>},
   };
   return *registry;
 }
@@ -795,6 +840,7 @@ const std::vector<HypothesisInfo>& Registry() {
 #undef ISA_CDNA
 #undef LLVM_MC
 #undef ROCJITSU_RDNA_CONVERSION
+#undef ROCJITSU_SR_PK
 #undef ISA_CDNA4_SCALE
 #undef GEM5_SCALE
 #undef HIP_OCP

@@ -133,6 +133,11 @@ enum class Sr16Seed : uint8_t { high, low };
 // reads the fp8 subnormals), or the seed added to the 24-bit significand at the normal LSB's
 // place before the denormalising shift (the pseudocode's mantissa add read literally).
 enum class Sr16Subnormal : uint8_t { grid, mantissa_add };
+// gfx1250 v_cvt_sr_pk_{f16,bf16}_f32: the seed word each of the two elements rounds with (its
+// bits then per sr16_seed). Element 0 takes S2; element 1 takes v_prng_b32(S2) (default:
+// rocjitsu's model advances the seed so), S2 itself (`same`), or the two halves of S2 as two
+// seeds, element i's word (S2 >> 16i) << 16 (`halves`).
+enum class SrPkSeed : uint8_t { prng_step, same, halves };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -169,6 +174,7 @@ struct Hypotheses {
   Cvt16Nan cvt16_nan = Cvt16Nan::payload;
   Sr16Seed sr16_seed = Sr16Seed::high;
   Sr16Subnormal sr16_subnormal = Sr16Subnormal::grid;
+  SrPkSeed sr_pk_seed = SrPkSeed::prng_step;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };

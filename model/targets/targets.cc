@@ -38,9 +38,11 @@ constexpr TargetTraits kTargets[] = {
      "OCP formats: HIP headers; conversion rules measured by rocjitsu on this target (L+)"},
     {"gfx1250", "CDNA5", "MI450 (GFX12.5)", Family::gfx1250, true, false, true,
      Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, true,
-     "CLAMP selects UE5M3 on B0 stepping (LLVM _e5m3 builtin; comgr: A0 ignores the bit)", true},
+     "CLAMP selects UE5M3 on B0 stepping (LLVM _e5m3 builtin; comgr: A0 ignores the bit)", true,
+     false, true},
     {"gfx1251", "CDNA5", "GFX12.5 variant", Family::gfx1250, true, false, true,
-     Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, true, "as gfx1250 (LLVM 22 treats it alike)", true},
+     Fp8FormatId::e4m3_ocp, Fp8FormatId::e5m2_ocp, true, "as gfx1250 (LLVM 22 treats it alike)", true,
+     false, true},
 };
 
 // Formats on targets without fp8_conversion are placeholders: nothing reads them.

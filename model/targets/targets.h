@@ -67,8 +67,9 @@ enum class Encoding : uint8_t { vop3, vop1 };
 // the scaled ones (LLVM's FeaturePrngInst, FeatureCvtPkF16F32Inst and FeatureBF16ConversionInsts:
 // the PRNG step, the f32 -> f16/bf16 pair conversions and their stochastic-rounding forms;
 // llvm-mc-22 answers "instruction not supported on this GPU" for them on gfx90a and gfx942).
-// gfx1250 has the PRNG step and the pair conversions under other opcodes; those rows name no
-// gfx1250 opcode yet (docs/semantics.md §12).
+// gfx1250 and gfx1251 have the PRNG step and the pair conversions too, under their own opcodes
+// (the rows' Family::gfx1250 column; docs/semantics.md §13), so they have the feature; the
+// single-f32 SR forms have no gfx1250 opcode (llvm-mc-22: "not supported on this GPU").
 enum class TargetFeature : uint8_t { none, fp8_conversion, fp8_cvt_scale, gfx950_insts };
 
 // What a source operand means to the instruction.
@@ -260,7 +261,8 @@ struct TargetTraits {
   // LLVM 22's FeatureFP8ConversionScaleInsts and FeatureBF8ConversionScaleInsts (gfx950 only):
   // the scaled 8-bit float conversions (TargetFeature::fp8_cvt_scale).
   bool fp8_cvt_scale = false;
-  // The instructions gfx950 adds to GFX9 beside the scaled ones (TargetFeature::gfx950_insts).
+  // The instructions gfx950 adds to GFX9 beside the scaled ones (TargetFeature::gfx950_insts;
+  // gfx950, gfx1250, gfx1251).
   bool gfx950_insts = false;
 
   bool HasFeature(TargetFeature f) const {
