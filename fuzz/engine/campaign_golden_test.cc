@@ -94,6 +94,9 @@
 // (328 lines added, nothing removed; golden_compare.py exit 0, the mutator stream identical).
 // Recorded again when the companions' five rules met the scaled rules' two: 820 `hypotheses:`
 // lines added, nothing else changed (golden_compare.py exit 0).
+// Re-recorded when the rule mx_pk16_neg (the gfx950 scaled encoders from two packed 16-bit
+// floats) was added: every finding gained its `hypotheses:` line (164 lines added, nothing else
+// changed; golden_compare.py exit 0, the same counters, signatures and causes in every campaign).
 #include <stdlib.h>
 
 #include <cstdint>

@@ -683,6 +683,39 @@ const std::vector<HypothesisInfo>& Registry() {
                    "other two are other vendors' and a library's choices"},
         {kNoMx, kNoMxReason}},
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
+      {"mx_pk16_neg",
+       "gfx950 v_cvt_scalef32_*_{f16,bf16} with two packed 16-bit sources: where S0's NEG and ABS "
+       "act (LLVM encodes one NEG[0] and one ABS[0] bit, no neg_lo/neg_hi)",
+       {{"both_halves",
+         "on both elements: sign bits 15 and 31",
+         "AMD CDNA4 ISA pseudocode V_CVT_SCALEF32_PK_FP8_F16 and friends read S0[15:0].f16 and "
+         "S0[31:16].f16, two float values, as tinygrad/tinygrad "
+         "tinygrad/runtime/autogen/amd/cdna/str_pcode.py extracts it; llvm-mc-22 -mcpu=gfx950 "
+         "takes `-v2` / `|v2|` on that operand (the LLVM intrinsic's type <2 x half> / <2 x "
+         "bfloat>); llc-22 -mcpu=gfx950 folds no fneg into it (it emits s_xor_b32 0x80008000 "
+         "before the instruction), so LLVM states nothing more",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f16 -src0 src0=0x3c003c00 (1.0, 1.0) src1=0x3f800000 "
+         "(2^0) vdst_old=0: 0x0000b8b8"},
+        {"low_half",
+         "on element 0 only: bit 15 (a 16-bit operand's sign, as on the VOP3 f16 instructions)",
+         "the VOP3 input modifiers of 16-bit float operands (AMD CDNA4 ISA guide: NEG/ABS act on "
+         "the operand's type; an f16 operand's sign is bit 15); no scaled source found",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f16 -src0 src0=0x3c003c00 src1=0x3f800000 vdst_old=0: "
+         "0x000038b8 (default 0x0000b8b8)"},
+        {"high_half",
+         "on element 1 only: bit 31 (the sign of the 32-bit operand, as on the VOP3 f32 "
+         "instructions)",
+         "the VOP3 input modifiers of 32-bit float operands (AMD CDNA4 ISA guide); no scaled "
+         "source found",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f16 -src0 src0=0x3c003c00 src1=0x3f800000 vdst_old=0: "
+         "0x0000b838 (default 0x0000b8b8)"}},
+       {{"gfx950", "U: the pseudocode reads two float halves and LLVM types the operand as a "
+                   "two-element vector; nothing measured, no implementation read"},
+        {kNoMx, kNoMxReason}},
+       Get<MxPk16Neg, &Hypotheses::mx_pk16_neg>, Set<MxPk16Neg, &Hypotheses::mx_pk16_neg>},
       {"cvt16_outmod",
        "gfx950 v_cvt_pk_{f16,bf16}_f32: OMOD and CLAMP (LLVM 22 accepts `clamp` and `mul:2`)",
        {{"applied",
