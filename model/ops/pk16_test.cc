@@ -48,6 +48,9 @@ TEST(Pk16, HandDerivedPackedFp8) {
   // {2.0 high, 1.0 low} f16 over 2^1: element 0 0.5 -> 0x30 low byte, element 1 1.0 -> 0x38.
   EXPECT_EQ(Lane(Instr::v_cvt_scalef32_pk_fp8_f16, 0x40003c00, 0x40000000, 0, 0xaabbccdd),
             0xaabb3830u);
+  // The same bf16 pair into the high half (OPSEL[3]).
+  EXPECT_EQ(Lane(Instr::v_cvt_scalef32_pk_fp8_bf16, 0x40003f80, 0x40000000, 0, 0xaabbccdd, 8),
+            0x3830ccddu);
   // NEG[0] on {2.0, 1.0} over 2^0: both halves -> {0xC0, 0xB8}; low only {0x40, 0xB8}; bit 31
   // only {0xC0, 0x38}.
   EXPECT_EQ(Lane(Instr::v_cvt_scalef32_pk_fp8_f16, 0x40003c00, 0x3f800000, 0, 0, 0, 1), 0xc0b8u);
@@ -57,6 +60,11 @@ TEST(Pk16, HandDerivedPackedFp8) {
   EXPECT_EQ(Lane(Instr::v_cvt_scalef32_pk_fp8_f16, 0x40003c00, 0x3f800000, 0, 0, 0, 1, 0,
                 "mx_pk16_neg=high_half"),
             0xc038u);
+  // E5M2 (bf8): f16 Inf and -Inf over 2^0: 0x7C, 0xFC; saturated 0x7B, 0xFB.
+  EXPECT_EQ(Lane(Instr::v_cvt_scalef32_pk_bf8_f16, 0xfc007c00, 0x3f800000, 0, 0), 0xfc7cu);
+  EXPECT_EQ(Lane(Instr::v_cvt_scalef32_pk_bf8_f16, 0xfc007c00, 0x3f800000, 0, 0, 0, 0, 0,
+                "mx_bf8_overflow=saturate"),
+            0xfb7bu);
 }
 
 // The rules a packed-16 row can read (every mx_* rule and the family's fp8_nan), each value
@@ -127,7 +135,7 @@ TEST(Pk16, FastMatchesOracle) {
       }
     }
   }
-  EXPECT_GE(rows, 1);
+  EXPECT_GE(rows, 4);
 }
 
 }  // namespace
