@@ -613,6 +613,12 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const char* const kArgs[3] = {"%x", "%y", "%z"};
   std::vector<std::string> types, args;
   for (int i = 0; i < info.sources(); ++i) {
+    if (IsPacked16(info.src[i])) {  // two packed 16-bit floats: the vector Pk16Prelude casts
+      const std::string vec = info.src[i] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
+      types.push_back(vec);
+      args.push_back(vec + " %x16");
+      continue;
+    }
     const bool f = info.src[i] == SrcRole::data_f32 || info.src[i] == SrcRole::scale_f32;
     types.push_back(f ? "float" : "i32");
     args.push_back(absl::StrCat(types.back(), " ",
