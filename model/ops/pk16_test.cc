@@ -77,6 +77,8 @@ TEST(Pk16, HandDerivedPackedFp4) {
   EXPECT_EQ(Lane(Instr::v_cvt_scalef32_pk_fp4_f16, 0x46004000, 0x40000000, 0, 0, 0, 1, 0,
                  "mx_pk16_neg=low_half"),
             0x5au);
+  // bf16 {-0.75, 3.0} over 2^1: 1.5 -> 0x3; -0.375 is nearer -0.5 than -0 -> 0x9.
+  EXPECT_EQ(Lane(Instr::v_cvt_scalef32_pk_fp4_bf16, 0xbf404040, 0x40000000, 0, 0), 0x93u);
 }
 
 // The rules a packed-16 row can read (every mx_* rule and the family's fp8_nan), each value
@@ -147,7 +149,7 @@ TEST(Pk16, FastMatchesOracle) {
       }
     }
   }
-  EXPECT_GE(rows, 5);
+  EXPECT_GE(rows, 6);
 }
 
 }  // namespace
