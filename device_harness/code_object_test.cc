@@ -570,6 +570,22 @@ define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrs
 }
 )";
 
+// The scaled SR encoders (S1 a seed, S2 a block scale), as LLVM declares them
+// (llvm.amdgcn.cvt.scalef32.sr.{fp8,bf8}.f32: i32 old first, then float src, i32 seed, float
+// scale, i32 byte select; llc-22 -mcpu=gfx950 emits the instruction from it); from one 16-bit
+// float (llvm.amdgcn.cvt.scalef32.sr.fp8.f16(i32 old, half src, i32 seed, float scale, i32
+// byte); bf16: bfloat) S0 is %x16e, Pk16Prelude's element 0. Other rows: unchanged.
+void ScaledSrCall(const InstrInfo& info, std::vector<std::string>* types,
+                  std::vector<std::string>* args) {
+  if (info.src[1] != SrcRole::sr_seed || info.src[2] != SrcRole::scale_f32) return;
+  *types = {"i32", "float", "i32", "float", "i32 immarg"};
+  *args = {"i32 %y", "float %x", "i32 %y", "float %zf", "i32 0"};
+  if (IsPacked16(info.src[0])) {
+    (*types)[1] = info.src[0] == SrcRole::data_bf16x2 ? "bfloat" : "half";
+    (*args)[1] = (*types)[1] + " %x16e";
+  }
+}
+
 // The scaled pair encoders (two elements and a block scale into a 16-bit half): their
 // intrinsic's types and arguments into `types`, `args` (true), or false for another row. Two f32:
 // llvm.amdgcn.cvt.scalef32.pk.{fp8,bf8}.f32(<2 x i16> old, float, float, float scale, i1 word)
@@ -593,11 +609,13 @@ bool ScaledPairCall(const InstrInfo& info, std::vector<std::string>* types,
   return true;
 }
 
-// S0 of two packed 16-bit floats as the intrinsic's vector (%x16), or "" for another row.
+// S0 of two packed 16-bit floats as the intrinsic's vector (%x16) and its element 0 (%x16e, the
+// one value of the SR encoders), or "" for another row.
 std::string Pk16Prelude(const InstrInfo& info) {
   if (!IsPacked16(info.src[0])) return "";
-  return absl::StrCat("%x16 = bitcast float %x to ",
-                      info.src[0] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>", "\n  ");
+  const char* vec = info.src[0] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
+  return absl::StrCat("%x16 = bitcast float %x to ", vec, "\n  %x16e = extractelement ", vec,
+                      " %x16, i32 0\n  ");
 }
 
 // The instruction lines of llc's assembly for @k (comments, directives and labels dropped).
@@ -661,13 +679,7 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     types.push_back(half ? "i1 immarg" : "i32 immarg");
     args.push_back(half ? "i1 false" : "i32 0");
   }
-  // The scaled SR encoders (S1 a seed, S2 a block scale), as LLVM declares them
-  // (llvm.amdgcn.cvt.scalef32.sr.{fp8,bf8}.f32: i32 old first, then float src, i32 seed, float
-  // scale, i32 byte select; llc-22 -mcpu=gfx950 emits the instruction from it).
-  if (info.src[1] == SrcRole::sr_seed && info.src[2] == SrcRole::scale_f32) {
-    types = {"i32", "float", "i32", "float", "i32 immarg"};
-    args = {"i32 %y", "float %x", "i32 %y", "float %zf", "i32 0"};
-  }
+  ScaledSrCall(info, &types, &args);
   const bool scaled_pair = ScaledPairCall(info, &types, &args);
   // A VGPR pair (dst_bits 64): <2 x float>, its select an i1 (the word), both words used.
   const bool pair = info.dst_bits == 64;

@@ -256,6 +256,9 @@ std::vector<proto::Encoding> ExtraEncodings(const TargetTraits& target, Instr in
     out.emplace_back().set_neg(1);
     out.emplace_back().set_abs(1);
   }
+  // One 16-bit float of such a source with a seed (the SR encoders): OPSEL[0], which
+  // mx_sr16_opsel0's readings answer differently (ignored, or the high half).
+  if (IsPacked16(info.src[0]) && info.src[1] == SrcRole::sr_seed) out.emplace_back().set_opsel(1);
   return out;
 }
 

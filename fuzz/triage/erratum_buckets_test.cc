@@ -247,8 +247,10 @@ INSTANTIATE_TEST_SUITE_P(
         // conversions whose CLAMP is the UE5M3 bit (Fp8Slot::fp8_clamp_ue5m3: SR, packed and
         // the one-byte decode, which reads CLAMP as the UE5M3 bit there), on gfx1250/gfx1251;
         // the hypothesis reproduces every lane, so it is named. Not the bf8 rows nor the pair
-        // decode (no UE5M3 select: their rows have no gfx1250 clamp).
-        Case{"gfx1250_clamp_ignored", ClampSelectsUe5m3, "gfx1250_clamp=ignored"},
+        // decode (no UE5M3 select: their rows have no gfx1250 clamp). The campaign draws those
+        // rows: over all 42 rows its 600 cases held no CLAMP=1 lane of them on gfx1250.
+        Case{"gfx1250_clamp_ignored", ClampSelectsUe5m3, "gfx1250_clamp=ignored", 600, nullptr,
+             nullptr, 2, nullptr, ClampSelectsUe5m3},
         // "byte selects 1 and 2 are exchanged": the byte writers; the result lands in the
         // other byte. Half writers and the f32 writers never ("writes no single byte to
         // swap": DstWrite::dword).

@@ -716,6 +716,31 @@ const std::vector<HypothesisInfo>& Registry() {
                    "two-element vector; nothing measured, no implementation read"},
         {kNoMx, kNoMxReason}},
        Get<MxPk16Neg, &Hypotheses::mx_pk16_neg>, Set<MxPk16Neg, &Hypotheses::mx_pk16_neg>},
+      {"mx_sr16_opsel0",
+       "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_{f16,bf16}: what OPSEL[0] does (LLVM accepts and prints "
+       "op_sel:[1,0,0,0] on the one 16-bit source)",
+       {{"ignored",
+         "nothing: S0[15:0] is the value converted",
+         "gem5/gem5 src/arch/amdgpu/vega/insts/vop3_cvt.hh (the scaled SR conversions read S0's "
+         "low half and note that the specification names no input select); llc-22 -mcpu=gfx950, "
+         "given llvm.amdgcn.cvt.scalef32.sr.fp8.f16 of a <2 x half>'s high element, shifts it "
+         "down with v_lshrrev_b32 instead of setting op_sel[0]",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_sr_fp8_f16 op_sel:[1,0,0,0] src0=0x40003c00 (2.0 high, 1.0 low) "
+         "src1=0xffffffff src2=0x3f800000 (2^0) vdst_old=0: 0x00000038"},
+        {"high_half",
+         "OPSEL[0] = 1 converts S0[31:16], as op_sel selects a 16-bit operand's half on the VOP3 "
+         "f16 instructions",
+         "the VOP3 op_sel rule of 16-bit sources (AMD CDNA4 ISA guide); llvm-mc-22 -mcpu=gfx950 "
+         "encodes the bit (byte 1 0x08)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_sr_fp8_f16 op_sel:[1,0,0,0] src0=0x40003c00 src1=0xffffffff "
+         "src2=0x3f800000 vdst_old=0: 0x00000040 (default 0x00000038)"}},
+       {{"gfx950", "L: an emulator written from the specification reads the low half, and LLVM "
+                   "never sets the bit for the high half"},
+        {kNoMx, kNoMxReason}},
+       Get<MxSr16Opsel0, &Hypotheses::mx_sr16_opsel0>,
+       Set<MxSr16Opsel0, &Hypotheses::mx_sr16_opsel0>},
       {"cvt16_outmod",
        "gfx950 v_cvt_pk_{f16,bf16}_f32: OMOD and CLAMP (LLVM 22 accepts `clamp` and `mul:2`)",
        {{"applied",
