@@ -570,6 +570,54 @@ define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrs
 }
 )";
 
+// The scaled SR encoders (S1 a seed, S2 a block scale), as LLVM declares them
+// (llvm.amdgcn.cvt.scalef32.sr.{fp8,bf8}.f32: i32 old first, then float src, i32 seed, float
+// scale, i32 byte select; llc-22 -mcpu=gfx950 emits the instruction from it); from one 16-bit
+// float (llvm.amdgcn.cvt.scalef32.sr.fp8.f16(i32 old, half src, i32 seed, float scale, i32
+// byte); bf16: bfloat) S0 is %x16e, Pk16Prelude's element 0. Other rows: unchanged.
+void ScaledSrCall(const InstrInfo& info, std::vector<std::string>* types,
+                  std::vector<std::string>* args) {
+  if (info.src[1] != SrcRole::sr_seed || info.src[2] != SrcRole::scale_f32) return;
+  *types = {"i32", "float", "i32", "float", "i32 immarg"};
+  *args = {"i32 %y", "float %x", "i32 %y", "float %zf", "i32 0"};
+  if (IsPacked16(info.src[0])) {
+    (*types)[1] = info.src[0] == SrcRole::data_bf16x2 ? "bfloat" : "half";
+    (*args)[1] = (*types)[1] + " %x16e";
+  }
+}
+
+// The scaled pair encoders (two elements and a block scale into a 16-bit half): their
+// intrinsic's types and arguments into `types`, `args` (true), or false for another row. Two f32:
+// llvm.amdgcn.cvt.scalef32.pk.{fp8,bf8}.f32(<2 x i16> old, float, float, float scale, i1 word)
+// -> <2 x i16>. Two packed 16-bit floats (llc-22 -mcpu=gfx950 emits v_cvt_scalef32_pk_fp8_f16
+// from llvm.amdgcn.cvt.scalef32.pk.fp8.f16(<2 x i16> old, <2 x half> src, float scale, i1 word);
+// bf16: <2 x bfloat>): S0 is %x16, Pk16Prelude's bitcast.
+bool ScaledPairCall(const InstrInfo& info, std::vector<std::string>* types,
+                    std::vector<std::string>* args) {
+  const bool pk16 = IsPacked16(info.src[0]);
+  if (info.write != DstWrite::half_at_opsel_3 || (info.src[2] != SrcRole::scale_f32 && !pk16)) {
+    return false;
+  }
+  if (!pk16) {
+    *types = {"<2 x i16>", "float", "float", "float", "i1 immarg"};
+    *args = {"<2 x i16> %zv", "float %x", "float %yf", "float %zf", "i1 false"};
+    return true;
+  }
+  const std::string src16 = info.src[0] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
+  *types = {"<2 x i16>", src16, "float", "i1 immarg"};
+  *args = {"<2 x i16> %zv", src16 + " %x16", "float %yf", "i1 false"};
+  return true;
+}
+
+// S0 of two packed 16-bit floats as the intrinsic's vector (%x16) and its element 0 (%x16e, the
+// one value of the SR encoders), or "" for another row.
+std::string Pk16Prelude(const InstrInfo& info) {
+  if (!IsPacked16(info.src[0])) return "";
+  const char* vec = info.src[0] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
+  return absl::StrCat("%x16 = bitcast float %x to ", vec, "\n  %x16e = extractelement ", vec,
+                      " %x16, i32 0\n  ");
+}
+
 // The instruction lines of llc's assembly for @k (comments, directives and labels dropped).
 std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   // The intrinsic is named after the mnemonic (v_cvt_X_f32 -> llvm.amdgcn.cvt.X.f32, '_' ->
@@ -583,6 +631,12 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const char* const kArgs[3] = {"%x", "%y", "%z"};
   std::vector<std::string> types, args;
   for (int i = 0; i < info.sources(); ++i) {
+    if (IsPacked16(info.src[i])) {  // two packed 16-bit floats: the vector Pk16Prelude casts
+      const std::string vec = info.src[i] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
+      types.push_back(vec);
+      args.push_back(vec + " %x16");
+      continue;
+    }
     const bool f = info.src[i] == SrcRole::data_f32 || info.src[i] == SrcRole::scale_f32;
     types.push_back(f ? "float" : "i32");
     args.push_back(absl::StrCat(types.back(), " ",
@@ -625,22 +679,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     types.push_back(half ? "i1 immarg" : "i32 immarg");
     args.push_back(half ? "i1 false" : "i32 0");
   }
-  // The scaled SR encoders (S1 a seed, S2 a block scale), as LLVM declares them
-  // (llvm.amdgcn.cvt.scalef32.sr.{fp8,bf8}.f32: i32 old first, then float src, i32 seed, float
-  // scale, i32 byte select; llc-22 -mcpu=gfx950 emits the instruction from it).
-  if (info.src[1] == SrcRole::sr_seed && info.src[2] == SrcRole::scale_f32) {
-    types = {"i32", "float", "i32", "float", "i32 immarg"};
-    args = {"i32 %y", "float %x", "i32 %y", "float %zf", "i32 0"};
-  }
-  // The scaled pair encoders (two f32 and a scale into a 16-bit half):
-  // llvm.amdgcn.cvt.scalef32.pk.{fp8,bf8}.f32(<2 x i16> old, float, float, float scale, i1 word)
-  // -> <2 x i16>.
-  const bool scaled_pair =
-      info.src[2] == SrcRole::scale_f32 && info.write == DstWrite::half_at_opsel_3;
-  if (scaled_pair) {
-    types = {"<2 x i16>", "float", "float", "float", "i1 immarg"};
-    args = {"<2 x i16> %zv", "float %x", "float %yf", "float %zf", "i1 false"};
-  }
+  ScaledSrCall(info, &types, &args);
+  const bool scaled_pair = ScaledPairCall(info, &types, &args);
   // A VGPR pair (dst_bits 64): <2 x float>, its select an i1 (the word), both words used.
   const bool pair = info.dst_bits == 64;
   if (pair) types.back() = "i1 immarg", args.back() = "i1 false";
@@ -669,7 +709,7 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const std::string store =
       pair ? "%po = getelementptr <2 x float>, ptr addrspace(1) %out, i32 %id\n  store <2 x float> %rv, ptr addrspace(1) %po"
            : "%po = getelementptr i32, ptr addrspace(1) %out, i32 %id\n  store i32 %r, ptr addrspace(1) %po";
-  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %zf = bitcast i32 %z to float\n  %xi = bitcast float %x to i32\n  ", result)},
+  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %zf = bitcast i32 %z to float\n  %xi = bitcast float %x to i32\n  ", Pk16Prelude(info), result)},
                                                                  {"@STORE@", store}});
   const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", InstrName(instr), ".ll"),
                                      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(ir.data()), ir.size()));

@@ -41,9 +41,11 @@ constexpr bool AcceptsSrc0Neg(const InstrInfo& r) { return (r.neg_abs_srcs & 0b0
 constexpr bool ReadsScale(const InstrInfo& r) {
   return r.src[1] == SrcRole::scale_f32 || r.src[2] == SrcRole::scale_f32;
 }
-// The scaled encoders: two elements into a 16-bit half, S2 the scale.
+// The scaled encoders: two elements into a 16-bit half, S2 the scale (two f32 sources) or S1
+// (two packed 16-bit floats in S0).
 constexpr bool EncodesScaledPair(const InstrInfo& r) {
-  return r.write == DstWrite::half_at_opsel_3 && r.src[2] == SrcRole::scale_f32;
+  return r.write == DstWrite::half_at_opsel_3 &&
+         (r.src[2] == SrcRole::scale_f32 || IsPacked16(r.src[0]));
 }
 // The unscaled RNE 8-bit float writers (the scaled encoders' quantum moves with the scale, and
 // pk_overflow is not their rule).
@@ -161,8 +163,9 @@ constexpr ErratumInfo kErrata[] = {
      "f16: 0x3c004000, not 0x40003c00)",
      false, WritesTwo16BitFloats},
     {Erratum::scaled_element_swap, "scaled_element_swap",
-     "the scaled encoders write element 0 (S0) into the high byte of their 16-bit half and "
-     "element 1 (S1) into the low byte (the order of ROCm/clr's host "
+     "the scaled pair encoders write element 0 (S0, or S0[15:0] of two packed 16-bit floats) "
+     "into the high byte of their 16-bit half and element 1 into the low byte (the order of "
+     "ROCm/clr's host "
      "__amd_cvt_floatx2_to_fp8x2_scale)",
      "lanes of the scaled encoders whose two bytes differ (E4M3 S0 2.0, S1 1.0, S2 2^1: "
      "0x3830, not 0x3038)",

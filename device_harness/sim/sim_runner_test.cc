@@ -272,9 +272,19 @@ TEST(SimErrataTest, NanSign) {
         ResolvedCase rc = *ResolveTestCase(tc);
         auto is_nan = [](uint32_t x) { return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) != 0; };
         const InstrInfo& info = GetInstrInfo(rc.ctx.instr);
-        // The scaled encoders also make a NaN of a scale whose exponent field is 0xFF.
-        const bool nan = is_nan(rc.lanes.src0()[lane]) ||
+        // The scaled encoders also make a NaN of a scale whose exponent field is 0xFF (S2, or
+        // S1 of the encoders from packed 16-bit floats), and of a NaN in either 16-bit half of
+        // such an S0 (the one-value SR rows read one of them).
+        const uint32_t s0 = rc.lanes.src0()[lane];
+        auto nan16 = [&](uint32_t h) {
+          return info.src[0] == SrcRole::data_f16x2 ? (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0
+                                                    : (h & 0x7f80u) == 0x7f80u && (h & 0x7fu) != 0;
+        };
+        const bool pk16_nan = IsPacked16(info.src[0]) && (nan16(s0 & 0xffffu) || nan16(s0 >> 16));
+        const bool nan = (!IsPacked16(info.src[0]) && is_nan(s0)) || pk16_nan ||
                          (info.src[1] == SrcRole::data_f32 && is_nan(rc.lanes.src1()[lane])) ||
+                         (info.src[1] == SrcRole::scale_f32 &&
+                          ((rc.lanes.src1()[lane] >> 23) & 0xffu) == 0xffu) ||
                          (info.src[2] == SrcRole::scale_f32 &&
                           ((rc.lanes.src2()[lane] >> 23) & 0xffu) == 0xffu);
         return info.writes_float() && !GetFp8Format(rc.target->fp8).fnuz && nan;

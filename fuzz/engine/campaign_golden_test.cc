@@ -97,6 +97,11 @@
 // Re-recorded when the rule sr_pk_seed (gfx1250's two-element SR conversions) was added: every
 // finding gained its `hypotheses:` line (164 lines added, nothing removed; golden_compare.py
 // exit 0, the same counters, signatures and causes in every campaign).
+// Re-recorded when the rule mx_pk16_neg (the gfx950 scaled encoders from two packed 16-bit
+// floats) was added: every finding gained its `hypotheses:` line (164 lines added, nothing else
+// changed; golden_compare.py exit 0, the same counters, signatures and causes in every campaign).
+// Re-recorded when the rule mx_sr16_opsel0 (the gfx950 SR encoders from one 16-bit float) was
+// added: 164 `hypotheses:` lines added, nothing else changed (golden_compare.py exit 0).
 #include <stdlib.h>
 
 #include <cstdint>

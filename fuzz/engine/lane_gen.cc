@@ -138,6 +138,26 @@ const std::vector<uint32_t>& ScaleEdges() {
 
 }  // namespace
 
+// 16-bit float values for packed sources, both signs: zero, the smallest and largest denormal,
+// the smallest normal, 2^-9 and 2^-8 (E4M3's smallest denormal and twice it), 0.75, 1.0 and the
+// value after it, 1.5, 5, 6 (FP4's largest), 448 and 464 (E4M3's largest and its overflow tie),
+// 57344 (E5M2's largest), the largest finite, Inf, a quiet and a signalling NaN.
+const std::vector<uint32_t>& Pk16ValueTable(bool f16) {
+  static const auto* tables = [] {
+    auto* both = new std::array<std::vector<uint32_t>, 2>;
+    const std::vector<uint32_t> h = {0x0000, 0x0001, 0x03ff, 0x0400, 0x1800, 0x1c00, 0x3a00,
+                                     0x3c00, 0x3c01, 0x3e00, 0x4500, 0x4600, 0x5f00, 0x5f40,
+                                     0x7b00, 0x7bff, 0x7c00, 0x7e00, 0x7c01};
+    const std::vector<uint32_t> b = {0x0000, 0x0001, 0x007f, 0x0080, 0x3b00, 0x3b80, 0x3f40,
+                                     0x3f80, 0x3f81, 0x3fc0, 0x40a0, 0x40c0, 0x43e0, 0x43e8,
+                                     0x4760, 0x7f7f, 0x7f80, 0x7fc0, 0x7f81};
+    for (uint32_t v : h) (*both)[0].push_back(v), (*both)[0].push_back(v | 0x8000u);
+    for (uint32_t v : b) (*both)[1].push_back(v), (*both)[1].push_back(v | 0x8000u);
+    return both;
+  }();
+  return (*tables)[f16 ? 0 : 1];
+}
+
 const std::vector<uint32_t>& SpecialF32Table() {
   static const std::vector<uint32_t> t = BuildSpecialF32();
   return t;
@@ -240,6 +260,9 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   src1_data_ = GetInstrInfo(instr_).src[1] == SrcRole::data_f32;
   src1_scale_ = GetInstrInfo(instr_).src[1] == SrcRole::scale_f32;
   src2_scale_ = GetInstrInfo(instr_).src[2] == SrcRole::scale_f32;
+  pk16_ = GetInstrInfo(instr_).src[0] == SrcRole::data_f16x2   ? 1
+          : GetInstrInfo(instr_).src[0] == SrcRole::data_bf16x2 ? 2
+                                                                : 0;
   if (t == nullptr || !t->Has(instr_)) return;
   // The 8-bit float format and seed position of the case (CLAMP included), if it writes one.
   OpContext ctx;
@@ -259,6 +282,22 @@ LaneGen::LaneGen(const proto::TestCase& header) {
 
 // Src0..VdstOld: one value as Mutator::DomainValue draws it (Value; Fill uses the pools instead).
 [[gnu::always_inline]] inline uint32_t LaneGen::Src0(Rng& rng) const {
+  if (pk16_ != 0) {
+    const std::vector<uint32_t>& t = Pk16ValueTable(pk16_ == 1);
+    switch (rng.Below(4)) {
+      case 0: {
+        const uint32_t one = pk16_ == 1 ? 0x3c00u : 0x3f80u;
+        const uint32_t random = pk16_ == 1 ? 0x8bff8bffu : 0x807f807fu;
+        return (one * 0x10001u & ~random) | (rng.Next32() & random);
+      }
+      case 1:
+        return rng.Next32();
+      default: {
+        const uint32_t lo = PickFrom(rng, t);
+        return (PickFrom(rng, t) << 16) | lo;
+      }
+    }
+  }
   switch (rng.Below(8)) {
     case 0:
       return PickFrom(rng, SpecialF32Table());
@@ -420,6 +459,7 @@ struct PoolKey {
   const void* seed_table;
   uint32_t seed_low_mask;
   bool src1_data, src2_unused, src1_scale, src2_scale;
+  uint8_t pk16;  // S0 two packed 16-bit floats: 0 no, 1 f16, 2 bf16
   friend auto operator<=>(const PoolKey&, const PoolKey&) = default;
 };
 
@@ -430,8 +470,23 @@ std::vector<uint32_t> Exponents() {  // 100..144: near the interesting range
   return v;
 }
 
+// Two packed 16-bit floats (SrcRole::data_f16x2 / data_bf16x2), as LaneGen::Src0 draws them:
+// half the time a pair of table values, a quarter each half's exponent near 1.0's with a random
+// fraction and sign, a quarter a random word.
+std::vector<Choice> Pk16Choices(bool f16) {
+  const std::vector<uint32_t>& t = Pk16ValueTable(f16);
+  std::vector<uint32_t> pairs;
+  for (uint32_t hi : t) {
+    for (uint32_t lo : t) pairs.push_back((hi << 16) | lo);
+  }
+  const uint32_t one = f16 ? 0x3c00u : 0x3f80u;
+  const uint32_t random = f16 ? 0x8bff8bffu : 0x807f807fu;  // sign, fraction, low exponent bits
+  return {Table(16, pairs), Table(8, {one * 0x10001u}, ~0u, random), Table(8, {0u}, ~0u, ~0u)};
+}
+
 // Src0's choices, in eighths as LaneGen::Src0 draws them (weights in 1/32).
 std::vector<Choice> Src0Choices(const PoolKey& k) {
+  if (k.pk16 != 0) return Pk16Choices(k.pk16 == 1);
   std::vector<Choice> c = {Table(4, SpecialF32Table()), Table(4, {0u}, ~0u, ~0u),
                            Table(4, Exponents(), ~0u, 0x807fffffu)};
   if (k.fp8_table == nullptr) {  // a u8 boundary, a quarter of them made positive
@@ -500,7 +555,7 @@ const LanePools& LaneGen::Pools() const {
   static std::mutex mu;
   static auto* all = new std::map<PoolKey, std::unique_ptr<LanePools>>;
   const PoolKey key{fp8_table_, fp8_low_mask_, seed_table_, seed_low_mask_, src1_data_, src2_unused_,
-                    src1_scale_, src2_scale_};
+                    src1_scale_, src2_scale_, pk16_};
   std::lock_guard<std::mutex> lock(mu);
   std::unique_ptr<LanePools>& p = (*all)[key];
   if (p == nullptr) p = BuildPools(key);

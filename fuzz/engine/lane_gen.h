@@ -115,6 +115,7 @@ class LaneGen {
   bool src1_data_ = false;                 // S1 is f32 data (its row's SrcRole::data_f32)
   bool src1_scale_ = false;                // S1 is a block scale (SrcRole::scale_f32)
   bool src2_scale_ = false;                // S2 is a block scale (the 3-source scaled encoders)
+  uint8_t pk16_ = 0;  // S0 two packed 16-bit floats (SrcRole::data_f16x2: 1, data_bf16x2: 2)
   const std::vector<uint32_t>* fp8_table_ = nullptr;  // null: integer result (u8 table)
   uint32_t fp8_low_mask_ = 0;              // f32 mantissa bits below the 8-bit format's
   const std::vector<uint32_t>* seed_table_ = nullptr;
@@ -182,6 +183,9 @@ const std::vector<uint32_t>& U8BoundaryTable();
 const std::vector<uint32_t>& Fp8BoundaryTable(Fp8FormatId id);
 const std::vector<uint32_t>& SeedTable(int first_seed_bit);  // 0..31
 const std::vector<uint32_t>& ModeTable();
+// 16-bit float values of packed sources (SrcRole::data_f16x2 / data_bf16x2), both signs: IEEE
+// binary16 (f16) or bfloat16.
+const std::vector<uint32_t>& Pk16ValueTable(bool f16);
 
 // The target a header names (nullptr if unknown). Once per case, never per lane.
 const TargetTraits* TargetNamed(absl::string_view name);

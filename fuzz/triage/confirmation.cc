@@ -55,7 +55,8 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, cons
   // src1, stays absent, which the one-source forms require.)
   for (int k = 0; k < 2 && rewrite; ++k) {
     if (info.src[k] == SrcRole::data_f32 || info.src[k] == SrcRole::sr_seed ||
-        info.src[k] == SrcRole::byte_select || info.src[k] == SrcRole::fp8_bytes) {
+        info.src[k] == SrcRole::byte_select || info.src[k] == SrcRole::fp8_bytes ||
+        IsPacked16(info.src[k])) {
       proto::Source* src = k == 0 ? out.mutable_encoding()->mutable_src0()
                                   : out.mutable_encoding()->mutable_src1();
       src->Clear();
@@ -69,6 +70,22 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, cons
     proto::Lane l = tc.lanes(static_cast<int>(i));
     if (rewrite) l.set_src0(v.src0[i]), l.set_src1(v.src1[i]);
     if (info.src[0] == SrcRole::data_f32) l.set_src0(redraw(l.src0(), j));
+    // Two packed 16-bit floats: each finite nonzero-exponent half a new fraction under its sign
+    // and exponent, but for a quarter of the lanes.
+    if (IsPacked16(info.src[0]) && j % 4 != 0) {
+      const bool f16 = info.src[0] == SrcRole::data_f16x2;
+      const uint32_t exp_mask = f16 ? 0x7c00u : 0x7f80u, man_mask = f16 ? 0x3ffu : 0x7fu;
+      const uint32_t fresh = next();
+      uint32_t x = l.src0();
+      for (int h = 0; h < 2; ++h) {
+        const uint32_t half = (x >> (16 * h)) & 0xffffu;
+        const uint32_t e = half & exp_mask;
+        if (e == 0 || e == exp_mask) continue;
+        const uint32_t m = (fresh >> (16 * h)) & man_mask;
+        x = (x & ~(man_mask << (16 * h))) | (m << (16 * h));
+      }
+      l.set_src0(x);
+    }
     // 8-bit codes (an f32 writer's S0): new bytes but for a quarter, as for data words, so a
     // coincidence of the batch's bytes (a uniform S0) is not repeated.
     if (info.src[0] == SrcRole::fp8_bytes && j % 4 != 0) l.set_src0(next());
@@ -81,7 +98,10 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, cons
       l.set_src1(redraw(l.src1(), j));
     } else {
       const uint32_t fresh = next();  // drawn either way: the other lanes' draws stay as they were
-      if (j % 4 != 0 || !nan || info.src[0] != SrcRole::data_f32) l.set_src1(fresh);
+      // A block scale in S1 is kept, as S2's is: a NaN or infinite scale byte makes the NaN
+      // results a NaN reading shows, which a fresh word almost never repeats.
+      const bool scale = info.src[1] == SrcRole::scale_f32;
+      if (!scale && (j % 4 != 0 || !nan || info.src[0] != SrcRole::data_f32)) l.set_src1(fresh);
     }
     *out.add_lanes() = l;
   }

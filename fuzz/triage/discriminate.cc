@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "device_harness/batch.h"
 #include "device_harness/fault.h"
+#include "fuzz/engine/lane_gen.h"
 #include "fuzz/engine/mutator.h"
 #include "model/base/status.h"
 #include "model/isa/testcase.h"
@@ -134,6 +135,15 @@ ClampShapes ClampsToAsk(const TargetTraits& target, Instr instr) {
 
 // S0 candidate values, simplest first.
 std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp8Shape>& shapes) {
+  if (IsPacked16(info.src[0])) {
+    // Two packed 16-bit floats: each table value in both halves, then alone in the low half
+    // (the high one +0), so each element's rule and the element order both show.
+    std::vector<uint32_t> pk;
+    const std::vector<uint32_t>& t = Pk16ValueTable(info.src[0] == SrcRole::data_f16x2);
+    for (uint32_t v : t) pk.push_back(v * 0x10001u);
+    for (uint32_t v : t) pk.push_back(v);
+    return pk;
+  }
   std::vector<uint32_t> src0 = SpecialF32Values();
   if (shapes.empty() && info.src[0] != SrcRole::fp8_bytes) {
     for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
@@ -257,6 +267,15 @@ std::vector<proto::Encoding> ExtraEncodings(const TargetTraits& target, Instr in
   if ((info.omod_families & FamilyBit(target.family)) != 0) {
     for (uint32_t omod = 1; omod < 4; ++omod) out.emplace_back().set_omod(omod);
   }
+  // Two packed 16-bit floats in S0: NEG[0] and ABS[0], whose reach mx_pk16_neg's readings
+  // answer differently (both halves, the low one, the high one).
+  if (IsPacked16(info.src[0])) {
+    out.emplace_back().set_neg(1);
+    out.emplace_back().set_abs(1);
+  }
+  // One 16-bit float of such a source with a seed (the SR encoders): OPSEL[0], which
+  // mx_sr16_opsel0's readings answer differently (ignored, or the high half).
+  if (IsPacked16(info.src[0]) && info.src[1] == SrcRole::sr_seed) out.emplace_back().set_opsel(1);
   return out;
 }
 

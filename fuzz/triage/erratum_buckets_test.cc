@@ -138,17 +138,19 @@ bool ByteWriter(const InstrInfo& r) {
   return r.write == DstWrite::byte_at_src1 || r.write == DstWrite::byte_at_opsel_3_2;
 }
 bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_3; }
-// The scaled encoders: half writers whose S2 is a scale.
+// The scaled encoders: half writers whose S2 is a scale, or whose S0 is two packed 16-bit floats
+// (their scale in S1).
 bool ScaledPairWriter(const InstrInfo& r) {
-  return HalfWriter(r) && r.src[2] == SrcRole::scale_f32;
+  return HalfWriter(r) && (r.src[2] == SrcRole::scale_f32 || IsPacked16(r.src[0]));
 }
 // The writers of a byte of two FP4 codes (the gfx950 scaled FP4 encoder).
 bool Fp4PairWriter(const InstrInfo& r) { return r.output == OutputKind::fp4; }
 // The unscaled half writers that round two f32 to 8-bit floats (v_cvt_pk_fp8/bf8_f32):
-// round_odd and overflow_before_round reach neither the scaled encoders (S2 a scale) nor the
+// round_odd and overflow_before_round reach neither the scaled encoders (S1 or S2 a scale) nor the
 // one-f16 scaled decodes (OutputKind::f16, which round no f32 input to an 8-bit float).
 bool PackedFloat8Writer(const InstrInfo& r) {
-  return HalfWriter(r) && Float8Writer(r) && r.src[2] != SrcRole::scale_f32;
+  return HalfWriter(r) && Float8Writer(r) && r.src[1] != SrcRole::scale_f32 &&
+         r.src[2] != SrcRole::scale_f32;
 }
 bool F32Writer(const InstrInfo& r) { return r.output == OutputKind::f32; }
 // The f32 writers and the writers of two 16-bit floats into a whole dword (the gfx950 scaled
@@ -248,8 +250,10 @@ INSTANTIATE_TEST_SUITE_P(
         // conversions whose CLAMP is the UE5M3 bit (Fp8Slot::fp8_clamp_ue5m3: SR, packed and
         // the one-byte decode, which reads CLAMP as the UE5M3 bit there), on gfx1250/gfx1251;
         // the hypothesis reproduces every lane, so it is named. Not the bf8 rows nor the pair
-        // decode (no UE5M3 select: their rows have no gfx1250 clamp).
-        Case{"gfx1250_clamp_ignored", ClampSelectsUe5m3, "gfx1250_clamp=ignored"},
+        // decode (no UE5M3 select: their rows have no gfx1250 clamp). The campaign draws those
+        // rows: over all 42 rows its 600 cases held no CLAMP=1 lane of them on gfx1250.
+        Case{"gfx1250_clamp_ignored", ClampSelectsUe5m3, "gfx1250_clamp=ignored", 600, nullptr,
+             nullptr, 2, nullptr, ClampSelectsUe5m3},
         // "byte selects 1 and 2 are exchanged": the byte writers; the result lands in the
         // other byte. Half writers and the f32 writers never ("writes no single byte to
         // swap": DstWrite::dword).

@@ -89,8 +89,9 @@ TEST(Fidelity, ReadingsAndAFieldFaultAtOnce) {
     EXPECT_EQ(l.status, "reading") << l.rule << "\n" << text;
     readings.insert(absl::StrCat(l.rule, "=", l.verdict));
   }
-  // The half writers gfx950 has: v_cvt_pk_fp8/bf8_f32, the scaled encoders, the scaled
-  // one-f16 decodes and the stochastic-rounding f32 -> f16/bf16 pair.
+  // The half writers gfx950 has: v_cvt_pk_fp8/bf8_f32, the scaled encoders (from two f32 and
+  // from two packed 16-bit floats), the scaled one-f16 decodes and the stochastic-rounding
+  // f32 -> f16/bf16 pair.
   std::set<std::string> half_writers;
   for (Instr i : kAllInstrs) {
     if (FindTarget("gfx950").value()->Has(i) &&
@@ -98,7 +99,7 @@ TEST(Fidelity, ReadingsAndAFieldFaultAtOnce) {
       half_writers.insert(std::string(InstrName(i)));
     }
   }
-  EXPECT_EQ(half_writers.size(), 8u);
+  EXPECT_EQ(half_writers.size(), 12u);
   EXPECT_EQ(spec_rows, half_writers) << text;
   // E4M3 rows: sign_preserving and sign_7f give the same byte (reported together).
   EXPECT_EQ(readings, (std::set<std::string>{"sr_rounding=literal", "fp8_nan=sign_preserving",

@@ -127,10 +127,16 @@ std::string ScaleText(uint32_t w) {
                          static_cast<int>((w >> 23) & 0xff) - 127, F32(w));
 }
 
-// What src0 is to this instruction: an f32, a 32-bit integer, or 8-bit float codes (the bytes, low first; the
+// What src0 is to this instruction: an f32, a 32-bit integer, two packed 16-bit floats, or 8-bit float codes (the bytes, low first; the
 // instruction's selects pick among them).
 std::string Src0Text(const Decoded& d) {
   if (d.src0_role == SrcRole::data_b32) return absl::StrFormat("(a 32-bit integer %u)", d.src0);
+  if (IsPacked16(d.src0_role)) {
+    const bool f16 = d.src0_role == SrcRole::data_f16x2;
+    const auto widen = [f16](uint32_t h) { return F32(f16 ? F16ToF32(h) : Bf16ToF32(h)); };
+    return absl::StrFormat("(%s halves, low first: %s, %s)", f16 ? "f16" : "bf16",
+                           widen(d.src0 & 0xffffu), widen(d.src0 >> 16));
+  }
   if (d.src0_role != SrcRole::fp8_bytes) return absl::StrCat("= ", F32(d.src0));
   return absl::StrFormat("(8-bit float codes, bytes low first: %02x %02x %02x %02x)",
                          d.src0 & 0xffu, (d.src0 >> 8) & 0xffu, (d.src0 >> 16) & 0xffu,

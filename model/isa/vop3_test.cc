@@ -354,7 +354,15 @@ TEST(Vop3Golden, MatchesLlvm22) {
   int want_lit = 0;
   for (const TargetTraits& t : AllTargets()) {
     if (t.family != Family::gfx9) continue;
-    for (Instr i : kAllInstrs) want_lit += t.Has(i) ? 2 * NumSourcesRead(i) : 0;
+    for (Instr i : kAllInstrs) {
+      // LLVM refuses lit(0x3f800000) ("literal operands are not supported") in a source of two
+      // packed 16-bit floats read as a pair (SrcRole::data_f16x2 / data_bf16x2 without a seed:
+      // LLVM's <2 x half> operand) and takes lit(0x5) there: one line fewer for those rows. The
+      // SR rows read one 16-bit float there (a half operand) and take both.
+      const InstrInfo& row = GetInstrInfo(i);
+      const int refused = IsPacked16(row.src[0]) && row.src[1] != SrcRole::sr_seed ? 1 : 0;
+      want_lit += t.Has(i) ? 2 * NumSourcesRead(i) - refused : 0;
+    }
   }
   EXPECT_EQ(want_lit, gfx9_lit);
   EXPECT_GE(gfx9_lit, 40);  // at least 2 x 3 on gfx908/gfx90a and 2 x (3 + 2 + 2) on gfx942/gfx950

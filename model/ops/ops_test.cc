@@ -438,9 +438,16 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
           // The seed's lowest bit (S1[12] fp8, S1[11] bf8) is live: 1.0 + (all dropped bits
           // set) rounds up with seed 1 and not with seed 0. The scaled SR rows read S2 as the
           // block scale: 0x3f800000 (2^0) there, so the value stays 1.0 + the dropped bits.
+          // A 16-bit source (SrcRole::data_f16x2 / data_bf16x2, S0[15:0]): the seed is S1's top
+          // (fraction bits - M) bits, its lowest S1[22 + M] (f16) / S1[25 + M] (bf16); the value
+          // 1.0 with every fraction bit below the format's set.
           const bool fp8 = GetInstrInfo(instr).fp8_slot != Fp8Slot::bf8;
-          const uint32_t lsb = fp8 ? 1u << 12 : 1u << 11;
-          const uint32_t x = fp8 ? 0x3f8fffffu : 0x3f9fffffu;
+          const SrcRole role = GetInstrInfo(instr).src[0];
+          const uint32_t m = fp8 ? 3u : 2u;
+          uint32_t lsb = fp8 ? 1u << 12 : 1u << 11;
+          uint32_t x = fp8 ? 0x3f8fffffu : 0x3f9fffffu;
+          if (role == SrcRole::data_f16x2) lsb = 1u << (22 + m), x = 0x3c00u | ((1u << (10 - m)) - 1u);
+          if (role == SrcRole::data_bf16x2) lsb = 1u << (25 + m), x = 0x3f80u | ((1u << (7 - m)) - 1u);
           const uint32_t s2 = GetInstrInfo(instr).src[2] == SrcRole::scale_f32 ? 0x3f800000u : 0;
           EXPECT_NE(EvaluateLane(ctx, x, lsb, s2, 0), EvaluateLane(ctx, x, 0, s2, 0)) << t.name;
         }

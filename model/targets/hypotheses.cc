@@ -693,6 +693,64 @@ const std::vector<HypothesisInfo>& Registry() {
                    "other two are other vendors' and a library's choices"},
         {kNoMx, kNoMxReason}},
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
+      {"mx_pk16_neg",
+       "gfx950 v_cvt_scalef32_*_{f16,bf16} with two packed 16-bit sources: where S0's NEG and ABS "
+       "act (LLVM encodes one NEG[0] and one ABS[0] bit, no neg_lo/neg_hi)",
+       {{"both_halves",
+         "on both elements: sign bits 15 and 31",
+         "AMD CDNA4 ISA pseudocode V_CVT_SCALEF32_PK_FP8_F16 and friends read S0[15:0].f16 and "
+         "S0[31:16].f16, two float values, as tinygrad/tinygrad "
+         "tinygrad/runtime/autogen/amd/cdna/str_pcode.py extracts it; llvm-mc-22 -mcpu=gfx950 "
+         "takes `-v2` / `|v2|` on that operand (the LLVM intrinsic's type <2 x half> / <2 x "
+         "bfloat>); llc-22 -mcpu=gfx950 folds no fneg into it (it emits s_xor_b32 0x80008000 "
+         "before the instruction), so LLVM states nothing more",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f16 -src0 src0=0x3c003c00 (1.0, 1.0) src1=0x3f800000 "
+         "(2^0) vdst_old=0: 0x0000b8b8"},
+        {"low_half",
+         "on element 0 only: bit 15 (a 16-bit operand's sign, as on the VOP3 f16 instructions)",
+         "the VOP3 input modifiers of 16-bit float operands (AMD CDNA4 ISA guide: NEG/ABS act on "
+         "the operand's type; an f16 operand's sign is bit 15); no scaled source found",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f16 -src0 src0=0x3c003c00 src1=0x3f800000 vdst_old=0: "
+         "0x000038b8 (default 0x0000b8b8)"},
+        {"high_half",
+         "on element 1 only: bit 31 (the sign of the 32-bit operand, as on the VOP3 f32 "
+         "instructions)",
+         "the VOP3 input modifiers of 32-bit float operands (AMD CDNA4 ISA guide); no scaled "
+         "source found",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_pk_fp8_f16 -src0 src0=0x3c003c00 src1=0x3f800000 vdst_old=0: "
+         "0x0000b838 (default 0x0000b8b8)"}},
+       {{"gfx950", "U: the pseudocode reads two float halves and LLVM types the operand as a "
+                   "two-element vector; nothing measured, no implementation read"},
+        {kNoMx, kNoMxReason}},
+       Get<MxPk16Neg, &Hypotheses::mx_pk16_neg>, Set<MxPk16Neg, &Hypotheses::mx_pk16_neg>},
+      {"mx_sr16_opsel0",
+       "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_{f16,bf16}: what OPSEL[0] does (LLVM accepts and prints "
+       "op_sel:[1,0,0,0] on the one 16-bit source)",
+       {{"ignored",
+         "nothing: S0[15:0] is the value converted",
+         "gem5/gem5 src/arch/amdgpu/vega/insts/vop3_cvt.hh (the scaled SR conversions read S0's "
+         "low half and note that the specification names no input select); llc-22 -mcpu=gfx950, "
+         "given llvm.amdgcn.cvt.scalef32.sr.fp8.f16 of a <2 x half>'s high element, shifts it "
+         "down with v_lshrrev_b32 instead of setting op_sel[0]",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_sr_fp8_f16 op_sel:[1,0,0,0] src0=0x40003c00 (2.0 high, 1.0 low) "
+         "src1=0xffffffff src2=0x3f800000 (2^0) vdst_old=0: 0x00000038"},
+        {"high_half",
+         "OPSEL[0] = 1 converts S0[31:16], as op_sel selects a 16-bit operand's half on the VOP3 "
+         "f16 instructions",
+         "the VOP3 op_sel rule of 16-bit sources (AMD CDNA4 ISA guide); llvm-mc-22 -mcpu=gfx950 "
+         "encodes the bit (byte 1 0x08)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_sr_fp8_f16 op_sel:[1,0,0,0] src0=0x40003c00 src1=0xffffffff "
+         "src2=0x3f800000 vdst_old=0: 0x00000040 (default 0x00000038)"}},
+       {{"gfx950", "L: an emulator written from the specification reads the low half, and LLVM "
+                   "never sets the bit for the high half"},
+        {kNoMx, kNoMxReason}},
+       Get<MxSr16Opsel0, &Hypotheses::mx_sr16_opsel0>,
+       Set<MxSr16Opsel0, &Hypotheses::mx_sr16_opsel0>},
       {"cvt16_outmod",
        "gfx950/gfx1250 v_cvt_pk_{f16,bf16}_f32: OMOD and CLAMP (LLVM 22 accepts `clamp` and `mul:2`)",
        {{"applied",

@@ -112,6 +112,14 @@ enum class MxSrRoundH : uint8_t { source_grid, f32_exact_subnormal };
 // gfx950 v_cvt_scalef32_pk_fp4_f32: what a NaN source (or a NaN scale byte) gives, FP4 having no
 // NaN: sign|0x7 (default), +0x7, or 0x8 (-0).
 enum class MxFp4Nan : uint8_t { max_keep_sign, pos_max, neg_zero };
+// The gfx950 scaled conversions from two packed 16-bit floats (SrcRole::data_f16x2 /
+// data_bf16x2): where S0's one ABS/NEG bit pair acts: on both halves' sign bits 15 and 31
+// (default), on the low half's bit 15 only, or on bit 31 only (the sign of the 32-bit operand).
+enum class MxPk16Neg : uint8_t { both_halves, low_half, high_half };
+// The gfx950 scaled SR encoders from one 16-bit float (v_cvt_scalef32_sr_{fp8,bf8}_{f16,bf16}):
+// what OPSEL[0] (LLVM accepts and prints op_sel:[1,0,0,0]) does: nothing, S0[15:0] is read
+// (default), or it selects S0[31:16].
+enum class MxSr16Opsel0 : uint8_t { ignored, high_half };
 // gfx950 v_cvt_pk_{f16,bf16}_f32 (VOP3, where LLVM accepts clamp and omod): OMOD scales the exact
 // value before its one rounding and CLAMP clamps each 16-bit result to [+0, 1.0] (default, as on
 // any float VOP3 result), or both are ignored.
@@ -169,6 +177,8 @@ struct Hypotheses {
   MxDenormIn mx_denorm_in = MxDenormIn::kept;
   MxSrRoundH mx_sr_round = MxSrRoundH::source_grid;
   MxFp4Nan mx_fp4_nan = MxFp4Nan::max_keep_sign;
+  MxPk16Neg mx_pk16_neg = MxPk16Neg::both_halves;
+  MxSr16Opsel0 mx_sr16_opsel0 = MxSr16Opsel0::ignored;
   Cvt16Outmod cvt16_outmod = Cvt16Outmod::applied;
   Cvt16DenormOut cvt16_denorm_out = Cvt16DenormOut::mode;
   Cvt16Nan cvt16_nan = Cvt16Nan::payload;

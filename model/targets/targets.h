@@ -85,7 +85,17 @@ enum class SrcRole : uint8_t {
   // default); ABS/NEG are accepted by LLVM and change nothing under that reading.
   scale_f32,
   data_b32,     // a 32-bit integer read as is, no float modifiers (the PRNG step's input)
+  // Two 16-bit floats in one 32-bit operand, element 0 in bits 15:0 and element 1 in bits
+  // 31:16 (the gfx950 scaled conversions from f16 / bf16): IEEE binary16, or bfloat16. The
+  // op reads one or both halves; the hypothesis mx_pk16_neg says where ABS/NEG apply.
+  data_f16x2,
+  data_bf16x2,
 };
+
+// A source of two packed 16-bit floats (SrcRole::data_f16x2 / data_bf16x2).
+constexpr bool IsPacked16(SrcRole role) {
+  return role == SrcRole::data_f16x2 || role == SrcRole::data_bf16x2;
+}
 
 // The dwords a source of this role reads per lane: every role so far is one 32-bit operand
 // (a packed multi-dword source, e.g. 32 FP6 fields in 6 dwords, is a role of its own).

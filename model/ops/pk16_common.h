@@ -1,0 +1,71 @@
+// The gfx950 scaled conversions from 16-bit floats (docs/semantics.md §11.10 to §11.13): S0 holds
+// two of them (SrcRole::data_f16x2 / data_bf16x2, element 0 in bits 15:0), the row's role says
+// which format. What the op files share: the modifiers under the reading mx_pk16_neg, the exact
+// widening to f32 (model/fp/mx.h F16ToF32 / Bf16ToF32), and the input class of a lane.
+//
+//   Pk16AfterAbsNeg(ctx, 0x3c003c00, 0)   // NEG[0] under both_halves: 0xbc00bc00
+//   Pk16ToF32(0x3c00, SrcRole::data_f16x2, false)    // 0x3f800000 (1.0)
+#ifndef LANEDIFF_MODEL_OPS_PK16_COMMON_H_
+#define LANEDIFF_MODEL_OPS_PK16_COMMON_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "model/fp/mx.h"
+#include "model/fp/mx_oracle.h"
+#include "model/ops/input_class.h"
+#include "model/ops/ops.h"
+#include "model/targets/hypotheses.h"
+#include "model/targets/targets.h"
+
+namespace lanediff {
+
+// The sign bits of S0 that its NEG/ABS flip/clear under mx_pk16_neg.
+constexpr uint32_t Pk16SignMask(MxPk16Neg reading) {
+  return reading == MxPk16Neg::low_half    ? 0x00008000u
+         : reading == MxPk16Neg::high_half ? 0x80000000u
+                                           : 0x80008000u;
+}
+
+// Source i's packed word after its ABS then NEG on the bits mx_pk16_neg says.
+inline uint32_t Pk16AfterAbsNeg(const OpContext& ctx, uint32_t x, int i) {
+  const uint32_t mask = Pk16SignMask(ctx.hyp.mx_pk16_neg);
+  if (((ctx.mods.abs >> i) & 1) != 0) x &= ~mask;
+  if (((ctx.mods.neg >> i) & 1) != 0) x ^= mask;
+  return x;
+}
+
+// Element h (its low 16 bits) of a data_f16x2 / data_bf16x2 source as exact f32 bits; under
+// `flush` (mx_denorm_in=flush) an f16 / bf16 denormal becomes a zero of its sign first (the
+// caller's job, model/fp/mx.h MxFp8EncodeOptions::flush_denormal_in).
+constexpr uint32_t Pk16ToF32(uint32_t h, SrcRole role, bool flush) {
+  h &= 0xffffu;
+  const bool f16 = role == SrcRole::data_f16x2;
+  const uint32_t exp_mask = f16 ? 0x7c00u : 0x7f80u;
+  if (flush && (h & exp_mask) == 0) h &= 0x8000u;
+  return f16 ? F16ToF32(h) : Bf16ToF32(h);
+}
+
+// The oracle's name for the row's source format.
+constexpr MxSource Pk16Source(SrcRole role) {
+  return role == SrcRole::data_f16x2 ? MxSource::f16 : MxSource::bf16;
+}
+
+// The rarer class (nan, inf, zero, denormal, normal; element 0's when both are normal) of the
+// two 16-bit elements of S0 after its modifiers, each judged in its own format.
+inline absl::string_view ClassifyPk16Source(const OpContext& ctx, uint32_t src0) {
+  const SrcRole role = GetInstrInfo(ctx.instr).src[0];
+  const uint32_t x = Pk16AfterAbsNeg(ctx, src0, 0);
+  auto one = [&](uint32_t h) -> absl::string_view {
+    const uint32_t exp_mask = role == SrcRole::data_f16x2 ? 0x7c00u : 0x7f80u;
+    if ((h & exp_mask) == 0 && (h & 0x7fffu) != 0) return "denormal";
+    const absl::string_view special = SpecialInputClass(Pk16ToF32(h, role, false));
+    return special.empty() ? "normal" : special;
+  };
+  const absl::string_view a = one(x & 0xffffu), b = one(x >> 16);
+  return a == "normal" ? b : a;
+}
+
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_OPS_PK16_COMMON_H_
