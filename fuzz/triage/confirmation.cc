@@ -67,7 +67,7 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, cons
   for (int j = 0; j < n; ++j) {
     const size_t i = static_cast<size_t>(j % tc.lanes_size());
     proto::Lane l = tc.lanes(static_cast<int>(i));
-    if (rewrite) l.set_src0(v.src0[i]), l.set_src1(v.src1[i]);
+    if (rewrite) l.set_src0(v.first(0, i)), l.set_src1(v.first(1, i));
     if (info.src[0] == SrcRole::data_f32) l.set_src0(redraw(l.src0(), j));
     // 8-bit codes (an f32 writer's S0): new bytes but for a quarter, as for data words, so a
     // coincidence of the batch's bytes (a uniform S0) is not repeated.
