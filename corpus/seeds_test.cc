@@ -114,10 +114,11 @@ TEST(CorpusSeeds, EveryExpectationHolds) {
           ASSERT_TRUE(s.ok()) << name << ":" << e.line << ": " << s;
         }
         has_default |= e.hypotheses.empty();
-        // Every destination word of the lane (a VGPR pair: VDST, VDST+1).
-        const uint32_t s0 = resolved.src0[i], s1 = resolved.src1[i], s2 = resolved.src2[i],
-                       old = resolved.vdst_old[i];
-        const LaneView one{&s0, &s1, &s2, &old, 1};
+        // Every destination word of the lane (a VGPR pair: VDST, VDST+1; a tuple's 32), from
+        // every dword of its sources (a tuple source's 6: the row's LaneShape).
+        const LaneShape& sh = resolved.shape;
+        const LaneView one{resolved.src0 + i * sh.src_dwords[0], resolved.src1 + i * sh.src_dwords[1],
+                           resolved.src2 + i * sh.src_dwords[2], resolved.vdst_old + i, 1, sh};
         std::vector<uint32_t> got(OutputWords(ctx.instr, 1)), oracle(got.size());
         ASSERT_TRUE(Evaluate(ctx, one, absl::MakeSpan(got)).ok());
         ASSERT_TRUE(EvaluateOracle(ctx, one, absl::MakeSpan(oracle)).ok());

@@ -807,6 +807,12 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
       // llvm.amdgcn.cvt.* call from the mnemonic, and LLVM reaches those instructions through
       // fptrunc and differently shaped intrinsics (llvm.amdgcn.prng.b32, cvt.sr.{f16,bf16}.f32).
       if (GetInstrInfo(p.instr).requires_feature == TargetFeature::gfx950_insts) continue;
+      // Not the tuple rows (a multi-dword source): LLVM declares them with vector operands
+      // (llc-22 -mcpu=gfx950 emits `v_cvt_scalef32_pk32_f32_fp6 v[0:31], v[32:37], s0` from
+      // `<32 x float> @llvm.amdgcn.cvt.scalef32.pk32.f32.fp6(<6 x i32>, float)`), which
+      // LlcKernelLines does not build, and HazardSites knows one store of VDST (and VDST+1), not
+      // a 32-word tuple's stores: their wait states are not checked against llc.
+      if (!GetInstrInfo(p.instr).lane_shape().narrow_sources()) continue;
       if (p.target == co.target) rows.push_back(p.instr);
     }
     if (rows.empty()) continue;

@@ -58,9 +58,11 @@ inline proto::TestCase RandomCase(const TargetTraits& t, Instr instr, std::mt199
   tc.set_mode(kModes[rng() % std::size(kModes)]);
   bool bus_used = false;
   const int nsrc = GetInstrInfo(instr).sources();
+  const LaneShape shape = GetInstrInfo(instr).lane_shape();
   for (int s = 0; s < nsrc; ++s) {
     proto::Source* src = s == 0 ? e->mutable_src0() : (s == 1 ? e->mutable_src1() : e->mutable_src2());
     const uint32_t r = rng() % 10;
+    if (shape.src_dwords[s] > 1) continue;  // a tuple source: the harness's VGPR tuple only
     if (r == 0 && !bus_used) {
       src->set_kind(proto::SOURCE_SGPR);
       src->set_value(Pick(rng));
@@ -82,6 +84,9 @@ inline proto::TestCase RandomCase(const TargetTraits& t, Instr instr, std::mt199
     l->set_src1(rng() % 3 ? Pick(rng) : (rng() & 0xfffff000u) | (rng() % 4));
     l->set_src2(rng());
     l->set_vdst_old(rng());
+    // A tuple source's other dwords (model/base/lanes.h LaneShape): random bits.
+    for (int k = 1; k < shape.src_dwords[0]; ++k) l->add_src0_more(static_cast<uint32_t>(rng()));
+    for (int k = 1; k < shape.src_dwords[1]; ++k) l->add_src1_more(static_cast<uint32_t>(rng()));
   }
   return tc;
 }

@@ -46,11 +46,14 @@ struct RegisterConvention {
   }
 };
 inline constexpr RegisterConvention kRegisterConvention{};
+// The most dwords the GFX9 kernel loads into each source tuple (src0 from v36, src1 from v68).
+inline constexpr int kTupleCapacity[2] = {32, 16};
 inline const RegisterConvention& HarnessConvention() { return kRegisterConvention; }
 
 // What a structured test case's default registers are on the harness.
 inline DefaultRegisters HarnessDefaultRegisters() {
-  return {kRegisterConvention.vdst, kRegisterConvention.vgpr, kRegisterConvention.sgpr};
+  return {kRegisterConvention.vdst, kRegisterConvention.vgpr, kRegisterConvention.sgpr,
+          kRegisterConvention.tuple};
 }
 
 // The registers the kernels load for a batch whose SGPR-source values are `sgpr_values`.
@@ -60,7 +63,11 @@ inline RegisterFile HarnessRegisterFile(const std::array<uint32_t, 3>& sgpr_valu
   regs.LoadVgpr(c.vgpr[0], LaneWord::src0)
       .LoadVgpr(c.vgpr[1], LaneWord::src1)
       .LoadVgpr(c.vgpr[2], LaneWord::src2)
-      .LoadVgpr(c.vdst, LaneWord::vdst_old);
+      .LoadVgpr(c.vdst, LaneWord::vdst_old)
+      // The GFX9 kernel's source tuples (as many dwords as the row's source reads; a tuple
+      // row on another family is refused before it runs: code_object.h KernelCapacity).
+      .LoadVgprTuple(c.tuple[0], LaneWord::src0, kTupleCapacity[0])
+      .LoadVgprTuple(c.tuple[1], LaneWord::src1, kTupleCapacity[1]);
   for (int i = 0; i < 3; ++i) regs.LoadSgpr(c.sgpr[i], sgpr_values[i]);
   return regs;
 }

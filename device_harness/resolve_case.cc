@@ -75,17 +75,36 @@ absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc, LaneRoutin
   return rc;
 }
 
-absl::StatusOr<ResolvedCase> ResolveTestCase(const proto::TestCase& tc) {
-  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(tc));
+absl::StatusOr<LaneBatch> RawLanesOf(const proto::TestCase& tc, Instr instr) {
   LaneBatch raw;
+  // Laid out as the row reads its lanes: a tuple source's dwords past the first from srcS_more
+  // (model/base/lanes.h LaneShape), which must hold exactly N - 1 of them.
+  const LaneShape shape = GetInstrInfo(instr).lane_shape();
+  raw.SetShape(shape);
   raw.Resize(tc.lanes_size());
   for (int l = 0; l < tc.lanes_size(); ++l) {
     const proto::Lane& lane = tc.lanes(l);
-    raw.src0()[l] = lane.src0();
-    raw.src1()[l] = lane.src1();
-    raw.src2()[l] = lane.src2();
+    const uint32_t first[3] = {lane.src0(), lane.src1(), lane.src2()};
+    const google::protobuf::RepeatedField<uint32_t>* more[3] = {&lane.src0_more(), &lane.src1_more(),
+                                                               &lane.src2_more()};
+    for (int s = 0; s < 3; ++s) {
+      const int n = shape.src_dwords[s];
+      if (more[s]->size() != n - 1) {
+        return absl::InvalidArgumentError(absl::StrCat("lanes[", l, "]: src", s, "_more holds ", more[s]->size(),
+                                                       " dwords but ", InstrName(instr), "'s src", s, " is ",
+                                                       n, " dwords (its row's LaneShape): want ", n - 1));
+      }
+      raw.src(s)[static_cast<size_t>(l) * n] = first[s];
+      for (int k = 1; k < n; ++k) raw.src(s)[static_cast<size_t>(l) * n + k] = more[s]->Get(k - 1);
+    }
     raw.vdst_old()[l] = lane.vdst_old();
   }
+  return raw;
+}
+
+absl::StatusOr<ResolvedCase> ResolveTestCase(const proto::TestCase& tc) {
+  LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveHeader(tc));
+  LANEDIFF_ASSIGN_OR_RETURN(LaneBatch raw, RawLanesOf(tc, rc.vop3.instr));
   ResolveLanesInto(rc.routing, raw.view(), &rc.lanes);
   return rc;
 }

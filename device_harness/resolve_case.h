@@ -56,6 +56,10 @@ absl::StatusOr<std::array<uint32_t, 3>> CaseSgprValues(const proto::TestCase& tc
 absl::StatusOr<ResolvedCase> ResolveHeader(const proto::TestCase& tc,
                                            LaneRouting* routing = nullptr);
 
+// tc's lanes as written (unresolved), laid out as `instr`'s row reads them: each source's
+// dwords (a tuple source's past the first from Lane.srcN_more; a lane holding another count is
+// an error naming the field) and vdst_old.
+absl::StatusOr<LaneBatch> RawLanesOf(const proto::TestCase& tc, Instr instr);
 // ResolveHeader, then every lane of tc resolved into rc.lanes.
 absl::StatusOr<ResolvedCase> ResolveTestCase(const proto::TestCase& tc);
 

@@ -121,7 +121,7 @@ absl::Status ValidateFinding(const proto::Finding& f) {
                                                    f.testcase().lanes_size(),
                                                    " lanes; the limit is ", kMaxLanesPerFinding));
   }
-  // One word per lane, or a VGPR pair's two (model/instrs.def dst_bits 64): the proto layer
+  // One word per lane, a VGPR pair's two or a tuple's (model/instrs.def dst_bits): the proto layer
   // does not know the rows, so any whole number of words up to kMaxWordsPerLane; the model's
   // users (attribution, replay) check the instruction's own count.
   const int lanes = f.testcase().lanes_size();
@@ -131,7 +131,7 @@ absl::Status ValidateFinding(const proto::Finding& f) {
        static_cast<size_t>(f.expected_size() / lanes) > kMaxWordsPerLane)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "fields expected/observed: ", f.expected_size(), "/", f.observed_size(),
-        " words for ", lanes, " lanes (1 or ", kMaxWordsPerLane, " words per lane)"));
+        " words for ", lanes, " lanes (1 to ", kMaxWordsPerLane, " words per lane)"));
   }
   return absl::OkStatus();
 }

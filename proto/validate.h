@@ -19,8 +19,9 @@ namespace lanediff {
 // Lanes one finding may hold: the per-batch limit (kMaxLanesPerBatch, device_harness/batch.h,
 // which static_asserts that the two agree).
 inline constexpr size_t kMaxLanesPerFinding = size_t{1} << 20;
-// Destination words a lane may have in Finding.expected/observed: a VGPR pair (dst_bits 64).
-inline constexpr size_t kMaxWordsPerLane = 2;
+// Destination words a lane may have in Finding.expected/observed: a VGPR tuple of up to 32
+// (model/targets/targets.h kMaxDstWords: the FP6/BF6 -> f32 decodes' v[N:N+31]).
+inline constexpr size_t kMaxWordsPerLane = 32;
 
 // Entries of SweepResult.mismatch_by_exponent: sign * 256 + biased exponent.
 inline constexpr int kExponentBins = 512;

@@ -59,6 +59,7 @@ def read_rows(path):
             "dst_bits": int(re.search(r"\.dst_bits = (\d+)", body).group(1)),
             # An integer source (SrcRole::data_b32): no SDWA lines (HasForm, model/isa/vop3.cc).
             "src0_b32": src.split(",")[0].strip() == "SrcRole::data_b32",
+            "src0_tuple": src.split(",")[0].strip() == "SrcRole::fp6_x32",
             # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
             "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
@@ -151,9 +152,31 @@ def vop1_lines_for(instr, row, family):
     return out
 
 
+# A tuple source (SrcRole::fp6_x32: 6 dwords) and a destination tuple wider than a pair (the
+# gfx950 FP6/BF6 decodes): aligned, odd and last tuples, every operand kind in the scale, SGPR
+# ranges and constants in the tuple source, and the modifiers LLVM refuses there.
+TUPLE_SOURCES = ["v[36:41]", "v[0:5]", "v[250:255]", "v[37:42]", "s[4:9]", "s[2:7]", "v1", "s3",
+                 "1.0", "0", "lit(0x3f800000)", "lit(0x5)", "-v[36:41]", "|v[36:41]|"]
+
+
+def tuple_lines_for(instr, row):
+    words = row["dst_bits"] // 32
+    dst = f"v[4:{3 + words}]"
+    out = [f"{instr} {dst}, {s}, v2" for s in TUPLE_SOURCES]
+    out += [f"{instr} {dst}, v[36:41], {s}" for s in SOURCES if s != "v1"]
+    out += [f"{instr} v[0:{words - 1}], v[36:41], v2", f"{instr} v[{256 - words}:255], v[36:41], v2",
+            f"{instr} v[5:{4 + words}], v[36:41], v2", f"{instr} v4, v[36:41], v2",
+            f"{instr} {dst}, v[36:41], v2 clamp", f"{instr} {dst}, v[36:41], v2 mul:2",
+            f"{instr} {dst}, v[36:41], v2 op_sel:[0,0,0]", f"{instr} {dst}, v[36:41], v2 op_sel:[1,0,0]",
+            f"{instr} {dst}, v[36:41], v2, v3"]
+    return out
+
+
 def lines_for(instr, row, family):
     if row["encoding"] == "vop1":
         return vop1_lines_for(instr, row, family)
+    if row["src0_tuple"]:
+        return tuple_lines_for(instr, row)
     two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources
     opsel = row["opsel"][FAMILIES.index(family)]
     out = []

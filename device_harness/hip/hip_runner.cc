@@ -308,7 +308,7 @@ class HipRunner : public Runner {
     req.lanes = lanes;
     req.mode = batch.mode;
     req.sgpr = batch.sgpr_values;
-    req.dst_words = static_cast<uint32_t>(DstWords(instr));  // CheckHipBatch: 1 or 2
+    req.dst_words = static_cast<uint32_t>(DstWords(instr));  // CheckHipBatch: the kernel takes it
     req.what = absl::StrCat(InstrName(instr), " words ", absl::StrJoin(batch.words, " ", [](std::string* o, uint32_t w) {
       absl::StrAppend(o, absl::Hex(w, absl::kZeroPad8));
     }));
@@ -374,12 +374,19 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
                                                    " but the device is ", code_object.target->name));
   }
   LANEDIFF_ASSIGN_OR_RETURN(Instr instr, CheckPatchWords(*batch.target, batch.words));
-  // The launch path (hip/launch_pipeline.h) stages one dword per source and lane; a wide row's
-  // tuples run on the kernel interpreter (--device=interp) and the simulator.
-  if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); !shape.narrow_sources()) {
+  // The launch path (hip/launch_pipeline.h) stages every dword of each source's tuple; the
+  // family's kernel must take the row's shape (code_object.h KernelCapacity) and the batch's
+  // lanes must be laid out as the row reads them.
+  if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); !KernelRuns(batch.target->family, shape)) {
     return absl::UnimplementedError(absl::StrCat(
-        InstrName(instr), " reads multi-dword sources (", shape.src_dwords[0], "/", shape.src_dwords[1], "/",
-        shape.src_dwords[2], " dwords): the HIP launch path stages one dword per source and lane"));
+        InstrName(instr), " reads ", shape.src_dwords[0], "/", shape.src_dwords[1], "/", shape.src_dwords[2],
+        " source dwords and writes ", shape.dst_words, " VDST words: the ", FamilyName(batch.target->family),
+        " kernel does not take that shape"));
+  } else if (!batch.lanes.shape().same_sources(shape)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the batch's lanes hold ", batch.lanes.shape().src_dwords[0], "/", batch.lanes.shape().src_dwords[1], "/",
+        batch.lanes.shape().src_dwords[2], " dwords per source but ", InstrName(instr), "'s row reads ",
+        shape.src_dwords[0], "/", shape.src_dwords[1], "/", shape.src_dwords[2]));
   }
   // Documented restrictions, checked on the words themselves (a DeviceBatch need not come
   // from BuildDeviceBatch, whose decoder refuses them too): undefined by spec, not run.

@@ -2,6 +2,7 @@
 // with the HIP error code and name, and comes back at once. Also the pure helpers.
 #include "device_harness/hip/hip_runner.h"
 
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 
@@ -273,6 +274,60 @@ TEST(HipRunnerTest, VgprPairWritersGiveTheOraclesWordsOnEveryTargetThatHasThem) 
     }
   }
   EXPECT_GT(checked, 0) << "no VGPR-pair writer on any target: the test checks nothing";
+}
+
+// A row with a tuple source (6 dwords) and a 32-word VDST, through the HIP launch path into
+// the fake's kernel interpreter: the staged arrays carry every dword of each lane's tuple and
+// the shape word tells the GFX9 kernel so. Every VDST word equals the oracle's. 300 lanes per
+// row and code object in one launch (0.2 s user, release); with LANEDIFF_HIP_TUPLE_SPLIT set
+// (the slow entry device_hip_tuple_split_test, 3.7 s user) the first row runs 131,075 lanes in
+// two launches, so the second launch's tuples must start at their lanes' places.
+TEST(HipRunnerTest, TupleRowsGiveTheOraclesWordsThroughTheLaunchPath) {
+  int checked = 0;
+  bool split_checked = std::getenv("LANEDIFF_HIP_TUPLE_SPLIT") == nullptr;
+  for (const CodeObjectView& co : AllCodeObjects()) {
+    const TargetTraits& t = *co.target;
+    for (Instr instr : kAllInstrs) {
+      const LaneShape shape = GetInstrInfo(instr).lane_shape();
+      if (shape.narrow_sources() || !t.Has(instr)) continue;
+      FakeHip* fake = nullptr;
+      absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip(std::string(t.name), co.wave_size, &fake);
+      ASSERT_TRUE(dev.ok()) << dev.status();
+      SCOPED_TRACE(absl::StrCat(t.name, " wave", co.wave_size, " ", InstrName(instr)));
+      proto::TestCase tc;
+      tc.set_target(std::string(t.name));
+      tc.set_instr(InstrToProto(instr));
+      const bool split = !split_checked;
+      split_checked = true;
+      const uint32_t n = split ? static_cast<uint32_t>(kHipLaunchLanes) * 2 + 3 : 300u;
+      uint32_t x = 0x9e3779b9u;
+      auto next = [&x] { x ^= x << 13, x ^= x >> 17, x ^= x << 5; return x; };
+      for (uint32_t i = 0; i < n; ++i) {
+        proto::Lane* l = tc.add_lanes();
+        l->set_src0(next());
+        l->set_src1(0x3f800000u + ((i % 64) << 23));  // scales 2^0 .. 2^63 (exponent field)
+        l->set_vdst_old(0xa0b0c0d0u + i);
+        for (int k = 1; k < shape.src_dwords[0]; ++k) l->add_src0_more(next());
+      }
+      absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+      ASSERT_TRUE(rc.ok()) << rc.status();
+      std::vector<uint32_t> want(OutputWords(instr, n));
+      ASSERT_TRUE(EvaluateOracle(rc->ctx, rc->lanes.view(), absl::MakeSpan(want)).ok());
+      absl::StatusOr<DeviceBatch> b = BuildDeviceBatch(tc);
+      ASSERT_TRUE(b.ok()) << b.status();
+      const uint64_t launches = fake->launches;
+      absl::StatusOr<DeviceResult> r = (*dev)->Run(*b);
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_EQ(fake->launches - launches, split ? 2u : 1u);
+      ASSERT_EQ(r->vdst.size(), want.size());
+      const size_t w = DstWords(instr);
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_EQ(r->vdst[i], want[i]) << "lane " << i / w << " word " << i % w;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0) << "no tuple row on any target: the test checks nothing";
 }
 
 // The kernel arguments carry the width: shape = 2 for a pair, 1 otherwise (KernelShapeWord of

@@ -48,7 +48,7 @@ absl::Status HipLaunchPipeline::Init() {
 
 size_t HipLaunchPipeline::pinned_bytes() const {
   size_t b = 0;
-  for (const Slot& s : slots_) b += (4 * s.capacity + s.out_capacity) * sizeof(uint32_t);
+  for (const Slot& s : slots_) b += (s.capacity + s.out_capacity) * sizeof(uint32_t);
   return b;
 }
 
@@ -62,16 +62,17 @@ void HipLaunchPipeline::Release(Slot& s) {
   s.capacity = s.out_capacity = 0;
 }
 
-// Grows the slot's buffers to hold `lanes` lanes of operands and `out_words` output words (a
-// one-word batch after a pair batch reuses the larger output).
-absl::Status HipLaunchPipeline::Reserve(Slot& s, size_t lanes, size_t out_words) {
-  if (lanes <= s.capacity && out_words <= s.out_capacity) return absl::OkStatus();
-  lanes = std::max(lanes, s.capacity);
+// Grows the slot's buffers to hold `in_words` operand words (every source dword and vdst_old of
+// each lane) and `out_words` output words (a one-word batch after a pair batch reuses the larger
+// output).
+absl::Status HipLaunchPipeline::Reserve(Slot& s, size_t in_words, size_t out_words) {
+  if (in_words <= s.capacity && out_words <= s.out_capacity) return absl::OkStatus();
+  in_words = std::max(in_words, s.capacity);
   out_words = std::max(out_words, s.out_capacity);
   Release(s);
-  lanes = (lanes + 4095) / 4096 * 4096;  // launches of one batch differ by a lane: one size fits
+  in_words = (in_words + 16383) / 16384 * 16384;  // launches of one batch differ by a lane: one size fits
   out_words = (out_words + 4095) / 4096 * 4096;
-  const size_t in_bytes = 4 * lanes * sizeof(uint32_t), out_bytes = out_words * sizeof(uint32_t);
+  const size_t in_bytes = in_words * sizeof(uint32_t), out_bytes = out_words * sizeof(uint32_t);
   void* p = nullptr;
   LANEDIFF_HIP_ENV_CHECK(*api_, HostMalloc(&p, in_bytes), absl::StrCat("hipHostMalloc of ", in_bytes, " bytes (operand staging)"),
                          kAllocationCheck);
@@ -83,7 +84,7 @@ absl::Status HipLaunchPipeline::Reserve(Slot& s, size_t lanes, size_t out_words)
                          kAllocationCheck);
   LANEDIFF_HIP_ENV_CHECK(*api_, Malloc(&s.dev_out, out_bytes), absl::StrCat("hipMalloc of ", out_bytes, " bytes for VDST"),
                          kAllocationCheck);
-  s.capacity = lanes;
+  s.capacity = in_words;
   s.out_capacity = out_words;
   return absl::OkStatus();
 }
@@ -117,11 +118,18 @@ absl::Status HipLaunchPipeline::Run(const LaunchRequest& r, std::vector<uint32_t
     if (s.busy) LANEDIFF_RETURN_IF_ERROR(Collect(s, r, ranges.size(), vdst, mode_readbacks));
     const auto [begin, end] = ranges[i];
     const size_t m = end - begin;
-    LANEDIFF_RETURN_IF_ERROR(Reserve(s, m, m * w + 1));
-    for (int k = 0; k < 4; ++k) std::memcpy(s.host_in + k * m, host[k] + begin, m * sizeof(uint32_t));
+    // The four arrays one after another, each a lane's dwords per lane (a tuple source's N).
+    const size_t words = m * static_cast<size_t>(r.lanes.shape.lane_words());
+    LANEDIFF_RETURN_IF_ERROR(Reserve(s, words, m * w + 1));
+    size_t offset[4] = {};
+    for (int k = 0; k < 4; ++k) {
+      const size_t dw = k < 3 ? r.lanes.shape.src_dwords[k] : 1;
+      std::memcpy(s.host_in + offset[k], host[k] + begin * dw, m * dw * sizeof(uint32_t));
+      if (k < 3) offset[k + 1] = offset[k] + m * dw;
+    }
     const std::string launch = absl::StrCat("launch ", i + 1, " of ", ranges.size(), ": ", m, " lanes of ", r.what);
-    LANEDIFF_HIP_CHECK(api, MemcpyHtoDAsync(s.dev_in, s.host_in, 4 * m * sizeof(uint32_t), copy_stream_),
-                       absl::StrCat("copying ", 16 * m, " bytes of operands to the device (", launch, ")"));
+    LANEDIFF_HIP_CHECK(api, MemcpyHtoDAsync(s.dev_in, s.host_in, words * sizeof(uint32_t), copy_stream_),
+                       absl::StrCat("copying ", 4 * words, " bytes of operands to the device (", launch, ")"));
     LANEDIFF_HIP_CHECK(api, EventRecord(s.h2d_done, copy_stream_), absl::StrCat("hipEventRecord (", launch, ")"));
     LANEDIFF_HIP_CHECK(api, StreamWaitEvent(compute_stream_, s.h2d_done), absl::StrCat("hipStreamWaitEvent (", launch, ")"));
     // A lane the kernel fails to store shows this pattern instead of stale data.
@@ -130,14 +138,16 @@ absl::Status HipLaunchPipeline::Run(const LaunchRequest& r, std::vector<uint32_t
     KernelArgs args;
     const uintptr_t in = reinterpret_cast<uintptr_t>(s.dev_in);
     args.src0 = in;
-    args.src1 = in + 1 * m * sizeof(uint32_t);
-    args.src2 = in + 2 * m * sizeof(uint32_t);
-    args.vdst_old = in + 3 * m * sizeof(uint32_t);
+    args.src1 = in + offset[1] * sizeof(uint32_t);
+    args.src2 = in + offset[2] * sizeof(uint32_t);
+    args.vdst_old = in + offset[3] * sizeof(uint32_t);
     args.out = reinterpret_cast<uintptr_t>(s.dev_out);
     args.n = static_cast<uint32_t>(m);
     args.mode = r.mode;
     for (int k = 0; k < 3; ++k) args.sgpr[k] = r.sgpr[k];
-    args.shape = r.dst_words;  // KernelShapeWord of one-dword sources (CheckHipBatch)
+    LaneShape shape = r.lanes.shape;
+    shape.dst_words = static_cast<uint8_t>(r.dst_words);
+    args.shape = KernelShapeWord(shape);  // a one-dword row's: its VDST words
     std::array<void*, 11> params = KernelParamPointers(args);
     const unsigned blocks = HipGridBlocks(m);
     LANEDIFF_HIP_CHECK(api, LaunchKernel(r.function, blocks, kKernelWorkgroupSize, compute_stream_, params.data()),

@@ -50,7 +50,7 @@ struct LaunchRequest {
   LaneView lanes;
   uint32_t mode = 0;
   std::array<uint32_t, 3> sgpr{};
-  uint32_t dst_words = 1;    // VDST words per lane: 1, or 2 for a VGPR pair (KernelArgs::shape[7:0]; one dword per source)
+  uint32_t dst_words = 1;    // VDST words per lane (KernelArgs::shape[7:0]; lanes.shape the source dwords)
   std::string what;          // "<mnemonic> words d1dd0004 040e0501", for errors
 };
 
@@ -74,11 +74,11 @@ class HipLaunchPipeline {
 
  private:
   struct Slot {
-    uint32_t* host_in = nullptr;   // pinned: src0 | src1 | src2 | vdst_old, m words each
+    uint32_t* host_in = nullptr;   // pinned: src0 | src1 | src2 | vdst_old, m lanes of dwords each
     uint32_t* host_out = nullptr;  // pinned: m * dst_words VDST words + the MODE readback
     void* dev_in = nullptr;
     void* dev_out = nullptr;
-    size_t capacity = 0;           // lanes of operands
+    size_t capacity = 0;           // words of operands (every lane's source dwords and vdst_old)
     size_t out_capacity = 0;       // words of output (VDST words + the readback)
     void* h2d_done = nullptr;
     void* d2h_done = nullptr;

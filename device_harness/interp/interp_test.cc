@@ -202,6 +202,10 @@ Known MakeKnown(const TargetTraits& t, Instr instr, uint32_t n, uint32_t mode,
     l->set_src1(next() & (i % 3 == 0 ? 0xffffffffu : 0x3u));  // byte selects and seeds
     l->set_src2(next());
     l->set_vdst_old(next());
+    // A tuple source's other dwords (the row's LaneShape), after the four words.
+    const LaneShape shape = GetInstrInfo(instr).lane_shape();
+    for (int k2 = 1; k2 < shape.src_dwords[0]; ++k2) l->add_src0_more(next());
+    for (int k2 = 1; k2 < shape.src_dwords[1]; ++k2) l->add_src1_more(next());
   }
   absl::StatusOr<ResolvedCase> rc = ResolveTestCase(k.tc);
   EXPECT_TRUE(rc.ok()) << rc.status();

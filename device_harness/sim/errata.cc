@@ -53,6 +53,7 @@ constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) {
   return r.writes_float() && !HasSeed(r) && !ReadsScale(r);
 }
 constexpr bool WritesFp4Pair(const InstrInfo& r) { return r.output == OutputKind::fp4; }
+constexpr bool ReadsFp6Tuple(const InstrInfo& r) { return r.src[0] == SrcRole::fp6_x32; }
 constexpr bool WritesTwo16BitFloats(const InstrInfo& r) {
   return (r.output == OutputKind::f16 || r.output == OutputKind::bf16) && r.write == DstWrite::dword;
 }
@@ -183,6 +184,12 @@ constexpr ErratumInfo kErrata[] = {
      "lanes of the FP4 pair writers whose two codes differ (S0 1.0, S1 2.0, S2 2^0: byte 0x24, "
      "not 0x42)",
      false, WritesFp4Pair},
+    {Erratum::fp6_fields_reversed, "fp6_fields_reversed",
+     "the FP6/BF6 tuple decodes read the 192-bit tuple from its top: element i from field "
+     "31 - i (bits 191-6i:186-6i)",
+     "lanes of those instructions whose 32 results are not a palindrome (FP6 field 0 = 0x08 "
+     "(1.0), the rest 0, scale 2^0: VDST 0 and VDST+31 0x3f800000, not the reverse)",
+     false, ReadsFp6Tuple},
 };
 
 }  // namespace

@@ -26,6 +26,7 @@
 // | scaled_element_swap   | the scaled pair encoders (S2 a scale, or S0 two packed 16-bit floats and S1 the scale) write element 0 (S0, or S0[15:0]) into the high byte of the half and element 1 into the low byte, ROCm/clr's host order (amd_hip_ocp_fp.hpp __amd_cvt_floatx2_to_fp8x2_scale `l << 8 \| r`) | lanes of those instructions whose two bytes differ (S0 2.0, S1 1.0, S2 2^1 E4M3: 0x3830, not 0x3038) |
 // | scaled_sr_exact_subnormal | the scaled SR encoders (S1 a seed, S2 a scale) round a subnormal result as rocjitsu's f32 SR encoder does: every significand bit below the quantum kept and S1's top k bits added, zero past k = 24 (model mx_sr_round=f32_exact_subnormal) | lanes of those instructions with a subnormal result where the dropped bits or the wider seed change the carry (E4M3 S0 0x3b800001, S1 0xffffffff, S2 1.0: 0x03, not 0x02) |
 // | fp4_nibble_swap       | the scaled FP4 encoder writes element 0 (S0) into the high nibble of its byte and element 1 (S1) into the low nibble | lanes of the FP4 byte writers whose two codes differ (S0 1.0, S1 2.0, S2 2^0: byte 0x24, not 0x42) |
+// | fp6_fields_reversed   | the FP6/BF6 tuple decodes (SrcRole::fp6_x32) read the 192-bit tuple from its top: element i from field 31 - i (bits 191-6i:186-6i) | lanes of those instructions whose 32 results are not a palindrome (FP6 field 0 = 0x08 (1.0), the rest 0, scale 2^0: VDST 0, VDST+31 0x3f800000, not the reverse) |
 // | pk16_swap             | an instruction writing two 16-bit floats into one dword (OutputKind f16/bf16, DstWrite::dword) writes them exchanged: the high byte's element in bits 15:0 | every lane of those instructions whose two elements differ (two bytes of the selected word that convert differently) |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
 // | mode_lost             | the first MODE write is lost (MODE[7:0] stays at the default), as back-to-back GFX9 s_setregs without wait states can | every batch whose MODE[7:0] is not the default is a harness fault (MODE readback mismatch), not a finding |
@@ -77,6 +78,7 @@ enum class Erratum : uint8_t {
   scaled_element_swap,
   scaled_sr_exact_subnormal,
   fp4_nibble_swap,
+  fp6_fields_reversed,
 };
 
 struct ErratumInfo {

@@ -198,6 +198,11 @@ class SimRunner : public Runner {
         w = (w & ~(0xffu << shift)) | ((((b & 0xfu) << 4) | (b >> 4)) << shift);
       }
     }
+    if (errata_.Has(Erratum::fp6_fields_reversed) &&
+        ErratumReaches(Erratum::fp6_fields_reversed, ctx.instr)) {
+      // Element i from field 31 - i: each lane's result words in reverse order.
+      for (size_t i = 0; i < n; ++i) std::reverse(vdst.begin() + i * words, vdst.begin() + (i + 1) * words);
+    }
     if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
       for (size_t i = 0; i < n; ++i) std::swap(vdst[2 * i], vdst[2 * i + 1]);
     }

@@ -86,9 +86,13 @@ std::string Shown(absl::string_view tok) {
   return out;
 }
 
-// One input line (without its '\n'): a lane, nothing (blank or comment), or an error.
+// One input line (without its '\n'): a lane, nothing (blank or comment), or an error. A lane is
+// `want` words: each source's dwords (a tuple source's N, the row's LaneShape) and vdst_old; 4
+// for every one-dword row ("src0 src1 src2 vdst_old").
 enum class LineKind { lane, skip, error };
-LineKind ParseLine(absl::string_view line, uint32_t words[4], std::string* error) {
+LineKind ParseLine(absl::string_view line, int want, uint32_t* words, std::string* error) {
+  const std::string expected = want == 4 ? std::string("src0 src1 src2 vdst_old")
+                                         : absl::StrCat("each source's dwords, then vdst_old");
   if (size_t hash = line.find('#'); hash != absl::string_view::npos) line = line.substr(0, hash);
   int n = 0;
   size_t i = 0;
@@ -98,8 +102,8 @@ LineKind ParseLine(absl::string_view line, uint32_t words[4], std::string* error
     size_t j = i;
     while (j < line.size() && !IsSpace(line[j])) ++j;
     const absl::string_view tok = line.substr(i, j - i);
-    if (n == 4) {
-      *error = absl::StrCat("more than 4 words (expected src0 src1 src2 vdst_old); extra '",
+    if (n == want) {
+      *error = absl::StrCat("more than ", want, " words (expected ", expected, "); extra '",
                             Shown(tok), "'");
       return LineKind::error;
     }
@@ -111,8 +115,8 @@ LineKind ParseLine(absl::string_view line, uint32_t words[4], std::string* error
     i = j;
   }
   if (n == 0) return LineKind::skip;
-  if (n != 4) {
-    *error = absl::StrCat("expected 4 hex words (src0 src1 src2 vdst_old), got ", n);
+  if (n != want) {
+    *error = absl::StrCat("expected ", want, " hex words (", expected, "), got ", n);
     return LineKind::error;
   }
   return LineKind::lane;
@@ -134,7 +138,9 @@ bool WriteAll(const char* p, size_t n) {
 // The pipe: stdin lanes in, one output row per input row out, a batch per read.
 class EvalPipe {
  public:
-  EvalPipe(const OpContext& ctx, bool json) : ctx_(ctx), json_(json) {}
+  EvalPipe(const OpContext& ctx, bool json) : ctx_(ctx), json_(json) {
+    lanes_.SetShape(GetInstrInfo(ctx.instr).lane_shape());
+  }
 
   // Reads stdin to its end: kExitOk, kExitFound after a malformed row, kExitEnvironment when
   // stdin, stdout or the model fails.
@@ -172,10 +178,12 @@ class EvalPipe {
 
   void AddLine(absl::string_view line) {
     ++line_no_;
-    uint32_t w[4];
-    switch (ParseLine(line, w, &error_)) {
+    const LaneShape& shape = lanes_.shape();
+    uint32_t w[3 * kMaxSrcDwords + 1];
+    switch (ParseLine(line, shape.lane_words(), w, &error_)) {
       case LineKind::lane:
-        lanes_.Add(w[0], w[1], w[2], w[3]);
+        lanes_.AddWide(w, w + shape.src_dwords[0], w + shape.src_dwords[0] + shape.src_dwords[1],
+                       w[shape.lane_words() - 1]);
         if (json_) lane_lines_.push_back(line_no_);
         break;
       case LineKind::skip:

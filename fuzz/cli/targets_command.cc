@@ -17,13 +17,15 @@ namespace {
 
 // One object per row of model/instrs.def, everything scripts need to know about it (the
 // nightly's sweeps, the report's figures, the simulator errata that reach it), computed from
-// the row: {"name":..,"op":..,"proto_number":N,"sweep":"seed"|"src0","all_modes":bool,
+// the row: {"name":..,"op":..,"proto_number":N,"sweep":"seed"|"src0"|"none" (a tuple source:
+// sweeps walk one-dword sources),"all_modes":bool,
 // "src0_map":bool,"errata":[..]}.
 std::string RowsJson() {
   std::string out = "[";
   for (Instr i : kAllInstrs) {
     const InstrInfo& row = GetInstrInfo(i);
-    // `lanediff sweep` sweeps the seed of a row whose S1 is one, src0 otherwise; --all-modes
+    // `lanediff sweep` sweeps the seed of a row whose S1 is one, src0 otherwise, neither of a
+    // row with a tuple source; --all-modes
     // varies MODE[1:0] and MODE[4], worth it only for an op that reads one on some family.
     bool reads_swept_mode = false;
     for (int f = 0; f < kNumFamilies; ++f) {
@@ -33,7 +35,8 @@ std::string RowsJson() {
     }
     absl::StrAppend(&out, i == kAllInstrs.front() ? "" : ",", "{\"name\":\"", row.name,
                     "\",\"op\":\"", row.op, "\",\"proto_number\":", row.proto_number,
-                    ",\"sweep\":\"", row.src[1] == SrcRole::sr_seed ? "seed" : "src0",
+                    ",\"sweep\":\"", !row.lane_shape().narrow_sources() ? "none"
+                                      : row.src[1] == SrcRole::sr_seed ? "seed" : "src0",
                     "\",\"all_modes\":", reads_swept_mode ? "true" : "false",
                     ",\"src0_map\":", PlotsSrc0Map(row) ? "true" : "false", ",\"errata\":[");
     bool first = true;

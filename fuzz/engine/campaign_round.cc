@@ -103,6 +103,7 @@ void Worker::AddSiblings(std::optional<AimHeader>* aim_header, std::vector<FlatC
   for (size_t lanes = per_case; lanes < launch_lanes_ && cases->size() < budget; lanes += per_case) {
     FlatCase c;
     c.header = (*cases)[0].header;
+    c.lanes.SetShape((*cases)[0].lanes.shape());  // a tuple row's lanes: its LaneShape
     // Aimed or not is drawn first: an aimed sibling's lanes are drawn only where aiming
     // leaves them (a cold aim table that found fewer than per_case lanes).
     if (static_cast<int>(rng_.Below(100)) < o_.aim_percent) {

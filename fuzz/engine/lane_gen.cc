@@ -196,15 +196,31 @@ const TargetTraits* TargetNamed(absl::string_view name) {
   return nullptr;
 }
 
+LaneShape RowShapeOf(const proto::TestCase& header) {
+  absl::StatusOr<Instr> instr = InstrFromProto(header.instr());
+  return instr.ok() ? GetInstrInfo(*instr).lane_shape() : LaneShape{};
+}
+
 FlatCase Flatten(proto::TestCase tc) {
   FlatCase c;
   const int n = tc.lanes_size();
+  const LaneShape shape = RowShapeOf(tc);
+  c.lanes.SetShape(shape);
   c.lanes.Resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const proto::Lane& l = tc.lanes(i);
-    c.lanes.src0()[i] = l.src0();
-    c.lanes.src1()[i] = l.src1();
-    c.lanes.src2()[i] = l.src2();
+    const uint32_t first[3] = {l.src0(), l.src1(), l.src2()};
+    const google::protobuf::RepeatedField<uint32_t>* more[3] = {&l.src0_more(), &l.src1_more(),
+                                                               &l.src2_more()};
+    for (int s = 0; s < 3; ++s) {
+      // dword k of a wide source: srcS_more[k - 1] when the lane holds it, else 0 (a lane
+      // written for another row: Fixup redraws nothing, the model reads what is there).
+      const size_t w = shape.src_dwords[s];
+      c.lanes.src(s)[i * w] = first[s];
+      for (size_t k = 1; k < w; ++k) {
+        c.lanes.src(s)[i * w + k] = static_cast<int>(k) <= more[s]->size() ? more[s]->Get(static_cast<int>(k) - 1) : 0;
+      }
+    }
     c.lanes.vdst_old()[i] = l.vdst_old();
   }
   tc.clear_lanes();
@@ -218,12 +234,37 @@ proto::TestCase ToProto(const FlatCase& c) {
   tc.mutable_lanes()->Reserve(static_cast<int>(v.size));
   for (size_t i = 0; i < v.size; ++i) {
     proto::Lane* l = tc.add_lanes();
-    l->set_src0(v.src0[i]);
-    l->set_src1(v.src1[i]);
-    l->set_src2(v.src2[i]);
+    l->set_src0(v.first(0, i));
+    l->set_src1(v.first(1, i));
+    l->set_src2(v.first(2, i));
     l->set_vdst_old(v.vdst_old[i]);
+    google::protobuf::RepeatedField<uint32_t>* more[3] = {l->mutable_src0_more(), l->mutable_src1_more(),
+                                                         l->mutable_src2_more()};
+    for (int s = 0; s < 3; ++s) {
+      const size_t w = v.shape.src_dwords[s];
+      for (size_t k = 1; k < w; ++k) more[s]->Add(v.src(s)[i * w + k]);
+    }
   }
   return tc;
+}
+
+bool ReshapeLanes(const LaneShape& shape, LaneBatch* lanes) {
+  if (lanes->shape().same_sources(shape)) {
+    lanes->SetShape(shape);
+    return false;
+  }
+  const LaneBatch old = *lanes;
+  const LaneView v = old.view();
+  lanes->SetShape(shape);
+  for (size_t i = 0; i < v.size; ++i) {
+    lanes->Add(v.first(0, i), v.first(1, i), v.first(2, i), v.vdst_old[i]);
+    for (int s = 0; s < 3; ++s) {
+      // A wide source's other dwords: the old lane's where it had them, else 0.
+      const size_t from = v.shape.src_dwords[s], to = shape.src_dwords[s];
+      for (size_t k = 1; k < std::min(from, to); ++k) lanes->src(s)[i * to + k] = v.src(s)[i * from + k];
+    }
+  }
+  return true;
 }
 
 DomainField DomainFieldNamed(absl::string_view name) {
@@ -565,14 +606,48 @@ const LanePools& LaneGen::Pools() const {
 
 void LaneGen::Fill(Rng& rng, LaneBatch* lanes, size_t n) const {
   lanes->Resize(n);
-  FillInto(rng, lanes->src0().data(), lanes->src1().data(), lanes->src2().data(),
-           lanes->vdst_old().data(), n);
+  FillFrom(rng, lanes, 0);
 }
 
 void LaneGen::FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const {
   if (from >= lanes->size()) return;
-  FillInto(rng, lanes->src0().data() + from, lanes->src1().data() + from, lanes->src2().data() + from,
-           lanes->vdst_old().data() + from, lanes->size() - from);
+  const size_t n = lanes->size() - from;
+  if (lanes->shape().narrow_sources()) {
+    FillInto(rng, lanes->src0().data() + from, lanes->src1().data() + from, lanes->src2().data() + from,
+             lanes->vdst_old().data() + from, n);
+    return;
+  }
+  // A wide row: the four words drawn as for a narrow row into scratch, then each lane's first
+  // dwords from them and every other tuple dword drawn (FillTupleDwords).
+  std::vector<uint32_t> w[4];
+  for (std::vector<uint32_t>& x : w) x.resize(n);
+  FillInto(rng, w[0].data(), w[1].data(), w[2].data(), w[3].data(), n);
+  for (size_t i = 0; i < n; ++i) {
+    for (int s = 0; s < 3; ++s) lanes->src(s)[(from + i) * lanes->shape().src_dwords[s]] = w[s][i];
+    lanes->vdst_old()[from + i] = w[3][i];
+  }
+  FillTupleDwords(rng, lanes, from);
+}
+
+// A tuple's dwords past the first, per lane and source (the tuple's fields are codes of a packed
+// format, every bit pattern valid): a copy of the first dword (one lane in four), random bits
+// with one dword 0 (one in four: a run of zero codes), else random bits.
+void LaneGen::FillTupleDwords(Rng& rng, LaneBatch* lanes, size_t from) const {
+  constexpr uint64_t kStep = 0x9e3779b97f4a7c15ull;
+  uint64_t ctr = rng.Next();
+  for (int s = 0; s < 3; ++s) {
+    const size_t w = lanes->shape().src_dwords[s];
+    if (w == 1) continue;
+    uint32_t* d = lanes->src(s).data();
+    for (size_t i = from; i < lanes->size(); ++i) {
+      const uint64_t pick = Mix(ctr += kStep);
+      for (size_t k = 1; k < w; ++k) {
+        const uint64_t h = Mix(ctr += kStep);
+        const uint32_t bits = static_cast<uint32_t>(h);
+        d[i * w + k] = (pick & 3) == 0 ? d[i * w] : (pick & 3) == 1 && (h >> 32) % w == k ? 0 : bits;
+      }
+    }
+  }
 }
 
 // Per lane: three hashes of a counter (h0: the four pool indices, 16 bits each; h1, h2: the
@@ -664,7 +739,9 @@ size_t AimLanes(Rng& rng, const Hypotheses& hyp, FlatCase* c, AimScratch* scratc
 
 size_t AimLanes(Rng& rng, const Hypotheses& hyp, const AimHeader& h, FlatCase* c, AimScratch* scratch) {
   const size_t n = c->size();
-  if (n == 0) return 0;
+  // A tuple row aims nothing (its aim table and candidates are one-dword lanes): every lane is
+  // drawn (LaneGen::FillFrom from 0).
+  if (n == 0 || !c->lanes.shape().narrow_sources()) return 0;
   const LaneGen& gen = h.gen;
   const LaneRouting& routing = h.routing;
   // A case that does not resolve aims nothing (and draws nothing).

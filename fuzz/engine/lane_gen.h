@@ -47,9 +47,27 @@ struct FlatCase {
   size_t size() const { return lanes.size(); }
 };
 
-// Moves the lanes out of `tc` into flat arrays.
+// Moves the lanes out of `tc` into flat arrays, laid out as tc's row reads them (LaneShape: a
+// wide source's dwords from Lane.srcN_more; one the lane does not hold is 0).
 FlatCase Flatten(proto::TestCase tc);
+// The lanes back into Lane messages: a wide source's dwords past the first in srcN_more.
 proto::TestCase ToProto(const FlatCase& c);
+// The LaneShape of the header's row (one dword per source for an unknown instruction).
+LaneShape RowShapeOf(const proto::TestCase& header);
+// The most lanes a case of a row of `shape` holds when a one-dword row's case holds `lanes`: the
+// same words in flight per case, a one-dword lane counted as 6 (4 operand words, up to 2 VDST
+// words), a wide lane as its operand words plus its VDST words (the FP6 -> f32 tuple decode: 6 +
+// 1 + 1 + 1 + 32 = 41, so 65,536 lanes become 9,590). At least 1; `lanes` for every narrow row.
+inline size_t WideLaneCap(const LaneShape& shape, size_t lanes) {
+  const size_t words = static_cast<size_t>(shape.lane_words()) + shape.dst_words;
+  if (words <= 6) return lanes;
+  const size_t cap = lanes * 6 / words;
+  return cap == 0 ? 1 : cap;
+}
+
+// Lays `lanes` out as `shape` (a row change under mutation): each lane keeps its first dwords
+// and as many of a wide source's others as both shapes have; the rest are 0. True if changed.
+bool ReshapeLanes(const LaneShape& shape, LaneBatch* lanes);
 
 // The fields DomainValue knows (Lane fields, Encoding fields, MODE); kOther: any 32 bits.
 enum class DomainField { kSrc0, kSrc1, kSrc2, kVdstOld, kMode, kOpsel, kNegAbs, kOmod, kCode, kOther };
@@ -95,6 +113,10 @@ class LaneGen {
   void FillInto(Rng& rng, uint32_t* src0, uint32_t* src1, uint32_t* src2, uint32_t* vdst_old,
                 size_t n) const;
   const LanePools& Pools() const;
+  // Draws dwords 1..N-1 of every tuple source (LaneShape N > 1) of lanes [from, size): one
+  // rng.Next() per call. Fill and FillFrom call it for a wide row (a narrow row's stream does
+  // not change).
+  void FillTupleDwords(Rng& rng, LaneBatch* lanes, size_t from) const;
   // Draws lanes [from, size) of `lanes` (the ones aiming left, say).
   void FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const;
   AimKey Key() const {

@@ -261,22 +261,15 @@ void Mutator::MutateLanes(Rng& rng, FlatCase* c) const {
                                      &lanes.vdst_old()};
   if (size == 0 || rng.OneIn(6)) {  // structural: add, drop or duplicate a lane
     if (size > 1 && rng.OneIn(2)) {
-      const size_t j = rng.Below(size);
-      for (std::vector<uint32_t>* w : words) {
-        std::swap((*w)[j], (*w)[size - 1]);
-        w->pop_back();
-      }
+      lanes.RemoveSwappingLast(rng.Below(size));
     } else if (size > 0) {
-      const size_t j = rng.Below(size);
-      for (std::vector<uint32_t>* w : words) {
-        w->reserve(size + 1);  // exactly one more: a doubled capacity would stay in the pool
-        w->push_back((*w)[j]);
-      }
+      lanes.AddCopyOf(rng.Below(size));
     } else {
       const LaneGen gen(c->header);
       const uint32_t s0 = gen.Value(rng, DomainField::kSrc0);
       const uint32_t s1 = gen.Value(rng, DomainField::kSrc1);
       lanes.Add(s0, s1, 0, 0);
+      if (!lanes.shape().narrow_sources()) gen.FillTupleDwords(rng, &lanes, 0);
     }
     return;
   }
@@ -289,7 +282,10 @@ void Mutator::MutateLanes(Rng& rng, FlatCase* c) const {
   const FieldDescriptor* f = d->field(static_cast<int>(rng.Below(4)));
   const int w = LaneWordNamed(f->name());
   if (w < 0) return;  // a Lane field that is not one of the four words (none today)
-  uint32_t& word = (*words[w])[i];
+  // A wide source: one of its dwords (a further draw only for a wide row's tuple).
+  const size_t dwords = w < 3 ? lanes.shape().src_dwords[w] : 1;
+  const size_t k = dwords > 1 ? rng.Below(dwords) : 0;
+  uint32_t& word = (*words[w])[i * dwords + k];
   word = MutateWord(rng, word, LaneGen(c->header), DomainFieldNamed(f->name()));
 }
 
@@ -382,12 +378,14 @@ void Mutator::MutateFlat(Rng& rng, FlatCase* c) const {
       const size_t len = 1 + rng.Below(size - start);
       const LaneGen gen(c->header);
       LaneBatch& l = c->lanes;
+      const LaneShape& sh = l.shape();
       for (size_t j = start; j < start + len; ++j) {
-        l.src0()[j] = gen.Value(rng, DomainField::kSrc0);
-        l.src1()[j] = gen.Value(rng, DomainField::kSrc1);
-        if (rng.OneIn(4)) l.src2()[j] = gen.Value(rng, DomainField::kSrc2);
+        l.src0()[j * sh.src_dwords[0]] = gen.Value(rng, DomainField::kSrc0);
+        l.src1()[j * sh.src_dwords[1]] = gen.Value(rng, DomainField::kSrc1);
+        if (rng.OneIn(4)) l.src2()[j * sh.src_dwords[2]] = gen.Value(rng, DomainField::kSrc2);
         if (rng.OneIn(4)) l.vdst_old()[j] = gen.Value(rng, DomainField::kVdstOld);
       }
+      if (!sh.narrow_sources()) gen.FillTupleDwords(rng, &l, start);
     } else {
       MutateField(rng, c);
     }
@@ -412,15 +410,24 @@ FlatCase Mutator::CrossOverFlat(Rng& rng, const FlatCase& a, const FlatCase& b) 
   // Lanes: a prefix of one parent, then a suffix of the other.
   const size_t cut_a = a.size() == 0 ? 0 : rng.Below(a.size() + 1);
   const size_t cut_b = b.size() == 0 ? 0 : rng.Below(b.size() + 1);
-  const LaneView va = a.lanes.view(), vb = b.lanes.view();
+  // Parents of another row shape are laid out as the child's row reads its lanes first.
+  const LaneShape shape = RowShapeOf(child.header);
+  LaneBatch ra, rb;
+  const LaneBatch* pa = &a.lanes;
+  const LaneBatch* pb = &b.lanes;
+  if (!a.lanes.shape().same_sources(shape)) ra = a.lanes, ReshapeLanes(shape, &ra), pa = &ra;
+  if (!b.lanes.shape().same_sources(shape)) rb = b.lanes, ReshapeLanes(shape, &rb), pb = &rb;
+  const LaneView va = pa->view(), vb = pb->view();
+  child.lanes.SetShape(shape);
   child.lanes.Resize(cut_a + (b.size() - cut_b));
   const uint32_t* from_a[4] = {va.src0, va.src1, va.src2, va.vdst_old};
   const uint32_t* from_b[4] = {vb.src0, vb.src1, vb.src2, vb.vdst_old};
   std::vector<uint32_t>* to[4] = {&child.lanes.src0(), &child.lanes.src1(), &child.lanes.src2(),
                                   &child.lanes.vdst_old()};
   for (int w = 0; w < 4; ++w) {
-    std::copy(from_a[w], from_a[w] + cut_a, to[w]->begin());
-    std::copy(from_b[w] + cut_b, from_b[w] + b.size(), to[w]->begin() + cut_a);
+    const size_t n = w < 3 ? shape.src_dwords[w] : 1;
+    std::copy(from_a[w], from_a[w] + cut_a * n, to[w]->begin());
+    std::copy(from_b[w] + cut_b * n, from_b[w] + b.size() * n, to[w]->begin() + cut_a * n);
   }
   FixupFlat(rng, &child);
   return child;
@@ -607,6 +614,17 @@ bool Mutator::FixupSources(const TargetTraits& t, Instr instr, proto::Encoding* 
       s->set_kind(proto::SOURCE_VGPR);
       changed = true;
     }
+    if (Info(instr).src_dwords(k) > 1) {
+      // A tuple source: the harness's tuple (code 0 names it), nothing else resolves
+      // (model/isa/resolve.h ResolveSource).
+      if (s->kind() != proto::SOURCE_VGPR || s->code() != 0 || s->value() != 0) {
+        s->set_kind(proto::SOURCE_VGPR);
+        s->clear_code();
+        s->clear_value();
+        changed = true;
+      }
+      continue;
+    }
     switch (s->kind()) {
       case proto::SOURCE_VGPR:
         changed |= FixupVgprSource(s);
@@ -629,21 +647,24 @@ bool Mutator::FixupSources(const TargetTraits& t, Instr instr, proto::Encoding* 
 
 bool Mutator::FixupLaneCount(Rng& rng, FlatCase* c) const {
   const size_t n = c->size();
-  if (n > config_.max_lanes) {
-    c->lanes.Resize(config_.max_lanes);
+  const size_t max_lanes = WideLaneCap(c->lanes.shape(), config_.max_lanes);
+  const size_t min_lanes = std::min(config_.min_lanes, max_lanes);
+  if (n > max_lanes) {
+    c->lanes.Resize(max_lanes);
     return true;
   }
-  if (n >= config_.min_lanes) return false;
+  if (n >= min_lanes) return false;
   const LaneGen gen(c->header);
   for (std::vector<uint32_t>* w : {&c->lanes.src0(), &c->lanes.src1(), &c->lanes.src2(),
                                    &c->lanes.vdst_old()}) {
-    w->reserve(config_.min_lanes);  // exact: a doubled capacity would stay in the pool
+    w->reserve(min_lanes);  // exact: a doubled capacity would stay in the pool
   }
-  for (size_t i = n; i < config_.min_lanes; ++i) {
+  for (size_t i = n; i < min_lanes; ++i) {
     const uint32_t s0 = gen.Value(rng, DomainField::kSrc0);
     const uint32_t s1 = gen.Value(rng, DomainField::kSrc1);
     c->lanes.Add(s0, s1, 0, 0);
   }
+  if (!c->lanes.shape().narrow_sources()) gen.FillTupleDwords(rng, &c->lanes, n);
   return true;
 }
 
@@ -653,6 +674,11 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
   const TargetTraits* t = FixupTarget(rng, tc, &changed);
   changed |= FixupInstr(rng, *t, tc);  // present on the target and allowed
   const Instr instr = FromProto(tc->instr());
+  // The lanes laid out as the row reads them (another row's tuple shape: its dwords redrawn).
+  if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); ReshapeLanes(shape, &c->lanes)) {
+    changed = true;
+    if (!shape.narrow_sources()) LaneGen(*tc).FillTupleDwords(rng, &c->lanes, 0);
+  }
   proto::Encoding* enc = tc->mutable_encoding();
   changed |= FixupRawWords(enc);
   if (enc->raw_words_size() == 0) {

@@ -20,14 +20,7 @@ absl::StatusOr<ResolvedTest> ResolveTest(proto::TestCase tc, const Hypotheses& h
   t.rc.ctx.hyp = hyp;
   t.info = &GetInstrInfo(t.rc.ctx.instr);
   t.instr_name = proto::Instruction_Name(tc.instr());
-  t.raw.Resize(tc.lanes_size());
-  for (int l = 0; l < tc.lanes_size(); ++l) {
-    const proto::Lane& lane = tc.lanes(l);
-    t.raw.src0()[l] = lane.src0();
-    t.raw.src1()[l] = lane.src1();
-    t.raw.src2()[l] = lane.src2();
-    t.raw.vdst_old()[l] = lane.vdst_old();
-  }
+  LANEDIFF_ASSIGN_OR_RETURN(t.raw, RawLanesOf(tc, t.rc.ctx.instr));
   t.spec_violations = SpecViolations(*t.rc.target, t.rc.vop3);
   t.tc = std::move(tc);
   return t;

@@ -181,7 +181,7 @@ absl::Status KeepAgreedLanes(const std::vector<Hypotheses>& settings,
       for (size_t k = 0; k < w; ++k) same = same && a[i * w + k] == answers[0][i * w + k];
     }
     if (!same) continue;
-    switch (KindOf(rc.ctx, rc.lanes.src0()[i], rc.lanes.src1()[i])) {  // the words read: literal, SGPR
+    switch (KindOf(rc.ctx, rc.lanes.view().first(0, i), rc.lanes.view().first(1, i))) {  // the words read: literal, SGPR
       case LaneKind::nan: nans.push_back(i); break;
       case LaneKind::special: specials.push_back(i); break;
       case LaneKind::normal: others.push_back(i); break;
@@ -206,7 +206,7 @@ absl::Status KeepAgreedLanes(const std::vector<Hypotheses>& settings,
   for (size_t i : layout) {
     *kept.add_lanes() = tc->lanes(static_cast<int>(i));
     for (size_t j = 0; j < w; ++j) expected->push_back(answers[0][i * w + j]);
-    const LaneKind kind = KindOf(rc.ctx, rc.lanes.src0()[i], rc.lanes.src1()[i]);
+    const LaneKind kind = KindOf(rc.ctx, rc.lanes.view().first(0, i), rc.lanes.view().first(1, i));
     *nan_lanes += kind == LaneKind::nan;
     *special_lanes += kind == LaneKind::special;
   }
@@ -269,6 +269,7 @@ absl::StatusOr<SelfTest> RunSelfTest(Runner& runner, const TargetTraits& target,
         k.testcase.set_mode(mode);
         k.testcase.set_note(absl::StrCat("self-test known answer: ", k.name));
         for (const proto::Lane& l : Candidates(instr)) *k.testcase.add_lanes() = l;
+        CompleteTupleLanes(&k.testcase);  // a tuple source: every dword a copy of the candidate
         absl::Status agreed = KeepAgreedLanes(AllCombinations(d), &k.testcase, &k.expected,
                                               &k.nan_lanes, &k.special_lanes);
         if (!agreed.ok()) {

@@ -213,6 +213,12 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   LANEDIFF_RETURN_IF_ERROR(ValidateContext(spec.ctx));
   if (runners.empty()) return absl::InvalidArgumentError("RunSweep needs at least one runner");
   if (spec.last <= spec.first) return absl::InvalidArgumentError("empty sweep range");
+  if (!GetInstrInfo(spec.ctx.instr).lane_shape().narrow_sources()) {
+    // A sweep walks one 32-bit source word; a tuple source's 192 bits are not a range of it.
+    return absl::InvalidArgumentError(absl::StrCat(
+        InstrName(spec.ctx.instr), " reads a multi-dword tuple source: sweeps walk one-dword "
+        "sources (its FP6 fields are checked exhaustively by model/ops/fp6_tuple_test.cc)"));
+  }
   // The model evaluates under the MODE the kernel runs the instruction with (kernel_state.h);
   // the batch asks for spec.ctx.mode.
   OpContext ctx = spec.ctx;

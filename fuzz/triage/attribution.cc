@@ -166,6 +166,10 @@ struct LaneClassifier {
           observed[1] == expected[0]) {
         out.push_back("dst_words_swapped");
       }
+      if (w > 2 && std::equal(expected.begin(), expected.end(), observed.rbegin()) &&
+          !std::equal(expected.begin(), expected.end(), expected.rbegin())) {
+        out.push_back("elements_reversed");  // a tuple's words in reverse order
+      }
       for (const std::vector<uint32_t>& other : other_selects) {
         const absl::Span<const uint32_t> o = LaneWords(other, i, w);
         if (o == observed && o != expected) {
@@ -790,7 +794,7 @@ std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const Res
   std::vector<std::string> out = {absl::StrCat("shape:", ModifierSet(tc, rc.ctx.mods))};
   const LaneView v = rc.lanes.view();
   if (lane < v.size) {
-    out.push_back(absl::StrCat("class:", ClassifyInput(rc.ctx, v.src0[lane], v.src1[lane])));
+    out.push_back(absl::StrCat("class:", ClassifyInput(rc.ctx, v.first(0, lane), v.first(1, lane))));
   }
   out.push_back(absl::StrFormat("mode:%08x", rc.requested_mode));
   return out;

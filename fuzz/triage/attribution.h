@@ -74,6 +74,9 @@ namespace lanediff {
 // is exact), so none of the above but:
 //   dst_words_swapped   (a VGPR pair) the observed pair is the expected pair with its two words
 //                       exchanged, and they differ: structural, no reading swaps registers
+//   elements_reversed   (a tuple of more than two words) the observed words are the expected
+//                       ones in reverse order, and they are not a palindrome: element i came
+//                       from field N-1-i (structural, as dst_words_swapped)
 //   source_byte_moved   the observed word is the model's output for the same lane under another
 //                       value of the instruction's byte select (GFX12/GFX1250 byte_sel =
 //                       OPSEL[1:0], or a VGPR pair's word OPSEL[0]; GFX9 SDWA src0_sel
@@ -95,7 +98,7 @@ namespace lanediff {
 // The order below is also the tie order of a batch's class (Attribute).
 inline constexpr const char* kDifferenceClasses[] = {
     "byte_moved",        "unwritten_bytes_changed", "written_and_unwritten_bytes_changed",
-    "elements_swapped",  "dst_words_swapped",       "dst_halves_swapped",
+    "elements_swapped",  "dst_words_swapped",       "elements_reversed",   "dst_halves_swapped",
     "source_byte_moved", "rounded_other_way",       "nan_encoding",
     "nan_vs_inf",        "sign_only",               "saturated_vs_not",
     "special_vs_finite", "one_code_apart",          "zero_vs_subnormal",

@@ -68,7 +68,7 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, cons
   for (int j = 0; j < n; ++j) {
     const size_t i = static_cast<size_t>(j % tc.lanes_size());
     proto::Lane l = tc.lanes(static_cast<int>(i));
-    if (rewrite) l.set_src0(v.src0[i]), l.set_src1(v.src1[i]);
+    if (rewrite) l.set_src0(v.first(0, i)), l.set_src1(v.first(1, i));
     if (info.src[0] == SrcRole::data_f32) l.set_src0(redraw(l.src0(), j));
     // Two packed 16-bit floats: each finite nonzero-exponent half a new fraction under its sign
     // and exponent, but for a quarter of the lanes.

@@ -322,6 +322,7 @@ std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
         }
       }
     }
+    CompleteTupleLanes(&g.tc);  // a tuple source: every dword a copy of the candidate
   };
   // A MODE differing from an earlier one only in bits the row does not read gives the same
   // words under every reading (ModeBitsRead, checked by model/ops/mode_bits_test.cc): asked once.
@@ -453,9 +454,10 @@ absl::Status EvaluateCombinations(Instr instr, const std::vector<ResolvedCase>& 
     LaneBatch batch;  // this group's kept candidates
     std::vector<Cand*> members;
     const LaneView v = resolved[gi].lanes.view();
+    batch.SetShape(v.shape);
     for (Cand& c : *cands) {
       if (c.group != static_cast<int>(gi)) continue;
-      batch.Add(v.src0[c.lane], v.src1[c.lane], v.src2[c.lane], v.vdst_old[c.lane]);
+      batch.AddLaneOf(v, c.lane);
       members.push_back(&c);
       c.combo.resize(combos.size());
     }
@@ -891,6 +893,7 @@ absl::Status BuildSpecChecks(Discrimination* d) {
       }
     }
   }
+  CompleteTupleLanes(&all);  // a tuple source: every dword a copy of the candidate
   if (all.lanes_size() == 0) return absl::OkStatus();
   // The defaults' words under one encoding of the lanes (nullptr: the row cannot encode it, or
   // the word is undefined by spec), each encoding evaluated once.

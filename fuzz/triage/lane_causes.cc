@@ -84,8 +84,9 @@ SubBatch Sub(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
   const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
   const LaneView v = rc.lanes.view();
   SubBatch sb;
+  sb.lanes.SetShape(v.shape);
   for (size_t i : lanes) {
-    sb.lanes.Add(v.src0[i], v.src1[i], v.src2[i], v.vdst_old[i]);
+    sb.lanes.AddLaneOf(v, i);
     for (size_t k = 0; k < w; ++k) sb.observed.push_back(observed[i * w + k]);
   }
   return sb;

@@ -77,7 +77,7 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   d.lane = first_word / d.words;
   d.word = first_word % d.words;
   d.has_lane = true;
-  d.src0 = v.src0[d.lane];
+  d.src0 = v.first(0, d.lane);
   d.src1 = v.src1[d.lane];
   const InstrInfo& info = GetInstrInfo(rc->ctx.instr);
   d.kept = KeptWord(info, v.src2[d.lane], v.vdst_old[d.lane]);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace lanediff {
@@ -52,6 +53,8 @@ struct LaneView {
   size_t size = 0;
   LaneShape shape{};
   const uint32_t* src(int s) const { return s == 0 ? src0 : s == 1 ? src1 : src2; }
+  // Lane i's first dword of source s (its whole word for a one-dword source).
+  uint32_t first(int s, size_t i) const { return src(s)[i * shape.src_dwords[s]]; }
 };
 
 // Owning structure-of-arrays batch. Add/Resize with the default shape are the one-dword
@@ -59,11 +62,42 @@ struct LaneView {
 // dwords lay the lanes out; its dst_words is the row's, kept for whoever sizes results.
 class LaneBatch {
  public:
+  // One lane: each source's first dword (a wide source's other dwords 0) and vdst_old.
   void Add(uint32_t src0, uint32_t src1, uint32_t src2, uint32_t vdst_old) {
-    src0_.push_back(src0);
-    src1_.push_back(src1);
-    src2_.push_back(src2);
+    const uint32_t first[3] = {src0, src1, src2};
+    for (int s = 0; s < 3; ++s) {
+      std::vector<uint32_t>& v = src(s);
+      v.push_back(first[s]);
+      if (shape_.src_dwords[s] > 1) v.resize(v.size() + shape_.src_dwords[s] - 1, 0);
+    }
     vdst_old_.push_back(vdst_old);
+  }
+  // Appends lane i of `v` (every dword of each source); v's sources have this batch's shape.
+  void AddLaneOf(const LaneView& v, size_t i) {
+    AddWide(v.src0 + i * shape_.src_dwords[0], v.src1 + i * shape_.src_dwords[1],
+            v.src2 + i * shape_.src_dwords[2], v.vdst_old[i]);
+  }
+  // Appends a copy of lane j (every dword of each source).
+  void AddCopyOf(size_t j) {
+    for (int s = 0; s < 3; ++s) {
+      std::vector<uint32_t>& v = src(s);
+      const size_t n = shape_.src_dwords[s];
+      v.reserve(v.size() + n);  // exactly one lane more: a doubled capacity would stay pooled
+      for (size_t k = 0; k < n; ++k) v.push_back(v[j * n + k]);
+    }
+    vdst_old_.reserve(vdst_old_.size() + 1);
+    vdst_old_.push_back(vdst_old_[j]);
+  }
+  // Removes lane j by moving the last lane into its place.
+  void RemoveSwappingLast(size_t j) {
+    const size_t last = size() - 1;
+    for (int s = 0; s < 3; ++s) {
+      std::vector<uint32_t>& v = src(s);
+      const size_t n = shape_.src_dwords[s];
+      for (size_t k = 0; k < n; ++k) std::swap(v[j * n + k], v[last * n + k]);
+    }
+    std::swap(vdst_old_[j], vdst_old_[last]);
+    Resize(last);
   }
   // A wide lane: each source's dwords (spans of shape().src_dwords[s] words) and vdst_old.
   void AddWide(const uint32_t* src0, const uint32_t* src1, const uint32_t* src2, uint32_t vdst_old) {
@@ -79,6 +113,8 @@ class LaneBatch {
     shape_ = shape;
     if (!same) Resize(0);
   }
+  // Sets the shape over words already laid out for it (ResolveLanesInto fills the arrays first).
+  void SetShapeKeepingLanes(const LaneShape& shape) { shape_ = shape; }
   const LaneShape& shape() const { return shape_; }
   void Resize(size_t n) {
     src0_.resize(n * shape_.src_dwords[0]);

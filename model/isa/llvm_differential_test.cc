@@ -346,6 +346,13 @@ std::vector<uint32_t> RandomWord(std::mt19937& rng, const TargetTraits& t, Instr
   in.mods.abs = maybe(7);
   in.mods.clamp = rng() % 4 == 0;
   in.mods.omod = rng() % 4 == 0 ? rng() % 4 : 0;
+  if (GetInstrInfo(instr).src_dwords(0) > 1 && rng() % 4 != 0) {
+    // A tuple row: three words in four with the even VGPR tuples and no NEG/ABS that llvm-mc-22
+    // prints comparably (known difference disasm_tuple_operands); the rest stay random.
+    in.src[0] = static_cast<uint16_t>(kFirstVgprCode + 2 * (rng() % 125));
+    in.vdst &= 0xfe;
+    in.mods.neg = in.mods.abs = 0;
+  }
   // The GFX9 SDWA form of a VOP1 instruction: the VOP1 word with SRC0 = 249, then the SDWA
   // dword (tables.h kSdwaLayout), every field random, the selects and modifiers LLVM refuses
   // drawn often enough to be checked.

@@ -55,9 +55,18 @@ RegisterFile& RegisterFile::LoadSgpr(int index, uint32_t value) {
   return *this;
 }
 
-std::optional<LaneWord> RegisterFile::Vgpr(int index) const {
+RegisterFile& RegisterFile::LoadVgprTuple(int index, LaneWord word, int capacity) {
+  VgprSlot& s = FindOrAppendSlot(vgprs_, &num_vgprs_, index);
+  s.word = word;
+  s.capacity = capacity;
+  return *this;
+}
+
+std::optional<LaneWord> RegisterFile::Vgpr(int index) const { return VgprTuple(index, 1); }
+
+std::optional<LaneWord> RegisterFile::VgprTuple(int index, int dwords) const {
   const VgprSlot* s = FindSlot(vgprs_, num_vgprs_, index);
-  if (s == nullptr) return std::nullopt;
+  if (s == nullptr || (dwords == 1) != (s->capacity == 1) || dwords > s->capacity) return std::nullopt;
   return s->word;
 }
 
@@ -70,8 +79,10 @@ std::optional<uint32_t> RegisterFile::Sgpr(int index) const {
 std::string RegisterFile::Describe() const {
   std::string out;
   for (int i = 0; i < num_vgprs_; ++i) {
-    absl::StrAppend(&out, out.empty() ? "" : ", ", "v", vgprs_[i].index, " (",
-                    LaneWordName(vgprs_[i].word), ")");
+    const VgprSlot& v = vgprs_[i];
+    const std::string reg = v.capacity == 1 ? absl::StrCat("v", v.index)
+                                            : absl::StrCat("v[", v.index, ":", v.index + v.capacity - 1, "]");
+    absl::StrAppend(&out, out.empty() ? "" : ", ", reg, " (", LaneWordName(v.word), ")");
   }
   for (int i = 0; i < num_sgprs_; ++i) {
     absl::StrAppend(&out, out.empty() ? "" : ", ", "s", sgprs_[i].index);
@@ -81,10 +92,29 @@ std::string RegisterFile::Describe() const {
 
 absl::StatusOr<SourceRoute> ResolveSource(Family family, int source, uint16_t code,
                                           std::optional<uint32_t> literal,
-                                          const RegisterFile& regs, bool vop1_e32, int bits) {
+                                          const RegisterFile& regs, bool vop1_e32, int bits,
+                                          int dwords) {
   absl::StatusOr<OperandInfo> info = DescribeOperand(family, code, vop1_e32, bits);
   if (!info.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("src", source, ": ", info.status().message()));
+  }
+  if (dwords > 1) {
+    // A tuple source (resolve.h): a VGPR tuple the executor loaded, nothing else.
+    if (info->kind != OperandKind::vgpr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "src", source, " (operand code ", code, ") is a ", dwords, "-dword tuple source but names ",
+          info->name.empty() ? absl::StrCat("operand code ", code) : std::string(info->name),
+          ", not a VGPR: the project runs tuple sources from VGPR tuples only (LLVM 22 refuses "
+          "SGPRs and constants there; what silicon reads is not documented)"));
+    }
+    const std::optional<LaneWord> w = regs.VgprTuple(info->index, dwords);
+    if (!w.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "src", source, " (operand code ", code, ") reads the tuple v[", info->index, ":",
+          info->index + dwords - 1, "], which is not loaded by ", regs.loader(), " (loaded: ",
+          regs.Describe(), ")"));
+    }
+    return SourceRoute{static_cast<int>(*w), 0};
   }
   const auto not_loaded = [&](absl::string_view reg) {
     return absl::InvalidArgumentError(absl::StrCat("src", source, " (operand code ", code,
@@ -128,12 +158,12 @@ absl::StatusOr<SourceRoute> ResolveSource(Family family, int source, uint16_t co
 absl::StatusOr<LaneRouting> ResolveOperands(Family family, absl::Span<const uint16_t> codes,
                                             int sources_read, std::optional<uint32_t> literal,
                                             const RegisterFile& regs, bool vop1_e32,
-                                            uint8_t src16) {
+                                            uint8_t src16, std::array<uint8_t, 3> dwords) {
   LaneRouting r;
   for (int i = 0; i < static_cast<int>(r.lane_field.size()); ++i) {
     if (i >= sources_read || i >= static_cast<int>(codes.size())) continue;  // not read: 0
     absl::StatusOr<SourceRoute> s = ResolveSource(family, i, codes[i], literal, regs, vop1_e32,
-                                                  ((src16 >> i) & 1) != 0 ? 16 : 32);
+                                                  ((src16 >> i) & 1) != 0 ? 16 : 32, dwords[i]);
     if (!s.ok()) return s.status();
     r.lane_field[i] = s->lane_field;
     r.uniform[i] = s->uniform;
@@ -149,23 +179,29 @@ absl::StatusOr<LaneRouting> ResolveOperands(const TargetTraits& target, const Vo
   for (int i = 0; i < 3; ++i) {
     if (info.src_bits(target.family, i) == 16) src16 |= static_cast<uint8_t>(1u << i);
   }
+  const LaneShape shape = info.lane_shape();
   return ResolveOperands(target.family, instr.src, info.sources(), instr.literal, regs,
-                         instr.form == InstrForm::e32, src16);
+                         instr.form == InstrForm::e32, src16,
+                         {shape.src_dwords[0], shape.src_dwords[1], shape.src_dwords[2]});
 }
 
 LaneView ResolveLanes(const LaneRouting& routing, const LaneView& raw, LaneBatch* uniform) {
   const uint32_t* fields[4] = {raw.src0, raw.src1, raw.src2, raw.vdst_old};
   std::vector<uint32_t>* fill[3] = {&uniform->src0(), &uniform->src1(), &uniform->src2()};
   const uint32_t* src[3];
+  LaneShape shape;
+  shape.dst_words = raw.shape.dst_words;
   for (int i = 0; i < 3; ++i) {
-    if (routing.lane_field[i] >= 0) {
-      src[i] = fields[routing.lane_field[i]];  // a VGPR: the lane word itself, no copy
+    const int f = routing.lane_field[i];
+    if (f >= 0) {
+      src[i] = fields[f];  // a VGPR (or tuple): the lane word itself, no copy
+      shape.src_dwords[i] = f < 3 ? raw.shape.src_dwords[f] : 1;
     } else {
       fill[i]->assign(raw.size, routing.uniform[i]);
       src[i] = fill[i]->data();
     }
   }
-  return {src[0], src[1], src[2], raw.vdst_old, raw.size};
+  return {src[0], src[1], src[2], raw.vdst_old, raw.size, shape};
 }
 
 void ResolveLanesInto(const LaneRouting& routing, const LaneView& raw, LaneBatch* out) {
@@ -175,8 +211,9 @@ void ResolveLanesInto(const LaneRouting& routing, const LaneView& raw, LaneBatch
   const uint32_t* src[3] = {view.src0, view.src1, view.src2};
   std::vector<uint32_t>* dst[3] = {&out->src0(), &out->src1(), &out->src2()};
   for (int i = 0; i < 3; ++i) {
-    if (routing.lane_field[i] >= 0) dst[i]->assign(src[i], src[i] + raw.size);
+    if (routing.lane_field[i] >= 0) dst[i]->assign(src[i], src[i] + raw.size * view.shape.src_dwords[i]);
   }
+  out->SetShapeKeepingLanes(view.shape);
   out->vdst_old().assign(raw.vdst_old, raw.vdst_old + raw.size);
 }
 

@@ -60,17 +60,24 @@ class RegisterFile {
   // Loading a register again replaces its content. More than 8 VGPRs or 8 SGPRs: a crash
   // (a programming error, not an input error).
   RegisterFile& LoadVgpr(int index, LaneWord word);
+  // The VGPR tuple from v[index] holds the lane word's dwords, up to `capacity` of them (a
+  // multi-dword source, model/base/lanes.h LaneShape: the executor loads as many as the row's
+  // source reads). A tuple source resolves only to a tuple loaded at its first register with
+  // room for its dwords; a one-dword source never reads a tuple.
+  RegisterFile& LoadVgprTuple(int index, LaneWord word, int capacity);
   RegisterFile& LoadSgpr(int index, uint32_t value);
-  std::optional<LaneWord> Vgpr(int index) const;
+  std::optional<LaneWord> Vgpr(int index) const;  // a one-dword VGPR
+  // The tuple loaded at v[index] with room for `dwords` dwords (dwords 1: a one-dword VGPR).
+  std::optional<LaneWord> VgprTuple(int index, int dwords) const;
   std::optional<uint32_t> Sgpr(int index) const;
   absl::string_view loader() const { return loader_; }
-  // "v1 (src0), v2 (src1), v3 (src2), v4 (vdst_old), s20, s21, s22"
+  // "v1 (src0), v2 (src1), v3 (src2), v4 (vdst_old), v[36:67] (src0), s20, s21, s22"
   std::string Describe() const;
 
  private:
   // Fixed capacity (no allocation per case): more registers than any layout here loads.
   static constexpr int kMaxSlots = 8;
-  struct VgprSlot { int index = 0; LaneWord word = LaneWord::src0; };
+  struct VgprSlot { int index = 0; LaneWord word = LaneWord::src0; int capacity = 1; };
   struct SgprSlot { int index = 0; uint32_t value = 0; };
   absl::string_view loader_;
   std::array<VgprSlot, kMaxSlots> vgprs_{};
@@ -96,6 +103,12 @@ struct LaneRouting {
 // an operand code the project does not model, a literal code without a literal dword.
 // `vop1_e32`: the source of a 32-bit VOP1 word, which takes a literal on every family
 // (operands.h DescribeOperand). `bits`: the operand's width (InstrInfo::src_bits), 32 or 16.
+// `dwords`: the source's dwords per lane (InstrInfo::src_dwords); above 1 the source is a VGPR
+// tuple and resolves only to a tuple the executor loaded at its first register with room for
+// that many dwords (RegisterFile::LoadVgprTuple). An SGPR, constant or special register as a tuple source is an error: LLVM
+// 22 refuses every such spelling on the gfx950 FP6 decodes (`s[4:9]`, `1.0`, `0`: "invalid
+// operand for instruction") and what silicon reads there (s[N:N+5]? the constant in every
+// dword?) is not documented, so the project runs none (docs/semantics.md §11.14).
 struct SourceRoute {
   int lane_field = -1;
   uint32_t uniform = 0;
@@ -104,14 +117,15 @@ struct SourceRoute {
 absl::StatusOr<SourceRoute> ResolveSource(Family family, int source, uint16_t code,
                                           std::optional<uint32_t> literal,
                                           const RegisterFile& regs, bool vop1_e32 = false,
-                                          int bits = 32);
+                                          int bits = 32, int dwords = 1);
 
 // Every source an instruction reads: codes[i] for i < sources_read (the rest resolve to 0).
-// `src16`: bit i, source i is a 16-bit operand.
+// `src16`: bit i, source i is a 16-bit operand. `dwords[i]`: source i's dwords per lane.
 absl::StatusOr<LaneRouting> ResolveOperands(Family family, absl::Span<const uint16_t> codes,
                                             int sources_read, std::optional<uint32_t> literal,
                                             const RegisterFile& regs, bool vop1_e32 = false,
-                                            uint8_t src16 = 0);
+                                            uint8_t src16 = 0,
+                                            std::array<uint8_t, 3> dwords = {1, 1, 1});
 // The same for a decoded instruction word (its row says how many sources it reads and which are
 // 16-bit operands on the target's family; its form whether the literal rule is VOP1 e32's).
 absl::StatusOr<LaneRouting> ResolveOperands(const TargetTraits& target, const Vop3Instr& instr,
@@ -119,7 +133,9 @@ absl::StatusOr<LaneRouting> ResolveOperands(const TargetTraits& target, const Vo
 
 // Applies a routing to raw lanes (src0, src1, src2, vdst_old as loaded). The view points into
 // `raw` for VGPR sources (no copy) and into `uniform` (filled with the source's value) for the
-// others, so it lives as long as both; vdst_old is raw's.
+// others, so it lives as long as both; vdst_old is raw's. The view's shape: a VGPR source has
+// the dwords of the raw word it reads (a tuple source routes only to a raw word of its own
+// dword count: ResolveSource), a uniform source one; dst_words is raw's.
 LaneView ResolveLanes(const LaneRouting& routing, const LaneView& raw, LaneBatch* uniform);
 // The same, copied into an owning batch.
 void ResolveLanesInto(const LaneRouting& routing, const LaneView& raw, LaneBatch* out);

@@ -159,7 +159,8 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
     }
     switch (s.kind()) {
       case proto::SOURCE_VGPR: {
-        const uint32_t reg = s.code() != 0 ? s.code() : defaults.vgpr[i];
+        const bool tuple = GetInstrInfo(instr).src_dwords(i) > 1;
+        const uint32_t reg = s.code() != 0 ? s.code() : tuple ? defaults.tuple[i] : defaults.vgpr[i];
         if (reg > 255) {
           return absl::InvalidArgumentError(absl::StrCat(field, ".code ", reg, " is not a VGPR (0..255)"));
         }
@@ -215,6 +216,22 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
   if (!d.ok()) return absl::InvalidArgumentError(absl::StrCat("encoding: ", d.status().message()));
   if (words_out != nullptr) *words_out = *std::move(words);
   return in;
+}
+
+void CompleteTupleLanes(proto::TestCase* tc) {
+  absl::StatusOr<Instr> instr = InstrFromProto(tc->instr());
+  if (!instr.ok()) return;
+  const LaneShape shape = GetInstrInfo(*instr).lane_shape();
+  if (shape.narrow_sources()) return;
+  for (proto::Lane& l : *tc->mutable_lanes()) {
+    const uint32_t first[3] = {l.src0(), l.src1(), l.src2()};
+    google::protobuf::RepeatedField<uint32_t>* more[3] = {l.mutable_src0_more(), l.mutable_src1_more(),
+                                                         l.mutable_src2_more()};
+    for (int s = 0; s < 3; ++s) {
+      if (shape.src_dwords[s] == 1 || !more[s]->empty()) continue;
+      for (int k = 1; k < shape.src_dwords[s]; ++k) more[s]->Add(first[s]);
+    }
+  }
 }
 
 }  // namespace lanediff

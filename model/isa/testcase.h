@@ -36,6 +36,8 @@ struct DefaultRegisters {
   uint8_t vdst = 0;
   std::array<uint16_t, 3> vgpr{};
   std::array<uint16_t, 3> sgpr{};
+  // The first VGPR of a multi-dword source's tuple (InstrInfo::src_dwords(i) > 1).
+  std::array<uint16_t, 3> tuple{};
 };
 
 // The instruction word a test case means. Structured encoding: each source by kind
@@ -53,6 +55,13 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target,
                                            const proto::TestCase& tc,
                                            const DefaultRegisters& defaults,
                                            std::vector<uint32_t>* words = nullptr);
+
+// Completes lanes written as a one-dword row's (tables of candidate words: self-test,
+// discriminate) for tc's row: each tuple source (InstrInfo::src_dwords > 1) of a lane that holds
+// only its first dword gets dwords 1..N-1 as copies of it (Lane.srcN_more), so its fields repeat
+// the first dword's bit pattern at every offset. Lanes that already hold them, rows without a
+// tuple source and an unknown instruction are left as they are.
+void CompleteTupleLanes(proto::TestCase* tc);
 
 }  // namespace lanediff
 

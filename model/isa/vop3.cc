@@ -156,11 +156,28 @@ void LlvmOperandRefusals(const TargetTraits& target, const Vop3Instr& in, const 
   std::vector<std::string>& out = *refusals;
   if (DstWords(in.instr) > 1 && target.aligned_vgpr_tuples && (in.vdst & 1) != 0) {
     out.push_back(absl::StrCat("VDST v[", in.vdst, ":", in.vdst + DstWords(in.instr) - 1,
-                               "]: ", target.name, " wants a VGPR pair to start at an even "
+                               "]: ", target.name, " wants a VGPR tuple to start at an even "
                                "register (LLVM: invalid operand)"));
   }
   if (DstWords(in.instr) > 1 && in.vdst + DstWords(in.instr) - 1 > 255) {
-    out.push_back(absl::StrCat("VDST v", in.vdst, ": the pair runs past v255"));
+    out.push_back(absl::StrCat("VDST v", in.vdst, ": the tuple runs past v255"));
+  }
+  for (int i = 0; i < NumSourcesRead(in.instr); ++i) {
+    // A tuple source (InstrInfo::src_dwords): LLVM 22 takes an even-aligned VGPR tuple only
+    // (llvm-mc-22 -mcpu=gfx950: `v[3:8]`, `s[4:9]`, `1.0` "invalid operand for instruction").
+    const int n = GetInstrInfo(in.instr).src_dwords(i);
+    if (n == 1) continue;
+    if (in.src[i] < kFirstVgprCode) {
+      out.push_back(absl::StrCat("src", i, " code ", in.src[i], ": LLVM takes only a VGPR tuple v[N:N+",
+                                 n - 1, "] as this ", n, "-dword source (invalid operand)"));
+      continue;
+    }
+    const int r = in.src[i] - kFirstVgprCode;
+    if (target.aligned_vgpr_tuples && (r & 1) != 0) {
+      out.push_back(absl::StrCat("src", i, " v[", r, ":", r + n - 1, "]: ", target.name,
+                                 " wants a VGPR tuple to start at an even register (LLVM: invalid operand)"));
+    }
+    if (r + n - 1 > 255) out.push_back(absl::StrCat("src", i, " v[", r, ":", r + n - 1, "]: the tuple runs past v255"));
   }
   static constexpr absl::string_view kSrcField[3] = {"SRC0", "SRC1", "SRC2"};
   for (int i = NumSourcesRead(in.instr); i < 3; ++i) {

@@ -49,8 +49,47 @@ struct ParsedSource {
 // literal 0xffef, `0x12345` and `-32769` are refused); one that is a 16-bit inline constant
 // becomes that constant (`0x3c00` is 1.0, `0xffff` is -1). lit(...) keeps any dword a literal
 // (our spelling of a word LLVM cannot write; LlvmRefusals says so).
+//
+// `dwords` > 1: a tuple source (InstrInfo::src_dwords), spelled v[N:N+dwords-1] as llvm-mc-22
+// prints it, or s[N:N+dwords-1] (our spelling of an SGPR code there, which LLVM refuses); a
+// constant keeps its one-operand spelling (LLVM refuses it too). A lone register is refused.
+absl::StatusOr<ParsedSource> ParseTupleSource(const TargetTraits& target, absl::string_view t,
+                                              const std::string& orig, int dwords) {
+  ParsedSource s;
+  for (const char* kind : {"v[", "s["}) {
+    absl::string_view r = t;
+    if (!absl::ConsumePrefix(&r, kind)) continue;
+    std::vector<absl::string_view> ends;
+    if (absl::ConsumeSuffix(&r, "]")) ends = absl::StrSplit(r, ':');
+    int lo = -1, hi = -1;
+    const int top = kind[0] == 'v' ? 255 : kFirstVgprCode - 1;
+    if (ends.size() != 2 || !absl::SimpleAtoi(ends[0], &lo) || !absl::SimpleAtoi(ends[1], &hi) ||
+        lo < 0 || lo > top || hi != lo + dwords - 1) {
+      return absl::InvalidArgumentError(absl::StrCat("'", orig, "' is not a ", dwords, "-register tuple ",
+                                                     kind, "N:N+", dwords - 1, "]"));
+    }
+    if (kind[0] == 's') {
+      absl::StatusOr<uint16_t> code = ParseOperandName(target.family, absl::StrCat("s", lo));
+      if (!code.ok()) return code.status();
+      s.code = *code;
+    } else {
+      s.code = static_cast<uint16_t>(kFirstVgprCode + lo);
+    }
+    return s;
+  }
+  if (absl::StatusOr<uint16_t> code = ParseOperandName(target.family, t); code.ok()) {
+    if (*code >= kFirstVgprCode) {
+      return absl::InvalidArgumentError(absl::StrCat("'", orig, "': the source is a ", dwords,
+                                                     "-dword tuple, spelled v[N:N+", dwords - 1, "]"));
+    }
+    s.code = *code;  // a special register or SGPR by its one-register name (LLVM refuses it)
+    return s;
+  }
+  return absl::InvalidArgumentError("not a tuple");  // a constant: the caller parses it
+}
+
 absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::string_view text,
-                                         int bits) {
+                                         int bits, int dwords = 1) {
   ParsedSource s;
   absl::string_view t = absl::StripAsciiWhitespace(text);
   const std::string orig(t);
@@ -75,6 +114,15 @@ absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::strin
     s.abs = true;
   }
   t = absl::StripAsciiWhitespace(t);
+  if (dwords > 1) {
+    absl::StatusOr<ParsedSource> tuple = ParseTupleSource(target, t, orig, dwords);
+    if (tuple.ok()) {
+      tuple->neg = s.neg;
+      tuple->abs = s.abs;
+      return tuple;
+    }
+    if (tuple.status().message() != "not a tuple") return tuple.status();
+  }
   if (absl::ConsumePrefix(&t, "lit(")) {
     if (!absl::ConsumeSuffix(&t, ")")) {
       return absl::InvalidArgumentError(absl::StrCat("'", orig, "': unbalanced lit("));
@@ -180,7 +228,8 @@ absl::StatusOr<std::vector<std::string>> SplitModifiers(absl::string_view line,
   return std::vector<std::string>(toks.begin() + first_mod, toks.end());
 }
 
-// VDST: a VGPR, or a VGPR pair v[N:N+1] for an instruction with InstrInfo::dst_bits 64.
+// VDST: a VGPR, or a VGPR pair v[N:N+1] for an instruction with InstrInfo::dst_bits 64, or a
+// tuple v[N:N+M-1] for one of M = dst_bits / 32 words.
 absl::StatusOr<uint8_t> ParseVdst(const TargetTraits& target, Instr instr,
                                   absl::string_view vdst_text) {
   if (DstWords(instr) > 1) {
@@ -191,7 +240,9 @@ absl::StatusOr<uint8_t> ParseVdst(const TargetTraits& target, Instr instr,
     if (ends.size() != 2 || !absl::SimpleAtoi(ends[0], &lo) || !absl::SimpleAtoi(ends[1], &hi) ||
         lo < 0 || lo > 255 || hi != lo + DstWords(instr) - 1) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "vdst '", vdst_text, "' is not a VGPR pair v[N:N+1]: ", InstrName(instr), " writes ",
+          "vdst '", vdst_text, "' is not a VGPR ",
+          DstWords(instr) == 2 ? std::string("pair v[N:N+1]") : absl::StrCat("tuple v[N:N+", DstWords(instr) - 1, "]"),
+          ": ", InstrName(instr), " writes ",
           GetInstrInfo(instr).dst_bits, " bits"));
     }
     return static_cast<uint8_t>(lo);
@@ -214,7 +265,8 @@ absl::Status ParseSourceInto(const TargetTraits& target, absl::string_view part_
     part = part.substr(5, part.size() - 6);
   }
   LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s,
-                            ParseSource(target, part, GetInstrInfo(in->instr).src_bits(target.family, k)));
+                            ParseSource(target, part, GetInstrInfo(in->instr).src_bits(target.family, k),
+                                        GetInstrInfo(in->instr).src_dwords(k)));
   in->src[k] = s.code;
   if (s.neg) in->mods.neg |= 1 << k;
   if (s.abs) in->mods.abs |= 1 << k;

@@ -19,8 +19,9 @@ std::string Bits4(uint32_t v) {
   return absl::StrFormat("[%d,%d,%d,%d]", v & 1, (v >> 1) & 1, (v >> 2) & 1, (v >> 3) & 1);
 }
 
-// "v5", or the pair "v[4:5]" for an instruction whose row has dst_bits 64 (as llvm-mc-22 prints
-// it; the register after v255 is printed as v256, which no assembler takes).
+// "v5", or the pair "v[4:5]" for an instruction whose row has dst_bits 64, the tuple
+// "v[4:35]" for dst_bits 1024 (as llvm-mc-22 prints them; a register after v255 is printed as
+// v256 and up, as llvm-mc-22 disassembles it, which no assembler takes).
 std::string VdstText(const Vop3Instr& in) {
   if (DstWords(in.instr) == 1) return absl::StrCat("v", in.vdst);
   return absl::StrCat("v[", in.vdst, ":", in.vdst + DstWords(in.instr) - 1, "]");
@@ -29,6 +30,19 @@ std::string VdstText(const Vop3Instr& in) {
 std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
   std::string text = OperandText(target.family, in.src[i], in.literal, in.form == InstrForm::e32,
                                  SrcBits(target, in, i));
+  if (const int n = GetInstrInfo(in.instr).src_dwords(i); n > 1) {
+    // A tuple source: v[N:N+n-1] as llvm-mc-22 prints it (an odd N too, with its comment
+    // dropped: known difference disasm_comments_unaligned_pair), s[N:N+n-1] for an SGPR code
+    // (llvm-mc-22 prints a misaligned range there with a comment; LLVM refuses both). A
+    // constant keeps its text.
+    if (in.src[i] >= kFirstVgprCode) {
+      const int r = in.src[i] - kFirstVgprCode;
+      text = absl::StrCat("v[", r, ":", r + n - 1, "]");
+    } else if (absl::StatusOr<OperandInfo> o = DescribeOperand(target.family, in.src[i]);
+               o.ok() && o->kind == OperandKind::sgpr) {
+      text = absl::StrCat("s[", o->index, ":", o->index + n - 1, "]");
+    }
+  }
   const bool neg = (in.mods.neg >> i) & 1;
   const bool abs = (in.mods.abs >> i) & 1;
   absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[i], in.form == InstrForm::e32);

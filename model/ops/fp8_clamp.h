@@ -37,7 +37,9 @@ inline const Fp8Format& RowFp8Format(const OpContext& ctx) {
     case Fp8Slot::fp8_clamp_ue5m3: return Fp8FormatUnderClamp(ctx);
     case Fp8Slot::bf8: return GetFp8Format(ctx.target->bf8);
     case Fp8Slot::fp8:
-    case Fp8Slot::fp4:  // no 8-bit float format: the FP4 ops read model/fp/mx_format.h's
+    case Fp8Slot::fp4:  // no 8-bit float format: the FP4/FP6 ops read model/fp/mx_format.h's
+    case Fp8Slot::fp6:
+    case Fp8Slot::bf6:
     case Fp8Slot::none: break;
   }
   return GetFp8Format(ctx.target->fp8);

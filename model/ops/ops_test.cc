@@ -331,17 +331,27 @@ TEST(Ops, BatchEqualsOracleLaneByLane) {
       ctx.instr = instr;
       ctx.mode = kD;
       ASSERT_TRUE(ValidateContext(ctx).ok()) << t.name << " " << InstrName(instr);
+      // Lanes laid out as the row reads them (a tuple source: every dword random).
+      const LaneShape shape = GetInstrInfo(instr).lane_shape();
       LaneBatch lanes;
-      for (int i = 0; i < 1000; ++i) lanes.Add(rng(), rng(), rng(), rng());
+      lanes.SetShape(shape);
+      for (int i = 0; i < 1000; ++i) {
+        uint32_t w[3][kMaxSrcDwords];
+        for (int s = 0; s < 3; ++s) {
+          for (int k = 0; k < shape.src_dwords[s]; ++k) w[s][k] = rng();
+        }
+        lanes.AddWide(w[0], w[1], w[2], rng());
+      }
       const size_t words = DstWords(instr);
       std::vector<uint32_t> out(OutputWords(instr, lanes.size()));
       ASSERT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(out)).ok());
+      const LaneView all = lanes.view();
       for (size_t i = 0; i < lanes.size(); ++i) {
-        const uint32_t s0 = lanes.src0()[i], s1 = lanes.src1()[i], s2 = lanes.src2()[i],
-                       old = lanes.vdst_old()[i];
+        const uint32_t old = lanes.vdst_old()[i];
+        LaneView lane{all.src0 + i * shape.src_dwords[0], all.src1 + i * shape.src_dwords[1],
+                      all.src2 + i * shape.src_dwords[2], &old, 1, shape};
         std::vector<uint32_t> one(words);
-        ASSERT_TRUE(
-            EvaluateOracle(ctx, LaneView{&s0, &s1, &s2, &old, 1}, absl::MakeSpan(one)).ok());
+        ASSERT_TRUE(EvaluateOracle(ctx, lane, absl::MakeSpan(one)).ok());
         for (size_t w = 0; w < words; ++w) {
           ASSERT_EQ(out[i * words + w], one[w])
               << t.name << " " << InstrName(instr) << " lane " << i << " word " << w;

@@ -90,6 +90,11 @@ enum class SrcRole : uint8_t {
   // op reads one or both halves; the hypothesis mx_pk16_neg says where ABS/NEG apply.
   data_f16x2,
   data_bf16x2,
+  // 32 six-bit float fields packed in a VGPR tuple of 6 dwords (192 bits; field i at bits
+  // 6i+5:6i, AMD's CDNA4 pseudocode for V_CVT_SCALEF32_PK32_*): the gfx950 FP6/BF6 decodes'
+  // S0. LLVM 22 takes only an even-aligned VGPR tuple here (VReg_192_Align2: `v[3:8]`, `s[4:9]`
+  // and inline constants are "invalid operand for instruction"), no neg/abs.
+  fp6_x32,
 };
 
 // A source of two packed 16-bit floats (SrcRole::data_f16x2 / data_bf16x2).
@@ -97,12 +102,9 @@ constexpr bool IsPacked16(SrcRole role) {
   return role == SrcRole::data_f16x2 || role == SrcRole::data_bf16x2;
 }
 
-// The dwords a source of this role reads per lane: every role so far is one 32-bit operand
-// (a packed multi-dword source, e.g. 32 FP6 fields in 6 dwords, is a role of its own).
-constexpr int SrcDwords(SrcRole role) {
-  (void)role;
-  return 1;
-}
+// The dwords a source of this role reads per lane: one 32-bit operand, or the VGPR tuple of a
+// packed role (fp6_x32: 6). A source of more than one dword is the tuple v[r:r+N-1].
+constexpr int SrcDwords(SrcRole role) { return role == SrcRole::fp6_x32 ? 6 : 1; }
 
 // Which bits of the destination a lane writes, and what selects them.
 enum class DstWrite : uint8_t {
@@ -151,7 +153,10 @@ enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4, b32_int
 //   fp4:             not an 8-bit float: OCP MX FP4 E2M1 (model/fp/mx_format.h), two codes per
 //                    source byte, the low nibble element 0 (the gfx950 scaled FP4 rows; an
 //                    op reading this slot never asks RowFp8Format)
-enum class Fp8Slot : uint8_t { none, fp8, fp8_clamp_ue5m3, bf8, fp4 };
+//   fp6, bf6:        not 8-bit floats: OCP MX FP6 E2M3 / BF6 E3M2 (model/fp/mx_format.h), 32
+//                    six-bit fields of a 6-dword tuple (SrcRole::fp6_x32; the gfx950 FP6/BF6
+//                    decodes; an op reading these slots never asks RowFp8Format)
+enum class Fp8Slot : uint8_t { none, fp8, fp8_clamp_ue5m3, bf8, fp4, fp6, bf6 };
 
 inline constexpr int16_t kNoOpcode = -1;  // the family has no encoding of the instruction
 // A VOP3-only instruction's vop1_opcode.
@@ -220,8 +225,11 @@ struct InstrInfo {
 const InstrInfo& GetInstrInfo(Instr instr);
 // InstrInfo::dst_words of the instruction: destination words per lane.
 inline int DstWords(Instr instr) { return GetInstrInfo(instr).dst_words(); }
-// The most destination words any instruction writes per lane.
-inline constexpr int kMaxDstWords = 2;
+// The most destination words any instruction writes per lane (a VGPR tuple of 32: the gfx950
+// FP6/BF6 -> f32 decodes' v[N:N+31]).
+inline constexpr int kMaxDstWords = 32;
+// The most dwords any source reads per lane (SrcDwords).
+inline constexpr int kMaxSrcDwords = 6;
 
 // The destination bits a lane writes (a mask over the 32-bit VDST), for the instruction's
 // OPSEL field and the lane's S1. The other bits come from InstrInfo::kept.
