@@ -54,7 +54,8 @@ constexpr LlvmDifference kDifferences[] = {
      "on every target; so it does for a two-source instruction with no op_sel (gfx950's f32 -> "
      "f16/bf16 pair conversions; llvm-mc-22: [0xd6,0x04,0x67,0xd2,0x44,0xe5,0x02,0x00] and "
      "[0xd6,0x20,0x68,...] are invalid encodings: NEG[2] and ABS[2] on both, OPSEL[2] on the "
-     "bf16 one only; the other OPSEL bits are dropped, disasm_drops_pk_u8_opsel). On gfx1250 "
+     "bf16 one only, not on the FP6/BF6 tuple decodes into bf16, which print it dropped as their "
+     "f16 twins do; the other OPSEL bits are dropped, disasm_drops_pk_u8_opsel). On gfx1250 "
      "the pair conversions' NEG[2] and ABS[2] are refused too, OPSEL[2] is dropped on both "
      "([0x01,0x20,0x6d,0xd7,0x02,0x07,0x02,0x00] prints as the bf16 one's `v1, v2, v3`)",
      "silicon executes the word; effect U: we decode it and print OPSEL[2] as op_sel_src2:1"},
@@ -397,7 +398,7 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
        ((in.mods.opsel & 4) != 0 || (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0)) ||
       (two_sources_no_opsel &&
        (((in.mods.opsel & 4) != 0 && GetInstrInfo(in.instr).output == OutputKind::bf16 &&
-         fam == Family::gfx9) ||
+         GetInstrInfo(in.instr).src[0] == SrcRole::data_f32 && fam == Family::gfx9) ||
         (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0))) {
     e.applied.push_back("disasm_rejects_src2_bits");
     return e;
