@@ -387,12 +387,14 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
           if (GetInstrInfo(instr).write == DstWrite::dword &&
               GetInstrInfo(instr).src[0] != SrcRole::fp8_bytes) {
             // gfx950 v_prng_b32 (S0 only) and v_cvt_pk_{f16,bf16}_f32 (S0 and S1), by
-            // docs/semantics.md §12: S2, the old VDST and OPSEL have no effect.
+            // docs/semantics.md §12: S2, the old VDST and OPSEL have no effect; the interleaved
+            // FP6 encoders (§11.20) read S2 (the scale), not the old VDST or OPSEL.
             const bool reads_s1 = GetInstrInfo(instr).src[1] != SrcRole::unused;
+            const bool reads_s2 = GetInstrInfo(instr).src[2] != SrcRole::unused;
             OpContext no_opsel = ctx;
             no_opsel.mods.opsel = 0;
             EXPECT_EQ(EvaluateLane(no_opsel, s0, reads_s1 ? s1 : static_cast<uint32_t>(rng()),
-                                   rng(), rng()),
+                                   reads_s2 ? s2 : static_cast<uint32_t>(rng()), rng()),
                       out)
                 << t.name << " " << InstrName(instr) << " opsel=" << int(opsel);
             continue;
