@@ -56,6 +56,25 @@ TEST(Fp6Encode, EveryPairInterleaved) {
             want);
 }
 
+// E3M2 (bias 3, 2 fraction bits): 1.0 = 0b0_011_00 = 0x0c, 2.0 = 0x10; every pair 0x10 << 6 |
+// 0x0c = 0x40c: dword 0 = 0x0c << 24 | 0x40c << 12 | 0x40c = 0x0c40c40c, dword 1 = 0xc << 28 |
+// 0x40c << 16 | 0x40c << 4 | 0x4 = 0xc40c40c4, dword 2 = 0x40c << 20 | 0x40c << 8 | 0x40 =
+// 0x40c40c40. Element 0: 1.125 (0x3f900000) halfway between 1.0 (0x0c) and 1.25 (0x0d): even
+// 0x0c; 1.375 (0x3fb00000) halfway between 1.25 and 1.5 (0x0e): 0x0e -> 0x0e << 6 | 0x0c =
+// 0x38c; 100.0 saturates to 28 (0x1f), -100.0 to 0x3f.
+TEST(Fp6Encode, Bf6ByHand) {
+  const OpContext ctx = Gfx950(Instr::v_cvt_scalef32_2xpk16_bf6_f32);
+  EXPECT_EQ(Encode(ctx, std::vector<uint32_t>(kElems, 0x3f800000u),
+                   std::vector<uint32_t>(kElems, 0x40000000u), 0x3f800000u),
+            (std::vector<uint32_t>{0x0c40c40cu, 0xc40c40c4u, 0x40c40c40u, 0x0c40c40cu, 0xc40c40c4u,
+                                   0x40c40c40u}));
+  std::vector<uint32_t> a(kElems, 0), b(kElems, 0);
+  a[0] = 0x3f900000u, b[0] = 0x3fb00000u;
+  EXPECT_EQ(Encode(ctx, a, b, 0x3f800000u)[0], 0x38cu);
+  a[0] = 0x42c80000u, b[0] = 0xc2c80000u;
+  EXPECT_EQ(Encode(ctx, a, b, 0x3f800000u)[0], 0xfdfu);
+}
+
 // One element at a time: S0[0] = 1.0 -> bits 5:0 = 0x08; S1[0] = 1.0 -> bits 11:6 = 0x200;
 // S0[5] = 2.0 (0x10: bit 4 of the field at bit 60) -> bit 64 = dword 2 bit 0; S0[15] = 1.0 (bit
 // 3 of the field at 180) -> bit 183 = dword 5 0x00800000; S1[15] = -1.0 (0x28: bits 3 and 5 of
@@ -99,7 +118,7 @@ TEST(Fp6Encode, SampledElementsEveryScaleFastMatchesOracle) {
   const uint32_t specials[] = {0, 0x80000000u, 0x7fc00000u, 0xffc00000u, 0x7f800000u,
                                0xff800000u, 0x00000001u, 0x807fffffu};
   int checked = 0;
-  for (Instr instr : {Instr::v_cvt_scalef32_2xpk16_fp6_f32}) {
+  for (Instr instr : {Instr::v_cvt_scalef32_2xpk16_fp6_f32, Instr::v_cvt_scalef32_2xpk16_bf6_f32}) {
     for (const std::string& setting : settings) {
       OpContext ctx = Gfx950(instr);
       if (!setting.empty()) {
@@ -134,7 +153,7 @@ TEST(Fp6Encode, SampledElementsEveryScaleFastMatchesOracle) {
       checked += static_cast<int>(fast.size());
     }
   }
-  EXPECT_EQ(checked, 8 * 256 * kOut);
+  EXPECT_EQ(checked, 2 * 8 * 256 * kOut);
 }
 
 }  // namespace
