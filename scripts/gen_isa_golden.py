@@ -60,6 +60,7 @@ def read_rows(path):
             # An integer source (SrcRole::data_b32): no SDWA lines (HasForm, model/isa/vop3.cc).
             "src0_b32": src.split(",")[0].strip() == "SrcRole::data_b32",
             "src0_tuple": src.split(",")[0].strip() == "SrcRole::fp6_x32",
+            "f32_x16": src.split(",")[0].strip() == "SrcRole::f32_x16",
             # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
             "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
@@ -172,11 +173,35 @@ def tuple_lines_for(instr, row):
     return out
 
 
+# Two 16-dword tuple sources (SrcRole::f32_x16) and a 6-dword destination tuple (the gfx950
+# interleaved FP6/BF6 encoders): aligned, odd and last tuples in each, SGPR ranges and constants
+# there, every operand kind in the scale, and the modifiers LLVM refuses.
+TUPLE16_SOURCES = ["v[0:15]", "v[240:255]", "v[37:52]", "v[36:52]", "s[4:19]", "s[2:17]", "v1",
+                   "s3", "1.0", "0", "lit(0x5)", "-v[36:51]", "|v[36:51]|"]
+
+
+def tuple16_lines_for(instr, row):
+    words = row["dst_bits"] // 32
+    dst = f"v[4:{3 + words}]"
+    a, b = "v[36:51]", "v[68:83]"
+    out = [f"{instr} {dst}, {s}, {b}, v2" for s in TUPLE16_SOURCES]
+    out += [f"{instr} {dst}, {a}, {s}, v2" for s in TUPLE16_SOURCES]
+    out += [f"{instr} {dst}, {a}, {b}, {s}" for s in SOURCES if s != "v1"]
+    out += [f"{instr} v[0:{words - 1}], {a}, {b}, v2", f"{instr} v[{256 - words}:255], {a}, {b}, v2",
+            f"{instr} v[5:{4 + words}], {a}, {b}, v2", f"{instr} v4, {a}, {b}, v2",
+            f"{instr} {dst}, {a}, {a}, v2", f"{instr} {dst}, {a}, {b}, v2 clamp",
+            f"{instr} {dst}, {a}, {b}, v2 mul:2", f"{instr} {dst}, {a}, {b}, v2 op_sel:[0,0,0,0]",
+            f"{instr} {dst}, {a}, {b}, v2 op_sel:[1,0,0,0]", f"{instr} {dst}, {a}, {b}"]
+    return out
+
+
 def lines_for(instr, row, family):
     if row["encoding"] == "vop1":
         return vop1_lines_for(instr, row, family)
     if row["src0_tuple"]:
         return tuple_lines_for(instr, row)
+    if row["f32_x16"]:
+        return tuple16_lines_for(instr, row)
     two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources
     opsel = row["opsel"][FAMILIES.index(family)]
     out = []

@@ -305,9 +305,14 @@ TEST(HipRunnerTest, TupleRowsGiveTheOraclesWordsThroughTheLaunchPath) {
       for (uint32_t i = 0; i < n; ++i) {
         proto::Lane* l = tc.add_lanes();
         l->set_src0(next());
-        l->set_src1(0x3f800000u + ((i % 64) << 23));  // scales 2^0 .. 2^63 (exponent field)
+        // The decodes' S1 is a scale 2^0 .. 2^63 (exponent field); the interleaved encoders'
+        // S1 a tuple of f32 and S2 that scale.
+        const uint32_t scale = 0x3f800000u + ((i % 64) << 23);
+        l->set_src1(shape.src_dwords[1] > 1 ? next() : scale);
+        if (GetInstrInfo(instr).src[2] == SrcRole::scale_f32) l->set_src2(scale);
         l->set_vdst_old(0xa0b0c0d0u + i);
         for (int k = 1; k < shape.src_dwords[0]; ++k) l->add_src0_more(next());
+        for (int k = 1; k < shape.src_dwords[1]; ++k) l->add_src1_more(next());
       }
       absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
       ASSERT_TRUE(rc.ok()) << rc.status();

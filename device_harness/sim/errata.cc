@@ -54,6 +54,7 @@ constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) {
 }
 constexpr bool WritesFp4Pair(const InstrInfo& r) { return r.output == OutputKind::fp4; }
 constexpr bool ReadsFp6Tuple(const InstrInfo& r) { return r.src[0] == SrcRole::fp6_x32; }
+constexpr bool WritesFp6Tuple(const InstrInfo& r) { return r.output == OutputKind::fp6; }
 constexpr bool WritesTwo16BitFloats(const InstrInfo& r) {
   return (r.output == OutputKind::f16 || r.output == OutputKind::bf16) && r.write == DstWrite::dword;
 }
@@ -190,6 +191,12 @@ constexpr ErratumInfo kErrata[] = {
      "lanes of those instructions whose 32 results are not a palindrome (FP6 field 0 = 0x08 "
      "(1.0), the rest 0, scale 2^0: VDST 0 and VDST+31 0x3f800000, not the reverse)",
      false, ReadsFp6Tuple},
+    {Erratum::fp6_interleave_swapped, "fp6_interleave_swapped",
+     "the interleaved FP6/BF6 encoders write S0's element i at bits 12i+11:12i+6 and S1's at "
+     "bits 12i+5:12i: the two six-bit fields of every 12-bit pair exchanged",
+     "lanes of those instructions where some S0[i] and S1[i] give different codes (S0 1.0, S1 "
+     "2.0, scale 2^0: VDST 0x08208208, not 0x08408408)",
+     false, WritesFp6Tuple},
 };
 
 }  // namespace

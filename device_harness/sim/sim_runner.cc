@@ -203,6 +203,10 @@ class SimRunner : public Runner {
       // Element i from field 31 - i: each lane's result words in reverse order.
       for (size_t i = 0; i < n; ++i) std::reverse(vdst.begin() + i * words, vdst.begin() + (i + 1) * words);
     }
+    if (errata_.Has(Erratum::fp6_interleave_swapped) &&
+        ErratumReaches(Erratum::fp6_interleave_swapped, ctx.instr)) {
+      for (size_t i = 0; i < n; ++i) SwapFp6Interleave(absl::MakeSpan(vdst).subspan(i * words, words));
+    }
     if (errata_.Has(Erratum::pair_word_swap) && words == 2) {
       for (size_t i = 0; i < n; ++i) std::swap(vdst[2 * i], vdst[2 * i + 1]);
     }

@@ -416,9 +416,9 @@ TEST(SimErrataTest, Src1Neg) {
       },
       [](const proto::TestCase& tc, size_t) {
         // The rows whose S1 is a seed (the SR rows, 8-bit and 16-bit results, and the scaled SR
-        // encoders).
-        return GetInstrInfo(*InstrFromProto(tc.instr())).src[1] == SrcRole::sr_seed &&
-               (tc.encoding().neg() & 2);
+        // encoders), and the interleaved FP6 encoders (S1[0] an f32 element, negated).
+        const SrcRole s1 = GetInstrInfo(*InstrFromProto(tc.instr())).src[1];
+        return (s1 == SrcRole::sr_seed || s1 == SrcRole::f32_x16) && (tc.encoding().neg() & 2);
       });
   EXPECT_GT(t.disagree, 0u);
   // gfx950 fp8, S0 = 1+2^-5 (0x3f840000): the dropped part is 1/4 of the E4M3 ULP. Seed

@@ -98,11 +98,13 @@ std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
     w.encoding.set_src0_sel(2);
     out.push_back(w);
   }
-  Variant s{"SGPR src1 (s21)", {}};
-  s.encoding.mutable_src1()->set_kind(proto::SOURCE_SGPR);
-  s.encoding.mutable_src1()->set_code(21);
-  s.encoding.mutable_src1()->set_value(Src1Value(info.src[1]));
-  out.push_back(s);
+  if (info.src_dwords(1) == 1) {  // a tuple source is a VGPR tuple only (resolve.h)
+    Variant s{"SGPR src1 (s21)", {}};
+    s.encoding.mutable_src1()->set_kind(proto::SOURCE_SGPR);
+    s.encoding.mutable_src1()->set_code(21);
+    s.encoding.mutable_src1()->set_value(Src1Value(info.src[1]));
+    out.push_back(s);
+  }
   if (GetVop3Layout(target.family).literal_allowed) {
     Variant l{"literal src0 (12-byte word)", {}};
     l.encoding.mutable_src0()->set_kind(proto::SOURCE_LITERAL);

@@ -159,6 +159,7 @@ struct LaneClassifier {
   // DecideClass).
   std::vector<std::string> Classes(size_t i, absl::Span<const uint32_t> expected,
                                    absl::Span<const uint32_t> observed) const {
+    if (info.output == OutputKind::fp6) return {Fp6TupleClass(expected, observed)};
     if (f32_word) {
       const size_t w = expected.size();
       std::vector<std::string> out;
@@ -194,6 +195,25 @@ struct LaneClassifier {
       return {IsStructural(s) ? s : std::string("value_differs")};
     }
     return {DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i])};
+  }
+  // A tuple of 32 FP6 codes (OutputKind::fp6, the interleaved encoders): elements_swapped when
+  // the observed 192 bits are the expected ones with S0's and S1's field of every 12-bit pair
+  // exchanged (and that changes them), else value_differs.
+  static std::string Fp6TupleClass(absl::Span<const uint32_t> expected,
+                                   absl::Span<const uint32_t> observed) {
+    auto field = [](absl::Span<const uint32_t> w, int k) {
+      const int bit = 6 * k;  // field k: bits 6k+5:6k, read bit by bit (a field may straddle)
+      uint32_t c = 0;
+      for (int b = 0; b < 6; ++b) c |= ((w[(bit + b) / 32] >> ((bit + b) % 32)) & 1u) << b;
+      return c;
+    };
+    bool swapped = expected.size() == 6 && observed.size() == 6, changes = false;
+    for (int k = 0; swapped && k < 32; k += 2) {
+      swapped = field(observed, k) == field(expected, k + 1) &&
+                field(observed, k + 1) == field(expected, k);
+      changes |= field(expected, k) != field(expected, k + 1);
+    }
+    return swapped && changes ? "elements_swapped" : "value_differs";
   }
   // A 16-bit float writer's lane: its two elements exchanged (dst_halves_swapped, read first, as
   // dst_words_swapped is), another select's output (source_byte_moved), the structural

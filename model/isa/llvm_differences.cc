@@ -120,7 +120,10 @@ constexpr LlvmDifference kDifferences[] = {
      "silicon decodes the field; effect U: we decode it, list the refusal in "
      "DecodedVop3::llvm_refuses and print plain v[3:4]"},
     {"disasm_tuple_operands",
-     "for the gfx950 FP6/BF6 decodes (a 6-dword tuple source, a 32-word destination) "
+     "for the gfx950 FP6/BF6 decodes (a 6-dword tuple source, a 32-word destination) and "
+     "interleaved encoders (two 16-dword tuple sources, a 6-word destination; an SGPR or "
+     "constant code in either tuple source is printed with a comment or as an invalid "
+     "immediate: `58/*Invalid immediate*/`, `ttmp[0:15]/*Invalid register ...*/`) "
      "llvm-mc-22's disassembler calls a word with NEG/ABS bits an invalid encoding, prints an "
      "SGPR code in the tuple source as a misaligned range of another length (code 67: "
      "`s[64:68]/*Invalid register, operand has 'VReg_192_Align2' register class*/`), and "
@@ -288,12 +291,20 @@ void DropUnacceptedNegAbs(Instr instr, const AsmRules& rules, Vop3Instr* vop3,
 }
 
 // A tuple row's word llvm-mc-22 does not print comparably (known difference
-// disasm_tuple_operands): NEG/ABS bits, a source tuple that is not an even VGPR tuple, an odd
-// destination tuple.
+// disasm_tuple_operands): NEG/ABS bits, a source tuple that is not an even VGPR tuple (or runs
+// past v255), an odd destination tuple.
 bool TupleNotComparable(const Vop3Instr& in) {
-  return GetInstrInfo(in.instr).src_dwords(0) > 1 &&
-         (in.mods.neg != 0 || in.mods.abs != 0 || in.src[0] < kFirstVgprCode ||
-          ((in.src[0] - kFirstVgprCode) & 1) != 0 || (in.vdst & 1) != 0);
+  const InstrInfo& row = GetInstrInfo(in.instr);
+  if (row.src_dwords(0) == 1) return false;
+  if (in.mods.neg != 0 || in.mods.abs != 0 || (in.vdst & 1) != 0) return true;
+  for (int s = 0; s < 3; ++s) {
+    if (row.src_dwords(s) > 1 &&
+        (in.src[s] < kFirstVgprCode || ((in.src[s] - kFirstVgprCode) & 1) != 0 ||
+         in.src[s] - kFirstVgprCode + row.src_dwords(s) > 256)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,

@@ -349,7 +349,11 @@ std::vector<uint32_t> RandomWord(std::mt19937& rng, const TargetTraits& t, Instr
   if (GetInstrInfo(instr).src_dwords(0) > 1 && rng() % 4 != 0) {
     // A tuple row: three words in four with the even VGPR tuples and no NEG/ABS that llvm-mc-22
     // prints comparably (known difference disasm_tuple_operands); the rest stay random.
-    in.src[0] = static_cast<uint16_t>(kFirstVgprCode + 2 * (rng() % 125));
+    for (int s = 0; s < 3; ++s) {
+      if (GetInstrInfo(instr).src_dwords(s) > 1) {
+        in.src[s] = static_cast<uint16_t>(kFirstVgprCode + 2 * (rng() % 121));
+      }
+    }
     in.vdst &= 0xfe;
     in.mods.neg = in.mods.abs = 0;
   }

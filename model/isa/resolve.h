@@ -108,7 +108,7 @@ struct LaneRouting {
 // that many dwords (RegisterFile::LoadVgprTuple). An SGPR, constant or special register as a tuple source is an error: LLVM
 // 22 refuses every such spelling on the gfx950 FP6 decodes (`s[4:9]`, `1.0`, `0`: "invalid
 // operand for instruction") and what silicon reads there (s[N:N+5]? the constant in every
-// dword?) is not documented, so the project runs none (docs/semantics.md §11.14).
+// dword?) is not documented, so the project runs none (docs/semantics.md §11.13).
 struct SourceRoute {
   int lane_field = -1;
   uint32_t uniform = 0;

@@ -1,5 +1,5 @@
 // gfx950's FP6/BF6 tuple decodes v_cvt_scalef32_pk32_f32_{fp6,bf6} through the batch API
-// (docs/semantics.md §11.15): hand-derived lanes (the working beside each: field placement across
+// (docs/semantics.md §11.14): hand-derived lanes (the working beside each: field placement across
 // dword boundaries, values, the scale's exponent field), then the fast model against the oracle
 // on every FP6 code x every E8M0 scale byte, under each reading of the scale hypotheses (64
 // codes x 256 scales x 2 formats x 6 settings: 0.2 s user in release, so the default run is

@@ -388,7 +388,8 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
               GetInstrInfo(instr).src[0] != SrcRole::fp8_bytes) {
             // gfx950 v_prng_b32 (S0 only) and v_cvt_pk_{f16,bf16}_f32 (S0 and S1), by
             // docs/semantics.md §12: S2, the old VDST and OPSEL have no effect; gfx1250's
-            // two-element SR rows (§13.2) read S2, the seed, and neither of the others.
+            // two-element SR rows (§13.2) read S2, the seed, and the interleaved FP6 encoders
+            // (§11.16) S2, the scale; neither reads the old VDST or OPSEL.
             const bool reads_s1 = GetInstrInfo(instr).src[1] != SrcRole::unused;
             const bool reads_s2 = GetInstrInfo(instr).src[2] != SrcRole::unused;
             OpContext no_opsel = ctx;

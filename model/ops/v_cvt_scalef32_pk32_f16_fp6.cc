@@ -1,6 +1,6 @@
 // The scaled FP6/BF6 decode op into 16-bit floats: 32 six-bit fields of the 6-dword tuple S0
 // times the block scale S1 -> 32 f16 or bf16 in the VGPR tuple VDST..VDST+15, two per dword
-// (docs/semantics.md §11.16). The rows naming this op (gfx950 only), the field format and the
+// (docs/semantics.md §11.15). The rows naming this op (gfx950 only), the field format and the
 // 16-bit format read from the row: v_cvt_scalef32_pk32_f16_fp6 (Fp8Slot::fp6, OutputKind::f16),
 // v_cvt_scalef32_pk32_bf16_fp6 (fp6, bf16), v_cvt_scalef32_pk32_f16_bf6 (bf6, f16),
 // v_cvt_scalef32_pk32_bf16_bf6 (bf6, bf16).

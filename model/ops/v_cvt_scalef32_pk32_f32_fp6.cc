@@ -1,5 +1,5 @@
 // The scaled FP6/BF6 decode op into f32: 32 six-bit fields of the 6-dword tuple S0 times the
-// block scale S1 -> 32 f32 in the VGPR tuple VDST..VDST+31 (docs/semantics.md §11.15). The rows
+// block scale S1 -> 32 f32 in the VGPR tuple VDST..VDST+31 (docs/semantics.md §11.14). The rows
 // naming this op (gfx950 only): v_cvt_scalef32_pk32_f32_fp6 (Fp8Slot::fp6: OCP MX FP6 E2M3) and
 // v_cvt_scalef32_pk32_f32_bf6 (Fp8Slot::bf6: OCP MX FP6 E3M2).
 //

@@ -669,8 +669,12 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoMx, kNoMxReason}},
        Get<MxSrRoundH, &Hypotheses::mx_sr_round>, Set<MxSrRoundH, &Hypotheses::mx_sr_round>},
       {"mx_fp4_nan",
-       "gfx950 v_cvt_scalef32_pk_fp4_f32: a NaN source (and a NaN scale byte), FP4 E2M1 having "
-       "no NaN code",
+       "gfx950 v_cvt_scalef32_pk_fp4_f32 and the interleaved FP6/BF6 encoders "
+       "v_cvt_scalef32_2xpk16_{fp6,bf6}_f32: a NaN source (and a NaN scale byte), FP4 E2M1 "
+       "and FP6 E2M3 / E3M2 having no NaN code (each reading is the format's largest code or "
+       "its sign bit alone, whatever the format: the CUDA toolkit's cuda_fp6.h gives positive "
+       "MAXNORM for NaN as cuda_fp4.h does, ml_dtypes' float6_e2m3fn / float6_e3m2fn "
+       "quiet_NaN() is the sign bit alone)",
        {{"max_keep_sign",
          "sign|0x7, the largest magnitude (6.0) with the NaN's sign",
          HIP_OCP_FROM " (nan<E2M1> is sign|0x7: 'down -> element NaN' gives +-max)",

@@ -88,13 +88,23 @@ constexpr bool RowsConsistent() {
     if (i.kept == KeptFrom::src2 && i.src[2] != SrcRole::kept_bytes) return false;
     if (i.src[0] == SrcRole::unused) return false;
     if (i.dst_bits % 32 != 0 || i.dst_bits / 32 < 1 || i.dst_bits / 32 > kMaxDstWords) return false;
-    // A tuple wider than a pair (the FP6/BF6 decodes) is written whole, from a packed tuple.
-    if (i.dst_bits > 64 && (i.write != DstWrite::dword || i.src[0] != SrcRole::fp6_x32)) return false;
-    // A packed FP6 tuple is read by the FP6/BF6 slots only, never as a byte select or seed.
-    if ((i.src[0] == SrcRole::fp6_x32) != (i.fp8_slot == Fp8Slot::fp6 || i.fp8_slot == Fp8Slot::bf6)) {
+    // A tuple wider than a pair is written whole: the FP6/BF6 decodes' from a packed tuple, the
+    // interleaved encoders' 6 dwords of codes from two 16-f32 tuples.
+    const bool fp6_slot = i.fp8_slot == Fp8Slot::fp6 || i.fp8_slot == Fp8Slot::bf6;
+    const bool encoder = i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::f32_x16 &&
+                         i.src[2] == SrcRole::scale_f32 && i.output == OutputKind::fp6 &&
+                         i.dst_bits == 192;
+    if (i.dst_bits > 64 && (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder))) {
       return false;
     }
+    // A packed FP6 tuple is read, and an FP6 tuple written, by the FP6/BF6 slots only.
+    if ((i.src[0] == SrcRole::fp6_x32 || encoder) != fp6_slot) return false;
+    if ((i.output == OutputKind::fp6) != encoder) return false;
     if (i.src[1] == SrcRole::fp6_x32 || i.src[2] == SrcRole::fp6_x32) return false;
+    if ((i.src[0] == SrcRole::f32_x16 || i.src[1] == SrcRole::f32_x16 || i.src[2] == SrcRole::f32_x16) &&
+        !encoder) {
+      return false;
+    }
     // A VGPR pair is written whole (DstWrite::dword), from one source word of 8-bit floats.
     if (i.dst_bits == 64 && (i.write != DstWrite::dword || i.src[0] != SrcRole::fp8_bytes ||
                              i.output != OutputKind::f32)) {

@@ -95,6 +95,10 @@ enum class SrcRole : uint8_t {
   // S0. LLVM 22 takes only an even-aligned VGPR tuple here (VReg_192_Align2: `v[3:8]`, `s[4:9]`
   // and inline constants are "invalid operand for instruction"), no neg/abs.
   fp6_x32,
+  // 16 f32 in a VGPR tuple of 16 dwords (element i in dword i): the gfx950 interleaved FP6/BF6
+  // encoders' S0 and S1 (V_CVT_SCALEF32_2XPK16_*). LLVM 22 takes only an even-aligned VGPR
+  // tuple here (`v[5:20]`, `s[4:19]` "invalid operand for instruction"), no neg/abs.
+  f32_x16,
 };
 
 // A source of two packed 16-bit floats (SrcRole::data_f16x2 / data_bf16x2).
@@ -103,8 +107,11 @@ constexpr bool IsPacked16(SrcRole role) {
 }
 
 // The dwords a source of this role reads per lane: one 32-bit operand, or the VGPR tuple of a
-// packed role (fp6_x32: 6). A source of more than one dword is the tuple v[r:r+N-1].
-constexpr int SrcDwords(SrcRole role) { return role == SrcRole::fp6_x32 ? 6 : 1; }
+// packed role (fp6_x32: 6; f32_x16: 16). A source of more than one dword is the tuple
+// v[r:r+N-1].
+constexpr int SrcDwords(SrcRole role) {
+  return role == SrcRole::fp6_x32 ? 6 : role == SrcRole::f32_x16 ? 16 : 1;
+}
 
 // Which bits of the destination a lane writes, and what selects them.
 enum class DstWrite : uint8_t {
@@ -140,7 +147,10 @@ enum class OpSelSyntax : uint8_t {
 // f16 / bf16 also: converted from f32 (gfx950's pair conversions: two per dword; their
 // stochastic-rounding forms: one in the half OPSEL[3] selects).
 // b32_int: a whole 32-bit integer word (the gfx950 PRNG step).
-enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4, b32_int };
+// fp6: a 6-dword tuple of 32 six-bit OCP MX FP6 E2M3 / BF6 E3M2 codes (Fp8Slot::fp6 / bf6),
+// field i at bits 6i+5:6i, from two 16-f32 tuples interleaved (the gfx950 interleaved FP6/BF6
+// encoders: S0's element i is field 2i, S1's field 2i+1).
+enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4, b32_int, fp6 };
 
 // Which of the target's 8-bit float formats the instruction converts to or from: the op
 // (model/ops/op_table.h) reads it from the row, so two rows that differ only in the format
@@ -155,7 +165,9 @@ enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4, b32_int
 //                    op reading this slot never asks RowFp8Format)
 //   fp6, bf6:        not 8-bit floats: OCP MX FP6 E2M3 / BF6 E3M2 (model/fp/mx_format.h), 32
 //                    six-bit fields of a 6-dword tuple (SrcRole::fp6_x32; the gfx950 FP6/BF6
-//                    decodes; an op reading these slots never asks RowFp8Format)
+//                    decodes), or the 32 fields of a 6-dword destination tuple
+//                    (OutputKind::fp6: the interleaved encoders); an op reading these slots
+//                    never asks RowFp8Format
 enum class Fp8Slot : uint8_t { none, fp8, fp8_clamp_ue5m3, bf8, fp4, fp6, bf6 };
 
 inline constexpr int16_t kNoOpcode = -1;  // the family has no encoding of the instruction
@@ -229,7 +241,7 @@ inline int DstWords(Instr instr) { return GetInstrInfo(instr).dst_words(); }
 // FP6/BF6 -> f32 decodes' v[N:N+31]).
 inline constexpr int kMaxDstWords = 32;
 // The most dwords any source reads per lane (SrcDwords).
-inline constexpr int kMaxSrcDwords = 6;
+inline constexpr int kMaxSrcDwords = 16;
 
 // The destination bits a lane writes (a mask over the 32-bit VDST), for the instruction's
 // OPSEL field and the lane's S1. The other bits come from InstrInfo::kept.
