@@ -23,40 +23,13 @@
 #include "model/fp/mx.h"
 #include "model/fp/mx_format.h"
 #include "model/fp/mx_oracle.h"
+#include "model/ops/fp6_tuple.h"
 #include "model/ops/op_table.h"
 #include "model/ops/unpack_common.h"
 #include "model/targets/hypotheses.h"
 
 namespace lanediff {
 namespace ops {
-namespace {
-
-constexpr int kFields = 32;
-constexpr int kTupleDwords = 6;
-
-const MxElemFormat& RowFp6Format(const OpContext& ctx) {
-  return GetMxElemFormat(GetInstrInfo(ctx.instr).fp8_slot == Fp8Slot::bf6 ? MxElemId::bf6_e3m2
-                                                                          : MxElemId::fp6_e2m3);
-}
-
-// Field k (bits 6k+5:6k) of the tuple at `t`: the dword pair it sits in, shifted.
-uint32_t Field(const uint32_t* t, int k) {
-  const int bit = 6 * k, w = bit / 32;
-  const uint64_t pair = t[w] | (w + 1 < kTupleDwords ? uint64_t{t[w + 1]} << 32 : 0);
-  return static_cast<uint32_t>(pair >> (bit % 32)) & 0x3fu;
-}
-
-// The oracle's field: bit b of field k is bit 6k+b of the tuple, read one bit at a time.
-uint32_t FieldOracle(const uint32_t* t, int k) {
-  uint32_t code = 0;
-  for (int b = 0; b < 6; ++b) {
-    const int bit = 6 * k + b;
-    code |= ((t[bit / 32] >> (bit % 32)) & 1u) << b;
-  }
-  return code;
-}
-
-}  // namespace
 
 Fp8Shape v_cvt_scalef32_pk32_f16_fp6_output(const OpContext&) { return {nullptr, 0}; }
 
@@ -66,12 +39,12 @@ void v_cvt_scalef32_pk32_f16_fp6(const OpContext& ctx, const LaneView& lanes, ui
   uint32_t value[64];  // every code's exact value (scale 2^0)
   for (uint32_t c = 0; c < 64; ++c) value[c] = MxToF32(c, 127, RowFp6Format(ctx), {});
   for (size_t i = 0; i < lanes.size; ++i) {
-    const uint32_t* t = lanes.src0 + i * kTupleDwords;
+    const Fp6Tuple t = Fp6TupleOf(lanes, i);
     const uint32_t scale = ScaleOperandOf(ctx, lanes.src1[i]);
-    for (int j = 0; j < kFields / 2; ++j) {
-      const uint32_t lo = MxScaleF32To16(value[Field(t, 2 * j)], scale, d.read, d.options, dst);
-      const uint32_t hi = MxScaleF32To16(value[Field(t, 2 * j + 1)], scale, d.read, d.options, dst);
-      out[kFields / 2 * i + j] = (lo & 0xffffu) | hi << 16;
+    for (int j = 0; j < kFp6Fields / 2; ++j) {
+      const uint32_t lo = value[Fp6Field(t, 2 * j)], hi = value[Fp6Field(t, 2 * j + 1)];
+      out[kFp6Fields / 2 * i + j] = (MxScaleF32To16(lo, scale, d.read, d.options, dst) & 0xffffu) |
+                                    MxScaleF32To16(hi, scale, d.read, d.options, dst) << 16;
     }
   }
 }
@@ -82,12 +55,12 @@ void v_cvt_scalef32_pk32_f16_fp6_oracle(const OpContext& ctx, const LaneView& la
   const Mx16 dst = RowMx16(ctx);
   const MxElemFormat& f = RowFp6Format(ctx);
   for (size_t i = 0; i < lanes.size; ++i) {
-    const uint32_t* t = lanes.src0 + i * kTupleDwords;
+    const Fp6Tuple t = Fp6TupleOf(lanes, i);
     const uint32_t scale = ScaleOperandOf(ctx, lanes.src1[i]);
-    for (int k = 0; k < kFields; ++k) {
-      const uint32_t element = OracleMxToF32(FieldOracle(t, k), 127, f, {});
+    for (int k = 0; k < kFp6Fields; ++k) {
+      const uint32_t element = OracleMxToF32(Fp6FieldOracle(t, k), 127, f, {});
       const uint32_t h = OracleMxScaleF32To16(element, scale, d.read, d.options, dst) & 0xffffu;
-      uint32_t& word = out[kFields / 2 * i + k / 2];
+      uint32_t& word = out[kFp6Fields / 2 * i + k / 2];
       word = k % 2 == 0 ? h : word | h << 16;
     }
   }

@@ -1,0 +1,60 @@
+// The 6-dword tuple of 32 FP6/BF6 fields the gfx950 FP6 decodes read as S0 (SrcRole::fp6_x32;
+// field k at bits 6k+5:6k of the 192 bits, dword 0 bit 0 the lowest: AMD's CDNA4 pseudocode for
+// V_CVT_SCALEF32_PK32_*), shared by the op files of the rows whose S0 has that role.
+#ifndef LANEDIFF_MODEL_OPS_FP6_TUPLE_H_
+#define LANEDIFF_MODEL_OPS_FP6_TUPLE_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "model/base/lanes.h"
+#include "model/fp/mx_format.h"
+#include "model/ops/ops.h"
+#include "model/targets/targets.h"
+
+namespace lanediff {
+namespace ops {
+
+inline constexpr int kFp6Fields = 32;
+inline constexpr int kFp6TupleDwords = 6;
+using Fp6Tuple = std::array<uint32_t, kFp6TupleDwords>;
+
+// The row's field format: OCP MX BF6 E3M2 for Fp8Slot::bf6, else FP6 E2M3.
+inline const MxElemFormat& RowFp6Format(const OpContext& ctx) {
+  return GetMxElemFormat(GetInstrInfo(ctx.instr).fp8_slot == Fp8Slot::bf6 ? MxElemId::bf6_e3m2
+                                                                          : MxElemId::fp6_e2m3);
+}
+
+// Lane i's tuple: the view's 6 dwords (LaneShape, as the harness lays a lane out); a view of
+// one-dword sources (EvaluateLane, tables of single words) holds only dword 0, which is then
+// every dword, as CompleteTupleLanes completes such a lane (model/isa/testcase.h).
+inline Fp6Tuple Fp6TupleOf(const LaneView& lanes, size_t i) {
+  const int n = lanes.shape.src_dwords[0];
+  const uint32_t* p = lanes.src0 + i * static_cast<size_t>(n);
+  Fp6Tuple t;
+  for (int k = 0; k < kFp6TupleDwords; ++k) t[k] = n == kFp6TupleDwords ? p[k] : p[0];
+  return t;
+}
+
+// Field k: the dword pair it sits in, shifted.
+inline uint32_t Fp6Field(const Fp6Tuple& t, int k) {
+  const int bit = 6 * k, w = bit / 32;
+  const uint64_t pair = t[w] | (w + 1 < kFp6TupleDwords ? uint64_t{t[w + 1]} << 32 : 0);
+  return static_cast<uint32_t>(pair >> (bit % 32)) & 0x3fu;
+}
+
+// The oracle's field: bit b of field k is bit 6k+b of the tuple, read one bit at a time.
+inline uint32_t Fp6FieldOracle(const Fp6Tuple& t, int k) {
+  uint32_t code = 0;
+  for (int b = 0; b < 6; ++b) {
+    const int bit = 6 * k + b;
+    code |= ((t[bit / 32] >> (bit % 32)) & 1u) << b;
+  }
+  return code;
+}
+
+}  // namespace ops
+}  // namespace lanediff
+
+#endif  // LANEDIFF_MODEL_OPS_FP6_TUPLE_H_
