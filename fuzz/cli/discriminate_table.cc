@@ -215,7 +215,11 @@ std::string FormatDiscriminationTable(const Discrimination& d, const DeviceVerdi
                       d.questions.size(), d.pairs_separated, d.pairs.size(),
                       device_description.empty() ? " (no device asked)"
                                                  : absl::StrCat("; device ", device_description),
-                      DstWords(d.instr) > 1 ? "; each answer is the VGPR pair: VDST VDST+1" : ""),
+                      DstWords(d.instr) == 2 ? "; each answer is the VGPR pair: VDST VDST+1"
+                      : DstWords(d.instr) > 2
+                          ? absl::StrFormat("; each answer is the VGPR tuple: VDST .. VDST+%d",
+                                            DstWords(d.instr) - 1)
+                          : ""),
       2);
   out += "\n\n";
   // The rule table.
@@ -258,13 +262,24 @@ std::string FormatDiscriminationTable(const Discrimination& d, const DeviceVerdi
     const bool asked = verdict != nullptr;
     for (const auto& [answer, names] : by_answer) {
       const bool is_device = asked && verdict->device_answers[qi] == answer;
-      const std::string first =
-          absl::StrFormat("  %s %s ", is_device ? "->" : "  ", FormatLaneAnswer(answer));
-      absl::StrAppend(&out, WrapWords(first, absl::StrJoin(names, " | "), first.size()), "\n");
+      const std::string mark = is_device ? "  -> " : "     ";
+      const std::string words = FormatLaneAnswer(answer);
+      if (mark.size() + words.size() + 1 <= kMaxColumns / 2) {
+        const std::string first = absl::StrCat(mark, words, " ");
+        absl::StrAppend(&out, WrapWords(first, absl::StrJoin(names, " | "), first.size()), "\n");
+      } else {  // a tuple's words, wrapped; the readings on the line after them
+        absl::StrAppend(&out, WrapWords(mark, words, mark.size()), "\n",
+                        WrapWords(std::string(mark.size(), ' ') + "= ",
+                                  absl::StrJoin(names, " | "), mark.size() + 2),
+                        "\n");
+      }
     }
     if (asked && by_answer.count(verdict->device_answers[qi]) == 0) {
-      absl::StrAppend(&out, "  -> ", FormatLaneAnswer(verdict->device_answers[qi]),
-                      " no known reading gives this\n");
+      absl::StrAppend(&out,
+                      WrapWords("  -> ", absl::StrCat(FormatLaneAnswer(verdict->device_answers[qi]),
+                                                      " no known reading gives this"),
+                                5),
+                      "\n");
     }
   }
   if (verdict != nullptr) absl::StrAppend(&out, "\n   (-> marks the device's answer)\n");

@@ -70,5 +70,10 @@ grep -qE '^  -> 0x7f800001 0x7f800001 fp8_to_f32_nan=host_7f800001$' "$tmp/pair"
 grep -q 'each answer is the VGPR pair: VDST VDST+1' "$tmp/pair" ||
   say_fail "pair: the header must say an answer is the VGPR pair"
 
+# A tuple row (32 FP6 fields to 16 VGPRs of f16 pairs): the header says which words an answer is.
+run tuple --targets gfx950 --instrs v_cvt_scalef32_pk32_f16_fp6 --device=sim
+tr -s ' \n' ' ' <"$tmp/tuple" | grep -q 'each answer is the VGPR tuple: VDST .. VDST+15' ||
+  say_fail "tuple: the header must say an answer is the 16-word VGPR tuple"
+
 [[ $fail -eq 0 ]] && echo "PASS: discriminate's table, 100 columns, next command"
 exit $fail
