@@ -121,7 +121,9 @@ TEST(Fp6Tuple, EveryCodeEveryScaleFastMatchesOracle) {
     if (GetInstrInfo(instr).src[0] != SrcRole::fp6_x32) continue;
     for (const std::string& setting : settings) {
       OpContext ctx = Gfx950(instr);
-      if (!setting.empty()) ASSERT_TRUE(SetHypothesis(setting, &ctx.hyp).ok()) << setting;
+      if (!setting.empty()) {
+        ASSERT_TRUE(SetHypothesis(setting, &ctx.hyp).ok()) << setting;
+      }
       LaneBatch lanes;
       lanes.SetShape(GetInstrInfo(instr).lane_shape());
       for (uint32_t scale = 0; scale < 256; ++scale) {
