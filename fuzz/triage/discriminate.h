@@ -34,8 +34,10 @@
 #ifndef LANEDIFF_FUZZ_DISCRIMINATE_H_
 #define LANEDIFF_FUZZ_DISCRIMINATE_H_
 
+#include <algorithm>
 #include <array>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,7 +55,18 @@ namespace lanediff {
 struct LaneAnswer {
   std::array<uint32_t, kMaxDstWords> word{};  // the unused words 0
   uint8_t words = 1;                          // DstWords(instr)
-  friend auto operator<=>(const LaneAnswer&, const LaneAnswer&) = default;
+  // As the memberwise order (the words in turn, then `words`), reading only the used words: the
+  // unused are 0 in both. A 1-word answer compares one word, not kMaxDstWords.
+  friend std::strong_ordering operator<=>(const LaneAnswer& a, const LaneAnswer& b) {
+    const size_t n = std::max(a.words, b.words);
+    for (size_t k = 0; k < n; ++k) {
+      if (a.word[k] != b.word[k]) return a.word[k] <=> b.word[k];
+    }
+    return a.words <=> b.words;
+  }
+  friend bool operator==(const LaneAnswer& a, const LaneAnswer& b) {
+    return a.words == b.words && std::equal(a.word.begin(), a.word.begin() + a.words, b.word.begin());
+  }
 };
 // `words` (1..kMaxDstWords of them) as one answer.
 LaneAnswer MakeLaneAnswer(absl::Span<const uint32_t> words);
