@@ -69,6 +69,31 @@ inline uint32_t Cvt16Finish(uint32_t x, uint32_t r, const Cvt16Uniform& u) {
   return r;
 }
 
+// One f32 x (modifiers applied) stochastically rounded to a 16-bit float with `man_bits`
+// mantissa bits (10 f16, 7 bf16): NaN (quieted, its top mantissa bits kept), infinity and zero
+// as they are; a finite nonzero x takes the magnitude code magnitude() gives, then FP16_OVFL's
+// saturation and the output flush as u says, then Cvt16Finish. The single SR conversion and the
+// gfx1250 SR pair each pass their own magnitude (how the seed meets the mantissa).
+template <typename Magnitude>
+uint32_t Sr16Specials(uint32_t x, uint32_t man_bits, const Cvt16Uniform& u, Magnitude magnitude) {
+  const uint32_t inf = u.dst == Mx16::f16 ? 0x7c00u : 0x7f80u;
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t r;
+  if (F32IsNan(x)) {
+    r = sign | inf | (1u << (man_bits - 1)) | (F32Man(x) >> (23u - man_bits));
+  } else if (F32IsInf(x)) {
+    r = sign | inf;
+  } else if (F32IsZero(x)) {
+    r = sign;
+  } else {
+    uint32_t m = magnitude();
+    if (m == inf && u.options.saturate_overflow) m = inf - 1u;  // FP16_OVFL, finite
+    if (m < (1u << man_bits) && u.options.flush_denormal_out) m = 0u;
+    r = sign | m;
+  }
+  return Cvt16Finish(x, r, u);
+}
+
 // The input class of one f32 (after ABS/NEG): nan, inf, zero, denormal (an f32 denormal), then
 // "overflow" (|x| rounds past the largest finite: f16 at or above 65520, bf16 at or above
 // 0x7f7f8000), "tiny" (|x| below the format's smallest normal: f16 2^-14, bf16 2^-126, the

@@ -78,21 +78,7 @@ uint32_t Sr16Magnitude(uint32_t x, uint32_t seed, const Sr16& u) {
 }
 
 uint32_t Sr16Result(uint32_t x, uint32_t seed, const Sr16& u) {
-  const uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t r;
-  if (F32IsNan(x)) {
-    r = sign | u.inf | (1u << (u.man_bits - 1)) | (F32Man(x) >> u.d);
-  } else if (F32IsInf(x)) {
-    r = sign | u.inf;
-  } else if (F32IsZero(x)) {
-    r = sign;
-  } else {
-    uint32_t m = Sr16Magnitude(x, seed, u);
-    if (m == u.inf && u.c.options.saturate_overflow) m = u.inf - 1u;  // FP16_OVFL, finite
-    if (m < (1u << u.man_bits) && u.c.options.flush_denormal_out) m = 0u;
-    r = sign | m;
-  }
-  return Cvt16Finish(x, r, u.c);
+  return Sr16Specials(x, u.man_bits, u.c, [&] { return Sr16Magnitude(x, seed, u); });
 }
 
 }  // namespace

@@ -93,21 +93,7 @@ uint32_t SrPkMagnitude(uint32_t x, uint32_t seed, const SrPk& u) {
 // One element: the f32 x (modifiers applied) with its seed word -> the 16-bit result.
 uint32_t SrPkElement(uint32_t x, uint32_t word, const SrPk& u) {
   const uint32_t seed = u.high_seed ? word >> (32u - u.d) : word & ((1u << u.d) - 1u);
-  const uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t r;
-  if (F32IsNan(x)) {
-    r = sign | u.inf | (1u << (u.man_bits - 1)) | (F32Man(x) >> u.d);
-  } else if (F32IsInf(x)) {
-    r = sign | u.inf;
-  } else if (F32IsZero(x)) {
-    r = sign;
-  } else {
-    uint32_t m = SrPkMagnitude(x, seed, u);
-    if (m == u.inf && u.c.options.saturate_overflow) m = u.inf - 1u;  // FP16_OVFL, finite
-    if (m < (1u << u.man_bits) && u.c.options.flush_denormal_out) m = 0u;
-    r = sign | m;
-  }
-  r = Cvt16Finish(x, r, u.c);
+  const uint32_t r = Sr16Specials(x, u.man_bits, u.c, [&] { return SrPkMagnitude(x, seed, u); });
   if (!u.clamp) return r;
   if ((r & 0x7fffu) > u.inf || (r & 0x8000u) != 0) return 0u;  // NaN, negatives: +0
   return r > u.one ? u.one : r;
