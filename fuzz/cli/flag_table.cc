@@ -63,7 +63,7 @@ constexpr FlagDef kFlags[] = {
      "exact oracle"},
     {"element", "K", K::kUint, "one element of a VGPR-tuple source (0 = its lowest)"},
     {"element-src", "N", K::kUint, "the source (0..2) whose VGPR tuple an element is of"},
-    {"base-lane", "\"HEX ...\"", K::kText, "a whole lane: each source's dwords, then vdst_old"},
+    {"base-lane", "HEX,HEX,...", K::kText, "a whole lane: each source's dwords, then vdst_old"},
     // Triage.
     {"accept", "SIGNATURE", K::kText, "a root cause to mark known"},
     {"reason", "TEXT", K::kText, "why an accepted cause is acceptable"},

@@ -309,7 +309,7 @@ int ElementFlags(const Args& args, const InstrInfo& row, uint64_t element, uint6
   spec->base = DefaultBaseLane(row);
   if (!base_lane.empty()) {
     std::vector<uint32_t> words;
-    for (absl::string_view tok : absl::StrSplit(base_lane, ' ', absl::SkipWhitespace())) {
+    for (absl::string_view tok : absl::StrSplit(base_lane, absl::ByAnyChar(", "), absl::SkipEmpty())) {
       uint32_t w = 0;
       absl::ConsumePrefix(&tok, "0x");
       if (!absl::SimpleHexAtoi(tok, &w)) {
@@ -414,7 +414,7 @@ int RunSweepCommand(int argc, char** argv) {
   args.Uint("element-src", "tuple rows: the source holding it (default: the first tuple)", 2,
             &element_src);
   args.Flag("base-lane",
-            "tuple rows: the lane's words as eval reads them (default: tuple 0, others 1.0, old 0)",
+            "tuple rows: every word of a lane, as eval reads one (default: tuple 0, others 1.0)",
             &base_lane);
   args.Flag("oracle", "fast model vs exact oracle (default sampled: 1 in 61)", &oracle);
   args.Flag("out", "write the results as a RunRecord text proto (for lanediff report)", &out);
