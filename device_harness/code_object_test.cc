@@ -535,7 +535,10 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
 // wait states LLVM's hazard recognizer puts at each of those gaps, and every hazard
 // instruction it emits there (v_nop, s_wait_alu / s_waitcnt_depctr, s_set_vgpr_msb). A VGPR-pair
 // writer's IR stores both words (<2 x float>, one 64-bit store of the pair), and the kernel's
-// gap from the instruction to its store of v5 (VDST+1) must cover llc's to that store too.
+// gap from the instruction to its store of v5 (VDST+1) must cover llc's to that store too. A
+// tuple row's IR takes vector operands and stores the whole result vector (TupleOracleIr), and
+// the kernel's gaps from the instruction to its store of every VDST word, and from the last
+// load of a register the instruction reads to the instruction, must cover llc's.
 
 // The kernel's MODE writes as llvm.amdgcn.s.setreg / s.getreg immediates (SIMM16 = id[5:0] |
 // offset[10:6] | (size - 1)[15:11], HW_REG_MODE = 1): MODE[7:0] = 1 | 7 << 11 = 14337,
@@ -618,6 +621,77 @@ std::string Pk16Prelude(const InstrInfo& info) {
                       " %x16, i32 0\n  ");
 }
 
+// The oracle IR's f32 and i32 views of its loaded words, before the call.
+constexpr char kOracleCasts[] =
+    "%yf = bitcast i32 %y to float\n  %zf = bitcast i32 %z to float\n  %xi = bitcast float %x to i32\n  ";
+
+std::vector<std::string> LlcLines(const CodeObjectView& co, Instr instr, const std::string& ir);
+
+// The IR vector type of a VGPR-tuple source (an FP6 tuple: <6 x i32>; 16 f32: <16 x float>) or
+// destination (32 f32: <32 x float>; 32 f16 / bf16 in 16 dwords: <32 x half> / <32 x bfloat>;
+// an FP6 tuple: <6 x i32>), as LLVM's IntrinsicsAMDGPU.td declares the gfx950 FP6/BF6
+// conversions; "" for a role or output this test does not spell.
+std::string TupleSrcType(const InstrInfo& info, int s) {
+  if (info.src[s] == SrcRole::fp6_x32) return absl::StrCat("<", info.src_dwords(s), " x i32>");
+  if (info.src[s] == SrcRole::f32_x16) return absl::StrCat("<", info.src_dwords(s), " x float>");
+  return "";
+}
+std::string TupleDstType(const InstrInfo& info) {
+  const int w = info.dst_words();
+  switch (info.output) {
+    case OutputKind::f32: return absl::StrCat("<", w, " x float>");
+    case OutputKind::f16: return absl::StrCat("<", 2 * w, " x half>");
+    case OutputKind::bf16: return absl::StrCat("<", 2 * w, " x bfloat>");
+    case OutputKind::fp6: return absl::StrCat("<", w, " x i32>");
+    default: return "";
+  }
+}
+
+// A row with a VGPR tuple (a source of more than one dword, or more than two VDST words).
+bool IsTupleRow(const InstrInfo& info) {
+  return !info.lane_shape().narrow_sources() || info.dst_words() > 2;
+}
+
+// The oracle IR of a tuple row: its intrinsic takes the sources in order, each tuple a vector
+// loaded (before the MODE writes) from the source's buffer at the lane's index, each scale a
+// float, and returns the destination vector, stored whole. llc-22 -mcpu=gfx950 emits
+// `v_cvt_scalef32_pk32_f32_fp6 v[0:31], v[32:37], s6` from `<32 x float>
+// @llvm.amdgcn.cvt.scalef32.pk32.f32.fp6(<6 x i32>, float)`, the f16 / bf16 decodes from
+// `<32 x half>` / `<32 x bfloat>` ones, and `v_cvt_scalef32_2xpk16_fp6_f32 v[0:5], v[0:15],
+// v[16:31], ...` from `<6 x i32> @llvm.amdgcn.cvt.scalef32.2xpk16.fp6.f32(<16 x float>,
+// <16 x float>, float)`. "" for a row with a role or output TupleSrcType / TupleDstType do not
+// spell, or a one-dword source that is not a scale (that row is not checked here).
+std::string TupleOracleIr(const InstrInfo& info, const std::string& fn) {
+  const std::string ret = TupleDstType(info);
+  if (ret.empty()) return "";
+  const char* const kBuf[3] = {"%a", "%b", "%c"};
+  const char* const kScale[3] = {"%x", "%yf", "%zf"};
+  std::string loads;
+  std::vector<std::string> types, args;
+  for (int i = 0; i < info.sources(); ++i) {
+    if (info.src_dwords(i) > 1) {
+      const std::string t = TupleSrcType(info, i);
+      if (t.empty()) return "";
+      absl::StrAppend(&loads, "%pt", i, " = getelementptr ", t, ", ptr addrspace(1) ", kBuf[i],
+                      ", i32 %id\n  %t", i, " = load ", t, ", ptr addrspace(1) %pt", i, "\n  ");
+      types.push_back(t);
+      args.push_back(absl::StrCat(t, " %t", i));
+    } else if (info.src[i] == SrcRole::scale_f32) {
+      types.push_back("float");
+      args.push_back(absl::StrCat("float ", kScale[i]));
+    } else {
+      return "";
+    }
+  }
+  const std::string call = absl::StrCat("%rv = call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
+  const std::string store = absl::StrCat("%po = getelementptr ", ret, ", ptr addrspace(1) %out, i32 %id\n  store ",
+                                         ret, " %rv, ptr addrspace(1) %po");
+  return absl::StrCat("declare ", ret, " ", fn, "(", absl::StrJoin(types, ", "), ")\n",
+                      absl::StrReplaceAll(kOracleIr, {{"  %saved = call", absl::StrCat("  ", loads, "%saved = call")},
+                                                      {"%r = @CALL@", absl::StrCat(kOracleCasts, call)},
+                                                      {"@STORE@", store}}));
+}
+
 // The instruction lines of llc's assembly for @k (comments, directives and labels dropped).
 std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   // The intrinsic is named after the mnemonic (v_cvt_X_f32 -> llvm.amdgcn.cvt.X.f32, '_' ->
@@ -628,6 +702,11 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   absl::string_view mnemonic = InstrName(instr);
   absl::ConsumePrefix(&mnemonic, "v_cvt_");
   const std::string name = absl::StrReplaceAll(mnemonic, {{"_", "."}});
+  if (IsTupleRow(info)) {
+    const std::string ir = TupleOracleIr(info, absl::StrCat("@llvm.amdgcn.cvt.", name));
+    EXPECT_FALSE(ir.empty()) << InstrName(instr) << ": no tuple IR for its roles";
+    return ir.empty() ? std::vector<std::string>{} : LlcLines(co, instr, ir);
+  }
   const char* const kArgs[3] = {"%x", "%y", "%z"};
   std::vector<std::string> types, args;
   for (int i = 0; i < info.sources(); ++i) {
@@ -709,8 +788,14 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const std::string store =
       pair ? "%po = getelementptr <2 x float>, ptr addrspace(1) %out, i32 %id\n  store <2 x float> %rv, ptr addrspace(1) %po"
            : "%po = getelementptr i32, ptr addrspace(1) %out, i32 %id\n  store i32 %r, ptr addrspace(1) %po";
-  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat("%yf = bitcast i32 %y to float\n  %zf = bitcast i32 %z to float\n  %xi = bitcast float %x to i32\n  ", Pk16Prelude(info), result)},
+  const std::string ir = decl + absl::StrReplaceAll(kOracleIr, {{"%r = @CALL@", absl::StrCat(kOracleCasts, Pk16Prelude(info), result)},
                                                                  {"@STORE@", store}});
+  return LlcLines(co, instr, ir);
+}
+
+// llc-22's assembly of `ir` for the code object's target and wave size: the instruction lines
+// of @k (comments, directives and labels dropped).
+std::vector<std::string> LlcLines(const CodeObjectView& co, Instr instr, const std::string& ir) {
   const std::string path = WriteTemp(absl::StrCat(co.target->name, "_w", co.wave_size, "_", InstrName(instr), ".ll"),
                                      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(ir.data()), ir.size()));
   CommandResult r = RunCommand(absl::StrCat(Tool("llc"), " -mtriple=amdgcn-amd-amdhsa -mcpu=", co.target->name, " ",
@@ -745,10 +830,67 @@ bool IsHazardInstruction(absl::string_view text) {
 // writes before the instruction, the instruction, the same writes after it, the store, and the
 // store that reads VDST+1 of a pair (the kernel's store of v5; in llc's output, its one store of
 // the pair).
+// For a tuple row also, per VDST word k, the first store after the instruction that reads
+// VDST+k (store_of[k]; the kernel's `store v1, v[4+k]`, llc's dwordx4 stores of the tuple),
+// and the last write before the instruction of a register it reads (last_read_write: the
+// kernel's load of its tuple's last dword, llc's last load of a source vector).
 struct HazardSites {
   size_t set_lo = SIZE_MAX, set_hi = SIZE_MAX, instr = SIZE_MAX, instr_end = SIZE_MAX,
          restore_lo = SIZE_MAX, restore_hi = SIZE_MAX, store = SIZE_MAX, store_hi = SIZE_MAX;
+  std::vector<size_t> store_of;
+  size_t last_read_write = SIZE_MAX;
 };
+
+// Operand i of an instruction line ("global_store_dwordx4 v32, v[0:3], s[6:7]": 1 is "v[0:3]").
+std::string OperandOf(absl::string_view line, int i) {
+  const size_t space = line.find(' ');
+  if (space == absl::string_view::npos) return "";
+  std::vector<std::string> ops = absl::StrSplit(line.substr(space + 1), ',');
+  return i < static_cast<int>(ops.size()) ? std::string(absl::StripAsciiWhitespace(ops[i])) : "";
+}
+// The VGPRs an operand names ("v5": 5..5, "v[0:31]": 0..31); false for another operand.
+bool VgprRange(absl::string_view op, int* lo, int* hi) {
+  if (!absl::ConsumePrefix(&op, "v")) return false;
+  if (absl::ConsumePrefix(&op, "[") && absl::ConsumeSuffix(&op, "]")) {
+    const size_t colon = op.find(':');
+    return colon != absl::string_view::npos && absl::SimpleAtoi(op.substr(0, colon), lo) &&
+           absl::SimpleAtoi(op.substr(colon + 1), hi);
+  }
+  return absl::SimpleAtoi(op, lo) && (*hi = *lo, true);
+}
+
+// The tuple sites of `s` (HazardSites): VDST is v[vdst:vdst+words-1], the instruction reads
+// the VGPRs in `reads`.
+void FindTupleSites(const std::vector<std::string>& lines, int vdst, int words,
+                    const std::set<int>& reads, HazardSites* s) {
+  s->store_of.assign(static_cast<size_t>(words), SIZE_MAX);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    int lo = 0, hi = -1;
+    if (absl::StartsWith(lines[i], "global_store") && i > s->instr) {
+      if (!VgprRange(OperandOf(lines[i], 1), &lo, &hi)) continue;
+      for (int k = 0; k < words; ++k) {
+        if (vdst + k >= lo && vdst + k <= hi && s->store_of[k] == SIZE_MAX) s->store_of[k] = i;
+      }
+    } else if (i < s->instr && VgprRange(OperandOf(lines[i], 0), &lo, &hi)) {
+      for (int r = lo; r <= hi; ++r) {
+        if (reads.count(r) > 0) s->last_read_write = i;
+      }
+    }
+  }
+}
+
+// The VGPRs an instruction line reads: each of its source operands' (operands 1..).
+std::set<int> VgprsRead(absl::string_view line) {
+  std::set<int> out;
+  for (int i = 1; i < 4; ++i) {
+    int lo = 0, hi = -1;
+    if (VgprRange(OperandOf(line, i), &lo, &hi)) {
+      for (int r = lo; r <= hi; ++r) out.insert(r);
+    }
+  }
+  return out;
+}
+
 HazardSites FindHazardSites(const std::vector<std::string>& lines, size_t instr, size_t instr_end) {
   HazardSites s;
   s.instr = instr;
@@ -789,6 +931,35 @@ constexpr Gap kPairHazardGaps[] = {
     {"from the instruction to the store of VDST+1", &HazardSites::instr_end, &HazardSites::store_hi},
 };
 
+// A tuple row's gaps (HazardSites' tuple sites) as (llc, kernel) line ranges into `spans`: from
+// the instruction to the store of each VDST word, and from the last write of a register the
+// instruction reads to the instruction. The kernel's VDST is v4 (its placeholder's operand 0)
+// and its reads the row's registers under kRegisterConvention; llc's are its line's operands.
+template <typename SpanT>
+void TupleSpans(Instr instr, const std::vector<std::string>& llc,
+                const std::vector<std::string>& hand, size_t at, HazardSites* oracle,
+                std::vector<SpanT>* spans) {
+  const InstrInfo& info = GetInstrInfo(instr);
+  const LaneShape shape = info.lane_shape();
+  std::set<int> hand_reads;
+  for (int src = 0; src < info.sources(); ++src) {
+    for (int k = 0; k < shape.src_dwords[src]; ++k) {
+      hand_reads.insert(kRegisterConvention.SourceVgpr(shape, src, k));
+    }
+  }
+  HazardSites mine = FindHazardSites(hand, at, at + 1);
+  FindTupleSites(hand, kRegisterConvention.vdst, info.dst_words(), hand_reads, &mine);
+  int llc_vdst = 0, llc_vdst_hi = 0;
+  EXPECT_TRUE(VgprRange(OperandOf(llc[oracle->instr], 0), &llc_vdst, &llc_vdst_hi)) << llc[oracle->instr];
+  FindTupleSites(llc, llc_vdst, info.dst_words(), VgprsRead(llc[oracle->instr]), oracle);
+  for (int k = 0; k < info.dst_words(); ++k) {
+    spans->push_back({absl::StrCat("from the instruction to the store of VDST+", k),
+                      oracle->instr_end, oracle->store_of[k], mine.instr_end, mine.store_of[k]});
+  }
+  spans->push_back({"from the last write of a register the instruction reads to the instruction",
+                    oracle->last_read_write, oracle->instr, mine.last_read_write, mine.instr});
+}
+
 // One llc-22 run per (code object, row): the default run takes a seeded sample of the (target,
 // row) pairs, a VGPR-pair writer always among them, each on both wave sizes' code objects
 // (model/targets/pair_sample_test_util.h: every target, as many rows as fit, a fresh sample
@@ -798,8 +969,13 @@ constexpr size_t kLlcPairsPerRun = 12;
 TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruction) {
   const std::vector<TargetInstr> sample = SamplePairs(
       "LlcOracleWaitStates", kLlcPairsPerRun,
-      {[](const TargetInstr& p) { return DstWords(p.instr) == 2; }});
+      {[](const TargetInstr& p) { return DstWords(p.instr) == 2; },
+       [](const TargetInstr& p) {
+         const InstrInfo& info = GetInstrInfo(p.instr);
+         return IsTupleRow(info) && !TupleOracleIr(info, "@f").empty();
+       }});
   int pair_rows = 0;  // (code object, VGPR-pair writer) combinations checked
+  int tuple_rows = 0;  // (code object, tuple row) combinations checked
   for (const CodeObjectView& co : AllCodeObjects()) {
     std::vector<Instr> rows;
     for (const TargetInstr& p : sample) {
@@ -807,12 +983,10 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
       // llvm.amdgcn.cvt.* call from the mnemonic, and LLVM reaches those instructions through
       // fptrunc and differently shaped intrinsics (llvm.amdgcn.prng.b32, cvt.sr.{f16,bf16}.f32).
       if (GetInstrInfo(p.instr).requires_feature == TargetFeature::gfx950_insts) continue;
-      // Not the tuple rows (a multi-dword source): LLVM declares them with vector operands
-      // (llc-22 -mcpu=gfx950 emits `v_cvt_scalef32_pk32_f32_fp6 v[0:31], v[32:37], s0` from
-      // `<32 x float> @llvm.amdgcn.cvt.scalef32.pk32.f32.fp6(<6 x i32>, float)`), which
-      // LlcKernelLines does not build, and HazardSites knows one store of VDST (and VDST+1), not
-      // a 32-word tuple's stores: their wait states are not checked against llc.
-      if (!GetInstrInfo(p.instr).lane_shape().narrow_sources()) continue;
+      // A tuple row whose roles TupleOracleIr does not spell as IR vectors is not checked.
+      if (IsTupleRow(GetInstrInfo(p.instr)) && TupleOracleIr(GetInstrInfo(p.instr), "@f").empty()) {
+        continue;
+      }
       if (p.target == co.target) rows.push_back(p.instr);
     }
     if (rows.empty()) continue;
@@ -830,14 +1004,27 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
       size_t llc_instr = 0;
       while (llc_instr < llc.size() && !absl::StartsWith(llc[llc_instr], InstrName(instr))) ++llc_instr;
       ASSERT_LT(llc_instr, llc.size()) << "llc emitted no " << InstrName(instr) << ":\n" << absl::StrJoin(llc, "\n");
-      const HazardSites oracle = FindHazardSites(llc, llc_instr, llc_instr);
+      HazardSites oracle = FindHazardSites(llc, llc_instr, llc_instr);
+      // Each gap as line ranges (from, to) in llc's output and in the kernel.
+      struct Span {
+        std::string name;
+        size_t lf, lt, hf, ht;
+      };
+      std::vector<Span> spans;
       std::vector<Gap> gaps(std::begin(kHazardGaps), std::end(kHazardGaps));
       if (DstWords(instr) == 2) {
         gaps.insert(gaps.end(), std::begin(kPairHazardGaps), std::end(kPairHazardGaps));
         ++pair_rows;
       }
       for (const Gap& g : gaps) {
-        const size_t lf = oracle.*g.from, lt = oracle.*g.to, hf = mine.*g.from, ht = mine.*g.to;
+        spans.push_back({g.name, oracle.*g.from, oracle.*g.to, mine.*g.from, mine.*g.to});
+      }
+      if (IsTupleRow(GetInstrInfo(instr))) {
+        TupleSpans(instr, llc, hand, at, &oracle, &spans);
+        ++tuple_rows;
+      }
+      for (const Span& g : spans) {
+        const size_t lf = g.lf, lt = g.lt, hf = g.hf, ht = g.ht;
         ASSERT_TRUE(lf < lt && lt < llc.size()) << g.name << " not found in llc's output:\n" << absl::StrJoin(llc, "\n");
         ASSERT_TRUE(hf < ht && ht < hand.size()) << g.name << " not found in the kernel";
         int llc_waits = 0, hand_waits = 0;
@@ -868,6 +1055,7 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
     }
   }
   EXPECT_GT(pair_rows, 0) << "no VGPR-pair writer on any target: the pair gap was never checked";
+  EXPECT_GT(tuple_rows, 0) << "no tuple row sampled: its gaps were never checked";
 }
 
 // The kernel descriptor and metadata as llvm-objdump / llvm-readelf decode them.

@@ -36,12 +36,13 @@ absl::Status CheckSeconds(const std::string& where, double seconds) {
 
 absl::Status CheckSweep(const std::string& w, const proto::SweepResult& s) {
   if (absl::Status st = CheckTargetInstr(w, s.target(), s.instr()); !st.ok()) return st;
-  if (s.mismatch_expected_size() != s.mismatch_examples_size() ||
-      s.mismatch_observed_size() != s.mismatch_examples_size()) {
-    return Bad(w, absl::StrCat(s.mismatch_examples_size(), " mismatch_examples but ",
-                               s.mismatch_expected_size(), " mismatch_expected and ",
+  // N words of each per example, N the row's VDST words (1, a pair's 2, a tuple's up to 32).
+  const int n = s.mismatch_examples_size();
+  const int e = s.mismatch_expected_size();
+  if (s.mismatch_observed_size() != e || (n == 0 ? e != 0 : e < n || e % n != 0 || e / n > 32)) {
+    return Bad(w, absl::StrCat(n, " mismatch_examples but ", e, " mismatch_expected and ",
                                s.mismatch_observed_size(),
-                               " mismatch_observed words (one of each per example)"));
+                               " mismatch_observed words (N of each per example, 1 <= N <= 32)"));
   }
   if (static_cast<uint64_t>(s.mismatch_examples_size()) > s.mismatches()) {
     return Bad(w, absl::StrCat(s.mismatch_examples_size(), " mismatch_examples but only ",

@@ -35,7 +35,23 @@ TEST(Validate, RunRecordRules) {
   r.mutable_sweeps(0)->add_mismatch_examples();
   r.mutable_sweeps(0)->add_mismatch_examples();
   EXPECT_EQ(Why(r), "sweeps[0]: 3 mismatch_examples but 1 mismatch_expected and 1 "
-                    "mismatch_observed words (one of each per example)");
+                    "mismatch_observed words (N of each per example, 1 <= N <= 32)");
+  // Two words per example (a VGPR pair's, or a tuple's N) are whole lanes: accepted; 4 words
+  // for 3 examples are not.
+  for (int i = 0; i < 5; ++i) {
+    r.mutable_sweeps(0)->add_mismatch_expected(1);
+    r.mutable_sweeps(0)->add_mismatch_observed(2);
+  }
+  EXPECT_TRUE(ValidateRunRecord(r).ok()) << Why(r);
+  r.mutable_sweeps(0)->mutable_mismatch_expected()->RemoveLast();
+  r.mutable_sweeps(0)->mutable_mismatch_observed()->RemoveLast();
+  r.mutable_sweeps(0)->mutable_mismatch_expected()->RemoveLast();
+  r.mutable_sweeps(0)->mutable_mismatch_observed()->RemoveLast();
+  EXPECT_FALSE(ValidateRunRecord(r).ok());
+  r.mutable_sweeps(0)->clear_mismatch_expected();
+  r.mutable_sweeps(0)->clear_mismatch_observed();
+  r.mutable_sweeps(0)->add_mismatch_expected(1);
+  r.mutable_sweeps(0)->add_mismatch_observed(2);
   struct Case {
     void (*edit)(proto::SweepResult*);
     const char* says;

@@ -41,7 +41,10 @@
 #                          its binades; quick: all 2^32 src0 at the default MODE on gfx942;
 #                          smoke: 2^24 src0 from 0x42000000 on gfx942 (seconds). A row with a
 #                          seed (SR): every seed for a boundary set of src0 on gfx942 gfx950
-#                          gfx1201 gfx1250, in all three. Discrimination questions: every row
+#                          gfx1201 gfx1250, in all three. A row with a VGPR-tuple source: each
+#                          element of a six-bit field tuple (every code x every scale), element
+#                          0 of a dword tuple (full: 2^32 values; quick, smoke: its first 2^14),
+#                          on the same four targets. Discrimination questions: every row
 #                          on those four. none: no sweeps and no discrimination questions
 #   --erratum-budget S     seconds the erratum step may take: each simulator erratum found by a
 #                          60 s campaign (fuzz_triage_erratum_buckets_test, one case at a time,
@@ -76,7 +79,7 @@ erratum_budget="${NIGHTLY_ERRATUM_BUDGET:-}"
 usage() { echo "nightly.sh: $*" >&2; exit 2; }
 # The binary's rows and pairs (`lanediff targets --json`, its "rows" and "targets": docs/json.md),
 # the only place this script learns which instructions exist.
-#   rows_of BIN:  "NAME SWEEP" per row (SWEEP: seed or src0)
+#   rows_of BIN:  "NAME SWEEP" per row (SWEEP: seed, src0 or element)
 #   pairs_of BIN: "TARGET NAME SWEEP ALL_MODES" per target x instruction it has (ALL_MODES: true
 #                 when the row's op reads MODE[1:0] or MODE[4], which sweep --all-modes varies)
 targets_json() {
@@ -283,6 +286,16 @@ for t in "${seed_targets[@]}"; do
     [ "$pt" = "$t" ] && [ "$kind" = seed ] || continue
     step "sweep $t $i (all seeds, boundary src0)" "$lanediff" sweep --targets "$t" --instrs "$i" \
       --device "$device" "${inject[@]}" "${shard_flag[@]}" --out "$out/runs/sweep-$t-$i.textproto"
+  done < "$out/logs/rows.txt"
+done
+
+element_range=(--last 16384); [ "$sweep" = full ] && element_range=()
+for t in "${seed_targets[@]}"; do
+  while read -r pt i kind _; do
+    [ "$pt" = "$t" ] && [ "$kind" = element ] || continue
+    step "sweep $t $i (one element of its tuple source)" "$lanediff" sweep --targets "$t" \
+      --instrs "$i" --device "$device" "${inject[@]}" "${element_range[@]}" "${shard_flag[@]}" \
+      --out "$out/runs/sweep-$t-$i.textproto"
   done < "$out/logs/rows.txt"
 done
 

@@ -61,6 +61,9 @@ constexpr FlagDef kFlags[] = {
     {"last", "N", K::kUint, "end of a range, exclusive"},
     {"oracle", "off|sampled|every", K::kText, "how often the fast model is checked against the "
      "exact oracle"},
+    {"element", "K", K::kUint, "one element of a VGPR-tuple source (0 = its lowest)"},
+    {"element-src", "N", K::kUint, "the source (0..2) whose VGPR tuple an element is of"},
+    {"base-lane", "HEX,HEX,...", K::kText, "a whole lane: each source's dwords, then vdst_old"},
     // Triage.
     {"accept", "SIGNATURE", K::kText, "a root cause to mark known"},
     {"reason", "TEXT", K::kText, "why an accepted cause is acceptable"},

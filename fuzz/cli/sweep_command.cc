@@ -10,7 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/triage/run_identity.h"
 #include "fuzz/cli/args.h"
@@ -41,24 +43,53 @@ void PrintProgress(const std::string& label, const SweepProgress& p) {
   std::fflush(stderr);
 }
 
+// The destination words each mismatch example keeps (1, a pair's 2, a tuple's N).
+size_t WordsPerExample(const proto::SweepResult& r) {
+  return r.mismatch_examples_size() == 0
+             ? 1
+             : static_cast<size_t>(r.mismatch_expected_size() / r.mismatch_examples_size());
+}
+
+// The swept element's value in an example lane of an element sweep (its bits of the tuple).
+uint32_t ElementValue(const SweepSpec& s, const proto::Lane& l) {
+  const InstrInfo& row = GetInstrInfo(s.ctx.instr);
+  std::vector<uint32_t> tuple;
+  const auto& more = s.tuple_src == 0 ? l.src0_more() : s.tuple_src == 1 ? l.src1_more() : l.src2_more();
+  tuple.push_back(s.tuple_src == 0 ? l.src0() : s.tuple_src == 1 ? l.src1() : l.src2());
+  tuple.insert(tuple.end(), more.begin(), more.end());
+  const int bits = ElementBits(row, s.tuple_src);
+  uint32_t v = 0;
+  for (int b = 0; b < bits; ++b) {
+    const size_t bit = static_cast<size_t>(s.element * bits + b);
+    if (bit / 32 < tuple.size()) v |= ((tuple[bit / 32] >> (bit % 32)) & 1u) << b;
+  }
+  return v;
+}
+
 // One sweep's result as a JSON line (docs/json.md): counts, SR round-up probabilities, examples.
 void PrintSweepJson(const std::string& target_name, const std::string& instr_name,
                     const SweepSpec& s, const proto::SweepResult& r, const std::string& device) {
   std::vector<std::string> examples;
+  const size_t words = WordsPerExample(r);
   for (int i = 0; i < r.mismatch_examples_size(); ++i) {
     const proto::Lane& l = r.mismatch_examples(i);
-    examples.push_back(JsonLine()
-                           .Str("src0", absl::StrFormat("0x%08x", l.src0()))
-                           .Str("src1", absl::StrFormat("0x%08x", l.src1()))
-                           .Str("src2", absl::StrFormat("0x%08x", l.src2()))
-                           .Str("vdst_old", absl::StrFormat("0x%08x", l.vdst_old()))
-                           .Str("model", absl::StrFormat("0x%08x", r.mismatch_expected(i)))
-                           .Str("device", absl::StrFormat("0x%08x", r.mismatch_observed(i)))
-                           .Text());
+    JsonLine e;
+    e.Str("src0", absl::StrFormat("0x%08x", l.src0()))
+        .Str("src1", absl::StrFormat("0x%08x", l.src1()))
+        .Str("src2", absl::StrFormat("0x%08x", l.src2()))
+        .Str("vdst_old", absl::StrFormat("0x%08x", l.vdst_old()))
+        .Str("model", absl::StrFormat("0x%08x", r.mismatch_expected(i * words)))
+        .Str("device", absl::StrFormat("0x%08x", r.mismatch_observed(i * words)));
+    if (s.swept == SweptOperand::kElement) {
+      e.Str("element", absl::StrFormat("0x%x", ElementValue(s, l)))
+          .Str("differing", DifferingWords(r.mismatch_expected().data() + i * words,
+                                           r.mismatch_observed().data() + i * words, words));
+    }
+    examples.push_back(e.Text());
   }
   JsonLine j;
   j.Str("type", "sweep").Str("target", target_name).Str("instr", instr_name)
-      .Str("swept", s.swept == SweptOperand::kSeed ? "seed" : "src0")
+      .Str("swept", r.swept())
       .Str("mode", absl::StrFormat("0x%08x", s.ctx.mode));
   if (s.swept == SweptOperand::kSeed) j.Str("src0", absl::StrFormat("0x%08x", s.src0));
   j.Uint("first", s.first).Uint("last", s.last).Uint("lanes", r.lanes())
@@ -88,10 +119,28 @@ void PrintSweepText(const std::string& label, const SweepSpec& s, const proto::S
                 double(r.round_up_device()) / r.lanes());
   }
   std::printf("\n");
+  const size_t words = WordsPerExample(r);
   for (int i = 0; i < r.mismatch_examples_size(); ++i) {
     const proto::Lane& l = r.mismatch_examples(i);
-    std::printf("  mismatch: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x model=0x%08x device=0x%08x\n",
-                l.src0(), l.src1(), l.src2(), l.vdst_old(), r.mismatch_expected(i), r.mismatch_observed(i));
+    if (s.swept != SweptOperand::kElement) {
+      std::printf("  mismatch: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x model=0x%08x device=0x%08x\n",
+                  l.src0(), l.src1(), l.src2(), l.vdst_old(), r.mismatch_expected(i * words),
+                  r.mismatch_observed(i * words));
+      continue;
+    }
+    // An element sweep: the element's value, the one-dword sources, then each word that differs.
+    std::string line = absl::StrFormat("  mismatch: %s=0x%x", r.swept(), ElementValue(s, l));
+    const uint32_t first[3] = {l.src0(), l.src1(), l.src2()};
+    const InstrInfo& row = GetInstrInfo(s.ctx.instr);
+    for (int src = 0; src < row.sources(); ++src) {
+      if (row.src_dwords(src) == 1) absl::StrAppendFormat(&line, " src%d=0x%08x", src, first[src]);
+    }
+    absl::StrAppend(&line, ":");
+    for (size_t k = 0; k < words; ++k) {
+      const uint32_t want = r.mismatch_expected(i * words + k), got = r.mismatch_observed(i * words + k);
+      if (want != got) absl::StrAppendFormat(&line, " VDST+%d model=0x%08x device=0x%08x", k, want, got);
+    }
+    std::printf("%s\n", line.c_str());
   }
   for (const proto::Lane& l : r.oracle_mismatch_examples()) {
     std::printf("  fast model != oracle: src0=0x%08x src1=0x%08x src2=0x%08x old=0x%08x\n", l.src0(),
@@ -101,11 +150,24 @@ void PrintSweepText(const std::string& label, const SweepSpec& s, const proto::S
 }
 
 // The sweeps one invocation runs: each MODE (--all-modes: every rounding mode x input-denormal
-// setting) for an instruction that sweeps src0; each src0 of the SR boundary set (or --src0)
-// for one that sweeps the seed.
+// setting) for an instruction that sweeps src0, and for a tuple row each MODE x each of
+// `elements`; each src0 of the SR boundary set (or --src0) for one that sweeps the seed.
 std::vector<SweepSpec> SweepSpecs(const SweepSpec& base, bool is_sr, bool all_modes,
-                                  std::optional<uint32_t> src0) {
+                                  std::optional<uint32_t> src0, const std::vector<int>& elements) {
   std::vector<SweepSpec> specs;
+  if (!elements.empty()) {
+    SweepSpec per_element = base;
+    per_element.swept = SweptOperand::kElement;
+    for (const SweepSpec& m : SweepSpecs(per_element, false, all_modes, std::nullopt, {})) {
+      for (int k : elements) {
+        SweepSpec e = m;
+        e.swept = SweptOperand::kElement;
+        e.element = k;
+        specs.push_back(e);
+      }
+    }
+    return specs;
+  }
   if (!is_sr) {
     std::vector<uint32_t> modes = {base.ctx.mode};
     if (all_modes) {
@@ -192,6 +254,9 @@ std::optional<SweepOutcome> RunSweeps(const std::vector<SweepSpec>& specs,
     const std::string label =
         s.swept == SweptOperand::kSeed
             ? absl::StrFormat("%s %s src0=0x%08x", target_name, instr_name, s.src0)
+        : s.swept == SweptOperand::kElement
+            ? absl::StrFormat("%s %s src%d[%d] mode=0x%08x", target_name, instr_name, s.tuple_src,
+                              s.element, s.ctx.mode)
             : absl::StrFormat("%s %s mode=0x%08x", target_name, instr_name, s.ctx.mode);
     auto r = RunSweep(s, runners, [&](const SweepProgress& p) { PrintProgress(label, p); });
     if (!r.ok()) {
@@ -212,11 +277,66 @@ std::optional<SweepOutcome> RunSweeps(const std::vector<SweepSpec>& specs,
   return outcome;
 }
 
+// The element flags against the row: for a row with a tuple source, the elements to sweep
+// (--element, else every element of a six-bit field tuple, element 0 of a dword one) and, in
+// `spec`, the tuple source and the base lane; for another row, none of them may be given. An
+// exit code on a usage error, else -1.
+int ElementFlags(const Args& args, const InstrInfo& row, uint64_t element, uint64_t element_src,
+                 const std::string& base_lane, std::vector<int>* elements, SweepSpec* spec) {
+  const int tuple = args.Given("element-src") ? static_cast<int>(element_src) : FirstTupleSource(row);
+  if (tuple < 0 || row.src_dwords(tuple) < 2) {
+    if (args.Given("element") || args.Given("element-src") || args.Given("base-lane")) {
+      std::fprintf(stderr, "lanediff sweep: --element, --element-src and --base-lane take a row "
+                           "with a VGPR-tuple source; %s%s\n", std::string(row.name).c_str(),
+                   tuple < 0 ? " has none" : absl::StrCat("'s src", tuple, " is one dword").c_str());
+      return kExitUsage;
+    }
+    return -1;
+  }
+  spec->tuple_src = tuple;
+  const int count = ElementCount(row, tuple);
+  if (args.Given("element")) {
+    if (element >= static_cast<uint64_t>(count)) {
+      std::fprintf(stderr, "lanediff sweep: --element %llu: src%d of %s has elements 0..%d\n",
+                   static_cast<unsigned long long>(element), tuple, std::string(row.name).c_str(),
+                   count - 1);
+      return kExitUsage;
+    }
+    elements->push_back(static_cast<int>(element));
+  } else {
+    for (int k = 0; k < (ElementBits(row, tuple) < 32 ? count : 1); ++k) elements->push_back(k);
+  }
+  spec->base = DefaultBaseLane(row);
+  if (!base_lane.empty()) {
+    std::vector<uint32_t> words;
+    for (absl::string_view tok : absl::StrSplit(base_lane, absl::ByAnyChar(", "), absl::SkipEmpty())) {
+      uint32_t w = 0;
+      absl::ConsumePrefix(&tok, "0x");
+      if (!absl::SimpleHexAtoi(tok, &w)) {
+        std::fprintf(stderr, "lanediff sweep: --base-lane: '%s' is not a 32-bit hex word\n",
+                     std::string(tok).c_str());
+        return kExitUsage;
+      }
+      words.push_back(w);
+    }
+    if (words.size() != spec->base.size()) {
+      std::fprintf(stderr, "lanediff sweep: --base-lane: %s takes %zu words (each source's dwords, "
+                           "then vdst_old), not %zu\n", std::string(row.name).c_str(),
+                   spec->base.size(), words.size());
+      return kExitUsage;
+    }
+    spec->base = words;
+  }
+  return -1;
+}
+
 // The help's examples and exit codes; the examples' instructions come from the rows: the
 // first without a seed, the first SR.
 std::string SweepEpilog() {
   const std::string src0_row = ExampleInstr([](const InstrInfo& r) { return !RowIsSeeded(r); });
   const std::string sr_row = ExampleInstr(RowIsSeeded);
+  const std::string tuple_row =
+      ExampleInstr([](const InstrInfo& r) { return FirstTupleSource(r) >= 0; });
   return absl::StrCat(
       "examples:\n",
       src0_row.empty() ? ""
@@ -228,24 +348,38 @@ std::string SweepEpilog() {
       src0_row.empty() ? ""
                        : absl::StrCat("  lanediff sweep --targets gfx942 --instrs ", src0_row,
                                       " --shard 2/4 --out s2.textproto\n"),
+      tuple_row.empty() ? ""
+                        : absl::StrCat("  lanediff sweep --targets gfx950 --instrs ", tuple_row,
+                                       " --element 5 \\\n      --device sim --inject fp6_fields_reversed\n"),
       "exit: 0 all agree, 1 a mismatch (model vs device, or fast model vs oracle), 2 usage (a\n"
       "missing replay: file included), 3 device error or unwritable --out (checked first).");
 }
 
+// The command's description for --help: what each kind of row sweeps.
+constexpr char kSweepHelp[] =
+    "Exhaustive sweeps, model vs device, with the fast model checked against the slow\n"
+    "exact oracle in the same pass.\n"
+    "  every instruction without a seed (the u8 byte packer, the packed 8-bit float\n"
+    "    writers, the 8-bit float -> f32 decoders, one word or a VGPR pair): every src0\n"
+    "    value (2^32) for one MODE, or with --all-modes for every rounding mode x\n"
+    "    input-denormal setting; the other lane words vary by a fixed hash of src0\n"
+    "    (pk_u8: its byte select, ignored S1 bits and kept bytes).\n"
+    "  the SR instructions: every seed value (2^20 fp8, 2^21 bf8) for each src0 of a boundary set\n"
+    "    (or --src0); the seed's low bits, which must not matter, are random on the device\n"
+    "    side and zero for the oracle. Gives the SR round-up probability curve.\n"
+    "  a row with a VGPR-tuple source (the FP6/BF6 rows; `targets --json`: \"element\"): one\n"
+    "    element of the tuple (--element K of --element-src N, default the first tuple\n"
+    "    source), the rest of each lane held at --base-lane; every VDST word is compared and\n"
+    "    a mismatch names the words that differ (VDST+k). A six-bit FP6/BF6 field takes its\n"
+    "    64 codes x the 256 exponent bytes of the scale (16,384 lanes; without --element,\n"
+    "    each of the 32 fields in turn); a dword element (one f32 of a 16-f32 tuple) takes\n"
+    "    every 32-bit value or --first/--last, element 0 without --element.\n"
+    "Work goes to the device in chunks of --chunk lanes, one runner per --jobs worker.\n"
+    "Several sweeps (--all-modes, the SR boundary set, each field of a tuple) run one after\n"
+    "another.";
+
 int RunSweepCommand(int argc, char** argv) {
-  Args args("sweep",
-            "Exhaustive sweeps, model vs device, with the fast model checked against the slow\n"
-            "exact oracle in the same pass.\n"
-            "  every instruction without a seed (the u8 byte packer, the packed 8-bit float\n"
-            "    writers, the 8-bit float -> f32 decoders, one word or a VGPR pair): every src0\n"
-            "    value (2^32) for one MODE, or with --all-modes for every rounding mode x\n"
-            "    input-denormal setting; the other lane words vary by a fixed hash of src0\n"
-            "    (pk_u8: its byte select, ignored S1 bits and kept bytes).\n"
-            "  the SR instructions: every seed value (2^20 fp8, 2^21 bf8) for each src0 of a boundary set\n"
-            "    (or --src0); the seed's low bits, which must not matter, are random on the device\n"
-            "    side and zero for the oracle. Gives the SR round-up probability curve.\n"
-            "Work goes to the device in chunks of --chunk lanes, one runner per --jobs worker.\n"
-            "Several sweeps (--all-modes, the SR boundary set) run one after another.");
+  Args args("sweep", kSweepHelp);
   std::string target_name, instr_name, shard, oracle = "sampled", out;
   std::vector<std::string> hyps;
   DeviceFlags dev(/*default_timeout_seconds=*/30);
@@ -273,6 +407,15 @@ int RunSweepCommand(int argc, char** argv) {
             &jobs);
   args.Uint("chunk", "lanes per device batch (1..67108864; default 262144)", 1, 1u << 26,
             &chunk);
+  uint64_t element = 0, element_src = 0;
+  std::string base_lane;
+  args.Uint("element", "tuple rows: the element swept (default: every six-bit field; dword 0)", 255,
+            &element);
+  args.Uint("element-src", "tuple rows: the source holding it (default: the first tuple)", 2,
+            &element_src);
+  args.Flag("base-lane",
+            "tuple rows: every word of a lane, as eval reads one (default: tuple 0, others 1.0)",
+            &base_lane);
   args.Flag("oracle", "fast model vs exact oracle (default sampled: 1 in 61)", &oracle);
   args.Flag("out", "write the results as a RunRecord text proto (for lanediff report)", &out);
   bool json = false;
@@ -304,9 +447,17 @@ int RunSweepCommand(int argc, char** argv) {
   if (int rc = OpenRunners(dev, jobs, &owned, &runners); rc >= 0) return rc;
   std::fprintf(stderr, "device: %s\n", runners[0]->Describe().c_str());
 
-  // Instructions that take a seed sweep the seed; the others sweep src0.
-  const bool is_sr = SeedBits(ctx) > 0;
-  const uint64_t full = uint64_t{1} << (is_sr ? SeedBits(ctx) : 32);
+  // A row with a tuple source sweeps an element of it; one that takes a seed the seed; the
+  // others src0.
+  const InstrInfo& row = GetInstrInfo(ctx.instr);
+  std::vector<int> elements;
+  SweepSpec base;
+  if (int rc = ElementFlags(args, row, element, element_src, base_lane, &elements, &base); rc >= 0) {
+    return rc;
+  }
+  const bool is_sr = elements.empty() && SeedBits(ctx) > 0;
+  const uint64_t full = !elements.empty() ? ElementSweepSize(row, base.tuple_src)
+                                          : uint64_t{1} << (is_sr ? SeedBits(ctx) : 32);
   if (last == 0) last = full;
   if (last > full || first >= last) {
     std::fprintf(stderr, "lanediff sweep: range [%llu, %llu) is empty or beyond %llu\n",
@@ -319,7 +470,6 @@ int RunSweepCommand(int argc, char** argv) {
     std::fprintf(stderr, "lanediff sweep: %s\n", std::string(range.status().message()).c_str());
     return kExitUsage;
   }
-  SweepSpec base;
   base.ctx = ctx;
   base.first = range->first;
   base.last = range->second;
@@ -328,7 +478,8 @@ int RunSweepCommand(int argc, char** argv) {
   base.device_name = dev.device;
   const std::vector<SweepSpec> specs =
       SweepSpecs(base, is_sr, all_modes,
-                 has_src0 ? std::optional<uint32_t>(static_cast<uint32_t>(src0)) : std::nullopt);
+                 has_src0 ? std::optional<uint32_t>(static_cast<uint32_t>(src0)) : std::nullopt,
+                 elements);
 
   proto::RunRecord record = NewRunRecord(dev, *runners[0], hyps);
   const std::optional<SweepOutcome> outcome =

@@ -7,6 +7,7 @@
 #include "fuzz/cli/commands.h"
 #include "device_harness/sim/errata.h"
 #include "fuzz/report/plots.h"
+#include "fuzz/sweep/sweep.h"
 #include "model/base/lanes.h"
 #include "model/ops/ops.h"
 #include "model/targets/hypotheses.h"
@@ -17,16 +18,18 @@ namespace {
 
 // One object per row of model/instrs.def, everything scripts need to know about it (the
 // nightly's sweeps, the report's figures, the simulator errata that reach it), computed from
-// the row: {"name":..,"op":..,"proto_number":N,"sweep":"seed"|"src0"|"none" (a tuple source:
-// sweeps walk one-dword sources),"all_modes":bool,
-// "src0_map":bool,"errata":[..]}.
+// the row: {"name":..,"op":..,"proto_number":N,"sweep":"seed"|"src0"|"element" (a tuple
+// source: one element of it, `sweep --element`; then also "element_src":S,"elements":N,
+// "element_bits":B),"all_modes":bool,"src0_map":bool,"errata":[..]}.
 std::string RowsJson() {
   std::string out = "[";
   for (Instr i : kAllInstrs) {
     const InstrInfo& row = GetInstrInfo(i);
-    // `lanediff sweep` sweeps the seed of a row whose S1 is one, src0 otherwise, neither of a
-    // row with a tuple source; --all-modes
-    // varies MODE[1:0] and MODE[4], worth it only for an op that reads one on some family.
+    // `lanediff sweep` sweeps one element of a row's first tuple source (fuzz/sweep/sweep.h
+    // FirstTupleSource), else the seed of a row whose S1 is
+    // one, else src0; --all-modes varies MODE[1:0] and MODE[4], worth it only for an op that
+    // reads one on some family.
+    const int tuple = FirstTupleSource(row);
     bool reads_swept_mode = false;
     for (int f = 0; f < kNumFamilies; ++f) {
       if (ModeBitsRead(i, static_cast<Family>(f)) & (kModeRoundF32Mask | kModeDenormF32InBit)) {
@@ -35,9 +38,12 @@ std::string RowsJson() {
     }
     absl::StrAppend(&out, i == kAllInstrs.front() ? "" : ",", "{\"name\":\"", row.name,
                     "\",\"op\":\"", row.op, "\",\"proto_number\":", row.proto_number,
-                    ",\"sweep\":\"", !row.lane_shape().narrow_sources() ? "none"
+                    ",\"sweep\":\"", tuple >= 0                        ? "element"
                                       : row.src[1] == SrcRole::sr_seed ? "seed" : "src0",
-                    "\",\"all_modes\":", reads_swept_mode ? "true" : "false",
+                    "\"", tuple < 0 ? "" : absl::StrCat(
+                        ",\"element_src\":", tuple, ",\"elements\":",
+                        ElementCount(row, tuple), ",\"element_bits\":", ElementBits(row, tuple)),
+                    ",\"all_modes\":", reads_swept_mode ? "true" : "false",
                     ",\"src0_map\":", PlotsSrc0Map(row) ? "true" : "false", ",\"errata\":[");
     bool first = true;
     for (const ErratumInfo& e : AllErrata()) {

@@ -83,7 +83,7 @@ absl::Status Worker::Account(FlatCase& c, absl::StatusOr<BothSides> both, bool k
     ctx.hyp = Hypotheses{};  // as the case resolves, whatever --hypothesis says
     const LaneView v = both->resolved;
     for (size_t i = 0; i < v.size && i < 64; ++i) {
-      stats_.classes[ClassIndex(ClassifyInput(ctx, v.first(0, i), v.first(1, i)))]++;
+      stats_.classes[ClassIndex(ClassifyLane(ctx, v, i))]++;
     }
   }
   if (!both->differing.empty()) {

@@ -128,13 +128,19 @@ std::vector<IdentifiedSweep> MergeSweepsWithIdentity(const std::vector<proto::Ru
     m.set_last(std::max(m.last(), s.last()));
     m.set_lanes(m.lanes() + s.lanes());
     m.set_mismatches(m.mismatches() + s.mismatches());
-    // ValidateRunRecord makes the three lists equally long; the bound holds even if not.
-    const int examples = std::min({s.mismatch_examples_size(), s.mismatch_expected_size(),
-                                   s.mismatch_observed_size()});
+    // ValidateRunRecord makes the word lists N words per example (a lane's VDST words); the
+    // bounds hold even if not.
+    const int words = s.mismatch_examples_size() == 0
+                          ? 1
+                          : std::max(1, s.mismatch_expected_size() / s.mismatch_examples_size());
+    const int examples = std::min({s.mismatch_examples_size(), s.mismatch_expected_size() / words,
+                                   s.mismatch_observed_size() / words});
     for (int i = 0; i < examples && m.mismatch_examples_size() < kMaxMismatchExamples; ++i) {
       *m.add_mismatch_examples() = s.mismatch_examples(i);
-      m.add_mismatch_expected(s.mismatch_expected(i));
-      m.add_mismatch_observed(s.mismatch_observed(i));
+      for (int k = 0; k < words; ++k) {
+        m.add_mismatch_expected(s.mismatch_expected(i * words + k));
+        m.add_mismatch_observed(s.mismatch_observed(i * words + k));
+      }
     }
     const int bins = std::min(s.mismatch_by_exponent_size(), kExponentBins);
     if (m.mismatch_by_exponent_size() < bins) m.mutable_mismatch_by_exponent()->Resize(bins, 0);

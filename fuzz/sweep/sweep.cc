@@ -49,7 +49,11 @@ proto::TestCase TemplateCase(const OpContext& ctx) {
   e->set_clamp(ctx.mods.clamp);
   e->set_omod(ctx.mods.omod);
   tc.set_mode(ctx.mode);
-  tc.add_lanes();
+  proto::Lane* lane = tc.add_lanes();
+  const LaneShape shape = GetInstrInfo(ctx.instr).lane_shape();
+  for (int k = 1; k < shape.src_dwords[0]; ++k) lane->add_src0_more(0);
+  for (int k = 1; k < shape.src_dwords[1]; ++k) lane->add_src1_more(0);
+  for (int k = 1; k < shape.src_dwords[2]; ++k) lane->add_src2_more(0);
   return tc;
 }
 
@@ -64,6 +68,53 @@ int SeedBits(const OpContext& ctx) {
   if (GetInstrInfo(ctx.instr).src[1] != SrcRole::sr_seed) return 0;  // the row: no seed
   const std::optional<Fp8Shape> shape = Fp8OutputShape(ctx);
   return shape ? 32 - static_cast<int>(shape->seed_shift) : 0;
+}
+
+int FirstTupleSource(const InstrInfo& row) {
+  for (int s = 0; s < 3; ++s) {
+    if (row.src_dwords(s) > 1) return s;
+  }
+  return -1;
+}
+
+int ElementBits(const InstrInfo& row, int src) { return SrcElementBits(row.src[src]); }
+
+int ElementCount(const InstrInfo& row, int src) {
+  return 32 * row.src_dwords(src) / ElementBits(row, src);
+}
+
+namespace {
+// Whether one of the row's one-dword sources is a block scale (its exponent byte walked).
+bool HasScaleSource(const InstrInfo& row) {
+  for (int s = 0; s < 3; ++s) {
+    if (row.src[s] == SrcRole::scale_f32 && row.src_dwords(s) == 1) return true;
+  }
+  return false;
+}
+}  // namespace
+
+uint64_t ElementSweepSize(const InstrInfo& row, int src) {
+  const int bits = ElementBits(row, src);
+  if (bits >= 32) return uint64_t{1} << 32;
+  return (uint64_t{1} << bits) * (HasScaleSource(row) ? 256 : 1);
+}
+
+std::vector<uint32_t> DefaultBaseLane(const InstrInfo& row) {
+  std::vector<uint32_t> base;
+  for (int s = 0; s < 3; ++s) {
+    const int n = row.src_dwords(s);
+    base.insert(base.end(), static_cast<size_t>(n), n == 1 ? 0x3f800000u : 0u);
+  }
+  base.push_back(0);  // vdst_old
+  return base;
+}
+
+std::string DifferingWords(const uint32_t* expected, const uint32_t* observed, size_t words) {
+  std::string out;
+  for (size_t k = 0; k < words; ++k) {
+    if (expected[k] != observed[k]) absl::StrAppend(&out, out.empty() ? "" : " ", "VDST+", k);
+  }
+  return out;
 }
 
 absl::StatusOr<std::pair<uint64_t, uint64_t>> ShardRange(uint64_t first, uint64_t last,
@@ -119,15 +170,54 @@ void FillLanes(const SweepSpec& spec, bool seed_sweep, int seed_shift, uint32_t 
   }
 }
 
-// A chunk's lane words, and one lane as a proto::Lane for an example.
+// The lanes of an element sweep's chunk starting at `lo`: each lane the base lane with element
+// spec.element of source spec.tuple_src set to the swept value's low `bits` bits (a field may
+// straddle two dwords), and, for an element narrower than a dword, the exponent field of every
+// scale source set to the value's next 8 bits.
+void FillElementLanes(const SweepSpec& spec, const InstrInfo& row, uint64_t lo, uint64_t n,
+                      LaneBatch* lanes) {
+  const LaneShape shape = row.lane_shape();
+  const int bits = ElementBits(row, spec.tuple_src);
+  const uint64_t code_mask = bits >= 32 ? 0xffffffffu : (uint64_t{1} << bits) - 1;
+  const int first_bit = spec.element * bits;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t v = lo + i;
+    size_t at = 0;
+    for (int s = 0; s < 3; ++s) {
+      const size_t dwords = shape.src_dwords[s];
+      uint32_t* d = lanes->src(s).data() + i * dwords;
+      std::memcpy(d, spec.base.data() + at, dwords * 4);
+      at += dwords;
+      if (s == spec.tuple_src) {
+        for (int b = 0; b < bits; ++b) {
+          const int bit = first_bit + b;
+          const uint32_t one = 1u << (bit % 32);
+          d[bit / 32] = ((v >> b) & 1) ? d[bit / 32] | one : d[bit / 32] & ~one;
+        }
+      } else if (bits < 32 && dwords == 1 && row.src[s] == SrcRole::scale_f32) {
+        d[0] = (d[0] & ~0x7f800000u) | static_cast<uint32_t>(((v & ~code_mask) >> bits) & 0xff) << 23;
+      }
+    }
+    lanes->vdst_old()[i] = spec.base[at];
+  }
+}
+
+// A chunk's lane words (laid out by `shape`), and one lane as a proto::Lane for an example.
 struct ChunkLanes {
   const uint32_t *s0, *s1, *s2, *old;
+  LaneShape shape;
+  const uint32_t* Src(int s, uint64_t i) const {
+    return (s == 0 ? s0 : s == 1 ? s1 : s2) + i * shape.src_dwords[s];
+  }
   proto::Lane At(uint64_t i) const {
     proto::Lane lane;
-    lane.set_src0(s0[i]);
-    lane.set_src1(s1[i]);
-    lane.set_src2(s2[i]);
+    lane.set_src0(*Src(0, i));
+    lane.set_src1(*Src(1, i));
+    lane.set_src2(*Src(2, i));
     lane.set_vdst_old(old[i]);
+    for (int k = 1; k < shape.src_dwords[0]; ++k) lane.add_src0_more(Src(0, i)[k]);
+    for (int k = 1; k < shape.src_dwords[1]; ++k) lane.add_src1_more(Src(1, i)[k]);
+    for (int k = 1; k < shape.src_dwords[2]; ++k) lane.add_src2_more(Src(2, i)[k]);
     return lane;
   }
 };
@@ -142,9 +232,10 @@ void CheckOracle(const OpContext& ctx, const SweepSpec& spec, uint32_t low_mask,
   // Sample positions are fixed by the swept value, not the chunk.
   for (uint64_t i = (stride - lo % stride) % stride; i < n; i += stride) {
     // The oracle sees the seed's low bits cleared: they must not matter.
-    const uint32_t src1 = lanes.s1[i] & ~low_mask;
+    const uint32_t src1 = lanes.s1[i] & ~low_mask;  // a seed is one dword
     uint32_t want[kMaxDstWords] = {};
-    const LaneView one{&lanes.s0[i], &src1, &lanes.s2[i], &lanes.old[i], 1};
+    const LaneView one{lanes.Src(0, i), low_mask != 0 ? &src1 : lanes.Src(1, i), lanes.Src(2, i),
+                       &lanes.old[i], 1, lanes.shape};
     (void)EvaluateOracle(ctx, one, absl::MakeSpan(want, words));
     ++out->oracle_checked;
     if (std::memcmp(want, expected + i * words, words * 4) != 0) {
@@ -154,12 +245,92 @@ void CheckOracle(const OpContext& ctx, const SweepSpec& spec, uint32_t low_mask,
   }
 }
 
+// The lanes of a chunk whose `words` destination words (a VGPR pair: 2; a tuple: 6 to 32)
+// differ, all compared: counted, the first kept as examples with every word, and their src0's
+// sign and f32 exponent counted into `by_exponent` (src0 sweeps; nullptr otherwise).
+void CountMismatches(const uint32_t* dev, const uint32_t* expected, size_t words, uint64_t n,
+                     const ChunkLanes& lanes, std::vector<uint64_t>* by_exponent,
+                     ChunkOutcome* out) {
+  if (std::memcmp(dev, expected, n * words * sizeof(uint32_t)) == 0) return;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (std::memcmp(dev + i * words, expected + i * words, words * 4) == 0) continue;
+    ++out->mismatches;
+    const uint32_t s0 = lanes.s0[i];
+    if (by_exponent != nullptr) (*by_exponent)[((s0 >> 31) << 8) | ((s0 >> 23) & 0xff)]++;
+    if (out->examples.size() < kMaxExamples) {
+      out->examples.push_back(lanes.At(i));
+      for (size_t k = 0; k < words; ++k) {
+        out->expected.push_back(expected[i * words + k]);
+        out->observed.push_back(dev[i * words + k]);
+      }
+    }
+  }
+}
+
+// What was swept: "src0", "seed", or an element as "src0[5]" (element 5 of the tuple source).
+std::string SweptName(const SweepSpec& spec) {
+  switch (spec.swept) {
+    case SweptOperand::kSrc0: return "src0";
+    case SweptOperand::kSeed: return "seed";
+    case SweptOperand::kElement: return absl::StrCat("src", spec.tuple_src, "[", spec.element, "]");
+  }
+  return "";
+}
+
+// What was held fixed. An element sweep: the element's width, whether the scale's exponent was
+// walked, and the base lane's words (each source's dwords, then vdst_old).
+std::string SweepSetting(const SweepSpec& spec, const OpContext& ctx) {
+  switch (spec.swept) {
+    case SweptOperand::kSrc0:
+      return absl::StrFormat("mode=0x%08x neg=%d abs=%d", spec.ctx.mode, ctx.mods.neg, ctx.mods.abs);
+    case SweptOperand::kSeed:
+      return absl::StrFormat("src0=0x%08x opsel=%d mode=0x%08x", spec.src0, ctx.mods.opsel, spec.ctx.mode);
+    case SweptOperand::kElement: break;
+  }
+  const InstrInfo& row = GetInstrInfo(ctx.instr);
+  const int bits = ElementBits(row, spec.tuple_src);
+  std::string base;
+  for (uint32_t w : spec.base) absl::StrAppend(&base, base.empty() ? "" : " ", absl::Hex(w));
+  return absl::StrFormat("element %d of %d (%d bits)%s mode=0x%08x neg=%d abs=%d base=%s",
+                         spec.element, ElementCount(row, spec.tuple_src), bits,
+                         bits < 32 && ElementSweepSize(row, spec.tuple_src) > (1u << bits)
+                             ? " x every scale exponent"
+                             : "",
+                         spec.ctx.mode, ctx.mods.neg, ctx.mods.abs, base);
+}
+
+// An element sweep's spec against its row: a tuple source, an element it has, a base lane of
+// the row's words, a range within ElementSweepSize.
+absl::Status CheckElementSpec(const SweepSpec& spec) {
+  const InstrInfo& row = GetInstrInfo(spec.ctx.instr);
+  if (spec.tuple_src < 0 || spec.tuple_src > 2 || row.src_dwords(spec.tuple_src) < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "element sweeps walk a VGPR-tuple source: src", spec.tuple_src, " of ", row.name,
+        " is one dword", FirstTupleSource(row) < 0 ? " (the row has no tuple source)" : ""));
+  }
+  if (spec.element < 0 || spec.element >= ElementCount(row, spec.tuple_src)) {
+    return absl::InvalidArgumentError(absl::StrCat("element ", spec.element, " of src",
+                                                   spec.tuple_src, ": the tuple has elements 0..",
+                                                   ElementCount(row, spec.tuple_src) - 1));
+  }
+  if (spec.base.size() != static_cast<size_t>(row.lane_shape().lane_words())) {
+    return absl::InvalidArgumentError(absl::StrCat("a base lane of ", row.name, " is ",
+                                                   row.lane_shape().lane_words(),
+                                                   " words (each source's dwords, then vdst_old), not ",
+                                                   spec.base.size()));
+  }
+  if (spec.last > ElementSweepSize(row, spec.tuple_src)) {
+    return absl::InvalidArgumentError(absl::StrCat("range end ", spec.last, " is beyond ",
+                                                   ElementSweepSize(row, spec.tuple_src)));
+  }
+  return absl::OkStatus();
+}
+
 // The sweep's result from its chunks' outcomes (the first fault ends the counted range) and
 // the per-worker histograms of mismatching src0 exponents.
 proto::SweepResult SweepResultOf(const SweepSpec& spec, const OpContext& ctx,
                                  const std::vector<ChunkOutcome>& outcomes,
                                  const std::vector<std::vector<uint64_t>>& by_exponent) {
-  const bool seed_sweep = spec.swept == SweptOperand::kSeed;
   const uint64_t chunk = spec.chunk_lanes;
   const uint64_t num_chunks = outcomes.size();
   proto::SweepResult r;
@@ -170,10 +341,9 @@ proto::SweepResult SweepResultOf(const SweepSpec& spec, const OpContext& ctx,
   r.set_device(spec.device_name);
   r.set_first(spec.first);
   r.set_last(spec.last);
-  r.set_swept(seed_sweep ? "seed" : "src0");
+  r.set_swept(SweptName(spec));
   r.set_fraction(spec.fraction);
-  r.set_setting(seed_sweep ? absl::StrFormat("src0=0x%08x opsel=%d mode=0x%08x", spec.src0, ctx.mods.opsel, spec.ctx.mode)
-                           : absl::StrFormat("mode=0x%08x neg=%d abs=%d", spec.ctx.mode, ctx.mods.neg, ctx.mods.abs));
+  r.set_setting(SweepSetting(spec, ctx));
   std::vector<uint64_t> hist(512, 0);
   for (const auto& h : by_exponent) for (int i = 0; i < 512; ++i) hist[i] += h[i];
   uint64_t lanes = 0;
@@ -189,17 +359,21 @@ proto::SweepResult SweepResultOf(const SweepSpec& spec, const OpContext& ctx,
     r.set_round_up_device(r.round_up_device() + o.round_up_device);
     r.set_oracle_checked(r.oracle_checked() + o.oracle_checked);
     r.set_oracle_mismatches(r.oracle_mismatches() + o.oracle_mismatches);
+    // Each example keeps every destination word of its lane (a pair's 2, a tuple's N).
+    const size_t words = o.examples.empty() ? 1 : o.expected.size() / o.examples.size();
     for (size_t i = 0; i < o.examples.size() && r.mismatch_examples_size() < kMaxExamples; ++i) {
       *r.add_mismatch_examples() = o.examples[i];
-      r.add_mismatch_expected(o.expected[i]);
-      r.add_mismatch_observed(o.observed[i]);
+      for (size_t k = 0; k < words; ++k) {
+        r.add_mismatch_expected(o.expected[i * words + k]);
+        r.add_mismatch_observed(o.observed[i * words + k]);
+      }
     }
     for (size_t i = 0; i < o.oracle_examples.size() && r.oracle_mismatch_examples_size() < kMaxExamples; ++i) {
       *r.add_oracle_mismatch_examples() = o.oracle_examples[i];
     }
   }
   r.set_lanes(lanes);
-  if (r.mismatches() > 0) {
+  if (r.mismatches() > 0 && spec.swept != SweptOperand::kElement) {  // src0's f32 exponents
     for (uint64_t h : hist) r.add_mismatch_by_exponent(h);
   }
   return r;
@@ -213,11 +387,19 @@ absl::StatusOr<proto::SweepResult> RunSweep(
   LANEDIFF_RETURN_IF_ERROR(ValidateContext(spec.ctx));
   if (runners.empty()) return absl::InvalidArgumentError("RunSweep needs at least one runner");
   if (spec.last <= spec.first) return absl::InvalidArgumentError("empty sweep range");
-  if (!GetInstrInfo(spec.ctx.instr).lane_shape().narrow_sources()) {
-    // A sweep walks one 32-bit source word; a tuple source's 192 bits are not a range of it.
+  const bool element_sweep = spec.swept == SweptOperand::kElement;
+  if (element_sweep && spec.base.empty()) {
+    SweepSpec with_base = spec;
+    with_base.base = DefaultBaseLane(GetInstrInfo(spec.ctx.instr));
+    return RunSweep(with_base, runners, progress);
+  }
+  if (element_sweep) {
+    LANEDIFF_RETURN_IF_ERROR(CheckElementSpec(spec));
+  } else if (!GetInstrInfo(spec.ctx.instr).lane_shape().narrow_sources()) {
+    // src0 and seed sweeps walk a one-dword source; a tuple row walks one element of its tuple.
     return absl::InvalidArgumentError(absl::StrCat(
-        InstrName(spec.ctx.instr), " reads a multi-dword tuple source: sweeps walk one-dword "
-        "sources (its FP6 fields are checked exhaustively by model/ops/fp6_tuple_test.cc)"));
+        InstrName(spec.ctx.instr), " reads a VGPR-tuple source: sweep one element of it "
+        "(SweptOperand::kElement, lanediff sweep --element K)"));
   }
   // The model evaluates under the MODE the kernel runs the instruction with (kernel_state.h);
   // the batch asks for spec.ctx.mode.
@@ -257,7 +439,11 @@ absl::StatusOr<proto::SweepResult> RunSweep(
       uint32_t* s1 = batch.lanes.src1().data();
       uint32_t* s2 = batch.lanes.src2().data();
       uint32_t* old = batch.lanes.vdst_old().data();
-      FillLanes(spec, seed_sweep, seed_shift, low_mask, lo, n, s0, s1, s2, old);
+      if (element_sweep) {
+        FillElementLanes(spec, GetInstrInfo(ctx.instr), lo, n, &batch.lanes);
+      } else {
+        FillLanes(spec, seed_sweep, seed_shift, low_mask, lo, n, s0, s1, s2, old);
+      }
       expected.resize(n * words);
       absl::Status st = Evaluate(ctx, batch.lanes.view(), absl::MakeSpan(expected));
       if (!st.ok()) {
@@ -274,22 +460,9 @@ absl::StatusOr<proto::SweepResult> RunSweep(
         return;
       }
       const uint32_t* dev = got->vdst.data();
-      const ChunkLanes lanes{s0, s1, s2, old};
-      if (std::memcmp(dev, expected.data(), n * words * sizeof(uint32_t)) != 0) {
-        for (uint64_t i = 0; i < n; ++i) {
-          // A lane is its `words` destination words (a VGPR pair: 2), all compared.
-          if (std::memcmp(dev + i * words, expected.data() + i * words, words * 4) == 0) continue;
-          ++out.mismatches;
-          by_exponent[w][((s0[i] >> 31) << 8) | ((s0[i] >> 23) & 0xff)]++;
-          if (out.examples.size() < kMaxExamples) {
-            out.examples.push_back(lanes.At(i));
-            for (size_t k = 0; k < words; ++k) {
-              out.expected.push_back(expected[i * words + k]);
-              out.observed.push_back(dev[i * words + k]);
-            }
-          }
-        }
-      }
+      const ChunkLanes lanes{s0, s1, s2, old, batch.lanes.shape()};
+      CountMismatches(dev, expected.data(), words, n, lanes,
+                      element_sweep ? nullptr : &by_exponent[w], &out);
       if (seed_sweep) {
         for (uint64_t i = 0; i < n; ++i) {
           out.round_up_model += SweptByte(ctx, expected[i]) != down_byte;

@@ -814,7 +814,7 @@ std::vector<std::string> SightingAttributes(const proto::TestCase& tc, const Res
   std::vector<std::string> out = {absl::StrCat("shape:", ModifierSet(tc, rc.ctx.mods))};
   const LaneView v = rc.lanes.view();
   if (lane < v.size) {
-    out.push_back(absl::StrCat("class:", ClassifyInput(rc.ctx, v.first(0, lane), v.first(1, lane))));
+    out.push_back(absl::StrCat("class:", ClassifyLane(rc.ctx, v, lane)));
   }
   out.push_back(absl::StrFormat("mode:%08x", rc.requested_mode));
   return out;

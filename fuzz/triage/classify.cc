@@ -93,7 +93,7 @@ absl::StatusOr<Classification> ClassifyDisagreement(const proto::TestCase& tc,
   const LaneView v = rc.lanes.view();
   Classification c;
   c.modifiers = ModifierSet(tc, rc.ctx.mods);
-  c.input_class = std::string(ClassifyInput(rc.ctx, v.first(0, lane), v.first(1, lane)));
+  c.input_class = std::string(ClassifyLane(rc.ctx, v, lane));
   LANEDIFF_ASSIGN_OR_RETURN(c.explained_by, ExplainingHypothesis(rc, observed, relax));
   c.signature = absl::StrFormat("%s.%s.%s.%s.mode%08x.%s", rc.target->name,
                                 InstrName(rc.ctx.instr), c.modifiers, c.input_class,
@@ -111,7 +111,7 @@ std::string FaultSignature(const proto::TestCase& tc, const absl::Status& fault)
     absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
     if (rc.ok() && ValidateContext(rc->ctx).ok()) {
       const LaneView v = rc->lanes.view();
-      absl::StrAppend(&sig, ".", ClassifyInput(rc->ctx, v.first(0, 0), v.first(1, 0)));
+      absl::StrAppend(&sig, ".", ClassifyLane(rc->ctx, v, 0));
     }
   }
   return sig;

@@ -31,6 +31,31 @@ TEST(Classify, SrCarryExplainedByLiteralRounding) {
   EXPECT_EQ(c->signature, "gfx1201.v_cvt_sr_fp8_f32.plain.sr_carry.mode000000f0.sr_rounding=literal");
 }
 
+// A tuple lane's class is its most special element's (model/ops/input_class.h ClassifyLane),
+// not its first dword's. v_cvt_scalef32_pk32_f32_fp6 (docs/semantics.md §11.14), scale
+// 0x7f000000 (exponent byte 0xFE: 2^127). Dword 0 holds fields 0..4 = 0x08 (E2M3 1.0:
+// 0x08 | 0x08 << 6 | ... | 0x08 << 24 = 0x08208208), each 2^127, a normal f32; field 20 (tuple
+// bits 125:120, dword 3 bits 29:24) is 0x1F = 7.5, and 7.5 x 2^127 is past f32's largest
+// finite, (2 - 2^-23) x 2^127: "overflow". The first dword alone says "normal".
+TEST(Classify, TupleLaneTakesItsMostSpecialElement) {
+  proto::TestCase tc = OneLane("gfx950", proto::v_cvt_scalef32_pk32_f32_fp6, 0x08208208, 0x7f000000);
+  proto::Lane* l = tc.mutable_lanes(0);
+  for (uint32_t w : {0u, 0u, 0x1f000000u, 0u, 0u}) l->add_src0_more(w);  // dwords 1..5
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> observed(32, 0);  // every word 0: differs from 2^127 in VDST+0
+  auto c = ClassifyDisagreement(tc, *rc, observed, {});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->input_class, "overflow");
+  // Field 20 back to 0: every element is 2^127 or +0; the most special is a zero element.
+  l->set_src0_more(2, 0);
+  rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  c = ClassifyDisagreement(tc, *rc, observed, {});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->input_class, "zero");
+}
+
 TEST(Classify, PkU8TieExplainedByTruncation) {
   // 129.5 -> 130 under RNE (default), 129 under truncation (docs/semantics.md §3).
   proto::TestCase tc = OneLane("gfx942", proto::v_cvt_pk_u8_f32, 0x43018000, 0);

@@ -146,9 +146,9 @@ full, _ = night("all", set())
 less, less_log = night("less", victims)
 for kind in ("sweep", "discriminate", "fuzz"):
     have = {s[2] for s in full if s[0] == kind}
-    # Every row a sweep walks (targets --json "sweep": src0 or seed; "none" for a row with a
-    # tuple source, which sweeps do not take).
-    swept = {r["name"] for r in listing["rows"] if r["sweep"] != "none"}
+    # Every row a sweep walks (targets --json "sweep": src0, seed, or element for a row with a
+    # VGPR-tuple source: every row).
+    swept = {r["name"] for r in listing["rows"] if r["sweep"] in ("src0", "seed", "element")}
     if kind == "sweep" and have != swept:
         fail(f"the full night swept {sorted(have)}, not every sweepable row {sorted(swept)}")
     if kind == "fuzz" and have != set(rows):
@@ -170,7 +170,7 @@ print(f"nightly: {len(full)} sweep/question/campaign steps with every row, {len(
 env = dict(os.environ, LANEDIFF=fake, DROP=",".join(sorted(victims)), LOG=os.path.join(tmp, "help.log"))
 help_text = subprocess.run([os.path.join(src, "scripts/nightly.sh"), "--help"], env=env, check=True,
                            capture_output=True, text=True).stdout
-listed = re.findall(r"^#     (\w+) +(seed|src0|none)$", help_text, re.M)
+listed = re.findall(r"^#     (\w+) +(seed|src0|element)$", help_text, re.M)
 if [n for n, _ in listed] != [r for r in rows if r not in victims]:
     fail(f"nightly.sh --help lists {listed}, not the binary's rows less {sorted(victims)}:\n{help_text}")
 tree = os.path.join(tmp, "tree")

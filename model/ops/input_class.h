@@ -34,6 +34,24 @@ namespace lanediff {
 
 absl::string_view ClassifyInput(const OpContext& ctx, uint32_t src0, uint32_t src1);
 
+// The input class of lane i of `v`, over the whole lane. A lane of one-dword sources (or a view
+// that holds only dword 0 of a tuple, as EvaluateLane's) is ClassifyInput of its S0 and S1. A
+// lane with a VGPR-tuple source is classified element by element: for each element e, each
+// tuple source is read as the 32 bits starting at its element e (SrcElementBits wide: an FP6
+// field and the four after it, or dword e; zeros past the tuple's end), the one-dword sources
+// as they are, and the op's classifier is asked; the lane takes the most special of those
+// classes, ranked nan, inf, overflow, denormal, tie, sr_carry, zero, normal. Why the most
+// special element, not the first dword's (what the classifiers are given) nor the element of
+// the first differing word: a disagreement on a tuple row sits at the element that hits a
+// special rule, wherever it is in the tuple, while the first dword says nothing about the other
+// 27 FP6 fields or 15 f32 elements; and the campaign's coverage counts, which have no
+// disagreement to look at, must count lanes by the same rule as the findings name them. Zero
+// ranks below the other special classes because a zero element is common in a tuple (a zero
+// dword) and rarely decides a conversion.
+//
+//   ClassifyLane(ctx, batch.view(), 3)  // "overflow": some FP6 field of lane 3 overflows
+absl::string_view ClassifyLane(const OpContext& ctx, const LaneView& v, size_t i);
+
 // The pieces the op files' classify functions share (x: src0 after its ABS/NEG, no flush).
 
 // "nan", "inf", "zero" or "denormal" when x is one, else "".

@@ -113,6 +113,12 @@ constexpr int SrcDwords(SrcRole role) {
   return role == SrcRole::fp6_x32 ? 6 : role == SrcRole::f32_x16 ? 16 : 1;
 }
 
+// The bits of one element of a source of this role, the unit `lanediff sweep --element` walks
+// and the input class reads (model/ops/input_class.h ClassifyLane): a six-bit field of a packed
+// FP6/BF6 tuple (fp6_x32: 32 of them, element k at bits 6k+5:6k), else one dword (a 32-bit
+// operand, or dword k of a tuple of dword elements such as f32_x16).
+constexpr int SrcElementBits(SrcRole role) { return role == SrcRole::fp6_x32 ? 6 : 32; }
+
 // Which bits of the destination a lane writes, and what selects them.
 enum class DstWrite : uint8_t {
   byte_at_src1,       // byte S1[1:0]
