@@ -46,6 +46,16 @@ constexpr uint32_t Pk16ToF32(uint32_t h, SrcRole role, bool flush) {
   return f16 ? F16ToF32(h) : Bf16ToF32(h);
 }
 
+// Dword k of source s's tuple of lane i: the view's tuple of that lane (LaneShape; 16 dwords for
+// SrcRole::f16x2_x16 / bf16x2_x16 on the harness); a view of one-dword sources (EvaluateLane,
+// tables of single words) gives dword 0 for every k, as CompleteTupleLanes completes a tuple
+// (model/isa/testcase.h).
+inline uint32_t TupleDword(const LaneView& lanes, int s, size_t i, int k) {
+  const int n = lanes.shape.src_dwords[s];
+  const uint32_t* p = lanes.src(s) + i * static_cast<size_t>(n);
+  return k < n ? p[k] : p[0];
+}
+
 // The oracle's name for the row's source format.
 constexpr MxSource Pk16Source(SrcRole role) {
   return IsPackedF16(role) ? MxSource::f16 : MxSource::bf16;

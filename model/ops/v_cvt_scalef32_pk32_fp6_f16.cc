@@ -53,15 +53,6 @@ const MxElemFormat& RowFp6Format(const OpContext& ctx) {
                                                                           : MxElemId::fp6_e2m3);
 }
 
-// Dword k of S0's tuple of lane i: the view's tuple of that lane (LaneShape, 16 dwords on the
-// harness); a view of one-dword sources (EvaluateLane, tables of single words) gives dword 0 for
-// every k, as CompleteTupleLanes completes a tuple (model/isa/testcase.h).
-uint32_t Dword(const LaneView& lanes, size_t i, int k) {
-  const int n = lanes.shape.src_dwords[0];
-  const uint32_t* p = lanes.src0 + i * n;
-  return k < n ? p[k] : p[0];
-}
-
 }  // namespace
 
 Fp8Shape v_cvt_scalef32_pk32_fp6_f16_output(const OpContext&) { return {nullptr, 0}; }  // fp6
@@ -77,7 +68,7 @@ void v_cvt_scalef32_pk32_fp6_f16(const OpContext& ctx, const LaneView& lanes, ui
     // when k is 5 or 10.
     uint64_t bits[3] = {0, 0, 0};
     for (int k = 0; k < kDwords; ++k) {
-      const uint32_t x = Pk16AfterAbsNeg(ctx, Dword(lanes, i, k), 0);
+      const uint32_t x = Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, k), 0);
       const uint64_t pair = F32ToMxScaledRne(Pk16ToF32(x, role, flush), s, e.read, p) |
                             uint64_t{F32ToMxScaledRne(Pk16ToF32(x >> 16, role, flush), s, e.read, p)} << 6;
       const int at = 12 * k, w = at / 64, sh = at % 64;
