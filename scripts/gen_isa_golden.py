@@ -61,6 +61,7 @@ def read_rows(path):
             "src0_b32": src.split(",")[0].strip() == "SrcRole::data_b32",
             "src0_tuple": src.split(",")[0].strip() == "SrcRole::fp6_x32",
             "f32_x16": src.split(",")[0].strip() == "SrcRole::f32_x16",
+            "pk16_x16": src.split(",")[0].strip() in ("SrcRole::f16x2_x16", "SrcRole::bf16x2_x16"),
             # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
             "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
@@ -195,6 +196,28 @@ def tuple16_lines_for(instr, row):
     return out
 
 
+# A 16-dword tuple of packed 16-bit floats as S0 (SrcRole::f16x2_x16 / bf16x2_x16), the scale
+# last (S1; S2 after a seed S1), a 6-dword destination tuple (the gfx950 FP6/BF6 encoders from
+# 16-bit floats): the tuple16 sources in S0, every operand kind in the scale (and the seed),
+# wrong destination tuples, the modifiers LLVM refuses.
+def pk16_tuple_lines_for(instr, row):
+    words = row["dst_bits"] // 32
+    dst = f"v[4:{3 + words}]"
+    a = "v[36:51]"
+    seed = ", v3" if row["sources"] == 3 else ""
+    ops = f"{a}{seed}, v2"
+    out = [f"{instr} {dst}, {s}{seed}, v2" for s in TUPLE16_SOURCES]
+    out += [f"{instr} {dst}, {a}{seed}, {s}" for s in SOURCES if s != "v1"]
+    if seed:
+        out += [f"{instr} {dst}, {a}, {s}, v2" for s in SOURCES if s != "v1"]
+    out += [f"{instr} v[0:{words - 1}], {ops}", f"{instr} v[{256 - words}:255], {ops}",
+            f"{instr} v[5:{4 + words}], {ops}", f"{instr} v4, {ops}",
+            f"{instr} {dst}, {ops} clamp", f"{instr} {dst}, {ops} mul:2",
+            f"{instr} {dst}, {ops} div:2", f"{instr} {dst}, {ops} op_sel:[0,0,0]",
+            f"{instr} {dst}, {ops} op_sel:[1,0,0]", f"{instr} {dst}, {ops}, v5"]
+    return out
+
+
 def lines_for(instr, row, family):
     if row["encoding"] == "vop1":
         return vop1_lines_for(instr, row, family)
@@ -202,6 +225,8 @@ def lines_for(instr, row, family):
         return tuple_lines_for(instr, row)
     if row["f32_x16"]:
         return tuple16_lines_for(instr, row)
+    if row["pk16_x16"]:
+        return pk16_tuple_lines_for(instr, row)
     two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources
     opsel = row["opsel"][FAMILIES.index(family)]
     out = []

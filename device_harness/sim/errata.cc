@@ -192,8 +192,10 @@ constexpr ErratumInfo kErrata[] = {
      "(1.0), the rest 0, scale 2^0: VDST 0 and VDST+31 0x3f800000, not the reverse)",
      false, ReadsFp6Tuple},
     {Erratum::fp6_interleave_swapped, "fp6_interleave_swapped",
-     "the interleaved FP6/BF6 encoders write S0's element i at bits 12i+11:12i+6 and S1's at "
-     "bits 12i+5:12i: the two six-bit fields of every 12-bit pair exchanged",
+     "the FP6/BF6 encoders write the two six-bit fields of every 12-bit pair exchanged: the "
+     "interleaved ones S0's element i at bits 12i+11:12i+6 and S1's at bits 12i+5:12i, the ones "
+     "from 32 packed 16-bit floats each source dword's two halves swapped (element 2k at bits "
+     "12k+11:12k+6)",
      "lanes of those instructions where some S0[i] and S1[i] give different codes (S0 1.0, S1 "
      "2.0, scale 2^0: VDST 0x08208208, not 0x08408408)",
      false, WritesFp6Tuple},

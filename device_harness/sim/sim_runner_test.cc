@@ -277,7 +277,7 @@ TEST(SimErrataTest, NanSign) {
         // such an S0 (the one-value SR rows read one of them).
         const uint32_t s0 = rc.lanes.src0()[lane];
         auto nan16 = [&](uint32_t h) {
-          return info.src[0] == SrcRole::data_f16x2 ? (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0
+          return IsPackedF16(info.src[0]) ? (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0
                                                     : (h & 0x7f80u) == 0x7f80u && (h & 0x7fu) != 0;
         };
         const bool pk16_nan = IsPacked16(info.src[0]) && (nan16(s0 & 0xffffu) || nan16(s0 >> 16));

@@ -301,9 +301,9 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   src1_data_ = GetInstrInfo(instr_).src[1] == SrcRole::data_f32;
   src1_scale_ = GetInstrInfo(instr_).src[1] == SrcRole::scale_f32;
   src2_scale_ = GetInstrInfo(instr_).src[2] == SrcRole::scale_f32;
-  pk16_ = GetInstrInfo(instr_).src[0] == SrcRole::data_f16x2   ? 1
-          : GetInstrInfo(instr_).src[0] == SrcRole::data_bf16x2 ? 2
-                                                                : 0;
+  pk16_ = !IsPacked16(GetInstrInfo(instr_).src[0])   ? 0
+          : IsPackedF16(GetInstrInfo(instr_).src[0]) ? 1
+                                                     : 2;
   if (t == nullptr || !t->Has(instr_)) return;
   // The 8-bit float format and seed position of the case (CLAMP included), if it writes one.
   OpContext ctx;
@@ -629,9 +629,33 @@ void LaneGen::FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const {
   FillTupleDwords(rng, lanes, from);
 }
 
-// A tuple's dwords past the first, per lane and source (the tuple's fields are codes of a packed
-// format, every bit pattern valid): a copy of the first dword (one lane in four), random bits
-// with one dword 0 (one in four: a run of zero codes), else random bits.
+namespace {
+
+// 16-bit values at the FP6 E2M3 / BF6 E3M2 edges under a scale of 2^0, both signs: the largest
+// code (7.5, 28), the tie above it (7.75, 30) and past it (8, 32), the smallest subnormal (0.125,
+// 0.0625), the ties below and above it (0.0625 / 0.1875; 0.03125 / 0.09375). IEEE binary16 or
+// bfloat16 patterns.
+const std::vector<uint32_t>& Fp6Edges16(bool f16) {
+  static const auto* tables = [] {
+    auto* both = new std::array<std::vector<uint32_t>, 2>;
+    const std::vector<uint32_t> h = {0x4780, 0x47c0, 0x4800, 0x3000, 0x2c00, 0x3200,
+                                     0x4f00, 0x4f80, 0x5000, 0x2800, 0x2e00};
+    const std::vector<uint32_t> b = {0x40f0, 0x40f8, 0x4100, 0x3e00, 0x3d80, 0x3e40,
+                                     0x41e0, 0x41f0, 0x4200, 0x3d00, 0x3dc0};
+    for (uint32_t v : h) (*both)[0].push_back(v), (*both)[0].push_back(v | 0x8000u);
+    for (uint32_t v : b) (*both)[1].push_back(v), (*both)[1].push_back(v | 0x8000u);
+    return both;
+  }();
+  return (*tables)[f16 ? 0 : 1];
+}
+
+}  // namespace
+
+// A tuple's dwords past the first, per lane and source. Codes of a packed format (every bit
+// pattern valid): a copy of the first dword (one lane in four), random bits with one dword 0
+// (one in four: a run of zero codes), else random bits. Packed 16-bit floats (SrcRole::f16x2_x16
+// / bf16x2_x16): a copy of the first dword (one lane in four), else per dword a word of S0's pool
+// (three in four: table pairs, near 1.0, random) or two FP6/BF6 edge values (Fp6Edges16).
 void LaneGen::FillTupleDwords(Rng& rng, LaneBatch* lanes, size_t from) const {
   constexpr uint64_t kStep = 0x9e3779b97f4a7c15ull;
   uint64_t ctr = rng.Next();
@@ -639,6 +663,10 @@ void LaneGen::FillTupleDwords(Rng& rng, LaneBatch* lanes, size_t from) const {
     const size_t w = lanes->shape().src_dwords[s];
     if (w == 1) continue;
     uint32_t* d = lanes->src(s).data();
+    if (s == 0 && pk16_ != 0) {
+      FillPk16TupleDwords(ctr, d, w, from, lanes->size());
+      continue;
+    }
     for (size_t i = from; i < lanes->size(); ++i) {
       const uint64_t pick = Mix(ctr += kStep);
       for (size_t k = 1; k < w; ++k) {
@@ -646,6 +674,24 @@ void LaneGen::FillTupleDwords(Rng& rng, LaneBatch* lanes, size_t from) const {
         const uint32_t bits = static_cast<uint32_t>(h);
         d[i * w + k] = (pick & 3) == 0 ? d[i * w] : (pick & 3) == 1 && (h >> 32) % w == k ? 0 : bits;
       }
+    }
+  }
+}
+
+void LaneGen::FillPk16TupleDwords(uint64_t& ctr, uint32_t* d, size_t w, size_t from,
+                                  size_t n) const {
+  constexpr uint64_t kStep = 0x9e3779b97f4a7c15ull;
+  const WordPool& pool = Pools().word[0];
+  const uint64_t mask = (uint64_t{1} << pool.bits) - 1;
+  const std::vector<uint32_t>& edges = Fp6Edges16(pk16_ == 1);
+  for (size_t i = from; i < n; ++i) {
+    const uint64_t pick = Mix(ctr += kStep);
+    for (size_t k = 1; k < w; ++k) {
+      const uint64_t h = Mix(ctr += kStep);
+      const uint32_t lo = edges[(h >> 40) % edges.size()], hi = edges[(h >> 52) % edges.size()];
+      d[i * w + k] = (pick & 3) == 0   ? d[i * w]
+                     : (h & 3) == 0 ? (hi << 16) | lo
+                                    : Draw(pool.entries[(h >> 2) & mask], static_cast<uint32_t>(h >> 32));
     }
   }
 }

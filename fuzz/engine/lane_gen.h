@@ -117,6 +117,9 @@ class LaneGen {
   // rng.Next() per call. Fill and FillFrom call it for a wide row (a narrow row's stream does
   // not change).
   void FillTupleDwords(Rng& rng, LaneBatch* lanes, size_t from) const;
+  // FillTupleDwords for S0's tuple of packed 16-bit floats (SrcRole::f16x2_x16 / bf16x2_x16):
+  // lanes [from, n) of the w-dword tuples at d, hashes from the counter ctr.
+  void FillPk16TupleDwords(uint64_t& ctr, uint32_t* d, size_t w, size_t from, size_t n) const;
   // Draws lanes [from, size) of `lanes` (the ones aiming left, say).
   void FillFrom(Rng& rng, LaneBatch* lanes, size_t from) const;
   AimKey Key() const {
@@ -137,7 +140,7 @@ class LaneGen {
   bool src1_data_ = false;                 // S1 is f32 data (its row's SrcRole::data_f32)
   bool src1_scale_ = false;                // S1 is a block scale (SrcRole::scale_f32)
   bool src2_scale_ = false;                // S2 is a block scale (the 3-source scaled encoders)
-  uint8_t pk16_ = 0;  // S0 two packed 16-bit floats (SrcRole::data_f16x2: 1, data_bf16x2: 2)
+  uint8_t pk16_ = 0;  // S0 packed 16-bit floats (IsPacked16; IsPackedF16: 1, bfloat16: 2)
   const std::vector<uint32_t>* fp8_table_ = nullptr;  // null: integer result (u8 table)
   uint32_t fp8_low_mask_ = 0;              // f32 mantissa bits below the 8-bit format's
   const std::vector<uint32_t>* seed_table_ = nullptr;

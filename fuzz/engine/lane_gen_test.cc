@@ -97,6 +97,62 @@ TEST(LanePools, FillTakesOneRandomNumberAndKeepsS1ByteSelectsHalfTheTime) {
   EXPECT_LT(small, 32768u + 1000u);
 }
 
+// A tuple of 32 packed 16-bit floats as S0 (SrcRole::f16x2_x16 / bf16x2_x16; the rows are taken
+// from the table): per lane, a quarter copy dword 0 into every dword; of the other lanes' dwords
+// 1..15 a quarter hold two FP6/BF6 edge values (LaneGen::FillPk16TupleDwords), the rest words of
+// S0's packed 16-bit pool, among them its specials. 4,096 lanes: 1,024 copies expected (sd 28),
+// and of the 46,080 dwords of the 3,072 others 11,520 edge pairs (sd 93).
+TEST(LanePools, Packed16TupleDwordsDrawEdgesAndPoolWords) {
+  // The edge values by hand: FP6 E2M3 7.5, 7.75, 8, 0.125, 0.0625, 0.1875 and BF6 E3M2 28, 30,
+  // 32, 0.03125, 0.09375 as f16 (7.5 = 2^2 * 1.875: exponent 17, fraction 0x380 -> 0x4780) and as
+  // bf16 (7.5: exponent 129, fraction 0x70 -> 0x40f0), both signs.
+  const std::vector<uint32_t> f16 = {0x4780, 0x47c0, 0x4800, 0x3000, 0x2c00, 0x3200,
+                                     0x4f00, 0x4f80, 0x5000, 0x2800, 0x2e00};
+  const std::vector<uint32_t> bf16 = {0x40f0, 0x40f8, 0x4100, 0x3e00, 0x3d80, 0x3e40,
+                                      0x41e0, 0x41f0, 0x4200, 0x3d00, 0x3dc0};
+  int rows = 0;
+  for (Instr instr : kAllInstrs) {
+    if (!IsPacked16Tuple(GetInstrInfo(instr).src[0])) continue;
+    ++rows;
+    MutatorConfig config;
+    config.instrs = {instr};
+    config.targets = {"gfx950"};
+    config.min_lanes = config.max_lanes = 1;
+    config.exotic_per_256 = 0;
+    Rng rng(23);
+    const FlatCase c = Mutator(config).GenerateFlat(rng);
+    const LaneGen gen(c.header);
+    LaneBatch lanes;
+    lanes.SetShape(GetInstrInfo(instr).lane_shape());
+    gen.Fill(rng, &lanes, 4096);
+    const std::vector<uint32_t>& edges = IsPackedF16(GetInstrInfo(instr).src[0]) ? f16 : bf16;
+    auto edge = [&](uint32_t h) {
+      return std::find(edges.begin(), edges.end(), h & 0x7fffu) != edges.end();
+    };
+    const uint32_t inf = IsPackedF16(GetInstrInfo(instr).src[0]) ? 0x7c00u : 0x7f80u;
+    size_t copies = 0, edge_pairs = 0, others = 0, infinities = 0;
+    const uint32_t* s0 = lanes.src0().data();
+    for (size_t i = 0; i < 4096; ++i) {
+      const uint32_t* d = s0 + 16 * i;
+      if (std::all_of(d + 1, d + 16, [&](uint32_t w) { return w == d[0]; })) {
+        ++copies;
+        continue;
+      }
+      for (int k = 1; k < 16; ++k) {
+        ++others;
+        edge_pairs += edge(d[k]) && edge(d[k] >> 16);
+        infinities += (d[k] & 0x7fffu) == inf || ((d[k] >> 16) & 0x7fffu) == inf;
+      }
+    }
+    EXPECT_GT(copies, 900u) << InstrName(instr);
+    EXPECT_LT(copies, 1150u) << InstrName(instr);
+    EXPECT_GT(edge_pairs, others / 4 - 500) << InstrName(instr);
+    EXPECT_LT(edge_pairs, others / 4 + 500) << InstrName(instr);
+    EXPECT_GT(infinities, 0u) << InstrName(instr);
+  }
+  EXPECT_EQ(rows, 4);
+}
+
 TEST(AimLanes, WithoutScratchEveryAimedLaneSeparates) {
   Rng rng(11);
   FlatCase c = SrCase(rng, 256);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "device_harness/register_convention.h"
@@ -651,6 +652,10 @@ bool Mutator::FixupLaneCount(Rng& rng, FlatCase* c) const {
   const size_t min_lanes = std::min(config_.min_lanes, max_lanes);
   if (n > max_lanes) {
     c->lanes.Resize(max_lanes);
+    // A copy holds exactly the kept lanes: a narrow case re-laid out as a wide row (ReshapeLanes)
+    // grew its vectors to every lane's tuple first, and the pool would keep that capacity.
+    LaneBatch kept = c->lanes;
+    c->lanes = std::move(kept);
     return true;
   }
   if (n >= min_lanes) return false;

@@ -56,7 +56,7 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, cons
   for (int k = 0; k < 2 && rewrite; ++k) {
     if (info.src[k] == SrcRole::data_f32 || info.src[k] == SrcRole::sr_seed ||
         info.src[k] == SrcRole::byte_select || info.src[k] == SrcRole::fp8_bytes ||
-        IsPacked16(info.src[k])) {
+        (IsPacked16(info.src[k]) && !IsPacked16Tuple(info.src[k]))) {
       proto::Source* src = k == 0 ? out.mutable_encoding()->mutable_src0()
                                   : out.mutable_encoding()->mutable_src1();
       src->Clear();
@@ -73,7 +73,7 @@ absl::StatusOr<proto::TestCase> ConfirmationCase(const proto::TestCase& tc, cons
     // Two packed 16-bit floats: each finite nonzero-exponent half a new fraction under its sign
     // and exponent, but for a quarter of the lanes.
     if (IsPacked16(info.src[0]) && j % 4 != 0) {
-      const bool f16 = info.src[0] == SrcRole::data_f16x2;
+      const bool f16 = IsPackedF16(info.src[0]);
       const uint32_t exp_mask = f16 ? 0x7c00u : 0x7f80u, man_mask = f16 ? 0x3ffu : 0x7fu;
       const uint32_t fresh = next();
       uint32_t x = l.src0();

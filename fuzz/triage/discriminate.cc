@@ -139,13 +139,13 @@ std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp
     // Two packed 16-bit floats: each table value in both halves, then alone in the low half
     // (the high one +0), so each element's rule and the element order both show.
     std::vector<uint32_t> pk;
-    const std::vector<uint32_t>& t = Pk16ValueTable(info.src[0] == SrcRole::data_f16x2);
+    const std::vector<uint32_t>& t = Pk16ValueTable(IsPackedF16(info.src[0]));
     for (uint32_t v : t) pk.push_back(v * 0x10001u);
     for (uint32_t v : t) pk.push_back(v);
     // Values whose fraction runs below an SR seed's grid where the result is subnormal (the
     // readings of mx_sr_round part there): f16 1.999 * 2^-9, 1.999 * 2^-8 (E4M3) and the largest
     // denormal (E5M2 over 2^1); bf16 1.99 * 2^-8 (E4M3) and 1.49 * 2^-15 (E5M2).
-    const bool f16 = info.src[0] == SrcRole::data_f16x2;
+    const bool f16 = IsPackedF16(info.src[0]);
     for (uint32_t v : f16 ? std::vector<uint32_t>{0x1bffu, 0x1fffu, 0x03ffu}
                           : std::vector<uint32_t>{0x3bffu, 0x383fu}) {
       pk.push_back(v * 0x10001u);

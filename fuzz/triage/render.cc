@@ -132,7 +132,7 @@ std::string ScaleText(uint32_t w) {
 std::string Src0Text(const Decoded& d) {
   if (d.src0_role == SrcRole::data_b32) return absl::StrFormat("(a 32-bit integer %u)", d.src0);
   if (IsPacked16(d.src0_role)) {
-    const bool f16 = d.src0_role == SrcRole::data_f16x2;
+    const bool f16 = IsPackedF16(d.src0_role);
     const auto widen = [f16](uint32_t h) { return F32(f16 ? F16ToF32(h) : Bf16ToF32(h)); };
     return absl::StrFormat("(%s halves, low first: %s, %s)", f16 ? "f16" : "bf16",
                            widen(d.src0 & 0xffffu), widen(d.src0 >> 16));

@@ -363,7 +363,8 @@ TEST(Vop3Golden, MatchesLlvm22) {
       // SR rows read one 16-bit float there (a half operand) and take both. A tuple source takes
       // no literal.
       const InstrInfo& row = GetInstrInfo(i);
-      const int refused = IsPacked16(row.src[0]) && row.src[1] != SrcRole::sr_seed ? 1 : 0;
+      const int refused =
+          IsPacked16(row.src[0]) && !IsPacked16Tuple(row.src[0]) && row.src[1] != SrcRole::sr_seed ? 1 : 0;
       int lit = 0;
       for (int s = 0; s < NumSourcesRead(i); ++s) lit += row.src_dwords(s) == 1 ? 2 : 0;
       want_lit += t.Has(i) ? lit - refused : 0;

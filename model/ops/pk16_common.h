@@ -40,15 +40,25 @@ inline uint32_t Pk16AfterAbsNeg(const OpContext& ctx, uint32_t x, int i) {
 // caller's job, model/fp/mx.h MxFp8EncodeOptions::flush_denormal_in).
 constexpr uint32_t Pk16ToF32(uint32_t h, SrcRole role, bool flush) {
   h &= 0xffffu;
-  const bool f16 = role == SrcRole::data_f16x2;
+  const bool f16 = IsPackedF16(role);
   const uint32_t exp_mask = f16 ? 0x7c00u : 0x7f80u;
   if (flush && (h & exp_mask) == 0) h &= 0x8000u;
   return f16 ? F16ToF32(h) : Bf16ToF32(h);
 }
 
+// Dword k of source s's tuple of lane i: the view's tuple of that lane (LaneShape; 16 dwords for
+// SrcRole::f16x2_x16 / bf16x2_x16 on the harness); a view of one-dword sources (EvaluateLane,
+// tables of single words) gives dword 0 for every k, as CompleteTupleLanes completes a tuple
+// (model/isa/testcase.h).
+inline uint32_t TupleDword(const LaneView& lanes, int s, size_t i, int k) {
+  const int n = lanes.shape.src_dwords[s];
+  const uint32_t* p = lanes.src(s) + i * static_cast<size_t>(n);
+  return k < n ? p[k] : p[0];
+}
+
 // The oracle's name for the row's source format.
 constexpr MxSource Pk16Source(SrcRole role) {
-  return role == SrcRole::data_f16x2 ? MxSource::f16 : MxSource::bf16;
+  return IsPackedF16(role) ? MxSource::f16 : MxSource::bf16;
 }
 
 // The rarer class (nan, inf, zero, denormal, normal; element 0's when both are normal) of the
@@ -57,7 +67,7 @@ inline absl::string_view ClassifyPk16Source(const OpContext& ctx, uint32_t src0)
   const SrcRole role = GetInstrInfo(ctx.instr).src[0];
   const uint32_t x = Pk16AfterAbsNeg(ctx, src0, 0);
   auto one = [&](uint32_t h) -> absl::string_view {
-    const uint32_t exp_mask = role == SrcRole::data_f16x2 ? 0x7c00u : 0x7f80u;
+    const uint32_t exp_mask = IsPackedF16(role) ? 0x7c00u : 0x7f80u;
     if ((h & exp_mask) == 0 && (h & 0x7fffu) != 0) return "denormal";
     const absl::string_view special = SpecialInputClass(Pk16ToF32(h, role, false));
     return special.empty() ? "normal" : special;

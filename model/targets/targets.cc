@@ -89,11 +89,17 @@ constexpr bool RowsConsistent() {
     if (i.src[0] == SrcRole::unused) return false;
     if (i.dst_bits % 32 != 0 || i.dst_bits / 32 < 1 || i.dst_bits / 32 > kMaxDstWords) return false;
     // A tuple wider than a pair is written whole: the FP6/BF6 decodes' from a packed tuple, the
-    // interleaved encoders' 6 dwords of codes from two 16-f32 tuples.
+    // FP6/BF6 encoders' 6 dwords of codes from two 16-f32 tuples (interleaved) or from one tuple
+    // of 32 packed 16-bit floats, its scale S1 or, after a seed S1, S2.
     const bool fp6_slot = i.fp8_slot == Fp8Slot::fp6 || i.fp8_slot == Fp8Slot::bf6;
-    const bool encoder = i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::f32_x16 &&
-                         i.src[2] == SrcRole::scale_f32 && i.output == OutputKind::fp6 &&
-                         i.dst_bits == 192;
+    const bool pk16_tuple =
+        IsPacked16Tuple(i.src[0]) &&
+        ((i.src[1] == SrcRole::scale_f32 && i.src[2] == SrcRole::unused) ||
+         (i.src[1] == SrcRole::sr_seed && i.src[2] == SrcRole::scale_f32));
+    const bool encoder = ((i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::f32_x16 &&
+                           i.src[2] == SrcRole::scale_f32) ||
+                          pk16_tuple) &&
+                         i.output == OutputKind::fp6 && i.dst_bits == 192;
     if (i.dst_bits > 64 && (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder))) {
       return false;
     }
@@ -103,6 +109,9 @@ constexpr bool RowsConsistent() {
     if (i.src[1] == SrcRole::fp6_x32 || i.src[2] == SrcRole::fp6_x32) return false;
     if ((i.src[0] == SrcRole::f32_x16 || i.src[1] == SrcRole::f32_x16 || i.src[2] == SrcRole::f32_x16) &&
         !encoder) {
+      return false;
+    }
+    if ((IsPacked16Tuple(i.src[0]) && !encoder) || IsPacked16Tuple(i.src[1]) || IsPacked16Tuple(i.src[2])) {
       return false;
     }
     // A VGPR pair is written whole (DstWrite::dword), from one source word of 8-bit floats.

@@ -99,24 +99,50 @@ enum class SrcRole : uint8_t {
   // encoders' S0 and S1 (V_CVT_SCALEF32_2XPK16_*). LLVM 22 takes only an even-aligned VGPR
   // tuple here (`v[5:20]`, `s[4:19]` "invalid operand for instruction"), no neg/abs.
   f32_x16,
+  // 32 packed 16-bit floats in a VGPR tuple of 16 dwords: element 2k in bits 15:0 of dword k,
+  // element 2k+1 in bits 31:16 (AMD's CDNA4 pseudocode for V_CVT_SCALEF32_PK32_*_F16 /
+  // _BF16 reads S0[pass * 16 + 15 : pass * 16]; LLVM's intrinsic takes <32 x half> /
+  // <32 x bfloat>, element j at bits 16j+15:16j). IEEE binary16 or bfloat16 by the role, each
+  // dword read as data_f16x2 / data_bf16x2 (Packed16Pair). LLVM 22 takes only an even-aligned
+  // VGPR tuple here, no neg/abs.
+  f16x2_x16,
+  bf16x2_x16,
 };
 
-// A source of two packed 16-bit floats (SrcRole::data_f16x2 / data_bf16x2).
-constexpr bool IsPacked16(SrcRole role) {
-  return role == SrcRole::data_f16x2 || role == SrcRole::data_bf16x2;
+// The 16-dword tuple of packed 16-bit floats (SrcRole::f16x2_x16 / bf16x2_x16).
+constexpr bool IsPacked16Tuple(SrcRole role) {
+  return role == SrcRole::f16x2_x16 || role == SrcRole::bf16x2_x16;
 }
 
+// A source of packed 16-bit floats, two per dword: one dword (SrcRole::data_f16x2 /
+// data_bf16x2) or the 16-dword tuple (f16x2_x16 / bf16x2_x16; its dword 0 holds elements 0, 1).
+constexpr bool IsPacked16(SrcRole role) {
+  return role == SrcRole::data_f16x2 || role == SrcRole::data_bf16x2 || IsPacked16Tuple(role);
+}
+// The role of one dword of a packed 16-bit source: data_f16x2 or data_bf16x2 (a one-dword role
+// is its own; anything else: unused).
+constexpr SrcRole Packed16Pair(SrcRole role) {
+  return role == SrcRole::data_f16x2 || role == SrcRole::f16x2_x16     ? SrcRole::data_f16x2
+         : role == SrcRole::data_bf16x2 || role == SrcRole::bf16x2_x16 ? SrcRole::data_bf16x2
+                                                                       : SrcRole::unused;
+}
+// A packed 16-bit source of IEEE binary16 (not bfloat16) elements.
+constexpr bool IsPackedF16(SrcRole role) { return Packed16Pair(role) == SrcRole::data_f16x2; }
+
 // The dwords a source of this role reads per lane: one 32-bit operand, or the VGPR tuple of a
-// packed role (fp6_x32: 6; f32_x16: 16). A source of more than one dword is the tuple
-// v[r:r+N-1].
+// packed role (fp6_x32: 6; f32_x16, f16x2_x16, bf16x2_x16: 16). A source of more than one dword
+// is the tuple v[r:r+N-1].
 constexpr int SrcDwords(SrcRole role) {
-  return role == SrcRole::fp6_x32 ? 6 : role == SrcRole::f32_x16 ? 16 : 1;
+  return role == SrcRole::fp6_x32                                 ? 6
+         : role == SrcRole::f32_x16 || IsPacked16Tuple(role) ? 16
+                                                                  : 1;
 }
 
 // The bits of one element of a source of this role, the unit `lanediff sweep --element` walks
 // and the input class reads (model/ops/input_class.h ClassifyLane): a six-bit field of a packed
 // FP6/BF6 tuple (fp6_x32: 32 of them, element k at bits 6k+5:6k), else one dword (a 32-bit
-// operand, or dword k of a tuple of dword elements such as f32_x16).
+// operand, dword k of a tuple of dword elements such as f32_x16, or of a tuple of packed 16-bit
+// pairs such as f16x2_x16, whose classifier reads a pair as it reads a data_f16x2 source).
 constexpr int SrcElementBits(SrcRole role) { return role == SrcRole::fp6_x32 ? 6 : 32; }
 
 // Which bits of the destination a lane writes, and what selects them.
