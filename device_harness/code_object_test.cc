@@ -577,9 +577,17 @@ define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrs
 // (llvm.amdgcn.cvt.scalef32.sr.{fp8,bf8}.f32: i32 old first, then float src, i32 seed, float
 // scale, i32 byte select; llc-22 -mcpu=gfx950 emits the instruction from it); from one 16-bit
 // float (llvm.amdgcn.cvt.scalef32.sr.fp8.f16(i32 old, half src, i32 seed, float scale, i32
-// byte); bf16: bfloat) S0 is %x16e, Pk16Prelude's element 0. Other rows: unchanged.
+// byte); bf16: bfloat) S0 is %x16e, Pk16Prelude's element 0. gfx1250's unscaled SR encoders
+// from one f16 (llvm.amdgcn.cvt.sr.fp8.f16(half src, i32 seed, i32 old, i32 byte); llc-22
+// -mcpu=gfx1250 emits the instruction from it): the same element. Other rows: unchanged.
 void ScaledSrCall(const InstrInfo& info, std::vector<std::string>* types,
                   std::vector<std::string>* args) {
+  if (info.src[0] == SrcRole::data_f16x2 && info.src[1] == SrcRole::sr_seed &&
+      info.src[2] == SrcRole::unused) {
+    *types = {"half", "i32", "i32", "i32 immarg"};
+    *args = {"half %x16e", "i32 %y", "i32 %z", "i32 0"};
+    return;
+  }
   if (info.src[1] != SrcRole::sr_seed || info.src[2] != SrcRole::scale_f32) return;
   *types = {"i32", "float", "i32", "float", "i32 immarg"};
   *args = {"i32 %y", "float %x", "i32 %y", "float %zf", "i32 0"};
@@ -1016,7 +1024,19 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
         gaps.insert(gaps.end(), std::begin(kPairHazardGaps), std::end(kPairHazardGaps));
         ++pair_rows;
       }
+      // llc may restore MODE[7:0] before an instruction it does not see reading it (gfx1250's
+      // f16 SR encoders: llc-22 orders only the MODE[23] restore after them): its output then
+      // puts no wait between the two, and the gaps around that restore are not compared.
+      const bool lo_restored_first =
+          oracle.restore_lo == SIZE_MAX &&
+          std::count_if(llc.begin(), llc.begin() + llc_instr, [](const std::string& l) {
+            return absl::StartsWith(l, "s_setreg_b32 hwreg(") && absl::StrContains(l, ", 0, 8)");
+          }) == 2;
       for (const Gap& g : gaps) {
+        if (lo_restored_first &&
+            (g.to == &HazardSites::restore_lo || g.from == &HazardSites::restore_lo)) {
+          continue;
+        }
         spans.push_back({g.name, oracle.*g.from, oracle.*g.to, mine.*g.from, mine.*g.to});
       }
       if (IsTupleRow(GetInstrInfo(instr))) {

@@ -263,8 +263,20 @@ def lines_for(instr, row, family):
             out.append(f"{instr} v1, v2, v3 byte_sel:{b}")
             out.append(f"{instr} v1, -|v2|, s3 byte_sel:{b} clamp")
         for sel in range(16):
+            # op_sel:[a,b,c,d] beside byte_sel: llvm-mc-22 encodes only a and b, but its
+            # assembler echoes c as typed (`op_sel:[0,0,1]` echoed, encoded 0): those spellings
+            # are left out (docs/semantics.md §13.5).
+            if opsel == "op_sel_byte_sel" and sel >= 4:
+                continue
             bits = ",".join(str((sel >> i) & 1) for i in range(4))
             out.append(f"{instr} v1, v2, v3 op_sel:[{bits}]")
+        if opsel == "op_sel_byte_sel":                    # op_sel:[a,b,0] then byte_sel:N
+            for sel in range(16):
+                a, b, n = sel & 1, (sel >> 1) & 1, sel >> 2
+                out.append(f"{instr} v1, v2, v3 op_sel:[{a},{b},0] byte_sel:{n}")
+            out += [f"{instr} v1, v2, v3 byte_sel:1 op_sel:[1,0,0]",   # refused: the order
+                    f"{instr} v1, -v2, s3 op_sel:[1,0,0] byte_sel:3",
+                    f"{instr} v1, 0x3c00, v3 op_sel:[1,0,0]", f"{instr} v1, 0x12345, v3"]
         if opsel == "op_sel_dst3":                        # op_sel:[a,b,d]: d = OPSEL[3]
             for sel in range(8):
                 bits = ",".join(str((sel >> i) & 1) for i in range(3))

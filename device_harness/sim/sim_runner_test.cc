@@ -320,10 +320,10 @@ TEST(SimErrataTest, Gfx1250ClampIgnored) {
       "gfx1250_clamp_ignored",
       [&](const proto::TestCase& tc, const auto&) { return ModelAnswer(tc, ign); },
       [](const proto::TestCase& tc, size_t) {
-        // CLAMP selects UE5M3 for both E4M3 conversions on gfx1250 (docs/semantics.md §10.7).
-        // ...and the byte v_cvt_f32_fp8 decodes (UE5M3 in, §10.3).
-        return (tc.instr() == proto::v_cvt_sr_fp8_f32 || tc.instr() == proto::v_cvt_pk_fp8_f32 ||
-                tc.instr() == proto::v_cvt_f32_fp8) &&
+        // CLAMP selects UE5M3 for the E4M3 conversions on gfx1250 (docs/semantics.md §10.7,
+        // §13.5) and the byte the fp8 -> f32 decode reads (UE5M3 in, §10.3): the rows whose
+        // format slot is Fp8Slot::fp8_clamp_ue5m3.
+        return GetInstrInfo(*InstrFromProto(tc.instr())).fp8_slot == Fp8Slot::fp8_clamp_ue5m3 &&
                tc.encoding().clamp() &&
                (*FindTarget(tc.target()))->clamp_selects_ue5m3;
       });

@@ -139,6 +139,20 @@ std::vector<std::pair<uint32_t, double>> SrBoundarySet(const OpContext& ctx) {
   // fractions, plus the extremes one ulp from each neighbour.
   const int k = SeedBits(ctx);
   std::vector<std::pair<uint32_t, double>> out;
+  const InstrInfo& info = GetInstrInfo(ctx.instr);
+  if (info.src[0] == SrcRole::data_f16x2 && info.src[1] == SrcRole::sr_seed &&
+      info.src[2] == SrcRole::unused) {
+    // One f16 source (gfx1250's unscaled SR encoders, docs/semantics.md §13.5): f16 values in
+    // [1, 2), whose 10 - m dropped fraction bits are the position, in both halves of S0.
+    const int d = 10 - (23 - k);
+    auto both = [](uint32_t h) { return h | (h << 16); };
+    for (uint32_t j = 0; j < 16; ++j) {
+      out.push_back({both(0x3c00u | (j << (d - 4))), double(j) / 16});
+    }
+    out.push_back({both(0x3c01u), 1.0 / double(1u << d)});
+    out.push_back({both(0x3c00u | ((1u << d) - 1)), double((1u << d) - 1) / double(1u << d)});
+    return out;
+  }
   for (uint32_t j = 0; j < 16; ++j) {
     const uint32_t dropped = j << (k - 4);
     out.push_back({0x3f800000u | dropped, double(j) / 16});

@@ -359,6 +359,33 @@ TEST(ElementSweep, RefusesWhatTheRowDoesNotHave) {
   spec.last = 64;
   spec.base = {1, 2, 3};
   EXPECT_FALSE(RunSweep(spec, sim.runners, nullptr).ok());
+
+// One f16 source (gfx1250's SR encoders from f16, docs/semantics.md §13.5): the boundary set
+// is f16 values in [1, 2) in both halves, positioned by their 10 - m dropped fraction bits (by
+// hand: E4M3 drops 7, so 0x3c01 is 1/128 of a quantum and 0x3c7f 127/128; E5M2 drops 8).
+TEST(SrBoundarySet, F16SourceUsesTheF16Grid) {
+  int rows = 0;
+  for (Instr instr : kAllInstrs) {
+    const InstrInfo& info = GetInstrInfo(instr);
+    if (info.src[0] != SrcRole::data_f16x2 || info.src[1] != SrcRole::sr_seed ||
+        info.src[2] != SrcRole::unused) {
+      continue;
+    }
+    ++rows;
+    OpContext ctx;
+    ctx.target = *FindTarget("gfx1250");
+    ctx.instr = instr;
+    const bool bf8 = info.fp8_slot == Fp8Slot::bf8;
+    const std::vector<std::pair<uint32_t, double>> set = SrBoundarySet(ctx);
+    ASSERT_EQ(set.size(), 18u);
+    EXPECT_EQ(set[0].first, 0x3c003c00u);
+    EXPECT_EQ(set[1].first, bf8 ? 0x3c103c10u : 0x3c083c08u);  // 1/16: bit d - 4
+    EXPECT_DOUBLE_EQ(set[1].second, 1.0 / 16);
+    EXPECT_EQ(set[16].first, 0x3c013c01u);
+    EXPECT_DOUBLE_EQ(set[16].second, bf8 ? 1.0 / 256 : 1.0 / 128);
+    EXPECT_EQ(set[17].first, bf8 ? 0x3cff3cffu : 0x3c7f3c7fu);
+  }
+  EXPECT_EQ(rows, 2);
 }
 
 }  // namespace

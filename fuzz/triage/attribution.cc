@@ -92,9 +92,9 @@ std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
       c.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & ~3u) | sel);
       out.push_back(c);
     }
-  } else if (info.opsel_syntax[static_cast<int>(ctx.target->family)] ==
-             OpSelSyntax::op_sel_word_src) {
-    // The source word OPSEL[0] of a VGPR-pair writer (GFX12/GFX1250): the other word.
+  } else if (syntax == OpSelSyntax::op_sel_word_src || syntax == OpSelSyntax::op_sel_byte_sel) {
+    // The source word OPSEL[0] of a VGPR-pair writer (GFX12/GFX1250), or the f16 half of
+    // gfx1250's SR encoders from f16: the other word.
     OpContext c = ctx;
     c.mods.opsel = static_cast<uint8_t>(ctx.mods.opsel ^ 1u);
     out.push_back(c);

@@ -263,8 +263,9 @@ std::vector<proto::Encoding> ExtraEncodings(const TargetTraits& target, Instr in
   // inline constants read through op_sel:[1,0], which src16_constant's readings answer
   // differently (docs/semantics.md §10.11: 1.0 is 0x3c00 in both halves, or in the low one
   // only). Operand codes 242 (1.0), 193 (-1: 0xffff) and 240 (0.5).
-  if (info.src_bits(target.family, 0) == 16 &&
-      info.opsel_syntax[static_cast<int>(target.family)] == OpSelSyntax::op_sel_word_src) {
+  const OpSelSyntax syntax16 = info.opsel_syntax[static_cast<int>(target.family)];
+  if (info.src_bits(target.family, 0) == 16 && (syntax16 == OpSelSyntax::op_sel_word_src ||
+                                                syntax16 == OpSelSyntax::op_sel_byte_sel)) {
     for (uint32_t code : {242u, 193u, 240u}) {
       proto::Encoding& e = out.emplace_back();
       e.set_opsel(1);

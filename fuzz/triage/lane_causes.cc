@@ -39,6 +39,7 @@ uint8_t SelectBits(const InstrInfo& info, Family family) {
   switch (info.opsel_syntax[static_cast<int>(family)]) {
     case OpSelSyntax::byte_sel_src: bits |= 0b0011; break;
     case OpSelSyntax::op_sel_word_src: bits |= 0b0001; break;
+    case OpSelSyntax::op_sel_byte_sel: bits |= 0b0001; break;  // S0's half (the f16 SR rows)
     // op_sel:[a,b,d] on a reader of 8-bit codes (the gfx950 scaled decodes): OPSEL[1:0] picks
     // the source byte, or OPSEL[0] the word (as attribution.cc OtherByteSelects reads it).
     case OpSelSyntax::op_sel_dst3:

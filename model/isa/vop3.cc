@@ -122,6 +122,7 @@ void LlvmOpSelRefusals(const TargetTraits& target, const Vop3Instr& in, const As
       }
       break;
     case OpSelSyntax::op_sel_4: break;  // all four bits expressible
+    case OpSelSyntax::op_sel_byte_sel: break;  // op_sel:[a,b,0] and byte_sel:N: all four
     case OpSelSyntax::op_sel_dst3:
       if ((in.mods.opsel & 4) != 0) {
         out.push_back(absl::StrCat("OPSEL[2] set: LLVM's op_sel:[a,b,d] for ", InstrName(in.instr),

@@ -286,7 +286,9 @@ absl::Status ParseSourceInto(const TargetTraits& target, absl::string_view part_
 // the destination select, and a fourth element is ignored, as llvm-mc-22 does
 // (`op_sel:[0,0,1]` and `op_sel:[0,0,1,0]` set bit 14, `op_sel:[0,0,0,1]` encodes OPSEL = 0).
 // OPSEL[2] is op_sel_src2:1 then. One source and the destination
-// (OpSelSyntax::op_sel_word_src): op_sel:[a,d] = OPSEL[0], OPSEL[3].
+// (OpSelSyntax::op_sel_word_src): op_sel:[a,d] = OPSEL[0], OPSEL[3]. Two sources beside a
+// byte_sel (OpSelSyntax::op_sel_byte_sel): op_sel:[a,b,c] = OPSEL[0], OPSEL[1], c and a fourth
+// element dropped as llvm-mc-22 drops them (`op_sel:[0,0,1]` encodes OPSEL = 0).
 absl::Status ParseOpSel(const AsmRules& r, absl::string_view m, absl::string_view mv,
                         Vop3Instr* in) {
   if (!absl::ConsumePrefix(&mv, "[") || !absl::ConsumeSuffix(&mv, "]")) {
@@ -297,9 +299,10 @@ absl::Status ParseOpSel(const AsmRules& r, absl::string_view m, absl::string_vie
     return absl::InvalidArgumentError(absl::StrCat("'", m, "': at most 4 op_sel bits"));
   }
   static constexpr int kIdentity[4] = {0, 1, 2, 3}, kDst3[4] = {0, 1, 3, -1},
-                       kWordSrc[4] = {0, 3, -1, -1};
+                       kWordSrc[4] = {0, 3, -1, -1}, kSrcPair[4] = {0, 1, -1, -1};
   const int* bit_of = r.opsel == OpSelSyntax::op_sel_dst3       ? kDst3
                       : r.opsel == OpSelSyntax::op_sel_word_src ? kWordSrc
+                      : r.opsel == OpSelSyntax::op_sel_byte_sel ? kSrcPair
                                                                 : kIdentity;
   for (size_t b = 0; b < bits.size(); ++b) {
     absl::string_view bit = absl::StripAsciiWhitespace(bits[b]);
@@ -359,7 +362,7 @@ absl::Status ParseByteSel(const TargetTraits& target, const AsmRules& r, absl::s
                                           ((n & 1) << 1));
     return absl::OkStatus();
   }
-  if (r.opsel != OpSelSyntax::byte_sel) {
+  if (r.opsel != OpSelSyntax::byte_sel && r.opsel != OpSelSyntax::op_sel_byte_sel) {
     return absl::InvalidArgumentError(absl::StrCat(
         "'", m, "': ", InstrName(in->instr), " takes no byte_sel on ", target.name));
   }

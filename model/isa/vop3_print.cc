@@ -112,6 +112,11 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
       }
       const int byte = 2 * (in.mods.opsel & 1) + ((in.mods.opsel >> 1) & 1);
       if (byte != 0) absl::StrAppend(&out, " byte_sel:", byte);
+    } else if (r.opsel == OpSelSyntax::op_sel_byte_sel) {
+      // op_sel:[OPSEL[0],OPSEL[1],0] then byte_sel:OPSEL[3:2], as llvm-mc-22 prints them.
+      const uint32_t v = in.mods.opsel;
+      if ((v & 3) != 0) absl::StrAppend(&out, absl::StrFormat(" op_sel:[%d,%d,0]", v & 1, (v >> 1) & 1));
+      if ((v >> 2) != 0) absl::StrAppend(&out, " byte_sel:", v >> 2);
     } else if (r.opsel == OpSelSyntax::byte_sel) {
       if ((in.mods.opsel & 3) != 0) absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel & 3));
       if ((in.mods.opsel >> 2) != 0) absl::StrAppend(&out, " byte_sel:", in.mods.opsel >> 2);

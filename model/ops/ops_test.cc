@@ -457,7 +457,10 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
           const uint32_t m = fp8 ? 3u : 2u;
           uint32_t lsb = fp8 ? 1u << 12 : 1u << 11;
           uint32_t x = fp8 ? 0x3f8fffffu : 0x3f9fffffu;
-          if (role == SrcRole::data_f16x2) lsb = 1u << (22 + m), x = 0x3c00u | ((1u << (10 - m)) - 1u);
+          // (In both halves: gfx1250's unscaled f16 rows read S0[31:16] under OPSEL[0].)
+          if (role == SrcRole::data_f16x2) {
+            lsb = 1u << (22 + m), x = 0x3c00u | ((1u << (10 - m)) - 1u), x |= x << 16;
+          }
           if (role == SrcRole::data_bf16x2) lsb = 1u << (25 + m), x = 0x3f80u | ((1u << (7 - m)) - 1u);
           const uint32_t s2 = GetInstrInfo(instr).src[2] == SrcRole::scale_f32 ? 0x3f800000u : 0;
           EXPECT_NE(EvaluateLane(ctx, x, lsb, s2, 0), EvaluateLane(ctx, x, 0, s2, 0)) << t.name;

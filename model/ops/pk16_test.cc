@@ -137,7 +137,9 @@ TEST(Pk16, FastMatchesOracle) {
   int rows = 0;
   for (Instr instr : kAllInstrs) {
     const InstrInfo& info = GetInstrInfo(instr);
-    if (!IsPacked16(info.src[0]) || IsPacked16Tuple(info.src[0])) continue;  // one dword only
+    if (!IsPacked16(info.src[0]) || IsPacked16Tuple(info.src[0]) || !Gfx950().Has(instr)) {
+      continue;  // one dword only; gfx1250's: sr16_fp8_test
+    }
     ++rows;
     const int scale_src = info.src[1] == SrcRole::scale_f32 ? 1 : 2;
     LaneBatch lanes;

@@ -63,6 +63,10 @@ void Set(Hypotheses* h, uint8_t v) {
   "LLVM 22 AMDGPU (llc-22 -mcpu=gfx950 selects fptrunc <2 x float> to <2 x half> / <2 x "      \
   "bfloat> as v_cvt_pk_f16_f32 / v_cvt_pk_bf16_f32, as it selects v_cvt_f16_f32, whose "       \
   "denormals follow MODE.FP_DENORM)"
+#define ROCJITSU_CVT_F16_SR                                                                  \
+  "ROCm/rocm-systems emulation/rocjitsu, its gfx1250 V_CVT_SR_FP8_F16 execute path as a "      \
+  "review of it quotes it ('inst_.clamp ? f32_to_fp8_e5m3_sr : f32_to_fp8_e4m3_sr' on the "    \
+  "widened f16)"
 #define ROCJITSU_SR_PK                                                                     \
   "ROCm/rocm-systems emulation/rocjitsu lib/python/amdisa/codegen/execute/vector_special.py " \
   "gen_vector_cvt_pk, classes vector_cvt_sr_pk_f16_f32 / vector_cvt_sr_pk_bf16_f32"
@@ -888,6 +892,56 @@ const std::vector<HypothesisInfo>& Registry() {
         {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
          "no gfx1250 two-element SR conversion: the rule does not arise"}},
        Get<SrPkSeed, &Hypotheses::sr_pk_seed>, Set<SrPkSeed, &Hypotheses::sr_pk_seed>},
+      {"sr16_fp8_seed",
+       "gfx1250 v_cvt_sr_{fp8,bf8}_f16: which of S1's seed bits reach the f16 value (they differ "
+       "only where the result is an fp8/bf8 subnormal)",
+       {{"f32_window",
+         "the f16 widened exactly to f32, then v_cvt_sr_{fp8,bf8}_f32's rule: S1's top 23 - M "
+         "bits (S1[31:12] fp8, S1[31:11] bf8) added just below the kept LSB",
+         ROCJITSU_CVT_F16_SR,
+         "gfx1250",
+         "gfx1250 v_cvt_sr_fp8_f16 src0=0x1408 (2^-10 (1 + 2^-7): 0.5 + 2^-8 of the E4M3 "
+         "subnormal quantum 2^-9) src1=0x7f000000 (seed 2^19 - 2^12 of 2^20): 0x00000001"},
+        {"source_grid",
+         "only S1's top 10 - M bits (S1[31:25] fp8, S1[31:24] bf8): the value truncated to the "
+         "quantum / 2^(10 - M), that seed added, the sum truncated",
+         HIP_OCP_FROM " from_float_sr ('man += seed >> ((32 - srcEnc.ManBits) + enc.ManBits)' "
+         "with the f16 source's 10 fraction bits; the gfx950 scaled rows' mx_sr_round default)",
+         "gfx1250",
+         "gfx1250 v_cvt_sr_fp8_f16 src0=0x1408 src1=0x7f000000: 0x00000000 (default "
+         "0x00000001)"}},
+       {{"gfx1250 gfx1251",
+         "U: no gfx1250 pseudocode is public; rocjitsu's gfx1250 model widens the f16 and calls "
+         "its f32 SR encoder (not measured)"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
+         "no unscaled f16 -> fp8 SR conversion: the rule does not arise"}},
+       Get<Sr16Fp8Seed, &Hypotheses::sr16_fp8_seed>,
+       Set<Sr16Fp8Seed, &Hypotheses::sr16_fp8_seed>},
+      {"sr16_fp8_opsel0",
+       "gfx1250 v_cvt_sr_{fp8,bf8}_f16: what OPSEL[0] does (LLVM accepts and prints "
+       "op_sel:[1,0,0] on the one 16-bit source)",
+       {{"high_half",
+         "OPSEL[0] = 1 converts S0[31:16]",
+         "llc-22 -mcpu=gfx1250 -mattr=+real-true16, given llvm.amdgcn.cvt.sr.fp8.f16 of a <2 x "
+         "half>'s element 1, emits `v_cvt_sr_fp8_f16 v2, v0.h, v1 byte_sel:2`, which llvm-mc-22 "
+         "encodes with op_sel:[1,0,0] (byte 1 0x48)",
+         "gfx1250",
+         "gfx1250 v_cvt_sr_fp8_f16 op_sel:[1,0,0] src0=0x40003c00 (2.0 high, 1.0 low) src1=0: "
+         "0x00000040"},
+        {"ignored",
+         "nothing: S0[15:0] is the value converted",
+         "the gfx950 scaled rows' mx_sr16_opsel0 default (gem5/gem5 "
+         "src/arch/amdgpu/vega/insts/vop3_cvt.hh reads S0's low half there)",
+         "gfx1250",
+         "gfx1250 v_cvt_sr_fp8_f16 op_sel:[1,0,0] src0=0x40003c00 src1=0: 0x00000038 (default "
+         "0x00000040)"}},
+       {{"gfx1250 gfx1251",
+         "L: LLVM's code generator reads the high half through this bit under true16 (not "
+         "measured)"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
+         "no unscaled f16 -> fp8 SR conversion: the rule does not arise"}},
+       Get<Sr16Fp8Opsel0, &Hypotheses::sr16_fp8_opsel0>,
+       Set<Sr16Fp8Opsel0, &Hypotheses::sr16_fp8_opsel0>},
   };
   return *registry;
 }
@@ -903,6 +957,7 @@ const std::vector<HypothesisInfo>& Registry() {
 #undef LLVM_MC
 #undef ROCJITSU_RDNA_CONVERSION
 #undef ROCJITSU_SR_PK
+#undef ROCJITSU_CVT_F16_SR
 #undef ISA_CDNA4_SCALE
 #undef GEM5_SCALE
 #undef HIP_OCP

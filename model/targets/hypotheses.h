@@ -146,6 +146,13 @@ enum class Sr16Subnormal : uint8_t { grid, mantissa_add };
 // rocjitsu's model advances the seed so), S2 itself (`same`), or the two halves of S2 as two
 // seeds, element i's word (S2 >> 16i) << 16 (`halves`).
 enum class SrPkSeed : uint8_t { prng_step, same, halves };
+// gfx1250 v_cvt_sr_{fp8,bf8}_f16: the seed bits that reach the f16 value: the f32 instruction's
+// 23 - M top bits of S1 on the value widened to f32 (default), or only the top 10 - M of them,
+// the f16 source's own fraction grid.
+enum class Sr16Fp8Seed : uint8_t { f32_window, source_grid };
+// gfx1250 v_cvt_sr_{fp8,bf8}_f16: what OPSEL[0] (op_sel:[1,0,0]) does: selects S0[31:16]
+// (default), or nothing (S0[15:0] is converted).
+enum class Sr16Fp8Opsel0 : uint8_t { high_half, ignored };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -185,6 +192,8 @@ struct Hypotheses {
   Sr16Seed sr16_seed = Sr16Seed::high;
   Sr16Subnormal sr16_subnormal = Sr16Subnormal::grid;
   SrPkSeed sr_pk_seed = SrPkSeed::prng_step;
+  Sr16Fp8Seed sr16_fp8_seed = Sr16Fp8Seed::f32_window;
+  Sr16Fp8Opsel0 sr16_fp8_opsel0 = Sr16Fp8Opsel0::high_half;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };

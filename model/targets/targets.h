@@ -167,6 +167,9 @@ enum class OpSelSyntax : uint8_t {
   byte_sel_src,  // byte_sel:N = 2*OPSEL[0] + OPSEL[1]: the source byte (fp8 -> f32 VOP3)
   op_sel_word_src,  // op_sel:[a,d] = OPSEL[0] (the source word: 1 = high), OPSEL[3] (packed
                     // fp8 -> f32 VOP3 on GFX12/GFX1250; llvm-mc-22 op_sel:[0,1] sets bit 14)
+  op_sel_byte_sel,  // op_sel:[a,b,c] = OPSEL[0], OPSEL[1] (c and a fourth element dropped) then
+                    // byte_sel:N = OPSEL[3:2], in that order only (gfx1250's SR encoders from
+                    // f16: llvm-mc-22 `op_sel:[1,1,0] byte_sel:3` sets bits 11-14)
 };
 
 // What an element the lane writes is: compare, sweep and reports decode by this, and ask the
