@@ -359,6 +359,7 @@ TEST(ElementSweep, RefusesWhatTheRowDoesNotHave) {
   spec.last = 64;
   spec.base = {1, 2, 3};
   EXPECT_FALSE(RunSweep(spec, sim.runners, nullptr).ok());
+}
 
 // One f16 source (gfx1250's SR encoders from f16, docs/semantics.md §13.5): the boundary set
 // is f16 values in [1, 2) in both halves, positioned by their 10 - m dropped fraction bits (by
