@@ -124,8 +124,16 @@ bool AnySeed(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
 bool Seeded(const InstrInfo& r) {
   return r.src[1] == SrcRole::sr_seed && (r.output == OutputKind::fp8 || r.output == OutputKind::bf8);
 }
-bool ScaledSr(const InstrInfo& r) { return Seeded(r) && r.src[2] == SrcRole::scale_f32; }
+// The scaled SR encoders: S1 a seed, S2 a block scale (8-bit float, FP4 or FP6/BF6 codes).
+bool ScaledSr(const InstrInfo& r) {
+  return r.src[1] == SrcRole::sr_seed && r.src[2] == SrcRole::scale_f32;
+}
 bool UnscaledSr(const InstrInfo& r) { return Seeded(r) && !ScaledSr(r); }
+// The scaled SR encoders of several elements (FP4 pairs, FP6/BF6 tuples): their seed advances
+// between elements (mx_sr_seed_step).
+bool ScaledSrMultiElement(const InstrInfo& r) {
+  return ScaledSr(r) && (r.output == OutputKind::fp4 || r.output == OutputKind::fp6);
+}
 bool IntegerByte(const InstrInfo& r) { return r.output == OutputKind::u8_int; }
 bool Float8Writer(const InstrInfo& r) {
   return r.output == OutputKind::fp8 || r.output == OutputKind::bf8;
@@ -145,8 +153,12 @@ bool ScaledPairWriter(const InstrInfo& r) {
 }
 // The writers of a byte of two FP4 codes (the gfx950 scaled FP4 encoder).
 bool Fp4PairWriter(const InstrInfo& r) { return r.output == OutputKind::fp4; }
-// The writers of a tuple of 32 FP6 codes (the gfx950 interleaved FP6/BF6 encoders).
+// The writers of a tuple of 32 FP6 codes (the gfx950 interleaved and SR FP6/BF6 encoders).
 bool Fp6TupleWriter(const InstrInfo& r) { return r.output == OutputKind::fp6; }
+// The interleaved ones: two 16-f32 tuples (S0, S1).
+bool InterleavedFp6Writer(const InstrInfo& r) {
+  return Fp6TupleWriter(r) && r.src[1] == SrcRole::f32_x16;
+}
 // The unscaled half writers that round two f32 to 8-bit floats (v_cvt_pk_fp8/bf8_f32):
 // round_odd and overflow_before_round reach neither the scaled encoders (S1 or S2 a scale) nor the
 // one-f16 scaled decodes (OutputKind::f16, which round no f32 input to an 8-bit float).
@@ -339,8 +351,13 @@ INSTANTIATE_TEST_SUITE_P(
         // "the interleaved FP6 encoders exchange S0's and S1's field of every 12-bit pair": the
         // FP6 tuple writers; S0's and S1's codes come in the other order. 60 executions (its
         // rows only): 0.79 s user in release (600 took 10.9 s on a loaded machine).
-        Case{"fp6_interleave_swapped", Fp6TupleWriter, "elements_swapped", 60, nullptr, nullptr,
-             2, nullptr, Fp6TupleWriter},
+        Case{"fp6_interleave_swapped", InterleavedFp6Writer, "elements_swapped", 60, nullptr,
+             nullptr, 2, nullptr, InterleavedFp6Writer},
+        // "the multi-element scaled SR encoders round every element with S1 (model
+        // mx_sr_seed_step=same)": the FP4 pair and FP6/BF6 tuple SR encoders, named by the
+        // reading (its rows only).
+        Case{"sr_seed_not_advanced", ScaledSrMultiElement, "mx_sr_seed_step=same", 60, nullptr,
+             nullptr, 2, "mx_sr_seed_step=same", ScaledSrMultiElement},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
         // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).

@@ -146,6 +146,12 @@ enum class Sr16Subnormal : uint8_t { grid, mantissa_add };
 // rocjitsu's model advances the seed so), S2 itself (`same`), or the two halves of S2 as two
 // seeds, element i's word (S2 >> 16i) << 16 (`halves`).
 enum class SrPkSeed : uint8_t { prng_step, same, halves };
+// The gfx950 multi-element scaled SR encoders (v_cvt_scalef32_sr_pk_fp4_*: 2 elements,
+// v_cvt_scalef32_sr_pk32_*: 32): the seed word element i rounds with (model/ops/sr_seed_step.h).
+// Element 0 takes S1; each next element the PRNG step of the previous one's, v_prng_b32^i(S1)
+// (default: AMD's CDNA4 pseudocode), or S1 itself for every element (`same`: the seed not
+// advanced).
+enum class MxSrSeedStep : uint8_t { prng_step, same };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -185,6 +191,7 @@ struct Hypotheses {
   Sr16Seed sr16_seed = Sr16Seed::high;
   Sr16Subnormal sr16_subnormal = Sr16Subnormal::grid;
   SrPkSeed sr_pk_seed = SrPkSeed::prng_step;
+  MxSrSeedStep mx_sr_seed_step = MxSrSeedStep::prng_step;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
@@ -264,13 +271,15 @@ struct MxScaledEncode {
 };
 MxScaledEncode MxScaledEncodeFor(const Hypotheses& h, const Fp8Format& format);
 
-// How the gfx950 scaled MX element encoder (v_cvt_scalef32_pk_fp4_f32) reads its scale and
-// options (model/fp/mx.h F32ToMxScaledRne): the scale readings as MxScaledEncodeFor's
-// (mx_scale_read, mx_scale_zero, mx_scale_nan, mx_down_scale, mx_denorm_in) and mx_fp4_nan for
-// NaNs. Infinite sources and overflows saturate to sign|max under every reading (mx.h).
+// How the gfx950 scaled MX element encoders (FP4, FP6/BF6) read their scale and options
+// (model/fp/mx.h F32ToMxScaledRne, F32ToMxScaledSr): the scale readings as MxScaledEncodeFor's
+// (mx_scale_read, mx_scale_zero, mx_scale_nan, mx_down_scale, mx_denorm_in), mx_fp4_nan for
+// NaNs and, for the SR encoders, mx_sr_round. Infinite sources and overflows saturate to
+// sign|max under every reading (mx.h).
 struct MxScaledElemEncode {
   MxScaleRead read = MxScaleRead::exponent;
   MxEncodeOptions options;
+  MxSrRound sr_round = MxSrRound::source_grid;
 };
 MxScaledElemEncode MxScaledElemEncodeFor(const Hypotheses& h);
 

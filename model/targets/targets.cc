@@ -91,7 +91,11 @@ constexpr bool RowsConsistent() {
     // A tuple wider than a pair is written whole: the FP6/BF6 decodes' from a packed tuple, the
     // interleaved encoders' 6 dwords of codes from two 16-f32 tuples.
     const bool fp6_slot = i.fp8_slot == Fp8Slot::fp6 || i.fp8_slot == Fp8Slot::bf6;
-    const bool encoder = i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::f32_x16 &&
+    // The FP6 encoders: the interleaved ones (two 16-f32 tuples), the SR ones (one tuple of f32
+    // or of packed 16-bit floats, a seed).
+    const bool sr_encoder = SrcDwords(i.src[0]) > 1 && i.src[1] == SrcRole::sr_seed;
+    const bool encoder = ((i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::f32_x16) ||
+                          sr_encoder) &&
                          i.src[2] == SrcRole::scale_f32 && i.output == OutputKind::fp6 &&
                          i.dst_bits == 192;
     if (i.dst_bits > 64 && (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder))) {
