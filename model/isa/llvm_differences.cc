@@ -131,6 +131,14 @@ constexpr LlvmDifference kDifferences[] = {
      "LLVM's assembler refuses all of these; silicon decodes the fields (effect U): we decode "
      "them, list the refusals in DecodedVop3::llvm_refuses and compare only words with an even "
      "VGPR tuple in both, no NEG/ABS and a VGPR, SGPR or constant scale"},
+    {"asm_tuple_constant",
+     "llvm-mc-22 -mcpu=gfx950 assembles an inline constant or a literal as the f32 pair source "
+     "of the SR FP4 encoder (SrcRole::f32_x2: `v_cvt_scalef32_sr_pk_fp4_f32 v5, 1.0, v2, v3`) "
+     "and emits a source code it prints back as an invalid immediate (`1.0` and `0` give code "
+     "0, `lit(0x5)` code 5: [0x05,0x00,0x3e,0xd2,0x05,0x04,0x0e,0x04] printed `5/*Invalid "
+     "immediate*/`); it refuses an SGPR pair or a lone VGPR there",
+     "the operand is a VGPR pair (VReg_64_Align2): we list a non-VGPR pair among LLVM's "
+     "refusals (LlvmRefusals) and compare no such line"},
     {"disasm_rejects_sdwa_bits",
      "for the GFX9 SDWA form of a VOP1 instruction LLVM's disassembler calls SRC0_NEG, SRC0_ABS "
      "and DST_SEL != DWORD an invalid encoding (its assembler accepts none of them there)",
