@@ -133,7 +133,7 @@ constexpr LlvmDifference kDifferences[] = {
      "VGPR tuple in both, no NEG/ABS and a VGPR, SGPR or constant scale"},
     {"asm_tuple_constant",
      "llvm-mc-22 -mcpu=gfx950 assembles an inline constant or a literal as the f32 pair source "
-     "of the SR FP4 encoder (SrcRole::f32_x2: `v_cvt_scalef32_sr_pk_fp4_f32 v5, 1.0, v2, v3`) "
+     "of the SR FP4 encoder (SrcRole::f32_x2, VOP3 0x23e: `v5, 1.0, v2, v3`) "
      "and emits a source code it prints back as an invalid immediate (`1.0` and `0` give code "
      "0, `lit(0x5)` code 5: [0x05,0x00,0x3e,0xd2,0x05,0x04,0x0e,0x04] printed `5/*Invalid "
      "immediate*/`); it refuses an SGPR pair or a lone VGPR there",
