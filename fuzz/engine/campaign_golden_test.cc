@@ -102,6 +102,8 @@
 // changed; golden_compare.py exit 0, the same counters, signatures and causes in every campaign).
 // Re-recorded when the rule mx_sr16_opsel0 (the gfx950 SR encoders from one 16-bit float) was
 // added: 164 `hypotheses:` lines added, nothing else changed (golden_compare.py exit 0).
+// Re-recorded when the rule mx_sr_seed_step (the gfx950 multi-element SR encoders) was added:
+// 164 `hypotheses:` lines added, nothing else changed (golden_compare.py exit 0).
 #include <stdlib.h>
 
 #include <cstdint>

@@ -299,12 +299,14 @@ void DropUnacceptedNegAbs(Instr instr, const AsmRules& rules, Vop3Instr* vop3,
 }
 
 // A tuple row's word llvm-mc-22 does not print comparably (known difference
-// disasm_tuple_operands): NEG/ABS bits, a source tuple that is not an even VGPR tuple (or runs
-// past v255), an odd destination tuple.
+// disasm_tuple_operands): NEG/ABS bits where LLVM takes none (the SR FP4 encoder's pair and
+// scale take them), a source tuple that is not an even VGPR tuple (or runs past v255), an odd
+// destination tuple.
 bool TupleNotComparable(const Vop3Instr& in) {
   const InstrInfo& row = GetInstrInfo(in.instr);
   if (row.src_dwords(0) == 1) return false;
-  if (in.mods.neg != 0 || in.mods.abs != 0 || (in.vdst & 1) != 0) return true;
+  if (((in.mods.neg | in.mods.abs) & ~row.neg_abs_srcs) != 0) return true;
+  if (DstWords(in.instr) > 1 && (in.vdst & 1) != 0) return true;
   for (int s = 0; s < 3; ++s) {
     if (row.src_dwords(s) > 1 &&
         (in.src[s] < kFirstVgprCode || ((in.src[s] - kFirstVgprCode) & 1) != 0 ||
