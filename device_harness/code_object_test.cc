@@ -577,9 +577,12 @@ define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrs
 // (llvm.amdgcn.cvt.scalef32.sr.{fp8,bf8}.f32: i32 old first, then float src, i32 seed, float
 // scale, i32 byte select; llc-22 -mcpu=gfx950 emits the instruction from it); from one 16-bit
 // float (llvm.amdgcn.cvt.scalef32.sr.fp8.f16(i32 old, half src, i32 seed, float scale, i32
-// byte); bf16: bfloat) S0 is %x16e, Pk16Prelude's element 0. gfx1250's unscaled SR encoders
-// from one f16 (llvm.amdgcn.cvt.sr.fp8.f16(half src, i32 seed, i32 old, i32 byte); llc-22
-// -mcpu=gfx1250 emits the instruction from it): the same element. Other rows: unchanged.
+// byte); bf16: bfloat) S0 is %x16e, Pk16Prelude's element 0; the SR FP4 encoders from two
+// (llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f16(i32 old, <2 x half> src, i32 seed, float scale, i32
+// byte); bf16: <2 x bfloat>; llc-22 -mcpu=gfx950 emits v_cvt_scalef32_sr_pk_fp4_f16 from it)
+// take the vector %x16. gfx1250's unscaled SR encoders from one f16
+// (llvm.amdgcn.cvt.sr.fp8.f16(half src, i32 seed, i32 old, i32 byte); llc-22 -mcpu=gfx1250 emits
+// the instruction from it): the same element as the scaled ones. Other rows: unchanged.
 void ScaledSrCall(const InstrInfo& info, std::vector<std::string>* types,
                   std::vector<std::string>* args) {
   if (info.src[0] == SrcRole::data_f16x2 && info.src[1] == SrcRole::sr_seed &&
@@ -592,8 +595,10 @@ void ScaledSrCall(const InstrInfo& info, std::vector<std::string>* types,
   *types = {"i32", "float", "i32", "float", "i32 immarg"};
   *args = {"i32 %y", "float %x", "i32 %y", "float %zf", "i32 0"};
   if (IsPacked16(info.src[0])) {
-    (*types)[1] = info.src[0] == SrcRole::data_bf16x2 ? "bfloat" : "half";
-    (*args)[1] = (*types)[1] + " %x16e";
+    const bool bf16 = info.src[0] == SrcRole::data_bf16x2;
+    const bool both = info.output == OutputKind::fp4;  // two elements: the vector
+    (*types)[1] = both ? (bf16 ? "<2 x bfloat>" : "<2 x half>") : (bf16 ? "bfloat" : "half");
+    (*args)[1] = (*types)[1] + (both ? " %x16" : " %x16e");
   }
 }
 

@@ -62,6 +62,8 @@ def read_rows(path):
             "src0_tuple": src.split(",")[0].strip() == "SrcRole::fp6_x32",
             "f32_x16": src.split(",")[0].strip() == "SrcRole::f32_x16",
             "pk16_x16": src.split(",")[0].strip() in ("SrcRole::f16x2_x16", "SrcRole::bf16x2_x16"),
+            "f32_x2": src.split(",")[0].strip() == "SrcRole::f32_x2",
+            "f32_x32": src.split(",")[0].strip() == "SrcRole::f32_x32",
             # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
             "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
@@ -215,6 +217,47 @@ def pk16_tuple_lines_for(instr, row):
             f"{instr} {dst}, {ops} clamp", f"{instr} {dst}, {ops} mul:2",
             f"{instr} {dst}, {ops} div:2", f"{instr} {dst}, {ops} op_sel:[0,0,0]",
             f"{instr} {dst}, {ops} op_sel:[1,0,0]", f"{instr} {dst}, {ops}, v5"]
+# An f32 VGPR pair as S0 with a seed and a scale (SrcRole::f32_x2: the gfx950 SR FP4 encoder):
+# aligned, odd and last pairs, SGPR pairs and constants there, the modifiers on the pair, every
+# operand kind in the seed and the scale, op_sel and the modifiers LLVM refuses.
+PAIR_SOURCES = ["v[0:1]", "v[254:255]", "v[37:38]", "s[4:5]", "s[3:4]", "v1", "s3", "1.0", "0",
+                "lit(0x5)", "-v[36:37]", "|v[36:37]|", "-|v[36:37]|"]
+
+
+def pair_lines_for(instr, row):
+    a = "v[36:37]"
+    out = [f"{instr} v5, {s}, v2, v3" for s in PAIR_SOURCES]
+    out += [f"{instr} v5, {a}, {s}, v3" for s in SOURCES if s != "v1"]
+    out += [f"{instr} v5, {a}, v2, {s}" for s in SOURCES if s != "v1"]
+    for sel in range(16):
+        bits = ",".join(str((sel >> i) & 1) for i in range(4))
+        out.append(f"{instr} v1, {a}, v3, v4 op_sel:[{bits}]")
+    out += [f"{instr} v5, {a}, v2, v3 clamp", f"{instr} v5, {a}, v2, v3 mul:2",
+            f"{instr} v5, {a}, v2, v3 div:2", f"{instr} v5, {a}, v2", f"{instr} v255, {a}, s2, 0x3",
+            f"{instr} v[4:5], {a}, v2, v3"]
+    return out
+
+
+# A 32-dword f32 tuple as S0 with a seed and a scale, a 6-dword destination tuple
+# (SrcRole::f32_x32: the gfx950 SR FP6/BF6 encoders): aligned, odd and last tuples, SGPR ranges
+# and constants there, every operand kind in the seed and the scale, and the modifiers LLVM
+# refuses.
+TUPLE32_SOURCES = ["v[0:31]", "v[224:255]", "v[37:68]", "v[36:68]", "s[4:35]", "v1", "s3", "1.0",
+                   "0", "lit(0x5)", "-v[36:67]", "|v[36:67]|"]
+
+
+def tuple32_lines_for(instr, row):
+    words = row["dst_bits"] // 32
+    dst = f"v[4:{3 + words}]"
+    a = "v[36:67]"
+    out = [f"{instr} {dst}, {s}, v2, v3" for s in TUPLE32_SOURCES]
+    out += [f"{instr} {dst}, {a}, {s}, v3" for s in SOURCES if s != "v1"]
+    out += [f"{instr} {dst}, {a}, v2, {s}" for s in SOURCES if s != "v1"]
+    out += [f"{instr} v[0:{words - 1}], {a}, v2, v3", f"{instr} v[{256 - words}:255], {a}, v2, v3",
+            f"{instr} v[5:{4 + words}], {a}, v2, v3", f"{instr} v4, {a}, v2, v3",
+            f"{instr} {dst}, {a}, v2, v3 clamp", f"{instr} {dst}, {a}, v2, v3 mul:2",
+            f"{instr} {dst}, {a}, v2, v3 op_sel:[0,0,0,0]",
+            f"{instr} {dst}, {a}, v2, v3 op_sel:[0,0,1,1]", f"{instr} {dst}, {a}, v2"]
     return out
 
 
@@ -227,6 +270,10 @@ def lines_for(instr, row, family):
         return tuple16_lines_for(instr, row)
     if row["pk16_x16"]:
         return pk16_tuple_lines_for(instr, row)
+    if row["f32_x2"]:
+        return pair_lines_for(instr, row)
+    if row["f32_x32"]:
+        return tuple32_lines_for(instr, row)
     two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources
     opsel = row["opsel"][FAMILIES.index(family)]
     out = []

@@ -54,7 +54,13 @@ constexpr bool RoundsRneTo8BitFloat(const InstrInfo& r) {
 }
 constexpr bool WritesFp4Pair(const InstrInfo& r) { return r.output == OutputKind::fp4; }
 constexpr bool ReadsFp6Tuple(const InstrInfo& r) { return r.src[0] == SrcRole::fp6_x32; }
+// The FP6/BF6 encoders: a tuple of 32 six-bit codes written.
 constexpr bool WritesFp6Tuple(const InstrInfo& r) { return r.output == OutputKind::fp6; }
+// The multi-element scaled SR encoders (a seed, a scale; several FP4 or FP6/BF6 codes): their
+// seed advances between elements (mx_sr_seed_step).
+constexpr bool ScaledSrMultiElement(const InstrInfo& r) {
+  return ScaledSr(r) && (r.output == OutputKind::fp4 || r.output == OutputKind::fp6);
+}
 constexpr bool WritesTwo16BitFloats(const InstrInfo& r) {
   return (r.output == OutputKind::f16 || r.output == OutputKind::bf16) && r.write == DstWrite::dword;
 }
@@ -194,11 +200,18 @@ constexpr ErratumInfo kErrata[] = {
     {Erratum::fp6_interleave_swapped, "fp6_interleave_swapped",
      "the FP6/BF6 encoders write the two six-bit fields of every 12-bit pair exchanged: the "
      "interleaved ones S0's element i at bits 12i+11:12i+6 and S1's at bits 12i+5:12i, the ones "
-     "from 32 packed 16-bit floats each source dword's two halves swapped (element 2k at bits "
-     "12k+11:12k+6)",
+     "from one tuple elements 2k and 2k + 1 exchanged (from 32 packed 16-bit floats: each "
+     "source dword's two halves swapped; element 2k at bits 12k+11:12k+6)",
      "lanes of those instructions where some S0[i] and S1[i] give different codes (S0 1.0, S1 "
      "2.0, scale 2^0: VDST 0x08208208, not 0x08408408)",
      false, WritesFp6Tuple},
+    {Erratum::sr_seed_not_advanced, "sr_seed_not_advanced",
+     "the multi-element scaled SR encoders round every element with the seed S1: the seed not "
+     "advanced by the PRNG step (V_PRNG_B32) between elements (model mx_sr_seed_step=same)",
+     "lanes of those instructions where an element past the first rounds differently with S1 "
+     "than with its stepped seed (FP4 pair {1.25, 1.25}, S1 0x80000000, S2 1.0: byte 0x33, not "
+     "0x23)",
+     false, ScaledSrMultiElement},
 };
 
 }  // namespace

@@ -69,6 +69,7 @@ class SimRunner : public Runner {
     if (errata_.Has(Erratum::scaled_sr_exact_subnormal)) {
       hyp_.mx_sr_round = MxSrRoundH::f32_exact_subnormal;
     }
+    if (errata_.Has(Erratum::sr_seed_not_advanced)) hyp_.mx_sr_seed_step = MxSrSeedStep::same;
   }
 
   std::string Describe() const override {

@@ -124,8 +124,16 @@ bool AnySeed(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
 bool Seeded(const InstrInfo& r) {
   return r.src[1] == SrcRole::sr_seed && (r.output == OutputKind::fp8 || r.output == OutputKind::bf8);
 }
-bool ScaledSr(const InstrInfo& r) { return Seeded(r) && r.src[2] == SrcRole::scale_f32; }
+// The scaled SR encoders: S1 a seed, S2 a block scale (8-bit float, FP4 or FP6/BF6 codes).
+bool ScaledSr(const InstrInfo& r) {
+  return r.src[1] == SrcRole::sr_seed && r.src[2] == SrcRole::scale_f32;
+}
 bool UnscaledSr(const InstrInfo& r) { return Seeded(r) && !ScaledSr(r); }
+// The scaled SR encoders of several elements (FP4 pairs, FP6/BF6 tuples): their seed advances
+// between elements (mx_sr_seed_step).
+bool ScaledSrMultiElement(const InstrInfo& r) {
+  return ScaledSr(r) && (r.output == OutputKind::fp4 || r.output == OutputKind::fp6);
+}
 bool IntegerByte(const InstrInfo& r) { return r.output == OutputKind::u8_int; }
 bool Float8Writer(const InstrInfo& r) {
   return r.output == OutputKind::fp8 || r.output == OutputKind::bf8;
@@ -145,7 +153,7 @@ bool ScaledPairWriter(const InstrInfo& r) {
 }
 // The writers of a byte of two FP4 codes (the gfx950 scaled FP4 encoder).
 bool Fp4PairWriter(const InstrInfo& r) { return r.output == OutputKind::fp4; }
-// The writers of a tuple of 32 FP6 codes (the gfx950 interleaved FP6/BF6 encoders).
+// The writers of a tuple of 32 FP6 codes (the gfx950 interleaved and SR FP6/BF6 encoders).
 bool Fp6TupleWriter(const InstrInfo& r) { return r.output == OutputKind::fp6; }
 // The unscaled half writers that round two f32 to 8-bit floats (v_cvt_pk_fp8/bf8_f32):
 // round_odd and overflow_before_round reach neither the scaled encoders (S1 or S2 a scale) nor the
@@ -306,11 +314,11 @@ INSTANTIATE_TEST_SUITE_P(
         // Up to three buckets: with gfx1250's two-element SR row in the draw, seed 11 gave
         // the one-byte E4M3 decode two single-lane coincidences beside the named bucket (x9):
         // nan_encoding x1 and source_byte_moved x1; the effect's bucket is still the largest.
-        // Seed 12: with the four FP6/BF6 encoders from 16-bit floats in the draw, seed 11 gave
-        // the scaled f16 decode from E5M2 one case, its one lane a coincidence (nan_encoding x1)
-        // and no lane of the effect.
+        // Drawn from its rows only: with the five SR FP4/FP6 rows in the draw of every row,
+        // seed 11 gave the gfx950 one-f16 E5M2 decode a single coincidence lane (nan_encoding x1)
+        // and no named bucket.
         Case{"nan_decode_negative", SourceByteReader, "fp8_to_f32_nan=negative_quiet", 600,
-             nullptr, nullptr, 3, nullptr, nullptr, 12},
+             nullptr, nullptr, 3, nullptr, SourceByteReader},
         // "the RNE 8-bit float conversions decide a finite overflow before rounding (model
         // pk_overflow=before_rounding)": the half writers (v_cvt_pk_fp8/bf8_f32), named by the
         // reading; the SR rows never (their reading is sr_overflow).
@@ -341,12 +349,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"fp4_nibble_swap", Fp4PairWriter, "elements_swapped", 60, nullptr, nullptr, 2,
              nullptr, Fp4PairWriter},
         // "the FP6/BF6 encoders exchange the two fields of every 12-bit pair": the FP6 tuple
-        // writers (the interleaved encoders: S0's and S1's codes; the encoders from 32 packed
-        // 16-bit floats: each dword's two halves' codes) come in the other order. 60 executions
-        // (its rows only, six): 1.90 s user in release (two rows: 0.79 s; 600 took 10.9 s on a
-        // loaded machine).
+        // writers (the interleaved encoders: S0's and S1's codes; the others: elements 2k and
+        // 2k + 1) come in the other order. 60 executions (its rows only).
         Case{"fp6_interleave_swapped", Fp6TupleWriter, "elements_swapped", 60, nullptr, nullptr,
              2, nullptr, Fp6TupleWriter},
+        // "the multi-element scaled SR encoders round every element with S1 (model
+        // mx_sr_seed_step=same)": the FP4 pair and FP6/BF6 tuple SR encoders, named by the
+        // reading (its rows only).
+        Case{"sr_seed_not_advanced", ScaledSrMultiElement, "mx_sr_seed_step=same", 60, nullptr,
+             nullptr, 2, "mx_sr_seed_step=same", ScaledSrMultiElement},
         // "NEG[0] is ignored: src0 is converted as if the word's NEG[0] were 0": the rows that
         // accept -x on src0 (neg_abs_srcs bit 0); the model with NEG[0] cleared gives every
         // lane: the field cause acts_as_if.neg0=0 (fuzz/triage/lane_causes.h).

@@ -481,22 +481,21 @@ uint64_t To24Bits(U128 sig, bool sticky, int32_t e, int32_t* e24) {
   return m;
 }
 
-// The byte for sign | the stochastically rounded value (sig + sticky) * 2^e (sig > 0), on the
-// format's grid as RoundScaledFp8 lays it out (docs/semantics.md §11.8).
-uint32_t SrScaledFp8(uint32_t sign, U128 sig, bool sticky, int32_t e, uint32_t s1,
-                     uint32_t src_man_bits, MxSrRound reading, const Fp8Params& p) {
-  const int32_t M = static_cast<int32_t>(p.man_bits);
-  const int32_t qmin = 1 - (kF32Bias - static_cast<int32_t>(p.exp_adj)) - M;
+// The magnitude code for the stochastically rounded value (sig + sticky) * 2^e (sig > 0) on the
+// grid of a format with M fraction bits whose smallest quantum is 2^qmin (RoundToGrid's layout;
+// docs/semantics.md §11.8): `over` (one past the largest magnitude) for a result beyond it. The
+// 8-bit floats' and the MX elements' SR encoders alike.
+uint32_t SrToGrid(U128 sig, bool sticky, int32_t e, uint32_t s1, uint32_t src_man_bits,
+                  MxSrRound reading, int32_t M, int32_t qmin, uint32_t over) {
   int32_t e24;
   const uint64_t m = To24Bits(sig, sticky, e, &e24);
   const int32_t top = e24 + 23;
-  const uint32_t over = p.max_finite + 1u;
-  if (top > qmin + 40) return fp8_internal::Encode<Fp8Kind::ocp>(sign, over, p);
+  if (top > qmin + 40) return over;
   const int32_t qe = top - M > qmin ? top - M : qmin;
   const int32_t sh = qe - e24;  // bits of m below the quantum: 23 - M for a normal result
   uint64_t q;
   if (reading == MxSrRound::f32_exact_subnormal) {
-    if (sh > 24) return fp8_internal::Encode<Fp8Kind::ocp>(sign, 0, p);
+    if (sh > 24) return 0;
     q = (m + (s1 >> (32 - sh))) >> sh;
   } else {
     const int32_t b = static_cast<int32_t>(src_man_bits) - M;  // seed bits
@@ -505,8 +504,17 @@ uint32_t SrScaledFp8(uint32_t sign, U128 sig, bool sticky, int32_t e, uint32_t s
     q = (t + (s1 >> (32 - b))) >> b;
   }
   const uint64_t enc = (static_cast<uint64_t>(qe - qmin) << M) + q;
-  return fp8_internal::Encode<Fp8Kind::ocp>(sign, enc > over ? over : static_cast<uint32_t>(enc),
-                                            p);
+  return enc > over ? over : static_cast<uint32_t>(enc);
+}
+
+// The byte for sign | the stochastically rounded value (sig + sticky) * 2^e (sig > 0), on the
+// format's grid as RoundScaledFp8 lays it out (docs/semantics.md §11.8).
+uint32_t SrScaledFp8(uint32_t sign, U128 sig, bool sticky, int32_t e, uint32_t s1,
+                     uint32_t src_man_bits, MxSrRound reading, const Fp8Params& p) {
+  const int32_t M = static_cast<int32_t>(p.man_bits);
+  const int32_t qmin = 1 - (kF32Bias - static_cast<int32_t>(p.exp_adj)) - M;
+  return fp8_internal::Encode<Fp8Kind::ocp>(
+      sign, SrToGrid(sig, sticky, e, s1, src_man_bits, reading, M, qmin, p.max_finite + 1u), p);
 }
 
 }  // namespace
@@ -529,15 +537,27 @@ uint32_t F32ToFp8ScaledSr(uint32_t x, uint32_t scale_operand, uint32_t s1, uint3
       });
 }
 
-uint32_t F32ToMxScaledRne(uint32_t x, uint32_t scale_operand, MxScaleRead read,
-                          const MxEncodeParams& p) {
+namespace {
+
+// F32ToMxScaledRne's and F32ToMxScaledSr's specials and scale cases around `round` (sign bit of
+// the f32 result, sig + sticky, e) -> the magnitude code, max_code + 1 or more past the largest.
+template <class Round>
+uint32_t MxScaled(uint32_t x, uint32_t scale_operand, MxScaleRead read, const MxEncodeParams& p,
+                  Round round) {
   const MxEncodeOptions& mo = p.options;
-  if (read == MxScaleRead::exponent) return F32ToMxRne(x, E8m0FromF32Exponent(scale_operand), p);
+  auto finish = [&](uint32_t sgn, uint32_t code) {
+    return sgn | (code > p.max_code ? p.max_code : code);
+  };
+  if (read == MxScaleRead::exponent) {
+    // Prepare's specials (a NaN, a scale byte read as zero or infinite) and its exact sig * 2^e.
+    const Scaled s = Prepare(x, E8m0FromF32Exponent(scale_operand), p);
+    if (s.decided) return s.code;
+    return finish(s.sgn, round(U128{s.sig}, false, s.e));
+  }
   MxFp8EncodeOptions o;
   o.read = read;
   o.direction = mo.direction;
   o.flush_denormal_in = mo.flush_denormal_in;
-  const int32_t M = static_cast<int32_t>(p.man_bits);
   return ScaledByCases(
       x, scale_operand, o,
       [&](uint32_t v) -> uint32_t {
@@ -546,9 +566,27 @@ uint32_t F32ToMxScaledRne(uint32_t x, uint32_t scale_operand, MxScaleRead read,
         return F32IsInf(v) ? sgn | p.max_code : sgn;  // infinities saturate
       },
       [&](uint32_t sign, U128 sig, bool sticky, int32_t e) -> uint32_t {
-        const uint32_t code = RoundToGrid(sig, sticky, e, M, p.qmin, p.max_code + 1u);
-        return (sign != 0u ? p.sign_bit : 0u) | (code > p.max_code ? p.max_code : code);
+        return finish(sign != 0u ? p.sign_bit : 0u, round(sig, sticky, e));
       });
+}
+
+}  // namespace
+
+uint32_t F32ToMxScaledRne(uint32_t x, uint32_t scale_operand, MxScaleRead read,
+                          const MxEncodeParams& p) {
+  if (read == MxScaleRead::exponent) return F32ToMxRne(x, E8m0FromF32Exponent(scale_operand), p);
+  const int32_t M = static_cast<int32_t>(p.man_bits);
+  return MxScaled(x, scale_operand, read, p, [&](U128 sig, bool sticky, int32_t e) {
+    return RoundToGrid(sig, sticky, e, M, p.qmin, p.max_code + 1u);
+  });
+}
+
+uint32_t F32ToMxScaledSr(uint32_t x, uint32_t scale_operand, uint32_t s1, uint32_t src_man_bits,
+                         MxScaleRead read, MxSrRound reading, const MxEncodeParams& p) {
+  const int32_t M = static_cast<int32_t>(p.man_bits);
+  return MxScaled(x, scale_operand, read, p, [&](U128 sig, bool sticky, int32_t e) {
+    return SrToGrid(sig, sticky, e, s1, src_man_bits, reading, M, p.qmin, p.max_code + 1u);
+  });
 }
 
 }  // namespace lanediff

@@ -293,6 +293,17 @@ uint32_t F32ToFp8ScaledSr(uint32_t x, uint32_t scale_operand, uint32_t s1, uint3
 uint32_t F32ToMxScaledRne(uint32_t x, uint32_t scale_operand, MxScaleRead read,
                           const MxEncodeParams& p);
 
+// The same scaled value rounded stochastically with the seed word `s1` into the MX element (the
+// gfx950 scaled SR FP4/FP6 encoders, v_cvt_scalef32_sr_pk_fp4_* and v_cvt_scalef32_sr_pk32_*):
+// F32ToMxScaledRne's specials, scale cases and saturation, the seed added as F32ToFp8ScaledSr
+// adds it (`reading`, with `src_man_bits` the source's fraction width: 23 f32, 10 f16, 7 bf16,
+// x then the widened F16ToF32 / Bf16ToF32), a carry past the largest element saturating.
+//
+//   F32ToMxScaledSr(0x3fa00000, 0x3f800000, 0x80000000, 23, MxScaleRead::exponent,
+//                   MxSrRound::source_grid, p)   // 0x3: 1.25 + half a quantum (0.25) -> 1.5
+uint32_t F32ToMxScaledSr(uint32_t x, uint32_t scale_operand, uint32_t s1, uint32_t src_man_bits,
+                         MxScaleRead read, MxSrRound reading, const MxEncodeParams& p);
+
 // ---- 16-bit sources -------------------------------------------------------------------------
 
 // IEEE binary16 -> f32, exact: normals re-biased (15 -> 127), denormals normalised, Inf kept,

@@ -1,6 +1,7 @@
 // The scaled FP4 encoder (mx.h F32ToMxScaledRne, mx_oracle.h OracleToMxScaled): hand-derived
 // known answers through both, then fast == oracle on every f16-exact and every bf16-exact f32 x
-// a scale set under both scale readings, every option set on a stride, and f32 edges.
+// a scale set under both scale readings, every option set on a stride, and f32 edges. The SR
+// MX element encoder (F32ToMxScaledSr, OracleToMxScaledSr) likewise on FP4, FP6 and BF6.
 //
 // Values (OCP MX v1.0 FP4 E2M1, as restated in jax-ml/ml_dtypes ml_dtypes/include/mxfloat.h and
 // the CUDA toolkit's cuda_fp4.h): codes 0..7 are 0, 0.5, 1, 1.5, 2, 3, 4, 6; bit 3 the sign. The
@@ -166,6 +167,98 @@ TEST(MxFp4ScaledEncode, F32EdgesAndRandomFastEqualsOracle) {
         ASSERT_EQ(F32ToMxScaledRne(x, scale, r, p),
                   OracleToMxScaled(x, MxSource::f32, scale, kFp4, o, r))
             << "x 0x" << std::hex << x << " scale 0x" << scale;
+      }
+    }
+  }
+}
+
+// Both SR paths on one lane must give `want` (an f32 source, or the 16-bit pattern `x16` of an
+// f16 / bf16 source when `src` says so).
+void ExpectSr(const MxElemFormat& f, uint32_t x, uint32_t scale, uint32_t s1, MxSrRound reading,
+              uint32_t want, MxSource src = MxSource::f32) {
+  const MxEncodeParams p = MakeMxEncodeParams(f, {});
+  const uint32_t wide = src == MxSource::f16 ? F16ToF32(x) : src == MxSource::bf16 ? Bf16ToF32(x) : x;
+  const uint32_t man = src == MxSource::f32 ? 23u : src == MxSource::f16 ? 10u : 7u;
+  EXPECT_EQ(F32ToMxScaledSr(wide, scale, s1, man, kExp, reading, p), want)
+      << "fast x 0x" << std::hex << x << " s1 0x" << s1;
+  EXPECT_EQ(OracleToMxScaledSr(x, src, s1, scale, f, {}, kExp, reading), want)
+      << "oracle x 0x" << std::hex << x << " s1 0x" << s1;
+}
+
+TEST(MxElemScaledSr, HandDerived) {
+  const MxElemFormat& fp6 = GetMxElemFormat(MxElemId::fp6_e2m3);
+  const MxElemFormat& bf6 = GetMxElemFormat(MxElemId::bf6_e3m2);
+  constexpr MxSrRound kGrid = MxSrRound::source_grid, kExact = MxSrRound::f32_exact_subnormal;
+  // FP4 1.25 over 2^0: half a quantum (0.5) above 1.0 (code 2); the seed is S1's top 23 - 1 = 22
+  // bits, a fraction of the quantum: 0x80000000 gives exactly one half, the sum reaches 1.5
+  // (code 3); 0x7fffffff falls short.
+  ExpectSr(kFp4, 0x3fa00000u, 0x3f800000u, 0x80000000u, kGrid, 0x3u);
+  ExpectSr(kFp4, 0x3fa00000u, 0x3f800000u, 0x7fffffffu, kGrid, 0x2u);
+  // 6.5 is code 7 (6.0) plus a quarter of its quantum 2: a seed of all ones carries past the
+  // largest element, which saturates (0x7); 5.5 (4.0 + 0.75 quanta) carries to 6.0 too.
+  ExpectSr(kFp4, 0x40d00000u, 0x3f800000u, 0xffffffffu, kGrid, 0x7u);
+  ExpectSr(kFp4, 0x40b00000u, 0x3f800000u, 0xffffffffu, kGrid, 0x7u);
+  ExpectSr(kFp4, 0xc0b00000u, 0x3f800000u, 0x00000000u, kGrid, 0xeu);  // -5.5 truncates to -4
+  // 0.25 (1 + 2^-23) below FP4's smallest quantum 0.5: half a quantum plus 2^-24 of it.
+  // source_grid keeps 22 bits below the quantum (the 2^-24 dropped) and adds S1's top 22:
+  // 0x7fffffff gives 2^21 + 2^21 - 1 < 2^22: code 0. f32_exact_subnormal keeps all 24 bits
+  // and adds S1's top 24 (0x7fffff): 2^23 + 1 + 2^23 - 1 = 2^24, a carry: code 1 (0.5).
+  ExpectSr(kFp4, 0x3e800001u, 0x3f800000u, 0x7fffffffu, kGrid, 0x0u);
+  ExpectSr(kFp4, 0x3e800001u, 0x3f800000u, 0x7fffffffu, kExact, 0x1u);
+  // FP6 E2M3 (bias 1): 1.0 = 0x08, 1.125 = 0x09; 1.0625 is half its quantum 1/8 above 1.0:
+  // S1[31:12] (20 seed bits) at one half carries.
+  ExpectSr(fp6, 0x3f880000u, 0x3f800000u, 0x80000000u, kGrid, 0x09u);
+  ExpectSr(fp6, 0x3f880000u, 0x3f800000u, 0x7fffffffu, kGrid, 0x08u);
+  // BF6 E3M2 (bias 3): 1.0 = 0x0c, 1.25 = 0x0d; 1.125 is half a quantum (1/4) above 1.0.
+  ExpectSr(bf6, 0x3f900000u, 0x3f800000u, 0x80000000u, kGrid, 0x0du);
+  ExpectSr(bf6, 0x3f900000u, 0x3f800000u, 0x7fffffffu, kGrid, 0x0cu);
+  // 2.25 over 2^1 (S2 0x40000000) is 1.125 too.
+  ExpectSr(bf6, 0x40100000u, 0x40000000u, 0x80000000u, kGrid, 0x0du);
+  // An f16 source: 1.25 (0x3d00) has 10 fraction bits, the seed S1's top 10 - 1 = 9 bits:
+  // 0x80000000 is one half (up, 0x3), 0x807fffff the same 9 bits (up), 0x7fffffff down.
+  ExpectSr(kFp4, 0x3d00u, 0x3f800000u, 0x80000000u, kGrid, 0x3u, MxSource::f16);
+  ExpectSr(kFp4, 0x3d00u, 0x3f800000u, 0x807fffffu, kGrid, 0x3u, MxSource::f16);
+  ExpectSr(kFp4, 0x3d00u, 0x3f800000u, 0x7fffffffu, kGrid, 0x2u, MxSource::f16);
+  // A bf16 source: 1.25 is 0x3fa0 (7 fraction bits, 6 seed bits: S1[31:26]).
+  ExpectSr(kFp4, 0x3fa0u, 0x3f800000u, 0x80000000u, kGrid, 0x3u, MxSource::bf16);
+  ExpectSr(kFp4, 0x3fa0u, 0x3f800000u, 0x7fffffffu, kGrid, 0x2u, MxSource::bf16);
+}
+
+// f32, f16 and bf16 sources (edges and random words) x random seeds x random scales, every
+// format, both scale readings, both directions, both SR readings: fast == oracle.
+TEST(MxElemScaledSr, EdgesAndRandomFastEqualsOracle) {
+  std::mt19937 rng(7);
+  std::vector<uint32_t> xs;
+  for (uint32_t e = 0; e < 256; e += 3) {
+    for (uint32_t m : {0x000000u, 0x000001u, 0x400000u, 0x7fffffu, 0x200000u, 0x080001u}) {
+      xs.push_back((e << 23) | m);
+      xs.push_back(0x80000000u | (e << 23) | m);
+    }
+  }
+  for (int i = 0; i < 600; ++i) xs.push_back(static_cast<uint32_t>(rng()));
+  for (MxElemId id : {MxElemId::fp4_e2m1, MxElemId::fp6_e2m3, MxElemId::bf6_e3m2}) {
+    const MxElemFormat& f = GetMxElemFormat(id);
+    for (MxScaleDir d : {MxScaleDir::divide, MxScaleDir::multiply}) {
+      const MxEncodeOptions o = Opt(d);
+      const MxEncodeParams p = MakeMxEncodeParams(f, o);
+      for (MxScaleRead r : {kExp, kF32}) {
+        for (MxSrRound sr : {MxSrRound::source_grid, MxSrRound::f32_exact_subnormal}) {
+          for (uint32_t x : xs) {
+            const uint32_t scale = rng() % 4 == 0 ? static_cast<uint32_t>(rng())
+                                                  : kScales[rng() % std::size(kScales)];
+            const uint32_t s1 = static_cast<uint32_t>(rng());
+            const MxSource src = static_cast<MxSource>(rng() % 3);
+            const uint32_t bits = src == MxSource::f32 ? x : x >> 16;
+            const uint32_t wide = src == MxSource::f16   ? F16ToF32(bits)
+                                  : src == MxSource::bf16 ? Bf16ToF32(bits)
+                                                          : bits;
+            const uint32_t man = src == MxSource::f32 ? 23u : src == MxSource::f16 ? 10u : 7u;
+            ASSERT_EQ(F32ToMxScaledSr(wide, scale, s1, man, r, sr, p),
+                      OracleToMxScaledSr(bits, src, s1, scale, f, o, r, sr))
+                << "x 0x" << std::hex << bits << " src " << static_cast<int>(src) << " scale 0x"
+                << scale << " s1 0x" << s1 << " fmt " << static_cast<int>(id);
+          }
+        }
       }
     }
   }

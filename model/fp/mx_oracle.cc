@@ -489,10 +489,9 @@ uint32_t ScaledOracle(uint32_t src, MxSource source, uint32_t scale_operand, con
   return sign | code;
 }
 
-// The largest magnitude code whose value is at most v, or max_finite + 1 when v reaches it.
-uint32_t FloorFp8Code(const Frac& v, const Fp8Format& f) {
-  const uint32_t over = f.max_finite + 1u;
-  const Grid g{f.man_bits, f.bias};
+// The largest magnitude code whose value is at most v, or `over` (one past the largest) when v
+// reaches it.
+uint32_t FloorCode(const Frac& v, const Grid& g, uint32_t over) {
   if (CompareToCode(v, over, g) >= 0) return over;
   uint32_t lo = 0, hi = over;  // value(lo) <= v < value(hi)
   while (hi - lo > 1) {
@@ -529,13 +528,12 @@ Num Nearest24(const Frac& v) {
 // largest finite standing for the first value beyond it); the seed adds seed * Q / 2^bits to w
 // (source_grid first truncates w to a multiple of Q / 2^bits); the result is the largest code at
 // or below the sum.
-uint32_t SrFp8Code(const Frac& v, const Fp8Format& f, uint32_t s1, uint32_t src_man_bits,
-                   MxSrRound reading) {
+uint32_t SrCode(const Frac& v, const Grid& g, uint32_t over, uint32_t s1, uint32_t src_man_bits,
+                MxSrRound reading) {
   const Num w = Nearest24(v);
   const Frac wf{static_cast<U128>(w.n), 1, w.k};
-  const uint32_t c0 = FloorFp8Code(wf, f);
-  if (c0 > f.max_finite) return c0;
-  const Grid g{f.man_bits, f.bias};
+  const uint32_t c0 = FloorCode(wf, g, over);
+  if (c0 >= over) return c0;
   const Num a = Magnitude(c0, g), b = Magnitude(c0 + 1, g);
   // Q in units of 2^w.k (the 24-bit value's last place): Q / 2^w.k = 2^qbits.
   const int bk = b.k, ak = a.n == 0 ? b.k : a.k;
@@ -548,11 +546,11 @@ uint32_t SrFp8Code(const Frac& v, const Fp8Format& f, uint32_t s1, uint32_t src_
     if (qbits > 24) return 0;
     sum = static_cast<U128>(w.n) + (s1 >> (32 - qbits));
   } else {
-    const int bits = static_cast<int>(src_man_bits) - static_cast<int>(f.man_bits);
+    const int bits = static_cast<int>(src_man_bits) - g.man_bits;
     const U128 step = U128{1} << (qbits - bits);
     sum = (static_cast<U128>(w.n) / step + (s1 >> (32 - bits))) * step;
   }
-  return FloorFp8Code(Frac{sum, 1, w.k}, f);
+  return FloorCode(Frac{sum, 1, w.k}, g, over);
 }
 
 }  // namespace
@@ -569,20 +567,28 @@ uint32_t OracleToFp8ScaledSr(uint32_t src, MxSource source, uint32_t s1, uint32_
                              const MxFp8EncodeOptions& o) {
   const uint32_t man = source == MxSource::f32 ? 23u : source == MxSource::f16 ? 10u : 7u;
   return ScaledOracle(src, source, scale_operand, f, fo, o, [&](const Frac& v) {
-    return SrFp8Code(v, f, s1, man, o.sr_round);
+    return SrCode(v, {f.man_bits, f.bias}, f.max_finite + 1u, s1, man, o.sr_round);
   });
 }
 
-uint32_t OracleToMxScaled(uint32_t src, MxSource source, uint32_t scale_operand,
-                          const MxElemFormat& f, const MxEncodeOptions& o, MxScaleRead read) {
-  if (read == MxScaleRead::exponent) {
-    return OracleToMx(src, source, (scale_operand >> 23) % 256, f, o, false, 0, 0);
-  }
+namespace {
+
+// The MX element encoders' cases by definition around `round` (a finite nonzero |v| -> the
+// magnitude code, max_code + 1 or more past the largest). Under MxScaleRead::exponent the
+// scale is its E8M0 byte (options' zero and NaN readings), the result's sign x's, and a NaN
+// from the case table (0 / 0, Inf / Inf, 0 * Inf) keeps x's sign (mx.cc Prepare); under
+// f32_multiply the operand's sign multiplies too and such a NaN is positive.
+template <typename Round>
+uint32_t MxScaledOracle(uint32_t src, MxSource source, uint32_t scale_operand,
+                        const MxElemFormat& f, const MxEncodeOptions& o, MxScaleRead read,
+                        Round round) {
   Num x = SourceValue(src, source);
   if (o.flush_denormal_in && x.kind == Num::finite && x.n != 0 && x.k + Log2(x.n) < -126) {
     x.n = 0;
   }
-  const Num s = FromIeee(scale_operand, 8, 23, 127);
+  const bool f32_read = read == MxScaleRead::f32_multiply;
+  const Num s = f32_read ? FromIeee(scale_operand, 8, 23, 127)
+                         : ScaleValue((scale_operand >> 23) % 256, o.scale_zero, o.scale_nan);
   const uint32_t sign_bit = 1u << (f.bits - 1);
   auto nan_code = [&](bool negative) -> uint32_t {
     switch (o.nan_in) {
@@ -593,16 +599,40 @@ uint32_t OracleToMxScaled(uint32_t src, MxSource source, uint32_t scale_operand,
     }
     return 0;
   };
-  const uint32_t sign = x.negative != s.negative ? sign_bit : 0u;
+  const bool s_negative = f32_read && s.negative;
+  const uint32_t sign = x.negative != s_negative ? sign_bit : 0u;
   if (x.kind == Num::nan) return nan_code(x.negative);
-  if (s.kind == Num::nan) return nan_code(s.negative);
+  if (s.kind == Num::nan) return nan_code(f32_read ? s.negative : x.negative);
   Num::Kind kind;
-  const Frac v = Quotient(x, s, o.direction == MxScaleDir::divide, &kind);
-  if (kind == Num::nan) return nan_code(false);
+  Num sp = s;
+  sp.negative = false;
+  const Frac v = Quotient(x, sp, o.direction == MxScaleDir::divide, &kind);
+  if (kind == Num::nan) return nan_code(f32_read ? false : x.negative);
   if (kind == Num::inf) return sign | f.max_code;
   if (v.num == 0) return sign;
-  const uint32_t code = NearestCode(v, {f.man_bits, f.bias}, f.max_code + 1u);
+  const uint32_t code = round(v);
   return sign | (code > f.max_code ? f.max_code : code);
+}
+
+}  // namespace
+
+uint32_t OracleToMxScaled(uint32_t src, MxSource source, uint32_t scale_operand,
+                          const MxElemFormat& f, const MxEncodeOptions& o, MxScaleRead read) {
+  if (read == MxScaleRead::exponent) {
+    return OracleToMx(src, source, (scale_operand >> 23) % 256, f, o, false, 0, 0);
+  }
+  return MxScaledOracle(src, source, scale_operand, f, o, read, [&](const Frac& v) {
+    return NearestCode(v, {f.man_bits, f.bias}, f.max_code + 1u);
+  });
+}
+
+uint32_t OracleToMxScaledSr(uint32_t src, MxSource source, uint32_t s1, uint32_t scale_operand,
+                            const MxElemFormat& f, const MxEncodeOptions& o, MxScaleRead read,
+                            MxSrRound reading) {
+  const uint32_t man = source == MxSource::f32 ? 23u : source == MxSource::f16 ? 10u : 7u;
+  return MxScaledOracle(src, source, scale_operand, f, o, read, [&](const Frac& v) {
+    return SrCode(v, {f.man_bits, f.bias}, f.max_code + 1u, s1, man, reading);
+  });
 }
 
 }  // namespace lanediff

@@ -83,6 +83,14 @@ uint32_t OracleToMxScaled(uint32_t src, MxSource source, uint32_t scale_operand,
                           const MxElemFormat& format, const MxEncodeOptions& options,
                           MxScaleRead read);
 
+// F32ToMxScaledSr by definition: OracleToMxScaled's exact scaled value and specials (the scale as
+// its exponent field's E8M0 byte, with its zero and NaN readings, or as the f32 it is), then the
+// stochastic rounding of OracleToFp8ScaledSr on the element's grid (its magnitudes decoded from
+// the format's bias and mantissa width), a result past the largest element saturating.
+uint32_t OracleToMxScaledSr(uint32_t src, MxSource source, uint32_t s1, uint32_t scale_operand,
+                            const MxElemFormat& format, const MxEncodeOptions& options,
+                            MxScaleRead read, MxSrRound reading);
+
 }  // namespace lanediff
 
 #endif  // LANEDIFF_MODEL_FP_MX_ORACLE_H_

@@ -139,6 +139,14 @@ constexpr LlvmDifference kDifferences[] = {
      "LLVM's assembler refuses all of these; silicon decodes the fields (effect U): we decode "
      "them, list the refusals in DecodedVop3::llvm_refuses and compare only words with an even "
      "VGPR tuple in both, no NEG/ABS and a VGPR, SGPR or constant scale"},
+    {"asm_tuple_constant",
+     "llvm-mc-22 -mcpu=gfx950 assembles an inline constant or a literal as the f32 pair source "
+     "of the SR FP4 encoder (SrcRole::f32_x2, VOP3 0x23e: `v5, 1.0, v2, v3`) "
+     "and emits a source code it prints back as an invalid immediate (`1.0` and `0` give code "
+     "0, `lit(0x5)` code 5: [0x05,0x00,0x3e,0xd2,0x05,0x04,0x0e,0x04] printed `5/*Invalid "
+     "immediate*/`); it refuses an SGPR pair or a lone VGPR there",
+     "the operand is a VGPR pair (VReg_64_Align2): we list a non-VGPR pair among LLVM's "
+     "refusals (LlvmRefusals) and compare no such line"},
     {"disasm_rejects_sdwa_bits",
      "for the GFX9 SDWA form of a VOP1 instruction LLVM's disassembler calls SRC0_NEG, SRC0_ABS "
      "and DST_SEL != DWORD an invalid encoding (its assembler accepts none of them there)",
@@ -313,12 +321,14 @@ void DropUnacceptedNegAbs(Instr instr, const AsmRules& rules, Vop3Instr* vop3,
 }
 
 // A tuple row's word llvm-mc-22 does not print comparably (known difference
-// disasm_tuple_operands): NEG/ABS bits, a source tuple that is not an even VGPR tuple (or runs
-// past v255), an odd destination tuple.
+// disasm_tuple_operands): NEG/ABS bits where LLVM takes none (the SR FP4 encoder's pair and
+// scale take them), a source tuple that is not an even VGPR tuple (or runs past v255), an odd
+// destination tuple.
 bool TupleNotComparable(const Vop3Instr& in) {
   const InstrInfo& row = GetInstrInfo(in.instr);
   if (row.src_dwords(0) == 1) return false;
-  if (in.mods.neg != 0 || in.mods.abs != 0 || (in.vdst & 1) != 0) return true;
+  if (((in.mods.neg | in.mods.abs) & ~row.neg_abs_srcs) != 0) return true;
+  if (DstWords(in.instr) > 1 && (in.vdst & 1) != 0) return true;
   for (int s = 0; s < 3; ++s) {
     if (row.src_dwords(s) > 1 &&
         (in.src[s] < kFirstVgprCode || ((in.src[s] - kFirstVgprCode) & 1) != 0 ||

@@ -3,8 +3,9 @@
 // oracle over 16-bit source patterns x scale operands x seeds, under each reading of the rules
 // the rows read and each S0/S1 modifier and select.
 //
-// The default run takes every 97th 16-bit pattern (1.2 s user in release over the ten rows); the slow
-// entry model_ops_pk16_exhaustive_test sets LANEDIFF_PK16_STRIDE=1: every pattern, in each half.
+// The default run takes every 97th 16-bit pattern (1.77 s user in release over the twelve rows,
+// the SR FP4 encoders' two among them); the slow entry model_ops_pk16_exhaustive_test sets
+// LANEDIFF_PK16_STRIDE=1: every pattern, in each half.
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -167,7 +168,7 @@ TEST(Pk16, FastMatchesOracle) {
       }
     }
   }
-  EXPECT_GE(rows, 10);
+  EXPECT_GE(rows, 12);
 }
 
 }  // namespace

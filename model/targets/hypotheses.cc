@@ -644,8 +644,10 @@ const std::vector<HypothesisInfo>& Registry() {
        {{"gfx950", "L: AMD's host model keeps them"}, {kNoMx, kNoMxReason}},
        Get<MxDenormIn, &Hypotheses::mx_denorm_in>, Set<MxDenormIn, &Hypotheses::mx_denorm_in>},
       {"mx_sr_round",
-       "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_*: how many seed bits (S1's top) reach the scaled "
-       "value, and on which grid",
+       "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_* and the SR FP4/FP6 encoders "
+       "v_cvt_scalef32_sr_pk_fp4_*, v_cvt_scalef32_sr_pk32_*: how many seed bits (S1's top, "
+       "or each element's seed word) reach the scaled value, and on which grid (M the "
+       "element's fraction bits: FP4 1, FP6 3, BF6 2)",
        {{"source_grid",
          "the scaled value truncated to quantum / 2^b after the denormal shift, S1's top b bits "
          "added, the sum truncated; b = source fraction bits - M (f32 source: S1[31:12] fp8, "
@@ -942,6 +944,29 @@ const std::vector<HypothesisInfo>& Registry() {
          "no unscaled f16 -> fp8 SR conversion: the rule does not arise"}},
        Get<Sr16Fp8Opsel0, &Hypotheses::sr16_fp8_opsel0>,
        Set<Sr16Fp8Opsel0, &Hypotheses::sr16_fp8_opsel0>},
+      {"mx_sr_seed_step",
+       "gfx950 v_cvt_scalef32_sr_pk_fp4_* (2 elements) and v_cvt_scalef32_sr_pk32_* (32): the "
+       "seed word element i rounds with; element 0 rounds with S1",
+       {{"prng_step",
+         "element i with v_prng_b32 applied i times to S1, (s << 1) ^ (s[31] ? 0xC5 : 0) per "
+         "step, sequentially from element 0; its bits then per mx_sr_round",
+         "AMD CDNA4 ISA pseudocode of V_CVT_SCALEF32_SR_PK_FP4_* and V_CVT_SCALEF32_SR_PK32_* "
+         "('randomVal = v_prng_b32(randomVal)' before each next element; tinygrad/tinygrad "
+         "tinygrad/runtime/autogen/amd/cdna/str_pcode.py)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_sr_pk_fp4_f32 src0=v[0:1]={0x3fa00000,0x3fa00000} (1.25, half "
+         "way between FP4 1.0 and 1.5) src1=0x80000000 src2=0x3f800000 vdst_old=0: 0x00000023 "
+         "(element 0 up with S1[31] = 1, element 1 down with 0xC5)"},
+        {"same",
+         "S1 for every element: the seed not advanced between elements",
+         "no source: the plain reading of one seed operand for several results (to refute)",
+         "gfx950",
+         "gfx950 v_cvt_scalef32_sr_pk_fp4_f32 src0=v[0:1]={0x3fa00000,0x3fa00000} "
+         "src1=0x80000000 src2=0x3f800000 vdst_old=0: 0x00000033 (default 0x00000023)"}},
+       {{"gfx950", "L: AMD's CDNA4 pseudocode states the step (not measured)"},
+        {kNoMx, kNoMxReason}},
+       Get<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>,
+       Set<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>},
   };
   return *registry;
 }
@@ -1095,6 +1120,7 @@ MxScaledElemEncode MxScaledElemEncodeFor(const Hypotheses& h) {
   r.options.scale_zero = e.options.scale_zero;
   r.options.scale_nan = e.options.scale_nan;
   r.options.flush_denormal_in = e.options.flush_denormal_in;
+  r.sr_round = e.options.sr_round;
   switch (h.mx_fp4_nan) {
     case MxFp4Nan::max_keep_sign: r.options.nan_in = MxNanIn::max_keep_sign; break;
     case MxFp4Nan::pos_max: r.options.nan_in = MxNanIn::pos_max; break;

@@ -153,6 +153,12 @@ enum class Sr16Fp8Seed : uint8_t { f32_window, source_grid };
 // gfx1250 v_cvt_sr_{fp8,bf8}_f16: what OPSEL[0] (op_sel:[1,0,0]) does: selects S0[31:16]
 // (default), or nothing (S0[15:0] is converted).
 enum class Sr16Fp8Opsel0 : uint8_t { high_half, ignored };
+// The gfx950 multi-element scaled SR encoders (v_cvt_scalef32_sr_pk_fp4_*: 2 elements,
+// v_cvt_scalef32_sr_pk32_*: 32): the seed word element i rounds with (model/ops/sr_seed_step.h).
+// Element 0 takes S1; each next element the PRNG step of the previous one's, v_prng_b32^i(S1)
+// (default: AMD's CDNA4 pseudocode), or S1 itself for every element (`same`: the seed not
+// advanced).
+enum class MxSrSeedStep : uint8_t { prng_step, same };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -194,6 +200,7 @@ struct Hypotheses {
   SrPkSeed sr_pk_seed = SrPkSeed::prng_step;
   Sr16Fp8Seed sr16_fp8_seed = Sr16Fp8Seed::f32_window;
   Sr16Fp8Opsel0 sr16_fp8_opsel0 = Sr16Fp8Opsel0::high_half;
+  MxSrSeedStep mx_sr_seed_step = MxSrSeedStep::prng_step;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
@@ -273,13 +280,15 @@ struct MxScaledEncode {
 };
 MxScaledEncode MxScaledEncodeFor(const Hypotheses& h, const Fp8Format& format);
 
-// How the gfx950 scaled MX element encoder (v_cvt_scalef32_pk_fp4_f32) reads its scale and
-// options (model/fp/mx.h F32ToMxScaledRne): the scale readings as MxScaledEncodeFor's
-// (mx_scale_read, mx_scale_zero, mx_scale_nan, mx_down_scale, mx_denorm_in) and mx_fp4_nan for
-// NaNs. Infinite sources and overflows saturate to sign|max under every reading (mx.h).
+// How the gfx950 scaled MX element encoders (FP4, FP6/BF6) read their scale and options
+// (model/fp/mx.h F32ToMxScaledRne, F32ToMxScaledSr): the scale readings as MxScaledEncodeFor's
+// (mx_scale_read, mx_scale_zero, mx_scale_nan, mx_down_scale, mx_denorm_in), mx_fp4_nan for
+// NaNs and, for the SR encoders, mx_sr_round. Infinite sources and overflows saturate to
+// sign|max under every reading (mx.h).
 struct MxScaledElemEncode {
   MxScaleRead read = MxScaleRead::exponent;
   MxEncodeOptions options;
+  MxSrRound sr_round = MxSrRound::source_grid;
 };
 MxScaledElemEncode MxScaledElemEncodeFor(const Hypotheses& h);
 

@@ -92,13 +92,16 @@ constexpr bool RowsConsistent() {
     // FP6/BF6 encoders' 6 dwords of codes from two 16-f32 tuples (interleaved) or from one tuple
     // of 32 packed 16-bit floats, its scale S1 or, after a seed S1, S2.
     const bool fp6_slot = i.fp8_slot == Fp8Slot::fp6 || i.fp8_slot == Fp8Slot::bf6;
-    const bool pk16_tuple =
-        IsPacked16Tuple(i.src[0]) &&
-        ((i.src[1] == SrcRole::scale_f32 && i.src[2] == SrcRole::unused) ||
-         (i.src[1] == SrcRole::sr_seed && i.src[2] == SrcRole::scale_f32));
-    const bool encoder = ((i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::f32_x16 &&
-                           i.src[2] == SrcRole::scale_f32) ||
-                          pk16_tuple) &&
+    // The FP6 encoders: the interleaved ones (two 16-f32 tuples), the ones from 32 packed 16-bit
+    // floats (the scale S1), the SR ones (one tuple of f32 or of packed 16-bit floats, a seed S1,
+    // the scale S2).
+    const bool interleaved = i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::f32_x16 &&
+                             i.src[2] == SrcRole::scale_f32;
+    const bool pk16_tuple = IsPacked16Tuple(i.src[0]) && i.src[1] == SrcRole::scale_f32 &&
+                            i.src[2] == SrcRole::unused;
+    const bool sr_encoder = SrcDwords(i.src[0]) > 1 && i.src[1] == SrcRole::sr_seed &&
+                            i.src[2] == SrcRole::scale_f32;
+    const bool encoder = (interleaved || pk16_tuple || sr_encoder) &&
                          i.output == OutputKind::fp6 && i.dst_bits == 192;
     if (i.dst_bits > 64 && (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder))) {
       return false;

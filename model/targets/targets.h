@@ -107,6 +107,14 @@ enum class SrcRole : uint8_t {
   // VGPR tuple here, no neg/abs.
   f16x2_x16,
   bf16x2_x16,
+  // Two f32 in an even-aligned VGPR pair (element i in dword i): the gfx950 SR FP4 encoder's S0
+  // (V_CVT_SCALEF32_SR_PK_FP4_F32). LLVM 22 takes `v[2:3]` with neg/abs (`-v[2:3]`: NEG bit 0),
+  // not `v[3:4]` or `s[2:3]`.
+  f32_x2,
+  // 32 f32 in a VGPR tuple of 32 dwords (element i in dword i): the gfx950 SR FP6/BF6 encoders'
+  // S0 (V_CVT_SCALEF32_SR_PK32_*_F32). LLVM 22 takes only an even-aligned VGPR tuple here
+  // (`v[11:42]`, `s[10:41]` refused), no neg/abs.
+  f32_x32,
 };
 
 // The 16-dword tuple of packed 16-bit floats (SrcRole::f16x2_x16 / bf16x2_x16).
@@ -130,12 +138,18 @@ constexpr SrcRole Packed16Pair(SrcRole role) {
 constexpr bool IsPackedF16(SrcRole role) { return Packed16Pair(role) == SrcRole::data_f16x2; }
 
 // The dwords a source of this role reads per lane: one 32-bit operand, or the VGPR tuple of a
-// packed role (fp6_x32: 6; f32_x16, f16x2_x16, bf16x2_x16: 16). A source of more than one dword
-// is the tuple v[r:r+N-1].
+// packed role (fp6_x32: 6; f32_x2: 2; f32_x16, f16x2_x16, bf16x2_x16: 16; f32_x32: 32). A
+// source of more than one dword is the tuple v[r:r+N-1].
 constexpr int SrcDwords(SrcRole role) {
-  return role == SrcRole::fp6_x32                                 ? 6
-         : role == SrcRole::f32_x16 || IsPacked16Tuple(role) ? 16
-                                                                  : 1;
+  switch (role) {
+    case SrcRole::fp6_x32: return 6;
+    case SrcRole::f32_x2: return 2;
+    case SrcRole::f32_x16:
+    case SrcRole::f16x2_x16:
+    case SrcRole::bf16x2_x16: return 16;
+    case SrcRole::f32_x32: return 32;
+    default: return 1;
+  }
 }
 
 // The bits of one element of a source of this role, the unit `lanediff sweep --element` walks
@@ -276,7 +290,7 @@ inline int DstWords(Instr instr) { return GetInstrInfo(instr).dst_words(); }
 // FP6/BF6 -> f32 decodes' v[N:N+31]).
 inline constexpr int kMaxDstWords = 32;
 // The most dwords any source reads per lane (SrcDwords).
-inline constexpr int kMaxSrcDwords = 16;
+inline constexpr int kMaxSrcDwords = 32;
 
 // The destination bits a lane writes (a mask over the 32-bit VDST), for the instruction's
 // OPSEL field and the lane's S1. The other bits come from InstrInfo::kept.
