@@ -217,6 +217,9 @@ def pk16_tuple_lines_for(instr, row):
             f"{instr} {dst}, {ops} clamp", f"{instr} {dst}, {ops} mul:2",
             f"{instr} {dst}, {ops} div:2", f"{instr} {dst}, {ops} op_sel:[0,0,0]",
             f"{instr} {dst}, {ops} op_sel:[1,0,0]", f"{instr} {dst}, {ops}, v5"]
+    return out
+
+
 # An f32 VGPR pair as S0 with a seed and a scale (SrcRole::f32_x2: the gfx950 SR FP4 encoder):
 # aligned, odd and last pairs, SGPR pairs and constants there, the modifiers on the pair, every
 # operand kind in the seed and the scale, op_sel and the modifiers LLVM refuses.
