@@ -51,4 +51,24 @@ TEST(CampaignMemory, SixtyFiveThousandLanesPerBatchStaysUnder100MB) {
   EXPECT_GT(mb, 64 * 65536 * 16 / 1e6) << "the 64-case pool alone is 67 MB: was it dropped?";
 }
 
+// The widest lanes alone: every case of gfx950's SR encoder from 32 f32 (a 32-dword source
+// tuple, a 6-dword VDST), whose lanes WideLaneCap (fuzz/engine/lane_gen.h) caps at 5,617 of the
+// 65,536 so that the pool holds no more words than a narrow campaign's (73 MiB measured,
+// Release; 110 MiB before that cap counted operand words).
+TEST(CampaignMemory, TheWidestRowAloneStaysUnder100MB) {
+#ifdef LANEDIFF_TEST_ASAN
+  std::printf("skipped: ASan build (quarantine and shadow memory make peak RSS meaningless)\n");
+  std::fflush(stdout);
+  std::_Exit(77);
+#endif
+  const std::string bin = std::string(LANEDIFF_BINARY_DIR) + "/fuzz/lanediff";
+  absl::StatusOr<double> mib = lanediff::PeakRssMiB(
+      {bin, "fuzz", "--device=sim", "--seed=1", "--execs=300", "--lanes-per-batch=65536",
+       "--targets=gfx950", "--instrs=v_cvt_scalef32_sr_pk32_fp6_f32"});
+  ASSERT_TRUE(mib.ok()) << mib.status();
+  const double mb = *mib * 1.048576;
+  std::printf("peak RSS: %.1f MB (%.1f MiB), one 32-dword tuple row, 300 cases\n", mb, *mib);
+  EXPECT_LT(mb, kBoundMB);
+}
+
 }  // namespace

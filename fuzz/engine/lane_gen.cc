@@ -253,17 +253,21 @@ bool ReshapeLanes(const LaneShape& shape, LaneBatch* lanes) {
     lanes->SetShape(shape);
     return false;
   }
-  const LaneBatch old = *lanes;
-  const LaneView v = old.view();
-  lanes->SetShape(shape);
-  for (size_t i = 0; i < v.size; ++i) {
-    lanes->Add(v.first(0, i), v.first(1, i), v.first(2, i), v.vdst_old[i]);
-    for (int s = 0; s < 3; ++s) {
-      // A wide source's other dwords: the old lane's where it had them, else 0.
-      const size_t from = v.shape.src_dwords[s], to = shape.src_dwords[s];
-      for (size_t k = 1; k < std::min(from, to); ++k) lanes->src(s)[i * to + k] = v.src(s)[i * from + k];
+  const LaneView v = lanes->view();
+  LaneBatch out;  // sized once, exactly: the pool of earlier cases keeps a case's capacity
+  out.SetShape(shape);
+  out.Resize(v.size);
+  for (int s = 0; s < 3; ++s) {
+    // Each source's first dword, and a wide source's others where the old lane had them (0
+    // where it did not).
+    const size_t from = v.shape.src_dwords[s], to = shape.src_dwords[s];
+    std::vector<uint32_t>& words = out.src(s);
+    for (size_t i = 0; i < v.size; ++i) {
+      for (size_t k = 0; k < std::min(from, to); ++k) words[i * to + k] = v.src(s)[i * from + k];
     }
   }
+  std::copy(v.vdst_old, v.vdst_old + v.size, out.vdst_old().begin());
+  *lanes = std::move(out);
   return true;
 }
 

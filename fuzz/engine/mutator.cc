@@ -411,24 +411,43 @@ FlatCase Mutator::CrossOverFlat(Rng& rng, const FlatCase& a, const FlatCase& b) 
   // Lanes: a prefix of one parent, then a suffix of the other.
   const size_t cut_a = a.size() == 0 ? 0 : rng.Below(a.size() + 1);
   const size_t cut_b = b.size() == 0 ? 0 : rng.Below(b.size() + 1);
-  // Parents of another row shape are laid out as the child's row reads its lanes first.
+  // The child's lanes: at most the row's lane cap of them (FixupLaneCount would keep that many
+  // from the front), taken first, so that a wide child is never laid out whole.
   const LaneShape shape = RowShapeOf(child.header);
+  const size_t cap = WideLaneCap(shape, config_.max_lanes);
+  const size_t take_a = std::min(cut_a, cap);
+  const size_t take_b = std::min(b.size() - cut_b, cap - take_a);
+  // Parents of another row shape: the lanes taken, laid out as the child's row reads them.
   LaneBatch ra, rb;
   const LaneBatch* pa = &a.lanes;
   const LaneBatch* pb = &b.lanes;
-  if (!a.lanes.shape().same_sources(shape)) ra = a.lanes, ReshapeLanes(shape, &ra), pa = &ra;
-  if (!b.lanes.shape().same_sources(shape)) rb = b.lanes, ReshapeLanes(shape, &rb), pb = &rb;
+  size_t from_b_lane = cut_b;
+  if (!a.lanes.shape().same_sources(shape)) {
+    ra = a.lanes;
+    ra.Resize(take_a);
+    ReshapeLanes(shape, &ra);
+    pa = &ra;
+  }
+  if (!b.lanes.shape().same_sources(shape)) {
+    const LaneView whole_b = b.lanes.view();
+    rb.SetShape(whole_b.shape);
+    for (size_t i = cut_b; i < cut_b + take_b; ++i) rb.AddLaneOf(whole_b, i);
+    ReshapeLanes(shape, &rb);
+    pb = &rb;
+    from_b_lane = 0;
+  }
   const LaneView va = pa->view(), vb = pb->view();
   child.lanes.SetShape(shape);
-  child.lanes.Resize(cut_a + (b.size() - cut_b));
+  child.lanes.Resize(take_a + take_b);
   const uint32_t* from_a[4] = {va.src0, va.src1, va.src2, va.vdst_old};
   const uint32_t* from_b[4] = {vb.src0, vb.src1, vb.src2, vb.vdst_old};
   std::vector<uint32_t>* to[4] = {&child.lanes.src0(), &child.lanes.src1(), &child.lanes.src2(),
                                   &child.lanes.vdst_old()};
   for (int w = 0; w < 4; ++w) {
     const size_t n = w < 3 ? shape.src_dwords[w] : 1;
-    std::copy(from_a[w], from_a[w] + cut_a * n, to[w]->begin());
-    std::copy(from_b[w] + cut_b * n, from_b[w] + b.size() * n, to[w]->begin() + cut_a * n);
+    std::copy(from_a[w], from_a[w] + take_a * n, to[w]->begin());
+    std::copy(from_b[w] + from_b_lane * n, from_b[w] + (from_b_lane + take_b) * n,
+              to[w]->begin() + take_a * n);
   }
   FixupFlat(rng, &child);
   return child;
@@ -679,8 +698,15 @@ bool Mutator::FixupFlat(Rng& rng, FlatCase* c) const {
   const TargetTraits* t = FixupTarget(rng, tc, &changed);
   changed |= FixupInstr(rng, *t, tc);  // present on the target and allowed
   const Instr instr = FromProto(tc->instr());
-  // The lanes laid out as the row reads them (another row's tuple shape: its dwords redrawn).
-  if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); ReshapeLanes(shape, &c->lanes)) {
+  // The lanes laid out as the row reads them (another row's tuple shape: its dwords redrawn),
+  // the row's lane cap first (FixupLaneCount) so that a wide row's lanes are never laid out
+  // past it.
+  const LaneShape shape = GetInstrInfo(instr).lane_shape();
+  if (const size_t cap = WideLaneCap(shape, config_.max_lanes);
+      !c->lanes.shape().same_sources(shape) && c->size() > cap) {
+    c->lanes.Resize(cap);
+  }
+  if (ReshapeLanes(shape, &c->lanes)) {
     changed = true;
     if (!shape.narrow_sources()) LaneGen(*tc).FillTupleDwords(rng, &c->lanes, 0);
   }
