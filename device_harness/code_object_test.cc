@@ -647,6 +647,9 @@ std::vector<std::string> LlcLines(const CodeObjectView& co, Instr instr, const s
 std::string TupleSrcType(const InstrInfo& info, int s) {
   if (info.src[s] == SrcRole::fp6_x32) return absl::StrCat("<", info.src_dwords(s), " x i32>");
   if (info.src[s] == SrcRole::f32_x16) return absl::StrCat("<", info.src_dwords(s), " x float>");
+  // 32 packed 16-bit floats in 16 dwords (llc-22 lays <32 x half> element j at bits 16j+15:16j).
+  if (info.src[s] == SrcRole::f16x2_x16) return "<32 x half>";
+  if (info.src[s] == SrcRole::bf16x2_x16) return "<32 x bfloat>";
   return "";
 }
 std::string TupleDstType(const InstrInfo& info) {
@@ -672,13 +675,18 @@ bool IsTupleRow(const InstrInfo& info) {
 // @llvm.amdgcn.cvt.scalef32.pk32.f32.fp6(<6 x i32>, float)`, the f16 / bf16 decodes from
 // `<32 x half>` / `<32 x bfloat>` ones, and `v_cvt_scalef32_2xpk16_fp6_f32 v[0:5], v[0:15],
 // v[16:31], ...` from `<6 x i32> @llvm.amdgcn.cvt.scalef32.2xpk16.fp6.f32(<16 x float>,
-// <16 x float>, float)`. "" for a row with a role or output TupleSrcType / TupleDstType do not
-// spell, or a one-dword source that is not a scale (that row is not checked here).
+// <16 x float>, float)`; from 32 packed 16-bit floats `<6 x i32>
+// @llvm.amdgcn.cvt.scalef32.pk32.fp6.f16(<32 x half>, float)` and, with a seed,
+// `@llvm.amdgcn.cvt.scalef32.sr.pk32.fp6.f16(<32 x half>, i32, float)` (llc-22 -mcpu=gfx950:
+// `v_cvt_scalef32_sr_pk32_fp6_f16 v[16:21], v[0:15], s20, v23`; bf16: <32 x bfloat>). "" for a
+// row with a role or output TupleSrcType / TupleDstType do not spell, or a one-dword source that
+// is neither a scale nor a seed (that row is not checked here).
 std::string TupleOracleIr(const InstrInfo& info, const std::string& fn) {
   const std::string ret = TupleDstType(info);
   if (ret.empty()) return "";
   const char* const kBuf[3] = {"%a", "%b", "%c"};
   const char* const kScale[3] = {"%x", "%yf", "%zf"};
+  const char* const kSeed[3] = {"%xi", "%y", "%z"};
   std::string loads;
   std::vector<std::string> types, args;
   for (int i = 0; i < info.sources(); ++i) {
@@ -692,6 +700,9 @@ std::string TupleOracleIr(const InstrInfo& info, const std::string& fn) {
     } else if (info.src[i] == SrcRole::scale_f32) {
       types.push_back("float");
       args.push_back(absl::StrCat("float ", kScale[i]));
+    } else if (info.src[i] == SrcRole::sr_seed) {  // the SR encoders' i32 seed
+      types.push_back("i32");
+      args.push_back(absl::StrCat("i32 ", kSeed[i]));
     } else {
       return "";
     }

@@ -201,6 +201,7 @@ TEST(ElementSweep, CleanSimulatorAgreesOnEveryTupleRow) {
     spec.ctx.instr = instr;
     spec.swept = SweptOperand::kElement;
     spec.tuple_src = src;
+    // Element 5, or the last of a shorter tuple (an f32 pair: element 1).
     spec.element = std::min(5, ElementCount(row, src) - 1);
     spec.oracle = OracleCheck::kEvery;
     const bool narrow = ElementBits(row, src) < 32;

@@ -96,6 +96,60 @@ TEST(SrPk, Fp6TupleSeedStep) {
                                    0x30d30c30u}));
 }
 
+// The twins from 32 packed 16-bit floats (element 2k in bits 15:0 of dword k, 2k+1 in bits
+// 31:16). mx_sr_round=source_grid adds S1's top (source fraction - code fraction) bits: f16 ->
+// E2M3 7, f16 -> E3M2 8, bf16 -> E2M3 4, bf16 -> E3M2 5. Every element half a quantum above a
+// code (f16 1.0625 = 0x3C40, bf16 0x3F88 for E2M3; f16 1.125 = 0x3C80, bf16 0x3F90 for E3M2):
+// the dropped bits are 1 followed by zeros, so an element rounds up iff its seed's bit 31 is
+// set, as from f32: elements 0, 25, 26, 30 (the seed words above), the f32 rows' words. Element
+// 1 (bits 31:16 of dword 0) rounds with 0xC5: field 1 = 0x08 (E2M3) / 0x0C (E3M2).
+TEST(SrPk, Fp6From16BitTupleSeedStep) {
+  const std::vector<uint32_t> fp6_words = {0x08208209u, 0x82082082u, 0x20820820u,
+                                           0x08208208u, 0x92482082u, 0x20920820u};
+  const std::vector<uint32_t> bf6_words = {0x0c30c30du, 0xc30c30c3u, 0x30c30c30u,
+                                           0x0c30c30cu, 0xd34c30c3u, 0x30d30c30u};
+  EXPECT_EQ(Lanes(Gfx950(Instr::v_cvt_scalef32_sr_pk32_fp6_f16), std::vector<uint32_t>(16, 0x3c403c40u),
+                  0x80000000u, 0x3f800000u, 0),
+            fp6_words);
+  EXPECT_EQ(Lanes(Gfx950(Instr::v_cvt_scalef32_sr_pk32_fp6_bf16), std::vector<uint32_t>(16, 0x3f883f88u),
+                  0x80000000u, 0x3f800000u, 0),
+            fp6_words);
+  EXPECT_EQ(Lanes(Gfx950(Instr::v_cvt_scalef32_sr_pk32_bf6_f16), std::vector<uint32_t>(16, 0x3c803c80u),
+                  0x80000000u, 0x3f800000u, 0),
+            bf6_words);
+  EXPECT_EQ(Lanes(Gfx950(Instr::v_cvt_scalef32_sr_pk32_bf6_bf16), std::vector<uint32_t>(16, 0x3f903f90u),
+                  0x80000000u, 0x3f800000u, 0),
+            bf6_words);
+  // mx_sr_seed_step=same: every element with S1, every field 0x09 (001001 repeating).
+  EXPECT_EQ(Lanes(Gfx950(Instr::v_cvt_scalef32_sr_pk32_fp6_f16, "mx_sr_seed_step=same"),
+                  std::vector<uint32_t>(16, 0x3c403c40u), 0x80000000u, 0x3f800000u, 0),
+            (std::vector<uint32_t>{0x49249249u, 0x92492492u, 0x24924924u, 0x49249249u, 0x92492492u,
+                                   0x24924924u}));
+  // Element order within a dword, exact values whatever the seed: dword 0 = {bits 15:0 f16 1.0
+  // (0x3C00: E2M3 0x08), bits 31:16 f16 7.5 (0x4780: 0x1F)}, the rest 0: field 0 = 0x08,
+  // field 1 = 0x1F at bits 11:6: VDST word 0 = 0x7C8.
+  std::vector<uint32_t> order(16, 0);
+  order[0] = 0x47803c00u;
+  EXPECT_EQ(Lanes(Gfx950(Instr::v_cvt_scalef32_sr_pk32_fp6_f16), order, 0xffffffffu, 0x3f800000u, 0),
+            (std::vector<uint32_t>{0x7c8u, 0, 0, 0, 0, 0}));
+}
+
+// A subnormal result parts mx_sr_round's readings: element 0 f16 2^-4 (1 + 2^-10) = 0x2C01 over
+// scale 1.0 is (1/2 + 2^-11) E2M3 quanta (1/8) below the smallest subnormal code. source_grid
+// keeps 7 bits below the quantum (1/2) and adds S1[31:25]; f32_exact_subnormal keeps every
+// significand bit below the quantum (24: 2^23 + 2^13 in 2^-24 units) and adds S1[31:8]. S1 =
+// 0x7FE00000: S1[31:25] = 63, 64 + 63 < 128, down to 0x00; S1[31:8] = 0x7FE000 = 2^23 - 2^13,
+// the sum reaches 2^24: up to 0x01 (1/8).
+TEST(SrPk, Fp6From16BitSubnormalPartsSrRound) {
+  std::vector<uint32_t> s0(16, 0);
+  s0[0] = 0x2c01u;
+  EXPECT_EQ(Lanes(Gfx950(Instr::v_cvt_scalef32_sr_pk32_fp6_f16), s0, 0x7fe00000u, 0x3f800000u, 0)[0],
+            0x00u);
+  EXPECT_EQ(Lanes(Gfx950(Instr::v_cvt_scalef32_sr_pk32_fp6_f16, "mx_sr_round=f32_exact_subnormal"), s0,
+                  0x7fe00000u, 0x3f800000u, 0)[0],
+            0x01u);
+}
+
 // Random tuples (a third of the elements copies of element 0, a third near 1.0 over the scale,
 // the rest random words), random seeds, a few scales, each reading of every mx_* rule alone:
 // fast == oracle on every row of the family.
@@ -145,7 +199,7 @@ TEST(SrPk, FastMatchesOracle) {
       }
     }
   }
-  EXPECT_GE(rows, 5);  // and their twins from 16-bit sources, when rows
+  EXPECT_GE(rows, 9);  // the FP4 pair rows and the FP6/BF6 tuple rows, from f32 and 16-bit floats
 }
 
 }  // namespace
