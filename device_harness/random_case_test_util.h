@@ -108,13 +108,20 @@ inline std::vector<uint32_t> ModelAnswer(const proto::TestCase& tc, const Hypoth
 }
 
 // Every encoding form the row has on target `t`: VOP3 (e64) first, then VOP1 e32, then GFX9
-// SDWA with a byte select (src0_sel BYTE_2), each where HasForm says the target has it.
+// SDWA with a byte select (src0_sel BYTE_2; on a row with SDWA destination fields, vop3.h
+// SdwaHasDstSel, also dst_sel BYTE_1, UNUSED_SEXT and sext), each where HasForm says the target
+// has it.
 inline std::vector<proto::Encoding> EveryForm(const TargetTraits& t, Instr instr) {
   std::vector<proto::Encoding> forms(1);
   if (HasForm(t, instr, InstrForm::e32)) forms.emplace_back().set_form(proto::FORM_E32);
   if (HasForm(t, instr, InstrForm::sdwa)) {
     forms.emplace_back().set_form(proto::FORM_SDWA);
     forms.back().set_src0_sel(2);  // BYTE_2
+    if (SdwaHasDstSel(instr)) {    // and where the row has them, a destination byte, SEXT fill
+      forms.back().set_dst_sel(1);  // BYTE_1
+      forms.back().set_dst_unused(1);
+      forms.back().set_src0_sext(true);
+    }
   }
   return forms;
 }

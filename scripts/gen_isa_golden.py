@@ -57,7 +57,8 @@ def read_rows(path):
                 next(x.strip() for x in src.split(",")[::-1] if x.strip() != "SrcRole::unused")),
             "opsel": [x.strip().split("::")[-1] for x in syn.split(",")],
             "dst_bits": int(re.search(r"\.dst_bits = (\d+)", body).group(1)),
-            # An integer source (SrcRole::data_b32): no SDWA lines (HasForm, model/isa/vop3.cc).
+            # An integer source (SrcRole::data_b32): its SDWA form has dst_sel/dst_unused and
+            # sext (model/isa/vop3.cc SdwaHasDstSel): the destination lines below.
             "src0_b32": src.split(",")[0].strip() == "SrcRole::data_b32",
             "src0_tuple": src.split(",")[0].strip() == "SrcRole::fp6_x32",
             "f32_x16": src.split(",")[0].strip() == "SrcRole::f32_x16",
@@ -136,7 +137,17 @@ def vop1_lines_for(instr, row, family):
         out.append(f"{instr}_e64 v5, s3 byte_sel:{b} clamp")
     for sel in ["[1,0]", "[0,1]", "[1,1]", "[1]", "[1,0,0,0]", "[0,0,1,0]"]:
         out.append(f"{instr}_e64 v5, v1 op_sel:{sel}")
-    if family == "gfx9" and not row["src0_b32"]:
+    if family == "gfx9" and row["src0_b32"]:
+        for dsel in SDWA_SELS:
+            for unused in ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"]:
+                out.append(f"{instr}_sdwa v5, v1 dst_sel:{dsel} dst_unused:{unused} src0_sel:BYTE_1")
+            out.append(f"{instr}_sdwa v5, sext(v1) clamp dst_sel:{dsel} src0_sel:WORD_1")
+        out += [
+            f"{instr}_sdwa v5, v1 dst_sel:BYTE_0",            # dst_unused: UNUSED_PRESERVE
+            f"{instr}_sdwa v5, v1 clamp",
+        ]  # (no dst_sel:SEL_7 / dst_unused:UNUSED_3 line: their words crash or differ in
+           # llvm-mc-22's disassembler, fuzz/cli/llvm_mc_diff_test.py feeds it every word)
+    if family == "gfx9":
         for sel in SDWA_SELS:
             out.append(f"{instr}_sdwa v5, v1 src0_sel:{sel}")
             out.append(f"{instr}_sdwa v255, s3 clamp src0_sel:{sel}")

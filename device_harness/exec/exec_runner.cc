@@ -189,6 +189,10 @@ std::vector<std::string> EvalFlags(const DecodedBatch& d) {
     f.push_back("--src0-sel");
     f.push_back(absl::StrCat(m.src0_sel));
   }
+  if (m.dst_sel != 6 || m.dst_unused != 0) {  // an SDWA word's destination fields
+    f.insert(f.end(), {"--dst-sel", absl::StrCat(m.dst_sel), "--dst-unused", absl::StrCat(m.dst_unused)});
+  }
+  if (m.src0_sext) f.push_back("--src0-sext");
   f.push_back("--mode");
   f.push_back(absl::StrFormat("0x%08x", d.requested_mode));  // as asked; `eval` applies the kernel's state
   return f;

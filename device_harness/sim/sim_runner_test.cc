@@ -13,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "device_harness/batch.h"
 #include "device_harness/fault.h"
 #include "device_harness/isolation/isolated_runner.h"
@@ -368,6 +369,24 @@ TEST(SimErrataTest, SrcByteSwap) {
                              lanes { src0: 0x00004000 })pb";
   EXPECT_EQ(RunOne(*Sim(), w), 0x3f800000u);
   EXPECT_EQ(RunOne(*Sim({"src_byte_swap"}), w), 0u);
+}
+
+// gfx950 v_prng_b32's SDWA destination fields through the simulator (the word encoded, decoded
+// back, the model run; docs/semantics.md §12.1). prng(0xc0000000) = 0x80000000 ^ 0xc5 =
+// 0x800000c5; the old VDST is 0xdeadbeef.
+TEST(SimRunnerTest, PrngSdwaDestinationFields) {
+  auto run = [](absl::string_view enc, uint32_t src0) {
+    return RunOne(*Sim(), absl::StrFormat(R"pb(target: "gfx950" instr: v_prng_b32
+                                                encoding { form: FORM_SDWA %s }
+                                                lanes { src0: 0x%08x vdst_old: 0xdeadbeef })pb",
+                                          enc, src0));
+  };
+  // dst_unused absent: PRESERVE (LLVM's default): 0xdeadbeef with byte 2 = 0xc5.
+  EXPECT_EQ(run("dst_sel: 2", 0xc0000000u), 0xdec5beefu);
+  // BYTE_0, SEXT: 0xc5's bit 7 fills bits 31:8.
+  EXPECT_EQ(run("dst_sel: 0 dst_unused: 1", 0xc0000000u), 0xffffffc5u);
+  // BYTE_3 of 0x80000000 sign-extended: 0xffffff80; << 1 = 0xffffff00 ^ 0xc5.
+  EXPECT_EQ(run("src0_sel: 3 src0_sext: true", 0x80000000u), 0xffffffc5u);
 }
 
 // pair_word_swap: "an instruction writing a VGPR pair (dst_bits 64) writes its two words

@@ -48,7 +48,9 @@ std::vector<std::string> Refusals(const TargetTraits& target, const Vop3Instr& i
       absl::StrContains(line, "byte_sel:") && line.find("byte_sel:") < line.find("op_sel:")) {
     why.push_back("byte_sel:N before op_sel: (llvm-mc-22 takes op_sel:[a,b,c] first)");
   }
-  if (in.sdwa_sext) {  // LLVM's disassembler prints sext(...) here; its assembler refuses it
+  // LLVM's disassembler prints sext(...) on the fp8 decodes' SDWA form, its assembler refuses it
+  // there; a row with SDWA destination operands (SdwaHasDstSel) takes it.
+  if (in.mods.src0_sext && !SdwaHasDstSel(in.instr)) {
     // A std::string made once: g++ 12 -O3 warns (-Warray-bounds, a false positive) on the
     // literal's inlined copy into a temporary here.
     static const std::string kSext =

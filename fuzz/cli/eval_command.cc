@@ -277,8 +277,9 @@ int RunEval(int argc, char** argv) {
             "words `src0 src1 src2 vdst_old` (0x optional; blank lines and # comments\n"
             "skipped), and print each lane's VDST as 0x%08x, one output row per input row.");
   std::string target_name, instr_name;
-  uint64_t opsel = 0, neg = 0, abs = 0, omod = 0, mode = 0xf0, src0_sel = 6;
-  bool clamp = false, raw_mode = false;
+  uint64_t opsel = 0, neg = 0, abs = 0, omod = 0, mode = 0xf0, src0_sel = 6, dst_sel = 6;
+  uint64_t dst_unused = 0;
+  bool clamp = false, raw_mode = false, src0_sext = false;
   std::vector<std::string> hyps;
   args.Flag("targets", "the one gfx target, e.g. gfx942 (`lanediff targets`); required", &target_name);
   args.Flag("instrs", "the one instruction (`lanediff targets`); required", &instr_name);
@@ -290,6 +291,9 @@ int RunEval(int argc, char** argv) {
   args.Uint("omod", "OMOD[1:0]", 3, &omod);
   args.Uint("src0-sel", "SDWA SRC0_SEL of a GFX9 _sdwa word (6 = DWORD: the other forms)", 7,
             &src0_sel);
+  args.Uint("dst-sel", "SDWA DST_SEL (6 = DWORD: the other forms)", 7, &dst_sel);
+  args.Uint("dst-unused", "SDWA DST_UNUSED (0 PAD, 1 SEXT, 2 PRESERVE)", 3, &dst_unused);
+  args.Bool("src0-sext", "set SDWA SRC0_SEXT", &src0_sext);
   args.Hex("mode", "the MODE register, hex (0x optional); default 0xf0. The kernel's fields "
           "(MODE[7:0], MODE[23]) are taken from it, the rest is the harness kernel's (DX10_CLAMP "
           "and IEEE set on GFX9-11)", 0xffffffffu, &mode);
@@ -334,6 +338,9 @@ int RunEval(int argc, char** argv) {
   ctx.mods.clamp = clamp;
   ctx.mods.omod = static_cast<uint8_t>(omod);
   ctx.mods.src0_sel = static_cast<uint8_t>(src0_sel);
+  ctx.mods.dst_sel = static_cast<uint8_t>(dst_sel);
+  ctx.mods.dst_unused = static_cast<uint8_t>(dst_unused);
+  ctx.mods.src0_sext = src0_sext;
   ctx.mode = raw_mode ? static_cast<uint32_t>(mode)
                       : KernelMode(*ctx.target, static_cast<uint32_t>(mode));
   if (int rc = ApplyHypothesisFlags("eval", hyps, &ctx.hyp); rc >= 0) return rc;

@@ -163,8 +163,17 @@ bool HasVop1Forms(const proto::TestCase& tc) {
   return instr.ok() && HasForm(*t, *instr, InstrForm::e32);
 }
 
+// The case's instruction has an SDWA form with a destination select on its target (vop3.h
+// SdwaHasDstSel), so Encoding.dst_sel, .dst_unused and .src0_sext mean something.
+bool HasSdwaDstSel(const proto::TestCase& tc) {
+  if (!HasVop1Forms(tc)) return false;
+  const Instr instr = *InstrFromProto(tc.instr());
+  return HasForm(*TargetNamed(tc.target()), instr, InstrForm::sdwa) && SdwaHasDstSel(instr);
+}
+
 // The VOP1 forms (model/isa/vop3.h HasForm): a form the instruction lacks becomes e64; e32 has
-// no modifier fields and one source; SDWA (src0_sel) no OPSEL, NEG/ABS or literal. True if
+// no modifier fields and one source; SDWA (src0_sel; dst_sel, dst_unused and src0_sext where
+// the row has them, vop3.h SdwaHasDstSel) no OPSEL, NEG/ABS or literal. True if
 // anything changed.
 bool FixupForm(const TargetTraits& t, Instr instr, proto::Encoding* enc) {
   const proto::Encoding before = *enc;
@@ -173,6 +182,11 @@ bool FixupForm(const TargetTraits& t, Instr instr, proto::Encoding* enc) {
                                                            : InstrForm::e64;
   if (!proto::Form_IsValid(enc->form()) || !HasForm(t, instr, form)) enc->clear_form();
   if (enc->form() != proto::FORM_SDWA) enc->clear_src0_sel();
+  if (enc->form() != proto::FORM_SDWA || !SdwaHasDstSel(instr)) {
+    enc->clear_dst_sel();
+    enc->clear_dst_unused();
+    enc->clear_src0_sext();
+  }
   if (enc->form() != proto::FORM_E64) {
     enc->clear_opsel();
     enc->clear_neg();
@@ -184,6 +198,8 @@ bool FixupForm(const TargetTraits& t, Instr instr, proto::Encoding* enc) {
       enc->clear_omod();
     }
     if (enc->src0_sel() > 6) enc->set_src0_sel(enc->src0_sel() % 7);
+    if (enc->dst_sel() > 6) enc->set_dst_sel(enc->dst_sel() % 7);
+    if (enc->dst_unused() > 2) enc->set_dst_unused(enc->dst_unused() % 3);
     if (enc->form() == proto::FORM_SDWA && enc->src0().kind() == proto::SOURCE_LITERAL) {
       enc->clear_src0();
     }
@@ -238,6 +254,12 @@ FlatCase Mutator::GenerateFlat(Rng& rng, bool draw_lanes) const {
     const bool sdwa = HasForm(*t, instr, InstrForm::sdwa) && rng.OneIn(2);
     enc->set_form(sdwa ? proto::FORM_SDWA : proto::FORM_E32);
     if (sdwa) enc->set_src0_sel(static_cast<uint32_t>(rng.Below(7)));
+    if (sdwa && SdwaHasDstSel(instr)) {  // and its destination select, fill, sext and clamp
+      enc->set_dst_sel(static_cast<uint32_t>(rng.Below(7)));
+      enc->set_dst_unused(static_cast<uint32_t>(rng.Below(3)));
+      enc->set_src0_sext(rng.OneIn(2));
+      enc->set_clamp(rng.OneIn(2));
+    }
     FixupForm(*t, instr, enc);
   }
   if (exotic()) tc.set_mode(DomainValue(rng, tc, "mode"));
@@ -299,11 +321,13 @@ void Mutator::MutateField(Rng& rng, FlatCase* c) const {
     const Descriptor* d = msg->GetDescriptor();
     const Reflection* r = msg->GetReflection();
     int fields = d->field_count();
-    if (d == proto::Encoding::descriptor() && !HasVop1Forms(*tc)) {
-      // Encoding's last two fields (form, src0_sel) exist only for a VOP1 instruction's
-      // cases: for the others the draw is over the fields before them, as before they existed
+    if (d == proto::Encoding::descriptor()) {
+      // Encoding's fields form and src0_sel exist only for a VOP1 instruction's cases, the
+      // last three (dst_sel, dst_unused, src0_sext) only for an SDWA form with a destination
+      // select: for the others the draw is over the fields before them, as before they existed
       // (so a fixed seed's stream is unchanged: fuzz/testdata/campaign_golden.txt).
-      fields -= 2;
+      if (!HasVop1Forms(*tc)) fields -= 5;
+      else if (!HasSdwaDstSel(*tc)) fields -= 3;
     }
     const FieldDescriptor* f = d->field(static_cast<int>(rng.Below(fields)));
     const std::string& name = f->name();

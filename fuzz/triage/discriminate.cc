@@ -258,6 +258,18 @@ std::vector<proto::Encoding> ExtraEncodings(const TargetTraits& target, Instr in
       e.set_form(proto::FORM_SDWA);
       e.set_src0_sel(sel);
     }
+    if (SdwaHasDstSel(instr)) {  // each DST_SEL under SEXT fill, and a sign-extended byte
+      for (uint32_t sel = 0; sel <= 5; ++sel) {
+        proto::Encoding& e = out.emplace_back();
+        e.set_form(proto::FORM_SDWA);
+        e.set_dst_sel(sel);
+        e.set_dst_unused(1);
+      }
+      proto::Encoding& e = out.emplace_back();
+      e.set_form(proto::FORM_SDWA);
+      e.set_src0_sel(3);
+      e.set_src0_sext(true);
+    }
   }
   // A 16-bit SRC0 (InstrInfo::src_bits) whose high word the row can select (op_sel_word_src):
   // inline constants read through op_sel:[1,0], which src16_constant's readings answer
@@ -764,8 +776,44 @@ std::string OpselName(uint32_t v) {
   return absl::StrFormat("OPSEL=0b%d%d%d%d", (v >> 3) & 1, (v >> 2) & 1, (v >> 1) & 1, v & 1);
 }
 
-// NEG[i] and ABS[i] for each source, each OPSEL value, CLAMP, and each SDWA src0_sel where the
-// row has the SDWA form. Whether a setting is legal on the row, and whether it changes the
+// The SDWA destination fields of a row whose SDWA form has them (vop3.h SdwaHasDstSel): each
+// DST_SEL (PAD fill), each DST_UNUSED (at BYTE_1) and SRC0_SEXT (at src0_sel BYTE_3).
+void AddSdwaDstSettings(std::vector<FieldSetting>* out) {
+  auto sdwa = [](uint32_t sel, uint32_t unused) {
+    proto::Encoding e;
+    e.set_form(proto::FORM_SDWA);
+    e.set_dst_sel(sel);
+    e.set_dst_unused(unused);
+    return e;
+  };
+  for (uint32_t sel = 0; sel <= 6; ++sel) {
+    FieldSetting& f = out->emplace_back();
+    f.name = absl::StrCat("SDWA dst_sel=", sel);
+    f.encoding = sdwa(sel, 0);
+    for (uint32_t u = 0; u <= 6; ++u) {
+      if (u != sel) f.alternatives.emplace_back(absl::StrCat("SDWA dst_sel=", u), sdwa(u, 0));
+    }
+  }
+  for (uint32_t unused = 0; unused <= 2; ++unused) {
+    FieldSetting& f = out->emplace_back();
+    f.name = absl::StrCat("SDWA dst_unused=", unused);
+    f.encoding = sdwa(1, unused);
+    for (uint32_t u = 0; u <= 2; ++u) {
+      if (u != unused) f.alternatives.emplace_back(absl::StrCat("SDWA dst_unused=", u), sdwa(1, u));
+    }
+  }
+  FieldSetting& sext = out->emplace_back();
+  sext.name = "SDWA src0_sext";
+  sext.encoding.set_form(proto::FORM_SDWA);
+  sext.encoding.set_src0_sel(3);
+  sext.encoding.set_src0_sext(true);
+  proto::Encoding plain = sext.encoding;
+  plain.clear_src0_sext();
+  sext.alternatives = {{"SDWA src0_sext=0", plain}};
+}
+
+// NEG[i] and ABS[i] for each source, each OPSEL value, CLAMP, and each SDWA src0_sel (and the
+// destination fields, AddSdwaDstSettings) where the row has the SDWA form. Whether a setting is legal on the row, and whether it changes the
 // answer, is for BuildSpecChecks to find out.
 std::vector<FieldSetting> FieldSettings(const TargetTraits& target, Instr instr) {
   std::vector<FieldSetting> out;
@@ -810,6 +858,7 @@ std::vector<FieldSetting> FieldSettings(const TargetTraits& target, Instr instr)
         if (u != sel) f.alternatives.emplace_back(absl::StrCat("SDWA src0_sel=", u), sdwa(u));
       }
     }
+    if (SdwaHasDstSel(instr)) AddSdwaDstSettings(&out);
   }
   return out;
 }

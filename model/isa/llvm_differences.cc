@@ -156,6 +156,21 @@ constexpr LlvmDifference kDifferences[] = {
      "with DST_SEL = DWORD LLVM's disassembler silently drops DST_UNUSED (prints nothing)",
      "the bits are in the word: we print dst_sel:DWORD dst_unused:UNUSED_SEXT so the text is "
      "exact (with a whole-dword destination no bit is unused: no effect expected)"},
+    {"disasm_crashes_sdwa_dst_sel7",
+     "llvm-mc-22 crashes (segfault) disassembling the gfx950 PRNG step's SDWA word with DST_SEL = "
+     "7, e.g. [0xf9,0xb0,0x02,0x7e,0x02,0x17,0x06,0x00]",
+     "we decode it and print dst_sel:SEL_7; it is never fed to llvm-mc"},
+    {"disasm_rejects_sdwa_omod",
+     "for the SDWA form of a row with a destination select (the PRNG step, vop3.h SdwaHasDstSel) "
+     "LLVM's disassembler calls OMOD != 0 an invalid encoding (gfx950 "
+     "[0xf9,0xb0,0x02,0x7e,0x02,0x56,0x06,0x00]; its assembler has no mul:2 there)",
+     "silicon executes the word: we decode it and print mul:2 / mul:4 / div:2 so the text is "
+     "exact"},
+    {"disasm_prints_sdwa_unused3_as_pad",
+     "for the SDWA form of a row with a destination select LLVM's disassembler prints "
+     "DST_UNUSED = 3 as dst_unused:UNUSED_PAD (gfx950 [0xf9,0xb0,0x02,0x7e,0x02,0x1e,0x06,0x00])",
+     "the bits are in the word: we print dst_unused:UNUSED_3 so the text is exact and parses "
+     "back; the model reads 3 as PAD (docs/semantics.md §12.1)"},
     {"disasm_ignores_sdwa_reserved_bits",
      "LLVM's disassembler ignores the reserved SDWA dword bits 22 and 30 (prints the word as "
      "if they were 0)",
@@ -246,13 +261,27 @@ LlvmDisasmExpectation ExpectSdwa(const TargetTraits& target, absl::Span<const ui
     if ((sdwa & kSdwaReservedBits) == 0 || !DecodeVop3(target, cleared).ok()) return e;
     e.applied.push_back("disasm_ignores_sdwa_reserved_bits");
   }
-  if (in.mods.neg != 0 || in.mods.abs != 0 || in.sdwa_dst_sel != kSdwaDword) {
+  const bool dst_sel_row = SdwaHasDstSel(in.instr);
+  if (dst_sel_row && in.mods.dst_sel == 7) {
+    e.comparable = false;
+    e.applied.push_back("disasm_crashes_sdwa_dst_sel7");
+    return e;
+  }
+  if (in.mods.neg != 0 || in.mods.abs != 0 || (!dst_sel_row && in.mods.dst_sel != kSdwaDword)) {
     e.applied.push_back("disasm_rejects_sdwa_bits");
     return e;
   }
-  if (in.sdwa_dst_unused != 0) {
+  if (dst_sel_row && in.mods.omod != 0) {
+    e.applied.push_back("disasm_rejects_sdwa_omod");
+    return e;
+  }
+  if (dst_sel_row && in.mods.dst_unused == 3) {
+    e.applied.push_back("disasm_prints_sdwa_unused3_as_pad");
+    in.mods.dst_unused = 0;
+  }
+  if (!dst_sel_row && in.mods.dst_unused != 0) {
     e.applied.push_back("disasm_drops_sdwa_dst_unused");
-    in.sdwa_dst_unused = 0;
+    in.mods.dst_unused = 0;
   }
   e.valid = true;
   e.words_used = fields.words_used;

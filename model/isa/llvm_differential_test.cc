@@ -269,6 +269,12 @@ Vop3Instr RandomLegal(std::mt19937& rng, const TargetTraits& t, Instr instr, For
         if (in.src[0] == kLiteralCode) continue;
         in.mods.opsel = 0;
         in.mods.src0_sel = static_cast<uint8_t>(rng() % 7);
+        if (SdwaHasDstSel(instr)) {  // and dst_sel, dst_unused, sext(...), clamp (vop3.h)
+          in.mods.dst_sel = static_cast<uint8_t>(rng() % 7);
+          in.mods.dst_unused = static_cast<uint8_t>(rng() % 3);
+          in.mods.src0_sext = rng() % 2 != 0;
+          in.mods.clamp = rng() % 2 != 0;
+        }
     }
     if (!LlvmRefusals(t, in).empty()) continue;
     absl::StatusOr<std::vector<uint32_t>> w = EncodeVop3(t, in);

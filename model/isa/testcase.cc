@@ -77,7 +77,8 @@ proto::Instruction InstrToProto(Instr instr) { return kProtoByInstr[static_cast<
 
 namespace {
 
-// encoding.form and encoding.src0_sel (absent: the VOP3 form, DWORD) checked against the row.
+// encoding.form and its SDWA fields (absent: the VOP3 form, DWORD, the row's DST_UNUSED) checked
+// against the row.
 absl::StatusOr<InstrForm> FormFromProto(const TargetTraits& target, Instr instr,
                                         const proto::Encoding& e) {
   const InstrForm form = e.form() == proto::FORM_E32    ? InstrForm::e32
@@ -95,7 +96,24 @@ absl::StatusOr<InstrForm> FormFromProto(const TargetTraits& target, Instr instr,
   if (e.has_src0_sel() && (form != InstrForm::sdwa || e.src0_sel() > 7)) {
     return absl::InvalidArgumentError("encoding.src0_sel: 0..7, and only with FORM_SDWA");
   }
+  if ((e.has_dst_sel() && (form != InstrForm::sdwa || e.dst_sel() > 7)) ||
+      (e.has_dst_unused() && (form != InstrForm::sdwa || e.dst_unused() > 3)) ||
+      (e.has_src0_sext() && form != InstrForm::sdwa)) {
+    return absl::InvalidArgumentError(
+        "encoding.dst_sel (0..7), dst_unused (0..3), src0_sext: only with FORM_SDWA");
+  }
   return form;
+}
+
+// The SDWA dword's selects and sext from encoding (checked by FormFromProto); absent fields are
+// LLVM's defaults for the row (SdwaDefaultDstUnused).
+void SdwaFieldsFromProto(const proto::Encoding& e, Vop3Instr* in) {
+  if (e.has_src0_sel()) in->mods.src0_sel = static_cast<uint8_t>(e.src0_sel());
+  if (in->form != InstrForm::sdwa) return;
+  in->mods.dst_sel = static_cast<uint8_t>(e.has_dst_sel() ? e.dst_sel() : kSdwaDword);
+  in->mods.dst_unused = static_cast<uint8_t>(e.has_dst_unused() ? e.dst_unused()
+                                                                : SdwaDefaultDstUnused(in->instr));
+  in->mods.src0_sext = e.src0_sext();
 }
 
 }  // namespace
@@ -111,9 +129,9 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
   const proto::Encoding& e = tc.encoding();
   if (e.raw_words_size() > 0) {
     if (e.opsel() || e.neg() || e.abs() || e.clamp() || e.omod() || e.form() != proto::FORM_E64 ||
-        e.has_src0_sel()) {
+        e.has_src0_sel() || e.has_dst_sel() || e.has_dst_unused() || e.has_src0_sext()) {
       return absl::InvalidArgumentError(
-          "encoding: raw_words is set, so opsel/neg/abs/clamp/omod/form/src0_sel must not be "
+          "encoding: raw_words is set, so opsel/neg/abs/clamp/omod/form/SDWA fields must not be "
           "(the decoder derives them)");
     }
     std::vector<uint32_t> words(e.raw_words().begin(), e.raw_words().end());
@@ -148,7 +166,7 @@ absl::StatusOr<Vop3Instr> Vop3FromTestCase(const TargetTraits& target, const pro
   in.mods.clamp = e.clamp();
   in.mods.omod = static_cast<uint8_t>(e.omod());
   LANEDIFF_ASSIGN_OR_RETURN(in.form, FormFromProto(target, instr, e));
-  if (e.has_src0_sel()) in.mods.src0_sel = static_cast<uint8_t>(e.src0_sel());
+  SdwaFieldsFromProto(e, &in);
   const Family fam = target.family;
   for (int i = 0; i < 3; ++i) {
     const proto::Source& s = SourceOf(e, i);

@@ -107,6 +107,34 @@ TEST(TestCase, ErrorsNameTheField) {
               HasSubstr("raw_words encode v_cvt_pk_u8_f32, but instr is v_cvt_sr_fp8_f32"));
 }
 
+// FORM_SDWA's destination fields (v_prng_b32 on gfx950, vop3.h SdwaHasDstSel): absent, LLVM's
+// defaults (dst_sel DWORD, dst_unused PRESERVE = 2, no sext), so a case written before the
+// fields existed means what `v_prng_b32_sdwa v4, v1` means; set, as given; refused outside SDWA.
+TEST(TestCase, SdwaDestinationFields) {
+  absl::StatusOr<Vop3Instr> in = FromText(R"pb(
+    target: "gfx950" instr: v_prng_b32 encoding { form: FORM_SDWA src0_sel: 1 }
+  )pb");
+  ASSERT_TRUE(in.ok()) << in.status();
+  EXPECT_EQ(in->mods.dst_sel, 6);
+  EXPECT_EQ(in->mods.dst_unused, 2);
+  EXPECT_FALSE(in->mods.src0_sext);
+  EXPECT_EQ(*in, *ParseAsm(**FindTarget("gfx950"), "v_prng_b32_sdwa v4, v1 src0_sel:BYTE_1"));
+  in = FromText(R"pb(
+    target: "gfx950" instr: v_prng_b32
+    encoding { form: FORM_SDWA dst_sel: 5 dst_unused: 1 src0_sext: true clamp: true }
+  )pb");
+  ASSERT_TRUE(in.ok()) << in.status();
+  EXPECT_EQ(PrintVop3(**FindTarget("gfx950"), *in),
+            "v_prng_b32_sdwa v4, sext(v1) clamp dst_sel:WORD_1 dst_unused:UNUSED_SEXT src0_sel:DWORD");
+  // The fp8 decodes' SDWA form: dst_unused absent is 0, as LLVM encodes it there.
+  in = FromText(R"pb(target: "gfx942" instr: v_cvt_f32_fp8 encoding { form: FORM_SDWA })pb");
+  ASSERT_TRUE(in.ok()) << in.status();
+  EXPECT_EQ(in->mods.dst_unused, 0);
+  EXPECT_THAT(std::string(FromText(R"pb(target: "gfx950" instr: v_prng_b32
+                                        encoding { form: FORM_E32 dst_sel: 1 })pb").status().message()),
+              HasSubstr("only with FORM_SDWA"));
+}
+
 TEST(TestCase, ProtoMappingRoundTrips) {
   for (Instr i : kAllInstrs) {
     absl::StatusOr<Instr> back = InstrFromProto(InstrToProto(i));

@@ -62,14 +62,17 @@ bool HasForm(const TargetTraits& target, Instr instr, InstrForm form) {
     case InstrForm::e64: return true;
     case InstrForm::e32: return target.Vop1Opcode(instr) != kNoOpcode;
     case InstrForm::sdwa:
-      // Not for an integer source (SrcRole::data_b32, the gfx950 PRNG step): LLVM 22 gives its
-      // SDWA form dst_unused:UNUSED_PRESERVE by default and takes clamp and sext there, which
-      // the encoder, parser and refusal rules do not model (docs/semantics.md §12.1).
-      return target.Vop1Opcode(instr) != kNoOpcode && target.family == Family::gfx9 &&
-             GetInstrInfo(instr).src[0] != SrcRole::data_b32;
+      return target.Vop1Opcode(instr) != kNoOpcode && target.family == Family::gfx9;
   }
   return false;
 }
+
+bool SdwaHasDstSel(Instr instr) {
+  const InstrInfo& row = GetInstrInfo(instr);
+  return row.encoding == Encoding::vop1 && row.src[0] == SrcRole::data_b32;
+}
+
+uint8_t SdwaDefaultDstUnused(Instr instr) { return SdwaHasDstSel(instr) ? 2 : 0; }
 
 std::vector<std::string> SpecViolations(const TargetTraits& target, const Vop3Instr& in) {
   std::vector<std::string> out;
@@ -104,7 +107,10 @@ void LlvmModifierRefusals(const TargetTraits& target, const Vop3Instr& in, const
     out.push_back(absl::StrCat("OMOD ", in.mods.omod, " != 0: LLVM accepts no output modifier on ",
                                InstrName(in.instr)));
   }
-  if (in.mods.clamp && !r.clamp) {
+  // LLVM 22 takes clamp in the SDWA form of a row with a destination select (llvm-mc-22
+  // -mcpu=gfx950: the PRNG step's `_sdwa v1, v2 clamp` sets SDWA bit 13), not in its e64 form.
+  const bool sdwa_clamp = in.form == InstrForm::sdwa && SdwaHasDstSel(in.instr);
+  if (in.mods.clamp && !r.clamp && !sdwa_clamp) {
     out.push_back(absl::StrCat("CLAMP set: LLVM rejects clamp on ", InstrName(in.instr), " on ",
                                target.name));
   }
@@ -205,11 +211,17 @@ void LlvmOperandRefusals(const TargetTraits& target, const Vop3Instr& in, const 
                                     "literal there (operands are not valid)", *in.literal, i));
     }
   }
-  if (in.form == InstrForm::sdwa) {
-    if (in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0) {
-      out.push_back(absl::StrCat("DST_SEL ", in.sdwa_dst_sel, ", DST_UNUSED ",
-                                 in.sdwa_dst_unused, ": LLVM accepts only dst_sel:DWORD here"));
+  if (in.form == InstrForm::sdwa && !SdwaHasDstSel(in.instr)) {
+    if (in.mods.dst_sel != 6 || in.mods.dst_unused != 0) {
+      out.push_back(absl::StrCat("DST_SEL ", in.mods.dst_sel, ", DST_UNUSED ",
+                                 in.mods.dst_unused, ": LLVM accepts only dst_sel:DWORD here"));
     }
+  }
+  if (in.form == InstrForm::sdwa && SdwaHasDstSel(in.instr)) {
+    // LLVM's selects are BYTE_0..DWORD (0..6) and its dst_unused PAD, SEXT, PRESERVE (0..2).
+    if (in.mods.src0_sel == 7) out.push_back("SRC0_SEL 7: LLVM has no name for the select");
+    if (in.mods.dst_sel == 7) out.push_back("DST_SEL 7: LLVM has no name for the select");
+    if (in.mods.dst_unused == 3) out.push_back("DST_UNUSED 3: LLVM has no name for it");
   }
   const int bus = ConstantBusReads(target.family, in);
   if (bus > r.constant_bus_limit) {

@@ -41,19 +41,26 @@ absl::string_view InstrFormName(InstrForm form);  // "e64", "e32", "sdwa"
 // The form exists for `instr` on `target`: e64 wherever the instruction does, e32 for a VOP1
 // instruction, SDWA for a VOP1 instruction on GFX9 (the only SDWA family lanediff targets).
 bool HasForm(const TargetTraits& target, Instr instr, InstrForm form);
+// The row's SDWA form has LLVM's destination operands dst_sel / dst_unused (printed always,
+// dst_unused:UNUSED_PRESERVE by default) and takes sext(...): a VOP1 row whose source is
+// SrcRole::data_b32 (the PRNG step, LLVM's generic VOP_I32_I32 SDWA profile). The fp8/bf8 ->
+// f32 conversions' SDWA syntax has src0_sel and clamp/omod only (llvm-mc-22 -mcpu=gfx942:
+// `..._sdwa v1, v2 dst_sel:WORD_1 ...` and `sext(v2)` "not a valid operand").
+bool SdwaHasDstSel(Instr instr);
+// DST_UNUSED when LLVM's text names none: UNUSED_PRESERVE (2) on a SdwaHasDstSel row, PAD (0,
+// the field LLVM encodes) elsewhere. Also the proto default (Encoding.dst_unused absent).
+uint8_t SdwaDefaultDstUnused(Instr instr);
 
 struct Vop3Instr {
   Instr instr = kAllInstrs.front();  // the first row until the caller names one
   uint8_t vdst = 0;  // VGPR number
   std::array<uint16_t, 3> src = {256, 256, 256};
-  Modifiers mods;  // e32: all default; SDWA: clamp, omod, neg/abs bit 0 and src0_sel
+  // e32: all default; SDWA: clamp, omod, neg/abs bit 0, src0_sel, and DST_SEL, DST_UNUSED and
+  // SRC0_SEXT as encoded (LLVM accepts them on a row whose SDWA form has a destination select,
+  // SdwaHasDstSel; on the fp8 conversions only DWORD, 0, 0, other values running as raw words).
+  Modifiers mods;
   std::optional<uint32_t> literal;
   InstrForm form = InstrForm::e64;
-  // SDWA only: DST_SEL, DST_UNUSED and SRC0_SEXT as encoded (LLVM accepts only DWORD, 0, 0
-  // on the fp8 conversions; other values run as raw words).
-  uint8_t sdwa_dst_sel = 6;
-  uint8_t sdwa_dst_unused = 0;
-  bool sdwa_sext = false;
 
   friend bool operator==(const Vop3Instr&, const Vop3Instr&) = default;
 };

@@ -61,12 +61,12 @@ absl::StatusOr<DecodedVop3> DecodeVop1Fields(const TargetTraits& target,
     in.form = InstrForm::sdwa;
     const uint32_t field = s.src0.Get(words);
     in.src[0] = static_cast<uint16_t>(s.s0.Get(words) ? field : kFirstVgprCode + field);
-    in.sdwa_dst_sel = static_cast<uint8_t>(s.dst_sel.Get(words));
-    in.sdwa_dst_unused = static_cast<uint8_t>(s.dst_unused.Get(words));
+    in.mods.dst_sel = static_cast<uint8_t>(s.dst_sel.Get(words));
+    in.mods.dst_unused = static_cast<uint8_t>(s.dst_unused.Get(words));
     in.mods.clamp = s.clamp.Get(words) != 0;
     in.mods.omod = static_cast<uint8_t>(s.omod.Get(words));
     in.mods.src0_sel = static_cast<uint8_t>(s.src0_sel.Get(words));
-    in.sdwa_sext = s.src0_sext.Get(words) != 0;
+    in.mods.src0_sext = s.src0_sext.Get(words) != 0;
     in.mods.neg = static_cast<uint8_t>(s.src0_neg.Get(words));
     in.mods.abs = static_cast<uint8_t>(s.src0_abs.Get(words));
     d.words_used = 2;

@@ -43,8 +43,8 @@ absl::StatusOr<std::vector<uint32_t>> EncodeVop1(const TargetTraits& target, con
   l.vdst.Set(in.vdst, absl::MakeSpan(words));
   l.enc.Set(l.enc_value, absl::MakeSpan(words));
   if (in.form == InstrForm::e32) {
-    if (!(in.mods == Modifiers{}) || in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0 ||
-        in.sdwa_sext) {
+    if (!(in.mods == Modifiers{}) || in.mods.dst_sel != 6 || in.mods.dst_unused != 0 ||
+        in.mods.src0_sext) {
       return absl::InvalidArgumentError(
           "the e32 form has no modifier or select fields (the _e64 or _sdwa forms have)");
     }
@@ -80,20 +80,20 @@ absl::StatusOr<std::vector<uint32_t>> EncodeVop1(const TargetTraits& target, con
   const uint32_t field = vgpr ? in.src[0] - kFirstVgprCode : in.src[0];
   LANEDIFF_RETURN_IF_ERROR(CheckWidth("SDWA src0", field, d.src0));
   LANEDIFF_RETURN_IF_ERROR(CheckWidth("src0_sel", in.mods.src0_sel, d.src0_sel));
-  LANEDIFF_RETURN_IF_ERROR(CheckWidth("dst_sel", in.sdwa_dst_sel, d.dst_sel));
-  LANEDIFF_RETURN_IF_ERROR(CheckWidth("dst_unused", in.sdwa_dst_unused, d.dst_unused));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("dst_sel", in.mods.dst_sel, d.dst_sel));
+  LANEDIFF_RETURN_IF_ERROR(CheckWidth("dst_unused", in.mods.dst_unused, d.dst_unused));
   LANEDIFF_RETURN_IF_ERROR(CheckWidth("omod", in.mods.omod, d.omod));
   l.src0.Set(l.sdwa_code, absl::MakeSpan(words));
   words.push_back(0);
   const absl::Span<uint32_t> w = absl::MakeSpan(words);
   d.src0.Set(field, w);
   d.s0.Set(vgpr ? 0 : 1, w);
-  d.dst_sel.Set(in.sdwa_dst_sel, w);
-  d.dst_unused.Set(in.sdwa_dst_unused, w);
+  d.dst_sel.Set(in.mods.dst_sel, w);
+  d.dst_unused.Set(in.mods.dst_unused, w);
   d.clamp.Set(in.mods.clamp ? 1 : 0, w);
   d.omod.Set(in.mods.omod, w);
   d.src0_sel.Set(in.mods.src0_sel, w);
-  d.src0_sext.Set(in.sdwa_sext ? 1 : 0, w);
+  d.src0_sext.Set(in.mods.src0_sext ? 1 : 0, w);
   d.src0_neg.Set(in.mods.neg & 1, w);
   d.src0_abs.Set(in.mods.abs & 1, w);
   return words;
@@ -108,7 +108,7 @@ absl::StatusOr<std::vector<uint32_t>> EncodeVop3(const TargetTraits& target,
                                                    " does not exist on ", target.name));
   }
   if (in.form != InstrForm::e64) return EncodeVop1(target, in);
-  if (in.mods.src0_sel != 6 || in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0 || in.sdwa_sext) {
+  if (in.mods.src0_sel != 6 || in.mods.dst_sel != 6 || in.mods.dst_unused != 0 || in.mods.src0_sext) {
     return absl::InvalidArgumentError("SDWA fields are set on a VOP3 (e64) instruction");
   }
   const Vop3Layout& l = GetVop3Layout(target.family);

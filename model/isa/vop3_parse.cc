@@ -182,6 +182,8 @@ absl::StatusOr<Vop3Instr> ParseMnemonic(const TargetTraits& target, absl::string
                                                    target.name, " (SDWA: GFX9 only)"));
   }
   in.src = {0, 0, 0};
+  // LLVM's default when dst_unused is not written (UNUSED_PRESERVE on the PRNG step's SDWA form).
+  if (in.form == InstrForm::sdwa) in.mods.dst_unused = SdwaDefaultDstUnused(in.instr);
   return in;
 }
 
@@ -261,7 +263,7 @@ absl::Status ParseSourceInto(const TargetTraits& target, absl::string_view part_
   std::string part = std::string(absl::StripAsciiWhitespace(part_text));
   if (in->form == InstrForm::sdwa && absl::StartsWith(part, "sext(") &&
       absl::EndsWith(part, ")")) {
-    in->sdwa_sext = true;
+    in->mods.src0_sext = true;
     part = part.substr(5, part.size() - 6);
   }
   LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s,
@@ -384,7 +386,7 @@ absl::Status ParseSdwaSel(absl::string_view m, absl::string_view mv, Vop3Instr* 
         absl::StrCat("'", m, "': a select is BYTE_0..BYTE_3, WORD_0, WORD_1 or DWORD"));
   }
   if (absl::StartsWith(m, "src0_sel:")) in->mods.src0_sel = static_cast<uint8_t>(sel);
-  else in->sdwa_dst_sel = static_cast<uint8_t>(sel);
+  else in->mods.dst_sel = static_cast<uint8_t>(sel);
   return absl::OkStatus();
 }
 
@@ -400,7 +402,7 @@ absl::Status ParseDstUnused(absl::string_view m, absl::string_view mv, Vop3Instr
     return absl::InvalidArgumentError(absl::StrCat(
         "'", m, "': dst_unused is UNUSED_PAD, UNUSED_SEXT or UNUSED_PRESERVE (_sdwa only)"));
   }
-  in->sdwa_dst_unused = static_cast<uint8_t>(u);
+  in->mods.dst_unused = static_cast<uint8_t>(u);
   return absl::OkStatus();
 }
 

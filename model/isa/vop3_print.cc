@@ -79,17 +79,20 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
     std::string out = absl::StrCat(InstrName(in.instr), "_", InstrFormName(in.form), " ",
                                    VdstText(in), ", ");
     std::string src = SourceText(target, in, 0);
-    if (in.sdwa_sext) src = absl::StrCat("sext(", src, ")");
+    if (in.mods.src0_sext) src = absl::StrCat("sext(", src, ")");
     absl::StrAppend(&out, src);
     if (in.form == InstrForm::sdwa) {
       if (in.mods.clamp) absl::StrAppend(&out, " clamp");
       static constexpr absl::string_view kOmodSdwa[4] = {"", " mul:2", " mul:4", " div:2"};
       absl::StrAppend(&out, kOmodSdwa[in.mods.omod & 3]);
-      if (in.sdwa_dst_sel != 6 || in.sdwa_dst_unused != 0) {
+      // llvm-mc-22 prints a row's destination operands always where its syntax has them
+      // (SdwaHasDstSel: the PRNG step's `_sdwa v1, v2 dst_sel:DWORD dst_unused:UNUSED_PRESERVE
+      // src0_sel:DWORD`); elsewhere we print them only when they are not DWORD, PAD.
+      if (SdwaHasDstSel(in.instr) || in.mods.dst_sel != 6 || in.mods.dst_unused != 0) {
         static constexpr absl::string_view kUnused[4] = {"UNUSED_PAD", "UNUSED_SEXT",
                                                          "UNUSED_PRESERVE", "UNUSED_3"};
-        absl::StrAppend(&out, " dst_sel:", SdwaSelName(in.sdwa_dst_sel), " dst_unused:",
-                        kUnused[in.sdwa_dst_unused & 3]);
+        absl::StrAppend(&out, " dst_sel:", SdwaSelName(in.mods.dst_sel), " dst_unused:",
+                        kUnused[in.mods.dst_unused & 3]);
       }
       absl::StrAppend(&out, " src0_sel:", SdwaSelName(in.mods.src0_sel));
     }

@@ -353,7 +353,7 @@ TEST(Vop3Golden, MatchesLlvm22) {
            absl::StrContains(c[2], "op_sel:")) ||
           (syntax == OpSelSyntax::op_sel_byte_sel && op_sel != std::string::npos &&
            byte_sel < op_sel) ||
-          in->sdwa_sext) {
+          in->mods.src0_sext) {
         continue;
       }
       EXPECT_THAT(d->llvm_refuses, Not(IsEmpty())) << "LLVM: " << c[3];
@@ -456,6 +456,69 @@ TEST(Vop3Text, EncodingBytes) {
   EXPECT_FALSE(ParseEncodingText("[0x05,0x00,0xdd]").ok());
   EXPECT_FALSE(ParseEncodingText("0x123456789").ok());
   EXPECT_FALSE(ParseEncodingText("").ok());
+}
+
+// gfx950 v_prng_b32's SDWA form has LLVM's destination operands (vop3.h SdwaHasDstSel). Each
+// text and its bytes are llvm-mc-22 -mcpu=gfx950 -show-encoding's (2026-12-05): the printed text
+// always names all three selects, dst_unused:UNUSED_PRESERVE when none is written.
+TEST(Vop3Sdwa, PrngDestinationOperands) {
+  const TargetTraits& t = T("gfx950");
+  struct Line {
+    const char* in;
+    const char* printed;
+    std::vector<uint8_t> bytes;
+  };
+  const std::vector<Line> lines = {
+      {"v_prng_b32_sdwa v1, v2",
+       "v_prng_b32_sdwa v1, v2 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD",
+       {0xf9, 0xb0, 0x02, 0x7e, 0x02, 0x16, 0x06, 0x00}},
+      {"v_prng_b32_sdwa v1, v2 dst_sel:BYTE_0 dst_unused:UNUSED_PAD",
+       "v_prng_b32_sdwa v1, v2 dst_sel:BYTE_0 dst_unused:UNUSED_PAD src0_sel:DWORD",
+       {0xf9, 0xb0, 0x02, 0x7e, 0x02, 0x00, 0x06, 0x00}},
+      {"v_prng_b32_sdwa v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_3",
+       "v_prng_b32_sdwa v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_3",
+       {0xf9, 0xb0, 0x02, 0x7e, 0x02, 0x0d, 0x03, 0x00}},
+      {"v_prng_b32_sdwa v1, sext(v2) src0_sel:BYTE_3",
+       "v_prng_b32_sdwa v1, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:BYTE_3",
+       {0xf9, 0xb0, 0x02, 0x7e, 0x02, 0x16, 0x0b, 0x00}},
+      {"v_prng_b32_sdwa v1, v2 clamp dst_sel:BYTE_2",
+       "v_prng_b32_sdwa v1, v2 clamp dst_sel:BYTE_2 dst_unused:UNUSED_PRESERVE src0_sel:DWORD",
+       {0xf9, 0xb0, 0x02, 0x7e, 0x02, 0x32, 0x06, 0x00}},
+      {"v_prng_b32_sdwa v1, s2 dst_sel:WORD_1",
+       "v_prng_b32_sdwa v1, s2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:DWORD",
+       {0xf9, 0xb0, 0x02, 0x7e, 0x02, 0x15, 0x86, 0x00}},
+      {"v_prng_b32_sdwa v1, 0.5",
+       "v_prng_b32_sdwa v1, 0.5 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD",
+       {0xf9, 0xb0, 0x02, 0x7e, 0xf0, 0x16, 0x86, 0x00}},
+  };
+  for (const Line& l : lines) {
+    absl::StatusOr<Vop3Instr> in = ParseAsm(t, l.in);
+    ASSERT_TRUE(in.ok()) << l.in << ": " << in.status();
+    EXPECT_THAT(LlvmRefusals(t, *in), IsEmpty()) << l.in;
+    EXPECT_EQ(PrintVop3(t, *in), l.printed);
+    absl::StatusOr<std::vector<uint32_t>> words = EncodeVop3(t, *in);
+    ASSERT_TRUE(words.ok()) << words.status();
+    EXPECT_EQ(*words, Bytes(l.bytes)) << l.in;
+    absl::StatusOr<DecodedVop3> d = DecodeVop3(t, Bytes(l.bytes));
+    ASSERT_TRUE(d.ok()) << d.status();
+    EXPECT_EQ(d->vop3, *in) << l.in;
+  }
+  // llvm-mc-22: `-v2`, `|v2|`, `mul:2` "not a valid operand"; our refusals say so.
+  for (const char* refused : {"v_prng_b32_sdwa v1, -v2", "v_prng_b32_sdwa v1, |v2|",
+                              "v_prng_b32_sdwa v1, v2 mul:2",
+                              "v_prng_b32_sdwa v1, v2 dst_unused:UNUSED_3",
+                              "v_prng_b32_sdwa v1, v2 dst_sel:SEL_7"}) {
+    absl::StatusOr<Vop3Instr> in = ParseAsm(t, refused);
+    ASSERT_TRUE(in.ok()) << refused << ": " << in.status();
+    EXPECT_THAT(LlvmRefusals(t, *in), Not(IsEmpty())) << refused;
+  }
+  // No SDWA on gfx1250 ("sdwa variant of this instruction is not supported").
+  EXPECT_FALSE(HasForm(T("gfx1250"), Instr::v_prng_b32, InstrForm::sdwa));
+  EXPECT_FALSE(ParseAsm(T("gfx1250"), "v_prng_b32_sdwa v1, v2").ok());
+  // The e64 form keeps refusing clamp (llvm-mc-22: "invalid operand").
+  absl::StatusOr<Vop3Instr> e64 = ParseAsm(t, "v_prng_b32_e64 v1, v2 clamp");
+  ASSERT_TRUE(e64.ok());
+  EXPECT_THAT(LlvmRefusals(t, *e64), Not(IsEmpty()));
 }
 
 TEST(Vop3Differences, ListedOnceEachWithAReason) {

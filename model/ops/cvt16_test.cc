@@ -70,6 +70,72 @@ TEST(Prng, HandDerived) {
   }
 }
 
+// The SDWA form (docs/semantics.md §12.1): SRC0_SEL then SRC0_SEXT, the step, then DST_SEL and
+// DST_UNUSED (gem5 src/arch/amdgpu/vega/insts/inst_util.hh SDWADstVals: PAD zeros, SEXT
+// "Sign-extend upper bits; pad lower bits w/ 0", PRESERVE the old VDST's bits). The old VDST is
+// 0xdeadbeef in every case. prng(0xc0000000) = 0x80000000 ^ 0xc5 = 0x800000c5.
+struct SdwaCase {
+  uint8_t src0_sel;
+  bool sext;
+  uint8_t dst_sel, dst_unused;
+  bool clamp;
+  uint32_t in, want;
+  const char* working;
+};
+
+TEST(Prng, SdwaHandDerived) {
+  const std::vector<SdwaCase> cases = {
+      {6, true, 6, 2, false, 0x40000000u, 0x80000000u, "DWORD: SEXT and DST_UNUSED do nothing"},
+      {3, true, 6, 2, false, 0x80000000u, 0xffffffc5u,
+       "BYTE_3 0x80 sign-extended 0xffffff80; << 1 = 0xffffff00, bit 31 set: ^ 0xc5"},
+      {4, true, 6, 2, false, 0x00008000u, 0xffff00c5u,
+       "WORD_0 0x8000 -> 0xffff8000; << 1 = 0xffff0000 ^ 0xc5"},
+      {4, true, 6, 2, false, 0xffff7fffu, 0x0000fffeu, "WORD_0 0x7fff: sign clear, 0xfffe"},
+      {6, false, 0, 0, false, 0xc0000000u, 0x000000c5u, "BYTE_0 PAD: the low byte 0xc5 alone"},
+      {6, false, 0, 1, false, 0xc0000000u, 0xffffffc5u, "BYTE_0 SEXT: 0xc5's bit 7 set above"},
+      {6, false, 0, 2, false, 0xc0000000u, 0xdeadbec5u, "BYTE_0 PRESERVE: 0xdeadbe00 | 0xc5"},
+      {6, false, 2, 1, false, 0xc0000000u, 0xffc50000u,
+       "BYTE_2 SEXT: 0xc5 at bits 23:16, ones in 31:24, zeros in 15:0"},
+      {6, false, 2, 2, false, 0xc0000000u, 0xdec5beefu, "BYTE_2 PRESERVE: 0xde00beef | 0x00c50000"},
+      {6, false, 5, 0, false, 0xc0000000u, 0x00c50000u, "WORD_1 PAD: the low word 0x00c5 at 31:16"},
+      {6, false, 5, 1, false, 0xc0000000u, 0x00c50000u, "WORD_1 SEXT: nothing above; zeros below"},
+      {6, false, 5, 2, false, 0xc0000000u, 0x00c5beefu, "WORD_1 PRESERVE: the old low word"},
+      {6, false, 1, 1, false, 0x00000005u, 0x00000a00u, "BYTE_1 SEXT: 0x0a's bit 7 clear: zeros"},
+      {6, false, 0, 3, false, 0xc0000000u, 0x000000c5u, "DST_UNUSED 3 read as PAD (reading)"},
+      {6, false, 7, 0, false, 0xc0000000u, 0x800000c5u, "DST_SEL 7 read as DWORD (reading)"},
+      {6, false, 6, 2, true, 0xc0000000u, 0x800000c5u, "CLAMP: no effect (reading)"},
+      {5, true, 0, 1, true, 0x80010000u, 0xffffffc7u,
+       "WORD_1 0x8001 -> 0xffff8001; << 1 = 0xffff0002 ^ 0xc5 = 0xffff00c7; BYTE_0 SEXT 0xc7"},
+  };
+  for (const SdwaCase& c : cases) {
+    OpContext ctx = Gfx950(Instr::v_prng_b32);
+    ctx.mods.src0_sel = c.src0_sel;
+    ctx.mods.src0_sext = c.sext;
+    ctx.mods.dst_sel = c.dst_sel;
+    ctx.mods.dst_unused = c.dst_unused;
+    ctx.mods.clamp = c.clamp;
+    EXPECT_EQ(EvaluateLane(ctx, c.in, 0, 0, 0xdeadbeefu), c.want) << c.working;
+    EXPECT_EQ(EvaluateLaneOracle(ctx, c.in, 0, 0, 0xdeadbeefu), c.want) << "oracle: " << c.working;
+  }
+}
+
+// Every SDWA field combination (SRC0_SEL, SRC0_SEXT, DST_SEL, DST_UNUSED: 7 * 2 * 8 * 4) on 2^11
+// random lanes with random old VDSTs, fast against oracle.
+TEST(Prng, SdwaFastMatchesOracle) {
+  std::mt19937 rng(23);
+  LaneBatch lanes;
+  for (int i = 0; i < (1 << 11); ++i) lanes.Add(rng() | (i % 2 ? 0x80808080u : 0u), 0, 0, rng());
+  for (int k = 0; k < 7 * 2 * 8 * 4; ++k) {
+    OpContext ctx = Gfx950(Instr::v_prng_b32);
+    ctx.mods.src0_sel = static_cast<uint8_t>(k % 7);
+    ctx.mods.src0_sext = (k / 7) % 2 != 0;
+    ctx.mods.dst_sel = static_cast<uint8_t>((k / 14) % 8);
+    ctx.mods.dst_unused = static_cast<uint8_t>(k / 112);
+    ASSERT_TRUE(FastMatchesOracle(ctx, lanes)) << "dst_sel " << int(ctx.mods.dst_sel) << " dst_unused "
+                                               << int(ctx.mods.dst_unused) << " sext " << ctx.mods.src0_sext;
+  }
+}
+
 // Every word below 2^20 and 2^14 random words with their top bits set or not, under every
 // SDWA select (DWORD is also the e32 and e64 forms').
 TEST(Prng, FastMatchesOracle) {

@@ -53,6 +53,10 @@ absl::Status ValidateContext(const OpContext& ctx) {
   if (m.src0_sel > 7) {
     return absl::InvalidArgumentError(absl::StrCat("src0_sel ", m.src0_sel, " > 7 (3 bits)"));
   }
+  if (m.dst_sel > 7) return absl::InvalidArgumentError(absl::StrCat("dst_sel ", m.dst_sel, " > 7 (3 bits)"));
+  if (m.dst_unused > 3) {
+    return absl::InvalidArgumentError(absl::StrCat("dst_unused ", m.dst_unused, " > 3 (2 bits)"));
+  }
   return absl::OkStatus();
 }
 

@@ -30,7 +30,7 @@
 
 namespace lanediff {
 
-// The modifier fields, as encoded (VOP3; the SDWA dword's clamp, omod, neg/abs and src0_sel).
+// The modifier fields, as encoded (VOP3; the SDWA dword's clamp, omod, neg/abs, selects, sext).
 struct Modifiers {
   uint8_t opsel = 0;  // OPSEL[3:0]
   uint8_t neg = 0;    // NEG[2:0], bit 0 = src0
@@ -40,6 +40,11 @@ struct Modifiers {
   // SDWA SRC0_SEL (GFX9 SDWA form of a VOP1 instruction): BYTE_0..3 = 0..3, WORD_0 = 4,
   // WORD_1 = 5, DWORD = 6. 6 in every other form (e32, e64), which select nothing with it.
   uint8_t src0_sel = 6;
+  // SDWA DST_SEL (codes as src0_sel; DWORD = 6 in every other form), DST_UNUSED (PAD = 0,
+  // SEXT = 1, PRESERVE = 2; 3 unnamed) and SRC0_SEXT. The op that reads them: the PRNG step's.
+  uint8_t dst_sel = 6;
+  uint8_t dst_unused = 0;
+  bool src0_sext = false;
   friend bool operator==(const Modifiers&, const Modifiers&) = default;
 };
 
