@@ -463,6 +463,12 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
   }
   LANEDIFF_ASSIGN_OR_RETURN(in.vdst,
                             ParseVdst(target, in.instr, absl::StripAsciiWhitespace(parts[0])));
+  // Without a suffix llvm-mc-22 takes the VOP3 form where the e32 VDST cannot name the register
+  // (a 16-bit destination, v0..v127: `<one-byte f16 decode> v128, v2` assembles as _e64).
+  if (in.form == InstrForm::e32 && Dst16(in.instr) && in.vdst >= 128 &&
+      !absl::EndsWith(text.substr(0, sp), "_e32")) {
+    in.form = InstrForm::e64;
+  }
   if (in.form != InstrForm::e64 && parts.size() != 2) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the ", InstrFormName(in.form), " form takes vdst and one source; got ", parts.size(),
