@@ -135,7 +135,18 @@ def vop1_lines_for(instr, row, family):
     for b in range(4):
         out.append(f"{instr}_e64 v5, v1 byte_sel:{b}")
         out.append(f"{instr}_e64 v5, s3 byte_sel:{b} clamp")
-    for sel in ["[1,0]", "[0,1]", "[1,1]", "[1]", "[1,0,0,0]", "[0,0,1,0]"]:
+    sels = ["[1,0]", "[0,1]", "[1,1]", "[1]", "[1,0,0,0]", "[0,0,1,0]"]
+    if row["opsel"][FAMILIES.index(family)] == "op_sel_dst_byte_sel":
+        # op_sel:[x,d] then byte_sel:N (gfx1250's f16 decodes): llvm-mc-22 encodes only d and
+        # echoes x as typed (`op_sel:[1,0]` echoed, encoded 0): those spellings are left out
+        # (docs/semantics.md §13.4).
+        sels = ["[0,1]", "[0,0]"]
+        for d in range(2):
+            for n in range(4):
+                out.append(f"{instr}_e64 v5, v1 op_sel:[0,{d}] byte_sel:{n}")
+        out += [f"{instr}_e64 v5, v1 byte_sel:2 op_sel:[0,1]",   # refused: the order
+                f"{instr}_e32 v128, v1", f"{instr}_e32 v127, v200", f"{instr}_e64 v128, v1"]
+    for sel in sels:
         out.append(f"{instr}_e64 v5, v1 op_sel:{sel}")
     if family == "gfx9" and row["src0_b32"]:
         for dsel in SDWA_SELS:

@@ -44,9 +44,10 @@ std::vector<std::string> Refusals(const TargetTraits& target, const Vop3Instr& i
     why.push_back(absl::StrCat("op_sel: spelling (", target.name, " takes byte_sel:N)"));
   }
   // op_sel:[a,b,c] beside byte_sel:N: llvm-mc-22 takes them in that order only.
-  if (syntax == OpSelSyntax::op_sel_byte_sel && absl::StrContains(line, "op_sel:") &&
-      absl::StrContains(line, "byte_sel:") && line.find("byte_sel:") < line.find("op_sel:")) {
-    why.push_back("byte_sel:N before op_sel: (llvm-mc-22 takes op_sel:[a,b,c] first)");
+  if ((syntax == OpSelSyntax::op_sel_byte_sel || syntax == OpSelSyntax::op_sel_dst_byte_sel) &&
+      absl::StrContains(line, "op_sel:") && absl::StrContains(line, "byte_sel:") &&
+      line.find("byte_sel:") < line.find("op_sel:")) {
+    why.push_back("byte_sel:N before op_sel: (llvm-mc-22 takes op_sel:[...] first)");
   }
   // LLVM's disassembler prints sext(...) on the fp8 decodes' SDWA form, its assembler refuses it
   // there; a row with SDWA destination operands (SdwaHasDstSel) takes it.

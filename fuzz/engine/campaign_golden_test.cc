@@ -107,6 +107,8 @@
 // removed; golden_compare.py exit 0, the same counters, signatures and causes in every campaign).
 // Re-recorded when the rule mx_sr_seed_step (the gfx950 multi-element SR encoders) was added:
 // 164 `hypotheses:` lines added, nothing else changed (golden_compare.py exit 0).
+// Re-recorded when the rule f16_decode_half (gfx1250's one-byte fp8/bf8 -> f16 decodes) was
+// added: 164 `hypotheses:` lines added, nothing removed (golden_compare.py exit 0).
 #include <stdlib.h>
 
 #include <cstdint>

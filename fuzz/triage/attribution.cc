@@ -84,7 +84,7 @@ std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
   const OpSelSyntax syntax = info.opsel_syntax[static_cast<int>(ctx.target->family)];
   // OPSEL[1:0] picks the byte under byte_sel, and under op_sel:[a,b,d] on a byte reader (the
   // gfx950 scaled decodes: byte OPSEL[1:0]).
-  if (syntax == OpSelSyntax::byte_sel_src ||
+  if (syntax == OpSelSyntax::byte_sel_src || syntax == OpSelSyntax::op_sel_dst_byte_sel ||
       (syntax == OpSelSyntax::op_sel_dst3 && info.src[0] == SrcRole::fp8_bytes)) {
     for (uint8_t sel = 0; sel < 4; ++sel) {
       if (sel == (ctx.mods.opsel & 3u)) continue;

@@ -310,10 +310,12 @@ std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
   const std::vector<uint32_t> modes = {0x000000f0, 0x008000f0, 0x000000f1, 0x000000f2,
                                        0x000000f3, 0x00000000, 0x00000001};
   std::vector<Group> groups;
-  // A scaled half writer (one f16 into the half OPSEL[3] selects) keeps the other half from the
-  // old VDST, or not (a reading): an old VDST with both halves nonzero shows which.
+  // A scaled half writer, or an unscaled one-f16 writer (gfx1250's f16 decodes), into the half
+  // OPSEL[3] selects keeps the other half from the old VDST, or not (a reading): an old VDST
+  // with both halves nonzero shows which.
   const InstrInfo& info = GetInstrInfo(instr);
-  const uint32_t old = info.write == DstWrite::half_at_opsel_3 && info.src[1] == SrcRole::scale_f32
+  const uint32_t old = info.write == DstWrite::half_at_opsel_3 &&
+                               (info.src[1] == SrcRole::scale_f32 || info.output == OutputKind::f16)
                            ? 0xdeadbeefu
                            : 0u;
   // One question group: the encoding `e` at MODE `mode`, over every (src0, src1, src2).

@@ -38,6 +38,7 @@ uint8_t SelectBits(const InstrInfo& info, Family family) {
   uint8_t bits = 0;
   switch (info.opsel_syntax[static_cast<int>(family)]) {
     case OpSelSyntax::byte_sel_src: bits |= 0b0011; break;
+    case OpSelSyntax::op_sel_dst_byte_sel: bits |= 0b0011; break;  // the one-byte f16 decodes
     case OpSelSyntax::op_sel_word_src: bits |= 0b0001; break;
     case OpSelSyntax::op_sel_byte_sel: bits |= 0b0001; break;  // S0's half (the f16 SR rows)
     // op_sel:[a,b,d] on a reader of 8-bit codes (the gfx950 scaled decodes): OPSEL[1:0] picks

@@ -72,9 +72,11 @@ constexpr LlvmDifference kDifferences[] = {
      "silicon executes the word; effect U (docs/semantics.md §10.5): we decode it"},
     {"disasm_drops_src16_neg_abs",
      "for a VOP1 instruction's VOP3 form whose SRC0 is a 16-bit operand (the packed fp8 -> f32 "
-     "conversions on gfx12/gfx1250) LLVM's disassembler silently drops NEG[0] and ABS[0] (prints nothing; its "
-     "assembler refuses -v1 and |v1|), while it calls NEG[2:1], ABS[2:1], OPSEL[2:1], CLAMP and "
-     "OMOD an invalid encoding",
+     "conversions on gfx12/gfx1250), and for gfx1250's one-byte fp8 -> f16 decodes, LLVM's "
+     "disassembler silently drops NEG[0] and ABS[0] (prints nothing; its "
+     "assembler refuses -v1 and |v1|), while it calls NEG[2:1], ABS[2:1], OPSEL[2:1] (OPSEL[2] on "
+     "the f16 decodes: [0x01,0x20,0xf7,0xd5,0x02,0x01,0x00,0x00]), CLAMP and OMOD an invalid "
+     "encoding",
      "the bits are in the word and silicon may honour them (effect U): we keep them and print "
      "-v1 / |v1| so the text is exact"},
     {"disasm_splits_literal16",
@@ -99,6 +101,13 @@ constexpr LlvmDifference kDifferences[] = {
      "select in that encoding)",
      "silicon decodes the field (which half it reads is U, docs/semantics.md §10.11): we decode "
      "it, list the refusal in DecodedVop3::llvm_refuses and print plain v128"},
+    {"disasm_rejects_e32_dst16_hi128",
+     "in the e32 form of an instruction with a 16-bit destination (gfx1250's one-byte fp8 -> f16 "
+     "decodes) LLVM's disassembler calls VDST v128..v255 an invalid encoding "
+     "([0x02,0xef,0x02,0x7f] on gfx1250) and its assembler refuses it (VGPR_32_Lo128: bit 7 of "
+     "the field is the true16 half select in that encoding)",
+     "silicon decodes the field (which half of which VGPR is written is U): we decode it as "
+     "v128..v255 and list the refusal in DecodedVop3::llvm_refuses"},
     {"constant_bus_not_checked",
      "LLVM's disassembler does not check the constant bus: it prints three SGPR sources "
      "(pk_u8 `v5, s1, s2, s3`) on GFX9",
@@ -209,6 +218,14 @@ namespace {
 // it: its low 16 bits, unless those are an inline constant (then lit(<dword>), as ours).
 // disasm_rejects_gfx12_sr_bits: NEG[2] / ABS[2] (and OPSEL[1:0] where byte_sel is the only
 // select) on the gfx12/gfx1250 SR encoders.
+// The OPSEL bits LLVM's disassembler calls an invalid encoding where it drops NEG[0] and ABS[0]
+// (disasm_drops_src16_neg_abs): OPSEL[2:1] beside op_sel:[a,d], OPSEL[2] beside op_sel:[x,d]
+// byte_sel:N.
+bool RejectsDrops0OpSel(OpSelSyntax syntax, uint8_t opsel) {
+  return (syntax == OpSelSyntax::op_sel_word_src && (opsel & 0b0110) != 0) ||
+         (syntax == OpSelSyntax::op_sel_dst_byte_sel && (opsel & 0b0100) != 0);
+}
+
 bool RejectsGfx12SrBits(OpSelSyntax syntax, const Modifiers& m) {
   const bool src2_mods = (m.neg & 4) != 0 || (m.abs & 4) != 0;
   return (syntax == OpSelSyntax::byte_sel && ((m.opsel & 3) != 0 || src2_mods)) ||
@@ -302,6 +319,10 @@ LlvmDisasmExpectation ExpectE32(const TargetTraits& target, const DecodedVop3& f
   }
   const bool src16 = GetInstrInfo(in.instr).src_bits(fam, 0) == 16;
   if (src16) TruncateLiteral16(&in, &e);
+  if (Dst16(in.instr) && in.vdst >= 128) {
+    e.applied.push_back("disasm_rejects_e32_dst16_hi128");
+    return e;
+  }
   e.valid = true;
   e.words_used = fields.words_used;
   e.text = PrintVop3(target, in);
@@ -422,11 +443,11 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
   }
   const int words_used = static_cast<int>(seen->size());
   const bool src16 = GetInstrInfo(in.instr).src_bits(fam, 0) == 16;
-  if (vop1_e64 && src16) {
+  const bool drops0 = src16 || GetAsmRules(target, in.instr).opsel == OpSelSyntax::op_sel_dst_byte_sel;
+  if (vop1_e64 && drops0) {
     const AsmRules rules = GetAsmRules(target, in.instr);
     if (((in.mods.neg | in.mods.abs) & 6) != 0 || (in.mods.clamp && !rules.clamp) ||
-        (in.mods.omod != 0 && !rules.omod) ||
-        (rules.opsel == OpSelSyntax::op_sel_word_src && (in.mods.opsel & 0b0110) != 0)) {
+        (in.mods.omod != 0 && !rules.omod) || RejectsDrops0OpSel(rules.opsel, in.mods.opsel)) {
       e.applied.push_back("disasm_drops_src16_neg_abs");  // the rejecting half of the entry
       return e;
     }
@@ -436,7 +457,7 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
     }
   }
   if (src16) TruncateLiteral16(&in, &e);
-  if (vop1_e64 && !src16) {
+  if (vop1_e64 && !drops0) {
     const AsmRules rules = GetAsmRules(target, in.instr);
     if (in.mods.neg != 0 || in.mods.abs != 0 || (in.mods.clamp && !rules.clamp) ||
         (in.mods.omod != 0 && !rules.omod) ||

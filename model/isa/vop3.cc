@@ -129,6 +129,12 @@ void LlvmOpSelRefusals(const TargetTraits& target, const Vop3Instr& in, const As
       break;
     case OpSelSyntax::op_sel_4: break;  // all four bits expressible
     case OpSelSyntax::op_sel_byte_sel: break;  // op_sel:[a,b,0] and byte_sel:N: all four
+    case OpSelSyntax::op_sel_dst_byte_sel:
+      if ((in.mods.opsel & 4) != 0) {
+        out.push_back(absl::StrCat("OPSEL[2] set: LLVM's op_sel:[x,d] byte_sel:N for ",
+                                   InstrName(in.instr), " has no element for it"));
+      }
+      break;
     case OpSelSyntax::op_sel_dst3:
       if ((in.mods.opsel & 4) != 0) {
         out.push_back(absl::StrCat("OPSEL[2] set: LLVM's op_sel:[a,b,d] for ", InstrName(in.instr),
@@ -203,6 +209,11 @@ void LlvmOperandRefusals(const TargetTraits& target, const Vop3Instr& in, const 
     // true16 half select in that encoding; docs/semantics.md §10.11).
     out.push_back(absl::StrCat("src0 v", in.src[0] - kFirstVgprCode, ": LLVM takes v0..v127 in "
                                "the e32 form of a 16-bit source (VS_32_Lo128)"));
+  }
+  if (in.form == InstrForm::e32 && Dst16(in.instr) && in.vdst >= 128) {
+    // llvm-mc-22 -mcpu=gfx1250: `<f16 decode>_e32 v128, v2` "invalid operand for instruction".
+    out.push_back(absl::StrCat("VDST v", in.vdst, ": LLVM takes v0..v127 in the e32 form of a "
+                               "16-bit destination (VGPR_32_Lo128)"));
   }
   for (int i = 0; i < NumSourcesRead(in.instr); ++i) {
     if (in.src[i] == kLiteralCode && in.literal.has_value() && *in.literal > 0xffffu &&

@@ -290,7 +290,10 @@ absl::Status ParseSourceInto(const TargetTraits& target, absl::string_view part_
 // OPSEL[2] is op_sel_src2:1 then. One source and the destination
 // (OpSelSyntax::op_sel_word_src): op_sel:[a,d] = OPSEL[0], OPSEL[3]. Two sources beside a
 // byte_sel (OpSelSyntax::op_sel_byte_sel): op_sel:[a,b,c] = OPSEL[0], OPSEL[1], c and a fourth
-// element dropped as llvm-mc-22 drops them (`op_sel:[0,0,1]` encodes OPSEL = 0).
+// element dropped as llvm-mc-22 drops them (`op_sel:[0,0,1]` encodes OPSEL = 0). The
+// destination half beside a source byte_sel (OpSelSyntax::op_sel_dst_byte_sel): op_sel:[x,d] =
+// OPSEL[3], x and a third element dropped (llvm-mc-22 -mcpu=gfx1250 `op_sel:[1,0]` and
+// `op_sel:[0,0,1]` encode OPSEL = 0, `op_sel:[0,1,0]` sets bit 14).
 absl::Status ParseOpSel(const AsmRules& r, absl::string_view m, absl::string_view mv,
                         Vop3Instr* in) {
   if (!absl::ConsumePrefix(&mv, "[") || !absl::ConsumeSuffix(&mv, "]")) {
@@ -301,10 +304,12 @@ absl::Status ParseOpSel(const AsmRules& r, absl::string_view m, absl::string_vie
     return absl::InvalidArgumentError(absl::StrCat("'", m, "': at most 4 op_sel bits"));
   }
   static constexpr int kIdentity[4] = {0, 1, 2, 3}, kDst3[4] = {0, 1, 3, -1},
-                       kWordSrc[4] = {0, 3, -1, -1}, kSrcPair[4] = {0, 1, -1, -1};
+                       kWordSrc[4] = {0, 3, -1, -1}, kSrcPair[4] = {0, 1, -1, -1},
+                       kDstOnly[4] = {-1, 3, -1, -1};
   const int* bit_of = r.opsel == OpSelSyntax::op_sel_dst3       ? kDst3
                       : r.opsel == OpSelSyntax::op_sel_word_src ? kWordSrc
                       : r.opsel == OpSelSyntax::op_sel_byte_sel ? kSrcPair
+                      : r.opsel == OpSelSyntax::op_sel_dst_byte_sel ? kDstOnly
                                                                 : kIdentity;
   for (size_t b = 0; b < bits.size(); ++b) {
     absl::string_view bit = absl::StripAsciiWhitespace(bits[b]);
@@ -340,13 +345,15 @@ absl::Status ParseOpSelMid(const AsmRules& r, absl::string_view m, absl::string_
   return absl::OkStatus();
 }
 
-// op_sel_src2:0|1: OPSEL[2] of a two-source instruction with op_sel:[a,b,d] (our spelling;
-// LLVM has none).
+// op_sel_src2:0|1: OPSEL[2] of a two-source instruction with op_sel:[a,b,d], or of a one-byte
+// decode with op_sel:[x,d] byte_sel:N (our spelling; LLVM has none).
 absl::Status ParseOpSelSrc2(const AsmRules& r, absl::string_view m, absl::string_view mv,
                             Vop3Instr* in) {
-  if ((mv != "0" && mv != "1") || r.opsel != OpSelSyntax::op_sel_dst3) {
+  if ((mv != "0" && mv != "1") ||
+      (r.opsel != OpSelSyntax::op_sel_dst3 && r.opsel != OpSelSyntax::op_sel_dst_byte_sel)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "'", m, "': op_sel_src2:0|1 is OPSEL[2] of an instruction whose op_sel is [a,b,d]"));
+        "'", m, "': op_sel_src2:0|1 is OPSEL[2] of an instruction whose op_sel is [a,b,d] or "
+        "[x,d] beside byte_sel"));
   }
   if (mv == "1") in->mods.opsel |= 4;
   return absl::OkStatus();
@@ -359,7 +366,8 @@ absl::Status ParseByteSel(const TargetTraits& target, const AsmRules& r, absl::s
   if (!absl::SimpleAtoi(mv, &n) || n < 0 || n > 3) {
     return absl::InvalidArgumentError(absl::StrCat("'", m, "': byte_sel is 0..3"));
   }
-  if (r.opsel == OpSelSyntax::byte_sel_src) {  // the source byte: 2*OPSEL[0] + OPSEL[1]
+  if (r.opsel == OpSelSyntax::byte_sel_src || r.opsel == OpSelSyntax::op_sel_dst_byte_sel) {
+    // the source byte: 2*OPSEL[0] + OPSEL[1]
     in->mods.opsel = static_cast<uint8_t>((in->mods.opsel & 0b1100) | ((n >> 1) & 1) |
                                           ((n & 1) << 1));
     return absl::OkStatus();
@@ -457,6 +465,12 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
   }
   LANEDIFF_ASSIGN_OR_RETURN(in.vdst,
                             ParseVdst(target, in.instr, absl::StripAsciiWhitespace(parts[0])));
+  // Without a suffix llvm-mc-22 takes the VOP3 form where the e32 VDST cannot name the register
+  // (a 16-bit destination, v0..v127: `<one-byte f16 decode> v128, v2` assembles as _e64).
+  if (in.form == InstrForm::e32 && Dst16(in.instr) && in.vdst >= 128 &&
+      !absl::EndsWith(text.substr(0, sp), "_e32")) {
+    in.form = InstrForm::e64;
+  }
   if (in.form != InstrForm::e64 && parts.size() != 2) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the ", InstrFormName(in.form), " form takes vdst and one source; got ", parts.size(),

@@ -120,6 +120,14 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
       const uint32_t v = in.mods.opsel;
       if ((v & 3) != 0) absl::StrAppend(&out, absl::StrFormat(" op_sel:[%d,%d,0]", v & 1, (v >> 1) & 1));
       if ((v >> 2) != 0) absl::StrAppend(&out, " byte_sel:", v >> 2);
+    } else if (r.opsel == OpSelSyntax::op_sel_dst_byte_sel) {
+      // op_sel:[0,OPSEL[3]] then byte_sel:2*OPSEL[0] + OPSEL[1], as llvm-mc-22 prints them;
+      // OPSEL[2], which LLVM cannot express, as op_sel_src2:1.
+      const uint32_t v = in.mods.opsel;
+      if ((v & 8) != 0) absl::StrAppend(&out, " op_sel:[0,1]");
+      const int byte = 2 * (v & 1) + ((v >> 1) & 1);
+      if (byte != 0) absl::StrAppend(&out, " byte_sel:", byte);
+      if ((v & 4) != 0) absl::StrAppend(&out, " op_sel_src2:1");
     } else if (r.opsel == OpSelSyntax::byte_sel) {
       if ((in.mods.opsel & 3) != 0) absl::StrAppend(&out, " op_sel:", Bits4(in.mods.opsel & 3));
       if ((in.mods.opsel >> 2) != 0) absl::StrAppend(&out, " byte_sel:", in.mods.opsel >> 2);

@@ -347,12 +347,13 @@ TEST(Vop3Golden, MatchesLlvm22) {
       // Likewise v_cvt_f32_fp8's byte_sel:N (OPSEL[1:0]) on gfx12/gfx1250.
       const OpSelSyntax syntax = GetAsmRules(t, in->instr).opsel;
       // And SDWA sext(): LLVM's disassembler prints it, its assembler refuses the spelling.
-      // And gfx1250's f16 SR encoders: byte_sel:N then op_sel:, the order LLVM refuses.
+      // And gfx1250's f16 SR encoders and f16 decodes: byte_sel:N then op_sel:, the order LLVM
+      // refuses.
       const size_t byte_sel = c[2].find("byte_sel:"), op_sel = c[2].find("op_sel:");
       if (((syntax == OpSelSyntax::byte_sel || syntax == OpSelSyntax::byte_sel_src) &&
            absl::StrContains(c[2], "op_sel:")) ||
-          (syntax == OpSelSyntax::op_sel_byte_sel && op_sel != std::string::npos &&
-           byte_sel < op_sel) ||
+          ((syntax == OpSelSyntax::op_sel_byte_sel || syntax == OpSelSyntax::op_sel_dst_byte_sel) &&
+           op_sel != std::string::npos && byte_sel < op_sel) ||
           in->mods.src0_sext) {
         continue;
       }

@@ -15,7 +15,7 @@ namespace ops {
 int UnpackSourceByte(const OpContext& ctx) {
   const InstrInfo& info = GetInstrInfo(ctx.instr);
   const OpSelSyntax syntax = info.opsel_syntax[static_cast<int>(ctx.target->family)];
-  if (syntax == OpSelSyntax::byte_sel_src) {
+  if (syntax == OpSelSyntax::byte_sel_src || syntax == OpSelSyntax::op_sel_dst_byte_sel) {
     return 2 * (ctx.mods.opsel & 1) + ((ctx.mods.opsel >> 1) & 1);
   }
   // op_sel:[a,b,d] on a byte reader (the gfx950 scaled decodes): the byte is OPSEL[1:0].

@@ -28,7 +28,7 @@ constexpr uint32_t UnpackModeBits(Family family) {
 
 // The source byte (0..3) the instruction's select fields pick, from its row: byte_sel:N =
 // 2*OPSEL[0] + OPSEL[1] where the family's syntax is OpSelSyntax::byte_sel_src (GFX12/GFX1250
-// VOP3); OPSEL[1:0] where it is op_sel_dst3 (the gfx950 scaled decodes: AMD CDNA4 pseudocode
+// VOP3) or op_sel_dst_byte_sel (gfx1250's one-byte f16 decodes); OPSEL[1:0] where it is op_sel_dst3 (the gfx950 scaled decodes: AMD CDNA4 pseudocode
 // and gem5 vop3_cvt.hh Inst_VOP3__V_CVT_SCALE `OPSEL & 3`); elsewhere (GFX9) the SDWA src0_sel read per the fp8_sdwa_sel reading: pseudocode
 // BYTE_1..3 -> 1..3, every other select byte 0; extract BYTE_n -> n, WORD_1 -> 2, else 0.
 // e32 and GFX9 VOP3 carry src0_sel = DWORD: byte 0.

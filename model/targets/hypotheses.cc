@@ -944,6 +944,30 @@ const std::vector<HypothesisInfo>& Registry() {
          "no unscaled f16 -> fp8 SR conversion: the rule does not arise"}},
        Get<Sr16Fp8Opsel0, &Hypotheses::sr16_fp8_opsel0>,
        Set<Sr16Fp8Opsel0, &Hypotheses::sr16_fp8_opsel0>},
+      {"f16_decode_half",
+       "gfx1250 v_cvt_f16_{fp8,bf8}: the 16-bit half of VDST not written (e32 writes the low "
+       "half, VOP3 the half OPSEL[3] selects: op_sel:[0,1])",
+       {{"kept",
+         "the old VDST's half",
+         "llvm-mc-22 -mcpu=gfx1250 takes op_sel:[0,1] (OPSEL[3], bit 14) as a destination-half "
+         "select, which reads as a 16-bit write into one half, as the gfx950 scaled one-byte "
+         "decodes into f16 (mx_f16_half's default)",
+         "gfx1250",
+         "gfx1250 v_cvt_f16_fp8 src0=0x38 (1.0) vdst_old=0xdeadbeef: 0xdead3c00"},
+        {"zeroed",
+         "zero: the whole dword is written",
+         "a VOP1 result written as a 32-bit VGPR (no true16 form of the destination: llvm-mc-22 "
+         "refuses `v1.h` as VDST)",
+         "gfx1250",
+         "gfx1250 v_cvt_f16_fp8 src0=0x38 vdst_old=0xdeadbeef: 0x00003c00 (default "
+         "0xdead3c00)"}},
+       {{"gfx1250 gfx1251",
+         "U: no gfx1250 pseudocode is public; LLVM's half select is the only evidence (not "
+         "measured)"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
+         "no unscaled fp8 -> f16 decode: the rule does not arise"}},
+       Get<F16DecodeHalf, &Hypotheses::f16_decode_half>,
+       Set<F16DecodeHalf, &Hypotheses::f16_decode_half>},
       {"mx_sr_seed_step",
        "gfx950 v_cvt_scalef32_sr_pk_fp4_* (2 elements) and v_cvt_scalef32_sr_pk32_* (32): the "
        "seed word element i rounds with; element 0 rounds with S1",

@@ -153,6 +153,10 @@ enum class Sr16Fp8Seed : uint8_t { f32_window, source_grid };
 // gfx1250 v_cvt_sr_{fp8,bf8}_f16: what OPSEL[0] (op_sel:[1,0,0]) does: selects S0[31:16]
 // (default), or nothing (S0[15:0] is converted).
 enum class Sr16Fp8Opsel0 : uint8_t { high_half, ignored };
+// gfx1250's one-byte fp8/bf8 -> f16 decodes: the 16-bit half of VDST that is not written (the
+// e32 form writes the low half, VOP3 the half OPSEL[3] selects): the old VDST's (default) or
+// zero (the whole dword written).
+enum class F16DecodeHalf : uint8_t { kept, zeroed };
 // The gfx950 multi-element scaled SR encoders (v_cvt_scalef32_sr_pk_fp4_*: 2 elements,
 // v_cvt_scalef32_sr_pk32_*: 32): the seed word element i rounds with (model/ops/sr_seed_step.h).
 // Element 0 takes S1; each next element the PRNG step of the previous one's, v_prng_b32^i(S1)
@@ -200,6 +204,7 @@ struct Hypotheses {
   SrPkSeed sr_pk_seed = SrPkSeed::prng_step;
   Sr16Fp8Seed sr16_fp8_seed = Sr16Fp8Seed::f32_window;
   Sr16Fp8Opsel0 sr16_fp8_opsel0 = Sr16Fp8Opsel0::high_half;
+  F16DecodeHalf f16_decode_half = F16DecodeHalf::kept;
   MxSrSeedStep mx_sr_seed_step = MxSrSeedStep::prng_step;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;

@@ -184,6 +184,10 @@ enum class OpSelSyntax : uint8_t {
   op_sel_byte_sel,  // op_sel:[a,b,c] = OPSEL[0], OPSEL[1] (c and a fourth element dropped) then
                     // byte_sel:N = OPSEL[3:2], in that order only (gfx1250's SR encoders from
                     // f16: llvm-mc-22 `op_sel:[1,1,0] byte_sel:3` sets bits 11-14)
+  op_sel_dst_byte_sel,  // op_sel:[x,d] = OPSEL[3] (x dropped) then byte_sel:N = 2*OPSEL[0] +
+                        // OPSEL[1], the source byte, in that order only (gfx1250's one-byte
+                        // fp8 -> f16 decodes: llvm-mc-22 `op_sel:[0,1] byte_sel:3` sets bits
+                        // 11, 12, 14; `byte_sel:2 op_sel:[0,1]` is "not a valid operand")
 };
 
 // What an element the lane writes is: compare, sweep and reports decode by this, and ask the
@@ -286,6 +290,13 @@ struct InstrInfo {
 const InstrInfo& GetInstrInfo(Instr instr);
 // InstrInfo::dst_words of the instruction: destination words per lane.
 inline int DstWords(Instr instr) { return GetInstrInfo(instr).dst_words(); }
+// A VOP1 instruction writing one f16 into a 16-bit half (gfx1250's one-byte fp8 -> f16
+// decodes): its e32 VDST is a 16-bit operand, v0..v127 to LLVM (VGPR_32_Lo128).
+inline bool Dst16(Instr instr) {
+  const InstrInfo& info = GetInstrInfo(instr);
+  return info.encoding == Encoding::vop1 && info.output == OutputKind::f16 &&
+         info.write == DstWrite::half_at_opsel_3;
+}
 // The most destination words any instruction writes per lane (a VGPR tuple of 32: the gfx950
 // FP6/BF6 -> f32 decodes' v[N:N+31]).
 inline constexpr int kMaxDstWords = 32;
