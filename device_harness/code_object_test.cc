@@ -755,7 +755,13 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const std::string vec16 = info.output == OutputKind::bf16 ? "<2 x bfloat>" : "<2 x half>";
   // An f32 result from selected bytes (DstWrite::dword): float, and the select an immediate.
   const bool f32_result = !sixteen && info.write == DstWrite::dword;
-  if (sixteen && info.write == DstWrite::dword) {
+  // gfx1250's unscaled one-byte decodes to f16: (i32 src, i32 byte) -> half (llc-22
+  // -mcpu=gfx1250 emits `v_cvt_f16_fp8_e64 v1, s2 byte_sel:1` from it); the half zero-extended.
+  const bool unscaled16 = sixteen && info.src[1] == SrcRole::unused;
+  if (unscaled16) {
+    types.push_back("i32 immarg");
+    args.push_back("i32 0");
+  } else if (sixteen && info.write == DstWrite::dword) {
     types.push_back("i1 immarg");
     args.push_back("i1 false");
   } else if (sixteen) {
@@ -793,7 +799,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     types.back() = "i32 immarg", args.back() = "i32 0";
   }
   const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
-  const std::string ret = pair          ? "<2 x float>"
+  const std::string ret = unscaled16    ? "half"
+                          : pair        ? "<2 x float>"
                           : scaled_pair ? "<2 x i16>"
                           : sixteen     ? vec16
                           : f32_result  ? "float"
@@ -801,7 +808,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const std::string decl = absl::StrCat("declare ", ret, " ", fn, "(", absl::StrJoin(types, ", "), ")\n");
   const std::string call = absl::StrCat("call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
   const std::string result =
-      pair         ? absl::StrCat("%rv = ", call)
+      unscaled16   ? absl::StrCat("%rh = ", call, "\n  %rs = bitcast half %rh to i16\n  %r = zext i16 %rs to i32")
+      : pair       ? absl::StrCat("%rv = ", call)
       : sixteen    ? absl::StrCat("%zh = bitcast i32 %z to ", vec16, "\n  %rh = ", call,
                                   "\n  %r = bitcast ", vec16, " %rh to i32")
       : scaled_pair ? absl::StrCat("%zv = bitcast i32 %z to <2 x i16>\n  %rv16 = ", call,
