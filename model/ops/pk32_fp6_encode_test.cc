@@ -2,9 +2,10 @@
 // rows naming op file model/ops/v_cvt_scalef32_pk32_fp6_f16.cc) through the batch API
 // (docs/semantics.md §11.19): hand-derived lanes (the packing worked out beside each case), then
 // the fast model against the oracle on every 16-bit value x a scale set, each value through one
-// element (2048 lanes of 32 distinct values per scale). The default run takes 16 scales under
-// the default readings and every 8th lane under each alternative; LANEDIFF_PK32_FP6_SCALES=all
-// (the slow entry) takes every scale byte under every reading.
+// element (2048 lanes of 32 distinct values per scale), for these rows and their SR twins
+// (§11.20: a seed per lane). The default run takes 16 scales under the default readings and
+// every 8th lane under each alternative; LANEDIFF_PK32_FP6_SCALES=all (the slow entry) takes
+// every scale byte under every reading.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -20,13 +21,13 @@ namespace {
 
 constexpr int kDwords = 16, kOut = 6;
 
-// The rows reading a 16-dword tuple of packed 16-bit floats as S0, from the table.
-std::vector<Instr> Pk16TupleRows() {
+// The rows reading a 16-dword tuple of packed 16-bit floats as S0, from the table: the RNE
+// encoders (the scale in S1) or, with `sr`, their SR twins (a seed in S1, the scale in S2).
+std::vector<Instr> Pk16TupleRows(bool sr = false) {
   std::vector<Instr> rows;
   for (Instr instr : kAllInstrs) {
     const InstrInfo& info = GetInstrInfo(instr);
-    // The RNE encoders (the scale in S1), not their SR twins (a seed in S1: sr_pk_test.cc).
-    if (IsPacked16Tuple(info.src[0]) && info.src[1] == SrcRole::scale_f32) rows.push_back(instr);
+    if (IsPacked16Tuple(info.src[0]) && (info.src[1] == SrcRole::sr_seed) == sr) rows.push_back(instr);
   }
   return rows;
 }
@@ -136,12 +137,15 @@ int CheckEveryValue(Instr instr, const std::string& setting, const std::vector<u
   }
   LaneBatch lanes;
   lanes.SetShape(GetInstrInfo(instr).lane_shape());
+  const bool sr = GetInstrInfo(instr).src[1] == SrcRole::sr_seed;
   const uint32_t unused = 0;
   for (uint32_t s : scales) {
     for (uint32_t j = 0; j < 65536 / 32; j += static_cast<uint32_t>(stride)) {
       uint32_t d[kDwords];
       for (uint32_t k = 0; k < kDwords; ++k) d[k] = (32 * j + 2 * k) | (32 * j + 2 * k + 1) << 16;
-      lanes.AddWide(d, &s, &unused, j);
+      const uint32_t seed = (j + 1) * 0x9e3779b9u ^ s;  // a different seed word per lane
+      if (sr) lanes.AddWide(d, &seed, &s, j);
+      else lanes.AddWide(d, &s, &unused, j);
     }
   }
   std::vector<uint32_t> fast(OutputWords(instr, lanes.size())), slow(fast.size());
@@ -174,13 +178,26 @@ TEST(Pk32Fp6Encode, EveryValueFastMatchesOracle) {
       "mx_scale_read=f32_multiply", "mx_scale_zero=zero", "mx_scale_nan=pow2_128",
       "mx_down_scale=multiply",     "mx_denorm_in=flush", "mx_fp4_nan=pos_max",
       "mx_fp4_nan=neg_zero"};
+  // The SR twins read two rules more: how a seed meets an element, and how it steps. Their
+  // default run keeps every 4th lane under the default readings and every 32nd under the others.
+  const std::vector<std::string> sr_others = {"mx_sr_round=f32_exact_subnormal",
+                                              "mx_sr_seed_step=same"};
   int lanes = 0;
-  for (Instr instr : Pk16TupleRows()) {
-    lanes += CheckEveryValue(instr, "", scales, 1);
-    for (const std::string& s : others) lanes += CheckEveryValue(instr, s, scales, all ? 1 : 8);
+  for (bool sr : {false, true}) {
+    const int first = all || !sr ? 1 : 4, rest = all ? 1 : sr ? 32 : 8;
+    for (Instr instr : Pk16TupleRows(sr)) {
+      lanes += CheckEveryValue(instr, "", scales, first);
+      for (const std::string& s : others) lanes += CheckEveryValue(instr, s, scales, rest);
+      for (const std::string& s : sr ? sr_others : std::vector<std::string>{}) {
+        lanes += CheckEveryValue(instr, s, scales, rest);
+      }
+    }
   }
-  const int per_scale = 2048 + 7 * (all ? 2048 : 256);
-  EXPECT_EQ(lanes, 4 * per_scale * static_cast<int>(scales.size()));
+  // Per scale: 4 RNE rows x (2048 + 7 readings x 2048 / rest) + 4 SR rows x (2048 / first + 9 x
+  // 2048 / rest).
+  const int per_scale = all ? 4 * 2048 * 8 + 4 * 2048 * 10 : 4 * (2048 + 7 * 256) + 4 * (512 + 9 * 64);
+  EXPECT_EQ(Pk16TupleRows(true).size(), 4u);
+  EXPECT_EQ(lanes, per_scale * static_cast<int>(scales.size()));
 }
 
 }  // namespace
