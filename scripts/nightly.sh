@@ -34,14 +34,15 @@
 #   --sweep full|quick|smoke|none
 #                          which rows are swept and asked is never typed here: every row of
 #                          model/instrs.def the binary has (`lanediff targets --json`), on the
-#                          sweep targets that have it. A row without a seed, full: all 2^32 src0
+#                          sweep targets that have it. A src0 row ("sweep":"src0": no seed, or
+#                          an SR row to 16-bit floats, its seed hashed), full: all 2^32 src0
 #                          on gfx942 gfx950 gfx1030 gfx1100 gfx1201 gfx1250, every MODE setting
 #                          (--all-modes) on the first of them when its op reads MODE[1:0] or
 #                          MODE[4], plus every non-default hypothesis reading fast == oracle on
 #                          its binades; quick: all 2^32 src0 at the default MODE on gfx942;
 #                          smoke: 2^24 src0 from 0x42000000 on gfx942 (seconds). A row with a
-#                          seed (SR): every seed for a boundary set of src0 on gfx942 gfx950
-#                          gfx1201 gfx1250, in all three. A row with a VGPR-tuple source: each
+#                          seed (SR to 8-bit floats): every seed for a boundary set of src0 on
+#                          gfx942 gfx950 gfx1201 gfx1250, in all three. A row with a VGPR-tuple source: each
 #                          element of a six-bit field tuple (every code x every scale), element
 #                          0 of a dword tuple (full: 2^32 values; quick, smoke: its first 2^14),
 #                          on the same four targets. Discrimination questions: every row
@@ -116,7 +117,7 @@ while [ $# -gt 0 ]; do
     --sweep) sweep="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
     --erratum-budget) erratum_budget="$2"; shift 2 ;;
-    -h|--help) sed -n '2,68p' "$0"
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"
       # Counted, not typed: the rows and the target x instruction pairs the night runs.
       bin="${lanediff:-$root/build/release/fuzz/lanediff}"
       if [ -x "$bin" ]; then

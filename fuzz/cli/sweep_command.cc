@@ -360,11 +360,13 @@ constexpr char kSweepHelp[] =
     "Exhaustive sweeps, model vs device, with the fast model checked against the slow\n"
     "exact oracle in the same pass.\n"
     "  every instruction without a seed (the u8 byte packer, the packed 8-bit float\n"
-    "    writers, the 8-bit float -> f32 decoders, one word or a VGPR pair): every src0\n"
+    "    writers, the 8-bit float -> f32 decoders, one word or a VGPR pair) and the SR\n"
+    "    instructions to 16-bit floats (their seed varies by the hash): every src0\n"
     "    value (2^32) for one MODE, or with --all-modes for every rounding mode x\n"
     "    input-denormal setting; the other lane words vary by a fixed hash of src0\n"
     "    (pk_u8: its byte select, ignored S1 bits and kept bytes).\n"
-    "  the SR instructions: every seed value (2^20 fp8, 2^21 bf8) for each src0 of a boundary set\n"
+    "  the SR instructions to 8-bit floats (`targets --json`: \"seed\"): every seed value\n"
+    "    (2^20 fp8, 2^21 bf8) for each src0 of a boundary set\n"
     "    (or --src0); the seed's low bits, which must not matter, are random on the device\n"
     "    side and zero for the oracle. Gives the SR round-up probability curve.\n"
     "  a row with a VGPR-tuple source (the FP6/BF6 rows; `targets --json`: \"element\"): one\n"
@@ -455,7 +457,7 @@ int RunSweepCommand(int argc, char** argv) {
   if (int rc = ElementFlags(args, row, element, element_src, base_lane, &elements, &base); rc >= 0) {
     return rc;
   }
-  const bool is_sr = elements.empty() && SeedBits(ctx) > 0;
+  const bool is_sr = elements.empty() && RowSweptOperand(ctx.instr) == SweptOperand::kSeed;
   const uint64_t full = !elements.empty() ? ElementSweepSize(row, base.tuple_src)
                                           : uint64_t{1} << (is_sr ? SeedBits(ctx) : 32);
   if (last == 0) last = full;

@@ -25,10 +25,8 @@ std::string RowsJson() {
   std::string out = "[";
   for (Instr i : kAllInstrs) {
     const InstrInfo& row = GetInstrInfo(i);
-    // `lanediff sweep` sweeps one element of a row's first tuple source (fuzz/sweep/sweep.h
-    // FirstTupleSource), else the seed of a row whose S1 is
-    // one, else src0; --all-modes varies MODE[1:0] and MODE[4], worth it only for an op that
-    // reads one on some family.
+    // What `lanediff sweep` walks (fuzz/sweep/sweep.h RowSweptOperand); --all-modes varies
+    // MODE[1:0] and MODE[4], worth it only for an op that reads one on some family.
     const int tuple = FirstTupleSource(row);
     bool reads_swept_mode = false;
     for (int f = 0; f < kNumFamilies; ++f) {
@@ -38,8 +36,7 @@ std::string RowsJson() {
     }
     absl::StrAppend(&out, i == kAllInstrs.front() ? "" : ",", "{\"name\":\"", row.name,
                     "\",\"op\":\"", row.op, "\",\"proto_number\":", row.proto_number,
-                    ",\"sweep\":\"", tuple >= 0                        ? "element"
-                                      : row.src[1] == SrcRole::sr_seed ? "seed" : "src0",
+                    ",\"sweep\":\"", SweptOperandName(RowSweptOperand(i)),
                     "\"", tuple < 0 ? "" : absl::StrCat(
                         ",\"element_src\":", tuple, ",\"elements\":",
                         ElementCount(row, tuple), ",\"element_bits\":", ElementBits(row, tuple)),

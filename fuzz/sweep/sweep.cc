@@ -77,6 +77,29 @@ int FirstTupleSource(const InstrInfo& row) {
   return -1;
 }
 
+SweptOperand RowSweptOperand(Instr instr) {
+  const InstrInfo& row = GetInstrInfo(instr);
+  if (FirstTupleSource(row) >= 0) return SweptOperand::kElement;
+  if (row.src[1] != SrcRole::sr_seed) return SweptOperand::kSrc0;
+  for (const TargetTraits& t : AllTargets()) {
+    if (!t.Has(instr)) continue;
+    OpContext ctx;
+    ctx.target = &t;
+    ctx.instr = instr;
+    if (SeedBits(ctx) == 0) return SweptOperand::kSrc0;
+  }
+  return SweptOperand::kSeed;
+}
+
+const char* SweptOperandName(SweptOperand s) {
+  switch (s) {
+    case SweptOperand::kSrc0: return "src0";
+    case SweptOperand::kSeed: return "seed";
+    case SweptOperand::kElement: return "element";
+  }
+  return "";
+}
+
 int ElementBits(const InstrInfo& row, int src) { return SrcElementBits(row.src[src]); }
 
 int ElementCount(const InstrInfo& row, int src) {

@@ -63,6 +63,13 @@ struct SweepSpec {
 // The first source of the row that is a VGPR tuple (more than one dword), or -1: the source an
 // element sweep walks unless told another.
 int FirstTupleSource(const InstrInfo& row);
+// What `lanediff sweep` walks for a row, decided here once (the command and `targets --json`'s
+// "sweep", which the nightly reads, both ask): one element of its first tuple source; else the
+// seed, when S1 is a seed whose width SeedBits knows on the targets that have the row (an 8-bit
+// float output); else src0 (the SR rows to 16-bit floats among them: S1 varies by a hash).
+SweptOperand RowSweptOperand(Instr instr);
+// "element", "seed" or "src0": the names `targets --json` gives them.
+const char* SweptOperandName(SweptOperand s);
 // The bits of one element of source `src` (SrcElementBits of its role) and how many elements
 // its dwords hold (a 6-dword FP6 tuple: 32 of 6 bits; a 16-dword f32 tuple: 16 of 32).
 int ElementBits(const InstrInfo& row, int src);

@@ -392,5 +392,36 @@ TEST(SrBoundarySet, F16SourceUsesTheF16Grid) {
   EXPECT_EQ(rows, 2);
 }
 
+// What a row's sweep walks is decided once (RowSweptOperand) and is what RunSweep takes: a seed
+// only where the seed's width is known, so `targets --json` never promises a seed sweep that
+// the command turns into 2^32 src0. By hand: v_cvt_sr_fp8_f32 drops 20 f32 fraction bits to
+// E4M3 (docs/semantics.md §6), its seed; v_cvt_sr_f16_f32 writes an f16, no 8-bit format, so
+// src0; v_cvt_scalef32_pk32_f32_fp6 reads a 6-dword tuple, an element; v_cvt_pk_u8_f32, src0.
+TEST(RowSweptOperand, IsWhatTheSweepTakes) {
+  EXPECT_EQ(RowSweptOperand(Instr::v_cvt_sr_fp8_f32), SweptOperand::kSeed);
+  EXPECT_EQ(RowSweptOperand(Instr::v_cvt_sr_f16_f32), SweptOperand::kSrc0);
+  EXPECT_EQ(RowSweptOperand(Instr::v_cvt_scalef32_pk32_f32_fp6), SweptOperand::kElement);
+  EXPECT_EQ(RowSweptOperand(Instr::v_cvt_pk_u8_f32), SweptOperand::kSrc0);
+  EXPECT_STREQ(SweptOperandName(SweptOperand::kSeed), "seed");
+  Sim sim(1);
+  for (Instr instr : kAllInstrs) {
+    const SweptOperand kind = RowSweptOperand(instr);
+    for (const TargetTraits& t : AllTargets()) {
+      if (!t.Has(instr)) continue;
+      SweepSpec spec;
+      spec.ctx.target = &t;
+      spec.ctx.instr = instr;
+      spec.swept = kind;
+      spec.src0 = 0x3f800000;
+      spec.first = 0;
+      spec.last = 4;
+      spec.oracle = OracleCheck::kOff;
+      EXPECT_EQ(SeedBits(spec.ctx) > 0, kind == SweptOperand::kSeed) << InstrName(instr);
+      auto r = RunSweep(spec, sim.runners, nullptr);
+      EXPECT_TRUE(r.ok()) << InstrName(instr) << " on " << t.name << ": " << r.status();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lanediff
