@@ -17,8 +17,9 @@
 // bits (gem5 src/arch/amdgpu/vega/insts/inst_util.hh SDWADstVals: "Pad all unused bits with 0",
 // "Sign-extend upper bits; pad lower bits w/ 0"; case by case in the SDWA "Operation code" of
 // CLRX/CLRX-mirror doc/GcnSdwaDpp.md; DST_SEL DWORD writes the whole result).
-// Readings no source gives (docs/semantics.md §12.1): DST_UNUSED = 3 as PAD (LLVM prints it
-// so); SEL code 7 as DWORD; CLAMP no effect (the pseudocode has no clamp; an integer result).
+// CLAMP has no effect (gem5's sdwaInstDstImpl_helper never reads it; an integer result). The
+// reserved SEL 7 and DST_UNUSED 3, which the campaign never draws, follow a convention
+// (docs/semantics.md §12.1): SEL 7 as DWORD, DST_UNUSED 3 as PAD (as gem5 and LLVM's printer).
 // OPSEL, S1, S2 and MODE have no effect; the old VDST only under DST_UNUSED PRESERVE.
 #include "model/fp/mx.h"
 #include "model/ops/op_table.h"
