@@ -188,7 +188,7 @@ struct LaneClassifier {
     if (info.output == OutputKind::fp4) {  // two FP4 codes: the structural classes first
       const std::string s = DifferenceClassMask(nullptr, written, Kept(i), expected[0], observed[0]);
       if (IsStructural(s)) return {s};
-      return {DifferenceClassFp4(written, expected[0], observed[0])};
+      return {DifferenceClassFp4(written, expected[0], observed[0], &pairs[i])};
     }
     if (info.output == OutputKind::b32_int) {  // a whole integer word: no value classes
       const std::string s = DifferenceClassMask(nullptr, written, Kept(i), expected[0], observed[0]);
@@ -359,6 +359,40 @@ SortedLanes SortDifferingLanes(const LaneClassifier& lc, const std::vector<size_
   return s;
 }
 
+// A lane whose words are its expected ones exchanged (dst_words_swapped, dst_halves_swapped)
+// that a reading the batch's value lanes are owed to reproduces word for word joins that
+// cause: the exchange was the reading's coincidence (+0 and -0 decoded under a scale of -0 read
+// with its sign come out reversed). Lanes no such reading reproduces stay structural.
+absl::Status JoinExchangedLanes(const ResolvedCase& rc, absl::Span<const uint32_t> observed,
+                                SortedLanes* sorted, std::vector<Cause>* causes) {
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  const LaneView v = rc.lanes.view();
+  std::vector<uint32_t> out(v.size * w);
+  for (const char* c : {"dst_words_swapped", "dst_halves_swapped"}) {
+    auto it = sorted->structural.find(c);
+    if (it == sorted->structural.end()) continue;
+    for (Cause& cause : *causes) {
+      if (!cause.by_hypothesis) continue;
+      for (const std::string& setting : cause.settings) {
+        OpContext ctx = rc.ctx;
+        if (!ApplySetting(setting, &ctx).ok()) continue;
+        LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, v, absl::MakeSpan(out)));
+        std::vector<size_t>& lanes = it->second;
+        for (auto l = lanes.begin(); l != lanes.end();) {
+          if (LaneWords(out, *l, w) != LaneWords(observed, *l, w)) {
+            ++l;
+            continue;
+          }
+          cause.lanes.insert(std::upper_bound(cause.lanes.begin(), cause.lanes.end(), *l), *l);
+          l = lanes.erase(l);
+        }
+      }
+    }
+    if (it->second.empty()) sorted->structural.erase(it);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<RoundingPair>> RoundingCandidates(const ResolvedCase& rc) {
@@ -408,7 +442,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(rc));
 
   // 1. Structural differences first: no hypothesis moves a byte or touches a kept byte.
-  const SortedLanes sorted = SortDifferingLanes(lc, differing, expected, observed);
+  SortedLanes sorted = SortDifferingLanes(lc, differing, expected, observed);
   // 2. The value differences: the smallest set of alternative hypothesis settings.
   std::vector<Cause> causes;
   if (!sorted.value_lanes.empty()) {
@@ -427,6 +461,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
       }
       causes.push_back(PickClass(by_class));
     }
+    LANEDIFF_RETURN_IF_ERROR(JoinExchangedLanes(rc, observed, &sorted, &causes));
   }
   if (!sorted.structural.empty()) causes.push_back(PickClass(sorted.structural));
   // A class cause whose every lane also shows another class cause of the batch is that cause:

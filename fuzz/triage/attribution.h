@@ -157,8 +157,11 @@ std::string DecodeByte(const Fp8Format* format, uint8_t byte);
 // elements_swapped (the written byte holds the expected two codes in the other nibble order,
 // and they differ), else of the first differing code (element 0 first): sign_only (the sign
 // bit alone), one_code_apart (same sign or one a zero, magnitudes one apart), value_differs.
-// FP4 has no NaN or Inf, so no NaN/Inf class arises.
-std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed);
+// With the lane's rounding candidates (`pair`, the SR encoders': RoundingCandidates), before
+// the value classes: rounded_other_way when every differing code is the other candidate of its
+// element. FP4 has no NaN or Inf, so no NaN/Inf class arises.
+std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed,
+                               const RoundingPair* pair = nullptr);
 // A byte of two OCP MX FP4 E2M1 codes (OutputKind::fp4), element 0 (the low nibble) first:
 // 0x5c -> "0x5c = fp4 -2, 3 (nibbles low first)".
 std::string Fp4ByteText(uint8_t byte);
@@ -187,8 +190,9 @@ struct Cause {
 // confirmation batch has confirmed on this target and instruction; they explain first (step 2).
 //
 // The rule (fuzz/triage/README.md, "Attribution"):
-//  1. Structural lanes (byte_moved, the unwritten-bytes classes) take one class: the most
-//     frequent among them, ties in kDifferenceClasses order.
+//  1. Structural lanes (byte_moved, the unwritten-bytes classes, the word and half exchanges)
+//     take one class: the most frequent among them, ties in kDifferenceClasses order; an
+//     exchanged lane a reading chosen in step 2 reproduces word for word joins that reading.
 //  2. The other disagreeing lanes ("value lanes") are attributed lane by lane to settings
 //     (CoverValueLanes, fuzz/triage/lane_causes.h): first to the `known` settings, alone and
 //     together (the set explaining most first); then a hypothesis value or an instruction-word /

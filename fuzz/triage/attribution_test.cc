@@ -57,6 +57,14 @@ TEST(DifferenceClass, Fp4NibbleOrderAndValues) {
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc4au), "sign_only");
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc43u), "one_code_apart");
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc47u), "value_differs");
+  // An SR encoder's lane whose rounding candidates are 0x42 (down: 1.0 in the low code) and
+  // 0x43 (up: 1.5): 0x43 where 0x42 is expected is the other candidate; with no candidates
+  // (or equal ones) it stays one code apart; 0x44 (2.0) is neither candidate.
+  const RoundingPair sr{0xaabbcc42u, 0xaabbcc43u}, exact{0xaabbcc42u, 0xaabbcc42u};
+  EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc43u, &sr), "rounded_other_way");
+  EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc43u, 0xaabbcc42u, &sr), "rounded_other_way");
+  EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc43u, &exact), "one_code_apart");
+  EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc44u, &sr), "value_differs");
   // 0x5c: low nibble 0xC = sign + magnitude code 4 = -2.0; high nibble 5 = 3.0.
   EXPECT_EQ(Fp4ByteText(0x5c), "0x5c = fp4 -2, 3 (nibbles low first)");
 }
@@ -341,6 +349,42 @@ TEST(Attribute, F32WordFromAnotherSourceByteIsSourceByteMoved) {
   auto shows = ShowsCause(tc, rc->ctx.hyp, observed, {}, (*causes)[0]);
   ASSERT_TRUE(shows.ok()) << shows.status();
   EXPECT_TRUE(*shows);
+}
+
+// A word exchange that is a reading's coincidence: gfx950 v_cvt_scalef32_pk_f32_fp8 (two E4M3
+// bytes of S0's low word to a VGPR pair, S1 the f32 scale), a device that reads the scale as
+// mx_scale_read=f32_multiply (model/targets/hypotheses.cc: the element times the whole f32 S1,
+// one IEEE multiplication) where the default reads its exponent byte only.
+//  lane 0: S0 = 0x00008000: bytes +0 (0x00) and -0 (0x80); S1 = -0.0 (0x80000000, exponent 0:
+//          2^-127 by default). Expected +0, -0: {0x00000000, 0x80000000}. Under f32_multiply
+//          the signs multiply: +0 * -0 = -0, -0 * -0 = +0: {0x80000000, 0x00000000}, the
+//          expected words exchanged (dst_words_swapped by itself).
+//  lane 1: S0 = 0x00003838: 1.0, 1.0; S1 = 1.5 (0x3fc00000, exponent 127: 2^0 by default).
+//          Expected {0x3f800000, 0x3f800000}; under f32_multiply 1.5: {0x3fc00000, 0x3fc00000}.
+// The batch: one cause, the reading, on both lanes. Lane 0 alone: the exchange (no value lane
+// names a reading to join).
+TEST(Attribute, AnExchangeAReadingReproducesJoinsThatReading) {
+  proto::TestCase tc;
+  tc.set_target("gfx950");
+  tc.set_instr(proto::v_cvt_scalef32_pk_f32_fp8);
+  AddLane(&tc, 0x00008000, 0x80000000, 0);
+  AddLane(&tc, 0x00003838, 0x3fc00000, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  const std::vector<uint32_t> expected = {0x00000000, 0x80000000, 0x3f800000, 0x3f800000};
+  const std::vector<uint32_t> observed = {0x80000000, 0x00000000, 0x3fc00000, 0x3fc00000};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "mx_scale_read=f32_multiply");
+  EXPECT_EQ((*causes)[0].lanes, (std::vector<size_t>{0, 1}));
+  tc.mutable_lanes()->DeleteSubrange(1, 1);
+  auto alone_rc = ResolveTestCase(tc);
+  ASSERT_TRUE(alone_rc.ok()) << alone_rc.status();
+  auto alone = Attribute(*alone_rc, {0x00000000, 0x80000000}, {0x80000000, 0x00000000}, {});
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  ASSERT_EQ(alone->size(), 1u);
+  EXPECT_EQ((*alone)[0].name, "dst_words_swapped");
 }
 
 // The same on GFX9 (gfx950, OCP E4M3): the SDWA form with src0_sel = BYTE_1 (1), the device

@@ -174,12 +174,22 @@ std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t
   return "value_differs";
 }
 
-std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed) {
+std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed,
+                               const RoundingPair* pair) {
   int at = 0;
   while (at < 24 && ((written_mask >> at) & 0xffu) == 0) at += 8;
   const uint32_t e = (expected >> at) & 0xffu, o = (observed >> at) & 0xffu;
   const uint32_t e0 = e & 0xfu, e1 = e >> 4;
   if (e0 != e1 && o == ((e0 << 4) | e1)) return "elements_swapped";
+  if (pair != nullptr && e != o) {  // every differing code is its other rounding candidate
+    bool other_way = true;
+    for (uint32_t sh = at; sh < static_cast<uint32_t>(at) + 8 && other_way; sh += 4) {
+      const uint32_t a = (expected >> sh) & 0xfu, b = (observed >> sh) & 0xfu;
+      const uint32_t dn = (pair->down >> sh) & 0xfu, up = (pair->up >> sh) & 0xfu;
+      other_way = a == b || (dn != up && (b == dn || b == up));
+    }
+    if (other_way) return "rounded_other_way";
+  }
   for (uint32_t sh : {0u, 4u}) {
     const uint32_t a = (e >> sh) & 0xfu, b = (o >> sh) & 0xfu;
     if (a == b) continue;

@@ -287,11 +287,11 @@ INSTANTIATE_TEST_SUITE_P(
         // tell from the class (three allowed here). The 16-bit SR rows too (their seed's bit 31
         // flipped): a 16-bit float that differs. It draws the seeded rows: over every (target,
         // row) of 47 rows seed 11's 600 cases held no lane showing it. The SR FP4 encoders
-        // (S1 their seed too): an element one FP4 code from the expected one, which is what
-        // DifferenceClassFp4 says (it has no rounding candidates to call it rounded_other_way);
-        // an SR FP6 tuple: value_differs.
+        // (S1 their seed too): an element rounded the other way (DifferenceClassFp4 with the
+        // lane's rounding candidates); an SR FP6 tuple: value_differs (the tuple classes have
+        // no rounding candidates).
         Case{"src1_neg", AnySeed, "rounded_other_way", 600, nullptr, nullptr, 3, "value_differs",
-             AnySeed, 11, "one_code_apart"},
+             AnySeed, 11, "rounded_other_way"},
         // "writes the other half and keeps this one: OPSEL[3] inverted": the half writers; the
         // result moved to the other half. Not the f32 writers (DstWrite::dword).
         Case{"half_swap", HalfWriter, "byte_moved"},
