@@ -650,6 +650,8 @@ std::string TupleSrcType(const InstrInfo& info, int s) {
   // 32 packed 16-bit floats in 16 dwords (llc-22 lays <32 x half> element j at bits 16j+15:16j).
   if (info.src[s] == SrcRole::f16x2_x16) return "<32 x half>";
   if (info.src[s] == SrcRole::bf16x2_x16) return "<32 x bfloat>";
+  // gfx1250's eight fp8/bf8 codes in a VGPR pair (LLVM's llvm.amdgcn.cvt.scale.pk8.*: <2 x i32>).
+  if (info.src[s] == SrcRole::fp8_x8) return "<2 x i32>";
   return "";
 }
 std::string TupleDstType(const InstrInfo& info) {
@@ -700,12 +702,21 @@ std::string TupleOracleIr(const InstrInfo& info, const std::string& fn) {
     } else if (info.src[i] == SrcRole::scale_f32) {
       types.push_back("float");
       args.push_back(absl::StrCat("float ", kScale[i]));
-    } else if (info.src[i] == SrcRole::sr_seed) {  // the SR encoders' i32 seed
+    } else if (info.src[i] == SrcRole::sr_seed || info.src[i] == SrcRole::fp4_x8 ||
+               info.src[i] == SrcRole::scale_e8m0_x4) {
+      // The SR encoders' i32 seed; gfx1250's eight FP4 codes (i32) and E8M0 scale register.
       types.push_back("i32");
       args.push_back(absl::StrCat("i32 ", kSeed[i]));
     } else {
       return "";
     }
+  }
+  // gfx1250's decodes with an E8M0 scale register take scale_sel as an immediate last
+  // (llvm.amdgcn.cvt.scale.pk8.f32.fp8(<2 x i32>, i32, i32 immarg) -> <8 x float>; llc-22
+  // -mcpu=gfx1250 emits `v_cvt_scale_pk8_f32_fp8 v[0:7], v[8:9], s2` from it).
+  if (info.src[1] == SrcRole::scale_e8m0_x4) {
+    types.push_back("i32 immarg");
+    args.push_back("i32 0");
   }
   const std::string call = absl::StrCat("%rv = call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
   const std::string store = absl::StrCat("%po = getelementptr ", ret, ", ptr addrspace(1) %out, i32 %id\n  store ",
@@ -1004,7 +1015,8 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
       {[](const TargetInstr& p) { return DstWords(p.instr) == 2; },
        [](const TargetInstr& p) {
          const InstrInfo& info = GetInstrInfo(p.instr);
-         return IsTupleRow(info) && !TupleOracleIr(info, "@f").empty();
+         return IsTupleRow(info) && !TupleOracleIr(info, "@f").empty() &&
+                KernelRuns(p.target->family, info.lane_shape());
        }});
   int pair_rows = 0;  // (code object, VGPR-pair writer) combinations checked
   int tuple_rows = 0;  // (code object, tuple row) combinations checked
@@ -1019,6 +1031,10 @@ TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruct
       if (IsTupleRow(GetInstrInfo(p.instr)) && TupleOracleIr(GetInstrInfo(p.instr), "@f").empty()) {
         continue;
       }
+      // Nor a row the family's kernel does not run (code_object.h KernelRuns: gfx1250's
+      // v_cvt_scale_pk8_* write 4 or 8 VDST words, its kernel stores 2): the kernel has no
+      // store of those words to hold to llc's.
+      if (!KernelRuns(co.target->family, GetInstrInfo(p.instr).lane_shape())) continue;
       if (p.target == co.target) rows.push_back(p.instr);
     }
     if (rows.empty()) continue;

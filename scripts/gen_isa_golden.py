@@ -65,6 +65,9 @@ def read_rows(path):
             "pk16_x16": src.split(",")[0].strip() in ("SrcRole::f16x2_x16", "SrcRole::bf16x2_x16"),
             "f32_x2": src.split(",")[0].strip() == "SrcRole::f32_x2",
             "f32_x32": src.split(",")[0].strip() == "SrcRole::f32_x32",
+            # gfx1250's shape U (SrcRole::fp8_x8 / fp4_x8 beside an E8M0 scale register).
+            "pk8_src": src.split(",")[0].strip().split("::")[-1]
+            if src.split(",")[0].strip() in ("SrcRole::fp8_x8", "SrcRole::fp4_x8") else None,
             # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
             "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
@@ -286,6 +289,34 @@ def tuple32_lines_for(instr, row):
     return out
 
 
+# gfx1250's decodes with an E8M0 scale register (shape U: SrcRole::fp8_x8, a VGPR pair, or
+# fp4_x8, one VGPR; the scale SrcRole::scale_e8m0_x4): aligned, odd and last sources, SGPRs and
+# constants there, every operand kind in the scale, every scale_sel and the first refused one,
+# wrong destination tuples, and the modifiers LLVM refuses.
+PK8_SOURCES = {
+    "fp8_x8": ["v[20:21]", "v[0:1]", "v[254:255]", "v[21:22]", "s[4:5]", "v1", "s3", "1.0", "0",
+               "lit(0x5)", "-v[20:21]", "|v[20:21]|"],
+    "fp4_x8": ["v20", "v0", "v255", "s3", "1.0", "0", "0x12345678", "lit(0x5)", "-v20", "|v20|",
+               "v[20:21]"],
+}
+
+
+def pk8_lines_for(instr, row):
+    words = row["dst_bits"] // 32
+    dst = f"v[4:{3 + words}]"
+    a = PK8_SOURCES[row["pk8_src"]][0]
+    out = [f"{instr} {dst}, {s}, v2" for s in PK8_SOURCES[row["pk8_src"]]]
+    out += [f"{instr} {dst}, {a}, {s}" for s in SOURCES if s != "v1"]
+    out += [f"{instr} {dst}, {a}, v2 scale_sel:{n}" for n in range(17)]
+    out += [f"{instr} {dst}, {a}, s2 scale_sel:-1", f"{instr} v[0:{words - 1}], {a}, v2",
+            f"{instr} v[{256 - words}:255], {a}, v2", f"{instr} v[5:{4 + words}], {a}, v2",
+            f"{instr} v4, {a}, v2", f"{instr} {dst}, {a}, v2 clamp",
+            f"{instr} {dst}, {a}, v2 mul:2", f"{instr} {dst}, {a}, v2 op_sel:[0,0,0]",
+            f"{instr} {dst}, {a}, v2 op_sel:[1,0,0]", f"{instr} {dst}, {a}, v2 byte_sel:1",
+            f"{instr} {dst}, {a}, v2, v3"]
+    return out
+
+
 def lines_for(instr, row, family):
     if row["encoding"] == "vop1":
         return vop1_lines_for(instr, row, family)
@@ -297,6 +328,8 @@ def lines_for(instr, row, family):
         return pk16_tuple_lines_for(instr, row)
     if row["f32_x2"]:
         return pair_lines_for(instr, row)
+    if row["pk8_src"]:
+        return pk8_lines_for(instr, row)
     if row["f32_x32"]:
         return tuple32_lines_for(instr, row)
     two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources

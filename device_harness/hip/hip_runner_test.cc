@@ -290,6 +290,9 @@ TEST(HipRunnerTest, TupleRowsGiveTheOraclesWordsThroughTheLaunchPath) {
     for (Instr instr : kAllInstrs) {
       const LaneShape shape = GetInstrInfo(instr).lane_shape();
       if (shape.narrow_sources() || !t.Has(instr)) continue;
+      // A shape the family's kernel does not take (gfx1250's v_cvt_scale_pk8_*) is answered
+      // "unsupported" (HipRunner::Run; the self-test's fake-HIP case checks that answer).
+      if (!KernelRuns(t.family, GetInstrInfo(instr).lane_shape())) continue;
       FakeHip* fake = nullptr;
       absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip(std::string(t.name), co.wave_size, &fake);
       ASSERT_TRUE(dev.ok()) << dev.status();

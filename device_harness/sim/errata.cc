@@ -30,8 +30,10 @@ constexpr bool ReadsFp16Ovfl(const InstrInfo& r) {
 }
 constexpr bool ClampIsUe5m3Bit(const InstrInfo& r) { return r.fp8_slot == Fp8Slot::fp8_clamp_ue5m3; }
 // S1 is a seed whose bit 31 matters and the row has no NEG[1] of its own.
+// src1_neg's reach: a seed S1 without a NEG[1] of its own, or gfx1250's E8M0 scale register
+// (bit 31 is its byte 3's top bit).
 constexpr bool SeedWithoutNeg1(const InstrInfo& r) {
-  return HasSeed(r) && (r.neg_abs_srcs & 0b010) == 0;
+  return (HasSeed(r) && (r.neg_abs_srcs & 0b010) == 0) || r.src[1] == SrcRole::scale_e8m0_x4;
 }
 constexpr bool WritesHalf(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_3; }
 constexpr bool ReadsSourceByte(const InstrInfo& r) { return r.src[0] == SrcRole::fp8_bytes; }
@@ -56,6 +58,7 @@ constexpr bool WritesFp4Pair(const InstrInfo& r) { return r.output == OutputKind
 constexpr bool ReadsFp6Tuple(const InstrInfo& r) { return r.src[0] == SrcRole::fp6_x32; }
 // The FP6/BF6 encoders: a tuple of 32 six-bit codes written.
 constexpr bool WritesFp6Tuple(const InstrInfo& r) { return r.output == OutputKind::fp6; }
+constexpr bool ReadsE8m0Register(const InstrInfo& r) { return r.src[1] == SrcRole::scale_e8m0_x4; }
 // The multi-element scaled SR encoders (a seed, a scale; several FP4 or FP6/BF6 codes): their
 // seed advances between elements (mx_sr_seed_step).
 constexpr bool ScaledSrMultiElement(const InstrInfo& r) {
@@ -95,8 +98,9 @@ constexpr ErratumInfo kErrata[] = {
     {Erratum::src1_neg, "src1_neg",
      "NEG[1] honoured as float negation of the src1 word where the instruction has no NEG[1]: S1 "
      "bit 31 flipped before use",
-     "only NEG[1]=1 batches; SR lanes whose result depends on seed bit 31; pk_u8 never; "
-     "pk_fp8/pk_bf8 never (their NEG[1] negates src1 already)",
+     "only NEG[1]=1 batches; SR lanes whose result depends on seed bit 31; gfx1250's E8M0 "
+     "scale-register decodes whose picked byte is byte 3; pk_u8 never; pk_fp8/pk_bf8 never "
+     "(their NEG[1] negates src1 already)",
      false, SeedWithoutNeg1},
     {Erratum::half_swap, "half_swap",
      "an instruction writing a 16-bit half (OPSEL[3]) writes the other half: OPSEL[3] inverted",
@@ -212,6 +216,12 @@ constexpr ErratumInfo kErrata[] = {
      "than with its stepped seed (FP4 pair {1.25, 1.25}, S1 0x80000000, S2 1.0: byte 0x33, not "
      "0x23)",
      false, ScaledSrMultiElement},
+    {Erratum::scale_sel_high_bits, "scale_sel_high_bits",
+     "gfx1250's decodes with an E8M0 scale register take the scale byte scale_sel >> 2 instead "
+     "of scale_sel & 3 (model mx_scale_sel=high2)",
+     "lanes of those instructions whose register bytes N & 3 and N >> 2 differ (E4M3 1.0, S1 "
+     "0x7f7e7d80, scale_sel:6: 0x3e800000, not 0x3f000000)",
+     false, ReadsE8m0Register},
 };
 
 }  // namespace

@@ -29,6 +29,7 @@
 // | fp6_fields_reversed   | the FP6/BF6 tuple decodes (SrcRole::fp6_x32) read the 192-bit tuple from its top: element i from field 31 - i (bits 191-6i:186-6i) | lanes of those instructions whose 32 results are not a palindrome (FP6 field 0 = 0x08 (1.0), the rest 0, scale 2^0: VDST 0, VDST+31 0x3f800000, not the reverse) |
 // | fp6_interleave_swapped | the FP6/BF6 encoders (OutputKind::fp6) write the two fields of every 12-bit pair exchanged: the interleaved ones S0's element i at bits 12i+11:12i+6 and S1's at 12i+5:12i, the others elements 2k and 2k + 1 exchanged (from 32 packed 16-bit floats: each source dword's two halves) | lanes of those instructions where some S0[i] and S1[i] give different codes (S0 1.0, S1 2.0, scale 2^0: VDST 0x08208208, not 0x08408408) |
 // | sr_seed_not_advanced  | the multi-element scaled SR encoders (a seed S1, a scale S2, FP4 or FP6/BF6 codes) round every element with S1: the seed not advanced by the PRNG step (V_PRNG_B32) between elements (model mx_sr_seed_step=same) | lanes of those instructions where some element past the first rounds differently with S1 than with its stepped seed (FP4 pair {1.25, 1.25}, S1 0x80000000, S2 1.0: byte 0x33, not 0x23) |
+// | scale_sel_high_bits   | gfx1250's decodes with an E8M0 scale register (SrcRole::scale_e8m0_x4) take the scale byte scale_sel >> 2, not scale_sel & 3 (model mx_scale_sel=high2) | lanes of those instructions whose register's bytes N & 3 and N >> 2 differ under a scale_sel whose two readings differ (E4M3 1.0, S1 0x7f7e7d80, scale_sel:6: 0x3e800000, not 0x3f000000) |
 // | pk16_swap             | an instruction writing two 16-bit floats into one dword (OutputKind f16/bf16, DstWrite::dword) writes them exchanged: the high byte's element in bits 15:0 | every lane of those instructions whose two elements differ (two bytes of the selected word that convert differently) |
 // | garbage_lane          | one lane (index n/2) returns its VDST XOR 0xdeadbeef             | exactly lane n/2 of every batch |
 // | mode_lost             | the first MODE write is lost (MODE[7:0] stays at the default), as back-to-back GFX9 s_setregs without wait states can | every batch whose MODE[7:0] is not the default is a harness fault (MODE readback mismatch), not a finding |
@@ -84,6 +85,7 @@ enum class Erratum : uint8_t {
   fp6_fields_reversed,
   fp6_interleave_swapped,
   sr_seed_not_advanced,
+  scale_sel_high_bits,
 };
 
 struct ErratumInfo {

@@ -70,6 +70,7 @@ class SimRunner : public Runner {
       hyp_.mx_sr_round = MxSrRoundH::f32_exact_subnormal;
     }
     if (errata_.Has(Erratum::sr_seed_not_advanced)) hyp_.mx_sr_seed_step = MxSrSeedStep::same;
+    if (errata_.Has(Erratum::scale_sel_high_bits)) hyp_.mx_scale_sel = MxScaleSel::high2;
   }
 
   std::string Describe() const override {

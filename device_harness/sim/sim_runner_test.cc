@@ -435,9 +435,11 @@ TEST(SimErrataTest, Src1Neg) {
       },
       [](const proto::TestCase& tc, size_t) {
         // The rows whose S1 is a seed (the SR rows, 8-bit and 16-bit results, and the scaled SR
-        // encoders), and the interleaved FP6 encoders (S1[0] an f32 element, negated).
+        // encoders), the interleaved FP6 encoders (S1[0] an f32 element, negated), and gfx1250's
+        // E8M0 scale register (bit 31: byte 3's top bit).
         const SrcRole s1 = GetInstrInfo(*InstrFromProto(tc.instr())).src[1];
-        return (s1 == SrcRole::sr_seed || s1 == SrcRole::f32_x16) && (tc.encoding().neg() & 2);
+        return (s1 == SrcRole::sr_seed || s1 == SrcRole::f32_x16 || s1 == SrcRole::scale_e8m0_x4) &&
+               (tc.encoding().neg() & 2);
       });
   EXPECT_GT(t.disagree, 0u);
   // gfx950 fp8, S0 = 1+2^-5 (0x3f840000): the dropped part is 1/4 of the E4M3 ULP. Seed

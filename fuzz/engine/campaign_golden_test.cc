@@ -109,6 +109,10 @@
 // 164 `hypotheses:` lines added, nothing else changed (golden_compare.py exit 0).
 // Re-recorded when the rule f16_decode_half (gfx1250's one-byte fp8/bf8 -> f16 decodes) was
 // added: 164 `hypotheses:` lines added, nothing removed (golden_compare.py exit 0).
+// Re-recorded when the rules mx_scale_sel and mx_up_scale (gfx1250's decodes with an E8M0 scale
+// register, v_cvt_scale_pk8_*) were added: every finding gained two `hypotheses:` lines (328
+// lines added, nothing removed; golden_compare.py exit 0, the same counters, signatures and
+// causes in every campaign).
 #include <stdlib.h>
 
 #include <cstdint>

@@ -135,6 +135,24 @@ const std::vector<uint32_t>& ScaleEdges() {
                                           0x7fc00000u, 0x3f800000u, 0x3fc00000u, 0xbf800000u};
   return v;
 }
+// Scale registers of E8M0 bytes (SrcRole::scale_e8m0_x4): each byte 100..154 around 2^0, the
+// same in all four bytes or four different ones (so that the byte scale_sel picks matters), and
+// the edge registers (the bytes 0x00, 0xFF, 0xFE, 0x7F in every and in one position).
+std::vector<uint32_t> E8m0Registers() {
+  std::vector<uint32_t> v;
+  for (uint32_t e = 100; e < 155; ++e) {
+    v.push_back(e * 0x01010101u);
+    v.push_back(e | (154u - e + 100u) << 8 | ((e + 17u) % 55u + 100u) << 16 |
+                ((e + 31u) % 55u + 100u) << 24);
+  }
+  return v;
+}
+const std::vector<uint32_t>& E8m0RegisterEdges() {
+  static const std::vector<uint32_t> v = {0x00000000u, 0xffffffffu, 0xfefefefeu, 0x7f7f7f7fu,
+                                          0x7f7f7f00u, 0x7f7fff7fu, 0x7ffe7f7fu, 0x007f7f7fu,
+                                          0x3f800000u, 0x7f7e7d80u};
+  return v;
+}
 
 }  // namespace
 
@@ -305,6 +323,7 @@ LaneGen::LaneGen(const proto::TestCase& header) {
   src1_data_ = GetInstrInfo(instr_).src[1] == SrcRole::data_f32;
   src1_scale_ = GetInstrInfo(instr_).src[1] == SrcRole::scale_f32;
   src2_scale_ = GetInstrInfo(instr_).src[2] == SrcRole::scale_f32;
+  src1_e8m0_ = GetInstrInfo(instr_).src[1] == SrcRole::scale_e8m0_x4;
   pk16_ = !IsPacked16(GetInstrInfo(instr_).src[0])   ? 0
           : IsPackedF16(GetInstrInfo(instr_).src[0]) ? 1
                                                      : 2;
@@ -369,6 +388,7 @@ LaneGen::LaneGen(const proto::TestCase& header) {
 [[gnu::always_inline]] inline uint32_t LaneGen::Src1(Rng& rng) const {
   if (src1_data_) return Src0(rng);  // a second f32 data source: the same interesting values
   if (src1_scale_) return ScaleOperandValue(rng);
+  if (src1_e8m0_) return E8m0RegisterValue(rng);
   if (seed16_) {
     // A seed for a 16-bit result (no 8-bit format, so no seed table): all ones, zero, or any
     // word (its top and low bits both random).
@@ -402,6 +422,14 @@ uint32_t LaneGen::ScaleOperandValue(Rng& rng) const {
       return PickFrom(rng, ScaleEdges());
     default:
       return rng.Next32();
+  }
+}
+
+uint32_t LaneGen::E8m0RegisterValue(Rng& rng) const {
+  switch (rng.Below(6)) {
+    case 0: case 1: case 2: case 3: return PickFrom(rng, E8m0Registers());
+    case 4: return PickFrom(rng, E8m0RegisterEdges());
+    default: return rng.Next32();
   }
 }
 
@@ -503,7 +531,7 @@ struct PoolKey {
   uint32_t fp8_low_mask;
   const void* seed_table;
   uint32_t seed_low_mask;
-  bool src1_data, src2_unused, src1_scale, src2_scale;
+  bool src1_data, src2_unused, src1_scale, src2_scale, src1_e8m0;
   uint8_t pk16;  // S0 two packed 16-bit floats: 0 no, 1 f16, 2 bf16
   friend auto operator<=>(const PoolKey&, const PoolKey&) = default;
 };
@@ -561,6 +589,9 @@ std::unique_ptr<LanePools> BuildPools(const PoolKey& k) {
     p->word[1] = p->word[0];  // a second f32 data source: the same interesting values
   } else if (k.src1_scale) {
     p->word[1] = ScalePool();
+  } else if (k.src1_e8m0) {  // as LaneGen::E8m0RegisterValue draws them
+    p->word[1] = BuildPool({Table(4, E8m0Registers()), Table(1, E8m0RegisterEdges()),
+                            Table(1, {0u}, ~0u, ~0u)});
   } else if (k.seed_table == nullptr) {  // S1[1:0] a byte select, S1[31:2] must not matter
     p->word[1] = BuildPool({Table(1, {0, 1, 2, 3}), Table(1, {0, 1, 2, 3}, ~0u, ~3u)});
   } else {  // in eighths as LaneGen::Src1 draws them
@@ -600,7 +631,7 @@ const LanePools& LaneGen::Pools() const {
   static std::mutex mu;
   static auto* all = new std::map<PoolKey, std::unique_ptr<LanePools>>;
   const PoolKey key{fp8_table_, fp8_low_mask_, seed_table_, seed_low_mask_, src1_data_, src2_unused_,
-                    src1_scale_, src2_scale_, pk16_};
+                    src1_scale_, src2_scale_, src1_e8m0_, pk16_};
   std::lock_guard<std::mutex> lock(mu);
   std::unique_ptr<LanePools>& p = (*all)[key];
   if (p == nullptr) p = BuildPools(key);

@@ -138,6 +138,7 @@ class LaneGen {
   uint32_t Src0(Rng& rng) const;
   uint32_t Src1(Rng& rng) const;
   uint32_t ScaleOperandValue(Rng& rng) const;  // an S1 or S2 of SrcRole::scale_f32
+  uint32_t E8m0RegisterValue(Rng& rng) const;  // an S1 of SrcRole::scale_e8m0_x4
   uint32_t Src2(Rng& rng) const;
   uint32_t VdstOld(Rng& rng) const;
   const TargetTraits* target_ = nullptr;
@@ -148,6 +149,7 @@ class LaneGen {
   bool src1_data_ = false;                 // S1 is f32 data (its row's SrcRole::data_f32)
   bool src1_scale_ = false;                // S1 is a block scale (SrcRole::scale_f32)
   bool src2_scale_ = false;                // S2 is a block scale (the 3-source scaled encoders)
+  bool src1_e8m0_ = false;  // S1 is a register of E8M0 bytes (SrcRole::scale_e8m0_x4, gfx1250)
   uint8_t pk16_ = 0;  // S0 packed 16-bit floats (IsPacked16; IsPackedF16: 1, bfloat16: 2)
   const std::vector<uint32_t>* fp8_table_ = nullptr;  // null: integer result (u8 table)
   uint32_t fp8_low_mask_ = 0;              // f32 mantissa bits below the 8-bit format's

@@ -105,7 +105,10 @@ std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
     s.encoding.mutable_src1()->set_value(Src1Value(info.src[1]));
     out.push_back(s);
   }
-  if (GetVop3Layout(target.family).literal_allowed) {
+  // A literal S0 where S0 is one dword a constant may be (not a VGPR tuple, not gfx1250's FP4
+  // codes, SrcRole::fp4_x8: LLVM takes a VGPR only there).
+  if (GetVop3Layout(target.family).literal_allowed && info.src_dwords(0) == 1 &&
+      info.src[0] != SrcRole::fp4_x8) {
     Variant l{"literal src0 (12-byte word)", {}};
     l.encoding.mutable_src0()->set_kind(proto::SOURCE_LITERAL);
     l.encoding.mutable_src0()->set_value(0x42fe0000u);  // 127.0

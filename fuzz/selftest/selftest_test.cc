@@ -20,6 +20,7 @@
 #include "model/isa/testcase.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
+#include "device_harness/code_object.h"
 #include "device_harness/hip/fake_sim_kernel.h"
 #include "device_harness/open_runner.h"
 #include "fuzz/engine/campaign.h"
@@ -387,9 +388,14 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
     ASSERT_TRUE(st.ok()) << st.status();
     EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
     for (const KnownAnswer& k : st->known) {
-      // The kernels store one word or a VGPR pair (KernelArgs::shape): every batch runs,
-      // the pair writers' included.
-      EXPECT_FALSE(k.unsupported()) << k.name << ": " << k.status;
+      // The kernels store one word or a VGPR pair (KernelArgs::shape): every batch runs, the
+      // pair writers' included, but a row whose shape the family's kernel does not take
+      // (code_object.h KernelRuns: gfx1250's v_cvt_scale_pk8_*), which the runner answers
+      // "unsupported".
+      const Instr instr = *InstrFromProto(k.testcase.instr());
+      const bool runs = KernelRuns((*FindTarget(target))->family, GetInstrInfo(instr).lane_shape());
+      EXPECT_EQ(k.unsupported(), !runs) << k.name << ": " << k.status;
+      if (!runs) continue;
       ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
     }
     const std::string path = TempPath("hip_bundle.textproto");
@@ -398,9 +404,10 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
     ASSERT_NE(replay, nullptr);
     absl::StatusOr<SelfTest> again = RunSelfTest(*replay, **FindTarget(target), {.discriminate = false});
     ASSERT_TRUE(again.ok()) << again.status();
-    // Every batch replays right.
+    // Every batch that ran replays right (an unsupported one was not run, so not recorded).
     ASSERT_EQ(again->known.size(), st->known.size());
     for (size_t i = 0; i < st->known.size(); ++i) {
+      if (st->known[i].unsupported()) continue;
       EXPECT_TRUE(again->known[i].ok()) << again->known[i].name << ": "
                                         << again->known[i].status << again->known[i].first_wrong;
     }

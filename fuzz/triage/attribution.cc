@@ -92,6 +92,15 @@ std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
       c.mods.opsel = static_cast<uint8_t>((ctx.mods.opsel & ~3u) | sel);
       out.push_back(c);
     }
+  } else if (syntax == OpSelSyntax::scale_sel) {
+    // gfx1250's scaled decodes with an E8M0 scale register: scale_sel (OPSEL[3:0]) picks the
+    // scale's byte; every other value.
+    for (uint8_t sel = 0; sel < 16; ++sel) {
+      if (sel == (ctx.mods.opsel & 0xfu)) continue;
+      OpContext c = ctx;
+      c.mods.opsel = sel;
+      out.push_back(c);
+    }
   } else if (syntax == OpSelSyntax::op_sel_word_src || syntax == OpSelSyntax::op_sel_byte_sel) {
     // The source word OPSEL[0] of a VGPR-pair writer (GFX12/GFX1250), or the f16 half of
     // gfx1250's SR encoders from f16: the other word.

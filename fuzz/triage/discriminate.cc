@@ -217,6 +217,17 @@ std::vector<uint32_t> Src1Candidates(const InstrInfo& info, const std::vector<Fp
   if (info.src[1] == SrcRole::scale_f32) {
     for (uint32_t v : ScaleCandidates()) src1.push_back(v);
   }
+  if (info.src[1] == SrcRole::scale_e8m0_x4) {
+    // An E8M0 scale register (gfx1250's v_cvt_scale_pk8_*): four different bytes (2^1, 2^-2,
+    // 2^-1, 2^0: which byte scale_sel picks, or the f32 exponent field 0xfe, mx_scale_sel), the
+    // same byte everywhere: 2^1 and 2^-1 (which way it scales, mx_up_scale), the NaN byte, 2^127
+    // (overflow), 2^-126 (f32 denormals), 2^-22 and 2^-25 (the 16-bit denormal grid, as
+    // ScaleCandidates says).
+    for (uint32_t v : {0x7f7e7d80u, 0x80808080u, 0x7e7e7e7eu, 0xffffffffu, 0xfefefefeu,
+                       0x01010101u, 0x69696969u, 0x66666666u}) {
+      src1.push_back(v);
+    }
+  }
   if (info.src[1] == SrcRole::data_f32 && info.src[2] == SrcRole::sr_seed) {
     // A second element rounded with its own seed word (the two-element SR rows, S2 the seed):
     // 1 + 2^-23 and 1 + (2^13 - 1) 2^-23, whose dropped bits a seed of all ones, or of one,
@@ -297,6 +308,12 @@ std::vector<proto::Encoding> ExtraEncodings(const TargetTraits& target, Instr in
   // One 16-bit float of such a source with a seed (the SR encoders): OPSEL[0], which
   // mx_sr16_opsel0's readings answer differently (ignored, or the high half).
   if (IsPacked16(info.src[0]) && info.src[1] == SrcRole::sr_seed) out.emplace_back().set_opsel(1);
+  // scale_sel:6 and :13 (gfx1250's decodes with an E8M0 scale register): bytes 2 and 1, 1 and
+  // 3 under mx_scale_sel's low2 and high2.
+  if (syntax16 == OpSelSyntax::scale_sel) {
+    out.emplace_back().set_opsel(6);
+    out.emplace_back().set_opsel(13);
+  }
   return out;
 }
 

@@ -41,6 +41,7 @@ uint8_t SelectBits(const InstrInfo& info, Family family) {
     case OpSelSyntax::op_sel_dst_byte_sel: bits |= 0b0011; break;  // the one-byte f16 decodes
     case OpSelSyntax::op_sel_word_src: bits |= 0b0001; break;
     case OpSelSyntax::op_sel_byte_sel: bits |= 0b0001; break;  // S0's half (the f16 SR rows)
+    case OpSelSyntax::scale_sel: bits |= 0b1111; break;  // the scale byte (gfx1250 shape U)
     // op_sel:[a,b,d] on a reader of 8-bit codes (the gfx950 scaled decodes): OPSEL[1:0] picks
     // the source byte, or OPSEL[0] the word (as attribution.cc OtherByteSelects reads it).
     case OpSelSyntax::op_sel_dst3:

@@ -137,7 +137,15 @@ std::string Src0Text(const Decoded& d) {
     return absl::StrFormat("(%s halves, low first: %s, %s)", f16 ? "f16" : "bf16",
                            widen(d.src0 & 0xffffu), widen(d.src0 >> 16));
   }
-  if (d.src0_role != SrcRole::fp8_bytes) return absl::StrCat("= ", F32(d.src0));
+  if (d.src0_role == SrcRole::fp4_x8) {  // gfx1250's eight FP4 codes
+    return absl::StrFormat("(FP4 codes, element 0 first: %x %x %x %x %x %x %x %x)", d.src0 & 0xfu,
+                           (d.src0 >> 4) & 0xfu, (d.src0 >> 8) & 0xfu, (d.src0 >> 12) & 0xfu,
+                           (d.src0 >> 16) & 0xfu, (d.src0 >> 20) & 0xfu, (d.src0 >> 24) & 0xfu,
+                           d.src0 >> 28);
+  }
+  if (d.src0_role != SrcRole::fp8_bytes && d.src0_role != SrcRole::fp8_x8) {
+    return absl::StrCat("= ", F32(d.src0));
+  }
   return absl::StrFormat("(8-bit float codes, bytes low first: %02x %02x %02x %02x)",
                          d.src0 & 0xffu, (d.src0 >> 8) & 0xffu, (d.src0 >> 16) & 0xffu,
                          d.src0 >> 24);
@@ -160,6 +168,9 @@ std::string Src1Role(const Decoded& d) {
     case SrcRole::byte_select: return absl::StrFormat("(byte select %d)", d.src1 & 3);
     case SrcRole::data_f32: return absl::StrCat("= ", F32(d.src1));
     case SrcRole::scale_f32: return ScaleText(d.src1);
+    case SrcRole::scale_e8m0_x4:  // gfx1250: scale_sel picks one (mx_scale_sel)
+      return absl::StrFormat("(E8M0 scale bytes, low first: %02x %02x %02x %02x)", d.src1 & 0xffu,
+                             (d.src1 >> 8) & 0xffu, (d.src1 >> 16) & 0xffu, d.src1 >> 24);
     default: return "(unused)";
   }
 }
@@ -181,9 +192,13 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
     absl::StrAppendFormat(&out, "    lane %d: src0 0x%08x %s, src1 0x%08x %s, kept word 0x%08x\n",
                           d.lane, d.src0, Src0Text(d), d.src1, Src1Role(d), d.kept);
     if (d.src2_scale) absl::StrAppendFormat(&out, "    src2 0x%08x %s\n", d.src2, ScaleText(d.src2));
-    if (d.words > 1) {  // a VGPR pair: whole f32 words, the first that differs
-      absl::StrAppendFormat(&out, "    VDST+%d expected 0x%08x = %s  observed 0x%08x = %s\n",
-                            d.word, d.expected, F32(d.expected), d.observed, F32(d.observed));
+    if (d.words > 1) {  // a VGPR tuple: whole words, the first that differs
+      const bool halves = d.output == OutputKind::f16 || d.output == OutputKind::bf16;
+      const auto text = [&](uint32_t w) {
+        return halves ? ResultText(w, d.output) : absl::StrCat("= ", F32(w));
+      };
+      absl::StrAppendFormat(&out, "    VDST+%d expected 0x%08x %s  observed 0x%08x %s\n", d.word,
+                            d.expected, text(d.expected), d.observed, text(d.observed));
     } else if (d.output == OutputKind::f32 || d.output == OutputKind::f16 ||
                d.output == OutputKind::bf16) {  // whole words of floats, not bytes
       absl::StrAppendFormat(&out, "    expected 0x%08x %s  observed 0x%08x %s\n", d.expected,

@@ -144,7 +144,10 @@ constexpr LlvmDifference kDifferences[] = {
      "llvm-mc-22's disassembler calls a word with NEG/ABS bits an invalid encoding, prints an "
      "SGPR code in the tuple source as a misaligned range of another length (code 67: "
      "`s[64:68]/*Invalid register, operand has 'VReg_192_Align2' register class*/`), and "
-     "comments odd tuples with their own class names ('VReg_1024_Align2', 'VReg_192_Align2')",
+     "comments odd tuples with their own class names ('VReg_1024_Align2', 'VReg_192_Align2'); "
+     "for gfx1250's decodes with an E8M0 scale register (v_cvt_scale_pk8_*: a VGPR pair or one "
+     "VGPR of codes, an 8- or 4-word destination) the same, and an SGPR or constant code in "
+     "the FP4 codes' one-VGPR source is an invalid encoding",
      "LLVM's assembler refuses all of these; silicon decodes the fields (effect U): we decode "
      "them, list the refusals in DecodedVop3::llvm_refuses and compare only words with an even "
      "VGPR tuple in both, no NEG/ABS and a VGPR, SGPR or constant scale"},
@@ -373,12 +376,15 @@ void DropUnacceptedNegAbs(Instr instr, const AsmRules& rules, Vop3Instr* vop3,
 // A tuple row's word llvm-mc-22 does not print comparably (known difference
 // disasm_tuple_operands): NEG/ABS bits where LLVM takes none (the SR FP4 encoder's pair and
 // scale take them), a source tuple that is not an even VGPR tuple (or runs past v255), an odd
-// destination tuple.
+// destination tuple; gfx1250's eight FP4 codes (SrcRole::fp4_x8, a one-dword source beside a
+// destination tuple) in anything but a VGPR.
 bool TupleNotComparable(const Vop3Instr& in) {
   const InstrInfo& row = GetInstrInfo(in.instr);
-  if (row.src_dwords(0) == 1) return false;
+  const bool fp4_x8 = row.src[0] == SrcRole::fp4_x8;
+  if (row.src_dwords(0) == 1 && !fp4_x8) return false;
   if (((in.mods.neg | in.mods.abs) & ~row.neg_abs_srcs) != 0) return true;
   if (DstWords(in.instr) > 1 && (in.vdst & 1) != 0) return true;
+  if (fp4_x8 && in.src[0] < kFirstVgprCode) return true;
   for (int s = 0; s < 3; ++s) {
     if (row.src_dwords(s) > 1 &&
         (in.src[s] < kFirstVgprCode || ((in.src[s] - kFirstVgprCode) & 1) != 0 ||

@@ -250,6 +250,7 @@ Vop3Instr RandomLegal(std::mt19937& rng, const TargetTraits& t, Instr instr, For
       case OpSelSyntax::op_sel_byte_sel: in.mods.opsel = rng() % 16; break;
       case OpSelSyntax::byte_sel_src: in.mods.opsel = rng() % 4; break;
       case OpSelSyntax::op_sel_dst_byte_sel: in.mods.opsel = (rng() % 4) | ((rng() % 2) << 3); break;
+      case OpSelSyntax::scale_sel: in.mods.opsel = rng() % 16; break;
       case OpSelSyntax::op_sel_word_src: {
         const uint32_t v = rng() % 4;  // op_sel:[a,d] = OPSEL[0], OPSEL[3]
         in.mods.opsel = static_cast<uint8_t>((v & 1) | ((v >> 1) << 3));

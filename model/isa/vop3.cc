@@ -129,6 +129,7 @@ void LlvmOpSelRefusals(const TargetTraits& target, const Vop3Instr& in, const As
       break;
     case OpSelSyntax::op_sel_4: break;  // all four bits expressible
     case OpSelSyntax::op_sel_byte_sel: break;  // op_sel:[a,b,0] and byte_sel:N: all four
+    case OpSelSyntax::scale_sel: break;        // scale_sel:N = OPSEL[3:0]: all four
     case OpSelSyntax::op_sel_dst_byte_sel:
       if ((in.mods.opsel & 4) != 0) {
         out.push_back(absl::StrCat("OPSEL[2] set: LLVM's op_sel:[x,d] byte_sel:N for ",
@@ -179,6 +180,12 @@ void LlvmOperandRefusals(const TargetTraits& target, const Vop3Instr& in, const 
     // A tuple source (InstrInfo::src_dwords): LLVM 22 takes an even-aligned VGPR tuple only
     // (llvm-mc-22 -mcpu=gfx950: `v[3:8]`, `s[4:9]`, `1.0` "invalid operand for instruction").
     const int n = GetInstrInfo(in.instr).src_dwords(i);
+    // gfx1250's eight FP4 codes (SrcRole::fp4_x8): a VGPR only (llvm-mc-22 -mcpu=gfx1250:
+    // `s20`, `1.0`, `0x12345678` "invalid operand for instruction").
+    if (n == 1 && GetInstrInfo(in.instr).src[i] == SrcRole::fp4_x8 && in.src[i] < kFirstVgprCode) {
+      out.push_back(absl::StrCat("src", i, " code ", in.src[i], ": LLVM takes only a VGPR as these "
+                                 "eight FP4 codes (invalid operand)"));
+    }
     if (n == 1) continue;
     if (in.src[i] < kFirstVgprCode) {
       out.push_back(absl::StrCat("src", i, " code ", in.src[i], ": LLVM takes only a VGPR tuple v[N:N+",

@@ -217,6 +217,7 @@ absl::StatusOr<std::vector<std::string>> SplitModifiers(absl::string_view line,
   for (size_t i = 1; i < toks.size(); ++i) {
     absl::string_view tk = toks[i];
     if (tk == "clamp" || absl::StartsWith(tk, "op_sel:") || absl::StartsWith(tk, "byte_sel:") ||
+        absl::StartsWith(tk, "scale_sel:") ||
         absl::StartsWith(tk, "src0_sel:") || absl::StartsWith(tk, "dst_sel:") ||
         absl::StartsWith(tk, "dst_unused:") ||
         absl::StartsWith(tk, "op_sel_src2:") || absl::StartsWith(tk, "op_sel_mid:") ||
@@ -299,6 +300,10 @@ absl::Status ParseOpSel(const AsmRules& r, absl::string_view m, absl::string_vie
   if (!absl::ConsumePrefix(&mv, "[") || !absl::ConsumeSuffix(&mv, "]")) {
     return absl::InvalidArgumentError(absl::StrCat("'", m, "': expected op_sel:[a,b,c,d]"));
   }
+  if (r.opsel == OpSelSyntax::scale_sel) {  // llvm-mc-22 -mcpu=gfx1250: "not a valid operand"
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", m, "': this instruction's OPSEL is scale_sel:N, it has no op_sel"));
+  }
   std::vector<absl::string_view> bits = absl::StrSplit(mv, ',');
   if (bits.size() > 4) {
     return absl::InvalidArgumentError(absl::StrCat("'", m, "': at most 4 op_sel bits"));
@@ -380,6 +385,23 @@ absl::Status ParseByteSel(const TargetTraits& target, const AsmRules& r, absl::s
   return absl::OkStatus();
 }
 
+// scale_sel:N (0..15): OPSEL[3:0] of gfx1250's scaled decodes with an E8M0 scale register
+// (OpSelSyntax::scale_sel; llvm-mc-22 -mcpu=gfx1250 `scale_sel:15` sets bits 11-14,
+// `scale_sel:16` is "invalid scale_sel value").
+absl::Status ParseScaleSel(const TargetTraits& target, const AsmRules& r, absl::string_view m,
+                           absl::string_view mv, Vop3Instr* in) {
+  int n = 0;
+  if (!absl::SimpleAtoi(mv, &n) || n < 0 || n > 15) {
+    return absl::InvalidArgumentError(absl::StrCat("'", m, "': scale_sel is 0..15"));
+  }
+  if (r.opsel != OpSelSyntax::scale_sel) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", m, "': ", InstrName(in->instr), " takes no scale_sel on ", target.name));
+  }
+  in->mods.opsel = static_cast<uint8_t>(n);
+  return absl::OkStatus();
+}
+
 // src0_sel:SEL / dst_sel:SEL (`mv` is SEL) of the _sdwa form.
 absl::Status ParseSdwaSel(absl::string_view m, absl::string_view mv, Vop3Instr* in) {
   if (in->form != InstrForm::sdwa) {
@@ -428,6 +450,8 @@ absl::Status ParseModifier(const TargetTraits& target, const AsmRules& r, const 
     return ParseOpSelSrc2(r, m, mv, in);
   } else if (absl::ConsumePrefix(&mv, "byte_sel:")) {
     return ParseByteSel(target, r, m, mv, in);
+  } else if (absl::ConsumePrefix(&mv, "scale_sel:")) {
+    return ParseScaleSel(target, r, m, mv, in);
   } else if (absl::ConsumePrefix(&mv, "src0_sel:") || absl::ConsumePrefix(&mv, "dst_sel:")) {
     return ParseSdwaSel(m, mv, in);
   } else if (absl::ConsumePrefix(&mv, "dst_unused:")) {

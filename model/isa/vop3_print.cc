@@ -139,6 +139,8 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
         absl::StrAppend(&out, absl::StrFormat(" op_sel:[%d,%d,%d]", v & 1, (v >> 1) & 1, (v >> 3) & 1));
       }
       if ((v & 4) != 0) absl::StrAppend(&out, " op_sel_src2:1");
+    } else if (r.opsel == OpSelSyntax::scale_sel) {
+      absl::StrAppend(&out, " scale_sel:", in.mods.opsel & 0xfu);  // as llvm-mc-22 prints it
     } else if (r.opsel == OpSelSyntax::op_sel_word_src) {
       // One source and the destination: op_sel:[OPSEL[0],OPSEL[3]] as LLVM prints it;
       // OPSEL[2:1], which LLVM cannot express, as op_sel_mid:[b1,b2] (our spelling).

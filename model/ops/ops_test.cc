@@ -389,11 +389,14 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
             // gfx950 v_prng_b32 (S0 only) and v_cvt_pk_{f16,bf16}_f32 (S0 and S1), by
             // docs/semantics.md §12: S2, the old VDST and OPSEL have no effect; gfx1250's
             // two-element SR rows (§13.2) read S2, the seed, and the interleaved FP6 encoders
-            // (§11.16) S2, the scale; neither reads the old VDST or OPSEL.
+            // (§11.16) S2, the scale; neither reads the old VDST or OPSEL. gfx1250's decodes with
+            // an E8M0 scale register (§14.2) read OPSEL as scale_sel, not S2 or the old VDST.
             const bool reads_s1 = GetInstrInfo(instr).src[1] != SrcRole::unused;
             const bool reads_s2 = GetInstrInfo(instr).src[2] != SrcRole::unused;
+            const bool scale_sel = GetInstrInfo(instr).opsel_syntax[static_cast<int>(t.family)] ==
+                                   OpSelSyntax::scale_sel;
             OpContext no_opsel = ctx;
-            no_opsel.mods.opsel = 0;
+            no_opsel.mods.opsel = scale_sel ? opsel : 0;
             EXPECT_EQ(EvaluateLane(no_opsel, s0, reads_s1 ? s1 : static_cast<uint32_t>(rng()),
                                    reads_s2 ? s2 : static_cast<uint32_t>(rng()), rng()),
                       out)

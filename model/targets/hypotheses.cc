@@ -90,6 +90,21 @@ constexpr absl::string_view kNoCvt16 =
 constexpr absl::string_view kNoCvt16Reason =
     "no gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_f16_f32 and its kin are not rows here): the "
     "rule does not arise";
+// The targets with neither gfx950's scaled conversions nor gfx1250's scaled decodes of shape U
+// (the E8M0 scale rules then do not arise).
+constexpr absl::string_view kNoMxScale =
+    "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
+// gfx1250's scaled decodes (shape U, docs/semantics.md §14.2) read the gfx950 scale rules on
+// the E8M0 byte scale_sel picks.
+constexpr absl::string_view kGfx1250ScaledDecode =
+    "U: no gfx1250 pseudocode is public; v_cvt_scale_pk8_* decode with an E8M0 byte as gfx950's "
+    "scaled decodes do with the exponent field of their f32 scale, so gfx950's reading is carried "
+    "over (not measured)";
+// The targets without gfx1250's scaled decodes with an E8M0 scale register (shape U).
+constexpr absl::string_view kNoShapeU =
+    "gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
+constexpr absl::string_view kNoShapeUReason =
+    "no scaled decode with an E8M0 scale register: the rule does not arise";
 // gfx1250's reading of a rule it shares with gfx950 (docs/semantics.md §13.1).
 constexpr absl::string_view kGfx1250AsGfx950 =
     "U: no gfx1250 pseudocode is public; gfx950's documented behaviour is carried over (the same "
@@ -460,7 +475,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 src1=0: 0x00000000 (default 0x00400000)"}},
        {{"gfx950", "L: the ISA reads an E8M0 byte, whose 0x00 is 2^-127 (OCP)"},
-        {kNoMx, kNoMxReason}},
+        {"gfx1250 gfx1251", kGfx1250ScaledDecode},
+        {kNoMxScale, kNoMxReason}},
        Get<MxScaleZero, &Hypotheses::mx_scale_zero>, Set<MxScaleZero, &Hypotheses::mx_scale_zero>},
       {"mx_scale_nan",
        "gfx950 v_cvt_scalef32_*: the scale byte 0xFF (S1 +-Inf or NaN)",
@@ -484,7 +500,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x00 src1=0x7f800000: 0x7fc00000 (pow2_128 "
          "0x00000000); src0=0x38: 0x7f800000 (default 0x7fc00000)"}},
        {{"gfx950", "L: gem5 and HIP's host model give NaN; OCP's E8M0 0xFF is NaN"},
-        {kNoMx, kNoMxReason}},
+        {"gfx1250 gfx1251", kGfx1250ScaledDecode},
+        {kNoMxScale, kNoMxReason}},
        Get<MxScaleNan, &Hypotheses::mx_scale_nan>, Set<MxScaleNan, &Hypotheses::mx_scale_nan>},
       {"mx_up_overflow",
        "gfx950 v_cvt_scalef32_*: a scaled result beyond the destination's largest finite (f32, "
@@ -502,7 +519,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x7e src1=0x7f000000: 0x7f7fffff (default "
          "0x7f800000); v_cvt_scalef32_pk_f16_fp8 src0=0x7e7e src1=0x43800000 (2^8): 0x7bff7bff "
          "(default 0x7c007c00); f16 and bf16 give +-0x7bff / +-0x7f7f"}},
-       {{"gfx950", "L: AMD's host model names it the hardware's behaviour"}, {kNoMx, kNoMxReason}},
+       {{"gfx950", "L: AMD's host model names it the hardware's behaviour"}, {"gfx1250 gfx1251", kGfx1250ScaledDecode},
+        {kNoMxScale, kNoMxReason}},
        Get<MxUpOverflow, &Hypotheses::mx_up_overflow>,
        Set<MxUpOverflow, &Hypotheses::mx_up_overflow>},
       {"mx_denorm_out",
@@ -523,7 +541,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x30 src1=0x00800000: 0x00000000 (default "
          "0x00400000); v_cvt_scalef32_f16_fp8 src0=0x38 (1.0) src1=0x38000000 (2^-15): "
          "0x00000000 (default 0x00000200)"}},
-       {{"gfx950", "L: AMD's host model keeps them"}, {kNoMx, kNoMxReason}},
+       {{"gfx950", "L: AMD's host model keeps them"}, {"gfx1250 gfx1251", kGfx1250ScaledDecode},
+        {kNoMxScale, kNoMxReason}},
        Get<MxDenormOut, &Hypotheses::mx_denorm_out>, Set<MxDenormOut, &Hypotheses::mx_denorm_out>},
       {"mx_up_round",
        "gfx950 v_cvt_scalef32_*_{f16,bf16}_*: a scaled product between two f16/bf16 values (only "
@@ -541,7 +560,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_f16_fp8 src0=0x3f src1=0x34800000: 0x00000007 (default "
          "0x00000008)"}},
-       {{"gfx950", "L: AMD's host model rounds to nearest even"}, {kNoMx, kNoMxReason}},
+       {{"gfx950", "L: AMD's host model rounds to nearest even"}, {"gfx1250 gfx1251", kGfx1250ScaledDecode},
+        {kNoMxScale, kNoMxReason}},
        Get<MxUpRound, &Hypotheses::mx_up_round>, Set<MxUpRound, &Hypotheses::mx_up_round>},
       {"mx_f16_half",
        "gfx950 v_cvt_scalef32_f16_fp8/bf8: the 16-bit half of VDST that OPSEL[3] does not select",
@@ -991,6 +1011,63 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoMx, kNoMxReason}},
        Get<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>,
        Set<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>},
+      {"mx_scale_sel",
+       "gfx1250 v_cvt_scale_pk8_*: the E8M0 byte of the 32-bit scale operand S1 that "
+       "scale_sel:N (0..15, OPSEL[3:0]) picks",
+       {{"low2",
+         "byte N & 3 (bits 8(N&3)+7:8(N&3)); N's bits 3:2 read by nothing",
+         "llvm-mc-22 -mcpu=gfx1250 (scale_sel:0..15 in bits 11-14; every other byte select of "
+         "gfx1250's conversions, byte_sel:0..3, is two bits, and the register holds four "
+         "bytes); LLVM IntrinsicsAMDGPU.td (llvm.amdgcn.cvt.scale.*: an i32 scale and an "
+         "immarg scale_sel in [0, 15], no semantics stated)",
+         "gfx1250",
+         "gfx1250 v_cvt_scale_pk8_f32_fp8 src0=v[0:1]={0x38,0} (E4M3 1.0) src1=0x7f7e7d80 "
+         "scale_sel:6: VDST 0x3f000000 (byte 2, 0x7e: 2^-1)"},
+        {"high2",
+         "byte N >> 2: N numbers the sixteen 8-element groups of the four 32-element MX blocks "
+         "whose scales the register holds",
+         "OCP MX v1.0's block of 32 elements per scale (as restated by microsoft/microxcaling "
+         "mx/mx_ops.py, block_size 32) with LLVM's 16 scale_sel values: four 8-element "
+         "conversions per block (a reading, no implementation found)",
+         "gfx1250",
+         "gfx1250 v_cvt_scale_pk8_f32_fp8 src0=v[0:1]={0x38,0} src1=0x7f7e7d80 scale_sel:6: "
+         "VDST 0x3e800000 (byte 1, 0x7d: 2^-2) (default 0x3f000000)"},
+        {"f32_exponent",
+         "the operand's f32 exponent field, bits 30:23, as on gfx950; scale_sel read by nothing",
+         "gfx950's scale operand (AMD CDNA4 pseudocode `scale = 32'U(exponent(S1.f32))`, as "
+         "extracted in tinygrad/tinygrad tinygrad/runtime/autogen/amd/cdna/str_pcode.py) carried "
+         "over; ROCm/rocm-systems rocjitsu's gfx1250 scaled-conversion tests pass f32 scales "
+         "(bit_cast(0.5f))",
+         "gfx1250",
+         "gfx1250 v_cvt_scale_pk8_f32_fp8 src0=v[0:1]={0x38,0} src1=0x7f7e7d80 scale_sel:6: "
+         "VDST 0x7f000000 (exponent field 0xfe: 2^127) (default 0x3f000000)"}},
+       {{"gfx1250 gfx1251",
+         "U: no gfx1250 pseudocode is public; the two-bit byte select of gfx1250's other "
+         "conversions is the nearest evidence (not measured)"},
+        {kNoShapeU, kNoShapeUReason}},
+       Get<MxScaleSel, &Hypotheses::mx_scale_sel>, Set<MxScaleSel, &Hypotheses::mx_scale_sel>},
+      {"mx_up_scale",
+       "gfx1250 v_cvt_scale_pk8_*: which way the picked E8M0 byte e scales each decoded element",
+       {{"multiply",
+         "element times 2^(e-127) (the value of an MX block element: scale x element)",
+         "OCP MX v1.0 (as restated by jax-ml/ml_dtypes ml_dtypes/include/mxfloat.h and "
+         "microsoft/microxcaling mx/mx_ops.py); llvm/llvm-project mlir ROCDLOps.td names "
+         "rocdl.cvt.scale.pk8 'Up-scaling'; gfx950's scaled decodes multiply (AMD CDNA4 "
+         "pseudocode)",
+         "gfx1250",
+         "gfx1250 v_cvt_scale_pk8_f32_fp8 src0=v[0:1]={0x38,0} (E4M3 1.0) src1=0x80 scale_sel:0: "
+         "VDST 0x40000000 (2.0)"},
+        {"divide",
+         "element divided by 2^(e-127), as the scaled encoders apply the scale (e = 0xFF stays "
+         "the NaN byte; e = 0 gives 2^127, e = 254 the byte 0x00's 2^-127)",
+         "the encoders' direction (mx_down_scale's default: ROCm/clr amd_hip_ocp_host.hpp "
+         "from_float subtracts the scale exponent) read on the decode (to refute)",
+         "gfx1250",
+         "gfx1250 v_cvt_scale_pk8_f32_fp8 src0=v[0:1]={0x38,0} src1=0x80 scale_sel:0: VDST "
+         "0x3f000000 (0.5) (default 0x40000000)"}},
+       {{"gfx1250 gfx1251", "L: OCP MX defines a block's values as scale x element"},
+        {kNoShapeU, kNoShapeUReason}},
+       Get<MxUpScale, &Hypotheses::mx_up_scale>, Set<MxUpScale, &Hypotheses::mx_up_scale>},
   };
   return *registry;
 }

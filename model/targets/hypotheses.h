@@ -163,6 +163,14 @@ enum class F16DecodeHalf : uint8_t { kept, zeroed };
 // (default: AMD's CDNA4 pseudocode), or S1 itself for every element (`same`: the seed not
 // advanced).
 enum class MxSrSeedStep : uint8_t { prng_step, same };
+// gfx1250's scaled decodes with an E8M0 scale register (v_cvt_scale_pk8_*, docs/semantics.md
+// §14.1): which E8M0 byte of the 32-bit scale operand scale_sel (0..15, OPSEL[3:0]) picks: byte
+// scale_sel & 3 (default), byte scale_sel >> 2, or none: the operand's f32 exponent field
+// (bits 30:23) whatever scale_sel says.
+enum class MxScaleSel : uint8_t { low2, high2, f32_exponent };
+// The same decodes: which way the E8M0 byte e scales an element: multiplied by 2^(e-127)
+// (default), or divided by it.
+enum class MxUpScale : uint8_t { multiply, divide };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -206,6 +214,8 @@ struct Hypotheses {
   Sr16Fp8Opsel0 sr16_fp8_opsel0 = Sr16Fp8Opsel0::high_half;
   F16DecodeHalf f16_decode_half = F16DecodeHalf::kept;
   MxSrSeedStep mx_sr_seed_step = MxSrSeedStep::prng_step;
+  MxScaleSel mx_scale_sel = MxScaleSel::low2;
+  MxUpScale mx_up_scale = MxUpScale::multiply;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };

@@ -103,7 +103,19 @@ constexpr bool RowsConsistent() {
                             i.src[2] == SrcRole::scale_f32;
     const bool encoder = (interleaved || pk16_tuple || sr_encoder) &&
                          i.output == OutputKind::fp6 && i.dst_bits == 192;
-    if (i.dst_bits > 64 && (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder))) {
+    // gfx1250's eight-element decodes with an E8M0 scale register (shape U): 8 f32, or 8
+    // packed f16 / bf16, from eight fp8/bf8 codes (a VGPR pair) or FP4 codes (one VGPR).
+    const bool decode8 = (i.src[0] == SrcRole::fp8_x8 || i.src[0] == SrcRole::fp4_x8) &&
+                         i.src[1] == SrcRole::scale_e8m0_x4 && i.src[2] == SrcRole::unused &&
+                         i.write == DstWrite::dword && i.opsel_bits == 0b1111 &&
+                         ((i.output == OutputKind::f32 && i.dst_bits == 256) ||
+                          ((i.output == OutputKind::f16 || i.output == OutputKind::bf16) &&
+                           i.dst_bits == 128));
+    if ((i.src[0] == SrcRole::fp8_x8 || i.src[0] == SrcRole::fp4_x8) != decode8) return false;
+    if ((i.src[0] == SrcRole::fp4_x8) != (decode8 && i.fp8_slot == Fp8Slot::fp4)) return false;
+    if (i.src[0] == SrcRole::scale_e8m0_x4 || i.src[2] == SrcRole::scale_e8m0_x4) return false;
+    if (i.dst_bits > 64 &&
+        (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder && !decode8))) {
       return false;
     }
     // A packed FP6 tuple is read, and an FP6 tuple written, by the FP6/BF6 slots only.

@@ -115,6 +115,21 @@ enum class SrcRole : uint8_t {
   // S0 (V_CVT_SCALEF32_SR_PK32_*_F32). LLVM 22 takes only an even-aligned VGPR tuple here
   // (`v[11:42]`, `s[10:41]` refused), no neg/abs.
   f32_x32,
+  // gfx1250's scaled decodes of shape U (V_CVT_SCALE_PK8_*; docs/semantics.md §14.2): eight
+  // OCP E4M3 / E5M2 codes in an even-aligned VGPR pair, element k at bits 8k+7:8k of the 64
+  // bits (dword 0 the low one; LLVM's intrinsic takes <2 x i32>), the format per
+  // InstrInfo::fp8_slot. LLVM 22 takes only `v[2n:2n+1]` here (`v[21:22]`, `s[20:21]`, `1.0`
+  // "invalid operand for instruction"), no neg/abs.
+  fp8_x8,
+  // Eight OCP MX FP4 E2M1 codes in one VGPR, element k at bits 4k+3:4k (gfx1250's
+  // V_CVT_SCALE_PK8_*_FP4; LLVM's intrinsic takes i32). LLVM 22 takes only a VGPR here (`s20`,
+  // `1.0`, a literal "invalid operand for instruction"), no neg/abs.
+  fp4_x8,
+  // The scale of gfx1250's scaled decodes (shapes U and V; docs/semantics.md §14.1): a 32-bit
+  // integer operand holding E8M0 bytes, of which the instruction's scale_sel (OpSelSyntax::
+  // scale_sel, OPSEL[3:0]) picks one per the hypothesis mx_scale_sel. LLVM 22 takes a VGPR, an
+  // SGPR, an inline constant or a 32-bit literal here, no neg/abs (`-s2` "not a valid operand").
+  scale_e8m0_x4,
 };
 
 // The 16-dword tuple of packed 16-bit floats (SrcRole::f16x2_x16 / bf16x2_x16).
@@ -143,7 +158,8 @@ constexpr bool IsPackedF16(SrcRole role) { return Packed16Pair(role) == SrcRole:
 constexpr int SrcDwords(SrcRole role) {
   switch (role) {
     case SrcRole::fp6_x32: return 6;
-    case SrcRole::f32_x2: return 2;
+    case SrcRole::f32_x2:
+    case SrcRole::fp8_x8: return 2;
     case SrcRole::f32_x16:
     case SrcRole::f16x2_x16:
     case SrcRole::bf16x2_x16: return 16;
@@ -188,6 +204,10 @@ enum class OpSelSyntax : uint8_t {
                         // OPSEL[1], the source byte, in that order only (gfx1250's one-byte
                         // fp8 -> f16 decodes: llvm-mc-22 `op_sel:[0,1] byte_sel:3` sets bits
                         // 11, 12, 14; `byte_sel:2 op_sel:[0,1]` is "not a valid operand")
+  scale_sel,  // scale_sel:N = OPSEL[3:0], N in 0..15 (gfx1250's scaled decodes with an E8M0
+              // scale register, SrcRole::scale_e8m0_x4: llvm-mc-22 `scale_sel:7` sets bits
+              // 11-13, `scale_sel:15` bits 11-14, `scale_sel:16` "invalid scale_sel value"); no
+              // op_sel (`op_sel:[1,0,0]` "not a valid operand")
 };
 
 // What an element the lane writes is: compare, sweep and reports decode by this, and ask the
