@@ -65,6 +65,9 @@ def read_rows(path):
             "pk16_x16": src.split(",")[0].strip() in ("SrcRole::f16x2_x16", "SrcRole::bf16x2_x16"),
             "f32_x2": src.split(",")[0].strip() == "SrcRole::f32_x2",
             "f32_x32": src.split(",")[0].strip() == "SrcRole::f32_x32",
+            # gfx1250's 8-wide encoders' S0: the tuple's dwords (8 f32, or 8 packed 16-bit floats).
+            "pk8": {"SrcRole::f32_x8": 8, "SrcRole::f16x2_x4": 4, "SrcRole::bf16x2_x4": 4}.get(
+                src.split(",")[0].strip(), 0),
             # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
             "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
@@ -286,6 +289,29 @@ def tuple32_lines_for(instr, row):
     return out
 
 
+# An 8-wide tuple as S0 (SrcRole::f32_x8: 8 dwords; f16x2_x4 / bf16x2_x4: 4) and the scale S1,
+# a VGPR pair (fp8/bf8 bytes) or one VGPR (FP4 codes) as VDST (gfx1250's 8-wide encoders):
+# aligned, odd and last tuples, SGPR ranges and constants in S0, every operand kind in the
+# scale, wrong destinations, and the modifiers and selects LLVM refuses.
+def pk8_lines_for(instr, row):
+    n, words = row["pk8"], row["dst_bits"] // 32
+    dst = "v5" if words == 1 else "v[4:5]"
+    a = f"v[36:{35 + n}]"
+    sources = [f"v[0:{n - 1}]", f"v[{256 - n}:255]", f"v[37:{36 + n}]", f"v[36:{36 + n}]",
+               f"s[4:{3 + n}]", f"s[2:{1 + n}]", "v1", "s3", "1.0", "0", "lit(0x5)", f"-{a}",
+               f"|{a}|"]
+    out = [f"{instr} {dst}, {s}, v2" for s in sources]
+    out += [f"{instr} {dst}, {a}, {s}" for s in SOURCES if s != "v1"]
+    out += [f"{instr} v[0:1], {a}, v2", f"{instr} v[254:255], {a}, v2", f"{instr} v[5:6], {a}, v2",
+            f"{instr} v4, {a}, v2", f"{instr} v255, {a}, v2", f"{instr} v[4:6], {a}, v2",
+            f"{instr} {dst}, {a}, v2 clamp", f"{instr} {dst}, {a}, v2 mul:2",
+            f"{instr} {dst}, {a}, v2 div:2", f"{instr} {dst}, {a}, v2 op_sel:[0,0,0]",
+            f"{instr} {dst}, {a}, v2 op_sel:[1,0,0]", f"{instr} {dst}, {a}, v2 op_sel:[0,0,1]",
+            f"{instr} {dst}, {a}, v2 byte_sel:1", f"{instr} {dst}, {a}, v2 scale_sel:1",
+            f"{instr} {dst}, {a}, v2, v3"]
+    return out
+
+
 def lines_for(instr, row, family):
     if row["encoding"] == "vop1":
         return vop1_lines_for(instr, row, family)
@@ -299,6 +325,8 @@ def lines_for(instr, row, family):
         return pair_lines_for(instr, row)
     if row["f32_x32"]:
         return tuple32_lines_for(instr, row)
+    if row["pk8"]:
+        return pk8_lines_for(instr, row)
     two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources
     opsel = row["opsel"][FAMILIES.index(family)]
     out = []
