@@ -157,7 +157,8 @@ std::string DecodeByte(const Fp8Format* format, uint8_t byte);
 // elements_swapped (the written byte holds the expected two codes in the other nibble order,
 // and they differ), else of the first differing code (element 0 first): sign_only (the sign
 // bit alone), one_code_apart (same sign or one a zero, magnitudes one apart), value_differs.
-// FP4 has no NaN or Inf, so no NaN/Inf class arises.
+// FP4 has no NaN or Inf, so no NaN/Inf class arises. A mask of several bytes (a whole dword of
+// eight codes) is read at its first written byte that differs.
 std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed);
 // A byte of two OCP MX FP4 E2M1 codes (OutputKind::fp4), element 0 (the low nibble) first:
 // 0x5c -> "0x5c = fp4 -2, 3 (nibbles low first)".
