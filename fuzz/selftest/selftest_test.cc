@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "device_harness/code_object.h"
 #include "model/isa/testcase.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
@@ -387,8 +388,14 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
     ASSERT_TRUE(st.ok()) << st.status();
     EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
     for (const KnownAnswer& k : st->known) {
-      // The kernels store one word or a VGPR pair (KernelArgs::shape): every batch runs,
-      // the pair writers' included.
+      // The kernels store one word or a VGPR pair (KernelArgs::shape): every batch runs, the
+      // pair writers' included, but for a tuple source the family's kernel does not load
+      // (gfx1250's 8-wide encoders: code_object.h KernelCapacity), which is unsupported.
+      const Instr instr = *InstrFromProto(k.testcase.instr());
+      if (!KernelRuns((*FindTarget(target))->family, GetInstrInfo(instr).lane_shape())) {
+        EXPECT_TRUE(k.unsupported()) << k.name << ": " << k.status;
+        continue;
+      }
       EXPECT_FALSE(k.unsupported()) << k.name << ": " << k.status;
       ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
     }
@@ -401,6 +408,7 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
     // Every batch replays right.
     ASSERT_EQ(again->known.size(), st->known.size());
     for (size_t i = 0; i < st->known.size(); ++i) {
+      if (st->known[i].unsupported()) continue;  // not run, so not in the bundle's answers
       EXPECT_TRUE(again->known[i].ok()) << again->known[i].name << ": "
                                         << again->known[i].status << again->known[i].first_wrong;
     }

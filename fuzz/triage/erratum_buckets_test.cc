@@ -443,8 +443,9 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
 // bucket is one cause). Once a cause is confirmed on a (target, instruction) it explains
 // first, with the others, and is among the others when another is confirmed
 // (fuzz/triage/README.md, "Attribution"; its 60 s run gives exactly the planted buckets).
-// Seed 12: with gfx1250's 8-wide encoders as rows, seed 11's draw gave v_cvt_sr_bf8_f16 a lane
-// where sr_wrap and fp16_ovfl_ignored meet (saturated_vs_not), a bucket of neither alone.
+// Seed 12: with gfx1250's 8-wide encoders as rows, seed 11's draw gave gfx1250's bf8 SR
+// encoder from one f16 a lane where sr_wrap and fp16_ovfl_ignored meet (saturated_vs_not), a
+// bucket of neither alone.
 TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
   const auto buckets =
       Campaign({"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"}, 600, 12);
