@@ -652,6 +652,13 @@ std::string TupleSrcType(const InstrInfo& info, int s) {
   if (info.src[s] == SrcRole::bf16x2_x16) return "<32 x bfloat>";
   // gfx1250's eight fp8/bf8 codes in a VGPR pair (LLVM's llvm.amdgcn.cvt.scale.pk8.*: <2 x i32>).
   if (info.src[s] == SrcRole::fp8_x8) return "<2 x i32>";
+  // gfx1250's 8-wide encoders: <8 x float>, <8 x half>, <8 x bfloat> (llc-22 -mcpu=gfx1250 emits
+  // `v_cvt_scalef32_pk8_fp8_f32 v[16:17], v[0:7], s2` from llvm.amdgcn.cvt.scalef32.pk8.fp8.f32(
+  // <8 x float>, float) -> <2 x i32>, `v_cvt_scalef32_pk8_fp4_f16 v0, v[12:15], s2` from
+  // llvm.amdgcn.cvt.scalef32.pk8.fp4.f16(<8 x half>, float) -> i32).
+  if (info.src[s] == SrcRole::f32_x8) return "<8 x float>";
+  if (info.src[s] == SrcRole::f16x2_x4) return "<8 x half>";
+  if (info.src[s] == SrcRole::bf16x2_x4) return "<8 x bfloat>";
   return "";
 }
 std::string TupleDstType(const InstrInfo& info) {
@@ -661,6 +668,10 @@ std::string TupleDstType(const InstrInfo& info) {
     case OutputKind::f16: return absl::StrCat("<", 2 * w, " x half>");
     case OutputKind::bf16: return absl::StrCat("<", 2 * w, " x bfloat>");
     case OutputKind::fp6: return absl::StrCat("<", w, " x i32>");
+    // gfx1250's 8-wide encoders: eight bytes in a <2 x i32>, eight FP4 codes in an i32.
+    case OutputKind::fp8:
+    case OutputKind::bf8: return info.src_dwords(0) > 1 && w == 2 ? "<2 x i32>" : "";
+    case OutputKind::fp4: return info.src_dwords(0) > 2 && w == 1 ? "i32" : "";
     default: return "";
   }
 }

@@ -66,8 +66,11 @@ def read_rows(path):
             "f32_x2": src.split(",")[0].strip() == "SrcRole::f32_x2",
             "f32_x32": src.split(",")[0].strip() == "SrcRole::f32_x32",
             # gfx1250's shape U (SrcRole::fp8_x8 / fp4_x8 beside an E8M0 scale register).
-            "pk8_src": src.split(",")[0].strip().split("::")[-1]
+            "scale_pk8_src": src.split(",")[0].strip().split("::")[-1]
             if src.split(",")[0].strip() in ("SrcRole::fp8_x8", "SrcRole::fp4_x8") else None,
+            # gfx1250's 8-wide encoders' S0: the tuple's dwords (8 f32, or 8 packed 16-bit floats).
+            "pk8": {"SrcRole::f32_x8": 8, "SrcRole::f16x2_x4": 4, "SrcRole::bf16x2_x4": 4}.get(
+                src.split(",")[0].strip(), 0),
             # Families whose SRC0 is a 16-bit operand (.src0_16bit = FamilyBit(Family::gfx12) | ...).
             "src0_16bit": re.findall(r"Family::(\w+)", re.search(r"\.src0_16bit = ([^\n]*),\n", body).group(1)),
         }
@@ -293,7 +296,7 @@ def tuple32_lines_for(instr, row):
 # fp4_x8, one VGPR; the scale SrcRole::scale_e8m0_x4): aligned, odd and last sources, SGPRs and
 # constants there, every operand kind in the scale, every scale_sel and the first refused one,
 # wrong destination tuples, and the modifiers LLVM refuses.
-PK8_SOURCES = {
+SCALE_PK8_SOURCES = {
     "fp8_x8": ["v[20:21]", "v[0:1]", "v[254:255]", "v[21:22]", "s[4:5]", "v1", "s3", "1.0", "0",
                "lit(0x5)", "-v[20:21]", "|v[20:21]|"],
     "fp4_x8": ["v20", "v0", "v255", "s3", "1.0", "0", "0x12345678", "lit(0x5)", "-v20", "|v20|",
@@ -301,11 +304,11 @@ PK8_SOURCES = {
 }
 
 
-def pk8_lines_for(instr, row):
+def scale_pk8_lines_for(instr, row):
     words = row["dst_bits"] // 32
     dst = f"v[4:{3 + words}]"
-    a = PK8_SOURCES[row["pk8_src"]][0]
-    out = [f"{instr} {dst}, {s}, v2" for s in PK8_SOURCES[row["pk8_src"]]]
+    a = SCALE_PK8_SOURCES[row["scale_pk8_src"]][0]
+    out = [f"{instr} {dst}, {s}, v2" for s in SCALE_PK8_SOURCES[row["scale_pk8_src"]]]
     out += [f"{instr} {dst}, {a}, {s}" for s in SOURCES if s != "v1"]
     out += [f"{instr} {dst}, {a}, v2 scale_sel:{n}" for n in range(17)]
     out += [f"{instr} {dst}, {a}, s2 scale_sel:-1", f"{instr} v[0:{words - 1}], {a}, v2",
@@ -313,6 +316,29 @@ def pk8_lines_for(instr, row):
             f"{instr} v4, {a}, v2", f"{instr} {dst}, {a}, v2 clamp",
             f"{instr} {dst}, {a}, v2 mul:2", f"{instr} {dst}, {a}, v2 op_sel:[0,0,0]",
             f"{instr} {dst}, {a}, v2 op_sel:[1,0,0]", f"{instr} {dst}, {a}, v2 byte_sel:1",
+            f"{instr} {dst}, {a}, v2, v3"]
+    return out
+
+
+# An 8-wide tuple as S0 (SrcRole::f32_x8: 8 dwords; f16x2_x4 / bf16x2_x4: 4) and the scale S1,
+# a VGPR pair (fp8/bf8 bytes) or one VGPR (FP4 codes) as VDST (gfx1250's 8-wide encoders):
+# aligned, odd and last tuples, SGPR ranges and constants in S0, every operand kind in the
+# scale, wrong destinations, and the modifiers and selects LLVM refuses.
+def pk8_lines_for(instr, row):
+    n, words = row["pk8"], row["dst_bits"] // 32
+    dst = "v5" if words == 1 else "v[4:5]"
+    a = f"v[36:{35 + n}]"
+    sources = [f"v[0:{n - 1}]", f"v[{256 - n}:255]", f"v[37:{36 + n}]", f"v[36:{36 + n}]",
+               f"s[4:{3 + n}]", f"s[2:{1 + n}]", "v1", "s3", "1.0", "0", "lit(0x5)", f"-{a}",
+               f"|{a}|"]
+    out = [f"{instr} {dst}, {s}, v2" for s in sources]
+    out += [f"{instr} {dst}, {a}, {s}" for s in SOURCES if s != "v1"]
+    out += [f"{instr} v[0:1], {a}, v2", f"{instr} v[254:255], {a}, v2", f"{instr} v[5:6], {a}, v2",
+            f"{instr} v4, {a}, v2", f"{instr} v255, {a}, v2", f"{instr} v[4:6], {a}, v2",
+            f"{instr} {dst}, {a}, v2 clamp", f"{instr} {dst}, {a}, v2 mul:2",
+            f"{instr} {dst}, {a}, v2 div:2", f"{instr} {dst}, {a}, v2 op_sel:[0,0,0]",
+            f"{instr} {dst}, {a}, v2 op_sel:[1,0,0]", f"{instr} {dst}, {a}, v2 op_sel:[0,0,1]",
+            f"{instr} {dst}, {a}, v2 byte_sel:1", f"{instr} {dst}, {a}, v2 scale_sel:1",
             f"{instr} {dst}, {a}, v2, v3"]
     return out
 
@@ -328,10 +354,12 @@ def lines_for(instr, row, family):
         return pk16_tuple_lines_for(instr, row)
     if row["f32_x2"]:
         return pair_lines_for(instr, row)
-    if row["pk8_src"]:
-        return pk8_lines_for(instr, row)
+    if row["scale_pk8_src"]:
+        return scale_pk8_lines_for(instr, row)
     if row["f32_x32"]:
         return tuple32_lines_for(instr, row)
+    if row["pk8"]:
+        return pk8_lines_for(instr, row)
     two = row["sources"] == 2  # SRC2 carries no data: LLVM's syntax has two sources
     opsel = row["opsel"][FAMILIES.index(family)]
     out = []

@@ -379,8 +379,9 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
   // The launch path (hip/launch_pipeline.h) stages every dword of each source's tuple; the
   // family's kernel must take the row's shape (code_object.h KernelCapacity) and the batch's
   // lanes must be laid out as the row reads them.
-  // A shape the family's kernel does not take (gfx1250's v_cvt_scale_pk8_*: a VGPR-pair source
-  // and 4 or 8 VDST words) is "unsupported" (device_harness/fault.h): the campaign counts it
+  // A shape the family's kernel does not take (gfx1250's tuple rows: v_cvt_scale_pk8_*'s
+  // VGPR-pair source and 4 or 8 VDST words, the 8-wide encoders' 4- or 8-dword sources) is
+  // "unsupported" (device_harness/fault.h): the campaign counts it
   // and goes on, the self-test shows it as SKIP.
   if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); !KernelRuns(batch.target->family, shape)) {
     return Unsupported(absl::StrCat(

@@ -276,13 +276,19 @@ TEST(SimErrataTest, NanSign) {
         // The scaled encoders also make a NaN of a scale whose exponent field is 0xFF (S2, or
         // S1 of the encoders from packed 16-bit floats), and of a NaN in either 16-bit half of
         // such an S0 (the one-value SR rows read one of them).
-        const uint32_t s0 = rc.lanes.src0()[lane];
+        // A tuple S0 (gfx1250's 8-wide encoders): a NaN in any of its dwords.
         auto nan16 = [&](uint32_t h) {
           return IsPackedF16(info.src[0]) ? (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0
                                                     : (h & 0x7f80u) == 0x7f80u && (h & 0x7fu) != 0;
         };
-        const bool pk16_nan = IsPacked16(info.src[0]) && (nan16(s0 & 0xffffu) || nan16(s0 >> 16));
-        const bool nan = (!IsPacked16(info.src[0]) && is_nan(s0)) || pk16_nan ||
+        bool pk16_nan = false, f32_nan = false;
+        const size_t n0 = static_cast<size_t>(info.src_dwords(0));
+        for (size_t k = 0; k < n0; ++k) {
+          const uint32_t s0 = rc.lanes.src0()[lane * n0 + k];
+          pk16_nan |= IsPacked16(info.src[0]) && (nan16(s0 & 0xffffu) || nan16(s0 >> 16));
+          f32_nan |= !IsPacked16(info.src[0]) && is_nan(s0);
+        }
+        const bool nan = f32_nan || pk16_nan ||
                          (info.src[1] == SrcRole::data_f32 && is_nan(rc.lanes.src1()[lane])) ||
                          (info.src[1] == SrcRole::scale_f32 &&
                           ((rc.lanes.src1()[lane] >> 23) & 0xffu) == 0xffu) ||

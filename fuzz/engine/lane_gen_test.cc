@@ -112,7 +112,7 @@ TEST(LanePools, Packed16TupleDwordsDrawEdgesAndPoolWords) {
                                       0x41e0, 0x41f0, 0x4200, 0x3d00, 0x3dc0};
   int rows = 0;
   for (Instr instr : kAllInstrs) {
-    if (!IsPacked16Tuple(GetInstrInfo(instr).src[0])) continue;
+    if (!IsPacked16Tuple(GetInstrInfo(instr).src[0]) || GetInstrInfo(instr).src_dwords(0) != 16) continue;
     ++rows;
     MutatorConfig config;
     config.instrs = {instr};

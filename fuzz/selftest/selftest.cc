@@ -113,6 +113,13 @@ std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
     l.encoding.mutable_src0()->set_kind(proto::SOURCE_LITERAL);
     l.encoding.mutable_src0()->set_value(0x42fe0000u);  // 127.0
     out.push_back(l);
+  } else if (GetVop3Layout(target.family).literal_allowed && info.src[1] == SrcRole::scale_f32) {
+    // A tuple S0 is a VGPR tuple only; the scale takes the literal (gfx1250's 8-wide encoders:
+    // llvm-mc-22 assembles `..., 0x3fc00000` into a 12-byte word).
+    Variant l{"literal scale src1 (12-byte word)", {}};
+    l.encoding.mutable_src1()->set_kind(proto::SOURCE_LITERAL);
+    l.encoding.mutable_src1()->set_value(0x40000000u);  // 2.0
+    out.push_back(l);
   }
   return out;
 }

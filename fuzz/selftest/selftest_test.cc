@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "device_harness/code_object.h"
 #include "model/isa/testcase.h"
 #include "absl/strings/str_cat.h"
 #include "device_harness/batch.h"
@@ -407,7 +408,7 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
     // Every batch that ran replays right (an unsupported one was not run, so not recorded).
     ASSERT_EQ(again->known.size(), st->known.size());
     for (size_t i = 0; i < st->known.size(); ++i) {
-      if (st->known[i].unsupported()) continue;
+      if (st->known[i].unsupported()) continue;  // not run, so not in the bundle's answers
       EXPECT_TRUE(again->known[i].ok()) << again->known[i].name << ": "
                                         << again->known[i].status << again->known[i].first_wrong;
     }

@@ -194,7 +194,10 @@ struct LaneClassifier {
     }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
     if (sixteen) return {SixteenBitClass(i, written, expected[0], observed[0])};
-    if (info.output == OutputKind::fp4) {  // two FP4 codes: the structural classes first
+    if (info.write == DstWrite::dword && (info.writes_float() || info.output == OutputKind::fp4)) {
+      return {WholeCodesClass(expected, observed)};
+    }
+    if (info.output == OutputKind::fp4) {  // FP4 codes: the structural classes first
       const std::string s = DifferenceClassMask(nullptr, written, Kept(i), expected[0], observed[0]);
       if (IsStructural(s)) return {s};
       return {DifferenceClassFp4(written, expected[0], observed[0], &pairs[i])};
@@ -204,6 +207,25 @@ struct LaneClassifier {
       return {IsStructural(s) ? s : std::string("value_differs")};
     }
     return {DifferenceClassMask(format, written, Kept(i), expected[0], observed[0], &pairs[i])};
+  }
+  // Whole words of 8-bit float or FP4 codes (gfx1250's 8-wide encoders: a VGPR pair of eight
+  // bytes, or one dword of eight nibbles; no kept bits): the pair's words exchanged
+  // (dst_words_swapped); every byte of the first differing word changed (value_differs: the
+  // word replaced, no element's class to name); else that word's class as a one-word writer's.
+  std::string WholeCodesClass(absl::Span<const uint32_t> expected,
+                              absl::Span<const uint32_t> observed) const {
+    const size_t w = std::min(expected.size(), observed.size());
+    if (w == 2 && expected[0] != expected[1] && observed[0] == expected[1] &&
+        observed[1] == expected[0]) {
+      return "dst_words_swapped";
+    }
+    size_t k = 0;
+    while (k + 1 < w && expected[k] == observed[k]) ++k;
+    bool every_byte = true;
+    for (int b = 0; b < 32; b += 8) every_byte &= ((expected[k] ^ observed[k]) >> b & 0xffu) != 0;
+    if (every_byte) return "value_differs";
+    if (info.output == OutputKind::fp4) return DifferenceClassFp4(0xffffffffu, expected[k], observed[k]);
+    return DifferenceClassMask(format, 0xffffffffu, 0, expected[k], observed[k]);
   }
   // A tuple of 32 FP6 codes (OutputKind::fp6, the interleaved encoders): elements_swapped when
   // the observed 192 bits are the expected ones with S0's and S1's field of every 12-bit pair

@@ -159,7 +159,8 @@ std::string DecodeByte(const Fp8Format* format, uint8_t byte);
 // bit alone), one_code_apart (same sign or one a zero, magnitudes one apart), value_differs.
 // With the lane's rounding candidates (`pair`, the SR encoders': RoundingCandidates), before
 // the value classes: rounded_other_way when every differing code is the other candidate of its
-// element. FP4 has no NaN or Inf, so no NaN/Inf class arises.
+// element. FP4 has no NaN or Inf, so no NaN/Inf class arises. A mask of several bytes (a whole
+// dword of eight codes) is read at its first written byte that differs.
 std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed,
                                const RoundingPair* pair = nullptr);
 // A byte of two OCP MX FP4 E2M1 codes (OutputKind::fp4), element 0 (the low nibble) first:

@@ -53,6 +53,10 @@ TEST(DifferenceClass, ElementsSwappedInAHalf) {
 TEST(DifferenceClass, Fp4NibbleOrderAndValues) {
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc24u), "elements_swapped");
   EXPECT_EQ(DifferenceClassFp4(0xff000000u, 0x42bbccddu, 0x24bbccddu), "elements_swapped");
+  // A whole dword of eight codes (gfx1250's 8-wide FP4 encoder): its first differing byte, byte
+  // 2 here (0x42 vs 0x24: elements 4 and 5 exchanged); byte 0 0x44 vs 0x45 (2 vs 3, one apart).
+  EXPECT_EQ(DifferenceClassFp4(0xffffffffu, 0x11423344u, 0x11243344u), "elements_swapped");
+  EXPECT_EQ(DifferenceClassFp4(0xffffffffu, 0x11223344u, 0x11223345u), "one_code_apart");
   EXPECT_NE(DifferenceClassFp4(0x000000ffu, 0xaabbcc44u, 0xaabbcc45u), "elements_swapped");
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc4au), "sign_only");
   EXPECT_EQ(DifferenceClassFp4(0x000000ffu, 0xaabbcc42u, 0xaabbcc43u), "one_code_apart");

@@ -176,8 +176,16 @@ std::string DifferenceClassMask(const Fp8Format* format, uint32_t mask, uint32_t
 
 std::string DifferenceClassFp4(uint32_t written_mask, uint32_t expected, uint32_t observed,
                                const RoundingPair* pair) {
+  // The first written byte that differs (a whole dword of eight codes: gfx1250's 8-wide
+  // encoder), else the first written byte.
   int at = 0;
   while (at < 24 && ((written_mask >> at) & 0xffu) == 0) at += 8;
+  for (int b = at; b < 32; b += 8) {
+    if (((written_mask >> b) & 0xffu) != 0 && ((expected ^ observed) >> b & 0xffu) != 0) {
+      at = b;
+      break;
+    }
+  }
   const uint32_t e = (expected >> at) & 0xffu, o = (observed >> at) & 0xffu;
   const uint32_t e0 = e & 0xfu, e1 = e >> 4;
   if (e0 != e1 && o == ((e0 << 4) | e1)) return "elements_swapped";

@@ -503,8 +503,12 @@ TEST(Discriminate, NamesTheReadingASimulatedPairWriterFollows) {
   // there, model/instrs.def): 4 per row, 32; gfx950's two scaled pair decodes (dst_bits 64, S1
   // a scale): fp8_to_f32_nan (2), mx_scale_read (1), mx_scale_zero (1), mx_scale_nan (2),
   // mx_up_overflow (1), mx_denorm_out (1): 8 per row, 16; gfx950's scaled FP4 pair decode
-  // (FP4 has no NaN to decode: no fp8_to_f32_nan): the five mx_ rules, 6.
-  EXPECT_EQ(checked, 74);
+  // (FP4 has no NaN to decode: no fp8_to_f32_nan): the five mx_ rules, 6. gfx1250's and
+  // gfx1251's 8-wide fp8/bf8 encoders (a VGPR pair from a tuple, S1 a scale): fp8_nan (2),
+  // mx_scale_read (1), mx_scale_zero (1), mx_scale_nan (2), mx_down_scale (1), mx_fp8_overflow or
+  // mx_bf8_overflow (1), mx_denorm_in (1): 9 on the two f32 rows, and mx_pk16_neg (2) more on
+  // the four 16-bit rows: 62 per target, 124.
+  EXPECT_EQ(checked, 74 + 124);
 }
 
 // The rule's question is asked on every NaN byte of both signs: on gfx1201 (OCP E4M3, NaN

@@ -192,7 +192,15 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
     absl::StrAppendFormat(&out, "    lane %d: src0 0x%08x %s, src1 0x%08x %s, kept word 0x%08x\n",
                           d.lane, d.src0, Src0Text(d), d.src1, Src1Role(d), d.kept);
     if (d.src2_scale) absl::StrAppendFormat(&out, "    src2 0x%08x %s\n", d.src2, ScaleText(d.src2));
-    if (d.words > 1) {  // a VGPR tuple: whole words, the first that differs
+    if (d.words > 1 && (d.output == OutputKind::fp8 || d.output == OutputKind::bf8)) {
+      // A VGPR pair of eight 8-bit floats (gfx1250's 8-wide encoders): the first differing word
+      // and its first differing byte.
+      absl::StrAppendFormat(&out,
+                            "    VDST+%d expected 0x%08x (byte %d: %s)  observed 0x%08x (byte %d: "
+                            "%s)\n",
+                            d.word, d.expected, d.written_byte, d.expected_byte, d.observed,
+                            d.written_byte, d.observed_byte);
+    } else if (d.words > 1) {  // a VGPR tuple: whole words, the first that differs
       const bool halves = d.output == OutputKind::f16 || d.output == OutputKind::bf16;
       const auto text = [&](uint32_t w) {
         return halves ? ResultText(w, d.output) : absl::StrCat("= ", F32(w));

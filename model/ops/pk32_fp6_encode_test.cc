@@ -27,7 +27,10 @@ std::vector<Instr> Pk16TupleRows(bool sr = false) {
   std::vector<Instr> rows;
   for (Instr instr : kAllInstrs) {
     const InstrInfo& info = GetInstrInfo(instr);
-    if (IsPacked16Tuple(info.src[0]) && (info.src[1] == SrcRole::sr_seed) == sr) rows.push_back(instr);
+    if (IsPacked16Tuple(info.src[0]) && info.output == OutputKind::fp6 &&
+        (info.src[1] == SrcRole::sr_seed) == sr) {
+      rows.push_back(instr);
+    }
   }
   return rows;
 }

@@ -83,6 +83,13 @@ constexpr absl::string_view kNoFp8 =
 constexpr absl::string_view kNoMx =
     "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201 gfx1250 gfx1251";
 constexpr absl::string_view kNoMxReason = "no gfx950 scaled conversions: the rule does not arise";
+// The same targets but gfx1250/gfx1251, whose 8-wide RNE scaled encoders
+// (v_cvt_scalef32_pk8_*, docs/semantics.md §14.3) read the rules of gfx950's scaled encoders.
+constexpr absl::string_view kNoMxPk8 =
+    "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
+constexpr absl::string_view kGfx1250Pk8 =
+    "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to the 8-wide scaled "
+    "encoders (the same scale operand, element formats and helpers by name in LLVM 22)";
 // The same targets but gfx1250/gfx1251 lack the f32 -> f16/bf16 pair conversions
 // (TargetFeature::gfx950_insts); gfx1250 lacks the single-f32 SR forms (kNoMx).
 constexpr absl::string_view kNoCvt16 =
@@ -100,6 +107,12 @@ constexpr absl::string_view kGfx1250ScaledDecode =
     "U: no gfx1250 pseudocode is public; v_cvt_scale_pk8_* decode with an E8M0 byte as gfx950's "
     "scaled decodes do with the exponent field of their f32 scale, so gfx950's reading is carried "
     "over (not measured)";
+// A scale rule both gfx1250's 8-wide encoders and its decodes with an E8M0 register read.
+constexpr absl::string_view kGfx1250ScaledShared =
+    "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to gfx1250's scaled "
+    "conversions: the 8-wide encoders read their f32 scale as gfx950's encoders do, and "
+    "v_cvt_scale_pk8_* the E8M0 byte scale_sel picks as gfx950's decodes read their scale's "
+    "exponent field (not measured)";
 // The targets without gfx1250's scaled decodes with an E8M0 scale register (shape U).
 constexpr absl::string_view kNoShapeU =
     "gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
@@ -457,7 +470,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x3f800000)"}},
        {{"gfx950", "L: the ISA pseudocode, gem5's model and HIP's host model all read the "
                    "exponent field only"},
-        {kNoMx, kNoMxReason}},
+        {kNoMxPk8, kNoMxReason},
+        {"gfx1250 gfx1251", kGfx1250Pk8}},
        Get<MxScaleReadH, &Hypotheses::mx_scale_read>,
        Set<MxScaleReadH, &Hypotheses::mx_scale_read>},
       {"mx_scale_zero",
@@ -475,7 +489,7 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 src1=0: 0x00000000 (default 0x00400000)"}},
        {{"gfx950", "L: the ISA reads an E8M0 byte, whose 0x00 is 2^-127 (OCP)"},
-        {"gfx1250 gfx1251", kGfx1250ScaledDecode},
+        {"gfx1250 gfx1251", kGfx1250ScaledShared},
         {kNoMxScale, kNoMxReason}},
        Get<MxScaleZero, &Hypotheses::mx_scale_zero>, Set<MxScaleZero, &Hypotheses::mx_scale_zero>},
       {"mx_scale_nan",
@@ -500,7 +514,7 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x00 src1=0x7f800000: 0x7fc00000 (pow2_128 "
          "0x00000000); src0=0x38: 0x7f800000 (default 0x7fc00000)"}},
        {{"gfx950", "L: gem5 and HIP's host model give NaN; OCP's E8M0 0xFF is NaN"},
-        {"gfx1250 gfx1251", kGfx1250ScaledDecode},
+        {"gfx1250 gfx1251", kGfx1250ScaledShared},
         {kNoMxScale, kNoMxReason}},
        Get<MxScaleNan, &Hypotheses::mx_scale_nan>, Set<MxScaleNan, &Hypotheses::mx_scale_nan>},
       {"mx_up_overflow",
@@ -602,7 +616,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "(default 0x00000038: 4.0, not 1.0)"}},
        {{"gfx950", "L: AMD's host model and the OCP quantizer divide; the multiply reading comes "
                    "from a gfx1250 emulator test"},
-        {kNoMx, kNoMxReason}},
+        {kNoMxPk8, kNoMxReason},
+        {"gfx1250 gfx1251", kGfx1250Pk8}},
        Get<MxDownScale, &Hypotheses::mx_down_scale>, Set<MxDownScale, &Hypotheses::mx_down_scale>},
       {"mx_fp8_overflow",
        "gfx950 v_cvt_scalef32_pk_fp8_*: a scaled E4M3 result past 448, and an infinite source",
@@ -620,7 +635,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x43e00000 src1=0 src2=0x3f000000: 0x0000007e "
          "(default 0x0000007f)"}},
-       {{"gfx950", "L: AMD's host model gives the NaN byte"}, {kNoMx, kNoMxReason}},
+       {{"gfx950", "L: AMD's host model gives the NaN byte"}, {kNoMxPk8, kNoMxReason},
+        {"gfx1250 gfx1251", kGfx1250Pk8}},
        Get<MxFp8Overflow, &Hypotheses::mx_fp8_overflow>,
        Set<MxFp8Overflow, &Hypotheses::mx_fp8_overflow>},
       {"mx_bf8_overflow",
@@ -642,7 +658,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "(default 0x0000007c)"}},
        {{"gfx950", "L: the unscaled bf8 conversion measured on gfx950 keeps Inf; HIP's host "
                    "model saturates but also saturates the unscaled one, against that measurement"},
-        {kNoMx, kNoMxReason}},
+        {kNoMxPk8, kNoMxReason},
+        {"gfx1250 gfx1251", kGfx1250Pk8}},
        Get<MxBf8Overflow, &Hypotheses::mx_bf8_overflow>,
        Set<MxBf8Overflow, &Hypotheses::mx_bf8_overflow>},
       {"mx_denorm_in",
@@ -661,7 +678,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x00400000 src1=0 src2=0: 0x00000000 (default "
          "0x00000038)"}},
-       {{"gfx950", "L: AMD's host model keeps them"}, {kNoMx, kNoMxReason}},
+       {{"gfx950", "L: AMD's host model keeps them"}, {kNoMxPk8, kNoMxReason},
+        {"gfx1250 gfx1251", kGfx1250Pk8}},
        Get<MxDenormIn, &Hypotheses::mx_denorm_in>, Set<MxDenormIn, &Hypotheses::mx_denorm_in>},
       {"mx_sr_round",
        "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_* and the SR FP4/FP6 encoders "
@@ -721,7 +739,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "vdst_old=0: 0x00000008 (default 0x00000007)"}},
        {{"gfx950", "L: AMD's host model of gfx950 keeps the sign at the largest magnitude; the "
                    "other two are other vendors' and a library's choices"},
-        {kNoMx, kNoMxReason}},
+        {kNoMxPk8, kNoMxReason},
+        {"gfx1250 gfx1251", kGfx1250Pk8}},
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
       {"mx_pk16_neg",
        "gfx950 v_cvt_scalef32_*_{f16,bf16} with two packed 16-bit sources: where S0's NEG and ABS "
@@ -754,7 +773,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x0000b838 (default 0x0000b8b8)"}},
        {{"gfx950", "U: the pseudocode reads two float halves and LLVM types the operand as a "
                    "two-element vector; nothing measured, no implementation read"},
-        {kNoMx, kNoMxReason}},
+        {kNoMxPk8, kNoMxReason},
+        {"gfx1250 gfx1251", kGfx1250Pk8}},
        Get<MxPk16Neg, &Hypotheses::mx_pk16_neg>, Set<MxPk16Neg, &Hypotheses::mx_pk16_neg>},
       {"mx_sr16_opsel0",
        "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_{f16,bf16}: what OPSEL[0] does (LLVM accepts and prints "

@@ -77,8 +77,21 @@ constexpr bool RowsConsistent() {
     }
     if (i.output == OutputKind::bf8 && i.fp8_slot != Fp8Slot::bf8) return false;
     if (i.output == OutputKind::u8_int && i.fp8_slot != Fp8Slot::none) return false;
+    // gfx1250's 8-wide encoders: 8 f32 or 8 packed 16-bit floats over the scale S1 -> 8 fp8/bf8
+    // bytes in a VGPR pair or 8 FP4 codes in one VGPR, written whole.
+    const bool pk8 = (i.src[0] == SrcRole::f32_x8 || i.src[0] == SrcRole::f16x2_x4 ||
+                      i.src[0] == SrcRole::bf16x2_x4) &&
+                     i.src[1] == SrcRole::scale_f32 && i.src[2] == SrcRole::unused &&
+                     i.write == DstWrite::dword;
+    const bool pk8_ok = pk8 && (i.output == OutputKind::fp4 ? i.dst_bits == 32
+                                : i.writes_float()          ? i.dst_bits == 64
+                                                            : false);
+    if (SrcDwords(i.src[0]) > 1 && SrcDwords(i.src[0]) < 16 && i.src[0] != SrcRole::fp6_x32 &&
+        i.src[0] != SrcRole::f32_x2 && i.src[0] != SrcRole::fp8_x8 && !pk8_ok) {
+      return false;
+    }
     if (i.output == OutputKind::fp4 &&
-        (i.fp8_slot != Fp8Slot::fp4 || i.write != DstWrite::byte_at_opsel_3_2)) {
+        (i.fp8_slot != Fp8Slot::fp4 || (i.write != DstWrite::byte_at_opsel_3_2 && !pk8_ok))) {
       return false;
     }
     if (i.src[0] == SrcRole::fp8_bytes && i.fp8_slot == Fp8Slot::none) return false;
@@ -126,12 +139,14 @@ constexpr bool RowsConsistent() {
         !encoder) {
       return false;
     }
-    if ((IsPacked16Tuple(i.src[0]) && !encoder) || IsPacked16Tuple(i.src[1]) || IsPacked16Tuple(i.src[2])) {
+    if ((IsPacked16Tuple(i.src[0]) && !encoder && !pk8_ok) || IsPacked16Tuple(i.src[1]) ||
+        IsPacked16Tuple(i.src[2])) {
       return false;
     }
-    // A VGPR pair is written whole (DstWrite::dword), from one source word of 8-bit floats.
-    if (i.dst_bits == 64 && (i.write != DstWrite::dword || i.src[0] != SrcRole::fp8_bytes ||
-                             i.output != OutputKind::f32)) {
+    // A VGPR pair is written whole (DstWrite::dword), from one source word of 8-bit floats or
+    // by an 8-wide encoder.
+    if (i.dst_bits == 64 && !pk8_ok &&
+        (i.write != DstWrite::dword || i.src[0] != SrcRole::fp8_bytes || i.output != OutputKind::f32)) {
       return false;
     }
     for (int f = 0; f < kNumFamilies; ++f) {

@@ -130,36 +130,55 @@ enum class SrcRole : uint8_t {
   // scale_sel, OPSEL[3:0]) picks one per the hypothesis mx_scale_sel. LLVM 22 takes a VGPR, an
   // SGPR, an inline constant or a 32-bit literal here, no neg/abs (`-s2` "not a valid operand").
   scale_e8m0_x4,
+  // 8 f32 in a VGPR tuple of 8 dwords (element i in dword i): gfx1250's RNE 8-wide scaled
+  // encoders' S0 (V_CVT_SCALEF32_PK8_{FP8,BF8,FP4}_F32). LLVM 22 takes only an even-aligned
+  // VGPR tuple here (`v[21:28]`, `s[20:27]`, `1.0` "invalid operand for instruction"), no
+  // neg/abs (`-v[20:27]` "not a valid operand.").
+  f32_x8,
+  // 8 packed 16-bit floats in a VGPR tuple of 4 dwords: element 2k in bits 15:0 of dword k,
+  // 2k+1 in bits 31:16, IEEE binary16 or bfloat16 by the role, each dword read as data_f16x2 /
+  // data_bf16x2 (gfx1250's V_CVT_SCALEF32_PK8_*_{F16,BF16}). LLVM 22 takes only an
+  // even-aligned VGPR tuple here (`v[21:24]`, `s[20:23]` refused), no neg/abs.
+  f16x2_x4,
+  bf16x2_x4,
 };
 
-// The 16-dword tuple of packed 16-bit floats (SrcRole::f16x2_x16 / bf16x2_x16).
+// A tuple of packed 16-bit floats: 16 dwords (SrcRole::f16x2_x16 / bf16x2_x16) or 4
+// (f16x2_x4 / bf16x2_x4).
 constexpr bool IsPacked16Tuple(SrcRole role) {
-  return role == SrcRole::f16x2_x16 || role == SrcRole::bf16x2_x16;
+  return role == SrcRole::f16x2_x16 || role == SrcRole::bf16x2_x16 ||
+         role == SrcRole::f16x2_x4 || role == SrcRole::bf16x2_x4;
 }
 
 // A source of packed 16-bit floats, two per dword: one dword (SrcRole::data_f16x2 /
-// data_bf16x2) or the 16-dword tuple (f16x2_x16 / bf16x2_x16; its dword 0 holds elements 0, 1).
+// data_bf16x2) or a tuple of them (IsPacked16Tuple; its dword 0 holds elements 0, 1).
 constexpr bool IsPacked16(SrcRole role) {
   return role == SrcRole::data_f16x2 || role == SrcRole::data_bf16x2 || IsPacked16Tuple(role);
 }
 // The role of one dword of a packed 16-bit source: data_f16x2 or data_bf16x2 (a one-dword role
 // is its own; anything else: unused).
 constexpr SrcRole Packed16Pair(SrcRole role) {
-  return role == SrcRole::data_f16x2 || role == SrcRole::f16x2_x16     ? SrcRole::data_f16x2
-         : role == SrcRole::data_bf16x2 || role == SrcRole::bf16x2_x16 ? SrcRole::data_bf16x2
-                                                                       : SrcRole::unused;
+  return role == SrcRole::data_f16x2 || role == SrcRole::f16x2_x16 || role == SrcRole::f16x2_x4
+             ? SrcRole::data_f16x2
+         : role == SrcRole::data_bf16x2 || role == SrcRole::bf16x2_x16 || role == SrcRole::bf16x2_x4
+             ? SrcRole::data_bf16x2
+             : SrcRole::unused;
 }
 // A packed 16-bit source of IEEE binary16 (not bfloat16) elements.
 constexpr bool IsPackedF16(SrcRole role) { return Packed16Pair(role) == SrcRole::data_f16x2; }
 
 // The dwords a source of this role reads per lane: one 32-bit operand, or the VGPR tuple of a
-// packed role (fp6_x32: 6; f32_x2: 2; f32_x16, f16x2_x16, bf16x2_x16: 16; f32_x32: 32). A
+// packed role (fp6_x32: 6; f32_x2: 2; f16x2_x4, bf16x2_x4: 4; f32_x8: 8; f32_x16, f16x2_x16,
+// bf16x2_x16: 16; f32_x32: 32). A
 // source of more than one dword is the tuple v[r:r+N-1].
 constexpr int SrcDwords(SrcRole role) {
   switch (role) {
     case SrcRole::fp6_x32: return 6;
     case SrcRole::f32_x2:
     case SrcRole::fp8_x8: return 2;
+    case SrcRole::f16x2_x4:
+    case SrcRole::bf16x2_x4: return 4;
+    case SrcRole::f32_x8: return 8;
     case SrcRole::f32_x16:
     case SrcRole::f16x2_x16:
     case SrcRole::bf16x2_x16: return 16;
@@ -216,7 +235,10 @@ enum class OpSelSyntax : uint8_t {
 // f16 / bf16: 16-bit floats converted from 8-bit floats (the gfx950 scaled decodes): two per
 // dword (DstWrite::dword), or one in the half OPSEL[3] selects (DstWrite::half_at_opsel_3).
 // fp4: a byte of two OCP MX FP4 E2M1 codes (element 0 in the low nibble; Fp8Slot::fp4), from
-// f32 sources (the gfx950 scaled FP4 encoder); compare, sweep and reports decode it by nibbles.
+// f32 sources (the gfx950 scaled FP4 encoder), or a whole dword of eight codes (element i at
+// bits 4i+3:4i; gfx1250's 8-wide encoders, DstWrite::dword); compare, sweep and reports decode
+// it by nibbles. fp8 / bf8 also: eight bytes in a VGPR pair (element i in byte i % 4 of word
+// i / 4; gfx1250's 8-wide encoders, dst_bits 64).
 // f16 / bf16 also: converted from f32 (gfx950's pair conversions: two per dword; their
 // stochastic-rounding forms: one in the half OPSEL[3] selects).
 // b32_int: a whole 32-bit integer word (the gfx950 PRNG step).
