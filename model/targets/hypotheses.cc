@@ -83,6 +83,14 @@ constexpr absl::string_view kNoFp8 =
 constexpr absl::string_view kNoMx =
     "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201 gfx1250 gfx1251";
 constexpr absl::string_view kNoMxReason = "no gfx950 scaled conversions: the rule does not arise";
+// The rules gfx1250's FP6/BF6 encoders v_cvt_scalef32_pk16_* read (docs/semantics.md §14.4)
+// hold there as on gfx950; every other target but gfx950 lacks them.
+constexpr absl::string_view kGfx1250 = "gfx1250 gfx1251";
+constexpr absl::string_view kGfx1250Pk16Reason =
+    "U: read by v_cvt_scalef32_pk16_{fp6,bf6}_*; no gfx1250 pseudocode is public, gfx950's "
+    "default is carried over (the same scale operand and element formats in llvm-mc-22)";
+constexpr absl::string_view kNoMxPk16 =
+    "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
 // The same targets but gfx1250/gfx1251 lack the f32 -> f16/bf16 pair conversions
 // (TargetFeature::gfx950_insts); gfx1250 lacks the single-f32 SR forms (kNoMx).
 constexpr absl::string_view kNoCvt16 =
@@ -442,7 +450,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x3f800000)"}},
        {{"gfx950", "L: the ISA pseudocode, gem5's model and HIP's host model all read the "
                    "exponent field only"},
-        {kNoMx, kNoMxReason}},
+        {kGfx1250, kGfx1250Pk16Reason},
+        {kNoMxPk16, kNoMxReason}},
        Get<MxScaleReadH, &Hypotheses::mx_scale_read>,
        Set<MxScaleReadH, &Hypotheses::mx_scale_read>},
       {"mx_scale_zero",
@@ -460,7 +469,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 src1=0: 0x00000000 (default 0x00400000)"}},
        {{"gfx950", "L: the ISA reads an E8M0 byte, whose 0x00 is 2^-127 (OCP)"},
-        {kNoMx, kNoMxReason}},
+        {kGfx1250, kGfx1250Pk16Reason},
+        {kNoMxPk16, kNoMxReason}},
        Get<MxScaleZero, &Hypotheses::mx_scale_zero>, Set<MxScaleZero, &Hypotheses::mx_scale_zero>},
       {"mx_scale_nan",
        "gfx950 v_cvt_scalef32_*: the scale byte 0xFF (S1 +-Inf or NaN)",
@@ -484,7 +494,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x00 src1=0x7f800000: 0x7fc00000 (pow2_128 "
          "0x00000000); src0=0x38: 0x7f800000 (default 0x7fc00000)"}},
        {{"gfx950", "L: gem5 and HIP's host model give NaN; OCP's E8M0 0xFF is NaN"},
-        {kNoMx, kNoMxReason}},
+        {kGfx1250, kGfx1250Pk16Reason},
+        {kNoMxPk16, kNoMxReason}},
        Get<MxScaleNan, &Hypotheses::mx_scale_nan>, Set<MxScaleNan, &Hypotheses::mx_scale_nan>},
       {"mx_up_overflow",
        "gfx950 v_cvt_scalef32_*: a scaled result beyond the destination's largest finite (f32, "
@@ -582,7 +593,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "(default 0x00000038: 4.0, not 1.0)"}},
        {{"gfx950", "L: AMD's host model and the OCP quantizer divide; the multiply reading comes "
                    "from a gfx1250 emulator test"},
-        {kNoMx, kNoMxReason}},
+        {kGfx1250, kGfx1250Pk16Reason},
+        {kNoMxPk16, kNoMxReason}},
        Get<MxDownScale, &Hypotheses::mx_down_scale>, Set<MxDownScale, &Hypotheses::mx_down_scale>},
       {"mx_fp8_overflow",
        "gfx950 v_cvt_scalef32_pk_fp8_*: a scaled E4M3 result past 448, and an infinite source",
@@ -641,7 +653,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x00400000 src1=0 src2=0: 0x00000000 (default "
          "0x00000038)"}},
-       {{"gfx950", "L: AMD's host model keeps them"}, {kNoMx, kNoMxReason}},
+       {{"gfx950", "L: AMD's host model keeps them"}, {kGfx1250, kGfx1250Pk16Reason},
+        {kNoMxPk16, kNoMxReason}},
        Get<MxDenormIn, &Hypotheses::mx_denorm_in>, Set<MxDenormIn, &Hypotheses::mx_denorm_in>},
       {"mx_sr_round",
        "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_* and the SR FP4/FP6 encoders "
@@ -701,7 +714,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "vdst_old=0: 0x00000008 (default 0x00000007)"}},
        {{"gfx950", "L: AMD's host model of gfx950 keeps the sign at the largest magnitude; the "
                    "other two are other vendors' and a library's choices"},
-        {kNoMx, kNoMxReason}},
+        {kGfx1250, kGfx1250Pk16Reason},
+        {kNoMxPk16, kNoMxReason}},
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
       {"mx_pk16_neg",
        "gfx950 v_cvt_scalef32_*_{f16,bf16} with two packed 16-bit sources: where S0's NEG and ABS "
@@ -734,7 +748,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x0000b838 (default 0x0000b8b8)"}},
        {{"gfx950", "U: the pseudocode reads two float halves and LLVM types the operand as a "
                    "two-element vector; nothing measured, no implementation read"},
-        {kNoMx, kNoMxReason}},
+        {kGfx1250, kGfx1250Pk16Reason},
+        {kNoMxPk16, kNoMxReason}},
        Get<MxPk16Neg, &Hypotheses::mx_pk16_neg>, Set<MxPk16Neg, &Hypotheses::mx_pk16_neg>},
       {"mx_sr16_opsel0",
        "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_{f16,bf16}: what OPSEL[0] does (LLVM accepts and prints "
@@ -991,6 +1006,34 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoMx, kNoMxReason}},
        Get<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>,
        Set<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>},
+      {"mx_pk16_fp6_order",
+       "gfx1250 v_cvt_scalef32_pk16_{fp6,bf6}_*: where element i of the 16 lands in the 96-bit "
+       "VDST",
+       {{"linear",
+         "field i at bits 6i+5:6i (element 0 at bit 0, fields 5 and 10 straddle two dwords)",
+         "ROCm/hip-fpsan tests/cvt_scalef32_pk_gfx1250_test.cpp (check_codes16: 'the contiguous "
+         "little-endian packed-stream layout', host_extract6 of field i at bit 6i); ROCm/"
+         "rocm-systems rocjitsu mxfp_cvt_simd_test.cpp (fill_packed_source lays the pk16 "
+         "decodes' 16 codes out at bit 6i); AMD's CDNA4 pseudocode V_CVT_SCALEF32_PK32_* (field "
+         "i at 6i) on gfx950",
+         "gfx1250",
+         "gfx1250 v_cvt_scalef32_pk16_fp6_f32 element 1 = 1.0 (0x3f800000), the others 0, "
+         "src1=0x3f800000: VDST 0x00000200 0 0"},
+        {"interleaved",
+         "gfx950's V_CVT_SCALEF32_2XPK16 interleave over the two halves: element i < 8 at field "
+         "2i, element 8 + i at field 2i + 1",
+         "AMD's CDNA4 pseudocode V_CVT_SCALEF32_2XPK16_* (S0[i] at bits 12i+5:12i, S1[i] at "
+         "12i+11:12i+6), the gfx950 shape with 16-element halves; no gfx1250 source found",
+         "gfx1250",
+         "gfx1250 v_cvt_scalef32_pk16_fp6_f32 element 1 = 1.0, the others 0, src1=0x3f800000: "
+         "VDST 0x00008000 0 0 (default 0x00000200 0 0)"}},
+       {{"gfx1250 gfx1251",
+         "U: two AMD test suites expect the contiguous layout (neither says it ran on silicon); "
+         "no gfx1250 pseudocode is public"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
+         "no 16-element FP6/BF6 encoder: the rule does not arise"}},
+       Get<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>,
+       Set<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>},
   };
   return *registry;
 }

@@ -163,6 +163,10 @@ enum class F16DecodeHalf : uint8_t { kept, zeroed };
 // (default: AMD's CDNA4 pseudocode), or S1 itself for every element (`same`: the seed not
 // advanced).
 enum class MxSrSeedStep : uint8_t { prng_step, same };
+// gfx1250's FP6/BF6 encoders of 16 elements (v_cvt_scalef32_pk16_*): where element i lands in
+// the 96-bit VDST: field i at bits 6i+5:6i (default), or gfx950's 2XPK16 interleave over the
+// two halves (element i < 8 at field 2i, element 8 + i at field 2i + 1).
+enum class MxPk16Fp6Order : uint8_t { linear, interleaved };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -206,6 +210,7 @@ struct Hypotheses {
   Sr16Fp8Opsel0 sr16_fp8_opsel0 = Sr16Fp8Opsel0::high_half;
   F16DecodeHalf f16_decode_half = F16DecodeHalf::kept;
   MxSrSeedStep mx_sr_seed_step = MxSrSeedStep::prng_step;
+  MxPk16Fp6Order mx_pk16_fp6_order = MxPk16Fp6Order::linear;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };

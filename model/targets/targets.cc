@@ -101,8 +101,16 @@ constexpr bool RowsConsistent() {
                             i.src[2] == SrcRole::unused;
     const bool sr_encoder = SrcDwords(i.src[0]) > 1 && i.src[1] == SrcRole::sr_seed &&
                             i.src[2] == SrcRole::scale_f32;
-    const bool encoder = (interleaved || pk16_tuple || sr_encoder) &&
-                         i.output == OutputKind::fp6 && i.dst_bits == 192;
+    // gfx1250's one-tuple encoders: 16 f32 (a 16-dword tuple) over the scale S1.
+    const bool f32_tuple = i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::scale_f32 &&
+                           i.src[2] == SrcRole::unused;
+    // Six bits per element: 32 elements (192 bits) but for gfx1250's 16 (96 bits).
+    const int elements = interleaved                      ? 32
+                         : i.src[0] == SrcRole::f32_x16   ? 16
+                         : IsPacked16Tuple(i.src[0])      ? 2 * SrcDwords(i.src[0])
+                                                          : SrcDwords(i.src[0]);
+    const bool encoder = (interleaved || pk16_tuple || f32_tuple || sr_encoder) &&
+                         i.output == OutputKind::fp6 && i.dst_bits == 6 * elements;
     if (i.dst_bits > 64 && (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder))) {
       return false;
     }
