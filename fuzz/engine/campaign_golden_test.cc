@@ -109,6 +109,8 @@
 // 164 `hypotheses:` lines added, nothing else changed (golden_compare.py exit 0).
 // Re-recorded when the rule f16_decode_half (gfx1250's one-byte fp8/bf8 -> f16 decodes) was
 // added: 164 `hypotheses:` lines added, nothing removed (golden_compare.py exit 0).
+// Re-recorded when the rule mx_pk16_fp6_order (gfx1250's FP6/BF6 encoders of 16 elements) was
+// added: 164 `hypotheses:` lines added, nothing removed (golden_compare.py exit 0).
 #include <stdlib.h>
 
 #include <cstdint>
