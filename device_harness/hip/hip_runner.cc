@@ -260,6 +260,9 @@ class HipRunner : public Runner {
 
   absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
     absl::StatusOr<Instr> checked = CheckHipBatch(code_object_, batch);
+    if (IsUnsupported(checked.status())) {  // a shape the kernel does not take: not a refusal
+      return Unsupported(absl::StrCat(Describe(), " cannot run the batch: ", checked.status().message()));
+    }
     if (!checked.ok()) {
       return absl::Status(checked.status().code(),
                           absl::StrCat(Describe(), " refuses the batch: ", checked.status().message()));
@@ -377,8 +380,10 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
   // The launch path (hip/launch_pipeline.h) stages every dword of each source's tuple; the
   // family's kernel must take the row's shape (code_object.h KernelCapacity) and the batch's
   // lanes must be laid out as the row reads them.
+  // A shape the kernel does not take is unsupported here (fault.h), not a refusal: gfx1250's
+  // 16-element FP6/BF6 encoders (tuple sources, 3 VDST words) on the one-dword GFX12.5 kernel.
   if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); !KernelRuns(batch.target->family, shape)) {
-    return absl::UnimplementedError(absl::StrCat(
+    return Unsupported(absl::StrCat(
         InstrName(instr), " reads ", shape.src_dwords[0], "/", shape.src_dwords[1], "/", shape.src_dwords[2],
         " source dwords and writes ", shape.dst_words, " VDST words: the ", FamilyName(batch.target->family),
         " kernel does not take that shape"));

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "device_harness/batch.h"
+#include "device_harness/fault.h"
 #include "device_harness/register_convention.h"
 #include "model/base/status.h"
 #include "model/isa/vop3.h"
@@ -873,8 +874,8 @@ absl::Status RunGrid(const Kernel& kernel, const GridLaunch& launch, const FlatM
   std::vector<uint8_t> have(decoded.size());
   std::vector<uint8_t> stored;
   const LaneShape shape = launch.shape.value_or(GetInstrInfo(*instr).lane_shape());
-  if (!KernelRuns(kernel.target->family, shape)) {
-    return absl::InvalidArgumentError(absl::StrCat(
+  if (!KernelRuns(kernel.target->family, shape)) {  // unsupported (fault.h), as on the HIP runner
+    return Unsupported(absl::StrCat(
         "interpreter: the ", FamilyName(kernel.target->family), " kernel does not take ", shape.src_dwords[0], "/",
         shape.src_dwords[1], "/", shape.src_dwords[2], " source dwords and ", shape.dst_words,
         " VDST words per lane (code_object.h KernelCapacity)"));

@@ -2,7 +2,7 @@
 // one), so the campaign must ask it few times: rounds of many cases sharing a launch
 // (kExecLaunchLanes), and a finding costs a handful of device calls (the confirmation batches
 // of a disagreement in one call, minimization candidates that share a launch in one call, the
-// re-run). The device here sleeps 50 ms, then runs `lanediff eval` with four readings
+// re-run). The device here sleeps 50 ms, then runs `lanediff eval` with five readings
 // planted, so findings happen on several rows and targets. Bounded by work (a fixed number of
 // cases), never by time: the assertions are counts.
 #include <stdlib.h>
@@ -20,7 +20,8 @@ namespace {
 constexpr char kSlowDevice[] =
     "exec:sleep 0.05; " LANEDIFF_BINARY_DIR
     "/fuzz/lanediff eval --hypothesis pk_u8_rounding=truncate --hypothesis sr_rounding=literal"
-    " --hypothesis fp8_nan=sign_preserving --hypothesis cvt16_nan=canonical";
+    " --hypothesis fp8_nan=sign_preserving --hypothesis cvt16_nan=canonical"
+    " --hypothesis mx_pk16_fp6_order=interleaved";
 
 TEST(CampaignCalls, SlowExecDeviceGetsRoundsOfCasesAndFindingsCostFewCalls) {
   CampaignOptions o;

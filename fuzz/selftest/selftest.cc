@@ -105,7 +105,7 @@ std::vector<Variant> Variants(const TargetTraits& target, Instr instr) {
     s.encoding.mutable_src1()->set_value(Src1Value(info.src[1]));
     out.push_back(s);
   }
-  if (GetVop3Layout(target.family).literal_allowed) {
+  if (GetVop3Layout(target.family).literal_allowed && info.src_dwords(0) == 1) {  // not a tuple
     Variant l{"literal src0 (12-byte word)", {}};
     l.encoding.mutable_src0()->set_kind(proto::SOURCE_LITERAL);
     l.encoding.mutable_src0()->set_value(0x42fe0000u);  // 127.0

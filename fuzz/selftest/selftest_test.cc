@@ -387,10 +387,15 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
     ASSERT_TRUE(st.ok()) << st.status();
     EXPECT_TRUE(st->ok()) << FormatSelfTest(*st);
     for (const KnownAnswer& k : st->known) {
-      // The kernels store one word or a VGPR pair (KernelArgs::shape): every batch runs,
-      // the pair writers' included.
-      EXPECT_FALSE(k.unsupported()) << k.name << ": " << k.status;
-      ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
+      // The kernels store one word or a VGPR pair (KernelArgs::shape): every batch runs, the
+      // pair writers' included, but a row whose tuple shape the family's kernel does not take
+      // (gfx1250's 16-element FP6/BF6 encoders: code_object.h KernelCapacity), unsupported there.
+      const bool runs = KernelRuns((*FindTarget(target))->family,
+                                   GetInstrInfo(*InstrFromProto(k.testcase.instr())).lane_shape());
+      EXPECT_EQ(k.unsupported(), !runs) << k.name << ": " << k.status;
+      if (runs) {
+        ASSERT_TRUE(k.mode_readback.has_value()) << k.name;
+      }
     }
     const std::string path = TempPath("hip_bundle.textproto");
     std::ofstream(path) << SelfTestBundle(*st);
@@ -398,9 +403,10 @@ TEST(SelfTestTest, PassesThroughTheHipRunnerOnAFakeHipRuntime) {
     ASSERT_NE(replay, nullptr);
     absl::StatusOr<SelfTest> again = RunSelfTest(*replay, **FindTarget(target), {.discriminate = false});
     ASSERT_TRUE(again.ok()) << again.status();
-    // Every batch replays right.
+    // Every batch the device ran replays right (an unsupported one has no recording).
     ASSERT_EQ(again->known.size(), st->known.size());
     for (size_t i = 0; i < st->known.size(); ++i) {
+      if (st->known[i].unsupported()) continue;
       EXPECT_TRUE(again->known[i].ok()) << again->known[i].name << ": "
                                         << again->known[i].status << again->known[i].first_wrong;
     }
