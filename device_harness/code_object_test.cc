@@ -640,25 +640,27 @@ constexpr char kOracleCasts[] =
 
 std::vector<std::string> LlcLines(const CodeObjectView& co, Instr instr, const std::string& ir);
 
-// The IR vector type of a VGPR-tuple source (an FP6 tuple: <6 x i32>; 16 f32: <16 x float>) or
-// destination (32 f32: <32 x float>; 32 f16 / bf16 in 16 dwords: <32 x half> / <32 x bfloat>;
-// an FP6 tuple: <6 x i32>), as LLVM's IntrinsicsAMDGPU.td declares the gfx950 FP6/BF6
-// conversions; "" for a role or output this test does not spell.
+// The IR vector type of a VGPR-tuple source (an FP6 tuple: <6 x i32>; 16 f32: <16 x float>;
+// packed 16-bit floats: <32 x half>, or gfx1250's <16 x half>) or destination (32 f32: <32 x
+// float>; 32 f16 / bf16 in 16 dwords: <32 x half> / <32 x bfloat>; FP6 codes: <6 x i32>, or
+// gfx1250's <3 x i32>), as LLVM's IntrinsicsAMDGPU.td declares the FP6/BF6 conversions; "" for
+// a role or output this test does not spell.
 std::string TupleSrcType(const InstrInfo& info, int s) {
   if (info.src[s] == SrcRole::fp6_x32) return absl::StrCat("<", info.src_dwords(s), " x i32>");
   if (info.src[s] == SrcRole::f32_x16) return absl::StrCat("<", info.src_dwords(s), " x float>");
-  // 32 packed 16-bit floats in 16 dwords (llc-22 lays <32 x half> element j at bits 16j+15:16j).
-  if (info.src[s] == SrcRole::f16x2_x16) return "<32 x half>";
-  if (info.src[s] == SrcRole::bf16x2_x16) return "<32 x bfloat>";
+  // Packed 16-bit floats: 32 in 16 dwords, or gfx1250's 16 in 8 and 8 in 4 (llc-22 lays
+  // <32 x half> element j at bits 16j+15:16j; llc-22 -mcpu=gfx1250 takes <16 x half> /
+  // <16 x bfloat> in v[N:N+7] and <8 x half> / <8 x bfloat> in v[N:N+3]).
+  if (IsPacked16Tuple(info.src[s])) {
+    return absl::StrCat("<", 2 * info.src_dwords(s), IsPackedF16(info.src[s]) ? " x half>" : " x bfloat>");
+  }
   // gfx1250's eight fp8/bf8 codes in a VGPR pair (LLVM's llvm.amdgcn.cvt.scale.pk8.*: <2 x i32>).
   if (info.src[s] == SrcRole::fp8_x8) return "<2 x i32>";
-  // gfx1250's 8-wide encoders: <8 x float>, <8 x half>, <8 x bfloat> (llc-22 -mcpu=gfx1250 emits
+  // gfx1250's 8-wide encoders from f32: <8 x float> (llc-22 -mcpu=gfx1250 emits
   // `v_cvt_scalef32_pk8_fp8_f32 v[16:17], v[0:7], s2` from llvm.amdgcn.cvt.scalef32.pk8.fp8.f32(
   // <8 x float>, float) -> <2 x i32>, `v_cvt_scalef32_pk8_fp4_f16 v0, v[12:15], s2` from
   // llvm.amdgcn.cvt.scalef32.pk8.fp4.f16(<8 x half>, float) -> i32).
   if (info.src[s] == SrcRole::f32_x8) return "<8 x float>";
-  if (info.src[s] == SrcRole::f16x2_x4) return "<8 x half>";
-  if (info.src[s] == SrcRole::bf16x2_x4) return "<8 x bfloat>";
   return "";
 }
 std::string TupleDstType(const InstrInfo& info) {

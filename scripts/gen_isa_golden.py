@@ -63,6 +63,7 @@ def read_rows(path):
             "src0_tuple": src.split(",")[0].strip() == "SrcRole::fp6_x32",
             "f32_x16": src.split(",")[0].strip() == "SrcRole::f32_x16",
             "pk16_x16": src.split(",")[0].strip() in ("SrcRole::f16x2_x16", "SrcRole::bf16x2_x16"),
+            "pk16_x8": src.split(",")[0].strip() in ("SrcRole::f16x2_x8", "SrcRole::bf16x2_x8"),
             "f32_x2": src.split(",")[0].strip() == "SrcRole::f32_x2",
             "f32_x32": src.split(",")[0].strip() == "SrcRole::f32_x32",
             # gfx1250's shape U (SrcRole::fp8_x8 / fp4_x8 beside an E8M0 scale register).
@@ -248,6 +249,31 @@ def pk16_tuple_lines_for(instr, row):
     return out
 
 
+# One tuple S0 of n dwords and the scale S1 (gfx1250's 16-element FP6/BF6 encoders: 16 f32,
+# SrcRole::f32_x16, or 16 packed 16-bit floats, f16x2_x8 / bf16x2_x8; a 3-dword destination
+# tuple): aligned, odd and last tuples, SGPR ranges, constants and a tuple of the other width in
+# S0, every operand kind in the scale, wrong destination tuples, the modifiers and selects LLVM
+# refuses.
+def one_tuple_lines_for(instr, row, n):
+    words = row["dst_bits"] // 32
+    dst = f"v[4:{3 + words}]"
+    a = f"v[36:{35 + n}]"
+    other = "v[36:43]" if n == 16 else "v[36:51]"
+    srcs = [f"v[0:{n - 1}]", f"v[{256 - n}:255]", f"v[37:{36 + n}]", f"v[36:{36 + n}]",
+            f"s[4:{3 + n}]", f"s[2:{1 + n}]", "v1", "s3", "1.0", "0", "lit(0x5)", f"-{a}",
+            f"|{a}|", other]
+    out = [f"{instr} {dst}, {s}, v2" for s in srcs]
+    out += [f"{instr} {dst}, {a}, {s}" for s in SOURCES if s != "v1"]
+    out += [f"{instr} v[0:{words - 1}], {a}, v2", f"{instr} v[{256 - words}:255], {a}, v2",
+            f"{instr} v[252:254], {a}, v2", f"{instr} v[5:{4 + words}], {a}, v2",
+            f"{instr} v4, {a}, v2", f"{instr} v[4:9], {a}, v2", f"{instr} {dst}, {a}, v2 clamp",
+            f"{instr} {dst}, {a}, v2 mul:2", f"{instr} {dst}, {a}, v2 div:2",
+            f"{instr} {dst}, {a}, v2 op_sel:[0,0,0]", f"{instr} {dst}, {a}, v2 op_sel:[1,0,0]",
+            f"{instr} {dst}, {a}, v2 scale_sel:1", f"{instr} {dst}, {a}, v2 byte_sel:1",
+            f"{instr} {dst}, {a}, v2, v3"]
+    return out
+
+
 # An f32 VGPR pair as S0 with a seed and a scale (SrcRole::f32_x2: the gfx950 SR FP4 encoder):
 # aligned, odd and last pairs, SGPR pairs and constants there, the modifiers on the pair, every
 # operand kind in the seed and the scale, op_sel and the modifiers LLVM refuses.
@@ -348,6 +374,10 @@ def lines_for(instr, row, family):
         return vop1_lines_for(instr, row, family)
     if row["src0_tuple"]:
         return tuple_lines_for(instr, row)
+    if row["f32_x16"] and row["sources"] == 2:
+        return one_tuple_lines_for(instr, row, 16)
+    if row["pk16_x8"]:
+        return one_tuple_lines_for(instr, row, 8)
     if row["f32_x16"]:
         return tuple16_lines_for(instr, row)
     if row["pk16_x16"]:

@@ -260,6 +260,9 @@ class HipRunner : public Runner {
 
   absl::StatusOr<DeviceResult> Run(const DeviceBatch& batch) override {
     absl::StatusOr<Instr> checked = CheckHipBatch(code_object_, batch);
+    if (IsUnsupported(checked.status())) {  // a shape the kernel does not take: not a refusal
+      return Unsupported(absl::StrCat(Describe(), " cannot run the batch: ", checked.status().message()));
+    }
     if (!checked.ok()) {
       const std::string what = absl::StrCat(Describe(), " refuses the batch: ", checked.status().message());
       // "unsupported" stays unsupported (its payload kept: fault.h), whatever it is prefixed by.
@@ -380,8 +383,8 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
   // family's kernel must take the row's shape (code_object.h KernelCapacity) and the batch's
   // lanes must be laid out as the row reads them.
   // A shape the family's kernel does not take (gfx1250's tuple rows: v_cvt_scale_pk8_*'s
-  // VGPR-pair source and 4 or 8 VDST words, the 8-wide encoders' 4- or 8-dword sources) is
-  // "unsupported" (device_harness/fault.h): the campaign counts it
+  // VGPR-pair source and 4 or 8 VDST words, the 8- and 16-element encoders' tuple sources and
+  // 3-word VDST) is "unsupported" (device_harness/fault.h): the campaign counts it
   // and goes on, the self-test shows it as SKIP.
   if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); !KernelRuns(batch.target->family, shape)) {
     return Unsupported(absl::StrCat(

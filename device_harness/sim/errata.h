@@ -107,16 +107,18 @@ std::span<const ErratumInfo> AllErrata();
 absl::StatusOr<Erratum> ParseErratum(absl::string_view name);
 const ErratumInfo& GetErratumInfo(Erratum e);
 // GetErratumInfo(e).reaches(GetInstrInfo(instr)).
-// fp6_interleave_swapped's effect on one lane's 6 VDST words (192 bits): the two six-bit fields
-// of each 12-bit pair k (bits 12k+5:12k and 12k+11:12k+6) exchanged. Other widths: unchanged.
+// fp6_interleave_swapped's effect on one lane's 6 VDST words (192 bits) or 3 (96 bits, gfx1250's
+// 16-element encoders): the two six-bit fields of each 12-bit pair k (bits 12k+5:12k and
+// 12k+11:12k+6) exchanged. Other widths: unchanged.
 inline void SwapFp6Interleave(absl::Span<uint32_t> w) {
-  if (w.size() != 6) return;
+  if (w.size() != 6 && w.size() != 3) return;  // 32 codes, or gfx1250's 16
   uint32_t out[6] = {};
-  for (int bit = 0; bit < 192; ++bit) {
+  const int n = static_cast<int>(w.size());
+  for (int bit = 0; bit < 32 * n; ++bit) {
     const int from = bit % 12 < 6 ? bit + 6 : bit - 6;
     out[bit / 32] |= ((w[from / 32] >> (from % 32)) & 1u) << (bit % 32);
   }
-  for (int k = 0; k < 6; ++k) w[k] = out[k];
+  for (int k = 0; k < n; ++k) w[k] = out[k];
 }
 
 bool ErratumReaches(Erratum e, Instr instr);

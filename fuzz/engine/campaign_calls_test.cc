@@ -2,7 +2,7 @@
 // one), so the campaign must ask it few times: rounds of many cases sharing a launch
 // (kExecLaunchLanes), and a finding costs a handful of device calls (the confirmation batches
 // of a disagreement in one call, minimization candidates that share a launch in one call, the
-// re-run). The device here sleeps 50 ms, then runs `lanediff eval` with four readings
+// re-run). The device here sleeps 50 ms, then runs `lanediff eval` with six readings
 // planted, so findings happen on several rows and targets. Bounded by work (a fixed number of
 // cases), never by time: the assertions are counts.
 #include <stdlib.h>
@@ -20,13 +20,14 @@ namespace {
 constexpr char kSlowDevice[] =
     "exec:sleep 0.05; " LANEDIFF_BINARY_DIR
     "/fuzz/lanediff eval --hypothesis pk_u8_rounding=truncate --hypothesis sr_rounding=literal"
-    " --hypothesis fp8_nan=sign_preserving --hypothesis cvt16_nan=canonical";
+    " --hypothesis fp8_nan=sign_preserving --hypothesis cvt16_nan=canonical"
+    " --hypothesis mx_pk16_fp6_order=interleaved --hypothesis mx_scale_sel=high2";
 
 TEST(CampaignCalls, SlowExecDeviceGetsRoundsOfCasesAndFindingsCostFewCalls) {
   CampaignOptions o;
   o.device = kSlowDevice;
   o.progress = false;
-  o.seed = 1;
+  o.seed = 2;
   o.max_execs = 640;
   // No corpus: each new signature is minimized once (no extra examples of other shapes), so
   // the calls for triage divided by the new findings is the calls a finding costs.
@@ -75,7 +76,7 @@ TEST(CampaignCalls, RoundsShrinkWhenARoundOutlastsTheTimeout) {
   CampaignOptions o;
   o.device = "exec:sh " + script;
   o.progress = false;
-  o.seed = 1;
+  o.seed = 2;
   o.max_execs = 16;
   o.launch_lanes = 8 * 1024;  // rounds of 8 cases of 1,024 lanes: the first one hangs
   o.batch_timeout_seconds = 5;

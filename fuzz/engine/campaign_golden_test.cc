@@ -110,9 +110,9 @@
 // Re-recorded when the rule f16_decode_half (gfx1250's one-byte fp8/bf8 -> f16 decodes) was
 // added: 164 `hypotheses:` lines added, nothing removed (golden_compare.py exit 0).
 // Re-recorded when the rules mx_scale_sel and mx_up_scale (gfx1250's decodes with an E8M0 scale
-// register, v_cvt_scale_pk8_*) were added: every finding gained two `hypotheses:` lines (328
-// lines added, nothing removed; golden_compare.py exit 0, the same counters, signatures and
-// causes in every campaign).
+// register, v_cvt_scale_pk8_*) and mx_pk16_fp6_order (gfx1250's FP6/BF6 encoders of 16
+// elements) were added: every finding gained three `hypotheses:` lines (nothing removed;
+// golden_compare.py exit 0, the same counters, signatures and causes in every campaign).
 #include <stdlib.h>
 
 #include <cstdint>

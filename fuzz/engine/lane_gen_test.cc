@@ -97,11 +97,13 @@ TEST(LanePools, FillTakesOneRandomNumberAndKeepsS1ByteSelectsHalfTheTime) {
   EXPECT_LT(small, 32768u + 1000u);
 }
 
-// A tuple of 32 packed 16-bit floats as S0 (SrcRole::f16x2_x16 / bf16x2_x16; the rows are taken
-// from the table): per lane, a quarter copy dword 0 into every dword; of the other lanes' dwords
-// 1..15 a quarter hold two FP6/BF6 edge values (LaneGen::FillPk16TupleDwords), the rest words of
-// S0's packed 16-bit pool, among them its specials. 4,096 lanes: 1,024 copies expected (sd 28),
-// and of the 46,080 dwords of the 3,072 others 11,520 edge pairs (sd 93).
+// A tuple of 32 packed 16-bit floats as S0 (SrcRole::f16x2_x16 / bf16x2_x16), or gfx1250's 16
+// (f16x2_x8 / bf16x2_x8; the rows are taken from the table, each on gfx950 or else gfx1250): per
+// lane, a quarter copy dword 0 into every dword; of the other lanes' dwords 1..n-1 a quarter
+// hold two FP6/BF6 edge values (LaneGen::FillPk16TupleDwords), the rest words of S0's packed
+// 16-bit pool, among them its specials. 4,096 lanes: 1,024 copies expected (sd 28), and of the
+// 46,080 dwords (16-dword tuples; 21,504 of 8-dword ones) of the 3,072 others 11,520 edge pairs
+// (sd 93; 5,376, sd 64).
 TEST(LanePools, Packed16TupleDwordsDrawEdgesAndPoolWords) {
   // The edge values by hand: FP6 E2M3 7.5, 7.75, 8, 0.125, 0.0625, 0.1875 and BF6 E3M2 28, 30,
   // 32, 0.03125, 0.09375 as f16 (7.5 = 2^2 * 1.875: exponent 17, fraction 0x380 -> 0x4780) and as
@@ -112,11 +114,14 @@ TEST(LanePools, Packed16TupleDwordsDrawEdgesAndPoolWords) {
                                       0x41e0, 0x41f0, 0x4200, 0x3d00, 0x3dc0};
   int rows = 0;
   for (Instr instr : kAllInstrs) {
-    if (!IsPacked16Tuple(GetInstrInfo(instr).src[0]) || GetInstrInfo(instr).src_dwords(0) != 16) continue;
+    // The FP6/BF6 encoders' packed tuples (gfx1250's 8-wide encoders' 4-dword ones draw no FP6
+    // edges).
+    const InstrInfo& row = GetInstrInfo(instr);
+    if (!IsPacked16Tuple(row.src[0]) || row.output != OutputKind::fp6) continue;
     ++rows;
     MutatorConfig config;
     config.instrs = {instr};
-    config.targets = {"gfx950"};
+    config.targets = {(*FindTarget("gfx950"))->Has(instr) ? "gfx950" : "gfx1250"};
     config.min_lanes = config.max_lanes = 1;
     config.exotic_per_256 = 0;
     Rng rng(23);
@@ -132,13 +137,14 @@ TEST(LanePools, Packed16TupleDwordsDrawEdgesAndPoolWords) {
     const uint32_t inf = IsPackedF16(GetInstrInfo(instr).src[0]) ? 0x7c00u : 0x7f80u;
     size_t copies = 0, edge_pairs = 0, others = 0, infinities = 0;
     const uint32_t* s0 = lanes.src0().data();
+    const int n = GetInstrInfo(instr).src_dwords(0);
     for (size_t i = 0; i < 4096; ++i) {
-      const uint32_t* d = s0 + 16 * i;
-      if (std::all_of(d + 1, d + 16, [&](uint32_t w) { return w == d[0]; })) {
+      const uint32_t* d = s0 + n * i;
+      if (std::all_of(d + 1, d + n, [&](uint32_t w) { return w == d[0]; })) {
         ++copies;
         continue;
       }
-      for (int k = 1; k < 16; ++k) {
+      for (int k = 1; k < n; ++k) {
         ++others;
         edge_pairs += edge(d[k]) && edge(d[k] >> 16);
         infinities += (d[k] & 0x7fffu) == inf || ((d[k] >> 16) & 0x7fffu) == inf;
@@ -150,7 +156,9 @@ TEST(LanePools, Packed16TupleDwordsDrawEdgesAndPoolWords) {
     EXPECT_LT(edge_pairs, others / 4 + 500) << InstrName(instr);
     EXPECT_GT(infinities, 0u) << InstrName(instr);
   }
-  EXPECT_EQ(rows, 8);  // the four RNE FP6/BF6 encoders from 16-bit floats and their four SR twins
+  // gfx950's four RNE FP6/BF6 encoders from 16-bit floats, their four SR twins, and gfx1250's
+  // four of 16 elements.
+  EXPECT_EQ(rows, 12);
 }
 
 TEST(AimLanes, WithoutScratchEveryAimedLaneSeparates) {

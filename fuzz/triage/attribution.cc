@@ -227,8 +227,8 @@ struct LaneClassifier {
     if (info.output == OutputKind::fp4) return DifferenceClassFp4(0xffffffffu, expected[k], observed[k]);
     return DifferenceClassMask(format, 0xffffffffu, 0, expected[k], observed[k]);
   }
-  // A tuple of 32 FP6 codes (OutputKind::fp6, the interleaved encoders): elements_swapped when
-  // the observed 192 bits are the expected ones with S0's and S1's field of every 12-bit pair
+  // A tuple of FP6 codes (OutputKind::fp6: 32 in 192 bits, 16 in 96): elements_swapped when
+  // the observed bits are the expected ones with the two fields of every 12-bit pair
   // exchanged (and that changes them), else value_differs.
   static std::string Fp6TupleClass(absl::Span<const uint32_t> expected,
                                    absl::Span<const uint32_t> observed) {
@@ -238,8 +238,12 @@ struct LaneClassifier {
       for (int b = 0; b < 6; ++b) c |= ((w[(bit + b) / 32] >> ((bit + b) % 32)) & 1u) << b;
       return c;
     };
-    bool swapped = expected.size() == 6 && observed.size() == 6, changes = false;
-    for (int k = 0; swapped && k < 32; k += 2) {
+    // 32 fields in 6 words, or 16 in 3 (gfx1250's 16-element encoders).
+    const int fields = static_cast<int>(expected.size()) * 32 / 6;
+    bool swapped = (expected.size() == 6 || expected.size() == 3) &&
+                   observed.size() == expected.size(),
+         changes = false;
+    for (int k = 0; swapped && k < fields; k += 2) {
       swapped = field(observed, k) == field(expected, k + 1) &&
                 field(observed, k + 1) == field(expected, k);
       changes |= field(expected, k) != field(expected, k + 1);

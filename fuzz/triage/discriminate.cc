@@ -355,6 +355,12 @@ std::vector<Group> QuestionGroups(const TargetTraits& target, Instr instr,
       }
     }
     CompleteTupleLanes(&g.tc);  // a tuple source: every dword a copy of the candidate
+    // One f32 tuple beside a one-dword scale (gfx1250's 16-element FP6/BF6 encoders): element 1
+    // +0, so that where each element lands (mx_pk16_fp6_order) shows whenever the candidate's
+    // code is not 0 (linear: field 1 is 0; interleaved: field 1 is element 8's, the candidate).
+    if (info.src[0] == SrcRole::f32_x16 && SrcDwords(info.src[1]) == 1) {
+      for (proto::Lane& l : *g.tc.mutable_lanes()) l.set_src0_more(0, 0);
+    }
   };
   // A MODE differing from an earlier one only in bits the row does not read gives the same
   // words under every reading (ModeBitsRead, checked by model/ops/mode_bits_test.cc): asked once.

@@ -21,13 +21,15 @@ namespace {
 
 constexpr int kDwords = 16, kOut = 6;
 
-// The rows reading a 16-dword tuple of packed 16-bit floats as S0, from the table: the RNE
-// encoders (the scale in S1) or, with `sr`, their SR twins (a seed in S1, the scale in S2).
+// The rows reading a 16-dword tuple of packed 16-bit floats as S0 (not gfx1250's 8-dword ones),
+// from the table: the RNE encoders (the scale in S1) or, with `sr`, their SR twins (a seed in
+// S1, the scale in S2).
 std::vector<Instr> Pk16TupleRows(bool sr = false) {
   std::vector<Instr> rows;
   for (Instr instr : kAllInstrs) {
     const InstrInfo& info = GetInstrInfo(instr);
     if (IsPacked16Tuple(info.src[0]) && info.output == OutputKind::fp6 &&
+        SrcDwords(info.src[0]) == kDwords &&
         (info.src[1] == SrcRole::sr_seed) == sr) {
       rows.push_back(instr);
     }

@@ -83,13 +83,16 @@ constexpr absl::string_view kNoFp8 =
 constexpr absl::string_view kNoMx =
     "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201 gfx1250 gfx1251";
 constexpr absl::string_view kNoMxReason = "no gfx950 scaled conversions: the rule does not arise";
-// The same targets but gfx1250/gfx1251, whose 8-wide RNE scaled encoders
-// (v_cvt_scalef32_pk8_*, docs/semantics.md §14.3) read the rules of gfx950's scaled encoders.
-constexpr absl::string_view kNoMxPk8 =
+// The targets with neither gfx950's scaled conversions nor gfx1250's.
+constexpr absl::string_view kNoMxScaled =
     "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
-constexpr absl::string_view kGfx1250Pk8 =
-    "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to the 8-wide scaled "
-    "encoders (the same scale operand, element formats and helpers by name in LLVM 22)";
+// A rule gfx1250's scaled conversions read as gfx950's do (docs/semantics.md §14).
+constexpr absl::string_view kGfx1250Scaled =
+    "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to gfx1250's scaled "
+    "conversions that read the rule: the 8- and 16-element encoders (v_cvt_scalef32_pk8_*, "
+    "_pk16_*) read their f32 scale and element formats as gfx950's encoders do, "
+    "v_cvt_scale_pk8_* the E8M0 byte scale_sel picks as gfx950's decodes read their scale's "
+    "exponent field (the same operands and element formats in llvm-mc-22; not measured)";
 // The same targets but gfx1250/gfx1251 lack the f32 -> f16/bf16 pair conversions
 // (TargetFeature::gfx950_insts); gfx1250 lacks the single-f32 SR forms (kNoMx).
 constexpr absl::string_view kNoCvt16 =
@@ -97,22 +100,12 @@ constexpr absl::string_view kNoCvt16 =
 constexpr absl::string_view kNoCvt16Reason =
     "no gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_f16_f32 and its kin are not rows here): the "
     "rule does not arise";
-// The targets with neither gfx950's scaled conversions nor gfx1250's scaled decodes of shape U
-// (the E8M0 scale rules then do not arise).
-constexpr absl::string_view kNoMxScale =
-    "gfx908 gfx90a gfx942 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
 // gfx1250's scaled decodes (shape U, docs/semantics.md §14.2) read the gfx950 scale rules on
 // the E8M0 byte scale_sel picks.
 constexpr absl::string_view kGfx1250ScaledDecode =
     "U: no gfx1250 pseudocode is public; v_cvt_scale_pk8_* decode with an E8M0 byte as gfx950's "
     "scaled decodes do with the exponent field of their f32 scale, so gfx950's reading is carried "
     "over (not measured)";
-// A scale rule both gfx1250's 8-wide encoders and its decodes with an E8M0 register read.
-constexpr absl::string_view kGfx1250ScaledShared =
-    "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to gfx1250's scaled "
-    "conversions: the 8-wide encoders read their f32 scale as gfx950's encoders do, and "
-    "v_cvt_scale_pk8_* the E8M0 byte scale_sel picks as gfx950's decodes read their scale's "
-    "exponent field (not measured)";
 // The targets without gfx1250's scaled decodes with an E8M0 scale register (shape U).
 constexpr absl::string_view kNoShapeU =
     "gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
@@ -470,8 +463,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x3f800000)"}},
        {{"gfx950", "L: the ISA pseudocode, gem5's model and HIP's host model all read the "
                    "exponent field only"},
-        {kNoMxPk8, kNoMxReason},
-        {"gfx1250 gfx1251", kGfx1250Pk8}},
+        {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxScaleReadH, &Hypotheses::mx_scale_read>,
        Set<MxScaleReadH, &Hypotheses::mx_scale_read>},
       {"mx_scale_zero",
@@ -489,8 +482,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x38 src1=0: 0x00000000 (default 0x00400000)"}},
        {{"gfx950", "L: the ISA reads an E8M0 byte, whose 0x00 is 2^-127 (OCP)"},
-        {"gfx1250 gfx1251", kGfx1250ScaledShared},
-        {kNoMxScale, kNoMxReason}},
+        {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxScaleZero, &Hypotheses::mx_scale_zero>, Set<MxScaleZero, &Hypotheses::mx_scale_zero>},
       {"mx_scale_nan",
        "gfx950 v_cvt_scalef32_*: the scale byte 0xFF (S1 +-Inf or NaN)",
@@ -514,8 +507,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_scalef32_f32_fp8 src0=0x00 src1=0x7f800000: 0x7fc00000 (pow2_128 "
          "0x00000000); src0=0x38: 0x7f800000 (default 0x7fc00000)"}},
        {{"gfx950", "L: gem5 and HIP's host model give NaN; OCP's E8M0 0xFF is NaN"},
-        {"gfx1250 gfx1251", kGfx1250ScaledShared},
-        {kNoMxScale, kNoMxReason}},
+        {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxScaleNan, &Hypotheses::mx_scale_nan>, Set<MxScaleNan, &Hypotheses::mx_scale_nan>},
       {"mx_up_overflow",
        "gfx950 v_cvt_scalef32_*: a scaled result beyond the destination's largest finite (f32, "
@@ -534,7 +527,7 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x7f800000); v_cvt_scalef32_pk_f16_fp8 src0=0x7e7e src1=0x43800000 (2^8): 0x7bff7bff "
          "(default 0x7c007c00); f16 and bf16 give +-0x7bff / +-0x7f7f"}},
        {{"gfx950", "L: AMD's host model names it the hardware's behaviour"}, {"gfx1250 gfx1251", kGfx1250ScaledDecode},
-        {kNoMxScale, kNoMxReason}},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxUpOverflow, &Hypotheses::mx_up_overflow>,
        Set<MxUpOverflow, &Hypotheses::mx_up_overflow>},
       {"mx_denorm_out",
@@ -556,7 +549,7 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x00400000); v_cvt_scalef32_f16_fp8 src0=0x38 (1.0) src1=0x38000000 (2^-15): "
          "0x00000000 (default 0x00000200)"}},
        {{"gfx950", "L: AMD's host model keeps them"}, {"gfx1250 gfx1251", kGfx1250ScaledDecode},
-        {kNoMxScale, kNoMxReason}},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxDenormOut, &Hypotheses::mx_denorm_out>, Set<MxDenormOut, &Hypotheses::mx_denorm_out>},
       {"mx_up_round",
        "gfx950 v_cvt_scalef32_*_{f16,bf16}_*: a scaled product between two f16/bf16 values (only "
@@ -575,7 +568,7 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_scalef32_f16_fp8 src0=0x3f src1=0x34800000: 0x00000007 (default "
          "0x00000008)"}},
        {{"gfx950", "L: AMD's host model rounds to nearest even"}, {"gfx1250 gfx1251", kGfx1250ScaledDecode},
-        {kNoMxScale, kNoMxReason}},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxUpRound, &Hypotheses::mx_up_round>, Set<MxUpRound, &Hypotheses::mx_up_round>},
       {"mx_f16_half",
        "gfx950 v_cvt_scalef32_f16_fp8/bf8: the 16-bit half of VDST that OPSEL[3] does not select",
@@ -616,8 +609,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "(default 0x00000038: 4.0, not 1.0)"}},
        {{"gfx950", "L: AMD's host model and the OCP quantizer divide; the multiply reading comes "
                    "from a gfx1250 emulator test"},
-        {kNoMxPk8, kNoMxReason},
-        {"gfx1250 gfx1251", kGfx1250Pk8}},
+        {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxDownScale, &Hypotheses::mx_down_scale>, Set<MxDownScale, &Hypotheses::mx_down_scale>},
       {"mx_fp8_overflow",
        "gfx950 v_cvt_scalef32_pk_fp8_*: a scaled E4M3 result past 448, and an infinite source",
@@ -635,8 +628,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x43e00000 src1=0 src2=0x3f000000: 0x0000007e "
          "(default 0x0000007f)"}},
-       {{"gfx950", "L: AMD's host model gives the NaN byte"}, {kNoMxPk8, kNoMxReason},
-        {"gfx1250 gfx1251", kGfx1250Pk8}},
+       {{"gfx950", "L: AMD's host model gives the NaN byte"}, {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxFp8Overflow, &Hypotheses::mx_fp8_overflow>,
        Set<MxFp8Overflow, &Hypotheses::mx_fp8_overflow>},
       {"mx_bf8_overflow",
@@ -658,8 +651,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "(default 0x0000007c)"}},
        {{"gfx950", "L: the unscaled bf8 conversion measured on gfx950 keeps Inf; HIP's host "
                    "model saturates but also saturates the unscaled one, against that measurement"},
-        {kNoMxPk8, kNoMxReason},
-        {"gfx1250 gfx1251", kGfx1250Pk8}},
+        {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxBf8Overflow, &Hypotheses::mx_bf8_overflow>,
        Set<MxBf8Overflow, &Hypotheses::mx_bf8_overflow>},
       {"mx_denorm_in",
@@ -678,8 +671,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950",
          "gfx950 v_cvt_scalef32_pk_fp8_f32 src0=0x00400000 src1=0 src2=0: 0x00000000 (default "
          "0x00000038)"}},
-       {{"gfx950", "L: AMD's host model keeps them"}, {kNoMxPk8, kNoMxReason},
-        {"gfx1250 gfx1251", kGfx1250Pk8}},
+       {{"gfx950", "L: AMD's host model keeps them"}, {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxDenormIn, &Hypotheses::mx_denorm_in>, Set<MxDenormIn, &Hypotheses::mx_denorm_in>},
       {"mx_sr_round",
        "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_* and the SR FP4/FP6 encoders "
@@ -739,8 +732,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "vdst_old=0: 0x00000008 (default 0x00000007)"}},
        {{"gfx950", "L: AMD's host model of gfx950 keeps the sign at the largest magnitude; the "
                    "other two are other vendors' and a library's choices"},
-        {kNoMxPk8, kNoMxReason},
-        {"gfx1250 gfx1251", kGfx1250Pk8}},
+        {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
       {"mx_pk16_neg",
        "gfx950 v_cvt_scalef32_*_{f16,bf16} with two packed 16-bit sources: where S0's NEG and ABS "
@@ -773,8 +766,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x0000b838 (default 0x0000b8b8)"}},
        {{"gfx950", "U: the pseudocode reads two float halves and LLVM types the operand as a "
                    "two-element vector; nothing measured, no implementation read"},
-        {kNoMxPk8, kNoMxReason},
-        {"gfx1250 gfx1251", kGfx1250Pk8}},
+        {"gfx1250 gfx1251", kGfx1250Scaled},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxPk16Neg, &Hypotheses::mx_pk16_neg>, Set<MxPk16Neg, &Hypotheses::mx_pk16_neg>},
       {"mx_sr16_opsel0",
        "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_{f16,bf16}: what OPSEL[0] does (LLVM accepts and prints "
@@ -1088,6 +1081,34 @@ const std::vector<HypothesisInfo>& Registry() {
        {{"gfx1250 gfx1251", "L: OCP MX defines a block's values as scale x element"},
         {kNoShapeU, kNoShapeUReason}},
        Get<MxUpScale, &Hypotheses::mx_up_scale>, Set<MxUpScale, &Hypotheses::mx_up_scale>},
+      {"mx_pk16_fp6_order",
+       "gfx1250 v_cvt_scalef32_pk16_{fp6,bf6}_*: where element i of the 16 lands in the 96-bit "
+       "VDST",
+       {{"linear",
+         "field i at bits 6i+5:6i (element 0 at bit 0, fields 5 and 10 straddle two dwords)",
+         "ROCm/hip-fpsan tests/cvt_scalef32_pk_gfx1250_test.cpp (check_codes16: 'the contiguous "
+         "little-endian packed-stream layout', host_extract6 of field i at bit 6i); ROCm/"
+         "rocm-systems rocjitsu mxfp_cvt_simd_test.cpp (fill_packed_source lays the pk16 "
+         "decodes' 16 codes out at bit 6i); AMD's CDNA4 pseudocode V_CVT_SCALEF32_PK32_* (field "
+         "i at 6i) on gfx950",
+         "gfx1250",
+         "gfx1250 v_cvt_scalef32_pk16_fp6_f32 element 1 = 1.0 (0x3f800000), the others 0, "
+         "src1=0x3f800000: VDST 0x00000200 0 0"},
+        {"interleaved",
+         "gfx950's V_CVT_SCALEF32_2XPK16 interleave over the two halves: element i < 8 at field "
+         "2i, element 8 + i at field 2i + 1",
+         "AMD's CDNA4 pseudocode V_CVT_SCALEF32_2XPK16_* (S0[i] at bits 12i+5:12i, S1[i] at "
+         "12i+11:12i+6), the gfx950 shape with 16-element halves; no gfx1250 source found",
+         "gfx1250",
+         "gfx1250 v_cvt_scalef32_pk16_fp6_f32 element 1 = 1.0, the others 0, src1=0x3f800000: "
+         "VDST 0x00008000 0 0 (default 0x00000200 0 0)"}},
+       {{"gfx1250 gfx1251",
+         "U: two AMD test suites expect the contiguous layout (neither says it ran on silicon); "
+         "no gfx1250 pseudocode is public"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
+         "no 16-element FP6/BF6 encoder: the rule does not arise"}},
+       Get<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>,
+       Set<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>},
   };
   return *registry;
 }

@@ -171,6 +171,10 @@ enum class MxScaleSel : uint8_t { low2, high2, f32_exponent };
 // The same decodes: which way the E8M0 byte e scales an element: multiplied by 2^(e-127)
 // (default), or divided by it.
 enum class MxUpScale : uint8_t { multiply, divide };
+// gfx1250's FP6/BF6 encoders of 16 elements (v_cvt_scalef32_pk16_*): where element i lands in
+// the 96-bit VDST: field i at bits 6i+5:6i (default), or gfx950's 2XPK16 interleave over the
+// two halves (element i < 8 at field 2i, element 8 + i at field 2i + 1).
+enum class MxPk16Fp6Order : uint8_t { linear, interleaved };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -216,6 +220,7 @@ struct Hypotheses {
   MxSrSeedStep mx_sr_seed_step = MxSrSeedStep::prng_step;
   MxScaleSel mx_scale_sel = MxScaleSel::low2;
   MxUpScale mx_up_scale = MxUpScale::multiply;
+  MxPk16Fp6Order mx_pk16_fp6_order = MxPk16Fp6Order::linear;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };

@@ -61,6 +61,25 @@ static_assert(std::size(kInstrInfo) == kNumInstrs, "every Instr needs a row in k
 
 // A row is consistent: an opcode somewhere, OPSEL syntax only where the family has the
 // instruction, op_sel_dst3 / half writes only with the OPSEL[3] bit owned.
+// A row's per-family columns: its e32 and VOP3 opcodes, OPSEL syntax and 16-bit sources.
+constexpr bool FamilyColumnsConsistent(const InstrInfo& i) {
+  for (int f = 0; f < kNumFamilies; ++f) {
+    // A VOP1 instruction has its e32 opcode wherever it has its VOP3 one; a VOP3-only has none.
+    const bool vop1 = i.vop1_opcode[f] != kNoOpcode;
+    if (i.encoding == Encoding::vop1 && vop1 != (i.opcode[f] != kNoOpcode)) return false;
+    if (i.encoding == Encoding::vop3 && vop1) return false;
+    if (i.vop1_opcode[f] < kNoOpcode || i.vop1_opcode[f] > 255) return false;
+    if (i.opsel_syntax[f] == OpSelSyntax::byte_sel_src && i.opsel_bits != 0b0011) return false;
+    // A 16-bit source only where the family has the instruction.
+    if ((i.src0_16bit & (1u << f)) != 0 && i.opcode[f] == kNoOpcode) return false;
+    if (i.opsel_syntax[f] == OpSelSyntax::op_sel_word_src &&
+        (i.opsel_bits != 0b0001 || i.dst_bits != 64)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 constexpr bool RowsConsistent() {
   for (const InstrInfo& i : kInstrInfo) {
     bool any = false;
@@ -86,10 +105,6 @@ constexpr bool RowsConsistent() {
     const bool pk8_ok = pk8 && (i.output == OutputKind::fp4 ? i.dst_bits == 32
                                 : i.writes_float()          ? i.dst_bits == 64
                                                             : false);
-    if (SrcDwords(i.src[0]) > 1 && SrcDwords(i.src[0]) < 16 && i.src[0] != SrcRole::fp6_x32 &&
-        i.src[0] != SrcRole::f32_x2 && i.src[0] != SrcRole::fp8_x8 && !pk8_ok) {
-      return false;
-    }
     if (i.output == OutputKind::fp4 &&
         (i.fp8_slot != Fp8Slot::fp4 || (i.write != DstWrite::byte_at_opsel_3_2 && !pk8_ok))) {
       return false;
@@ -114,8 +129,16 @@ constexpr bool RowsConsistent() {
                             i.src[2] == SrcRole::unused;
     const bool sr_encoder = SrcDwords(i.src[0]) > 1 && i.src[1] == SrcRole::sr_seed &&
                             i.src[2] == SrcRole::scale_f32;
-    const bool encoder = (interleaved || pk16_tuple || sr_encoder) &&
-                         i.output == OutputKind::fp6 && i.dst_bits == 192;
+    // gfx1250's one-tuple encoders: 16 f32 (a 16-dword tuple) over the scale S1.
+    const bool f32_tuple = i.src[0] == SrcRole::f32_x16 && i.src[1] == SrcRole::scale_f32 &&
+                           i.src[2] == SrcRole::unused;
+    // Six bits per element: 32 elements (192 bits) but for gfx1250's 16 (96 bits).
+    const int elements = interleaved                      ? 32
+                         : i.src[0] == SrcRole::f32_x16   ? 16
+                         : IsPacked16Tuple(i.src[0])      ? 2 * SrcDwords(i.src[0])
+                                                          : SrcDwords(i.src[0]);
+    const bool encoder = (interleaved || pk16_tuple || f32_tuple || sr_encoder) &&
+                         i.output == OutputKind::fp6 && i.dst_bits == 6 * elements;
     // gfx1250's eight-element decodes with an E8M0 scale register (shape U): 8 f32, or 8
     // packed f16 / bf16, from eight fp8/bf8 codes (a VGPR pair) or FP4 codes (one VGPR).
     const bool decode8 = (i.src[0] == SrcRole::fp8_x8 || i.src[0] == SrcRole::fp4_x8) &&
@@ -127,6 +150,12 @@ constexpr bool RowsConsistent() {
     if ((i.src[0] == SrcRole::fp8_x8 || i.src[0] == SrcRole::fp4_x8) != decode8) return false;
     if ((i.src[0] == SrcRole::fp4_x8) != (decode8 && i.fp8_slot == Fp8Slot::fp4)) return false;
     if (i.src[0] == SrcRole::scale_e8m0_x4 || i.src[2] == SrcRole::scale_e8m0_x4) return false;
+    // A source tuple narrower than 16 dwords is one of these shapes': the FP6 codes, the f32
+    // pair, the fp8 pair, an 8-wide encoder's or a 16-element FP6 encoder's elements.
+    if (SrcDwords(i.src[0]) > 1 && SrcDwords(i.src[0]) < 16 && i.src[0] != SrcRole::fp6_x32 &&
+        i.src[0] != SrcRole::f32_x2 && !decode8 && !pk8_ok && !encoder) {
+      return false;
+    }
     if (i.dst_bits > 64 &&
         (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder && !decode8))) {
       return false;
@@ -149,20 +178,7 @@ constexpr bool RowsConsistent() {
         (i.write != DstWrite::dword || i.src[0] != SrcRole::fp8_bytes || i.output != OutputKind::f32)) {
       return false;
     }
-    for (int f = 0; f < kNumFamilies; ++f) {
-      // A VOP1 instruction has its e32 opcode wherever it has its VOP3 one; a VOP3-only has none.
-      const bool vop1 = i.vop1_opcode[f] != kNoOpcode;
-      if (i.encoding == Encoding::vop1 && vop1 != (i.opcode[f] != kNoOpcode)) return false;
-      if (i.encoding == Encoding::vop3 && vop1) return false;
-      if (i.vop1_opcode[f] < kNoOpcode || i.vop1_opcode[f] > 255) return false;
-      if (i.opsel_syntax[f] == OpSelSyntax::byte_sel_src && i.opsel_bits != 0b0011) return false;
-      // A 16-bit source only where the family has the instruction.
-      if ((i.src0_16bit & (1u << f)) != 0 && i.opcode[f] == kNoOpcode) return false;
-      if (i.opsel_syntax[f] == OpSelSyntax::op_sel_word_src &&
-          (i.opsel_bits != 0b0001 || i.dst_bits != 64)) {
-        return false;
-      }
-    }
+    if (!FamilyColumnsConsistent(i)) return false;
   }
   for (int a = 0; a < kNumInstrs; ++a) {
     if (static_cast<int>(kInstrInfo[a].instr) != a) return false;

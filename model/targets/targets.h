@@ -107,6 +107,12 @@ enum class SrcRole : uint8_t {
   // VGPR tuple here, no neg/abs.
   f16x2_x16,
   bf16x2_x16,
+  // 16 packed 16-bit floats in a VGPR tuple of 8 dwords, laid out as f16x2_x16 (element 2k in
+  // bits 15:0 of dword k): gfx1250's FP6/BF6 encoders' S0 (V_CVT_SCALEF32_PK16_*_F16 / _BF16;
+  // LLVM's intrinsic takes <16 x half> / <16 x bfloat>). LLVM 22 takes only an even-aligned
+  // VGPR tuple here (`v[21:28]`, `s[20:27]` refused), no neg/abs.
+  f16x2_x8,
+  bf16x2_x8,
   // Two f32 in an even-aligned VGPR pair (element i in dword i): the gfx950 SR FP4 encoder's S0
   // (V_CVT_SCALEF32_SR_PK_FP4_F32). LLVM 22 takes `v[2:3]` with neg/abs (`-v[2:3]`: NEG bit 0),
   // not `v[3:4]` or `s[2:3]`.
@@ -143,10 +149,11 @@ enum class SrcRole : uint8_t {
   bf16x2_x4,
 };
 
-// A tuple of packed 16-bit floats: 16 dwords (SrcRole::f16x2_x16 / bf16x2_x16) or 4
-// (f16x2_x4 / bf16x2_x4).
+// A tuple of packed 16-bit floats: 16 dwords (SrcRole::f16x2_x16 / bf16x2_x16), 8
+// (f16x2_x8 / bf16x2_x8) or 4 (f16x2_x4 / bf16x2_x4).
 constexpr bool IsPacked16Tuple(SrcRole role) {
   return role == SrcRole::f16x2_x16 || role == SrcRole::bf16x2_x16 ||
+         role == SrcRole::f16x2_x8 || role == SrcRole::bf16x2_x8 ||
          role == SrcRole::f16x2_x4 || role == SrcRole::bf16x2_x4;
 }
 
@@ -158,9 +165,11 @@ constexpr bool IsPacked16(SrcRole role) {
 // The role of one dword of a packed 16-bit source: data_f16x2 or data_bf16x2 (a one-dword role
 // is its own; anything else: unused).
 constexpr SrcRole Packed16Pair(SrcRole role) {
-  return role == SrcRole::data_f16x2 || role == SrcRole::f16x2_x16 || role == SrcRole::f16x2_x4
+  return role == SrcRole::data_f16x2 || role == SrcRole::f16x2_x16 ||
+                 role == SrcRole::f16x2_x8 || role == SrcRole::f16x2_x4
              ? SrcRole::data_f16x2
-         : role == SrcRole::data_bf16x2 || role == SrcRole::bf16x2_x16 || role == SrcRole::bf16x2_x4
+         : role == SrcRole::data_bf16x2 || role == SrcRole::bf16x2_x16 ||
+                 role == SrcRole::bf16x2_x8 || role == SrcRole::bf16x2_x4
              ? SrcRole::data_bf16x2
              : SrcRole::unused;
 }
@@ -168,8 +177,8 @@ constexpr SrcRole Packed16Pair(SrcRole role) {
 constexpr bool IsPackedF16(SrcRole role) { return Packed16Pair(role) == SrcRole::data_f16x2; }
 
 // The dwords a source of this role reads per lane: one 32-bit operand, or the VGPR tuple of a
-// packed role (fp6_x32: 6; f32_x2: 2; f16x2_x4, bf16x2_x4: 4; f32_x8: 8; f32_x16, f16x2_x16,
-// bf16x2_x16: 16; f32_x32: 32). A
+// packed role (fp6_x32: 6; f32_x2, fp8_x8: 2; f16x2_x4, bf16x2_x4: 4; f32_x8, f16x2_x8,
+// bf16x2_x8: 8; f32_x16, f16x2_x16, bf16x2_x16: 16; f32_x32: 32). A
 // source of more than one dword is the tuple v[r:r+N-1].
 constexpr int SrcDwords(SrcRole role) {
   switch (role) {
@@ -178,7 +187,9 @@ constexpr int SrcDwords(SrcRole role) {
     case SrcRole::fp8_x8: return 2;
     case SrcRole::f16x2_x4:
     case SrcRole::bf16x2_x4: return 4;
-    case SrcRole::f32_x8: return 8;
+    case SrcRole::f32_x8:
+    case SrcRole::f16x2_x8:
+    case SrcRole::bf16x2_x8: return 8;
     case SrcRole::f32_x16:
     case SrcRole::f16x2_x16:
     case SrcRole::bf16x2_x16: return 16;
@@ -244,7 +255,9 @@ enum class OpSelSyntax : uint8_t {
 // b32_int: a whole 32-bit integer word (the gfx950 PRNG step).
 // fp6: a 6-dword tuple of 32 six-bit OCP MX FP6 E2M3 / BF6 E3M2 codes (Fp8Slot::fp6 / bf6),
 // field i at bits 6i+5:6i, from two 16-f32 tuples interleaved (the gfx950 interleaved FP6/BF6
-// encoders: S0's element i is field 2i, S1's field 2i+1).
+// encoders: S0's element i is field 2i, S1's field 2i+1) or from one tuple; or a 3-dword tuple
+// of 16 such codes (gfx1250's V_CVT_SCALEF32_PK16_*: dst_bits 96, the element order the
+// hypothesis mx_pk16_fp6_order names).
 enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4, b32_int, fp6 };
 
 // Which of the target's 8-bit float formats the instruction converts to or from: the op
