@@ -56,6 +56,26 @@ inline uint32_t TupleDword(const LaneView& lanes, int s, size_t i, int k) {
   return k < n ? p[k] : p[0];
 }
 
+// The oracles' element k of S0's tuple on lane i: an f32 (pk16 false: dword k) or a 16-bit float
+// (pk16: bits 16k+15:16k of the tuple), after S0's ABS then NEG, bit by bit, where mx_pk16_neg
+// lets them reach that half (an f32 element always).
+inline uint32_t OracleTupleElement(const OpContext& ctx, const LaneView& lanes, size_t i, int k,
+                                   bool pk16) {
+  const int bit = pk16 ? 16 * k : 32 * k;
+  uint32_t x = TupleDword(lanes, 0, i, bit / 32);
+  uint32_t sign = 0x80000000u;
+  bool modified = true;
+  if (pk16) {
+    x = (x >> (bit % 32)) & 0xffffu;
+    sign = 0x8000u;
+    modified = k % 2 == 0 ? ctx.hyp.mx_pk16_neg != MxPk16Neg::high_half
+                          : ctx.hyp.mx_pk16_neg != MxPk16Neg::low_half;
+  }
+  if (modified && (ctx.mods.abs & 1) != 0) x &= ~sign;
+  if (modified && (ctx.mods.neg & 1) != 0) x ^= sign;
+  return x;
+}
+
 // The oracle's name for the row's source format.
 constexpr MxSource Pk16Source(SrcRole role) {
   return IsPackedF16(role) ? MxSource::f16 : MxSource::bf16;

@@ -72,27 +72,14 @@ void v_cvt_scalef32_pk8_fp4_f32_oracle(const OpContext& ctx, const LaneView& lan
   const MxSource source = !pk16 ? MxSource::f32 : Pk16Source(role);
   // The exponent field of the element's format (f16: bits 14:10; bf16: bits 14:7; f32: 30:23).
   const uint32_t exp_field = !pk16 ? 0x7f800000u : source == MxSource::f16 ? 0x7c00u : 0x7f80u;
-  const bool abs0 = (ctx.mods.abs & 1) != 0, neg0 = (ctx.mods.neg & 1) != 0;
-  const size_t n = lanes.shape.src_dwords[0];
   for (size_t i = 0; i < lanes.size; ++i) {
     uint32_t s = lanes.src1[i];
     if ((ctx.mods.abs >> 1) & 1) s &= 0x7fffffffu;
     if ((ctx.mods.neg >> 1) & 1) s ^= 0x80000000u;
     uint32_t word = 0;
     for (int k = 0; k < kElements; ++k) {
-      const int bit = pk16 ? 16 * k : 32 * k;
-      const size_t dword = static_cast<size_t>(bit / 32) < n ? static_cast<size_t>(bit / 32) : 0;
-      uint32_t x = lanes.src0[i * n + dword];
-      uint32_t sign = 0x80000000u;
-      bool modified = true;
-      if (pk16) {
-        x = (x >> (bit % 32)) & 0xffffu;
-        sign = 0x8000u;
-        modified = k % 2 == 0 ? ctx.hyp.mx_pk16_neg != MxPk16Neg::high_half
-                              : ctx.hyp.mx_pk16_neg != MxPk16Neg::low_half;
-      }
-      if (modified && abs0) x &= ~sign;
-      if (modified && neg0) x ^= sign;
+      uint32_t x = OracleTupleElement(ctx, lanes, i, k, pk16);
+      const uint32_t sign = pk16 ? 0x8000u : 0x80000000u;
       if (e.options.flush_denormal_in && (x & exp_field) == 0) x &= sign;
       word |= OracleToMxScaled(x, source, s, f, e.options, e.read) << (4 * k);
     }

@@ -76,8 +76,6 @@ void v_cvt_scalef32_pk8_fp8_f32_oracle(const OpContext& ctx, const LaneView& lan
   const SrcRole role = GetInstrInfo(ctx.instr).src[0];
   const bool pk16 = IsPacked16(role);
   const MxSource source = !pk16 ? MxSource::f32 : Pk16Source(role);
-  const bool abs0 = (ctx.mods.abs & 1) != 0, neg0 = (ctx.mods.neg & 1) != 0;
-  const size_t n = lanes.shape.src_dwords[0];
   for (size_t i = 0; i < lanes.size; ++i) {
     uint32_t s = lanes.src1[i];
     if ((ctx.mods.abs >> 1) & 1) s &= 0x7fffffffu;
@@ -85,19 +83,7 @@ void v_cvt_scalef32_pk8_fp8_f32_oracle(const OpContext& ctx, const LaneView& lan
     out[2 * i] = 0;
     out[2 * i + 1] = 0;
     for (int k = 0; k < kElements; ++k) {
-      const int bit = pk16 ? 16 * k : 32 * k;
-      const size_t dword = static_cast<size_t>(bit / 32) < n ? static_cast<size_t>(bit / 32) : 0;
-      uint32_t x = lanes.src0[i * n + dword];
-      uint32_t sign = 0x80000000u;
-      bool modified = true;
-      if (pk16) {
-        x = (x >> (bit % 32)) & 0xffffu;
-        sign = 0x8000u;
-        modified = k % 2 == 0 ? ctx.hyp.mx_pk16_neg != MxPk16Neg::high_half
-                              : ctx.hyp.mx_pk16_neg != MxPk16Neg::low_half;
-      }
-      if (modified && abs0) x &= ~sign;
-      if (modified && neg0) x ^= sign;
+      const uint32_t x = OracleTupleElement(ctx, lanes, i, k, pk16);
       const uint32_t code = OracleToFp8Scaled(x, source, s, f, e.fp8, e.options);
       out[2 * i + k / 4] |= code << (8 * (k % 4));
     }
