@@ -1017,37 +1017,40 @@ void TupleSpans(Instr instr, const std::vector<std::string>& llc,
 }
 
 // One llc-22 run per (code object, row): the default run takes a seeded sample of the (target,
-// row) pairs, a VGPR-pair writer always among them, each on both wave sizes' code objects
+// row) pairs llc can be compared on, a VGPR-pair writer and a tuple row always among them, each on both wave sizes' code objects
 // (model/targets/pair_sample_test_util.h: every target, as many rows as fit, a fresh sample
 // each run unless LANEDIFF_TEST_SEED is set); device_code_object_all_pairs_test (label slow)
 // checks every pair.
 constexpr size_t kLlcPairsPerRun = 12;
+
+// Whether llc's kernel and ours can be compared on a (target, row) pair.
+bool LlcComparable(const TargetInstr& p) {
+  const InstrInfo& info = GetInstrInfo(p.instr);
+  // Not gfx950's companion rows (TargetFeature::gfx950_insts): LlcKernelLines builds an
+  // llvm.amdgcn.cvt.* call from the mnemonic, and LLVM reaches those instructions through
+  // fptrunc and differently shaped intrinsics (llvm.amdgcn.prng.b32, cvt.sr.{f16,bf16}.f32).
+  if (info.requires_feature == TargetFeature::gfx950_insts) return false;
+  // A tuple row whose roles TupleOracleIr does not spell as IR vectors is not checked.
+  if (IsTupleRow(info) && TupleOracleIr(info, "@f").empty()) return false;
+  // Nor a row the family's kernel does not run (code_object.h KernelRuns: gfx1250's
+  // v_cvt_scale_pk8_* write 4 or 8 VDST words, its kernel stores 2): the kernel has no store of
+  // those words to hold to llc's.
+  return KernelRuns(p.target->family, info.lane_shape());
+}
+
 TEST(CodeObjectTest, LlcOracleWaitStatesAreCoveredAtEveryModeWriteAndTheInstruction) {
+  // Sampled among the comparable pairs only, so the pair writer and the tuple row the sample
+  // must hold are ones the loop below checks.
   const std::vector<TargetInstr> sample = SamplePairs(
       "LlcOracleWaitStates", kLlcPairsPerRun,
       {[](const TargetInstr& p) { return DstWords(p.instr) == 2; },
-       [](const TargetInstr& p) {
-         const InstrInfo& info = GetInstrInfo(p.instr);
-         return IsTupleRow(info) && !TupleOracleIr(info, "@f").empty() &&
-                KernelRuns(p.target->family, info.lane_shape());
-       }});
+       [](const TargetInstr& p) { return IsTupleRow(GetInstrInfo(p.instr)); }},
+      LlcComparable);
   int pair_rows = 0;  // (code object, VGPR-pair writer) combinations checked
   int tuple_rows = 0;  // (code object, tuple row) combinations checked
   for (const CodeObjectView& co : AllCodeObjects()) {
     std::vector<Instr> rows;
     for (const TargetInstr& p : sample) {
-      // Not gfx950's companion rows (TargetFeature::gfx950_insts): LlcKernelLines builds an
-      // llvm.amdgcn.cvt.* call from the mnemonic, and LLVM reaches those instructions through
-      // fptrunc and differently shaped intrinsics (llvm.amdgcn.prng.b32, cvt.sr.{f16,bf16}.f32).
-      if (GetInstrInfo(p.instr).requires_feature == TargetFeature::gfx950_insts) continue;
-      // A tuple row whose roles TupleOracleIr does not spell as IR vectors is not checked.
-      if (IsTupleRow(GetInstrInfo(p.instr)) && TupleOracleIr(GetInstrInfo(p.instr), "@f").empty()) {
-        continue;
-      }
-      // Nor a row the family's kernel does not run (code_object.h KernelRuns: gfx1250's
-      // v_cvt_scale_pk8_* write 4 or 8 VDST words, its kernel stores 2): the kernel has no
-      // store of those words to hold to llc's.
-      if (!KernelRuns(co.target->family, GetInstrInfo(p.instr).lane_shape())) continue;
       if (p.target == co.target) rows.push_back(p.instr);
     }
     if (rows.empty()) continue;
