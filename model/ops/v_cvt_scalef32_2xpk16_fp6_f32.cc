@@ -31,6 +31,7 @@
 #include "model/fp/mx.h"
 #include "model/fp/mx_format.h"
 #include "model/fp/mx_oracle.h"
+#include "model/ops/fp6_tuple.h"
 #include "model/ops/input_class.h"
 #include "model/ops/op_table.h"
 #include "model/targets/hypotheses.h"
@@ -40,12 +41,6 @@ namespace ops {
 namespace {
 
 constexpr int kElems = 16;     // f32 per source tuple
-constexpr int kOutDwords = 6;  // 192 bits
-
-const MxElemFormat& RowFp6Format(const OpContext& ctx) {
-  return GetMxElemFormat(GetInstrInfo(ctx.instr).fp8_slot == Fp8Slot::bf6 ? MxElemId::bf6_e3m2
-                                                                          : MxElemId::fp6_e2m3);
-}
 
 // Element k of source s (0 or 1) of lane i: the view's tuple of that lane (LaneShape, 16 dwords
 // on the harness); a view of one-dword sources (EvaluateLane, tables of single words) gives dword
@@ -76,8 +71,8 @@ void v_cvt_scalef32_2xpk16_fp6_f32(const OpContext& ctx, const LaneView& lanes, 
       bits[w] |= pair << sh;
       if (sh > 52) bits[w + 1] |= pair >> (64 - sh);
     }
-    uint32_t* d = out + i * kOutDwords;
-    for (int w = 0; w < kOutDwords; ++w) d[w] = static_cast<uint32_t>(bits[w / 2] >> (32 * (w % 2)));
+    uint32_t* d = out + i * kFp6TupleDwords;
+    for (int w = 0; w < kFp6TupleDwords; ++w) d[w] = static_cast<uint32_t>(bits[w / 2] >> (32 * (w % 2)));
   }
 }
 
@@ -93,8 +88,8 @@ void v_cvt_scalef32_2xpk16_fp6_f32_oracle(const OpContext& ctx, const LaneView& 
     return x;
   };
   for (size_t i = 0; i < lanes.size; ++i) {
-    uint32_t* d = out + i * kOutDwords;
-    for (int w = 0; w < kOutDwords; ++w) d[w] = 0;
+    uint32_t* d = out + i * kFp6TupleDwords;
+    for (int w = 0; w < kFp6TupleDwords; ++w) d[w] = 0;
     const uint32_t s = mods(lanes.src2[i], 2);
     for (int pass = 0; pass < kElems; ++pass) {
       uint32_t tmp[2];

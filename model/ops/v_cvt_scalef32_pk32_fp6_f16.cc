@@ -36,6 +36,7 @@
 #include "model/fp/mx.h"
 #include "model/fp/mx_format.h"
 #include "model/fp/mx_oracle.h"
+#include "model/ops/fp6_tuple.h"
 #include "model/ops/input_class.h"
 #include "model/ops/op_table.h"
 #include "model/ops/pk16_common.h"
@@ -46,12 +47,6 @@ namespace ops {
 namespace {
 
 constexpr int kDwords = 16;    // S0's tuple: two 16-bit elements each
-constexpr int kOutDwords = 6;  // 192 bits
-
-const MxElemFormat& RowFp6Format(const OpContext& ctx) {
-  return GetMxElemFormat(GetInstrInfo(ctx.instr).fp8_slot == Fp8Slot::bf6 ? MxElemId::bf6_e3m2
-                                                                          : MxElemId::fp6_e2m3);
-}
 
 }  // namespace
 
@@ -75,8 +70,8 @@ void v_cvt_scalef32_pk32_fp6_f16(const OpContext& ctx, const LaneView& lanes, ui
       bits[w] |= pair << sh;
       if (sh > 52) bits[w + 1] |= pair >> (64 - sh);
     }
-    uint32_t* d = out + i * kOutDwords;
-    for (int w = 0; w < kOutDwords; ++w) d[w] = static_cast<uint32_t>(bits[w / 2] >> (32 * (w % 2)));
+    uint32_t* d = out + i * kFp6TupleDwords;
+    for (int w = 0; w < kFp6TupleDwords; ++w) d[w] = static_cast<uint32_t>(bits[w / 2] >> (32 * (w % 2)));
   }
 }
 
@@ -98,8 +93,8 @@ void v_cvt_scalef32_pk32_fp6_f16_oracle(const OpContext& ctx, const LaneView& la
   // mx_denorm_in=flush on the 16-bit pattern (f16: exponent bits 14:10 zero; bf16: bits 14:7).
   const uint32_t exp_field = source == MxSource::f16 ? 0x7c00u : 0x7f80u;
   for (size_t i = 0; i < lanes.size; ++i) {
-    uint32_t* d = out + i * kOutDwords;
-    for (int w = 0; w < kOutDwords; ++w) d[w] = 0;
+    uint32_t* d = out + i * kFp6TupleDwords;
+    for (int w = 0; w < kFp6TupleDwords; ++w) d[w] = 0;
     uint32_t s = lanes.src1[i];
     if ((ctx.mods.abs >> 1) & 1) s &= 0x7fffffffu;
     if ((ctx.mods.neg >> 1) & 1) s ^= 0x80000000u;

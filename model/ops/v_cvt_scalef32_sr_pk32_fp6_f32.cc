@@ -31,6 +31,7 @@
 #include "model/fp/mx.h"
 #include "model/fp/mx_format.h"
 #include "model/fp/mx_oracle.h"
+#include "model/ops/fp6_tuple.h"
 #include "model/ops/input_class.h"
 #include "model/ops/op_table.h"
 #include "model/ops/sr_seed_step.h"
@@ -41,12 +42,6 @@ namespace ops {
 namespace {
 
 constexpr int kElems = 32;     // f32 in the source tuple
-constexpr int kOutDwords = 6;  // 192 bits
-
-const MxElemFormat& RowFp6Format(const OpContext& ctx) {
-  return GetMxElemFormat(GetInstrInfo(ctx.instr).fp8_slot == Fp8Slot::bf6 ? MxElemId::bf6_e3m2
-                                                                          : MxElemId::fp6_e2m3);
-}
 
 // Element k of lane i's tuple (LaneShape: 32 dwords on the harness); a view of one-dword sources
 // (EvaluateLane) gives dword 0 for every element, as CompleteTupleLanes completes a tuple
@@ -76,8 +71,8 @@ void v_cvt_scalef32_sr_pk32_fp6_f32(const OpContext& ctx, const LaneView& lanes,
       bits[w] |= code << sh;
       if (sh > 58) bits[w + 1] |= code >> (64 - sh);
     }
-    uint32_t* d = out + i * kOutDwords;
-    for (int w = 0; w < kOutDwords; ++w) d[w] = static_cast<uint32_t>(bits[w / 2] >> (32 * (w % 2)));
+    uint32_t* d = out + i * kFp6TupleDwords;
+    for (int w = 0; w < kFp6TupleDwords; ++w) d[w] = static_cast<uint32_t>(bits[w / 2] >> (32 * (w % 2)));
   }
 }
 
@@ -95,8 +90,8 @@ void v_cvt_scalef32_sr_pk32_fp6_f32_oracle(const OpContext& ctx, const LaneView&
     return x;
   };
   for (size_t i = 0; i < lanes.size; ++i) {
-    uint32_t* d = out + i * kOutDwords;
-    for (int w = 0; w < kOutDwords; ++w) d[w] = 0;
+    uint32_t* d = out + i * kFp6TupleDwords;
+    for (int w = 0; w < kFp6TupleDwords; ++w) d[w] = 0;
     const uint32_t s = mods(lanes.src2[i], 2);
     uint64_t random = lanes.src1[i];
     for (int pass = 0; pass < kElems; ++pass) {
