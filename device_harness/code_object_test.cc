@@ -646,7 +646,13 @@ std::vector<std::string> LlcLines(const CodeObjectView& co, Instr instr, const s
 // gfx1250's <3 x i32>), as LLVM's IntrinsicsAMDGPU.td declares the FP6/BF6 conversions; "" for
 // a role or output this test does not spell.
 std::string TupleSrcType(const InstrInfo& info, int s) {
-  if (info.src[s] == SrcRole::fp6_x32) return absl::StrCat("<", info.src_dwords(s), " x i32>");
+  // gfx950's 32 FP6/BF6 codes (<6 x i32>), gfx1250's 16 (llvm.amdgcn.cvt.scale.pk16.*: <3 x
+  // i32>; llc-22 -mcpu=gfx1250 emits `v_cvt_scale_pk16_f32_fp6 v[0:15], v[24:26], s3
+  // scale_sel:13` from `<16 x float> @llvm.amdgcn.cvt.scale.pk16.f32.fp6(<3 x i32>, i32, i32
+  // immarg)`).
+  if (info.src[s] == SrcRole::fp6_x32 || info.src[s] == SrcRole::fp6_x16) {
+    return absl::StrCat("<", info.src_dwords(s), " x i32>");
+  }
   if (info.src[s] == SrcRole::f32_x16) return absl::StrCat("<", info.src_dwords(s), " x float>");
   // Packed 16-bit floats: 32 in 16 dwords, or gfx1250's 16 in 8 and 8 in 4 (llc-22 lays
   // <32 x half> element j at bits 16j+15:16j; llc-22 -mcpu=gfx1250 takes <16 x half> /

@@ -66,9 +66,11 @@ def read_rows(path):
             "pk16_x8": src.split(",")[0].strip() in ("SrcRole::f16x2_x8", "SrcRole::bf16x2_x8"),
             "f32_x2": src.split(",")[0].strip() == "SrcRole::f32_x2",
             "f32_x32": src.split(",")[0].strip() == "SrcRole::f32_x32",
-            # gfx1250's shape U (SrcRole::fp8_x8 / fp4_x8 beside an E8M0 scale register).
+            # gfx1250's shapes U and V (SrcRole::fp8_x8 / fp4_x8 / fp6_x16 beside an E8M0 scale
+            # register).
             "scale_pk8_src": src.split(",")[0].strip().split("::")[-1]
-            if src.split(",")[0].strip() in ("SrcRole::fp8_x8", "SrcRole::fp4_x8") else None,
+            if src.split(",")[0].strip() in ("SrcRole::fp8_x8", "SrcRole::fp4_x8", "SrcRole::fp6_x16")
+            else None,
             # gfx1250's 8-wide encoders' S0: the tuple's dwords (8 f32, or 8 packed 16-bit floats).
             "pk8": {"SrcRole::f32_x8": 8, "SrcRole::f16x2_x4": 4, "SrcRole::bf16x2_x4": 4}.get(
                 src.split(",")[0].strip(), 0),
@@ -319,7 +321,7 @@ def tuple32_lines_for(instr, row):
 
 
 # gfx1250's decodes with an E8M0 scale register (shape U: SrcRole::fp8_x8, a VGPR pair, or
-# fp4_x8, one VGPR; the scale SrcRole::scale_e8m0_x4): aligned, odd and last sources, SGPRs and
+# fp4_x8, one VGPR; shape V: fp6_x16, a 3-VGPR tuple; the scale SrcRole::scale_e8m0_x4): aligned, odd and last sources, SGPRs and
 # constants there, every operand kind in the scale, every scale_sel and the first refused one,
 # wrong destination tuples, and the modifiers LLVM refuses.
 SCALE_PK8_SOURCES = {
@@ -327,6 +329,9 @@ SCALE_PK8_SOURCES = {
                "lit(0x5)", "-v[20:21]", "|v[20:21]|"],
     "fp4_x8": ["v20", "v0", "v255", "s3", "1.0", "0", "0x12345678", "lit(0x5)", "-v20", "|v20|",
                "v[20:21]"],
+    "fp6_x16": ["v[20:22]", "v[0:2]", "v[252:254]", "v[21:23]", "v[253:255]", "s[4:6]",
+                "v[20:21]", "v[20:23]", "v20", "s3", "1.0", "0", "lit(0x5)", "-v[20:22]",
+                "|v[20:22]|"],
 }
 
 

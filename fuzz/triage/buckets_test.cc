@@ -263,6 +263,27 @@ TEST(Render, AnF32DecodeShowsItsCodesAndItsNanWords) {
       << text;
 }
 
+// gfx1250's FP6 decodes show their 3-dword tuple source as its 16 six-bit codes, field k at bits
+// 6k+5:6k: the tuple of corpus/seeds/v_cvt_scale_pk16_f32_fp6 (fields 0x08 0x28 0x1f 0x01 0x10
+// 0x3f 0x20 0x00 0x09 0x07 0x18 0x02 0x08 0x00 0x00 0x30; field 5 straddles dwords 0 and 1,
+// field 10 dwords 1 and 2), and the first differing word, VDST+5.
+TEST(Render, AnFp6TupleDecodeShowsItsSixteenCodes) {
+  auto f = ParseText<proto::Finding>(R"pb(
+    testcase {
+      target: "gfx1250"
+      instr: v_cvt_scale_pk16_f32_fp6
+      lanes { src0: 0xd005fa08 src0_more: 0x81c9020f src0_more: 0xc0000809 src1: 0x7f7e7d80 }
+    }
+    expected: [ 0, 0, 0, 0, 0, 0xc1700000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 ]
+    observed: [ 0, 0, 0, 0, 0, 0xc0f00000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 ])pb", "finding");
+  ASSERT_TRUE(f.ok()) << f.status();
+  const std::string text = DecodeExample(*f, "f.textproto");
+  EXPECT_TRUE(absl::StrContains(text, "src0 0xd005fa08 (FP6 codes of the 3-dword tuple, field 0 "
+                                      "first: 08 28 1f 01 10 3f 20 00 09 07 18 02 08 00 00 30)"))
+      << text;
+  EXPECT_TRUE(absl::StrContains(text, "VDST+5 expected 0xc1700000 = -15")) << text;
+}
+
 // What a cause says (render.h CauseTitle): a reading, equivalent readings, a field, or none of
 // the known readings for a difference class.
 TEST(Render, CauseTitleSaysWhatExplainsTheLanes) {

@@ -43,6 +43,7 @@ struct Decoded {
   uint32_t src0 = 0, src1 = 0, src2 = 0, kept = 0, expected = 0, observed = 0;
   bool src2_scale = false;  // S2 is the block scale (the 3-source scaled encoders)
   int written_byte = 0;  // the written byte shown (a half writer's: the first that differs)
+  std::string src0_fields;  // gfx1250's 16 FP6/BF6 codes (SrcRole::fp6_x16), field 0 first
   SrcRole src0_role = SrcRole::unused, src1_role = SrcRole::unused;
   OutputKind output = OutputKind::u8_int;  // what the destination's written bits hold
   std::string expected_byte, observed_byte;
@@ -50,6 +51,21 @@ struct Decoded {
   int words = 1;  // destination words per lane (a VGPR pair: 2)
   size_t word = 0;  // the shown word's index in its lane (0: VDST, 1: VDST+1)
 };
+
+// gfx1250's 16 FP6/BF6 codes of a 3-dword tuple source (SrcRole::fp6_x16), field k at bits
+// 6k+5:6k of lane `lane`'s 96 bits (a one-dword view: dword 0 three times).
+std::string Fp6FieldsText(const InstrInfo& info, const LaneView& v, size_t lane) {
+  const int n = v.shape.src_dwords[0];
+  const uint32_t* t = v.src0 + lane * static_cast<size_t>(n);
+  const auto dword = [&](int k) { return uint64_t{t[n == 3 ? k : 0]}; };
+  std::vector<std::string> codes;
+  for (int bit = 0; bit < 96; bit += 6) {
+    const uint64_t pair = dword(bit / 32) | (bit / 32 < 2 ? dword(bit / 32 + 1) << 32 : 0);
+    codes.push_back(absl::StrFormat("%02x", (pair >> (bit % 32)) & 0x3fu));
+  }
+  return absl::StrFormat("(%s codes of the 3-dword tuple, field 0 first: %s)",
+                         info.fp8_slot == Fp8Slot::bf6 ? "BF6" : "FP6", absl::StrJoin(codes, " "));
+}
 
 Decoded Decode(const proto::Finding& f, const std::string& path) {
   Decoded d;
@@ -80,6 +96,7 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
   d.src0 = v.first(0, d.lane);
   d.src1 = v.src1[d.lane];
   const InstrInfo& info = GetInstrInfo(rc->ctx.instr);
+  if (info.src[0] == SrcRole::fp6_x16) d.src0_fields = Fp6FieldsText(info, v, d.lane);
   d.kept = KeptWord(info, v.src2[d.lane], v.vdst_old[d.lane]);
   d.src0_role = info.src[0];
   d.src1_role = info.src[1];
@@ -131,6 +148,7 @@ std::string ScaleText(uint32_t w) {
 // instruction's selects pick among them).
 std::string Src0Text(const Decoded& d) {
   if (d.src0_role == SrcRole::data_b32) return absl::StrFormat("(a 32-bit integer %u)", d.src0);
+  if (!d.src0_fields.empty()) return d.src0_fields;
   if (IsPacked16(d.src0_role)) {
     const bool f16 = IsPackedF16(d.src0_role);
     const auto widen = [f16](uint32_t h) { return F32(f16 ? F16ToF32(h) : Bf16ToF32(h)); };

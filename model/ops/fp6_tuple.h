@@ -11,6 +11,7 @@
 #include "model/base/lanes.h"
 #include "model/fp/mx_format.h"
 #include "model/ops/ops.h"
+#include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {
@@ -53,6 +54,15 @@ inline uint32_t Fp6FieldOracle(const Fp6Tuple& t, int k) {
   }
   return code;
 }
+
+// gfx1250's 16 FP6/BF6 codes in 96 bits (the encoders' VDST, OutputKind::fp6 with dst_bits 96;
+// the decodes' S0, SrcRole::fp6_x16): the field element e sits in under mx_pk16_fp6_order
+// (linear: e; interleaved: 2e for the first eight, 2(e-8)+1 for the others).
+constexpr int Pk16Fp6Field(int e, MxPk16Fp6Order order) {
+  return order == MxPk16Fp6Order::linear ? e : e < 8 ? 2 * e : 2 * (e - 8) + 1;
+}
+static_assert(Pk16Fp6Field(1, MxPk16Fp6Order::interleaved) == 2);
+static_assert(Pk16Fp6Field(8, MxPk16Fp6Order::interleaved) == 1);
 
 }  // namespace ops
 }  // namespace lanediff

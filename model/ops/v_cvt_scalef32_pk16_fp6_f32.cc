@@ -47,11 +47,6 @@ namespace {
 constexpr int kElems = 16;
 constexpr int kOutDwords = 3;  // 96 bits
 
-// The field element e writes under mx_pk16_fp6_order.
-constexpr int FieldOf(int e, MxPk16Fp6Order order) {
-  return order == MxPk16Fp6Order::linear ? e : e < kElems / 2 ? 2 * e : 2 * (e - kElems / 2) + 1;
-}
-
 // Element e of lane i as exact f32 bits after the modifiers (f32: ABS/NEG of S0; 16-bit: the
 // halves mx_pk16_neg names, then the input flush under mx_denorm_in).
 uint32_t ElementF32(const OpContext& ctx, const LaneView& lanes, size_t i, int e, bool flush) {
@@ -76,7 +71,7 @@ void v_cvt_scalef32_pk16_fp6_f32(const OpContext& ctx, const LaneView& lanes, ui
     uint64_t lo = 0, hi = 0;
     for (int k = 0; k < kElems; ++k) {
       const uint64_t code = F32ToMxScaledRne(ElementF32(ctx, lanes, i, k, flush), s, e.read, p);
-      const int at = 6 * FieldOf(k, order);
+      const int at = 6 * Pk16Fp6Field(k, order);
       if (at < 64) lo |= code << at;
       if (at > 58) hi |= at < 64 ? code >> (64 - at) : code << (at - 64);
     }

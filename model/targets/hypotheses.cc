@@ -91,8 +91,8 @@ constexpr absl::string_view kGfx1250Scaled =
     "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to gfx1250's scaled "
     "conversions that read the rule: the 8- and 16-element encoders (v_cvt_scalef32_pk8_*, "
     "_pk16_*) read their f32 scale and element formats as gfx950's encoders do, "
-    "v_cvt_scale_pk8_* the E8M0 byte scale_sel picks as gfx950's decodes read their scale's "
-    "exponent field (the same operands and element formats in llvm-mc-22; not measured)";
+    "v_cvt_scale_pk8_* and _pk16_* the E8M0 byte scale_sel picks as gfx950's decodes read their "
+    "scale's exponent field (the same operands and element formats in llvm-mc-22; not measured)";
 // The same targets but gfx1250/gfx1251 lack the f32 -> f16/bf16 pair conversions
 // (TargetFeature::gfx950_insts); gfx1250 lacks the single-f32 SR forms (kNoMx).
 constexpr absl::string_view kNoCvt16 =
@@ -100,13 +100,13 @@ constexpr absl::string_view kNoCvt16 =
 constexpr absl::string_view kNoCvt16Reason =
     "no gfx950 f32 -> f16/bf16 conversions (v_cvt_pk_f16_f32 and its kin are not rows here): the "
     "rule does not arise";
-// gfx1250's scaled decodes (shape U, docs/semantics.md §14.2) read the gfx950 scale rules on
-// the E8M0 byte scale_sel picks.
+// gfx1250's scaled decodes (shapes U and V, docs/semantics.md §14.2, §14.6) read the gfx950
+// scale rules on the E8M0 byte scale_sel picks.
 constexpr absl::string_view kGfx1250ScaledDecode =
-    "U: no gfx1250 pseudocode is public; v_cvt_scale_pk8_* decode with an E8M0 byte as gfx950's "
-    "scaled decodes do with the exponent field of their f32 scale, so gfx950's reading is carried "
+    "U: no gfx1250 pseudocode is public; v_cvt_scale_pk8_* and _pk16_* decode with an E8M0 byte "
+    "as gfx950's scaled decodes do with the exponent field of their f32 scale, so gfx950's reading is carried "
     "over (not measured)";
-// The targets without gfx1250's scaled decodes with an E8M0 scale register (shape U).
+// The targets without gfx1250's scaled decodes with an E8M0 scale register (shapes U, V).
 constexpr absl::string_view kNoShapeU =
     "gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201";
 constexpr absl::string_view kNoShapeUReason =
@@ -1025,8 +1025,8 @@ const std::vector<HypothesisInfo>& Registry() {
        Get<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>,
        Set<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>},
       {"mx_scale_sel",
-       "gfx1250 v_cvt_scale_pk8_*: the E8M0 byte of the 32-bit scale operand S1 that "
-       "scale_sel:N (0..15, OPSEL[3:0]) picks",
+       "gfx1250 v_cvt_scale_pk8_* and v_cvt_scale_pk16_*: the E8M0 byte of the 32-bit scale "
+       "operand S1 that scale_sel:N (0..15, OPSEL[3:0]) picks",
        {{"low2",
          "byte N & 3 (bits 8(N&3)+7:8(N&3)); N's bits 3:2 read by nothing",
          "llvm-mc-22 -mcpu=gfx1250 (scale_sel:0..15 in bits 11-14; every other byte select of "
@@ -1060,7 +1060,8 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoShapeU, kNoShapeUReason}},
        Get<MxScaleSel, &Hypotheses::mx_scale_sel>, Set<MxScaleSel, &Hypotheses::mx_scale_sel>},
       {"mx_up_scale",
-       "gfx1250 v_cvt_scale_pk8_*: which way the picked E8M0 byte e scales each decoded element",
+       "gfx1250 v_cvt_scale_pk8_* and v_cvt_scale_pk16_*: which way the picked E8M0 byte e "
+       "scales each decoded element",
        {{"multiply",
          "element times 2^(e-127) (the value of an MX block element: scale x element)",
          "OCP MX v1.0 (as restated by jax-ml/ml_dtypes ml_dtypes/include/mxfloat.h and "
@@ -1082,8 +1083,8 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoShapeU, kNoShapeUReason}},
        Get<MxUpScale, &Hypotheses::mx_up_scale>, Set<MxUpScale, &Hypotheses::mx_up_scale>},
       {"mx_pk16_fp6_order",
-       "gfx1250 v_cvt_scalef32_pk16_{fp6,bf6}_*: where element i of the 16 lands in the 96-bit "
-       "VDST",
+       "gfx1250 v_cvt_scalef32_pk16_{fp6,bf6}_* and v_cvt_scale_pk16_*_{fp6,bf6}: where element i "
+       "of the 16 sits in the 96 bits (the encoders' VDST, the decodes' S0)",
        {{"linear",
          "field i at bits 6i+5:6i (element 0 at bit 0, fields 5 and 10 straddle two dwords)",
          "ROCm/hip-fpsan tests/cvt_scalef32_pk_gfx1250_test.cpp (check_codes16: 'the contiguous "
@@ -1106,7 +1107,7 @@ const std::vector<HypothesisInfo>& Registry() {
          "U: two AMD test suites expect the contiguous layout (neither says it ran on silicon); "
          "no gfx1250 pseudocode is public"},
         {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
-         "no 16-element FP6/BF6 encoder: the rule does not arise"}},
+         "no 16-element FP6/BF6 encoder or decode: the rule does not arise"}},
        Get<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>,
        Set<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>},
   };

@@ -80,6 +80,45 @@ constexpr bool FamilyColumnsConsistent(const InstrInfo& i) {
   return true;
 }
 
+// gfx1250's decodes with an E8M0 scale register: the elements their S0 holds, eight codes
+// (shape U: fp8/bf8 in a VGPR pair, FP4 in one VGPR) or sixteen FP6/BF6 codes (shape V: a
+// 3-dword tuple); 0 for any other S0.
+constexpr int E8m0DecodeElements(const InstrInfo& i) {
+  return i.src[0] == SrcRole::fp8_x8 || i.src[0] == SrcRole::fp4_x8 ? 8
+         : i.src[0] == SrcRole::fp6_x16                            ? 16
+                                                                   : 0;
+}
+
+// Such a decode's shape: its codes, the scale register S1 that scale_sel (OPSEL[3:0]) picks a
+// byte of, each element to f32 (a dword each) or to packed f16 / bf16 (two per dword), written
+// whole.
+constexpr bool E8m0Decode(const InstrInfo& i) {
+  const int n = E8m0DecodeElements(i);
+  return n > 0 && i.src[1] == SrcRole::scale_e8m0_x4 && i.src[2] == SrcRole::unused &&
+         i.write == DstWrite::dword && i.opsel_bits == 0b1111 &&
+         ((i.output == OutputKind::f32 && i.dst_bits == 32 * n) ||
+          ((i.output == OutputKind::f16 || i.output == OutputKind::bf16) && i.dst_bits == 16 * n));
+}
+
+// The code roles are read by these decodes only, each with its slot (FP4 codes: Fp8Slot::fp4;
+// FP6/BF6 codes: fp6 / bf6), and the scale register is S1 only.
+constexpr bool E8m0DecodeConsistent(const InstrInfo& i) {
+  const bool decode = E8m0Decode(i);
+  if ((E8m0DecodeElements(i) > 0) != decode) return false;
+  if ((i.src[0] == SrcRole::fp4_x8) != (decode && i.fp8_slot == Fp8Slot::fp4)) return false;
+  if ((i.src[0] == SrcRole::fp6_x16) !=
+      (decode && (i.fp8_slot == Fp8Slot::fp6 || i.fp8_slot == Fp8Slot::bf6))) {
+    return false;
+  }
+  for (int s = 1; s < 3; ++s) {
+    if (i.src[s] == SrcRole::fp8_x8 || i.src[s] == SrcRole::fp4_x8 ||
+        i.src[s] == SrcRole::fp6_x16) {
+      return false;
+    }
+  }
+  return i.src[0] != SrcRole::scale_e8m0_x4 && i.src[2] != SrcRole::scale_e8m0_x4;
+}
+
 constexpr bool RowsConsistent() {
   for (const InstrInfo& i : kInstrInfo) {
     bool any = false;
@@ -139,29 +178,22 @@ constexpr bool RowsConsistent() {
                                                           : SrcDwords(i.src[0]);
     const bool encoder = (interleaved || pk16_tuple || f32_tuple || sr_encoder) &&
                          i.output == OutputKind::fp6 && i.dst_bits == 6 * elements;
-    // gfx1250's eight-element decodes with an E8M0 scale register (shape U): 8 f32, or 8
-    // packed f16 / bf16, from eight fp8/bf8 codes (a VGPR pair) or FP4 codes (one VGPR).
-    const bool decode8 = (i.src[0] == SrcRole::fp8_x8 || i.src[0] == SrcRole::fp4_x8) &&
-                         i.src[1] == SrcRole::scale_e8m0_x4 && i.src[2] == SrcRole::unused &&
-                         i.write == DstWrite::dword && i.opsel_bits == 0b1111 &&
-                         ((i.output == OutputKind::f32 && i.dst_bits == 256) ||
-                          ((i.output == OutputKind::f16 || i.output == OutputKind::bf16) &&
-                           i.dst_bits == 128));
-    if ((i.src[0] == SrcRole::fp8_x8 || i.src[0] == SrcRole::fp4_x8) != decode8) return false;
-    if ((i.src[0] == SrcRole::fp4_x8) != (decode8 && i.fp8_slot == Fp8Slot::fp4)) return false;
-    if (i.src[0] == SrcRole::scale_e8m0_x4 || i.src[2] == SrcRole::scale_e8m0_x4) return false;
+    const bool e8m0_decode = E8m0Decode(i);
+    if (!E8m0DecodeConsistent(i)) return false;
     // A source tuple narrower than 16 dwords is one of these shapes': the FP6 codes, the f32
-    // pair, the fp8 pair, an 8-wide encoder's or a 16-element FP6 encoder's elements.
+    // pair, an E8M0 decode's codes, an 8-wide encoder's or a 16-element FP6 encoder's elements.
     if (SrcDwords(i.src[0]) > 1 && SrcDwords(i.src[0]) < 16 && i.src[0] != SrcRole::fp6_x32 &&
-        i.src[0] != SrcRole::f32_x2 && !decode8 && !pk8_ok && !encoder) {
+        i.src[0] != SrcRole::f32_x2 && !e8m0_decode && !pk8_ok && !encoder) {
       return false;
     }
     if (i.dst_bits > 64 &&
-        (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder && !decode8))) {
+        (i.write != DstWrite::dword || (i.src[0] != SrcRole::fp6_x32 && !encoder && !e8m0_decode))) {
       return false;
     }
     // A packed FP6 tuple is read, and an FP6 tuple written, by the FP6/BF6 slots only.
-    if ((i.src[0] == SrcRole::fp6_x32 || encoder) != fp6_slot) return false;
+    if ((i.src[0] == SrcRole::fp6_x32 || i.src[0] == SrcRole::fp6_x16 || encoder) != fp6_slot) {
+      return false;
+    }
     if ((i.output == OutputKind::fp6) != encoder) return false;
     if (i.src[1] == SrcRole::fp6_x32 || i.src[2] == SrcRole::fp6_x32) return false;
     if ((i.src[0] == SrcRole::f32_x16 || i.src[1] == SrcRole::f32_x16 || i.src[2] == SrcRole::f32_x16) &&

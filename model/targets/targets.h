@@ -147,6 +147,14 @@ enum class SrcRole : uint8_t {
   // even-aligned VGPR tuple here (`v[21:24]`, `s[20:23]` refused), no neg/abs.
   f16x2_x4,
   bf16x2_x4,
+  // 16 six-bit float fields packed in a VGPR tuple of 3 dwords (96 bits): gfx1250's scaled
+  // decodes of shape V (V_CVT_SCALE_PK16_*_{FP6,BF6}; docs/semantics.md §14.6; LLVM's
+  // intrinsic takes <3 x i32>), OCP MX FP6 E2M3 / BF6 E3M2 per InstrInfo::fp8_slot. Where
+  // element i sits in the 96 bits is the hypothesis mx_pk16_fp6_order (by default field i at
+  // bits 6i+5:6i, fields 5 and 10 straddling dwords, as the 6-dword fp6_x32). LLVM 22 takes
+  // only an even-aligned VGPR tuple here (`v[21:23]`, `s[20:22]` "invalid operand for
+  // instruction"), no neg/abs.
+  fp6_x16,
 };
 
 // A tuple of packed 16-bit floats: 16 dwords (SrcRole::f16x2_x16 / bf16x2_x16), 8
@@ -177,12 +185,13 @@ constexpr SrcRole Packed16Pair(SrcRole role) {
 constexpr bool IsPackedF16(SrcRole role) { return Packed16Pair(role) == SrcRole::data_f16x2; }
 
 // The dwords a source of this role reads per lane: one 32-bit operand, or the VGPR tuple of a
-// packed role (fp6_x32: 6; f32_x2, fp8_x8: 2; f16x2_x4, bf16x2_x4: 4; f32_x8, f16x2_x8,
-// bf16x2_x8: 8; f32_x16, f16x2_x16, bf16x2_x16: 16; f32_x32: 32). A
-// source of more than one dword is the tuple v[r:r+N-1].
+// packed role (fp6_x32: 6; fp6_x16: 3; f32_x2, fp8_x8: 2; f16x2_x4, bf16x2_x4: 4; f32_x8,
+// f16x2_x8, bf16x2_x8: 8; f32_x16, f16x2_x16, bf16x2_x16: 16; f32_x32: 32). A source of more
+// than one dword is the tuple v[r:r+N-1].
 constexpr int SrcDwords(SrcRole role) {
   switch (role) {
     case SrcRole::fp6_x32: return 6;
+    case SrcRole::fp6_x16: return 3;
     case SrcRole::f32_x2:
     case SrcRole::fp8_x8: return 2;
     case SrcRole::f16x2_x4:
@@ -200,10 +209,13 @@ constexpr int SrcDwords(SrcRole role) {
 
 // The bits of one element of a source of this role, the unit `lanediff sweep --element` walks
 // and the input class reads (model/ops/input_class.h ClassifyLane): a six-bit field of a packed
-// FP6/BF6 tuple (fp6_x32: 32 of them, element k at bits 6k+5:6k), else one dword (a 32-bit
-// operand, dword k of a tuple of dword elements such as f32_x16, or of a tuple of packed 16-bit
-// pairs such as f16x2_x16, whose classifier reads a pair as it reads a data_f16x2 source).
-constexpr int SrcElementBits(SrcRole role) { return role == SrcRole::fp6_x32 ? 6 : 32; }
+// FP6/BF6 tuple (fp6_x32: 32 of them, element k at bits 6k+5:6k; fp6_x16: 16 in 3 dwords), else
+// one dword (a 32-bit operand, dword k of a tuple of dword elements such as f32_x16, or of a
+// tuple of packed 16-bit pairs such as f16x2_x16, whose classifier reads a pair as it reads a
+// data_f16x2 source).
+constexpr int SrcElementBits(SrcRole role) {
+  return role == SrcRole::fp6_x32 || role == SrcRole::fp6_x16 ? 6 : 32;
+}
 
 // Which bits of the destination a lane writes, and what selects them.
 enum class DstWrite : uint8_t {
@@ -273,8 +285,9 @@ enum class OutputKind : uint8_t { u8_int, fp8, bf8, f32, f16, bf16, fp4, b32_int
 //                    op reading this slot never asks RowFp8Format)
 //   fp6, bf6:        not 8-bit floats: OCP MX FP6 E2M3 / BF6 E3M2 (model/fp/mx_format.h), 32
 //                    six-bit fields of a 6-dword tuple (SrcRole::fp6_x32; the gfx950 FP6/BF6
-//                    decodes), or the 32 fields of a 6-dword destination tuple
-//                    (OutputKind::fp6: the interleaved encoders); an op reading these slots
+//                    decodes), 16 of a 3-dword tuple (SrcRole::fp6_x16; gfx1250's), or
+//                    the fields of a destination tuple (OutputKind::fp6: the
+//                    encoders); an op reading these slots
 //                    never asks RowFp8Format
 enum class Fp8Slot : uint8_t { none, fp8, fp8_clamp_ue5m3, bf8, fp4, fp6, bf6 };
 
