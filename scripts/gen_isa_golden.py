@@ -355,22 +355,30 @@ def scale_pk8_lines_for(instr, row):
 # a VGPR pair (fp8/bf8 bytes) or one VGPR (FP4 codes) as VDST (gfx1250's 8-wide encoders):
 # aligned, odd and last tuples, SGPR ranges and constants in S0, every operand kind in the
 # scale, wrong destinations, and the modifiers and selects LLVM refuses.
+# The SR forms (v_cvt_scalef32_sr_pk8_*) take a seed S1 before the scale S2: every operand kind
+# in either, a literal in both, and one operand too many.
 def pk8_lines_for(instr, row):
     n, words = row["pk8"], row["dst_bits"] // 32
     dst = "v5" if words == 1 else "v[4:5]"
     a = f"v[36:{35 + n}]"
+    seed = ", v3" if row["sources"] == 3 else ""
+    ops = f"{a}{seed}, v2"
     sources = [f"v[0:{n - 1}]", f"v[{256 - n}:255]", f"v[37:{36 + n}]", f"v[36:{36 + n}]",
                f"s[4:{3 + n}]", f"s[2:{1 + n}]", "v1", "s3", "1.0", "0", "lit(0x5)", f"-{a}",
                f"|{a}|"]
-    out = [f"{instr} {dst}, {s}, v2" for s in sources]
-    out += [f"{instr} {dst}, {a}, {s}" for s in SOURCES if s != "v1"]
-    out += [f"{instr} v[0:1], {a}, v2", f"{instr} v[254:255], {a}, v2", f"{instr} v[5:6], {a}, v2",
-            f"{instr} v4, {a}, v2", f"{instr} v255, {a}, v2", f"{instr} v[4:6], {a}, v2",
-            f"{instr} {dst}, {a}, v2 clamp", f"{instr} {dst}, {a}, v2 mul:2",
-            f"{instr} {dst}, {a}, v2 div:2", f"{instr} {dst}, {a}, v2 op_sel:[0,0,0]",
-            f"{instr} {dst}, {a}, v2 op_sel:[1,0,0]", f"{instr} {dst}, {a}, v2 op_sel:[0,0,1]",
-            f"{instr} {dst}, {a}, v2 byte_sel:1", f"{instr} {dst}, {a}, v2 scale_sel:1",
-            f"{instr} {dst}, {a}, v2, v3"]
+    out = [f"{instr} {dst}, {s}{seed}, v2" for s in sources]
+    out += [f"{instr} {dst}, {a}{seed}, {s}" for s in SOURCES if s != "v1"]
+    if seed:
+        out += [f"{instr} {dst}, {a}, {s}, v2" for s in SOURCES if s != "v1"]
+        out += [f"{instr} {dst}, {a}, 0x12345, 0x3fc00000", f"{instr} {dst}, {a}, 0x12345, 0x12345",
+                f"{instr} {dst}, {a}, v[2:3], v2"]
+    out += [f"{instr} v[0:1], {ops}", f"{instr} v[254:255], {ops}", f"{instr} v[5:6], {ops}",
+            f"{instr} v4, {ops}", f"{instr} v255, {ops}", f"{instr} v[4:6], {ops}",
+            f"{instr} {dst}, {ops} clamp", f"{instr} {dst}, {ops} mul:2",
+            f"{instr} {dst}, {ops} div:2", f"{instr} {dst}, {ops} op_sel:[0,0,0]",
+            f"{instr} {dst}, {ops} op_sel:[1,0,0]", f"{instr} {dst}, {ops} op_sel:[0,0,1]",
+            f"{instr} {dst}, {ops} byte_sel:1", f"{instr} {dst}, {ops} scale_sel:1",
+            f"{instr} {dst}, {ops}, {'v5' if seed else 'v3'}"]
     return out
 
 

@@ -110,6 +110,8 @@ struct Case {
   uint64_t seed = 11;
   // The effect on the FP4 byte writers (OutputKind::fp4), where it differs from the others'.
   const char* fp4_cause = nullptr;
+  // The effect on gfx1250's 8-wide SR encoders (Pk8Sr), where it differs from the others'.
+  const char* pk8_sr_cause = nullptr;
 };
 
 // The rows, by the fields the errata's descriptions speak of. Byte writers: DstWrite
@@ -125,6 +127,11 @@ bool AnySeed(const InstrInfo& r) { return r.src[1] == SrcRole::sr_seed; }
 // scale: mx_sr_round is theirs).
 bool Seeded(const InstrInfo& r) {
   return r.src[1] == SrcRole::sr_seed && (r.output == OutputKind::fp8 || r.output == OutputKind::bf8);
+}
+// gfx1250's 8-wide SR encoders: a tuple of 8 f32 or 8 packed 16-bit floats, a seed, 8-bit
+// float or FP4 codes written whole.
+bool Pk8Sr(const InstrInfo& r) {
+  return r.src[1] == SrcRole::sr_seed && r.src_dwords(0) > 2 && r.output != OutputKind::fp6;
 }
 // The scaled SR encoders: S1 a seed, S2 a block scale (8-bit float, FP4 or FP6/BF6 codes).
 bool ScaledSr(const InstrInfo& r) {
@@ -234,7 +241,8 @@ TEST_P(ErratumBuckets, AtMostTwoBucketsPerInstructionNamedByTheEffect) {
     EXPECT_TRUE(c.touches(row)) << instr << " is not touched by " << c.erratum;
     EXPECT_LE(v.size(), c.max_buckets) << Describe(buckets);
     const bool sr16 = AnySeed(row) && !Seeded(row);
-    const char* want = c.fp4_cause != nullptr && row.output == OutputKind::fp4 ? c.fp4_cause
+    const char* want = c.pk8_sr_cause != nullptr && Pk8Sr(row)                  ? c.pk8_sr_cause
+                       : c.fp4_cause != nullptr && row.output == OutputKind::fp4 ? c.fp4_cause
                        : c.sr16_cause != nullptr && sr16                 ? c.sr16_cause
                        : c.f32_cause != nullptr && WholeWordFloatWriter(row) ? c.f32_cause
                        : c.e4m3_cause != nullptr && row.output == OutputKind::fp8 ? c.e4m3_cause
@@ -299,9 +307,12 @@ INSTANTIATE_TEST_SUITE_P(
         // row) of 47 rows seed 11's 600 cases held no lane showing it. The SR FP4 encoders
         // (S1 their seed too): an element rounded the other way (DifferenceClassFp4 with the
         // lane's rounding candidates); an SR FP6 tuple: value_differs (the tuple classes have
-        // no rounding candidates).
+        // no rounding candidates). gfx1250's 8-wide SR encoders: the flipped bit 31 of S1 also
+        // changes every later element's seed word (the V_PRNG_B32 step XORs 0xC5 on it), so
+        // several codes move; triage classes such a whole-code word by its first differing
+        // byte without rounding candidates (attribution.cc WholeCodesClass): one_code_apart.
         Case{"src1_neg", SeedOrE8m0Register, "rounded_other_way", 600, nullptr, nullptr, 3,
-             "value_differs", AnySeed, 11, "rounded_other_way"},
+             "value_differs", AnySeed, 11, "rounded_other_way", "one_code_apart"},
         // "writes the other half and keeps this one: OPSEL[3] inverted": the half writers; the
         // result moved to the other half. Not the f32 writers (DstWrite::dword).
         Case{"half_swap", HalfWriter, "byte_moved"},

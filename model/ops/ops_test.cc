@@ -456,7 +456,8 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
           // (fraction bits - M) bits, its lowest S1[22 + M] (f16) / S1[25 + M] (bf16); the value
           // 1.0 with every fraction bit below the format's set.
           const bool fp8 = GetInstrInfo(instr).fp8_slot != Fp8Slot::bf8;
-          const SrcRole role = GetInstrInfo(instr).src[0];
+          // (gfx1250's 8-wide SR encoders' 4-dword tuples: each dword one of these pairs.)
+          const SrcRole role = Packed16Pair(GetInstrInfo(instr).src[0]);
           const uint32_t m = fp8 ? 3u : 2u;
           uint32_t lsb = fp8 ? 1u << 12 : 1u << 11;
           uint32_t x = fp8 ? 0x3f8fffffu : 0x3f9fffffu;

@@ -161,8 +161,9 @@ TEST(SrPk, FastMatchesOracle) {
   for (Instr instr : kAllInstrs) {
     const InstrInfo& info = GetInstrInfo(instr);
     if (info.src[1] != SrcRole::sr_seed || info.src[2] != SrcRole::scale_f32 ||
-        (info.output != OutputKind::fp4 && info.output != OutputKind::fp6)) {
-      continue;
+        (info.output != OutputKind::fp4 && info.output != OutputKind::fp6) ||
+        !(*FindTarget("gfx950"))->Has(instr)) {
+      continue;  // gfx1250's 8-wide SR encoders are sr_pk8_test's
     }
     ++rows;
     const int n = info.src_dwords(0);

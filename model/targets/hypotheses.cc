@@ -93,6 +93,12 @@ constexpr absl::string_view kGfx1250Scaled =
     "_pk16_*) read their f32 scale and element formats as gfx950's encoders do, "
     "v_cvt_scale_pk8_* and _pk16_* the E8M0 byte scale_sel picks as gfx950's decodes read their "
     "scale's exponent field (the same operands and element formats in llvm-mc-22; not measured)";
+// gfx1250's 8-wide SR encoders (v_cvt_scalef32_sr_pk8_*, docs/semantics.md §14.5) round as
+// gfx950's scaled SR encoders do.
+constexpr absl::string_view kGfx1250ScaledSr =
+    "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to the 8-wide SR "
+    "encoders v_cvt_scalef32_sr_pk8_* (the same seed and scale operands and element formats in "
+    "llvm-mc-22; not measured)";
 // The same targets but gfx1250/gfx1251 lack the f32 -> f16/bf16 pair conversions
 // (TargetFeature::gfx950_insts); gfx1250 lacks the single-f32 SR forms (kNoMx).
 constexpr absl::string_view kNoCvt16 =
@@ -676,7 +682,8 @@ const std::vector<HypothesisInfo>& Registry() {
        Get<MxDenormIn, &Hypotheses::mx_denorm_in>, Set<MxDenormIn, &Hypotheses::mx_denorm_in>},
       {"mx_sr_round",
        "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_* and the SR FP4/FP6 encoders "
-       "v_cvt_scalef32_sr_pk_fp4_*, v_cvt_scalef32_sr_pk32_*: how many seed bits (S1's top, "
+       "v_cvt_scalef32_sr_pk_fp4_*, v_cvt_scalef32_sr_pk32_*, gfx1250 v_cvt_scalef32_sr_pk8_*: "
+       "how many seed bits (S1's top, "
        "or each element's seed word) reach the scaled value, and on which grid (M the "
        "element's fraction bits: FP4 1, FP6 3, BF6 2)",
        {{"source_grid",
@@ -703,7 +710,8 @@ const std::vector<HypothesisInfo>& Registry() {
          "0x00000003 (default 0x00000002)"}},
        {{"gfx950", "L: AMD's host model of gfx950 states it; gem5 agrees that the scale comes "
                    "first; the rocjitsu reading is an emulator's reuse of its unscaled encoder"},
-        {kNoMx, kNoMxReason}},
+        {"gfx1250 gfx1251", kGfx1250ScaledSr},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxSrRoundH, &Hypotheses::mx_sr_round>, Set<MxSrRoundH, &Hypotheses::mx_sr_round>},
       {"mx_fp4_nan",
        "gfx950 v_cvt_scalef32_pk_fp4_f32 and the interleaved FP6/BF6 encoders "
@@ -1002,8 +1010,9 @@ const std::vector<HypothesisInfo>& Registry() {
        Get<F16DecodeHalf, &Hypotheses::f16_decode_half>,
        Set<F16DecodeHalf, &Hypotheses::f16_decode_half>},
       {"mx_sr_seed_step",
-       "gfx950 v_cvt_scalef32_sr_pk_fp4_* (2 elements) and v_cvt_scalef32_sr_pk32_* (32): the "
-       "seed word element i rounds with; element 0 rounds with S1",
+       "gfx950 v_cvt_scalef32_sr_pk_fp4_* (2 elements) and v_cvt_scalef32_sr_pk32_* (32), "
+       "gfx1250 v_cvt_scalef32_sr_pk8_* (8): the seed word element i rounds with; element 0 "
+       "rounds with S1",
        {{"prng_step",
          "element i with v_prng_b32 applied i times to S1, (s << 1) ^ (s[31] ? 0xC5 : 0) per "
          "step, sequentially from element 0; its bits then per mx_sr_round",
@@ -1021,7 +1030,11 @@ const std::vector<HypothesisInfo>& Registry() {
          "gfx950 v_cvt_scalef32_sr_pk_fp4_f32 src0=v[0:1]={0x3fa00000,0x3fa00000} "
          "src1=0x80000000 src2=0x3f800000 vdst_old=0: 0x00000033 (default 0x00000023)"}},
        {{"gfx950", "L: AMD's CDNA4 pseudocode states the step (not measured)"},
-        {kNoMx, kNoMxReason}},
+        {"gfx1250 gfx1251",
+         "U: no gfx1250 pseudocode is public; gfx950's step is carried over to the 8-wide SR "
+         "encoders v_cvt_scalef32_sr_pk8_* (one seed operand for eight results, as gfx950's "
+         "multi-element SR encoders; not measured)"},
+        {kNoMxScaled, kNoMxReason}},
        Get<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>,
        Set<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>},
       {"mx_scale_sel",

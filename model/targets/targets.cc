@@ -135,11 +135,13 @@ constexpr bool RowsConsistent() {
     }
     if (i.output == OutputKind::bf8 && i.fp8_slot != Fp8Slot::bf8) return false;
     if (i.output == OutputKind::u8_int && i.fp8_slot != Fp8Slot::none) return false;
-    // gfx1250's 8-wide encoders: 8 f32 or 8 packed 16-bit floats over the scale S1 -> 8 fp8/bf8
-    // bytes in a VGPR pair or 8 FP4 codes in one VGPR, written whole.
+    // gfx1250's 8-wide encoders: 8 f32 or 8 packed 16-bit floats over the scale S1 (RNE) or,
+    // after a seed S1, S2 (SR) -> 8 fp8/bf8 bytes in a VGPR pair or 8 FP4 codes in one VGPR,
+    // written whole.
     const bool pk8 = (i.src[0] == SrcRole::f32_x8 || i.src[0] == SrcRole::f16x2_x4 ||
                       i.src[0] == SrcRole::bf16x2_x4) &&
-                     i.src[1] == SrcRole::scale_f32 && i.src[2] == SrcRole::unused &&
+                     ((i.src[1] == SrcRole::scale_f32 && i.src[2] == SrcRole::unused) ||
+                      (i.src[1] == SrcRole::sr_seed && i.src[2] == SrcRole::scale_f32)) &&
                      i.write == DstWrite::dword;
     const bool pk8_ok = pk8 && (i.output == OutputKind::fp4 ? i.dst_bits == 32
                                 : i.writes_float()          ? i.dst_bits == 64
