@@ -56,6 +56,16 @@ inline uint32_t TupleDword(const LaneView& lanes, int s, size_t i, int k) {
   return k < n ? p[k] : p[0];
 }
 
+// The fast paths' element k of S0's tuple on lane i as exact f32 bits: an f32 (dword k) after
+// S0's ABS then NEG, or a 16-bit float (bits 16k+15:16k) after the halves mx_pk16_neg names
+// and, under `flush` (mx_denorm_in=flush), the input flush, widened by Pk16ToF32.
+inline uint32_t FastTupleElementF32(const OpContext& ctx, const LaneView& lanes, size_t i, int k,
+                                    SrcRole role, bool flush) {
+  if (!IsPacked16(role)) return SourceAfterAbsNeg(ctx, TupleDword(lanes, 0, i, k), 0);
+  const uint32_t x = Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, k / 2), 0);
+  return Pk16ToF32(x >> (16 * (k % 2)), role, flush);
+}
+
 // The oracles' element k of S0's tuple on lane i: an f32 (pk16 false: dword k) or a 16-bit float
 // (pk16: bits 16k+15:16k of the tuple), after S0's ABS then NEG, bit by bit, where mx_pk16_neg
 // lets them reach that half (an f32 element always).

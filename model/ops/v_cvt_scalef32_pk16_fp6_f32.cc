@@ -47,15 +47,6 @@ namespace {
 constexpr int kElems = 16;
 constexpr int kOutDwords = 3;  // 96 bits
 
-// Element e of lane i as exact f32 bits after the modifiers (f32: ABS/NEG of S0; 16-bit: the
-// halves mx_pk16_neg names, then the input flush under mx_denorm_in).
-uint32_t ElementF32(const OpContext& ctx, const LaneView& lanes, size_t i, int e, bool flush) {
-  const SrcRole role = GetInstrInfo(ctx.instr).src[0];
-  if (!IsPacked16Tuple(role)) return SourceAfterAbsNeg(ctx, TupleDword(lanes, 0, i, e), 0);
-  const uint32_t x = Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, e / 2), 0);
-  return Pk16ToF32(x >> (16 * (e % 2)), role, flush);
-}
-
 }  // namespace
 
 Fp8Shape v_cvt_scalef32_pk16_fp6_f32_output(const OpContext&) { return {nullptr, 0}; }  // fp6
@@ -63,6 +54,7 @@ Fp8Shape v_cvt_scalef32_pk16_fp6_f32_output(const OpContext&) { return {nullptr,
 void v_cvt_scalef32_pk16_fp6_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
   const MxScaledElemEncode e = MxScaledElemEncodeFor(ctx.hyp);
   const MxEncodeParams p = MakeMxEncodeParams(RowFp6Format(ctx), e.options);
+  const SrcRole role = GetInstrInfo(ctx.instr).src[0];
   const bool flush = e.options.flush_denormal_in;
   const MxPk16Fp6Order order = ctx.hyp.mx_pk16_fp6_order;
   for (size_t i = 0; i < lanes.size; ++i) {
@@ -70,7 +62,8 @@ void v_cvt_scalef32_pk16_fp6_f32(const OpContext& ctx, const LaneView& lanes, ui
     // The 96 bits as a 64-bit and a 32-bit word (fields 5 and 10 straddle dwords).
     uint64_t lo = 0, hi = 0;
     for (int k = 0; k < kElems; ++k) {
-      const uint64_t code = F32ToMxScaledRne(ElementF32(ctx, lanes, i, k, flush), s, e.read, p);
+      const uint64_t code =
+          F32ToMxScaledRne(FastTupleElementF32(ctx, lanes, i, k, role, flush), s, e.read, p);
       const int at = 6 * Pk16Fp6Field(k, order);
       if (at < 64) lo |= code << at;
       if (at > 58) hi |= at < 64 ? code >> (64 - at) : code << (at - 64);

@@ -42,18 +42,12 @@ void v_cvt_scalef32_pk8_fp4_f32(const OpContext& ctx, const LaneView& lanes, uin
   const MxScaledElemEncode e = MxScaledElemEncodeFor(ctx.hyp);
   const MxEncodeParams p = MakeMxEncodeParams(GetMxElemFormat(MxElemId::fp4_e2m1), e.options);
   const SrcRole role = GetInstrInfo(ctx.instr).src[0];
-  const bool pk16 = IsPacked16(role);
   const bool flush = e.options.flush_denormal_in;
   for (size_t i = 0; i < lanes.size; ++i) {
     const uint32_t s = SourceAfterAbsNeg(ctx, lanes.src1[i], 1);
     uint32_t codes = 0;
     for (int k = 0; k < kElements; ++k) {
-      uint32_t x;
-      if (pk16) {
-        x = Pk16ToF32(Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, k / 2), 0) >> (16 * (k % 2)), role, flush);
-      } else {
-        x = SourceAfterAbsNeg(ctx, TupleDword(lanes, 0, i, k), 0);
-      }
+      const uint32_t x = FastTupleElementF32(ctx, lanes, i, k, role, flush);
       codes |= F32ToMxScaledRne(x, s, e.read, p) << (4 * k);
     }
     out[i] = codes;

@@ -47,18 +47,12 @@ void v_cvt_scalef32_pk8_fp8_f32(const OpContext& ctx, const LaneView& lanes, uin
   const MxScaledEncode e = MxScaledEncodeFor(ctx.hyp, f);
   const Fp8Params p = MakeFp8Params(f, e.fp8);
   const SrcRole role = GetInstrInfo(ctx.instr).src[0];
-  const bool pk16 = IsPacked16(role);
   const bool flush = e.options.flush_denormal_in;
   for (size_t i = 0; i < lanes.size; ++i) {
     const uint32_t s = SourceAfterAbsNeg(ctx, lanes.src1[i], 1);
     uint64_t bytes = 0;
     for (int k = 0; k < kElements; ++k) {
-      uint32_t x;
-      if (pk16) {
-        x = Pk16ToF32(Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, k / 2), 0) >> (16 * (k % 2)), role, flush);
-      } else {
-        x = SourceAfterAbsNeg(ctx, TupleDword(lanes, 0, i, k), 0);
-      }
+      const uint32_t x = FastTupleElementF32(ctx, lanes, i, k, role, flush);
       bytes |= uint64_t{F32ToFp8ScaledRne(x, s, p, e.options)} << (8 * k);
     }
     out[2 * i] = static_cast<uint32_t>(bytes);

@@ -54,13 +54,7 @@ void v_cvt_scalef32_sr_pk8_fp4_f32(const OpContext& ctx, const LaneView& lanes, 
     uint32_t seed = lanes.src1[i];
     uint32_t codes = 0;
     for (int k = 0; k < kElements; ++k, seed = MxSrNextSeed(seed, step)) {
-      uint32_t x;
-      if (pk16) {
-        x = Pk16ToF32(Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, k / 2), 0) >> (16 * (k % 2)),
-                      role, flush);
-      } else {
-        x = SourceAfterAbsNeg(ctx, TupleDword(lanes, 0, i, k), 0);
-      }
+      const uint32_t x = FastTupleElementF32(ctx, lanes, i, k, role, flush);
       codes |= F32ToMxScaledSr(x, s, seed, man, e.read, e.sr_round, p) << (4 * k);
     }
     out[i] = codes;

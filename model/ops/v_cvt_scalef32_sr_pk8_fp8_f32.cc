@@ -62,7 +62,6 @@ void v_cvt_scalef32_sr_pk8_fp8_f32(const OpContext& ctx, const LaneView& lanes, 
   const MxScaledEncode e = MxScaledEncodeFor(ctx.hyp, f);
   const Fp8Params p = MakeFp8Params(f, e.fp8);
   const SrcRole role = GetInstrInfo(ctx.instr).src[0];
-  const bool pk16 = IsPacked16(role);
   const uint32_t man = SourceFractionBits(role);
   const bool flush = e.options.flush_denormal_in;
   const MxSrSeedStep step = ctx.hyp.mx_sr_seed_step;
@@ -71,13 +70,7 @@ void v_cvt_scalef32_sr_pk8_fp8_f32(const OpContext& ctx, const LaneView& lanes, 
     uint32_t seed = lanes.src1[i];
     uint64_t bytes = 0;
     for (int k = 0; k < kElements; ++k, seed = MxSrNextSeed(seed, step)) {
-      uint32_t x;
-      if (pk16) {
-        x = Pk16ToF32(Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, k / 2), 0) >> (16 * (k % 2)),
-                      role, flush);
-      } else {
-        x = SourceAfterAbsNeg(ctx, TupleDword(lanes, 0, i, k), 0);
-      }
+      const uint32_t x = FastTupleElementF32(ctx, lanes, i, k, role, flush);
       bytes |= uint64_t{F32ToFp8ScaledSr(x, s, seed, man, p, e.options)} << (8 * k);
     }
     out[2 * i] = static_cast<uint32_t>(bytes);
