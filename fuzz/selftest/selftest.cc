@@ -13,6 +13,7 @@
 #include "device_harness/fault.h"
 #include "fuzz/triage/discriminate.h"
 #include "fuzz/engine/mutator.h"
+#include "model/base/lanes.h"
 #include "model/base/status.h"
 #include "model/base/version.h"
 #include "model/isa/tables.h"
@@ -178,21 +179,50 @@ absl::Status KeepAgreedLanes(const std::vector<Hypotheses>& settings,
   LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(*tc));
   const size_t n = rc.lanes.size();
   const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
-  std::vector<std::vector<uint32_t>> answers;
-  for (const Hypotheses& h : settings.empty() ? std::vector<Hypotheses>{Hypotheses{}} : settings) {
+  // The first setting's words on every lane; each later one is evaluated on the lanes that still
+  // agree only, the settings one rule away from the first before those two away and so on: a
+  // single reading parts most lanes it touches, so the batch shrinks within the first few dozen
+  // of the settings (the product of every relevant rule's readings, thousands on the scaled
+  // rows).
+  const std::vector<Hypotheses> none = {Hypotheses{}};
+  const std::vector<Hypotheses>& all = settings.empty() ? none : settings;
+  std::vector<std::pair<int, size_t>> by_distance;  // (rules differing from all[0], index)
+  for (size_t h = 1; h < all.size(); ++h) {
+    int differ = 0;
+    for (const HypothesisInfo& info : AllHypotheses()) differ += info.get(all[h]) != info.get(all[0]);
+    by_distance.emplace_back(differ, h);
+  }
+  std::sort(by_distance.begin(), by_distance.end());
+  std::vector<uint32_t> first(OutputWords(rc.ctx.instr, n));
+  {
     OpContext ctx = rc.ctx;
-    ctx.hyp = h;
-    std::vector<uint32_t> out(OutputWords(rc.ctx.instr, n));
-    LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(out)));
-    answers.push_back(std::move(out));
+    ctx.hyp = all[0];
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, rc.lanes.view(), absl::MakeSpan(first)));
+  }
+  std::vector<size_t> alive(n);
+  for (size_t i = 0; i < n; ++i) alive[i] = i;
+  LaneBatch sub;
+  sub.SetShape(rc.lanes.shape());
+  for (const auto& [distance, h] : by_distance) {
+    if (alive.empty()) break;
+    if (sub.size() != alive.size()) {
+      sub.Clear();
+      for (size_t i : alive) sub.AddLaneOf(rc.lanes.view(), i);
+    }
+    OpContext ctx = rc.ctx;
+    ctx.hyp = all[h];
+    std::vector<uint32_t> out(OutputWords(rc.ctx.instr, alive.size()));
+    LANEDIFF_RETURN_IF_ERROR(Evaluate(ctx, sub.view(), absl::MakeSpan(out)));
+    std::vector<size_t> still;
+    for (size_t j = 0; j < alive.size(); ++j) {
+      if (std::equal(out.begin() + j * w, out.begin() + (j + 1) * w, first.begin() + alive[j] * w)) {
+        still.push_back(alive[j]);
+      }
+    }
+    alive = std::move(still);
   }
   std::vector<size_t> nans, specials, others;
-  for (size_t i = 0; i < n; ++i) {
-    bool same = true;
-    for (const auto& a : answers) {
-      for (size_t k = 0; k < w; ++k) same = same && a[i * w + k] == answers[0][i * w + k];
-    }
-    if (!same) continue;
+  for (size_t i : alive) {
     switch (KindOf(rc.ctx, rc.lanes.view().first(0, i), rc.lanes.view().first(1, i))) {  // the words read: literal, SGPR
       case LaneKind::nan: nans.push_back(i); break;
       case LaneKind::special: specials.push_back(i); break;
@@ -217,7 +247,7 @@ absl::Status KeepAgreedLanes(const std::vector<Hypotheses>& settings,
   if (!nans.empty() || !specials.empty()) layout.back() = nans.empty() ? specials[0] : nans[0];
   for (size_t i : layout) {
     *kept.add_lanes() = tc->lanes(static_cast<int>(i));
-    for (size_t j = 0; j < w; ++j) expected->push_back(answers[0][i * w + j]);
+    for (size_t j = 0; j < w; ++j) expected->push_back(first[i * w + j]);
     const LaneKind kind = KindOf(rc.ctx, rc.lanes.view().first(0, i), rc.lanes.view().first(1, i));
     *nan_lanes += kind == LaneKind::nan;
     *special_lanes += kind == LaneKind::special;
