@@ -153,12 +153,24 @@ std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp
     return pk;
   }
   std::vector<uint32_t> src0 = SpecialF32Values();
+  // Codes to decode, not an f32: 8-bit floats (the bytes of one dword, or of a VGPR pair as
+  // CompleteTupleLanes repeats the dword) or FP4 codes (the eight nibbles of gfx1250's fp4_x8).
+  const bool fp8_codes = info.src[0] == SrcRole::fp8_bytes || info.src[0] == SrcRole::fp8_x8;
+  const bool fp4_codes = info.src[0] == SrcRole::fp4_x8;
   if (shapes.empty() && info.src[0] != SrcRole::fp8_bytes) {
     for (uint32_t v : U8BoundaryValues()) src0.push_back(v);
   }
-  if (info.src[0] == SrcRole::fp8_bytes) {
-    // 8-bit floats to decode: every byte value, in every byte (whichever the select reads).
+  // Every FP4 code in every nibble (its Inf-free extremes and zeros beside a zero scale byte:
+  // mx_scale_zero).
+  if (fp4_codes) {
+    for (uint32_t c = 0; c < 16; ++c) src0.push_back(c * 0x11111111u);
+  }
+  // Every 8-bit code in every byte (whichever the select reads; the Inf and NaN codes beside a
+  // zero scale byte: mx_scale_zero).
+  if (fp8_codes) {
     for (uint32_t b = 0; b < 256; ++b) src0.push_back(b * 0x01010101u);
+  }
+  if (info.src[0] == SrcRole::fp8_bytes) {
     // And words whose bytes differ, for the selects (which byte or word is read): each of a
     // few bytes (subnormal, normal, the largest, NaN in some format) alone in bytes 1..3, then
     // four different normal bytes.
