@@ -69,8 +69,11 @@ absl::StatusOr<Symbol> FindSymbol(absl::Span<const uint8_t> elf, const std::vect
 int VgprGranule(const TargetTraits& t, int wave) {
   // COMPUTE_PGM_RSRC1.GRANULATED_WORKITEM_VGPR_COUNT (LLVM AMDGPUUsage; AMDGPUBaseInfo
   // getVGPRAllocGranule): 4 on GFX9 (8 on gfx90a/gfx942/gfx950, unified AGPRs), 8 in wave32
-  // and 4 in wave64 on GFX10+.
+  // and 4 in wave64 on GFX10-GFX12, 16 on gfx1250 (wave32 only): llvm-mc-22 encodes
+  // `.amdhsa_next_free_vgpr 84` as 5 there (llvm-objdump-22 reads it back as 96) and as 10
+  // in wave32 on gfx1030, gfx1100 and gfx1201 (88).
   if (t.family == Family::gfx9) return t.aligned_vgpr_tuples ? 8 : 4;
+  if (t.family == Family::gfx1250) return 16;
   return wave == 32 ? 8 : 4;
 }
 
