@@ -25,6 +25,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/base/status.h"
+#include "model/isa/tables.h"
 #include "model/isa/vop3.h"
 #include "model/ops/ops.h"
 
@@ -262,6 +263,34 @@ TEST(InterpKernelTest, EveryCodeObjectGivesTheOraclesAnswersForEveryRow) {
   std::printf("interp: %d rows (%d more in e32/SDWA forms), %llu waves, %llu lanes, %llu wave instructions\n", rows,
               forms_run, static_cast<unsigned long long>(stats.waves), static_cast<unsigned long long>(stats.lanes),
               static_cast<unsigned long long>(stats.instructions));
+}
+
+// A tuple row's one-dword source mutated to v1 (src0's register when src0 is one dword): the
+// kernel loads dword i of src0's buffer into v1 whatever the shape (gfx1250.s: `global_load_b32
+// v1, v5, s[4:5]`, v5 = 4i), which for v_cvt_scalef32_pk8_fp4_bf16 (src0 4 dwords a lane) is
+// lane i/4's dword i%4. The interpreter's words for 100 lanes (four waves of 32) equal the
+// oracle's on the same lanes with the scale, read from v2 (the default SRC1), set to that
+// dword; reading the wave's own lanes instead (the evaluator's batch is one wave) changes
+// lanes 32 on.
+TEST(InterpKernelTest, ASourceNamingATupleLaneWordsRegisterReadsWhatTheKernelLoadedThere) {
+  const TargetTraits& t = **FindTarget("gfx1250");
+  const Instr instr = Instr::v_cvt_scalef32_pk8_fp4_bf16;
+  const Known k = MakeKnown(t, instr, 100, kDefaultMode);
+  DeviceBatch b = k.batch;
+  GetVop3Layout(t.family).src1.Set(257, absl::MakeSpan(b.words));  // SRC1 = v1
+  proto::TestCase tc = k.tc;
+  for (int i = 0; i < tc.lanes_size(); ++i) {
+    const proto::Lane& from = k.tc.lanes(i / 4);
+    tc.mutable_lanes(i)->set_src1(i % 4 == 0 ? from.src0() : from.src0_more(i % 4 - 1));
+  }
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> want(OutputWords(instr, 100));
+  ASSERT_TRUE(EvaluateOracle(rc->ctx, rc->lanes.view(), absl::MakeSpan(want)).ok());
+  absl::StatusOr<DeviceResult> r = RunBatch(b, 32, ModelEvaluator({}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->vdst.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r->vdst[i], want[i]) << "lane " << i;
 }
 
 // --device=interp and --device=sim give the same words and MODE readback for every row of
