@@ -11,9 +11,11 @@
 // <= 32), stored to out[i*M .. i*M+M-1], and the MODE readback to out[n * M]. Before the
 // instruction v5, v8 and v9 hold load offsets (dead after: every wide row writes its words
 // whole); after it v1 holds the store offset and v2, v3 the MODE readback and its offset
-// (sources, dead by then). No silicon has run this kernel: its bytes are checked against
-// llvm-objdump-22, its wait states against llc-22's (code_object_test) and its execution by the
-// kernel interpreter (device_harness/interp).
+// (sources, dead by then). No register an outstanding load or store addresses (v5, v8, v9,
+// v1, v3, s[4:13]) is written before s_wait_loadcnt or s_endpgm, so the kernel needs none of
+// the s_wait_xcnt llc-22 puts before such a write on gfx1250. No silicon has run this kernel:
+// its bytes are checked against llvm-objdump-22, its wait states against llc-22's
+// (code_object_test) and its execution by the kernel interpreter (device_harness/interp).
 // gfx1250 (LLVM PRs #174681, #184904, #191362): an S_SETREG to MODE also writes the VGPR-MSB
 // bits MODE[19:12] whatever its size field says, and an S_SET_VGPR_MSB right after a MODE
 // setreg can be dropped. So every value we write has bits [19:12] clear, and every MODE
