@@ -14,9 +14,11 @@
 // RegisterConvention), sets MODE[7:0] (round, denormals) and MODE[23] (FP16_OVFL) from
 // KernelArgs::mode, runs the 12 bytes at lanediff_patch_site, restores those MODE fields and
 // stores v4 to out[i], or, with M = KernelArgs::shape[7:0] VDST words (a VGPR pair v[4:5], or
-// on GFX9 a tuple v[4:4+M-1]), v4..v(4+M-1) to out[i*M .. i*M+M-1]; then the MODE it read back
-// to out[n * M]. On GFX9 a source of N > 1 dwords is loaded as a tuple (KernelCapacity). No
-// HIP here: this file is pure data and byte handling.
+// on GFX9 and GFX12.5 a tuple v[4:4+M-1]), v4..v(4+M-1) to out[i*M .. i*M+M-1]; then the MODE
+// it read back to out[n * M]. On GFX9 and GFX12.5 a source of N > 1 dwords is loaded as a tuple
+// (KernelCapacity). The GFX12.5 kernel has run on no silicon: its bytes, its wait states
+// against llc-22's and its execution in the kernel interpreter are what check it. No HIP here:
+// this file is pure data and byte handling.
 #ifndef LANEDIFF_DEVICE_HARNESS_CODE_OBJECT_H_
 #define LANEDIFF_DEVICE_HARNESS_CODE_OBJECT_H_
 
@@ -39,15 +41,17 @@ inline constexpr size_t kPatchSiteBytes = 12;       // 8-byte VOP3 + 4-byte lite
 inline constexpr int kKernelWorkgroupSize = 256;    // work-items per workgroup (fixed)
 inline constexpr uint32_t kSNop0 = 0xBF800000;      // s_nop 0 on every family (SOPP op 0)
 inline constexpr uint8_t kKernelVdst = kRegisterConvention.vdst;  // the kernel stores v4 (v[4:5])
-// The most VDST words per lane any family's kernel stores (the GFX9 kernel's v[4:35]).
+// The most VDST words per lane any family's kernel stores (the GFX9 and GFX12.5 kernels' v[4:35]).
 inline constexpr int kKernelMaxDstWords = 32;
 
 // The lane shapes (model/base/lanes.h) a family's kernel runs: the GFX9 kernel (gfx908 ..
-// gfx950, where the wide rows are) loads src0 tuples of up to 32 dwords (v[36:67]), src1 tuples
-// of up to 16 (v[68:83]) and stores up to 32 VDST words; the other families' kernels one
-// dword per source and one or two VDST words (kernels/<family>.s).
+// gfx950) and the GFX12.5 kernel (gfx1250, gfx1251), where the wide rows are, load src0 tuples
+// of up to 32 dwords (v[36:67]), src1 tuples of up to 16 (v[68:83]) and store up to 32 VDST
+// words; the other families' kernels one dword per source and one or two VDST words
+// (kernels/<family>.s). src2 is one dword on every kernel.
 inline constexpr LaneShape KernelCapacity(Family family) {
-  return family == Family::gfx9 ? LaneShape{{32, 16, 1}, 32} : LaneShape{{1, 1, 1}, 2};
+  return family == Family::gfx9 || family == Family::gfx1250 ? LaneShape{{32, 16, 1}, 32}
+                                                             : LaneShape{{1, 1, 1}, 2};
 }
 inline constexpr bool KernelRuns(Family family, const LaneShape& shape) {
   const LaneShape cap = KernelCapacity(family);
@@ -82,8 +86,8 @@ struct KernelArgs {
   uint32_t sgpr[3] = {};  // loaded into s20, s21, s22
   // The lane shape of the instruction (KernelShapeWord of its row's LaneShape): VDST words per
   // lane M in [7:0] (v4 to out[i * M], v5 to out[i * M + 1], ...; the MODE readback to
-  // out[n * M]) and each source's dwords - 1 above. The GFX10+ kernels read only 2 (a VGPR
-  // pair) or anything else (one word) there.
+  // out[n * M]) and each source's dwords - 1 above. The GFX10, GFX11 and GFX12 kernels read
+  // only 2 (a VGPR pair) or anything else (one word) there.
   uint32_t shape = 1;
 };
 static_assert(sizeof(KernelArgs) == 64, "KernelArgs must match the kernels' 64-byte layout");

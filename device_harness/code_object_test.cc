@@ -337,10 +337,10 @@ void ExpectModeWritesGuarded(Family fam, const Disassembly& d) {
 }
 
 // The one-word path's branch (after the site at `at`) skips exactly the store of v5 and lands
-// on s_endpgm. The GFX9 kernel's stores of VDST+k (k = 1..31) each follow a compare of M with k
-// and a branch to s_endpgm: store k goes to offset 4k from v[4+k].
-void ExpectBranchSkipsPairStore(const Disassembly& d, size_t at, const std::string& store, bool gfx9) {
-  if (gfx9) {
+// on s_endpgm. The tuple kernels' (GFX9, GFX12.5) stores of VDST+k (k = 1..31) each follow a
+// compare of M with k and a branch to s_endpgm: store k goes to offset 4k from v[4+k].
+void ExpectBranchSkipsPairStore(const Disassembly& d, size_t at, const std::string& store, bool tuples) {
+  if (tuples) {
     int k = 1;
     for (size_t i = at + 2; i + 2 < d.lines.size(); ++i) {
       if (!absl::StartsWith(d.lines[i].text, "s_cmp_eq_u32 s28, ")) continue;
@@ -364,47 +364,51 @@ void ExpectBranchSkipsPairStore(const Disassembly& d, size_t at, const std::stri
   }
 }
 
-// Between the site and the last store nothing writes v4 or v5 (the result; on GFX9 v4..v35),
-// nor v0 (the lane index the store offset comes from); v1 is written once, by the offset
-// itself; the MODE readback and its offset go to v6, v7 (GFX9: v2, v3, sources dead by then).
-void ExpectResultUntouchedAfterSite(const Disassembly& d, size_t at, bool gfx9) {
+// Between the site and the last store nothing writes v4 or v5 (the result; on the tuple
+// kernels, GFX9 and GFX12.5, v4..v35), nor v0 (the lane index the store offset comes from); v1
+// is written once, by the offset itself; the MODE readback and its offset go to v6, v7 (tuple
+// kernels: v2, v3, sources dead by then).
+void ExpectResultUntouchedAfterSite(const Disassembly& d, size_t at, bool tuples) {
   int v1_writes = 0;
   for (size_t i = at + 2; i < d.lines.size(); ++i) {
     const std::string& t = d.lines[i].text;
     if (!absl::StartsWith(t, "v_") || t == "v_nop") continue;
     const std::string dst = t.substr(t.find(' ') + 1, t.find(',') - t.find(' ') - 1);
-    EXPECT_TRUE(dst == (gfx9 ? "v2" : "v6") || dst == (gfx9 ? "v3" : "v7") || dst == "v1") << t;
+    EXPECT_TRUE(dst == (tuples ? "v2" : "v6") || dst == (tuples ? "v3" : "v7") || dst == "v1") << t;
     v1_writes += dst == "v1";
   }
   EXPECT_EQ(v1_writes, 1);
 }
 
-// s23 = KernelArgs::shape. GFX10+: s31 = log2 of a lane's bytes in out (3: a pair, else 2).
-// GFX9: s31 = 4M (M = shape[7:0]), s16/s17 = src0/src1 dwords - 1, s18/s19 their bytes per
-// lane; after the lane loads of v1..v4 each tuple (v36.., v68..) is loaded from its lane offset
-// (i times those bytes, v8 / v9) unless the source is one dword. Inserted into `before` after
-// the three kernarg loads and (GFX9) after the load of v4.
-void AddShapeLines(std::vector<std::string>* before, const std::string& load, bool gfx9) {
+// s23 = KernelArgs::shape. GFX10-GFX12: s31 = log2 of a lane's bytes in out (3: a pair,
+// else 2). The tuple kernels (GFX9, GFX12.5): s31 = 4M (M = shape[7:0]), s16/s17 = src0/src1
+// dwords - 1, s18/s19 their bytes per lane (`add` is s_add_i32, GFX12's s_add_co_i32); after
+// the lane loads of v1..v4 each tuple (v36.., v68..) is loaded from its lane offset (i times
+// those bytes, v8 / v9) unless the source is one dword. Inserted into `before` after the three
+// kernarg loads and (tuple kernels) after the load of v4.
+void AddShapeLines(std::vector<std::string>* before, const std::string& load, bool tuples,
+                   const std::string& add) {
   const std::vector<std::string> shape_lines =
-      gfx9 ? std::vector<std::string>{"s_and_b32 s31, s23, 0xff", "s_lshl_b32 s31, s31, 2",
-                                      "s_bfe_u32 s16, s23, 0x80008", "s_bfe_u32 s17, s23, 0x80010",
-                                      "s_add_i32 s18, s16, 1", "s_lshl_b32 s18, s18, 2",
-                                      "s_add_i32 s19, s17, 1", "s_lshl_b32 s19, s19, 2"}
-           : std::vector<std::string>{"s_cmp_eq_u32 s23, 2", "s_cselect_b32 s31, 3, 2"};
+      tuples ? std::vector<std::string>{"s_and_b32 s31, s23, 0xff", "s_lshl_b32 s31, s31, 2",
+                                        "s_bfe_u32 s16, s23, 0x80008", "s_bfe_u32 s17, s23, 0x80010",
+                                        add + " s18, s16, 1", "s_lshl_b32 s18, s18, 2",
+                                        add + " s19, s17, 1", "s_lshl_b32 s19, s19, 2"}
+             : std::vector<std::string>{"s_cmp_eq_u32 s23, 2", "s_cselect_b32 s31, 3, 2"};
   before->insert(before->begin() + 3, shape_lines.begin(), shape_lines.end());
-  if (!gfx9) return;
-  const std::vector<std::string> tuples = {
+  if (!tuples) return;
+  const std::vector<std::string> tuple_lines = {
       "s_cmp_eq_u32 s16, 0", "v_mul_u32_u24_e32 v8, s18, v0", load + " v36, v8, s[4:5]",
       load + " v37, v8, s[4:5] offset:4", load + " v67, v8, s[4:5] offset:124",
       "s_cmp_eq_u32 s17, 0", "v_mul_u32_u24_e32 v9, s19, v0", load + " v68, v9, s[6:7]",
       load + " v83, v9, s[6:7] offset:60"};
   const auto at_loads = std::find(before->begin(), before->end(), load + " v4, v5, s[10:11]");
-  before->insert(at_loads + 1, tuples.begin(), tuples.end());
+  before->insert(at_loads + 1, tuple_lines.begin(), tuple_lines.end());
 }
 
-// GFX9 after the site: the readback's offset n * 4M (s_mul_i32), readback and offset in v2,
-// v3; MODE restored; the lane's offset i * 4M; VDST+k for k < M (ExpectBranchSkipsPairStore).
-std::vector<std::string> Gfx9LinesAfterSite(const std::string& mode, const std::string& store) {
+// The tuple kernels (GFX9, GFX12.5) after the site: the readback's offset n * 4M
+// (s_mul_i32), readback and offset in v2, v3; MODE restored; the lane's offset i * 4M; VDST+k
+// for k < M (ExpectBranchSkipsPairStore).
+std::vector<std::string> TupleLinesAfterSite(const std::string& mode, const std::string& store) {
   return {"s_getreg_b32 s29, hwreg(" + mode + ")",
           "s_mul_i32 s30, s14, s31",
           "v_mov_b32_e32 v2, s29",
@@ -440,6 +444,7 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
 
     const Family fam = co.target->family;
     const bool gfx9 = fam == Family::gfx9, gfx10 = fam == Family::gfx10;
+    const bool tuples = gfx9 || fam == Family::gfx1250;  // code_object.h KernelCapacity
     const bool gfx12plus = fam == Family::gfx12 || fam == Family::gfx1250;
     const std::string mode = gfx12plus ? "HW_REG_WAVE_MODE" : "HW_REG_MODE";
     const std::string load = gfx9 || gfx10 ? "global_load_dword" : "global_load_b32";
@@ -471,7 +476,7 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
         "s_setreg_b32 hwreg(" + mode + ", 23, 1), s27",
         loadwait,
     };
-    AddShapeLines(&before, load, gfx9);
+    AddShapeLines(&before, load, tuples, gfx9 ? "s_add_i32" : "s_add_co_i32");
     if (fam == Family::gfx1250) {
       before.insert(before.begin(), "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1");
       ExpectGfx1250Prologue(co, d);
@@ -503,7 +508,7 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     // v0 into v1 (i << s31: i * 4, or i * 8 for a pair), v4 stored to out[i * dst_words]
     // (s[12:13]) and the readback to out[n * dst_words] (byte offset n << s31, n = s14 =
     // KernelArgs::n); then, unless one word (s31 = 2), v5 to out[2i + 1]; end.
-    std::vector<std::string> after = gfx9 ? Gfx9LinesAfterSite(mode, store) : std::vector<std::string>{
+    std::vector<std::string> after = tuples ? TupleLinesAfterSite(mode, store) : std::vector<std::string>{
         "s_getreg_b32 s29, hwreg(" + mode + ")",  // MODE readback, to out[n * dst_words]
         "s_lshl_b32 s30, s14, s31",
         "v_mov_b32_e32 v6, s29",
@@ -522,8 +527,8 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
     };
     const size_t end = FindInOrder(d, at + 2, d.lines.size(), after, &missing);
     EXPECT_NE(end, SIZE_MAX) << "missing after the site: " << missing;
-    ExpectBranchSkipsPairStore(d, at, store, gfx9);
-    ExpectResultUntouchedAfterSite(d, at, gfx9);
+    ExpectBranchSkipsPairStore(d, at, store, tuples);
+    ExpectResultUntouchedAfterSite(d, at, tuples);
   }
 }
 
@@ -1038,9 +1043,10 @@ bool LlcComparable(const TargetInstr& p) {
   if (info.requires_feature == TargetFeature::gfx950_insts) return false;
   // A tuple row whose roles TupleOracleIr does not spell as IR vectors is not checked.
   if (IsTupleRow(info) && TupleOracleIr(info, "@f").empty()) return false;
-  // Nor a row the family's kernel does not run (code_object.h KernelRuns: gfx1250's
-  // v_cvt_scale_pk8_* write 4 or 8 VDST words, its kernel stores 2): the kernel has no store of
-  // those words to hold to llc's.
+  // Nor a row the family's kernel does not run (code_object.h KernelRuns): the kernel would
+  // have no store of its words to hold to llc's. Every row fits its family's kernel today
+  // (gfx1250's tuple rows since its kernel took the GFX9 kernel's tuples); this keeps a wider
+  // row from being compared against a kernel that cannot run it.
   return KernelRuns(p.target->family, info.lane_shape());
 }
 

@@ -4,7 +4,7 @@
 // SGPR-source values (DeviceBatch::sgpr_values, KernelArgs in code_object.h) into s20..s22.
 // A VGPR-pair writer (the row's dst_bits 64) writes v[4:5] (even, as gfx90a+ and gfx1250 need):
 // the kernel stores v5 as VDST+1 (KernelArgs::shape[7:0] = 2) and keeps nothing it needs after
-// the instruction in v4 or v5. A wide row (GFX9 kernel only) writes v[4:4+M-1] and reads its
+// the instruction in v4 or v5. A wide row (GFX9 and GFX12.5 kernels) writes v[4:4+M-1] and reads its
 // multi-dword sources from the tuples below. VDST+1's old value is not loaded (v5 holds the lane's load
 // offset): every pair row writes both words whole, so no lane word stands for it.
 //
@@ -46,7 +46,8 @@ struct RegisterConvention {
   }
 };
 inline constexpr RegisterConvention kRegisterConvention{};
-// The most dwords the GFX9 kernel loads into each source tuple (src0 from v36, src1 from v68).
+// The most dwords the GFX9 and GFX12.5 kernels load into each source tuple (src0 from v36,
+// src1 from v68).
 inline constexpr int kTupleCapacity[2] = {32, 16};
 inline const RegisterConvention& HarnessConvention() { return kRegisterConvention; }
 
@@ -64,8 +65,8 @@ inline RegisterFile HarnessRegisterFile(const std::array<uint32_t, 3>& sgpr_valu
       .LoadVgpr(c.vgpr[1], LaneWord::src1)
       .LoadVgpr(c.vgpr[2], LaneWord::src2)
       .LoadVgpr(c.vdst, LaneWord::vdst_old)
-      // The GFX9 kernel's source tuples (as many dwords as the row's source reads; a tuple
-      // row on another family is refused before it runs: code_object.h KernelCapacity).
+      // The GFX9 and GFX12.5 kernels' source tuples (as many dwords as the row's source reads;
+      // a tuple row on another family is refused before it runs: code_object.h KernelCapacity).
       .LoadVgprTuple(c.tuple[0], LaneWord::src0, kTupleCapacity[0])
       .LoadVgprTuple(c.tuple[1], LaneWord::src1, kTupleCapacity[1]);
   for (int i = 0; i < 3; ++i) regs.LoadSgpr(c.sgpr[i], sgpr_values[i]);

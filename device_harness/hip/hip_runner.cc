@@ -36,7 +36,7 @@ namespace lanediff {
 namespace {
 
 // The kernels store up to kKernelMaxDstWords VDST words per lane (KernelArgs::shape; a tuple
-// wider than a pair on the GFX9 kernel only, KernelCapacity); a row with a wider destination
+// wider than a pair on the GFX9 and GFX12.5 kernels only, KernelCapacity); a row with a wider destination
 // needs a kernel change before it can run here.
 static_assert(kMaxDstWords <= kKernelMaxDstWords,
               "a row writes more VDST words than the HIP kernels store (device_harness/kernels/*.s, "
@@ -382,10 +382,10 @@ absl::StatusOr<Instr> CheckHipBatch(const CodeObjectView& code_object, const Dev
   // The launch path (hip/launch_pipeline.h) stages every dword of each source's tuple; the
   // family's kernel must take the row's shape (code_object.h KernelCapacity) and the batch's
   // lanes must be laid out as the row reads them.
-  // A shape the family's kernel does not take (gfx1250's tuple rows: v_cvt_scale_pk8_*'s
-  // VGPR-pair source and 4 or 8 VDST words, the 8- and 16-element encoders' tuple sources and
-  // 3-word VDST) is "unsupported" (device_harness/fault.h): the campaign counts it
-  // and goes on, the self-test shows it as SKIP.
+  // A shape the family's kernel does not take is "unsupported" (device_harness/fault.h): the
+  // campaign counts it and goes on, the self-test shows it as SKIP. Every row of
+  // model/instrs.def fits its family's kernel today (the GFX9 and GFX12.5 kernels load the
+  // tuples); a wider row, or a tuple row on a family whose kernel has none, would land here.
   if (const LaneShape shape = GetInstrInfo(instr).lane_shape(); !KernelRuns(batch.target->family, shape)) {
     return Unsupported(absl::StrCat(
         InstrName(instr), " reads ", shape.src_dwords[0], "/", shape.src_dwords[1], "/", shape.src_dwords[2],

@@ -223,11 +223,9 @@ TEST(HipRunnerTest, VgprPairWritersGiveTheOraclesWordsOnEveryTargetThatHasThem) 
     const TargetTraits& t = *co.target;
     bool split_checked = false;  // this code object ran a batch of two launches
     for (Instr instr : kAllInstrs) {
-      // A pair writer with a tuple source the family's kernel does not take (gfx1250's 8-wide
-      // encoders: code_object.h KernelCapacity) is refused (UNIMPLEMENTED) by the runner.
-      if (DstWords(instr) != 2 || !t.Has(instr) || !KernelRuns(t.family, GetInstrInfo(instr).lane_shape())) {
-        continue;
-      }
+      // Every pair writer of one-dword sources; gfx1250's 8-wide encoders read a source tuple
+      // and run in TupleRowsGiveTheOraclesWordsThroughTheLaunchPath.
+      if (DstWords(instr) != 2 || !t.Has(instr) || !GetInstrInfo(instr).lane_shape().narrow_sources()) continue;
       FakeHip* fake = nullptr;
       absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip(std::string(t.name), co.wave_size, &fake);
       ASSERT_TRUE(dev.ok()) << dev.status();
@@ -280,39 +278,21 @@ TEST(HipRunnerTest, VgprPairWritersGiveTheOraclesWordsOnEveryTargetThatHasThem) 
   EXPECT_GT(checked, 0) << "no VGPR-pair writer on any target: the test checks nothing";
 }
 
-// A row with a tuple source (6 dwords) and a 32-word VDST, through the HIP launch path into
-// the fake's kernel interpreter: the staged arrays carry every dword of each lane's tuple and
-// the shape word tells the GFX9 kernel so. Every VDST word equals the oracle's. 300 lanes per
+// Every tuple row (gfx950's, and gfx1250's and gfx1251's 8- and 16-element ones), through the
+// HIP launch path into the fake's kernel interpreter: the staged arrays carry every dword of
+// each lane's tuple and the shape word tells the GFX9 or GFX12.5 kernel so. Every VDST word equals the oracle's. 300 lanes per
 // row and code object in one launch (0.2 s user, release); with LANEDIFF_HIP_TUPLE_SPLIT set
 // (the slow entry device_hip_tuple_split_test, 3.7 s user) the first row runs 131,075 lanes in
 // two launches, so the second launch's tuples must start at their lanes' places.
 TEST(HipRunnerTest, TupleRowsGiveTheOraclesWordsThroughTheLaunchPath) {
-  int checked = 0;
+  int checked = 0, gfx1250_checked = 0;
   bool split_checked = std::getenv("LANEDIFF_HIP_TUPLE_SPLIT") == nullptr;
   for (const CodeObjectView& co : AllCodeObjects()) {
     const TargetTraits& t = *co.target;
     for (Instr instr : kAllInstrs) {
       const LaneShape shape = GetInstrInfo(instr).lane_shape();
+      // gfx950's and gfx1250's (gfx1251's) tuple rows: both families' kernels load tuples.
       if (shape.narrow_sources() || !t.Has(instr)) continue;
-      if (!KernelRuns(t.family, shape)) {
-        // A shape the family's kernel does not take (gfx1250's tuple rows: the GFX1250 kernel
-        // loads one dword per source) is answered "unsupported" (UNIMPLEMENTED), not run wrong.
-        FakeHip* fake = nullptr;
-        absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip(std::string(t.name), co.wave_size, &fake);
-        ASSERT_TRUE(dev.ok()) << dev.status();
-        proto::TestCase tc;
-        tc.set_target(std::string(t.name));
-        tc.set_instr(InstrToProto(instr));
-        proto::Lane* l = tc.add_lanes();
-        l->set_src0(0x3f800000u);
-        l->set_src1(0x3f800000u);
-        for (int k = 1; k < shape.src_dwords[0]; ++k) l->add_src0_more(0x3f800000u);
-        absl::StatusOr<DeviceBatch> b = BuildDeviceBatch(tc);
-        ASSERT_TRUE(b.ok()) << b.status();
-        absl::StatusOr<DeviceResult> r = (*dev)->Run(*b);
-        EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented) << InstrName(instr) << " " << r.status();
-        continue;
-      }
       FakeHip* fake = nullptr;
       absl::StatusOr<std::unique_ptr<Runner>> dev = OpenComputingFakeHip(std::string(t.name), co.wave_size, &fake);
       ASSERT_TRUE(dev.ok()) << dev.status();
@@ -345,14 +325,6 @@ TEST(HipRunnerTest, TupleRowsGiveTheOraclesWordsThroughTheLaunchPath) {
       ASSERT_TRUE(b.ok()) << b.status();
       const uint64_t launches = fake->launches;
       absl::StatusOr<DeviceResult> r = (*dev)->Run(*b);
-      // A tuple shape the family's kernel does not take (gfx1250's 16-element FP6/BF6 encoders:
-      // code_object.h KernelCapacity) is unsupported, and nothing is launched.
-      if (!KernelRuns(t.family, shape)) {
-        EXPECT_TRUE(IsUnsupported(r.status())) << r.status();
-        EXPECT_EQ(fake->launches, launches);
-        split_checked = split_checked && !split;
-        continue;
-      }
       ASSERT_TRUE(r.ok()) << r.status();
       EXPECT_EQ(fake->launches - launches, split ? 2u : 1u);
       ASSERT_EQ(r->vdst.size(), want.size());
@@ -361,9 +333,11 @@ TEST(HipRunnerTest, TupleRowsGiveTheOraclesWordsThroughTheLaunchPath) {
         ASSERT_EQ(r->vdst[i], want[i]) << "lane " << i / w << " word " << i % w;
       }
       ++checked;
+      gfx1250_checked += t.family == Family::gfx1250;
     }
   }
   EXPECT_GT(checked, 0) << "no tuple row on any target: the test checks nothing";
+  EXPECT_GT(gfx1250_checked, 0) << "no gfx1250 tuple row ran on the GFX12.5 kernel";
 }
 
 // The kernel arguments carry the width: shape = 2 for a pair, 1 otherwise (KernelShapeWord of

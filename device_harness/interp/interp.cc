@@ -1,6 +1,7 @@
 #include "device_harness/interp/interp.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -13,6 +14,7 @@
 #include "device_harness/fault.h"
 #include "device_harness/register_convention.h"
 #include "model/base/status.h"
+#include "model/isa/tables.h"
 #include "model/isa/vop3.h"
 #include "model/ops/ops.h"
 
@@ -69,8 +71,11 @@ absl::StatusOr<Symbol> FindSymbol(absl::Span<const uint8_t> elf, const std::vect
 int VgprGranule(const TargetTraits& t, int wave) {
   // COMPUTE_PGM_RSRC1.GRANULATED_WORKITEM_VGPR_COUNT (LLVM AMDGPUUsage; AMDGPUBaseInfo
   // getVGPRAllocGranule): 4 on GFX9 (8 on gfx90a/gfx942/gfx950, unified AGPRs), 8 in wave32
-  // and 4 in wave64 on GFX10+.
+  // and 4 in wave64 on GFX10-GFX12, 16 on gfx1250 (wave32 only): llvm-mc-22 encodes
+  // `.amdhsa_next_free_vgpr 84` as 5 there (llvm-objdump-22 reads it back as 96) and as 10
+  // in wave32 on gfx1030, gfx1100 and gfx1201 (88).
   if (t.family == Family::gfx9) return t.aligned_vgpr_tuples ? 8 : 4;
+  if (t.family == Family::gfx1250) return 16;
   return wave == 32 ? 8 : 4;
 }
 
@@ -197,6 +202,52 @@ struct Tag {
 };
 
 constexpr int kMaxWaveInstructions = 100000;
+
+// A one-dword source that names v1, v2 or v3 while that register's lane word is a tuple (a tuple
+// row's source mutated to another register): the kernel loads src_s[i], dword i of the buffer,
+// into v(s+1) whatever the shape, and the evaluator's batch has no lane word holding that. The
+// source is renamed, in the evaluator's copy of the VOP3 words, to the register of a one-dword
+// lane word no other source names, and that lane word carries the named register's value
+// (`carry[f]`: the register lane word f is read from; -1, its own). A row of one-dword sources
+// changes nothing; nor does another form than VOP3 (the tuple rows have no other).
+void RenameStaleSources(Family family, const LaneShape& shape, int sources, std::vector<uint32_t>* words,
+                        std::array<int, 3>* carry) {
+  const Vop3Layout& l = GetVop3Layout(family);
+  if (shape.narrow_sources() || words->size() < 2 || l.enc.Get(*words) != l.enc_value) return;
+  const Vop3Field* field[3] = {&l.src0, &l.src1, &l.src2};
+  const RegisterConvention& c = kRegisterConvention;
+  auto lane_word = [](uint32_t code) {
+    for (int f = 0; f < 3; ++f) {
+      if (code == 256u + kRegisterConvention.vgpr[f]) return f;
+    }
+    return -1;
+  };
+  int stale[3] = {-1, -1, -1};  // the register a stale source names
+  bool named[3] = {};            // one-dword lane word f's register is read as that lane word
+  for (int s = 0; s < sources && s < 3; ++s) {
+    const int f = shape.src_dwords[s] == 1 ? lane_word(field[s]->Get(*words)) : -1;
+    if (f < 0) continue;
+    if (shape.src_dwords[f] > 1) {
+      stale[s] = c.vgpr[f];
+    } else {
+      named[f] = true;
+    }
+  }
+  for (int s = 0; s < 3; ++s) {
+    if (stale[s] < 0) continue;
+    int to = -1;
+    for (int f = 0; f < 3 && to < 0; ++f) {
+      if ((*carry)[f] == stale[s]) to = f;  // another source named the same register
+    }
+    for (int f = 0; f < 3 && to < 0; ++f) {
+      if (shape.src_dwords[f] == 1 && !named[f] && (*carry)[f] < 0) to = f;
+    }
+    if (to < 0) continue;  // no free lane word: at most two one-dword sources read, so one is free
+    (*carry)[to] = stale[s];
+    named[to] = true;
+    field[s]->Set(256u + c.vgpr[to], absl::MakeSpan(*words));
+  }
+}
 
 // What RunGrid knows once per launch.
 struct Launch {
@@ -494,11 +545,15 @@ class Wave {
       if (!v.ok()) return where(v.status().message());
       b.sgpr_values[i] = *v;
     }
-    // Each source's dwords (v1..v3, or a tuple: SourceVgpr) and vdst_old (v4), as read.
+    // Each source's dwords (v1..v3, or a tuple: SourceVgpr; a one-dword lane word may carry
+    // another register, RenameStaleSources) and vdst_old (v4), as read.
     const LaneShape& shape = l_.shape;
+    std::array<int, 3> carry = {-1, -1, -1};
+    RenameStaleSources(f_, shape, GetInstrInfo(l_.instr).sources(), &b.words, &carry);
+    auto source_vgpr = [&](int s, int k) { return s < 3 && carry[s] >= 0 ? carry[s] : rc.SourceVgpr(shape, s, k); };
     for (int s = 0; s < 4; ++s) {
       for (int k = 0; k < (s < 3 ? shape.src_dwords[s] : 1); ++k) {
-        const int r = s < 3 ? rc.SourceVgpr(shape, s, k) : rc.vdst;
+        const int r = s < 3 ? source_vgpr(s, k) : rc.vdst;
         if (absl::Status st = CheckV(r, true); !st.ok()) return where(st.message());
       }
     }
@@ -517,7 +572,7 @@ class Wave {
       for (int j = 0; j < n; ++j) {
         for (int k = 0; k < dwords; ++k) {
           b.lanes.src(s)[static_cast<size_t>(j * dwords + k)] =
-              v_[static_cast<size_t>(rc.SourceVgpr(shape, s, k)) * 64 + active[j]];
+              v_[static_cast<size_t>(source_vgpr(s, k)) * 64 + active[j]];
         }
       }
     }

@@ -25,6 +25,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/base/status.h"
+#include "model/isa/tables.h"
 #include "model/isa/vop3.h"
 #include "model/ops/ops.h"
 
@@ -140,7 +141,9 @@ TEST(InterpKernelTest, InitialStateComesFromTheDescriptor) {
     EXPECT_EQ(k->initial_mode, gfx12p ? 0xf0u : 0x3f0u);
     EXPECT_EQ(k->kernarg_sgpr, 0);
     EXPECT_EQ(k->workgroup_id_sgpr, gfx12p ? -1 : 2);
-    EXPECT_GE(k->vgprs, 8);  // .amdhsa_next_free_vgpr 8
+    // .amdhsa_next_free_vgpr: 84 on the tuple kernels (GFX9, GFX12.5: v0..v83), 8 elsewhere.
+    const bool tuples = co.target->family == Family::gfx9 || co.target->family == Family::gfx1250;
+    EXPECT_GE(k->vgprs, tuples ? 84 : 8);
     EXPECT_EQ(k->kd.kernarg_size, 64u);
   }
   // Field by field (AMDGPUUsage COMPUTE_PGM_RSRC1): round 32 = 1 [13:12], round 16/64 = 2
@@ -234,9 +237,8 @@ TEST(InterpKernelTest, EveryCodeObjectGivesTheOraclesAnswersForEveryRow) {
     const int rows_before = rows;
     for (Instr instr : kAllInstrs) {
       if (!t.Has(instr)) continue;
-      // A row whose shape the family's kernel does not take (gfx1250's v_cvt_scale_pk8_*) is
-      // answered "unsupported" (InterpTest's wide-shape case checks that answer).
-      if (!KernelRuns(t.family, GetInstrInfo(instr).lane_shape())) continue;
+      // Every row runs on its family's kernel (gfx1250's tuple rows included: code_object.h
+      // KernelCapacity); a shape a kernel does not take is InterpWideLaneTest's case.
       // Every form the row has here: VOP3 (8 bytes), VOP1 e32 (4 bytes and two s_nop 0),
       // GFX9 SDWA with a byte select.
       for (const proto::Encoding& form : testcases::EveryForm(t, instr)) {
@@ -244,12 +246,6 @@ TEST(InterpKernelTest, EveryCodeObjectGivesTheOraclesAnswersForEveryRow) {
         const Known k = MakeKnown(t, instr, 2 * 256 + 37, modes[i++ % 4], form);
         ASSERT_FALSE(k.batch.words.empty());
         absl::StatusOr<DeviceResult> r = RunBatch(k.batch, co.wave_size, ModelEvaluator({}), {}, &stats);
-        // A tuple shape the family's kernel does not take (gfx1250's 16-element FP6/BF6
-        // encoders: code_object.h KernelCapacity) is unsupported, not run.
-        if (!KernelRuns(t.family, GetInstrInfo(instr).lane_shape())) {
-          EXPECT_TRUE(IsUnsupported(r.status())) << r.status();
-          continue;
-        }
         ASSERT_TRUE(r.ok()) << r.status();
         ASSERT_EQ(r->vdst.size(), k.want.size());
         for (size_t j = 0; j < k.want.size(); ++j) {
@@ -269,6 +265,34 @@ TEST(InterpKernelTest, EveryCodeObjectGivesTheOraclesAnswersForEveryRow) {
               static_cast<unsigned long long>(stats.instructions));
 }
 
+// A tuple row's one-dword source mutated to v1 (src0's register when src0 is one dword): the
+// kernel loads dword i of src0's buffer into v1 whatever the shape (gfx1250.s: `global_load_b32
+// v1, v5, s[4:5]`, v5 = 4i), which for v_cvt_scalef32_pk8_fp4_bf16 (src0 4 dwords a lane) is
+// lane i/4's dword i%4. The interpreter's words for 100 lanes (four waves of 32) equal the
+// oracle's on the same lanes with the scale, read from v2 (the default SRC1), set to that
+// dword; reading the wave's own lanes instead (the evaluator's batch is one wave) changes
+// lanes 32 on.
+TEST(InterpKernelTest, ASourceNamingATupleLaneWordsRegisterReadsWhatTheKernelLoadedThere) {
+  const TargetTraits& t = **FindTarget("gfx1250");
+  const Instr instr = Instr::v_cvt_scalef32_pk8_fp4_bf16;
+  const Known k = MakeKnown(t, instr, 100, kDefaultMode);
+  DeviceBatch b = k.batch;
+  GetVop3Layout(t.family).src1.Set(257, absl::MakeSpan(b.words));  // SRC1 = v1
+  proto::TestCase tc = k.tc;
+  for (int i = 0; i < tc.lanes_size(); ++i) {
+    const proto::Lane& from = k.tc.lanes(i / 4);
+    tc.mutable_lanes(i)->set_src1(i % 4 == 0 ? from.src0() : from.src0_more(i % 4 - 1));
+  }
+  absl::StatusOr<ResolvedCase> rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> want(OutputWords(instr, 100));
+  ASSERT_TRUE(EvaluateOracle(rc->ctx, rc->lanes.view(), absl::MakeSpan(want)).ok());
+  absl::StatusOr<DeviceResult> r = RunBatch(b, 32, ModelEvaluator({}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->vdst.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r->vdst[i], want[i]) << "lane " << i;
+}
+
 // --device=interp and --device=sim give the same words and MODE readback for every row of
 // every target (the default wave size's code object), without errata and with errata that act
 // lane by lane (garbage_lane and mode_lost act per batch, which is per wave here).
@@ -282,15 +306,11 @@ TEST(InterpRunnerTest, AnswersAsTheSimulatorDoesOnEveryRow) {
     int rows = 0;
     for (const TargetTraits& t : AllTargets()) {
       for (Instr instr : kAllInstrs) {
-        if (!t.Has(instr) || !KernelRuns(t.family, GetInstrInfo(instr).lane_shape())) continue;
+        if (!t.Has(instr)) continue;
         SCOPED_TRACE(absl::StrCat(t.name, " ", InstrName(instr), " inject ", inject.size()));
         const Known k = MakeKnown(t, instr, 300, 0x00000031u);
         absl::StatusOr<DeviceResult> a = (*sim)->Run(k.batch), b = (*interp)->Run(k.batch);
         ASSERT_TRUE(a.ok()) << a.status();
-        if (!KernelRuns(t.family, GetInstrInfo(instr).lane_shape())) {  // unsupported, as above
-          EXPECT_TRUE(IsUnsupported(b.status())) << b.status();
-          continue;
-        }
         ASSERT_TRUE(b.ok()) << b.status();
         ASSERT_EQ(a->vdst, b->vdst);
         EXPECT_EQ(*a->mode_readback & kKernelModeMask, *b->mode_readback & kKernelModeMask);
@@ -448,9 +468,9 @@ TEST(InterpPlantedBugTest, AMissingWaitIsCaught) {
   EXPECT_THAT(std::string(r.message()), HasSubstr("s_cmp_eq_u32 s23, 2): reads s23 before the wait"));
 }
 
-// ---- Wide lanes (model/base/lanes.h LaneShape): the GFX9 kernel loads multi-dword sources
-// as VGPR tuples (src0 from v36, src1 from v68) and stores up to 32 VDST words per lane. No
-// row is that wide yet, so the batch runs a one-dword row's words at the site with a wide
+// ---- Wide lanes (model/base/lanes.h LaneShape): the GFX9 and GFX12.5 kernels load
+// multi-dword sources as VGPR tuples (src0 from v36, src1 from v68) and store up to 32 VDST
+// words per lane. To reach every shape a kernel takes, not only its rows', the batch runs a one-dword row's words at the site with a wide
 // shape (RunBatchAs, GridLaunch::shape) and an evaluator of the test's own: word k of a
 // lane's result is WideWord of its operands, which the test checks the VDST against. What is
 // checked is the movement: every dword loaded into the register the convention names, every
@@ -530,6 +550,30 @@ TEST(InterpWideLaneTest, TheGfx9KernelMovesEveryShapeItTakes) {
   EXPECT_TRUE(IsUnsupported(s)) << s;
 }
 
+// The GFX12.5 kernel (gfx1250, gfx1251; wave32) moves the shapes of gfx1250's tuple rows (2 ->
+// 8: v_cvt_scale_pk8_f32_fp8; 1 -> 4: _pk8_f16_fp4; 8 -> 2: v_cvt_scalef32_pk8_fp8_f32; 4 ->
+// 1: _pk8_fp4_f16; 16 -> 3: _pk16_fp6_f32; 8 -> 3: _pk16_fp6_f16) and the GFX9 kernel's
+// capacity (32 and 16 source dwords, 32 VDST words: code_object.h KernelCapacity) across
+// workgroups of 256 lanes and a partial one. A tuple in src2 no kernel takes: "unsupported".
+TEST(InterpWideLaneTest, TheGfx1250KernelMovesEveryShapeItTakes) {
+  const LaneShape shapes[] = {{{2, 1, 1}, 8}, {{1, 1, 1}, 4},  {{8, 1, 1}, 2},
+                              {{4, 1, 1}, 1}, {{16, 1, 1}, 3}, {{8, 1, 1}, 3}, {{32, 16, 1}, 32}};
+  for (const char* t : {"gfx1250", "gfx1251"}) {
+    const CodeObjectView co = Co(t, 32);
+    for (const LaneShape& shape : shapes) {
+      std::vector<uint32_t> vdst;
+      const absl::Status s = RunWide(co, co.elf, shape, 549, &vdst);
+      EXPECT_TRUE(s.ok()) << t << " " << int{shape.src_dwords[0]} << "/" << int{shape.src_dwords[1]} << " -> "
+                          << int{shape.dst_words} << ": " << s;
+      EXPECT_EQ(vdst.size(), size_t{549} * shape.dst_words);
+    }
+  }
+  const CodeObjectView co = Co("gfx1250", 32);
+  const absl::Status s = RunWide(co, co.elf, {{1, 1, 2}, 1}, 64);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("GFX1250 kernel does not take 1/1/2 source dwords and 1 VDST words"));
+  EXPECT_TRUE(IsUnsupported(s)) << s;
+}
+
 // The store of VDST+5 (global_store_dword v1, v9, s[12:13] offset:20 = DC708014 000C0901)
 // goes one slot on (offset:24 = DC708018): lane 0's word 5 lands in out[6].
 TEST(InterpWideLaneTest, AStoreOneSlotOffIsCaught) {
@@ -558,6 +602,27 @@ TEST(InterpWideLaneTest, AWrongTupleStrideIsCaught) {
   const absl::Status s = RunWide(co, Plant(co, {0x10100012}, {0x10100013}), {{6, 1, 1}, 32}, 300);
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(std::string(s.message()), HasSubstr("lane 1's v36 (src0 dword 0) holds src0[1], expected src0[6]"));
+}
+
+// The same on gfx1250 (v_mul_u32_u24_e32 v8, s18, v0 = 16100012 -> s19 = 16100013),
+// with v_cvt_scalef32_pk8_fp8_f32's shape: lane 1 loads its first dword from src0[1], not [8].
+TEST(InterpWideLaneTest, AWrongTupleStrideIsCaughtOnGfx1250) {
+  const CodeObjectView co = Co("gfx1250", 32);
+  const absl::Status s = RunWide(co, Plant(co, {0x16100012}, {0x16100013}), {{8, 1, 1}, 2}, 300);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()), HasSubstr("lane 1's v36 (src0 dword 0) holds src0[1], expected src0[8]"));
+}
+
+// gfx1250's store of VDST+2 (global_store_b32 v1, v6, s[12:13] offset:8 = EE06800C 03000000
+// 00000801, llvm-mc-22) one slot on (offset:12 = ... 00000C01), with
+// v_cvt_scalef32_pk16_fp6_f32's shape (16 -> 3): lane 0's word 2 lands at byte 0 * 12 + 12,
+// out[3], the first word of lane 1's slot.
+TEST(InterpWideLaneTest, AStoreOneSlotOffIsCaughtOnGfx1250) {
+  const CodeObjectView co = Co("gfx1250", 32);
+  const absl::Status s = RunWide(co, Plant(co, {0xEE06800C, 0x03000000, 0x00000801}, {0xEE06800C, 0x03000000, 0x00000C01}),
+                                 {{16, 1, 1}, 3}, 300);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()), HasSubstr("lane 0 stores its result to out[3], lane 1's slot"));
 }
 
 // KernelArgs::shape is the host's promise of the buffers' layout: a kernarg shape that is not

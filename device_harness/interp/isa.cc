@@ -89,6 +89,7 @@ constexpr Row kRows[] = {
     {Format::vop2, k10p, 0x25, Op::v_add_u32, "v_add_nc_u32"},
     {Format::vop2, k10, 0x1a, Op::v_lshlrev_b32, "v_lshlrev_b32"},
     {Format::vop2, k11p, 0x18, Op::v_lshlrev_b32, "v_lshlrev_b32"},
+    {Format::vop2, k1250, 0x0b, Op::v_mul_u32_u24, "v_mul_u32_u24"},
     {Format::vopc, k9, 0xcc, Op::v_cmp_gt_u32, "v_cmp_gt_u32"},
     {Format::vopc, k10, 0xc4, Op::v_cmp_gt_u32, "v_cmp_gt_u32"},
     {Format::vopc, k11p, 0x4c, Op::v_cmp_gt_u32, "v_cmp_gt_u32"},

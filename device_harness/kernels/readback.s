@@ -1,5 +1,6 @@
-// The MODE readback and the final stores, shared by the GFX10+ kernels (kernels/<family>.s
-// includes this file; the GFX9 kernel, which stores a wide lane's VDST tuple, has its own).
+// The MODE readback and the final stores, shared by the GFX10, GFX11 and GFX12 kernels
+// (kernels/<family>.s includes this file; the GFX9 and GFX12.5 kernels, which store a wide
+// lane's VDST tuple, have their own).
 //
 // LANEDIFF_READ_MODE_BACK, invoked after the instruction under test and before MODE is
 // restored: MODE as the instruction ran goes to s29, the byte offset of out[n * dst_words]
