@@ -95,7 +95,9 @@ constexpr LlvmDifference kDifferences[] = {
      "disassembler prints only the literal dword's low 16 bits: [0xff,0xdc,0x04,0x7e,0x78,0x56,"
      "0x34,0x12] on gfx1200 is `<mnemonic>_e32 v[2:3], 0x5678` (which assembles to a "
      "literal 0x00005678); when the low 16 bits are an inline constant it prints the whole dword "
-     "as lit(0x13c00), which its assembler refuses",
+     "as lit(0x13c00), which its assembler refuses; on gfx1250's packed fp8 -> f16 decodes (a "
+     "16-bit integer SRC0, targets.h Src0Int16) it prints the low half plainly (0xfb170040 as "
+     "`0x40`) unless the dword is a 32-bit inline constant's value (lit(0x3f800000))",
      "silicon fetches the whole dword and op_sel:[1,0] may read its high half: we keep it and "
      "print lit(0x12345678) so the text is exact"},
     {"disasm_comments_e32_src16_lo128",
@@ -256,8 +258,13 @@ bool RejectsGfx12SrBits(OpSelSyntax syntax, const Modifiers& m) {
 void TruncateLiteral16(Vop3Instr* in, LlvmDisasmExpectation* e) {
   if (in->src[0] != kLiteralCode || !in->literal.has_value() || *in->literal <= 0xffffu) return;
   const uint32_t low = *in->literal & 0xffffu;
-  // On a Src0Int16 row LLVM prints even an inline value's low half plainly (RespellInt16).
-  if (!Src0Int16(in->instr) && InlineConstantCode(low, 16).has_value()) return;
+  // On a Src0Int16 row LLVM prints the whole dword as lit(...) when it is a 32-bit inline
+  // constant's value (0x3f800000), else its low half plainly, an inline value too (`0x40` for
+  // 0xfb170040; RespellInt16).
+  if (Src0Int16(in->instr) ? InlineConstantCode(*in->literal).has_value()
+                           : InlineConstantCode(low, 16).has_value()) {
+    return;
+  }
   if (in->src[1] == kLiteralCode || in->src[2] == kLiteralCode) {
     // One dword printed two ways (our text has one literal): compared by nobody.
     e->comparable = false;
@@ -565,6 +572,18 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
 }
 
 }  // namespace
+
+std::string LlvmAsmText(const TargetTraits& target, const Vop3Instr& in) {
+  const std::string text = PrintVop3(target, in);
+  if (!Src0Int16(in.instr)) return text;
+  for (absl::string_view form : {"_e64 ", "_e32 "}) {
+    const std::string suffixed = absl::StrCat(InstrName(in.instr), form);
+    if (absl::StartsWith(text, suffixed)) {
+      return absl::StrCat(InstrName(in.instr), " ", text.substr(suffixed.size()));
+    }
+  }
+  return text;
+}
 
 LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
                                             absl::Span<const uint32_t> words) {
