@@ -792,8 +792,15 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const bool f32_result = !sixteen && info.write == DstWrite::dword;
   // gfx1250's unscaled one-byte decodes to f16: (i32 src, i32 byte) -> half (llc-22
   // -mcpu=gfx1250 emits `v_cvt_f16_fp8_e64 v1, s2 byte_sel:1` from it); the half zero-extended.
-  const bool unscaled16 = sixteen && info.src[1] == SrcRole::unused;
-  if (unscaled16) {
+  // gfx1250's unscaled packed decodes to two f16: (i16 src) -> <2 x half> (llc-22 -mcpu=gfx1250
+  // emits `v_cvt_pk_f16_fp8 v0, v0` from llvm.amdgcn.cvt.pk.f16.fp8); the low half of %xi.
+  const bool unscaled_pk16 =
+      sixteen && info.src[1] == SrcRole::unused && info.write == DstWrite::dword;
+  const bool unscaled16 = sixteen && info.src[1] == SrcRole::unused && !unscaled_pk16;
+  if (unscaled_pk16) {
+    types.back() = "i16";
+    args.back() = "i16 %xs";
+  } else if (unscaled16) {
     types.push_back("i32 immarg");
     args.push_back("i32 0");
   } else if (sixteen && info.write == DstWrite::dword) {
@@ -843,7 +850,9 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const std::string decl = absl::StrCat("declare ", ret, " ", fn, "(", absl::StrJoin(types, ", "), ")\n");
   const std::string call = absl::StrCat("call ", ret, " ", fn, "(", absl::StrJoin(args, ", "), ")");
   const std::string result =
-      unscaled16   ? absl::StrCat("%rh = ", call, "\n  %rs = bitcast half %rh to i16\n  %r = zext i16 %rs to i32")
+      unscaled_pk16 ? absl::StrCat("%xs = trunc i32 %xi to i16\n  %rh = ", call, "\n  %r = bitcast ",
+                                   vec16, " %rh to i32")
+      : unscaled16 ? absl::StrCat("%rh = ", call, "\n  %rs = bitcast half %rh to i16\n  %r = zext i16 %rs to i32")
       : pair       ? absl::StrCat("%rv = ", call)
       : sixteen    ? absl::StrCat("%zh = bitcast i32 %z to ", vec16, "\n  %rh = ", call,
                                   "\n  %r = bitcast ", vec16, " %rh to i32")

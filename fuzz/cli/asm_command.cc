@@ -25,6 +25,7 @@
 #include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/model_flags.h"
 #include "fuzz/cli/llvm_mc_format.h"
+#include "model/isa/llvm_differences.h"
 #include "model/isa/tables.h"
 #include "model/isa/vop3.h"
 #include "model/targets/targets.h"
@@ -109,7 +110,7 @@ int RunAsm(int argc, char** argv) {
     if (bytes_only) {
       std::printf("%s%s%s\n", bytes.c_str(), comment.empty() ? "" : " ; ", comment.c_str());
     } else {
-      std::fputs(LlvmMcLine(PrintVop3(*target, *in), bytes, comment).c_str(), stdout);
+      std::fputs(LlvmMcLine(LlvmAsmText(*target, *in), bytes, comment).c_str(), stdout);
     }
   }
   std::fflush(stdout);

@@ -1,8 +1,12 @@
 #include "model/isa/llvm_differences.h"
 
+#include <algorithm>
 #include <regex>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "model/isa/operands.h"
 #include "model/isa/tables.h"
 #include "model/isa/vop3.h"
@@ -91,7 +95,9 @@ constexpr LlvmDifference kDifferences[] = {
      "disassembler prints only the literal dword's low 16 bits: [0xff,0xdc,0x04,0x7e,0x78,0x56,"
      "0x34,0x12] on gfx1200 is `<mnemonic>_e32 v[2:3], 0x5678` (which assembles to a "
      "literal 0x00005678); when the low 16 bits are an inline constant it prints the whole dword "
-     "as lit(0x13c00), which its assembler refuses",
+     "as lit(0x13c00), which its assembler refuses; on gfx1250's packed fp8 -> f16 decodes (a "
+     "16-bit integer SRC0, targets.h Src0Int16) it prints the low half plainly (0xfb170040 as "
+     "`0x40`) unless the dword is a 32-bit inline constant's value (lit(0x3f800000))",
      "silicon fetches the whole dword and op_sel:[1,0] may read its high half: we keep it and "
      "print lit(0x12345678) so the text is exact"},
     {"disasm_comments_e32_src16_lo128",
@@ -108,6 +114,20 @@ constexpr LlvmDifference kDifferences[] = {
      "the field is the true16 half select in that encoding)",
      "silicon decodes the field (which half of which VGPR is written is U): we decode it as "
      "v128..v255 and list the refusal in DecodedVop3::llvm_refuses"},
+    {"disasm_drops_vop1_suffix",
+     "LLVM prints both forms of a VOP1 instruction whose 16-bit SRC0 it types as an integer "
+     "(gfx1250's packed fp8 -> f16 decodes, targets.h Src0Int16) without a suffix: "
+     "[0x01,0x00,0xf5,0xd5,0x02,0x01,0x00,0x00] prints as `<mnemonic> v1, v2`, which its "
+     "assembler reads as the e32 form",
+     "we print _e64 unless op_sel is printed (a modifier makes the text VOP3 to llvm-mc-22 too), "
+     "and _e32 only beside a SRC0 v128..v255 (which llvm-mc-22 would take as VOP3), so that the "
+     "text assembles back to the same word"},
+    {"disasm_prints_int16_inline_float_hex",
+     "in a 16-bit operand LLVM types as an integer (targets.h Src0Int16) its disassembler prints "
+     "an inline float code as its f16 pattern: 0xf0 as `0x3800`, 0xf8 as `0x3118` "
+     "([0xf0,0xea,0x02,0x7e] on gfx1250), which its assembler makes a literal",
+     "the word holds the inline code: we print `0.5`, which llvm-mc-22 assembles back to the "
+     "inline code 0xf0"},
     {"constant_bus_not_checked",
      "LLVM's disassembler does not check the constant bus: it prints three SGPR sources "
      "(pk_u8 `v5, s1, s2, s3`) on GFX9",
@@ -238,7 +258,13 @@ bool RejectsGfx12SrBits(OpSelSyntax syntax, const Modifiers& m) {
 void TruncateLiteral16(Vop3Instr* in, LlvmDisasmExpectation* e) {
   if (in->src[0] != kLiteralCode || !in->literal.has_value() || *in->literal <= 0xffffu) return;
   const uint32_t low = *in->literal & 0xffffu;
-  if (InlineConstantCode(low, 16).has_value()) return;
+  // On a Src0Int16 row LLVM prints the whole dword as lit(...) when it is a 32-bit inline
+  // constant's value (0x3f800000), else its low half plainly, an inline value too (`0x40` for
+  // 0xfb170040; RespellInt16).
+  if (Src0Int16(in->instr) ? InlineConstantCode(*in->literal).has_value()
+                           : InlineConstantCode(low, 16).has_value()) {
+    return;
+  }
   if (in->src[1] == kLiteralCode || in->src[2] == kLiteralCode) {
     // One dword printed two ways (our text has one literal): compared by nobody.
     e->comparable = false;
@@ -247,6 +273,33 @@ void TruncateLiteral16(Vop3Instr* in, LlvmDisasmExpectation* e) {
   }
   in->literal = low;
   e->applied.push_back("disasm_truncates_literal16");
+}
+
+// A Src0Int16 row's text as LLVM prints it: both forms without their suffix
+// (disasm_drops_vop1_suffix), a truncated literal plainly (disasm_truncates_literal16), an
+// inline float code in SRC0 as its f16 pattern
+// (disasm_prints_int16_inline_float_hex). The row's one source takes no modifier LLVM prints.
+void RespellInt16(const Vop3Instr& in, LlvmDisasmExpectation* e) {
+  if (!Src0Int16(in.instr)) return;
+  for (absl::string_view form : {"_e64 ", "_e32 "}) {
+    const std::string suffixed = absl::StrCat(InstrName(in.instr), form);
+    if (!absl::StartsWith(e->text, suffixed)) continue;
+    e->text = absl::StrCat(InstrName(in.instr), " ", e->text.substr(suffixed.size()));
+    e->applied.push_back("disasm_drops_vop1_suffix");
+  }
+  // A literal dword truncated to an inline value: printed plainly (`0x40`).
+  if (std::find(e->applied.begin(), e->applied.end(), "disasm_truncates_literal16") !=
+      e->applied.end()) {
+    static const std::regex kLit(R"(lit\((0x[0-9a-f]+)\))");
+    e->text = std::regex_replace(e->text, kLit, "$1");
+  }
+  if (in.src[0] < 240 || in.src[0] > 248) return;
+  absl::StatusOr<OperandInfo> info = DescribeOperand(Family::gfx1250, in.src[0], false, 16);
+  const std::string ours = absl::StrCat(", ", info->name);
+  if (const size_t at = e->text.find(ours); at != std::string::npos) {
+    e->text.replace(at, ours.size(), absl::StrFormat(", 0x%x", info->value));
+    e->applied.push_back("disasm_prints_int16_inline_float_hex");
+  }
 }
 
 // A GFX9 SDWA word (tables.h kSdwaLayout), probed field by field with llvm-mc-22 on gfx942 and
@@ -329,6 +382,7 @@ LlvmDisasmExpectation ExpectE32(const TargetTraits& target, const DecodedVop3& f
   e.valid = true;
   e.words_used = fields.words_used;
   e.text = PrintVop3(target, in);
+  RespellInt16(in, &e);
   if (src16 && in.src[0] >= kFirstVgprCode + 128) {
     e.text += "/*Invalid register, operand has 'VS_32_Lo128' register class*/";
     e.applied.push_back("disasm_comments_e32_src16_lo128");
@@ -513,10 +567,23 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
   e.words_used = words_used;
   e.text = PrintVop3(target, in);
   RespellLiteralModifiers(&e);
+  RespellInt16(in, &e);
   return e;
 }
 
 }  // namespace
+
+std::string LlvmAsmText(const TargetTraits& target, const Vop3Instr& in) {
+  const std::string text = PrintVop3(target, in);
+  if (!Src0Int16(in.instr)) return text;
+  for (absl::string_view form : {"_e64 ", "_e32 "}) {
+    const std::string suffixed = absl::StrCat(InstrName(in.instr), form);
+    if (absl::StartsWith(text, suffixed)) {
+      return absl::StrCat(InstrName(in.instr), " ", text.substr(suffixed.size()));
+    }
+  }
+  return text;
+}
 
 LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
                                             absl::Span<const uint32_t> words) {

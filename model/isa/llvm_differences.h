@@ -14,6 +14,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "model/isa/vop3.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {
@@ -36,6 +37,11 @@ struct LlvmDisasmExpectation {
   std::string text;        // when valid: LLVM's text ("<mnemonic> v5, v1, v2, s3")
   std::vector<absl::string_view> applied;  // ids of the differences that shaped this
 };
+
+// What llvm-mc-22 -show-encoding prints for the instruction `in` (its assembler's echo): our
+// text (PrintVop3) but for a Src0Int16 row's form suffix, which LLVM does not print
+// (disasm_drops_vop1_suffix).
+std::string LlvmAsmText(const TargetTraits& target, const Vop3Instr& in);
 
 LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,
                                             absl::Span<const uint32_t> words);

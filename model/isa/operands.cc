@@ -116,12 +116,17 @@ absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool v
                                          "literal or VGPR this project models)"));
 }
 
-std::optional<uint16_t> InlineConstantCode(uint32_t value, int bits) {
+std::optional<uint16_t> InlineConstantCode(uint32_t value, int bits, bool int16) {
   if (bits == 16 && value > 0xffffu) return std::nullopt;
   // Integers 0..64 and -16..-1, as a `bits`-bit two's complement value.
   const int32_t s = bits == 16 ? static_cast<int16_t>(static_cast<uint16_t>(value))
                                : static_cast<int32_t>(value);
   if (s >= 0 && s <= 64) return static_cast<uint16_t>(128 + s);
+  // A 16-bit integer operand: 0..64 only (llvm-mc-22 reads `0xffff` as the number 65535, a
+  // literal; `-1` is spelled so).
+  if (int16) {
+    return value <= 64 ? std::optional<uint16_t>(static_cast<uint16_t>(128 + value)) : std::nullopt;
+  }
   if (s >= -16 && s <= -1) return static_cast<uint16_t>(192 - s);
   for (uint16_t code = 240; code <= 248; ++code) {
     if (InlineFloatBits(code, bits) == value) return code;
@@ -130,7 +135,7 @@ std::optional<uint16_t> InlineConstantCode(uint32_t value, int bits) {
 }
 
 std::string OperandText(Family family, uint16_t code, std::optional<uint32_t> literal,
-                        bool vop1_e32, int bits) {
+                        bool vop1_e32, int bits, bool int16) {
   absl::StatusOr<OperandInfo> info = DescribeOperand(family, code, vop1_e32, bits);
   if (!info.ok()) return absl::StrCat("/*op ", code, "*/");
   switch (info->kind) {
@@ -146,7 +151,8 @@ std::string OperandText(Family family, uint16_t code, std::optional<uint32_t> li
       // llvm-mc-22 prints a literal whose value is also an inline constant as lit(0x...),
       // so that assembling the text keeps it a literal.
       // A 16-bit operand's literal above 0xffff (LLVM refuses it) is spelled lit(...) too.
-      if (InlineConstantCode(*literal, bits).has_value() || (bits == 16 && *literal > 0xffffu)) {
+      if (InlineConstantCode(*literal, bits, int16).has_value() ||
+          (bits == 16 && *literal > 0xffffu)) {
         return absl::StrFormat("lit(0x%x)", *literal);
       }
       return absl::StrFormat("0x%x", *literal);

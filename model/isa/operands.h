@@ -67,15 +67,20 @@ absl::StatusOr<OperandInfo> DescribeOperand(Family family, uint16_t code, bool v
 // when the value is a 16-bit inline constant; a literal dword above 0xffff, which LLVM's
 // assembler refuses there, as "lit(0x12345678)" (the word stays exact; LLVM prints its low 16
 // bits: llvm_differences.cc disasm_truncates_literal16).
+// `int16`: a 16-bit operand LLVM types as an integer (targets.h Src0Int16): a literal is
+// lit(...) only when its value is an integer inline constant (`0x3c00` is plain).
 std::string OperandText(Family family, uint16_t code, std::optional<uint32_t> literal,
-                        bool vop1_e32 = false, int bits = 32);
+                        bool vop1_e32 = false, int bits = 32, bool int16 = false);
 
 // The inline-constant code whose value is `value` (integers -16..64 first, then the floats),
 // or nullopt. 1/(2pi) is 0x3e22f983. `bits` 16: the value of a 16-bit operand (LLVM's
 // isInlinableLiteralFP16 / 16-bit integers: 0..64 as 0x0000..0x0040, -1..-16 as
 // 0xffff..0xfff0, the f16 patterns 0x3800 (0.5), 0x3c00 (1.0), 0x4000, 0x4400, their negatives
-// and 0x3118 (1/(2pi))); a value above 0xffff is none.
-std::optional<uint16_t> InlineConstantCode(uint32_t value, int bits = 32);
+// and 0x3118 (1/(2pi))); a value above 0xffff is none. `int16`: a 16-bit operand LLVM types as
+// an integer (targets.h Src0Int16): only 0..64 (llvm-mc-22 -mcpu=gfx1250 assembles `0x3c00` and
+// `0xffff` to literals, `-1` and `1.0` to the inline codes 0xc1 and 0xf2, which hold 0xffff and
+// 0x3c00 there, as its disassembler prints them).
+std::optional<uint16_t> InlineConstantCode(uint32_t value, int bits = 32, bool int16 = false);
 
 // Parses an LLVM register or constant spelling ("v3", "s20", "vcc_lo", "m0", "null", "scc",
 // "src_scc", "ttmp5", "exec_hi", "7", "-3", "0.5", "-4.0", "0.15915494") into its code.

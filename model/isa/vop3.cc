@@ -39,6 +39,10 @@ int SrcBits(const TargetTraits& target, const Vop3Instr& in, int i) {
   return GetInstrInfo(in.instr).src_bits(target.family, i);
 }
 
+bool SrcInt16(const TargetTraits& target, const Vop3Instr& in, int i) {
+  return SrcBits(target, in, i) == 16 && Src0Int16(in.instr);
+}
+
 }  // namespace vop3_internal
 
 using vop3_internal::ConstantBusReads;

@@ -18,6 +18,8 @@ int ConstantBusReads(Family family, const Vop3Instr& in);
 
 // The width of source i's operand (InstrInfo::src_bits): 16 for a 16-bit SRC0.
 int SrcBits(const TargetTraits& target, const Vop3Instr& in, int i);
+// Source i is a 16-bit operand LLVM types as an integer (targets.h Src0Int16).
+bool SrcInt16(const TargetTraits& target, const Vop3Instr& in, int i);
 
 }  // namespace lanediff::vop3_internal
 

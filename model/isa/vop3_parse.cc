@@ -89,7 +89,7 @@ absl::StatusOr<ParsedSource> ParseTupleSource(const TargetTraits& target, absl::
 }
 
 absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::string_view text,
-                                         int bits, int dwords = 1) {
+                                         int bits, int dwords = 1, bool int16 = false) {
   ParsedSource s;
   absl::string_view t = absl::StripAsciiWhitespace(text);
   const std::string orig(t);
@@ -152,7 +152,8 @@ absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::strin
     *v &= 0xffffu;
   }
   // As llvm-mc does: a number that is an inline constant's value becomes that constant.
-  if (std::optional<uint16_t> code = InlineConstantCode(*v, bits); code.has_value()) {
+  // A 16-bit integer operand (`int16`, targets.h Src0Int16) keeps an f16 pattern a literal.
+  if (std::optional<uint16_t> code = InlineConstantCode(*v, bits, int16); code.has_value()) {
     s.code = *code;
   } else {
     s.code = kLiteralCode;
@@ -269,7 +270,8 @@ absl::Status ParseSourceInto(const TargetTraits& target, absl::string_view part_
   }
   LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s,
                             ParseSource(target, part, GetInstrInfo(in->instr).src_bits(target.family, k),
-                                        GetInstrInfo(in->instr).src_dwords(k)));
+                                        GetInstrInfo(in->instr).src_dwords(k),
+                                        k == 0 && Src0Int16(in->instr)));
   in->src[k] = s.code;
   if (s.neg) in->mods.neg |= 1 << k;
   if (s.abs) in->mods.abs |= 1 << k;
@@ -493,6 +495,13 @@ absl::StatusOr<Vop3Instr> ParseAsm(const TargetTraits& target, absl::string_view
   // (a 16-bit destination, v0..v127: `<one-byte f16 decode> v128, v2` assembles as _e64).
   if (in.form == InstrForm::e32 && Dst16(in.instr) && in.vdst >= 128 &&
       !absl::EndsWith(text.substr(0, sp), "_e32")) {
+    in.form = InstrForm::e64;
+  }
+  // Without a suffix llvm-mc-22 takes the VOP3 form where a modifier or a second source is
+  // written and the target has no SDWA form (LLVM prints a Src0Int16 row's VOP3 form so:
+  // `<mnemonic> v1, v2 op_sel:[1,1]`).
+  if (in.form == InstrForm::e32 && (!mods.empty() || parts.size() != 2) &&
+      !HasForm(target, in.instr, InstrForm::sdwa) && !absl::EndsWith(text.substr(0, sp), "_e32")) {
     in.form = InstrForm::e64;
   }
   if (in.form != InstrForm::e64 && parts.size() != 2) {

@@ -14,6 +14,7 @@ namespace lanediff {
 namespace {
 
 using vop3_internal::SrcBits;
+using vop3_internal::SrcInt16;
 
 std::string Bits4(uint32_t v) {
   return absl::StrFormat("[%d,%d,%d,%d]", v & 1, (v >> 1) & 1, (v >> 2) & 1, (v >> 3) & 1);
@@ -29,7 +30,7 @@ std::string VdstText(const Vop3Instr& in) {
 
 std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
   std::string text = OperandText(target.family, in.src[i], in.literal, in.form == InstrForm::e32,
-                                 SrcBits(target, in, i));
+                                 SrcBits(target, in, i), SrcInt16(target, in, i));
   if (const int n = GetInstrInfo(in.instr).src_dwords(i); n > 1) {
     // A tuple source: v[N:N+n-1] as llvm-mc-22 prints it (an odd N too, with its comment
     // dropped: known difference disasm_comments_unaligned_pair), s[N:N+n-1] for an SGPR code
@@ -76,8 +77,12 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
   if (in.form != InstrForm::e64) {
     // llvm-mc-22 prints the VOP1 forms with their suffix: `<mnemonic>_e32 v1, v2`,
     // `<mnemonic>_sdwa v1, v2 clamp mul:2 src0_sel:BYTE_1` (src0_sel always, DWORD too).
-    std::string out = absl::StrCat(InstrName(in.instr), "_", InstrFormName(in.form), " ",
-                                   VdstText(in), ", ");
+    // A Src0Int16 row's e32 form without it, as LLVM prints it (llvm_differences.cc
+    // disasm_drops_vop1_suffix), but beside a SRC0 v128..v255, which llvm-mc-22 takes as VOP3.
+    const bool bare = Src0Int16(in.instr) && in.form == InstrForm::e32 &&
+                      in.src[0] < kFirstVgprCode + 128;
+    std::string out = absl::StrCat(InstrName(in.instr), bare ? "" : "_",
+                                   bare ? "" : InstrFormName(in.form), " ", VdstText(in), ", ");
     std::string src = SourceText(target, in, 0);
     if (in.mods.src0_sext) src = absl::StrCat("sext(", src, ")");
     absl::StrAppend(&out, src);
@@ -98,7 +103,11 @@ std::string PrintVop3(const TargetTraits& target, const Vop3Instr& in) {
     }
     return out;
   }
-  std::string out = absl::StrCat(InstrName(in.instr), vop1 ? "_e64" : "", " ", VdstText(in));
+  // LLVM prints a Src0Int16 row's VOP3 form without the suffix, which its assembler reads as
+  // VOP3 only when a modifier follows: we drop it where op_sel is printed (llvm_differences.cc
+  // disasm_drops_vop1_suffix).
+  const bool suffix = vop1 && !(Src0Int16(in.instr) && in.mods.opsel != 0);
+  std::string out = absl::StrCat(InstrName(in.instr), suffix ? "_e64" : "", " ", VdstText(in));
   // A source field the instruction does not read shows only when something is in it (LLVM
   // encodes 0); printing it means printing the ones before it too.
   int n = NumSourcesRead(in.instr);

@@ -332,7 +332,9 @@ TEST(Vop3Golden, MatchesLlvm22) {
       ASSERT_TRUE(llvm_words.ok());
       absl::StatusOr<DecodedVop3> d = DecodeVop3(t, *llvm_words);
       ASSERT_TRUE(d.ok()) << d.status();
-      EXPECT_EQ(PrintVop3(t, d->vop3), c[3]);
+      // Known difference disasm_drops_vop1_suffix (llvm_differences.cc): LLVM prints both forms
+      // of a Src0Int16 row without a suffix; we keep it where the text would not say the form.
+      EXPECT_EQ(LlvmAsmText(t, d->vop3), c[3]);
       EXPECT_EQ(d->vop3, *in);
     } else {
       ++refused;

@@ -413,13 +413,15 @@ TEST(Ops, LowSeedBitsAndUnwrittenBytes) {
             // (op_sel:[a,b,d]: AMD CDNA4 pseudocode `OPSEL[1:0].u2`), and S1 is read; their
             // word readers (a VGPR pair, or two 16-bit floats) read word OPSEL[0] (the
             // pseudocode's `OPSEL[0]`); the FP4 ones (two codes in a byte) read byte OPSEL[1:0]
-            // (the pseudocode's `OPSEL[1:0]` of V_CVT_SCALEF32_PK_*_FP4).
+            // (the pseudocode's `OPSEL[1:0]` of V_CVT_SCALEF32_PK_*_FP4). gfx1250's unscaled
+            // packed decodes into two f16 (§13.7) read word OPSEL[0] (op_sel:[1,0]).
             const bool pair = GetInstrInfo(instr).dst_bits == 64;
             const bool scaled = GetInstrInfo(instr).src[1] == SrcRole::scale_f32;
             const bool fp4 = GetInstrInfo(instr).fp8_slot == Fp8Slot::fp4;
             const OutputKind kind = GetInstrInfo(instr).output;
-            const bool word = scaled && !fp4 &&
-                              (pair || kind == OutputKind::f16 || kind == OutputKind::bf16);
+            const bool word = (scaled && !fp4 &&
+                               (pair || kind == OutputKind::f16 || kind == OutputKind::bf16)) ||
+                              (!scaled && kind == OutputKind::f16);
             const int byte = scaled                   ? opsel & 3
                              : t.family == Family::gfx9 ? 0
                              : pair                   ? 2 * (opsel & 1)

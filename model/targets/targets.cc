@@ -72,8 +72,10 @@ constexpr bool FamilyColumnsConsistent(const InstrInfo& i) {
     if (i.opsel_syntax[f] == OpSelSyntax::byte_sel_src && i.opsel_bits != 0b0011) return false;
     // A 16-bit source only where the family has the instruction.
     if ((i.src0_16bit & (1u << f)) != 0 && i.opcode[f] == kNoOpcode) return false;
+    // The source word select of the packed decodes: two f32 in a pair, or two f16 in one VGPR.
+    const bool pair_decode = i.dst_bits == 64 || (i.dst_bits == 32 && i.output == OutputKind::f16);
     if (i.opsel_syntax[f] == OpSelSyntax::op_sel_word_src &&
-        (i.opsel_bits != 0b0001 || i.dst_bits != 64)) {
+        (i.opsel_bits != 0b0001 || !pair_decode)) {
       return false;
     }
   }

@@ -365,6 +365,15 @@ inline bool Dst16(Instr instr) {
   return info.encoding == Encoding::vop1 && info.output == OutputKind::f16 &&
          info.write == DstWrite::half_at_opsel_3;
 }
+// A VOP1 instruction whose 16-bit SRC0 LLVM 22 types as a 16-bit integer (gfx1250's packed
+// fp8 -> f16 decodes: two 8-bit floats in, two f16 in the whole VDST out): an f16 pattern is no
+// inline constant there (llvm-mc-22 -mcpu=gfx1250 assembles `0x3c00` to a literal, `1.0` to the
+// inline code 0xf2, `64` to 0xc0), and LLVM prints the VOP3 form without its `_e64` suffix.
+inline bool Src0Int16(Instr instr) {
+  const InstrInfo& info = GetInstrInfo(instr);
+  return info.encoding == Encoding::vop1 && info.src0_16bit != 0 &&
+         info.output == OutputKind::f16 && info.write == DstWrite::dword;
+}
 // The most destination words any instruction writes per lane (a VGPR tuple of 32: the gfx950
 // FP6/BF6 -> f32 decodes' v[N:N+31]).
 inline constexpr int kMaxDstWords = 32;
