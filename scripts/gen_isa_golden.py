@@ -62,6 +62,8 @@ def read_rows(path):
             "src0_b32": src.split(",")[0].strip() == "SrcRole::data_b32",
             "src0_tuple": src.split(",")[0].strip() == "SrcRole::fp6_x32",
             "f32_x16": src.split(",")[0].strip() == "SrcRole::f32_x16",
+            # A seed S1 before the scale S2 (the SR encoders; SrcRole::sr_seed).
+            "seed": src.split(",")[1].strip() == "SrcRole::sr_seed",
             "pk16_x16": src.split(",")[0].strip() in ("SrcRole::f16x2_x16", "SrcRole::bf16x2_x16"),
             "pk16_x8": src.split(",")[0].strip() in ("SrcRole::f16x2_x8", "SrcRole::bf16x2_x8"),
             "f32_x2": src.split(",")[0].strip() == "SrcRole::f32_x2",
@@ -251,28 +253,41 @@ def pk16_tuple_lines_for(instr, row):
     return out
 
 
+# The seed lines of gfx1250's SR tuple encoders (a seed S1 before the scale S2): every operand
+# kind in the seed, two literals (different, then the same), and a VGPR pair as the seed.
+def seed_lines_for(instr, dst, a):
+    out = [f"{instr} {dst}, {a}, {s}, v2" for s in SOURCES if s != "v1"]
+    return out + [f"{instr} {dst}, {a}, 0x12345, 0x3fc00000", f"{instr} {dst}, {a}, 0x12345, 0x12345",
+                  f"{instr} {dst}, {a}, v[2:3], v2"]
+
+
 # One tuple S0 of n dwords and the scale S1 (gfx1250's 16-element FP6/BF6 encoders: 16 f32,
 # SrcRole::f32_x16, or 16 packed 16-bit floats, f16x2_x8 / bf16x2_x8; a 3-dword destination
 # tuple): aligned, odd and last tuples, SGPR ranges, constants and a tuple of the other width in
 # S0, every operand kind in the scale, wrong destination tuples, the modifiers and selects LLVM
-# refuses.
+# refuses. The SR forms (v_cvt_scalef32_sr_pk16_*) take a seed S1 before the scale S2: every
+# operand kind in either, a literal in both, a pair as the seed, and one operand too many.
 def one_tuple_lines_for(instr, row, n):
     words = row["dst_bits"] // 32
     dst = f"v[4:{3 + words}]"
     a = f"v[36:{35 + n}]"
+    seed = ", v3" if row["seed"] else ""
+    ops = f"{a}{seed}, v2"
     other = "v[36:43]" if n == 16 else "v[36:51]"
     srcs = [f"v[0:{n - 1}]", f"v[{256 - n}:255]", f"v[37:{36 + n}]", f"v[36:{36 + n}]",
             f"s[4:{3 + n}]", f"s[2:{1 + n}]", "v1", "s3", "1.0", "0", "lit(0x5)", f"-{a}",
             f"|{a}|", other]
-    out = [f"{instr} {dst}, {s}, v2" for s in srcs]
-    out += [f"{instr} {dst}, {a}, {s}" for s in SOURCES if s != "v1"]
-    out += [f"{instr} v[0:{words - 1}], {a}, v2", f"{instr} v[{256 - words}:255], {a}, v2",
-            f"{instr} v[252:254], {a}, v2", f"{instr} v[5:{4 + words}], {a}, v2",
-            f"{instr} v4, {a}, v2", f"{instr} v[4:9], {a}, v2", f"{instr} {dst}, {a}, v2 clamp",
-            f"{instr} {dst}, {a}, v2 mul:2", f"{instr} {dst}, {a}, v2 div:2",
-            f"{instr} {dst}, {a}, v2 op_sel:[0,0,0]", f"{instr} {dst}, {a}, v2 op_sel:[1,0,0]",
-            f"{instr} {dst}, {a}, v2 scale_sel:1", f"{instr} {dst}, {a}, v2 byte_sel:1",
-            f"{instr} {dst}, {a}, v2, v3"]
+    out = [f"{instr} {dst}, {s}{seed}, v2" for s in srcs]
+    out += [f"{instr} {dst}, {a}{seed}, {s}" for s in SOURCES if s != "v1"]
+    if seed:
+        out += seed_lines_for(instr, dst, a)
+    out += [f"{instr} v[0:{words - 1}], {ops}", f"{instr} v[{256 - words}:255], {ops}",
+            f"{instr} v[252:254], {ops}", f"{instr} v[5:{4 + words}], {ops}",
+            f"{instr} v4, {ops}", f"{instr} v[4:9], {ops}", f"{instr} {dst}, {ops} clamp",
+            f"{instr} {dst}, {ops} mul:2", f"{instr} {dst}, {ops} div:2",
+            f"{instr} {dst}, {ops} op_sel:[0,0,0]", f"{instr} {dst}, {ops} op_sel:[1,0,0]",
+            f"{instr} {dst}, {ops} scale_sel:1", f"{instr} {dst}, {ops} byte_sel:1",
+            f"{instr} {dst}, {ops}, {'v5' if seed else 'v3'}"]
     return out
 
 
@@ -369,9 +384,7 @@ def pk8_lines_for(instr, row):
     out = [f"{instr} {dst}, {s}{seed}, v2" for s in sources]
     out += [f"{instr} {dst}, {a}{seed}, {s}" for s in SOURCES if s != "v1"]
     if seed:
-        out += [f"{instr} {dst}, {a}, {s}, v2" for s in SOURCES if s != "v1"]
-        out += [f"{instr} {dst}, {a}, 0x12345, 0x3fc00000", f"{instr} {dst}, {a}, 0x12345, 0x12345",
-                f"{instr} {dst}, {a}, v[2:3], v2"]
+        out += seed_lines_for(instr, dst, a)
     out += [f"{instr} v[0:1], {ops}", f"{instr} v[254:255], {ops}", f"{instr} v[5:6], {ops}",
             f"{instr} v4, {ops}", f"{instr} v255, {ops}", f"{instr} v[4:6], {ops}",
             f"{instr} {dst}, {ops} clamp", f"{instr} {dst}, {ops} mul:2",
@@ -387,7 +400,7 @@ def lines_for(instr, row, family):
         return vop1_lines_for(instr, row, family)
     if row["src0_tuple"]:
         return tuple_lines_for(instr, row)
-    if row["f32_x16"] and row["sources"] == 2:
+    if row["f32_x16"] and (row["sources"] == 2 or row["seed"]):
         return one_tuple_lines_for(instr, row, 16)
     if row["pk16_x8"]:
         return one_tuple_lines_for(instr, row, 8)

@@ -284,6 +284,31 @@ TEST(Render, AnFp6TupleDecodeShowsItsSixteenCodes) {
   EXPECT_TRUE(absl::StrContains(text, "VDST+5 expected 0xc1700000 = -15")) << text;
 }
 
+// A tuple of FP6/BF6 codes (render.h DecodeExample) shows its first differing six-bit field,
+// read across the two words it straddles: gfx1250 v_cvt_scalef32_sr_pk16_fp6_f32, every field
+// E2M3 0x08 (1.0; bits 6k+3: 0x08208208 0x82082082 0x20820820), observed VDST+1 bit 0 set: bit
+// 32 is field 5's bit 2 (field 5 at bits 35:30: VDST bits 31:30 00, VDST+1 bits 3:0 0010 ->
+// 0x08; observed 0011 -> 0x0c = 1.5, E2M3 exponent 1 fraction 4/8).
+TEST(Render, AnFp6TupleShowsItsFirstDifferingField) {
+  auto f = ParseText<proto::Finding>(R"pb(
+    testcase {
+      target: "gfx1250" instr: v_cvt_scalef32_sr_pk16_fp6_f32 encoding {}
+      lanes {
+        src0: 0x3f880000 src1: 0 src2: 0x3f800000
+        src0_more: [ 0x3f880000, 0x3f880000, 0x3f880000, 0x3f880000, 0x3f880000, 0x3f880000,
+                     0x3f880000, 0x3f880000, 0x3f880000, 0x3f880000, 0x3f880000, 0x3f880000,
+                     0x3f880000, 0x3f880000, 0x3f880000 ]
+      }
+    }
+    expected: [ 0x08208208, 0x82082082, 0x20820820 ]
+    observed: [ 0x08208208, 0x82082083, 0x20820820 ])pb", "finding");
+  ASSERT_TRUE(f.ok()) << f.status();
+  const std::string text = DecodeExample(*f, "f.textproto");
+  EXPECT_TRUE(absl::StrContains(text, "VDST+1 expected 0x82082082 (field 5: 0x08 = 1)  observed "
+                                      "0x82082083 (field 5: 0x0c = 1.5)"))
+      << text;
+}
+
 // What a cause says (render.h CauseTitle): a reading, equivalent readings, a field, or none of
 // the known readings for a difference class.
 TEST(Render, CauseTitleSaysWhatExplainsTheLanes) {

@@ -1,6 +1,7 @@
 #include "fuzz/triage/render.h"
 
 #include <bit>
+#include <cmath>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -12,6 +13,7 @@
 #include "fuzz/cli/json_line.h"
 #include "fuzz/triage/attribution.h"
 #include "model/fp/mx.h"
+#include "model/fp/mx_format.h"
 #include "model/isa/testcase.h"
 #include "model/ops/ops.h"
 
@@ -67,6 +69,40 @@ std::string Fp6FieldsText(const InstrInfo& info, const LaneView& v, size_t lane)
                          info.fp8_slot == Fp8Slot::bf6 ? "BF6" : "FP6", absl::StrJoin(codes, " "));
 }
 
+// A six-bit FP6/BF6 code and its value (OCP MX: no Inf or NaN code; exponent field 0 a
+// subnormal, m * 2^(1 - bias - M)).
+std::string Fp6CodeText(const MxElemFormat& mf, uint32_t code) {
+  const uint32_t e = (code & 0x1fu) >> mf.man_bits, m = code & ((1u << mf.man_bits) - 1u);
+  const int exp = static_cast<int>(e) - mf.bias;
+  const double mag = e == 0 ? std::ldexp(m, 1 - mf.bias - mf.man_bits)
+                            : std::ldexp(1.0 + std::ldexp(m, -mf.man_bits), exp);
+  return absl::StrFormat("0x%02x = %s%g", code, (code & 0x20u) != 0 ? "-" : "", mag);
+}
+
+// A tuple of six-bit codes (OutputKind::fp6: field k at bits 6k+5:6k of the lane's words, 96 or
+// 192 bits): the first field whose expected and observed codes differ, read across the two
+// words it straddles; its index goes in written_byte.
+void DecodeFp6Field(const proto::Finding& f, const InstrInfo& info, Decoded& d) {
+  const MxElemFormat& mf = GetMxElemFormat(info.fp8_slot == Fp8Slot::bf6 ? MxElemId::bf6_e3m2
+                                                                         : MxElemId::fp6_e2m3);
+  const auto word = [&](bool observed, int k) -> uint64_t {
+    const int i = static_cast<int>(d.lane) * d.words + k;
+    if (k >= d.words) return 0;
+    if (observed) return i < f.observed_size() ? f.observed(i) : 0;
+    return i < f.expected_size() ? f.expected(i) : 0;
+  };
+  const auto field = [&](bool observed, int k) {
+    const int bit = 6 * k, w = bit / 32;
+    const uint64_t pair = word(observed, w) | word(observed, w + 1) << 32;
+    return static_cast<uint32_t>(pair >> (bit % 32)) & 0x3fu;
+  };
+  int k = 0;
+  while (k + 1 < 32 * d.words / 6 && field(false, k) == field(true, k)) ++k;
+  d.written_byte = k;
+  d.expected_byte = Fp6CodeText(mf, field(false, k));
+  d.observed_byte = Fp6CodeText(mf, field(true, k));
+}
+
 Decoded Decode(const proto::Finding& f, const std::string& path) {
   Decoded d;
   d.target = f.testcase().target();
@@ -117,6 +153,10 @@ Decoded Decode(const proto::Finding& f, const std::string& path) {
       d.written_byte = p;
       break;
     }
+  }
+  if (info.output == OutputKind::fp6 && d.words > 1) {
+    DecodeFp6Field(f, info, d);
+    return d;
   }
   const int sh = 8 * d.written_byte;
   if (info.output == OutputKind::fp4) {  // two FP4 codes, not an 8-bit float
@@ -216,6 +256,13 @@ std::string DecodeExample(const proto::Finding& f, const std::string& path) {
       absl::StrAppendFormat(&out,
                             "    VDST+%d expected 0x%08x (byte %d: %s)  observed 0x%08x (byte %d: "
                             "%s)\n",
+                            d.word, d.expected, d.written_byte, d.expected_byte, d.observed,
+                            d.written_byte, d.observed_byte);
+    } else if (d.words > 1 && d.output == OutputKind::fp6) {
+      // A tuple of FP6/BF6 codes: the first differing word and the first differing field.
+      absl::StrAppendFormat(&out,
+                            "    VDST+%d expected 0x%08x (field %d: %s)  observed 0x%08x (field "
+                            "%d: %s)\n",
                             d.word, d.expected, d.written_byte, d.expected_byte, d.observed,
                             d.written_byte, d.observed_byte);
     } else if (d.words > 1) {  // a VGPR tuple: whole words, the first that differs

@@ -1,6 +1,11 @@
 // The 6-dword tuple of 32 FP6/BF6 fields the gfx950 FP6 decodes read as S0 (SrcRole::fp6_x32;
 // field k at bits 6k+5:6k of the 192 bits, dword 0 bit 0 the lowest: AMD's CDNA4 pseudocode for
-// V_CVT_SCALEF32_PK32_*), shared by the op files of the rows whose S0 has that role.
+// V_CVT_SCALEF32_PK32_*), shared by the op files of the rows whose S0 has that role; and the
+// 3-dword tuple of 16 fields gfx1250's 16-element encoders write (v_cvt_scalef32_pk16_* and
+// v_cvt_scalef32_sr_pk16_*, docs/semantics.md §14.4 and §14.7), its field order per
+// mx_pk16_fp6_order.
+//
+//   Pk16Fp6Field(8, MxPk16Fp6Order::interleaved)   // 1: element 8 at bits 11:6
 #ifndef LANEDIFF_MODEL_OPS_FP6_TUPLE_H_
 #define LANEDIFF_MODEL_OPS_FP6_TUPLE_H_
 
@@ -55,14 +60,48 @@ inline uint32_t Fp6FieldOracle(const Fp6Tuple& t, int k) {
   return code;
 }
 
+inline constexpr int kPk16Fp6Elements = 16;
+inline constexpr int kPk16Fp6Dwords = 3;  // 96 bits
+
 // gfx1250's 16 FP6/BF6 codes in 96 bits (the encoders' VDST, OutputKind::fp6 with dst_bits 96;
 // the decodes' S0, SrcRole::fp6_x16): the field element e sits in under mx_pk16_fp6_order
-// (linear: e; interleaved: 2e for the first eight, 2(e-8)+1 for the others).
+// (`linear`: field e; `interleaved`: element e < 8 at field 2e, element 8 + e at field 2e + 1).
 constexpr int Pk16Fp6Field(int e, MxPk16Fp6Order order) {
-  return order == MxPk16Fp6Order::linear ? e : e < 8 ? 2 * e : 2 * (e - 8) + 1;
+  return order == MxPk16Fp6Order::linear ? e
+         : e < kPk16Fp6Elements / 2      ? 2 * e
+                                         : 2 * (e - kPk16Fp6Elements / 2) + 1;
 }
 static_assert(Pk16Fp6Field(1, MxPk16Fp6Order::interleaved) == 2);
 static_assert(Pk16Fp6Field(8, MxPk16Fp6Order::interleaved) == 1);
+
+// The fast paths' 96 bits as a 64-bit and a 32-bit word (fields 5 and 10 straddle dwords).
+struct Pk16Fp6Bits {
+  uint64_t lo = 0, hi = 0;
+
+  void Put(int field, uint64_t code) {
+    const int at = 6 * field;
+    if (at < 64) lo |= code << at;
+    if (at > 58) hi |= at < 64 ? code >> (64 - at) : code << (at - 64);
+  }
+  void Store(uint32_t* d) const {
+    d[0] = static_cast<uint32_t>(lo);
+    d[1] = static_cast<uint32_t>(lo >> 32);
+    d[2] = static_cast<uint32_t>(hi);
+  }
+};
+
+// The oracles' placement of element `pass`'s code in the 3 dwords `d`: each bit one at a time
+// from the field's offset under each order's own formula (linear: bit 6 * pass; interleaved:
+// the first half at 12 * pass, the second at 12 * (pass - 8) + 6).
+inline void Pk16Fp6PlaceOracle(uint32_t* d, int pass, MxPk16Fp6Order order, uint32_t code) {
+  const int base = order == MxPk16Fp6Order::linear ? 6 * pass
+                   : pass < 8                      ? 12 * pass
+                                                   : 12 * (pass - 8) + 6;
+  for (int b = 0; b < 6; ++b) {
+    const int bit = base + b;
+    d[bit / 32] |= ((code >> b) & 1u) << (bit % 32);
+  }
+}
 
 }  // namespace ops
 }  // namespace lanediff

@@ -56,14 +56,16 @@ inline uint32_t TupleDword(const LaneView& lanes, int s, size_t i, int k) {
   return k < n ? p[k] : p[0];
 }
 
-// The fast paths' element k of S0's tuple on lane i as exact f32 bits: an f32 (dword k) after
-// S0's ABS then NEG, or a 16-bit float (bits 16k+15:16k) after the halves mx_pk16_neg names
-// and, under `flush` (mx_denorm_in=flush), the input flush, widened by Pk16ToF32.
-inline uint32_t FastTupleElementF32(const OpContext& ctx, const LaneView& lanes, size_t i, int k,
-                                    SrcRole role, bool flush) {
-  if (!IsPacked16(role)) return SourceAfterAbsNeg(ctx, TupleDword(lanes, 0, i, k), 0);
-  const uint32_t x = Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, k / 2), 0);
-  return Pk16ToF32(x >> (16 * (k % 2)), role, flush);
+// Element e of S0's tuple on lane i as exact f32 bits after the modifiers (the fast paths of
+// gfx1250's 16-element encoders): an f32 element (a tuple of dwords) after ABS/NEG of S0, or a
+// packed 16-bit one (IsPacked16Tuple: element 2k in bits 15:0 of dword k) after the halves
+// mx_pk16_neg names, widened under `flush` as Pk16ToF32 says.
+inline uint32_t TupleElementF32(const OpContext& ctx, const LaneView& lanes, size_t i, int e,
+                                bool flush) {
+  const SrcRole role = GetInstrInfo(ctx.instr).src[0];
+  if (!IsPacked16Tuple(role)) return SourceAfterAbsNeg(ctx, TupleDword(lanes, 0, i, e), 0);
+  const uint32_t x = Pk16AfterAbsNeg(ctx, TupleDword(lanes, 0, i, e / 2), 0);
+  return Pk16ToF32(x >> (16 * (e % 2)), role, flush);
 }
 
 // The oracles' element k of S0's tuple on lane i: an f32 (pk16 false: dword k) or a 16-bit float
@@ -86,6 +88,18 @@ inline uint32_t OracleTupleElement(const OpContext& ctx, const LaneView& lanes, 
   return x;
 }
 
+// OracleTupleElement, then under `flush` (mx_denorm_in=flush) a denormal of the element's own
+// format (exponent field zero: f32 bits 30:23, f16 bits 14:10, bf16 bits 14:7) made a zero of
+// its sign, on the pattern itself.
+inline uint32_t OracleTupleElementFlushed(const OpContext& ctx, const LaneView& lanes, size_t i,
+                                          int k, bool pk16, bool flush) {
+  const uint32_t x = OracleTupleElement(ctx, lanes, i, k, pk16);
+  const SrcRole role = GetInstrInfo(ctx.instr).src[0];
+  const uint32_t exp_field = !pk16 ? 0x7f800000u : IsPackedF16(role) ? 0x7c00u : 0x7f80u;
+  const uint32_t sign = pk16 ? 0x8000u : 0x80000000u;
+  return flush && (x & exp_field) == 0 ? x & sign : x;
+}
+
 // The oracle's name for the row's source format.
 constexpr MxSource Pk16Source(SrcRole role) {
   return IsPackedF16(role) ? MxSource::f16 : MxSource::bf16;
@@ -104,6 +118,15 @@ inline absl::string_view ClassifyPk16Source(const OpContext& ctx, uint32_t src0)
   };
   const absl::string_view a = one(x & 0xffffu), b = one(x >> 16);
   return a == "normal" ? b : a;
+}
+
+// The class of a tuple S0's first dword after its modifiers (the classifier of gfx1250's
+// 16-element encoders, given the tuple's first dword): an f32 element's, or the rarer of two
+// packed 16-bit elements' (ClassifyPk16Source).
+inline absl::string_view ClassifyTupleSource(const OpContext& ctx, uint32_t src0) {
+  if (IsPacked16Tuple(GetInstrInfo(ctx.instr).src[0])) return ClassifyPk16Source(ctx, src0);
+  const absl::string_view special = SpecialInputClass(SourceAfterAbsNeg(ctx, src0, 0));
+  return special.empty() ? "normal" : special;
 }
 
 }  // namespace lanediff

@@ -23,12 +23,16 @@ namespace {
 
 constexpr int kOut = 3;
 
-// The rows with a 3-dword FP6/BF6 destination, from the table.
+// The rows with a 3-dword FP6/BF6 destination and the scale S1 (RNE), from the table (the SR
+// ones, a seed S1 and the scale S2, are sr_pk16_test's).
 std::vector<Instr> Pk16Fp6Rows() {
   std::vector<Instr> rows;
   for (Instr instr : kAllInstrs) {
     const InstrInfo& info = GetInstrInfo(instr);
-    if (info.output == OutputKind::fp6 && info.dst_words() == kOut) rows.push_back(instr);
+    if (info.output == OutputKind::fp6 && info.dst_words() == kOut &&
+        info.src[1] == SrcRole::scale_f32) {
+      rows.push_back(instr);
+    }
   }
   return rows;
 }

@@ -15,15 +15,11 @@
 // seed's top bits are a fraction of the quantum, mx_sr_round=source_grid; the dropped bits are 1
 // then zeros whatever the source's fraction width).
 #include <cstdint>
-#include <cstdlib>
-#include <random>
-#include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "model/ops/ops.h"
-#include "model/targets/hypotheses.h"
+#include "model/ops/sr_tuple_test_util.h"
 #include "model/targets/targets.h"
 
 namespace lanediff {
@@ -41,30 +37,6 @@ std::vector<Instr> SrPk8Rows() {
     }
   }
   return rows;
-}
-
-OpContext Gfx1250(Instr instr, const char* reading = nullptr, const char* target = "gfx1250") {
-  OpContext ctx;
-  ctx.target = *FindTarget(target);
-  ctx.instr = instr;
-  if (reading != nullptr) {
-    EXPECT_TRUE(SetHypothesis(reading, &ctx.hyp).ok()) << reading;
-  }
-  return ctx;
-}
-
-// One lane: S0's dwords, the seed, the scale; the destination words, fast and oracle checked
-// equal.
-std::vector<uint32_t> Lane(const OpContext& ctx, const std::vector<uint32_t>& s0, uint32_t seed,
-                           uint32_t scale) {
-  LaneBatch lanes;
-  lanes.SetShape(GetInstrInfo(ctx.instr).lane_shape());
-  lanes.AddWide(s0.data(), &seed, &scale, 0xdeadbeefu);
-  std::vector<uint32_t> fast(DstWords(ctx.instr)), oracle(fast.size());
-  EXPECT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok());
-  EXPECT_TRUE(EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(oracle)).ok());
-  EXPECT_EQ(fast, oracle) << InstrName(ctx.instr);
-  return fast;
 }
 
 TEST(SrPk8, NineRowsOnGfx1250AndGfx1251Only) {
@@ -105,12 +77,13 @@ TEST(SrPk8, SeedStepOverEightElements) {
                                      : IsPackedF16(info.src[0]) ? std::vector<uint32_t>(4, w.f16 * 0x10001u)
                                                                 : std::vector<uint32_t>(4, w.bf16 * 0x10001u);
     for (const char* target : {"gfx1250", "gfx1251"}) {
-      EXPECT_EQ(Lane(Gfx1250(instr, nullptr, target), s0, 0x80000000u, 0x3f800000u), w.e0)
+      EXPECT_EQ(SrTupleLane(SrTupleCtx(instr, "", target), s0, 0x80000000u, 0x3f800000u), w.e0)
           << InstrName(instr) << " " << target;
-      EXPECT_EQ(Lane(Gfx1250(instr, "mx_sr_seed_step=same", target), s0, 0x80000000u, 0x3f800000u),
+      EXPECT_EQ(SrTupleLane(SrTupleCtx(instr, "mx_sr_seed_step=same", target), s0, 0x80000000u,
+                            0x3f800000u),
                 w.same)
           << InstrName(instr) << " " << target;
-      EXPECT_EQ(Lane(Gfx1250(instr, nullptr, target), s0, 0x40000000u, 0x3f800000u), w.e1)
+      EXPECT_EQ(SrTupleLane(SrTupleCtx(instr, "", target), s0, 0x40000000u, 0x3f800000u), w.e1)
           << InstrName(instr) << " " << target;
     }
   }
@@ -129,58 +102,26 @@ TEST(SrPk8, SeedStepOverEightElements) {
 TEST(SrPk8, ElementOrder) {
   const std::vector<uint32_t> f32 = {0x3f800000u, 0x40000000u, 0x3f000000u, 0x40800000u,
                                      0xbf800000u, 0x41000000u, 0x3e800000u, 0x3fc00000u};
-  EXPECT_EQ(Lane(Gfx1250(Instr::v_cvt_scalef32_sr_pk8_fp8_f32), f32, 0xffffffffu, 0x40000000u),
+  auto lane = [](Instr instr, const std::vector<uint32_t>& s0) {
+    return SrTupleLane(SrTupleCtx(instr), s0, 0xffffffffu, 0x40000000u);
+  };
+  EXPECT_EQ(lane(Instr::v_cvt_scalef32_sr_pk8_fp8_f32, f32),
             (std::vector<uint32_t>{0x40283830u, 0x342048b0u}));
-  EXPECT_EQ(Lane(Gfx1250(Instr::v_cvt_scalef32_sr_pk8_fp4_f32), f32, 0xffffffffu, 0x40000000u),
-            std::vector<uint32_t>{0x21694121u});
+  EXPECT_EQ(lane(Instr::v_cvt_scalef32_sr_pk8_fp4_f32, f32), std::vector<uint32_t>{0x21694121u});
   // The same values as f16, element 2k in the low half of dword k.
   const std::vector<uint32_t> f16 = {0x40003c00u, 0x44003800u, 0x4800bc00u, 0x3e003400u};
-  EXPECT_EQ(Lane(Gfx1250(Instr::v_cvt_scalef32_sr_pk8_fp8_f16), f16, 0xffffffffu, 0x40000000u),
+  EXPECT_EQ(lane(Instr::v_cvt_scalef32_sr_pk8_fp8_f16, f16),
             (std::vector<uint32_t>{0x40283830u, 0x342048b0u}));
 }
 
-// Random tuples (a third of the dwords copies of dword 0, a third near 1.0 over the scale, the
-// rest random words), random seeds, eight scales, each reading of every mx_* rule and fp8_nan
-// alone, NEG/ABS bits on S0 and S2: fast == oracle on every row.
+// Random tuples (sr_tuple_test_util.h SrRandomTupleLanes), random seeds, eight scales, each
+// reading of every mx_* rule and fp8_nan alone, NEG/ABS bits on S0 and S2: fast == oracle on
+// every row.
 TEST(SrPk8, RandomTuplesFastMatchesOracle) {
-  std::mt19937 rng(5);
-  constexpr uint32_t kScales[] = {0x3f800000u, 0x40000000u, 0x3e800000u, 0x00000000u,
-                                  0x7f800000u, 0x3fc00000u, 0xc0400000u, 0x0a000000u};
   for (Instr instr : SrPk8Rows()) {
-    const InstrInfo& info = GetInstrInfo(instr);
-    const int n = info.src_dwords(0);
-    const bool pk16 = n == 4;
-    LaneBatch lanes;
-    lanes.SetShape(info.lane_shape());
-    std::vector<uint32_t> s0(n);
-    for (int lane = 0; lane < 400; ++lane) {
-      for (int k = 0; k < n; ++k) {
-        const uint32_t r = static_cast<uint32_t>(rng());
-        const uint32_t near = pk16 ? (0x3c00u + (r >> 22)) * 0x10001u : 0x3f000000u + (r >> 9);
-        s0[k] = k > 0 && r % 3 == 0 ? s0[0] : r % 3 == 1 ? near : r;
-      }
-      uint32_t seed = static_cast<uint32_t>(rng()), scale = kScales[rng() % 8];
-      lanes.AddWide(s0.data(), &seed, &scale, static_cast<uint32_t>(rng()));
-    }
-    std::vector<uint32_t> fast(DstWords(instr) * lanes.size()), oracle(fast.size());
-    std::vector<OpContext> contexts = {Gfx1250(instr), Gfx1250(instr, nullptr, "gfx1251")};
-    for (const HypothesisInfo& h : AllHypotheses()) {
-      if (!absl::StartsWith(h.name, "mx_") && h.name != "fp8_nan") continue;
-      for (size_t v = 1; v < h.values.size(); ++v) {
-        OpContext c = Gfx1250(instr);
-        h.set(&c.hyp, static_cast<uint8_t>(v));
-        c.mods.neg = static_cast<uint8_t>(v % 2 == 0 ? 0b101 : 0b001);
-        c.mods.abs = static_cast<uint8_t>(v % 3 == 0 ? 0b100 : 0);
-        contexts.push_back(c);
-      }
-    }
-    for (const OpContext& ctx : contexts) {
-      ASSERT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok());
-      ASSERT_TRUE(EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(oracle)).ok());
-      for (size_t i = 0; i < fast.size(); ++i) {
-        ASSERT_EQ(fast[i], oracle[i]) << InstrName(instr) << " word " << i << " "
-                                      << testing::PrintToString(NonDefaultHypothesisSettings(ctx.hyp));
-      }
+    const LaneBatch lanes = SrRandomTupleLanes(instr, 400, 5);
+    for (const OpContext& ctx : SrReadingContexts(instr, true)) {
+      ExpectSrFastMatchesOracle(ctx, lanes);
     }
   }
 }
@@ -188,39 +129,12 @@ TEST(SrPk8, RandomTuplesFastMatchesOracle) {
 // Every 16-bit value through the f16 / bf16 rows (lane j holds the values 8j .. 8j+7, element k
 // = 8j + k: 8,192 lanes), a hashed seed per lane, under the default readings: fast == oracle.
 TEST(SrPk8, Every16BitValueFastMatchesOracle) {
-  const char* env = std::getenv("LANEDIFF_SR_PK8_SCALES");
-  const bool all = env != nullptr && std::string(env) == "all";
-  std::vector<uint32_t> scales = {0x3f800000u, 0x00000000u, 0x3e000000u, 0x43000000u};
-  if (all) {
-    scales.clear();
-    for (uint32_t e = 0; e < 256; ++e) scales.push_back(e << 23);
-  }
+  const std::vector<uint32_t> scales = SrScales("LANEDIFF_SR_PK8_SCALES");
   int rows = 0;
   for (Instr instr : SrPk8Rows()) {
-    const InstrInfo& info = GetInstrInfo(instr);
-    if (info.src[0] == SrcRole::f32_x8) continue;
+    if (GetInstrInfo(instr).src[0] == SrcRole::f32_x8) continue;
     ++rows;
-    LaneBatch lanes;
-    lanes.SetShape(info.lane_shape());
-    for (uint32_t s : scales) {
-      for (uint32_t j = 0; j < 8192; ++j) {
-        uint32_t d[4];
-        for (uint32_t k = 0; k < 4; ++k) d[k] = (8 * j + 2 * k) | (8 * j + 2 * k + 1) << 16;
-        uint32_t seed = (j + s) * 0x9e3779b9u;
-        lanes.AddWide(d, &seed, &s, j);
-      }
-    }
-    std::vector<uint32_t> fast(DstWords(instr) * lanes.size()), oracle(fast.size());
-    const OpContext ctx = Gfx1250(instr);
-    ASSERT_TRUE(Evaluate(ctx, lanes.view(), absl::MakeSpan(fast)).ok());
-    ASSERT_TRUE(EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(oracle)).ok());
-    int bad = 0;
-    for (size_t i = 0; i < fast.size() && bad < 5; ++i) {
-      if (fast[i] == oracle[i]) continue;
-      ++bad;
-      ADD_FAILURE() << InstrName(instr) << " word " << i << ": fast 0x" << std::hex << fast[i]
-                    << " oracle 0x" << oracle[i];
-    }
+    ExpectSrFastMatchesOracle(SrTupleCtx(instr), SrEvery16BitLanes(instr, scales));
   }
   EXPECT_EQ(rows, 6);
 }

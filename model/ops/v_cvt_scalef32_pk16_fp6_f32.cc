@@ -21,7 +21,7 @@
 // bits 6i+5:6i, the PK32 layout; two AMD test suites expect it) or `interleaved` (the 2XPK16
 // layout over the two halves: element i < 8 at field 2i, element 8 + i at field 2i + 1). Each
 // element as gfx950's FP6/BF6 encoders convert it (model/fp/mx.h F32ToMxScaledRne; a 16-bit
-// element widened exactly first, pk16_common.h Pk16ToF32), under the same readings:
+// element widened exactly first, pk16_common.h TupleElementF32), under the same readings:
 // mx_scale_read, mx_scale_zero, mx_scale_nan, mx_down_scale, mx_denorm_in, mx_fp4_nan (FP6 has
 // no NaN code); infinities and overflows saturate to sign|max (0x1f). No MODE bit is read.
 //
@@ -42,36 +42,22 @@
 
 namespace lanediff {
 namespace ops {
-namespace {
-
-constexpr int kElems = 16;
-constexpr int kOutDwords = 3;  // 96 bits
-
-}  // namespace
 
 Fp8Shape v_cvt_scalef32_pk16_fp6_f32_output(const OpContext&) { return {nullptr, 0}; }  // fp6
 
 void v_cvt_scalef32_pk16_fp6_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
   const MxScaledElemEncode e = MxScaledElemEncodeFor(ctx.hyp);
   const MxEncodeParams p = MakeMxEncodeParams(RowFp6Format(ctx), e.options);
-  const SrcRole role = GetInstrInfo(ctx.instr).src[0];
   const bool flush = e.options.flush_denormal_in;
   const MxPk16Fp6Order order = ctx.hyp.mx_pk16_fp6_order;
   for (size_t i = 0; i < lanes.size; ++i) {
     const uint32_t s = SourceAfterAbsNeg(ctx, lanes.src1[i], 1);
-    // The 96 bits as a 64-bit and a 32-bit word (fields 5 and 10 straddle dwords).
-    uint64_t lo = 0, hi = 0;
-    for (int k = 0; k < kElems; ++k) {
-      const uint64_t code =
-          F32ToMxScaledRne(FastTupleElementF32(ctx, lanes, i, k, role, flush), s, e.read, p);
-      const int at = 6 * Pk16Fp6Field(k, order);
-      if (at < 64) lo |= code << at;
-      if (at > 58) hi |= at < 64 ? code >> (64 - at) : code << (at - 64);
+    Pk16Fp6Bits bits;
+    for (int k = 0; k < kPk16Fp6Elements; ++k) {
+      bits.Put(Pk16Fp6Field(k, order),
+               F32ToMxScaledRne(TupleElementF32(ctx, lanes, i, k, flush), s, e.read, p));
     }
-    uint32_t* d = out + i * kOutDwords;
-    d[0] = static_cast<uint32_t>(lo);
-    d[1] = static_cast<uint32_t>(lo >> 32);
-    d[2] = static_cast<uint32_t>(hi);
+    bits.Store(out + i * kPk16Fp6Dwords);
   }
 }
 
@@ -99,13 +85,13 @@ void v_cvt_scalef32_pk16_fp6_f32_oracle(const OpContext& ctx, const LaneView& la
   // an f32 element's flush is the oracle's own (MxFp8EncodeOptions::flush_denormal_in).
   const uint32_t exp_field = source == MxSource::f16 ? 0x7c00u : 0x7f80u;
   for (size_t i = 0; i < lanes.size; ++i) {
-    uint32_t* d = out + i * kOutDwords;
-    for (int w = 0; w < kOutDwords; ++w) d[w] = 0;
+    uint32_t* d = out + i * kPk16Fp6Dwords;
+    for (int w = 0; w < kPk16Fp6Dwords; ++w) d[w] = 0;
     uint32_t s = lanes.src1[i];
     if ((ctx.mods.abs >> 1) & 1) s &= 0x7fffffffu;
     if ((ctx.mods.neg >> 1) & 1) s ^= 0x80000000u;
     const size_t n = lanes.shape.src_dwords[0];
-    for (int pass = 0; pass < kElems; ++pass) {
+    for (int pass = 0; pass < kPk16Fp6Elements; ++pass) {
       const int bits = packed ? 16 : 32;
       const size_t dword = static_cast<size_t>(pass * bits / 32);
       uint32_t x = lanes.src0[i * n + (dword < n ? dword : 0)];
@@ -113,27 +99,16 @@ void v_cvt_scalef32_pk16_fp6_f32_oracle(const OpContext& ctx, const LaneView& la
       if (modified(pass) && abs0) x &= ~sign;
       if (modified(pass) && neg0) x ^= sign;
       if (packed && e.options.flush_denormal_in && (x & exp_field) == 0) x &= 0x8000u;
-      const uint32_t code = OracleToMxScaled(x, source, s, f, e.options, e.read);
-      // linear: bit 6 * pass; interleaved: the first half at 12 * pass, the second at
-      // 12 * (pass - 8) + 6.
-      const int base = ctx.hyp.mx_pk16_fp6_order == MxPk16Fp6Order::linear ? 6 * pass
-                       : pass < 8                                         ? 12 * pass
-                                                                          : 12 * (pass - 8) + 6;
-      for (int b = 0; b < 6; ++b) {
-        const int bit = base + b;
-        d[bit / 32] |= ((code >> b) & 1u) << (bit % 32);
-      }
+      Pk16Fp6PlaceOracle(d, pass, ctx.hyp.mx_pk16_fp6_order,
+                         OracleToMxScaled(x, source, s, f, e.options, e.read));
     }
   }
 }
 
-// The class of the tuple's first dword after its modifiers: an f32 element's, or the rarer of
-// two packed 16-bit elements' (ClassifyPk16Source).
+// The class of the tuple's first dword after its modifiers (pk16_common.h ClassifyTupleSource).
 absl::string_view v_cvt_scalef32_pk16_fp6_f32_classify(const OpContext& ctx, uint32_t src0,
                                                        uint32_t) {
-  if (IsPacked16Tuple(GetInstrInfo(ctx.instr).src[0])) return ClassifyPk16Source(ctx, src0);
-  const absl::string_view special = SpecialInputClass(SourceAfterAbsNeg(ctx, src0, 0));
-  return special.empty() ? "normal" : special;
+  return ClassifyTupleSource(ctx, src0);
 }
 
 uint32_t v_cvt_scalef32_pk16_fp6_f32_mode_bits(Family) { return 0; }

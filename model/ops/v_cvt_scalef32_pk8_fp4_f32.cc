@@ -41,13 +41,12 @@ Fp8Shape v_cvt_scalef32_pk8_fp4_f32_output(const OpContext&) { return {nullptr, 
 void v_cvt_scalef32_pk8_fp4_f32(const OpContext& ctx, const LaneView& lanes, uint32_t* out) {
   const MxScaledElemEncode e = MxScaledElemEncodeFor(ctx.hyp);
   const MxEncodeParams p = MakeMxEncodeParams(GetMxElemFormat(MxElemId::fp4_e2m1), e.options);
-  const SrcRole role = GetInstrInfo(ctx.instr).src[0];
   const bool flush = e.options.flush_denormal_in;
   for (size_t i = 0; i < lanes.size; ++i) {
     const uint32_t s = SourceAfterAbsNeg(ctx, lanes.src1[i], 1);
     uint32_t codes = 0;
     for (int k = 0; k < kElements; ++k) {
-      const uint32_t x = FastTupleElementF32(ctx, lanes, i, k, role, flush);
+      const uint32_t x = TupleElementF32(ctx, lanes, i, k, flush);
       codes |= F32ToMxScaledRne(x, s, e.read, p) << (4 * k);
     }
     out[i] = codes;

@@ -46,13 +46,12 @@ void v_cvt_scalef32_pk8_fp8_f32(const OpContext& ctx, const LaneView& lanes, uin
   const Fp8Format& f = RowFp8Format(ctx);
   const MxScaledEncode e = MxScaledEncodeFor(ctx.hyp, f);
   const Fp8Params p = MakeFp8Params(f, e.fp8);
-  const SrcRole role = GetInstrInfo(ctx.instr).src[0];
   const bool flush = e.options.flush_denormal_in;
   for (size_t i = 0; i < lanes.size; ++i) {
     const uint32_t s = SourceAfterAbsNeg(ctx, lanes.src1[i], 1);
     uint64_t bytes = 0;
     for (int k = 0; k < kElements; ++k) {
-      const uint32_t x = FastTupleElementF32(ctx, lanes, i, k, role, flush);
+      const uint32_t x = TupleElementF32(ctx, lanes, i, k, flush);
       bytes |= uint64_t{F32ToFp8ScaledRne(x, s, p, e.options)} << (8 * k);
     }
     out[2 * i] = static_cast<uint32_t>(bytes);

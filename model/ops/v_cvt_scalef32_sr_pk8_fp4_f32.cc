@@ -54,7 +54,7 @@ void v_cvt_scalef32_sr_pk8_fp4_f32(const OpContext& ctx, const LaneView& lanes, 
     uint32_t seed = lanes.src1[i];
     uint32_t codes = 0;
     for (int k = 0; k < kElements; ++k, seed = MxSrNextSeed(seed, step)) {
-      const uint32_t x = FastTupleElementF32(ctx, lanes, i, k, role, flush);
+      const uint32_t x = TupleElementF32(ctx, lanes, i, k, flush);
       codes |= F32ToMxScaledSr(x, s, seed, man, e.read, e.sr_round, p) << (4 * k);
     }
     out[i] = codes;
@@ -73,9 +73,6 @@ void v_cvt_scalef32_sr_pk8_fp4_f32_oracle(const OpContext& ctx, const LaneView& 
   const bool pk16 = IsPacked16(role);
   const MxSource source = !pk16 ? MxSource::f32 : Pk16Source(role);
   const bool advance = ctx.hyp.mx_sr_seed_step == MxSrSeedStep::prng_step;
-  // The exponent field of the element's format (f16: bits 14:10; bf16: bits 14:7; f32: 30:23).
-  const uint32_t exp_field = !pk16 ? 0x7f800000u : source == MxSource::f16 ? 0x7c00u : 0x7f80u;
-  const uint32_t sign = pk16 ? 0x8000u : 0x80000000u;
   for (size_t i = 0; i < lanes.size; ++i) {
     uint32_t s = lanes.src2[i];
     if ((ctx.mods.abs >> 2) & 1) s &= 0x7fffffffu;
@@ -83,8 +80,8 @@ void v_cvt_scalef32_sr_pk8_fp4_f32_oracle(const OpContext& ctx, const LaneView& 
     uint64_t random = lanes.src1[i];
     uint32_t word = 0;
     for (int k = 0; k < kElements; ++k) {
-      uint32_t x = OracleTupleElement(ctx, lanes, i, k, pk16);
-      if (e.options.flush_denormal_in && (x & exp_field) == 0) x &= sign;
+      const uint32_t x =
+          OracleTupleElementFlushed(ctx, lanes, i, k, pk16, e.options.flush_denormal_in);
       word |= OracleToMxScaledSr(x, source, static_cast<uint32_t>(random), s, f, e.options, e.read,
                                  e.sr_round)
               << (4 * k);

@@ -70,7 +70,7 @@ void v_cvt_scalef32_sr_pk8_fp8_f32(const OpContext& ctx, const LaneView& lanes, 
     uint32_t seed = lanes.src1[i];
     uint64_t bytes = 0;
     for (int k = 0; k < kElements; ++k, seed = MxSrNextSeed(seed, step)) {
-      const uint32_t x = FastTupleElementF32(ctx, lanes, i, k, role, flush);
+      const uint32_t x = TupleElementF32(ctx, lanes, i, k, flush);
       bytes |= uint64_t{F32ToFp8ScaledSr(x, s, seed, man, p, e.options)} << (8 * k);
     }
     out[2 * i] = static_cast<uint32_t>(bytes);

@@ -93,12 +93,12 @@ constexpr absl::string_view kGfx1250Scaled =
     "_pk16_*) read their f32 scale and element formats as gfx950's encoders do, "
     "v_cvt_scale_pk8_* and _pk16_* the E8M0 byte scale_sel picks as gfx950's decodes read their "
     "scale's exponent field (the same operands and element formats in llvm-mc-22; not measured)";
-// gfx1250's 8-wide SR encoders (v_cvt_scalef32_sr_pk8_*, docs/semantics.md §14.5) round as
-// gfx950's scaled SR encoders do.
+// gfx1250's 8-wide and 16-element SR encoders (v_cvt_scalef32_sr_pk8_*, docs/semantics.md
+// §14.5; v_cvt_scalef32_sr_pk16_*, §14.7) round as gfx950's scaled SR encoders do.
 constexpr absl::string_view kGfx1250ScaledSr =
-    "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to the 8-wide SR "
-    "encoders v_cvt_scalef32_sr_pk8_* (the same seed and scale operands and element formats in "
-    "llvm-mc-22; not measured)";
+    "U: no gfx1250 pseudocode is public; gfx950's reading is carried over to the SR encoders "
+    "v_cvt_scalef32_sr_pk8_* and v_cvt_scalef32_sr_pk16_* (the same seed and scale operands and "
+    "element formats in llvm-mc-22; not measured)";
 // The same targets but gfx1250/gfx1251 lack the f32 -> f16/bf16 pair conversions
 // (TargetFeature::gfx950_insts); gfx1250 lacks the single-f32 SR forms (kNoMx).
 constexpr absl::string_view kNoCvt16 =
@@ -682,7 +682,8 @@ const std::vector<HypothesisInfo>& Registry() {
        Get<MxDenormIn, &Hypotheses::mx_denorm_in>, Set<MxDenormIn, &Hypotheses::mx_denorm_in>},
       {"mx_sr_round",
        "gfx950 v_cvt_scalef32_sr_{fp8,bf8}_* and the SR FP4/FP6 encoders "
-       "v_cvt_scalef32_sr_pk_fp4_*, v_cvt_scalef32_sr_pk32_*, gfx1250 v_cvt_scalef32_sr_pk8_*: "
+       "v_cvt_scalef32_sr_pk_fp4_*, v_cvt_scalef32_sr_pk32_*, gfx1250 v_cvt_scalef32_sr_pk8_*, "
+       "v_cvt_scalef32_sr_pk16_*: "
        "how many seed bits (S1's top, "
        "or each element's seed word) reach the scaled value, and on which grid (M the "
        "element's fraction bits: FP4 1, FP6 3, BF6 2)",
@@ -1011,7 +1012,8 @@ const std::vector<HypothesisInfo>& Registry() {
        Set<F16DecodeHalf, &Hypotheses::f16_decode_half>},
       {"mx_sr_seed_step",
        "gfx950 v_cvt_scalef32_sr_pk_fp4_* (2 elements) and v_cvt_scalef32_sr_pk32_* (32), "
-       "gfx1250 v_cvt_scalef32_sr_pk8_* (8): the seed word element i rounds with; element 0 "
+       "gfx1250 v_cvt_scalef32_sr_pk8_* (8) and v_cvt_scalef32_sr_pk16_* (16): the seed word "
+       "element i (the source's order) rounds with; element 0 "
        "rounds with S1",
        {{"prng_step",
          "element i with v_prng_b32 applied i times to S1, (s << 1) ^ (s[31] ? 0xC5 : 0) per "
@@ -1031,9 +1033,9 @@ const std::vector<HypothesisInfo>& Registry() {
          "src1=0x80000000 src2=0x3f800000 vdst_old=0: 0x00000033 (default 0x00000023)"}},
        {{"gfx950", "L: AMD's CDNA4 pseudocode states the step (not measured)"},
         {"gfx1250 gfx1251",
-         "U: no gfx1250 pseudocode is public; gfx950's step is carried over to the 8-wide SR "
-         "encoders v_cvt_scalef32_sr_pk8_* (one seed operand for eight results, as gfx950's "
-         "multi-element SR encoders; not measured)"},
+         "U: no gfx1250 pseudocode is public; gfx950's step is carried over to the SR "
+         "encoders v_cvt_scalef32_sr_pk8_* and v_cvt_scalef32_sr_pk16_* (one seed operand for "
+         "eight or sixteen results, as gfx950's multi-element SR encoders; not measured)"},
         {kNoMxScaled, kNoMxReason}},
        Get<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>,
        Set<MxSrSeedStep, &Hypotheses::mx_sr_seed_step>},
@@ -1096,8 +1098,9 @@ const std::vector<HypothesisInfo>& Registry() {
         {kNoShapeU, kNoShapeUReason}},
        Get<MxUpScale, &Hypotheses::mx_up_scale>, Set<MxUpScale, &Hypotheses::mx_up_scale>},
       {"mx_pk16_fp6_order",
-       "gfx1250 v_cvt_scalef32_pk16_{fp6,bf6}_* and v_cvt_scale_pk16_*_{fp6,bf6}: where element i "
-       "of the 16 sits in the 96 bits (the encoders' VDST, the decodes' S0)",
+       "gfx1250 v_cvt_scalef32_pk16_{fp6,bf6}_*, the SR v_cvt_scalef32_sr_pk16_{fp6,bf6}_* and "
+       "v_cvt_scale_pk16_*_{fp6,bf6}: where element i of the 16 sits in the 96 bits (the "
+       "encoders' VDST, the decodes' S0)",
        {{"linear",
          "field i at bits 6i+5:6i (element 0 at bit 0, fields 5 and 10 straddle two dwords)",
          "ROCm/hip-fpsan tests/cvt_scalef32_pk_gfx1250_test.cpp (check_codes16: 'the contiguous "
@@ -1118,7 +1121,7 @@ const std::vector<HypothesisInfo>& Registry() {
          "VDST 0x00008000 0 0 (default 0x00000200 0 0)"}},
        {{"gfx1250 gfx1251",
          "U: two AMD test suites expect the contiguous layout (neither says it ran on silicon); "
-         "no gfx1250 pseudocode is public"},
+         "no gfx1250 pseudocode is public; the SR encoders' layout is taken to be the RNE ones'"},
         {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
          "no 16-element FP6/BF6 encoder or decode: the rule does not arise"}},
        Get<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>,
