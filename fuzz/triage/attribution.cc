@@ -193,7 +193,21 @@ struct LaneClassifier {
       return {DifferenceClassF32(expected[k], observed[k])};
     }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
-    if (sixteen) return {SixteenBitClass(i, written, expected[0], observed[0])};
+    if (sixteen) {
+      // A tuple of 16-bit pairs (gfx1250's decodes to f16/bf16: 4 or 8 words): every word's
+      // halves exchanged, and some word changed by it, is dst_halves_swapped (the words whose
+      // halves are equal show nothing); else the first differing word's class.
+      const size_t w = std::min(expected.size(), observed.size());
+      bool exchanged = w > 1, changed = false;
+      for (size_t k = 0; k < w; ++k) {
+        exchanged = exchanged && observed[k] == std::rotl(expected[k], 16);
+        changed = changed || observed[k] != expected[k];
+      }
+      if (exchanged && changed) return {"dst_halves_swapped"};
+      size_t k = 0;
+      while (k + 1 < w && expected[k] == observed[k]) ++k;
+      return {SixteenBitClass(i * w + k, written, expected[k], observed[k])};
+    }
     if (info.write == DstWrite::dword && (info.writes_float() || info.output == OutputKind::fp4)) {
       return {WholeCodesClass(expected, observed)};
     }
@@ -253,17 +267,19 @@ struct LaneClassifier {
   // A 16-bit float writer's lane: its two elements exchanged (dst_halves_swapped, read first, as
   // dst_words_swapped is), another select's output (source_byte_moved), the structural
   // classes of DifferenceClassMask, else the f32 value class of the first differing element
-  // widened exactly (f16, or bf16 as the top half of an f32).
-  std::string SixteenBitClass(size_t i, uint32_t written, uint32_t expected,
+  // widened exactly (f16, or bf16 as the top half of an f32). `word`: the word's index in the
+  // batch's output (lane * words per lane + the word).
+  std::string SixteenBitClass(size_t word, uint32_t written, uint32_t expected,
                               uint32_t observed) const {
     if (written == 0xffffffffu && (expected >> 16) != (expected & 0xffffu) &&
         observed == std::rotl(expected, 16)) {
       return "dst_halves_swapped";
     }
     for (const std::vector<uint32_t>& other : other_selects) {
-      if (other[i] == observed && other[i] != expected) return "source_byte_moved";
+      if (other[word] == observed && other[word] != expected) return "source_byte_moved";
     }
-    const std::string s = DifferenceClassMask(nullptr, written, Kept(i), expected, observed);
+    const std::string s =
+        DifferenceClassMask(nullptr, written, Kept(word / DstWords(info.instr)), expected, observed);
     if (IsStructural(s)) return s;
     const bool bf16 = info.output == OutputKind::bf16;
     for (uint32_t shift : {0u, 16u}) {

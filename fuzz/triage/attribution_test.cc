@@ -526,6 +526,30 @@ TEST(Attribute, GarbageF32WordIsValueDiffers) {
   EXPECT_EQ((*causes)[0].name, "value_differs");
 }
 
+// A tuple of 16-bit pairs with its halves exchanged in every word: gfx1250
+// v_cvt_scale_pk8_bf16_fp4, S0 0x01000000 (FP4 E2M1 nibble 6 = 0x1 = 0.5, the others +0),
+// S1 0 (scale_sel:0 picks byte 0x00: 2^-127 under mx_scale_zero=pow2_m127). Element 6 =
+// 0.5 * 2^-127 = 2^-128 = 2^-126 * 0.25: the bf16 denormal with fraction 0.25 * 2^7 = 0x20, in
+// the low half of word 3 (element 2j in bits 15:0 of word j): expected 0 0 0 0x00000020. The
+// device exchanges every word's halves: word 3 reads 0x00200000, words 0-2 (both halves +0)
+// show nothing. The lane is dst_halves_swapped, not the value class of word 0 (unchanged).
+TEST(Attribute, ATupleOfSixteenBitPairsWithItsHalvesExchangedIsOneClass) {
+  proto::TestCase tc;
+  tc.set_target("gfx1250");
+  tc.set_instr(proto::v_cvt_scale_pk8_bf16_fp4);
+  AddLane(&tc, 0x01000000, 0, 0);
+  auto rc = ResolveTestCase(tc);
+  ASSERT_TRUE(rc.ok()) << rc.status();
+  std::vector<uint32_t> expected(4);
+  ASSERT_TRUE(Evaluate(rc->ctx, rc->lanes.view(), absl::MakeSpan(expected)).ok());
+  EXPECT_EQ(expected, (std::vector<uint32_t>{0, 0, 0, 0x00000020}));
+  const std::vector<uint32_t> observed = {0, 0, 0, 0x00200000};
+  auto causes = Attribute(*rc, expected, observed, {});
+  ASSERT_TRUE(causes.ok()) << causes.status();
+  ASSERT_EQ(causes->size(), 1u);
+  EXPECT_EQ((*causes)[0].name, "dst_halves_swapped");
+}
+
 // gfx1250_clamp_ignored on the decode: gfx1250, CLAMP=1, byte_sel:0. The default reading
 // (gfx1250_clamp=ue5m3) decodes UE5M3 (5 exponent bits, bias 15, no sign): 0x78 = 01111.000 =
 // 2^(15-15) = 1.0 -> 0x3f800000. Ignored, CLAMP selects nothing: OCP E4M3, 0x78 = 0.1111.000 =
