@@ -44,7 +44,8 @@
 #                          seed (SR to 8-bit floats): every seed for a boundary set of src0 on
 #                          gfx942 gfx950 gfx1201 gfx1250, in all three. A row with a VGPR-tuple source: each
 #                          element of a six-bit field tuple (every code x every scale), element
-#                          0 of a dword tuple (full: 2^32 values; quick, smoke: its first 2^14),
+#                          0 of a dword tuple (full: 2^32 values; quick, smoke: its first 2^14;
+#                          an element of 14 bits or fewer whole),
 #                          on the same four targets. Discrimination questions: every row
 #                          on those four. none: no sweeps and no discrimination questions
 #   --erratum-budget S     seconds the erratum step may take: each simulator erratum found by a
@@ -81,8 +82,9 @@ usage() { echo "nightly.sh: $*" >&2; exit 2; }
 # The binary's rows and pairs (`lanediff targets --json`, its "rows" and "targets": docs/json.md),
 # the only place this script learns which instructions exist.
 #   rows_of BIN:  "NAME SWEEP" per row (SWEEP: seed, src0 or element)
-#   pairs_of BIN: "TARGET NAME SWEEP ALL_MODES" per target x instruction it has (ALL_MODES: true
-#                 when the row's op reads MODE[1:0] or MODE[4], which sweep --all-modes varies)
+#   pairs_of BIN: "TARGET NAME SWEEP ALL_MODES BITS" per target x instruction it has (ALL_MODES:
+#                 true when the row's op reads MODE[1:0] or MODE[4], which sweep --all-modes
+#                 varies; BITS: a tuple row's element width, else 0)
 targets_json() {
   "$1" targets --json | python3 -c '
 import json, sys
@@ -94,7 +96,8 @@ if sys.argv[1] == "rows":
 else:
     for t in d["targets"]:
         for i in t["instructions"]:
-            print(t["name"], i, rows[i]["sweep"], "true" if rows[i]["all_modes"] else "false")
+            print(t["name"], i, rows[i]["sweep"], "true" if rows[i]["all_modes"] else "false",
+                  rows[i].get("element_bits", 0))
 ' "$2"
 }
 rows_of() { targets_json "$1" rows; }
@@ -271,7 +274,7 @@ case "$sweep" in
 esac
 declare -A modes_done=()  # rows already swept over every MODE setting (on their first target)
 for t in "${src0_targets[@]}"; do
-  while read -r pt i kind reads_modes; do
+  while read -r pt i kind reads_modes _; do
     [ "$pt" = "$t" ] && [ "$kind" = src0 ] || continue
     modes=(); what="$src0_what"
     if [ "$all_modes" = 1 ] && [ "$reads_modes" = true ] && [ -z "${modes_done[$i]:-}" ]; then
@@ -292,10 +295,12 @@ done
 
 element_range=(--last 16384); [ "$sweep" = full ] && element_range=()
 for t in "${seed_targets[@]}"; do
-  while read -r pt i kind _; do
+  while read -r pt i kind _ bits; do
     [ "$pt" = "$t" ] && [ "$kind" = element ] || continue
+    # An element of 14 bits or fewer (a six-bit field) is swept whole on every night.
+    range=("${element_range[@]}"); [ "${bits:-32}" -le 14 ] && range=()
     step "sweep $t $i (one element of its tuple source)" "$lanediff" sweep --targets "$t" \
-      --instrs "$i" --device "$device" "${inject[@]}" "${element_range[@]}" "${shard_flag[@]}" \
+      --instrs "$i" --device "$device" "${inject[@]}" "${range[@]}" "${shard_flag[@]}" \
       --out "$out/runs/sweep-$t-$i.textproto"
   done < "$out/logs/rows.txt"
 done
