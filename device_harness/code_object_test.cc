@@ -444,7 +444,7 @@ TEST(CodeObjectTest, ObjdumpShowsTheKernelAroundThePatchSite) {
 
     const Family fam = co.target->family;
     const bool gfx9 = fam == Family::gfx9, gfx10 = fam == Family::gfx10;
-    const bool tuples = gfx9 || fam == Family::gfx1250;  // code_object.h KernelCapacity
+    const bool tuples = KernelCapacity(fam).dst_words > 2;  // a kernel that stores VDST tuples
     const bool gfx12plus = fam == Family::gfx12 || fam == Family::gfx1250;
     const std::string mode = gfx12plus ? "HW_REG_WAVE_MODE" : "HW_REG_MODE";
     const std::string load = gfx9 || gfx10 ? "global_load_dword" : "global_load_b32";

@@ -123,6 +123,15 @@ absl::Span<const uint32_t> LaneWords(absl::Span<const uint32_t> words, size_t i,
   return words.subspan(i * w, w);
 }
 
+// The first of a lane's `w` words that differs (the last when none does: the caller has a
+// differing lane).
+size_t FirstDifferingWord(absl::Span<const uint32_t> expected, absl::Span<const uint32_t> observed,
+                          size_t w) {
+  size_t k = 0;
+  while (k + 1 < w && expected[k] == observed[k]) ++k;
+  return k;
+}
+
 // Each lane's difference class under the model's rounding candidates (8-bit outputs) or the
 // model's outputs under the other byte selects (whole f32 words).
 struct LaneClassifier {
@@ -188,8 +197,7 @@ struct LaneClassifier {
         }
       }
       if (!out.empty()) return out;
-      size_t k = 0;
-      while (k + 1 < w && expected[k] == observed[k]) ++k;
+      const size_t k = FirstDifferingWord(expected, observed, w);
       return {DifferenceClassF32(expected[k], observed[k])};
     }
     const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
@@ -204,8 +212,7 @@ struct LaneClassifier {
         changed = changed || observed[k] != expected[k];
       }
       if (exchanged && changed) return {"dst_halves_swapped"};
-      size_t k = 0;
-      while (k + 1 < w && expected[k] == observed[k]) ++k;
+      const size_t k = FirstDifferingWord(expected, observed, w);
       return {SixteenBitClass(i * w + k, written, expected[k], observed[k])};
     }
     if (info.write == DstWrite::dword && (info.writes_float() || info.output == OutputKind::fp4)) {
@@ -233,8 +240,7 @@ struct LaneClassifier {
         observed[1] == expected[0]) {
       return "dst_words_swapped";
     }
-    size_t k = 0;
-    while (k + 1 < w && expected[k] == observed[k]) ++k;
+    const size_t k = FirstDifferingWord(expected, observed, w);
     bool every_byte = true;
     for (int b = 0; b < 32; b += 8) every_byte &= ((expected[k] ^ observed[k]) >> b & 0xffu) != 0;
     if (every_byte) return "value_differs";
