@@ -615,7 +615,7 @@ void ScaledSrCall(const InstrInfo& info, std::vector<std::string>* types,
 // bf16: <2 x bfloat>): S0 is %x16, Pk16Prelude's bitcast.
 bool ScaledPairCall(const InstrInfo& info, std::vector<std::string>* types,
                     std::vector<std::string>* args) {
-  const bool pk16 = IsPacked16(info.src[0]);
+  const bool pk16 = IsPacked16(info.src[0]) && info.src[1] != SrcRole::unused;  // not gfx1250's unscaled
   if (info.write != DstWrite::half_at_opsel_3 || (info.src[2] != SrcRole::scale_f32 && !pk16)) {
     return false;
   }
@@ -797,6 +797,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const bool unscaled_pk16 =
       sixteen && info.src[1] == SrcRole::unused && info.write == DstWrite::dword;
   const bool unscaled16 = sixteen && info.src[1] == SrcRole::unused && !unscaled_pk16;
+  const bool pk_f16_enc = IsPackedF16(info.src[0]) && info.src[1] == SrcRole::unused &&
+                          info.write == DstWrite::half_at_opsel_3;
   if (unscaled_pk16) {
     types.back() = "i16";
     args.back() = "i16 %xs";
@@ -823,6 +825,9 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     args.insert(args.begin(), "i32 %z");
     types.push_back("i32 immarg");
     args.push_back("i32 0");
+  } else if (pk_f16_enc) {
+    // gfx1250's packed f16 -> fp8/bf8 encoders: (<2 x half>) -> i16, no old value or select
+    // (llc-22 -mcpu=gfx1250 emits `v_cvt_pk_fp8_f16 v1, s2` from llvm.amdgcn.cvt.pk.fp8.f16).
   } else if (info.kept == KeptFrom::vdst_old) {
     types.push_back("i32");
     args.push_back("i32 %z");
@@ -841,7 +846,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     types.back() = "i32 immarg", args.back() = "i32 0";
   }
   const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
-  const std::string ret = unscaled16    ? "half"
+  const std::string ret = pk_f16_enc    ? "i16"
+                          : unscaled16  ? "half"
                           : pair        ? "<2 x float>"
                           : scaled_pair ? "<2 x i16>"
                           : sixteen     ? vec16
@@ -852,6 +858,7 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const std::string result =
       unscaled_pk16 ? absl::StrCat("%xs = trunc i32 %xi to i16\n  %rh = ", call, "\n  %r = bitcast ",
                                    vec16, " %rh to i32")
+      : pk_f16_enc ? absl::StrCat("%rs = ", call, "\n  %r = zext i16 %rs to i32")
       : unscaled16 ? absl::StrCat("%rh = ", call, "\n  %rs = bitcast half %rh to i16\n  %r = zext i16 %rs to i32")
       : pair       ? absl::StrCat("%rv = ", call)
       : sixteen    ? absl::StrCat("%zh = bitcast i32 %z to ", vec16, "\n  %rh = ", call,
