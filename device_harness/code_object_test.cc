@@ -751,6 +751,28 @@ std::string TupleOracleIr(const InstrInfo& info, const std::string& fn) {
                                                       {"@STORE@", store}}));
 }
 
+// The intrinsic's operands for the row's sources: two packed 16-bit floats as the vector
+// Pk16Prelude casts (%x16), an f32 data source or scale as a float (%x, %yf, %zf), the others i32.
+void SourceArgs(const InstrInfo& info, std::vector<std::string>* types,
+                std::vector<std::string>* args) {
+  const char* const kArgs[3] = {"%x", "%y", "%z"};
+  for (int i = 0; i < info.sources(); ++i) {
+    if (IsPacked16(info.src[i])) {  // two packed 16-bit floats: the vector Pk16Prelude casts
+      const std::string vec = info.src[i] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
+      types->push_back(vec);
+      args->push_back(vec + " %x16");
+      continue;
+    }
+    const bool f = info.src[i] == SrcRole::data_f32 || info.src[i] == SrcRole::scale_f32;
+    types->push_back(f ? "float" : "i32");
+    args->push_back(absl::StrCat(types->back(), " ",
+                                 i == 1 && f   ? "%yf"
+                                 : i == 2 && f ? "%zf"
+                                 : i == 0 && !f ? "%xi"
+                                                : kArgs[i]));
+  }
+}
+
 // The instruction lines of llc's assembly for @k (comments, directives and labels dropped).
 std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   // The intrinsic is named after the mnemonic (v_cvt_X_f32 -> llvm.amdgcn.cvt.X.f32, '_' ->
@@ -766,23 +788,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     EXPECT_FALSE(ir.empty()) << InstrName(instr) << ": no tuple IR for its roles";
     return ir.empty() ? std::vector<std::string>{} : LlcLines(co, instr, ir);
   }
-  const char* const kArgs[3] = {"%x", "%y", "%z"};
   std::vector<std::string> types, args;
-  for (int i = 0; i < info.sources(); ++i) {
-    if (IsPacked16(info.src[i])) {  // two packed 16-bit floats: the vector Pk16Prelude casts
-      const std::string vec = info.src[i] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
-      types.push_back(vec);
-      args.push_back(vec + " %x16");
-      continue;
-    }
-    const bool f = info.src[i] == SrcRole::data_f32 || info.src[i] == SrcRole::scale_f32;
-    types.push_back(f ? "float" : "i32");
-    args.push_back(absl::StrCat(types.back(), " ",
-                                i == 1 && f   ? "%yf"
-                                : i == 2 && f ? "%zf"
-                                : i == 0 && !f ? "%xi"
-                                               : kArgs[i]));
-  }
+  SourceArgs(info, &types, &args);
   // 16-bit float results (the gfx950 scaled decodes, LLVM IntrinsicsAMDGPU.td): two in a dword,
   // <2 x half> / <2 x bfloat> (src, scale, i1 word); one f16 into a half, <2 x half> (old, src,
   // scale, i32 byte, i1 high half).
