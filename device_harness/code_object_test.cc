@@ -615,7 +615,7 @@ void ScaledSrCall(const InstrInfo& info, std::vector<std::string>* types,
 // bf16: <2 x bfloat>): S0 is %x16, Pk16Prelude's bitcast.
 bool ScaledPairCall(const InstrInfo& info, std::vector<std::string>* types,
                     std::vector<std::string>* args) {
-  const bool pk16 = IsPacked16(info.src[0]);
+  const bool pk16 = IsPacked16(info.src[0]) && info.src[1] != SrcRole::unused;  // not gfx1250's unscaled
   if (info.write != DstWrite::half_at_opsel_3 || (info.src[2] != SrcRole::scale_f32 && !pk16)) {
     return false;
   }
@@ -751,6 +751,28 @@ std::string TupleOracleIr(const InstrInfo& info, const std::string& fn) {
                                                       {"@STORE@", store}}));
 }
 
+// The intrinsic's operands for the row's sources: two packed 16-bit floats as the vector
+// Pk16Prelude casts (%x16), an f32 data source or scale as a float (%x, %yf, %zf), the others i32.
+void SourceArgs(const InstrInfo& info, std::vector<std::string>* types,
+                std::vector<std::string>* args) {
+  const char* const kArgs[3] = {"%x", "%y", "%z"};
+  for (int i = 0; i < info.sources(); ++i) {
+    if (IsPacked16(info.src[i])) {  // two packed 16-bit floats: the vector Pk16Prelude casts
+      const std::string vec = info.src[i] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
+      types->push_back(vec);
+      args->push_back(vec + " %x16");
+      continue;
+    }
+    const bool f = info.src[i] == SrcRole::data_f32 || info.src[i] == SrcRole::scale_f32;
+    types->push_back(f ? "float" : "i32");
+    args->push_back(absl::StrCat(types->back(), " ",
+                                 i == 1 && f   ? "%yf"
+                                 : i == 2 && f ? "%zf"
+                                 : i == 0 && !f ? "%xi"
+                                                : kArgs[i]));
+  }
+}
+
 // The instruction lines of llc's assembly for @k (comments, directives and labels dropped).
 std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   // The intrinsic is named after the mnemonic (v_cvt_X_f32 -> llvm.amdgcn.cvt.X.f32, '_' ->
@@ -766,23 +788,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     EXPECT_FALSE(ir.empty()) << InstrName(instr) << ": no tuple IR for its roles";
     return ir.empty() ? std::vector<std::string>{} : LlcLines(co, instr, ir);
   }
-  const char* const kArgs[3] = {"%x", "%y", "%z"};
   std::vector<std::string> types, args;
-  for (int i = 0; i < info.sources(); ++i) {
-    if (IsPacked16(info.src[i])) {  // two packed 16-bit floats: the vector Pk16Prelude casts
-      const std::string vec = info.src[i] == SrcRole::data_bf16x2 ? "<2 x bfloat>" : "<2 x half>";
-      types.push_back(vec);
-      args.push_back(vec + " %x16");
-      continue;
-    }
-    const bool f = info.src[i] == SrcRole::data_f32 || info.src[i] == SrcRole::scale_f32;
-    types.push_back(f ? "float" : "i32");
-    args.push_back(absl::StrCat(types.back(), " ",
-                                i == 1 && f   ? "%yf"
-                                : i == 2 && f ? "%zf"
-                                : i == 0 && !f ? "%xi"
-                                               : kArgs[i]));
-  }
+  SourceArgs(info, &types, &args);
   // 16-bit float results (the gfx950 scaled decodes, LLVM IntrinsicsAMDGPU.td): two in a dword,
   // <2 x half> / <2 x bfloat> (src, scale, i1 word); one f16 into a half, <2 x half> (old, src,
   // scale, i32 byte, i1 high half).
@@ -797,6 +804,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const bool unscaled_pk16 =
       sixteen && info.src[1] == SrcRole::unused && info.write == DstWrite::dword;
   const bool unscaled16 = sixteen && info.src[1] == SrcRole::unused && !unscaled_pk16;
+  const bool pk_f16_enc = IsPackedF16(info.src[0]) && info.src[1] == SrcRole::unused &&
+                          info.write == DstWrite::half_at_opsel_3;
   if (unscaled_pk16) {
     types.back() = "i16";
     args.back() = "i16 %xs";
@@ -823,6 +832,9 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     args.insert(args.begin(), "i32 %z");
     types.push_back("i32 immarg");
     args.push_back("i32 0");
+  } else if (pk_f16_enc) {
+    // gfx1250's packed f16 -> fp8/bf8 encoders: (<2 x half>) -> i16, no old value or select
+    // (llc-22 -mcpu=gfx1250 emits `v_cvt_pk_fp8_f16 v1, s2` from llvm.amdgcn.cvt.pk.fp8.f16).
   } else if (info.kept == KeptFrom::vdst_old) {
     types.push_back("i32");
     args.push_back("i32 %z");
@@ -841,7 +853,8 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
     types.back() = "i32 immarg", args.back() = "i32 0";
   }
   const std::string fn = absl::StrCat("@llvm.amdgcn.cvt.", name);
-  const std::string ret = unscaled16    ? "half"
+  const std::string ret = pk_f16_enc    ? "i16"
+                          : unscaled16  ? "half"
                           : pair        ? "<2 x float>"
                           : scaled_pair ? "<2 x i16>"
                           : sixteen     ? vec16
@@ -852,6 +865,7 @@ std::vector<std::string> LlcKernelLines(const CodeObjectView& co, Instr instr) {
   const std::string result =
       unscaled_pk16 ? absl::StrCat("%xs = trunc i32 %xi to i16\n  %rh = ", call, "\n  %r = bitcast ",
                                    vec16, " %rh to i32")
+      : pk_f16_enc ? absl::StrCat("%rs = ", call, "\n  %r = zext i16 %rs to i32")
       : unscaled16 ? absl::StrCat("%rh = ", call, "\n  %rs = bitcast half %rh to i16\n  %r = zext i16 %rs to i32")
       : pair       ? absl::StrCat("%rv = ", call)
       : sixteen    ? absl::StrCat("%zh = bitcast i32 %z to ", vec16, "\n  %rh = ", call,

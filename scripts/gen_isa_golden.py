@@ -395,9 +395,27 @@ def pk8_lines_for(instr, row):
     return out
 
 
+# gfx1250's packed f16 -> fp8/bf8 encoders (one source, op_sel:[a,d], clamp; targets.h
+# Src0NoInline: every constant a literal). lit(...) spellings are left out: llvm-mc-22 echoes
+# them as typed (`lit(0x5)`) while its disassembler prints the same word plainly (`5`), the text
+# our LlvmAsmText gives (docs/semantics.md §13.8).
+def pk_f16_enc_lines_for(instr):
+    out = [f"{instr} v5, {s}" for s in SOURCES if not s.startswith("lit(")]
+    out += [f"{instr} v5, v1, v2", f"{instr} v255, v0 clamp", f"{instr} v5, -|v1| clamp",
+            f"{instr} v5, v1 mul:2", f"{instr} v5, v1 byte_sel:1", f"{instr}_e32 v5, v1",
+            f"{instr}_e64 v5, v1", f"{instr} v5, -|1.0| op_sel:[1,1] clamp",
+            f"{instr} v5, 0x3c00 op_sel:[0,1]"]
+    for sel in ["[1,0]", "[0,1]", "[1,1]", "[0,0]", "[1]", "[1,0,0]", "[0,0,0,1]"]:
+        out.append(f"{instr} v5, v1 op_sel:{sel}")
+        out.append(f"{instr} v5, s3 op_sel:{sel} clamp")
+    return out
+
+
 def lines_for(instr, row, family):
     if row["encoding"] == "vop1":
         return vop1_lines_for(instr, row, family)
+    if row["opsel"][FAMILIES.index("gfx1250")] == "op_sel_word_src":
+        return pk_f16_enc_lines_for(instr)
     if row["src0_tuple"]:
         return tuple_lines_for(instr, row)
     if row["f32_x16"] and (row["sources"] == 2 or row["seed"]):

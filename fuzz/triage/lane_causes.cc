@@ -39,7 +39,8 @@ uint8_t SelectBits(const InstrInfo& info, Family family) {
   switch (info.opsel_syntax[static_cast<int>(family)]) {
     case OpSelSyntax::byte_sel_src: bits |= 0b0011; break;
     case OpSelSyntax::op_sel_dst_byte_sel: bits |= 0b0011; break;  // the one-byte f16 decodes
-    case OpSelSyntax::op_sel_word_src: bits |= 0b0001; break;
+    // the source word (the packed decodes; gfx1250's packed f16 encoders read no OPSEL[0])
+    case OpSelSyntax::op_sel_word_src: bits |= info.opsel_bits & 0b0001; break;
     case OpSelSyntax::op_sel_byte_sel: bits |= 0b0001; break;  // S0's half (the f16 SR rows)
     case OpSelSyntax::scale_sel: bits |= 0b1111; break;  // the scale byte (gfx1250 shape U)
     // op_sel:[a,b,d] on a reader of 8-bit codes (the gfx950 scaled decodes): OPSEL[1:0] picks

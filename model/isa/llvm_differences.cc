@@ -1,7 +1,9 @@
 #include "model/isa/llvm_differences.h"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
+#include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -66,7 +68,10 @@ constexpr LlvmDifference kDifferences[] = {
      "silicon executes the word; effect U: we decode it and print OPSEL[2] as op_sel_src2:1"},
     {"disasm_ignores_vop1_e64_src12",
      "LLVM's disassembler ignores the SRC1 and SRC2 fields of a VOP1 instruction's VOP3 form "
-     "(a word with SRC1 = v1 prints as `<mnemonic>_e64 v5, v1`), every target",
+     "(a word with SRC1 = v1 prints as `<mnemonic>_e64 v5, v1`), every target, and of a "
+     "one-source VOP3 instruction (gfx1250's packed f16 -> fp8/bf8 encoders: "
+     "[0x35,0x48,0x72,0xd7,0xff,0x7a,0x03,0x00,...], the fp8 one's opcode 0x372 with SRC1 = "
+     "v122, prints as `<mnemonic> v53, 0x4d71fc22 op_sel:[1,1]`)",
      "silicon decodes the fields; we decode them as operands and print a non-zero one as an "
      "extra source so the text is exact"},
     {"disasm_rejects_vop1_e64_bits",
@@ -74,6 +79,11 @@ constexpr LlvmDifference kDifferences[] = {
      "encoding on every target, on gfx12/gfx1250 also OPSEL[3:2] (byte_sel is OPSEL[1:0]), and "
      "CLAMP and OMOD where its assembler refuses them",
      "silicon executes the word; effect U (docs/semantics.md §10.5): we decode it"},
+    {"disasm_rejects_one_source_bits",
+     "for a one-source VOP3 instruction (gfx1250's packed f16 -> fp8/bf8 encoders) LLVM's "
+     "disassembler calls NEG[2:1], ABS[2:1] and OPSEL[2:1] an invalid encoding "
+     "([0x8e,0x02,0x72,0xd7,0x5b,0xfd,0x00,0x00], ABS[1], on gfx1250)",
+     "silicon executes the word; effect U (docs/semantics.md §13.8): we decode it"},
     {"disasm_drops_src16_neg_abs",
      "for a VOP1 instruction's VOP3 form whose SRC0 is a 16-bit operand (the packed fp8 -> f32 "
      "conversions on gfx12/gfx1250), and for gfx1250's one-byte fp8 -> f16 decodes, LLVM's "
@@ -128,6 +138,15 @@ constexpr LlvmDifference kDifferences[] = {
      "([0xf0,0xea,0x02,0x7e] on gfx1250), which its assembler makes a literal",
      "the word holds the inline code: we print `0.5`, which llvm-mc-22 assembles back to the "
      "inline code 0xf0"},
+    {"disasm_prints_no_inline_constant_value",
+     "in the packed f16 source of gfx1250's packed f16 -> fp8/bf8 encoders (targets.h "
+     "Src0NoInline), where its assembler encodes no inline constant, LLVM's disassembler prints "
+     "an inline float code as its 32-bit value (0xf2 as `0x3f800000`, with NEG `neg(0x3f800000)`) "
+     "and a literal plainly (0x40 as `64`, 0 as `0`, 0x3f800000 as `0x3f800000`); its assembler "
+     "makes each of them a literal",
+     "the word holds the inline code: we print `1.0`, and a literal whose value an inline "
+     "constant has as lit(...), which llvm-mc-22 assembles back to the same word (an inline code "
+     "there is in LlvmRefusals)"},
     {"constant_bus_not_checked",
      "LLVM's disassembler does not check the constant bus: it prints three SGPR sources "
      "(pk_u8 `v5, s1, s2, s3`) on GFX9",
@@ -302,6 +321,37 @@ void RespellInt16(const Vop3Instr& in, LlvmDisasmExpectation* e) {
   }
 }
 
+// LLVM's text of a Src0NoInline row whose SRC0 is a constant (disasm_prints_no_inline_constant_value):
+// the constant's 32-bit value, in decimal when it is an integer inline constant's and in hex
+// otherwise, `neg(x)`, `|x|` or `-|x|` around it; nullopt for a register.
+std::optional<std::string> NoInlineText(const TargetTraits& target, const Vop3Instr& in) {
+  if (!Src0NoInline(in.instr)) return std::nullopt;
+  absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[0]);
+  if (!info.ok()) return std::nullopt;
+  uint32_t value = 0;
+  if (info->kind == OperandKind::literal && in.literal.has_value()) {
+    value = *in.literal;
+  } else if (info->kind == OperandKind::inline_int || info->kind == OperandKind::inline_float) {
+    value = info->value;
+  } else {
+    return std::nullopt;
+  }
+  const int32_t s = static_cast<int32_t>(value);
+  std::string x = s >= -16 && s <= 64 ? absl::StrCat(s) : absl::StrFormat("0x%x", value);
+  const bool neg = (in.mods.neg & 1) != 0, abs = (in.mods.abs & 1) != 0;
+  if (abs) x = absl::StrCat(neg ? "-|" : "|", x, "|");
+  else if (neg) x = absl::StrCat("neg(", x, ")");
+  Vop3Instr reg = in;
+  reg.src[0] = kFirstVgprCode;
+  reg.mods.neg &= ~1u;
+  reg.mods.abs &= ~1u;
+  reg.literal.reset();
+  std::string text = PrintVop3(target, reg);
+  const size_t at = text.find(", v0");
+  if (at == std::string::npos) return std::nullopt;
+  return text.replace(at, 4, absl::StrCat(", ", x));
+}
+
 // A GFX9 SDWA word (tables.h kSdwaLayout), probed field by field with llvm-mc-22 on gfx942 and
 // gfx950.
 LlvmDisasmExpectation ExpectSdwa(const TargetTraits& target, absl::Span<const uint32_t> words,
@@ -449,6 +499,40 @@ bool TupleNotComparable(const Vop3Instr& in) {
   return false;
 }
 
+// The entry under which LLVM's disassembler calls the word's modifier bits an invalid encoding
+// (OMOD, CLAMP, OPSEL and NEG/ABS bits its syntax cannot write), or empty.
+absl::string_view RejectedModifierBits(const TargetTraits& target, const Vop3Instr& in, bool sr,
+                                       bool one_source_vop3) {
+  if (one_source_vop3 && (((in.mods.neg | in.mods.abs) & 6) != 0 || (in.mods.opsel & 6) != 0)) {
+    return "disasm_rejects_one_source_bits";
+  }
+  if (in.mods.omod != 0 && !GetAsmRules(target, in.instr).omod) {
+    return "disasm_rejects_omod";
+  }
+  if (sr && in.mods.clamp && !GetAsmRules(target, in.instr).clamp) {
+    return "disasm_rejects_sr_clamp";
+  }
+  if (in.mods.clamp && GetInstrInfo(in.instr).src[2] == SrcRole::scale_f32 &&
+      !GetAsmRules(target, in.instr).clamp) {
+    return "disasm_rejects_scaled_encoder_clamp";
+  }
+  const AsmRules syntax = GetAsmRules(target, in.instr);
+  if (RejectsGfx12SrBits(syntax.opsel, in.mods)) {
+    return "disasm_rejects_gfx12_sr_bits";
+  }
+  const bool two_sources_no_opsel =
+      syntax.opsel == OpSelSyntax::none && GetInstrInfo(in.instr).sources() == 2;
+  if ((syntax.opsel == OpSelSyntax::op_sel_dst3 &&
+       ((in.mods.opsel & 4) != 0 || (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0)) ||
+      (two_sources_no_opsel &&
+       (((in.mods.opsel & 4) != 0 && GetInstrInfo(in.instr).output == OutputKind::bf16 &&
+         GetInstrInfo(in.instr).src[0] == SrcRole::data_f32 && target.family == Family::gfx9) ||
+        (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0))) {
+    return "disasm_rejects_src2_bits";
+  }
+  return {};
+}
+
 LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
                                                     absl::Span<const uint32_t> words) {
   LlvmDisasmExpectation e;
@@ -471,7 +555,8 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
     if (in.src[2] != 0) e.applied.push_back("disasm_ignores_sr_src2");
     in.src[2] = 0;
   }
-  if (vop1_e64) {
+  const bool one_source_vop3 = GetInstrInfo(in.instr).encoding == Encoding::vop3 && n == 1;
+  if (vop1_e64 || one_source_vop3) {
     if (in.src[1] != 0 || in.src[2] != 0) e.applied.push_back("disasm_ignores_vop1_e64_src12");
     in.src[1] = in.src[2] = 0;
   }
@@ -526,33 +611,8 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
       return e;
     }
   }
-  if (in.mods.omod != 0 && !GetAsmRules(target, in.instr).omod) {
-    e.applied.push_back("disasm_rejects_omod");
-    return e;
-  }
-  if (sr && in.mods.clamp && !GetAsmRules(target, in.instr).clamp) {
-    e.applied.push_back("disasm_rejects_sr_clamp");
-    return e;
-  }
-  if (in.mods.clamp && GetInstrInfo(in.instr).src[2] == SrcRole::scale_f32 &&
-      !GetAsmRules(target, in.instr).clamp) {
-    e.applied.push_back("disasm_rejects_scaled_encoder_clamp");
-    return e;
-  }
-  const AsmRules syntax = GetAsmRules(target, in.instr);
-  if (RejectsGfx12SrBits(syntax.opsel, in.mods)) {
-    e.applied.push_back("disasm_rejects_gfx12_sr_bits");
-    return e;
-  }
-  const bool two_sources_no_opsel =
-      syntax.opsel == OpSelSyntax::none && GetInstrInfo(in.instr).sources() == 2;
-  if ((syntax.opsel == OpSelSyntax::op_sel_dst3 &&
-       ((in.mods.opsel & 4) != 0 || (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0)) ||
-      (two_sources_no_opsel &&
-       (((in.mods.opsel & 4) != 0 && GetInstrInfo(in.instr).output == OutputKind::bf16 &&
-         GetInstrInfo(in.instr).src[0] == SrcRole::data_f32 && fam == Family::gfx9) ||
-        (in.mods.neg & 4) != 0 || (in.mods.abs & 4) != 0))) {
-    e.applied.push_back("disasm_rejects_src2_bits");
+  if (absl::string_view id = RejectedModifierBits(target, in, sr, one_source_vop3); !id.empty()) {
+    e.applied.push_back(id);
     return e;
   }
   absl::StatusOr<DecodedVop3> ours = DecodeVop3(target, *seen);
@@ -568,12 +628,17 @@ LlvmDisasmExpectation ExpectLlvmDisassemblyOfFields(const TargetTraits& target,
   e.text = PrintVop3(target, in);
   RespellLiteralModifiers(&e);
   RespellInt16(in, &e);
+  if (std::optional<std::string> llvm = NoInlineText(target, in); llvm.has_value()) {
+    if (*llvm != e.text) e.applied.push_back("disasm_prints_no_inline_constant_value");
+    e.text = *llvm;
+  }
   return e;
 }
 
 }  // namespace
 
 std::string LlvmAsmText(const TargetTraits& target, const Vop3Instr& in) {
+  if (std::optional<std::string> llvm = NoInlineText(target, in); llvm.has_value()) return *llvm;
   const std::string text = PrintVop3(target, in);
   if (!Src0Int16(in.instr)) return text;
   for (absl::string_view form : {"_e64 ", "_e32 "}) {

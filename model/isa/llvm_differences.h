@@ -40,7 +40,8 @@ struct LlvmDisasmExpectation {
 
 // What llvm-mc-22 -show-encoding prints for the instruction `in` (its assembler's echo): our
 // text (PrintVop3) but for a Src0Int16 row's form suffix, which LLVM does not print
-// (disasm_drops_vop1_suffix).
+// (disasm_drops_vop1_suffix), and a Src0NoInline row's constant, which it prints as its value
+// (disasm_prints_no_inline_constant_value).
 std::string LlvmAsmText(const TargetTraits& target, const Vop3Instr& in);
 
 LlvmDisasmExpectation ExpectLlvmDisassembly(const TargetTraits& target,

@@ -203,6 +203,15 @@ void LlvmOperandRefusals(const TargetTraits& target, const Vop3Instr& in, const 
     }
     if (r + n - 1 > 255) out.push_back(absl::StrCat("src", i, " v[", r, ":", r + n - 1, "]: the tuple runs past v255"));
   }
+  // gfx1250's packed f16 -> fp8/bf8 encoders (targets.h Src0NoInline): llvm-mc-22 assembles
+  // every constant in S0 to a literal (`1.0` the literal 0x3c00, `0` the literal 0).
+  if (Src0NoInline(in.instr)) {
+    absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, in.src[0]);
+    if (info.ok() && (info->kind == OperandKind::inline_int || info->kind == OperandKind::inline_float)) {
+      out.push_back(absl::StrCat("src0 code ", in.src[0], ": LLVM encodes no inline constant in ",
+                                 InstrName(in.instr), "'s source (it assembles a literal)"));
+    }
+  }
   static constexpr absl::string_view kSrcField[3] = {"SRC0", "SRC1", "SRC2"};
   for (int i = NumSourcesRead(in.instr); i < 3; ++i) {
     if (in.src[i] != 0) {

@@ -88,8 +88,22 @@ absl::StatusOr<ParsedSource> ParseTupleSource(const TargetTraits& target, absl::
   return absl::InvalidArgumentError("not a tuple");  // a constant: the caller parses it
 }
 
+// A constant in an operand LLVM gives no inline constant (targets.h Src0NoInline): the literal
+// llvm-mc-22 assembles, an integer's 32-bit value or a float's f16 pattern (`1.0` 0x3c00).
+ParsedSource NoInlineLiteral(const TargetTraits& target, ParsedSource s) {
+  absl::StatusOr<OperandInfo> info = DescribeOperand(target.family, s.code);
+  if (!info.ok() || (info->kind != OperandKind::inline_int && info->kind != OperandKind::inline_float)) {
+    return s;
+  }
+  const bool f16 = info->kind == OperandKind::inline_float;
+  s.literal = f16 ? DescribeOperand(target.family, s.code, false, 16)->value : info->value;
+  s.code = kLiteralCode;
+  return s;
+}
+
 absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::string_view text,
-                                         int bits, int dwords = 1, bool int16 = false) {
+                                         int bits, int dwords = 1, bool int16 = false,
+                                         bool no_inline = false) {
   ParsedSource s;
   absl::string_view t = absl::StripAsciiWhitespace(text);
   const std::string orig(t);
@@ -132,9 +146,21 @@ absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::strin
     s.literal = v;
     return s;
   }
-  if (absl::StatusOr<uint16_t> code = ParseOperandName(target.family, t); code.ok()) {
+  // `inline(1.0)`: the inline code itself where LLVM encodes none (vop3_print.cc spells it so).
+  if (no_inline && absl::ConsumePrefix(&t, "inline(")) {
+    absl::StatusOr<uint16_t> code =
+        absl::ConsumeSuffix(&t, ")") ? ParseOperandName(target.family, t) : absl::InvalidArgumentError("");
+    absl::StatusOr<OperandInfo> info =
+        code.ok() ? DescribeOperand(target.family, *code) : absl::StatusOr<OperandInfo>(code.status());
+    if (!info.ok() || (info->kind != OperandKind::inline_int && info->kind != OperandKind::inline_float)) {
+      return absl::InvalidArgumentError(absl::StrCat("'", orig, "': inline(...) takes an inline constant"));
+    }
     s.code = *code;
     return s;
+  }
+  if (absl::StatusOr<uint16_t> code = ParseOperandName(target.family, t); code.ok()) {
+    s.code = *code;
+    return no_inline ? NoInlineLiteral(target, s) : s;
   }
   absl::StatusOr<uint32_t> v = ParseNumber(t);
   if (!v.ok()) {
@@ -153,7 +179,8 @@ absl::StatusOr<ParsedSource> ParseSource(const TargetTraits& target, absl::strin
   }
   // As llvm-mc does: a number that is an inline constant's value becomes that constant.
   // A 16-bit integer operand (`int16`, targets.h Src0Int16) keeps an f16 pattern a literal.
-  if (std::optional<uint16_t> code = InlineConstantCode(*v, bits, int16); code.has_value()) {
+  if (std::optional<uint16_t> code = InlineConstantCode(*v, bits, int16);
+      code.has_value() && !no_inline) {
     s.code = *code;
   } else {
     s.code = kLiteralCode;
@@ -271,7 +298,8 @@ absl::Status ParseSourceInto(const TargetTraits& target, absl::string_view part_
   LANEDIFF_ASSIGN_OR_RETURN(ParsedSource s,
                             ParseSource(target, part, GetInstrInfo(in->instr).src_bits(target.family, k),
                                         GetInstrInfo(in->instr).src_dwords(k),
-                                        k == 0 && Src0Int16(in->instr)));
+                                        k == 0 && Src0Int16(in->instr),
+                                        k == 0 && Src0NoInline(in->instr)));
   in->src[k] = s.code;
   if (s.neg) in->mods.neg |= 1 << k;
   if (s.abs) in->mods.abs |= 1 << k;

@@ -50,6 +50,12 @@ std::string SourceText(const TargetTraits& target, const Vop3Instr& in, int i) {
   const bool is_register = info.ok() && (info->kind == OperandKind::vgpr ||
                                          info->kind == OperandKind::sgpr ||
                                          info->kind == OperandKind::special);
+  // An inline code where LLVM encodes none (targets.h Src0NoInline): `inline(1.0)`, our spelling
+  // of a word LLVM cannot write (its `1.0` there is the literal 0x3c00; LlvmRefusals says so).
+  if (i == 0 && Src0NoInline(in.instr) && info.ok() &&
+      (info->kind == OperandKind::inline_int || info->kind == OperandKind::inline_float)) {
+    text = absl::StrCat("inline(", text, ")");
+  }
   if (absl::StartsWith(text, "lit(") && (neg || abs)) {
     // An inline-valued literal with modifiers: llvm-mc-22 reads |lit(0x0)| as the inline |0|
     // and rejects -lit(0x0), so spell it with the function forms it assembles exactly

@@ -25,12 +25,14 @@ const TargetTraits& Gfx1250() {
   std::abort();
 }
 
-// The rows this test covers: a 16-bit float source on gfx1250, unscaled (no gfx950 encoding).
+// The rows this test covers: a 16-bit float source and a seed on gfx1250, unscaled (no gfx950
+// encoding).
 std::vector<Instr> Rows() {
   std::vector<Instr> out;
   for (Instr instr : kAllInstrs) {
     const InstrInfo& info = GetInstrInfo(instr);
-    if (info.src[0] == SrcRole::data_f16x2 && Gfx1250().Has(instr) && info.writes_float()) {
+    if (info.src[0] == SrcRole::data_f16x2 && info.src[1] == SrcRole::sr_seed &&
+        Gfx1250().Has(instr) && info.writes_float()) {
       out.push_back(instr);
     }
   }

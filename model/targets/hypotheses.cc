@@ -272,7 +272,8 @@ const std::vector<HypothesisInfo>& Registry() {
        Get<Gfx1250Clamp, &Hypotheses::gfx1250_clamp>,
        Set<Gfx1250Clamp, &Hypotheses::gfx1250_clamp>},
       {"pk_fp8_clamp",
-       "v_cvt_pk_fp8/bf8_f32: CLAMP where it selects no format (LLVM refuses it there)",
+       "v_cvt_pk_fp8/bf8_f32: CLAMP where it selects no format (LLVM refuses it there); also "
+       "gfx1250's packed bf8 encoder from two f16, where LLVM takes it (docs/semantics.md §13.8)",
        {{"ignored", "the bit changes nothing",
          "AMD CDNA4 ISA guide V_CVT_PK_FP8_F32 / V_CVT_PK_BF8_F32 notes ('Round to nearest even. "
          "Ignores OMOD and clamp.'); "
@@ -746,7 +747,8 @@ const std::vector<HypothesisInfo>& Registry() {
        Get<MxFp4Nan, &Hypotheses::mx_fp4_nan>, Set<MxFp4Nan, &Hypotheses::mx_fp4_nan>},
       {"mx_pk16_neg",
        "gfx950 v_cvt_scalef32_*_{f16,bf16} with two packed 16-bit sources: where S0's NEG and ABS "
-       "act (LLVM encodes one NEG[0] and one ABS[0] bit, no neg_lo/neg_hi)",
+       "act (LLVM encodes one NEG[0] and one ABS[0] bit, no neg_lo/neg_hi); also gfx1250's "
+       "packed f16 -> fp8/bf8 encoders (docs/semantics.md §13.8: the same operand, carried over)",
        {{"both_halves",
          "on both elements: sign bits 15 and 31",
          "AMD CDNA4 ISA pseudocode V_CVT_SCALEF32_PK_FP8_F16 and friends read S0[15:0].f16 and "

@@ -72,10 +72,13 @@ constexpr bool FamilyColumnsConsistent(const InstrInfo& i) {
     if (i.opsel_syntax[f] == OpSelSyntax::byte_sel_src && i.opsel_bits != 0b0011) return false;
     // A 16-bit source only where the family has the instruction.
     if ((i.src0_16bit & (1u << f)) != 0 && i.opcode[f] == kNoOpcode) return false;
-    // The source word select of the packed decodes: two f32 in a pair, or two f16 in one VGPR.
+    // op_sel:[a,d] on the packed decodes (OPSEL[0] the source word: two f32 in a pair, or two
+    // f16 in one VGPR) and on the packed f16 encoders (OPSEL[3] the destination half they write).
     const bool pair_decode = i.dst_bits == 64 || (i.dst_bits == 32 && i.output == OutputKind::f16);
+    const bool half_encoder = i.opsel_bits == 0b1000 && i.write == DstWrite::half_at_opsel_3 &&
+                              IsPackedF16(i.src[0]);
     if (i.opsel_syntax[f] == OpSelSyntax::op_sel_word_src &&
-        (i.opsel_bits != 0b0001 || !pair_decode)) {
+        !(i.opsel_bits == 0b0001 && pair_decode) && !half_encoder) {
       return false;
     }
   }

@@ -374,6 +374,17 @@ inline bool Src0Int16(Instr instr) {
   return info.encoding == Encoding::vop1 && info.src0_16bit != 0 &&
          info.output == OutputKind::f16 && info.write == DstWrite::dword;
 }
+// A VOP3 row whose SRC0 (two packed f16, a 32-bit operand) takes no inline constant in LLVM 22
+// (gfx1250's packed f16 -> fp8/bf8 encoders, docs/semantics.md §13.8): llvm-mc-22 -mcpu=gfx1250
+// assembles every constant to a literal (`1.0` the f16 pattern 0x00003c00, `-1` 0xffffffff,
+// `0` the literal 0) and its disassembler prints an inline code's 32-bit value (0xf2 as
+// `0x3f800000`) and a literal plainly (0x40 as `64`, 0x3f800000 as `0x3f800000`).
+inline bool Src0NoInline(Instr instr) {
+  const InstrInfo& info = GetInstrInfo(instr);
+  return info.encoding == Encoding::vop3 && IsPackedF16(info.src[0]) &&
+         info.write == DstWrite::half_at_opsel_3 &&
+         info.opsel_syntax[static_cast<int>(Family::gfx1250)] == OpSelSyntax::op_sel_word_src;
+}
 // The most destination words any instruction writes per lane (a VGPR tuple of 32: the gfx950
 // FP6/BF6 -> f32 decodes' v[N:N+31]).
 inline constexpr int kMaxDstWords = 32;
