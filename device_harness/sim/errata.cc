@@ -47,7 +47,8 @@ constexpr bool ReadsScale(const InstrInfo& r) {
 // (two packed 16-bit floats in S0).
 constexpr bool EncodesScaledPair(const InstrInfo& r) {
   return r.write == DstWrite::half_at_opsel_3 &&
-         (r.src[2] == SrcRole::scale_f32 || IsPacked16(r.src[0]));
+         (r.src[2] == SrcRole::scale_f32 ||
+          (IsPacked16(r.src[0]) && r.src[1] == SrcRole::scale_f32));
 }
 // The unscaled RNE 8-bit float writers (the scaled encoders' quantum moves with the scale, and
 // pk_overflow is not their rule).

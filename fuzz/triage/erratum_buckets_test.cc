@@ -175,7 +175,8 @@ bool HalfWriter(const InstrInfo& r) { return r.write == DstWrite::half_at_opsel_
 // The scaled encoders: half writers whose S2 is a scale, or whose S0 is two packed 16-bit floats
 // (their scale in S1).
 bool ScaledPairWriter(const InstrInfo& r) {
-  return HalfWriter(r) && (r.src[2] == SrcRole::scale_f32 || IsPacked16(r.src[0]));
+  return HalfWriter(r) && (r.src[2] == SrcRole::scale_f32 ||
+                           (IsPacked16(r.src[0]) && r.src[1] == SrcRole::scale_f32));
 }
 // The writers of a byte of two FP4 codes (the gfx950 scaled FP4 encoder).
 bool Fp4PairWriter(const InstrInfo& r) { return r.output == OutputKind::fp4; }
