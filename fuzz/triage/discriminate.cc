@@ -320,6 +320,13 @@ std::vector<proto::Encoding> ExtraEncodings(const TargetTraits& target, Instr in
   // One 16-bit float of such a source with a seed (the SR encoders): OPSEL[0], which
   // mx_sr16_opsel0's readings answer differently (ignored, or the high half).
   if (IsPacked16(info.src[0]) && info.src[1] == SrcRole::sr_seed) out.emplace_back().set_opsel(1);
+  // Two such floats converted together into one half of VDST (gfx1250's v_cvt_pk_{fp8,bf8}_f16):
+  // OPSEL[0], which pk_f16_opsel0's readings answer differently (ignored, both elements from the
+  // high half, the halves swapped) on a candidate whose halves differ.
+  if (IsPacked16(info.src[0]) && info.src[1] == SrcRole::unused &&
+      info.write == DstWrite::half_at_opsel_3) {
+    out.emplace_back().set_opsel(1);
+  }
   // scale_sel:6 and :13 (gfx1250's decodes with an E8M0 scale register): bytes 2 and 1, 1 and
   // 3 under mx_scale_sel's low2 and high2.
   if (syntax16 == OpSelSyntax::scale_sel) {

@@ -235,6 +235,31 @@ TEST(Discriminate, RelevantRulesFollowTheFormats) {
             (std::vector<std::string>{"fp8_nan: sign_preserving == sign_7f"}));
 }
 
+// gfx1250's packed f16 -> fp8/bf8 rows: OPSEL[0] is asked (pk_f16_opsel0 relevant, its three
+// readings told apart), and a simulator told another reading is named by it; the default one
+// follows `ignored`.
+TEST(Discriminate, NamesThePkF16Opsel0ReadingASimulatorFollows) {
+  for (const char* row : {"v_cvt_pk_fp8_f16", "v_cvt_pk_bf8_f16"}) {
+    SCOPED_TRACE(row);
+    auto d = Discriminate(**FindTarget("gfx1250"), *ParseInstr(row));
+    ASSERT_TRUE(d.ok()) << d.status();
+    EXPECT_NE(std::find(d->relevant.begin(), d->relevant.end(), "pk_f16_opsel0"),
+              d->relevant.end());
+    for (const char* reading : {"pk_f16_opsel0=ignored", "pk_f16_opsel0=high_half",
+                                "pk_f16_opsel0=halves_swapped"}) {
+      RunnerOptions ro;
+      ro.hypotheses = {reading};
+      auto runner = OpenRunner("sim", ro);
+      ASSERT_TRUE(runner.ok()) << runner.status();
+      auto v = AskDevice(*d, **runner);
+      ASSERT_TRUE(v.ok()) << v.status();
+      EXPECT_TRUE(v->explained) << reading << ": " << v->summary;
+      EXPECT_NE(std::find(v->follows.begin(), v->follows.end(), reading), v->follows.end())
+          << reading << ": " << v->summary;
+    }
+  }
+}
+
 struct Expect {
   const char* target;
   Instr instr;

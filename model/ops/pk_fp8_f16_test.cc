@@ -64,7 +64,8 @@ TEST(PkFp8F16, HandCases) {
       // f16 1.0 (0x3c00) -> E4M3 exponent 0 + 7, fraction 0: 0x38; 2.0 (0x4000) -> 0x40; the byte
       // of S0[31:16] above the byte of S0[15:0], in the low half (OPSEL 0), 0xdead kept.
       EXPECT_EQ(Lane(instr, 0, 0x40003c00, 0xdeadbeef), 0xdead4038u);
-      // OPSEL[3]: the high half, 0xbeef kept; OPSEL[0] changes nothing (0b1001 as 0b1000).
+      // OPSEL[3]: the high half, 0xbeef kept; OPSEL[0] changes nothing (0b1001 as 0b1000)
+      // under pk_f16_opsel0=ignored, the default (its other readings: Opsel0Readings).
       EXPECT_EQ(Lane(instr, 0b1000, 0x40003c00, 0xdeadbeef), 0x4038beefu);
       EXPECT_EQ(Lane(instr, 0b1001, 0x40003c00, 0xdeadbeef), 0x4038beefu);
       // Ties to even: 0x3c40 = 1 + 1/16, halfway between 1.0 (0x38) and 1.125 (0x39): 0x38;
@@ -99,6 +100,53 @@ TEST(PkFp8F16, HandCases) {
       EXPECT_EQ(EvaluateLane(ctx, 0x7bff7bff, 0, 0, 0), 0x00007c7cu);
     }
   }
+}
+
+// One lane under one reading of pk_f16_opsel0 (and of mx_pk16_neg).
+uint32_t LaneUnder(Instr instr, const char* opsel0, uint8_t opsel, uint32_t src0, uint32_t vdst_old,
+                   uint8_t neg = 0, const char* pk16_neg = "mx_pk16_neg=both_halves") {
+  OpContext ctx;
+  ctx.target = &Gfx1250();
+  ctx.instr = instr;
+  ctx.mods.opsel = opsel;
+  ctx.mods.neg = neg;
+  EXPECT_TRUE(SetHypothesis(opsel0, &ctx.hyp).ok()) << opsel0;
+  EXPECT_TRUE(SetHypothesis(pk16_neg, &ctx.hyp).ok()) << pk16_neg;
+  return EvaluateLane(ctx, src0, 0, 0, vdst_old);
+}
+
+// pk_f16_opsel0 (docs/semantics.md §13.8), each reading by hand. S0 = 0x40003c00: 2.0 in
+// S0[31:16], 1.0 in S0[15:0]. E4M3: 1.0 = 0x38 (exponent 0 + bias 7, fraction 0), 2.0 = 0x40;
+// E5M2 (f16's high byte when the low byte is 0): 1.0 = 0x3c, 2.0 = 0x40. The result half is
+// {byte(element 1), byte(element 0)}.
+TEST(PkFp8F16, Opsel0Readings) {
+  const Instr fp8 = Instr::v_cvt_pk_fp8_f16, bf8 = Instr::v_cvt_pk_bf8_f16;
+  const char* kIgnored = "pk_f16_opsel0=ignored";
+  const char* kHigh = "pk_f16_opsel0=high_half";
+  const char* kSwapped = "pk_f16_opsel0=halves_swapped";
+  // ignored: OPSEL[0] = 1 reads as 0: element 0 1.0, element 1 2.0 -> 0x4038 in the low half.
+  EXPECT_EQ(LaneUnder(fp8, kIgnored, 0b0001, 0x40003c00, 0xdeadbeef), 0xdead4038u);
+  // high_half: element 0 reads S0[31:16] too: both 2.0 -> 0x4040; OPSEL[0] = 0 selects nothing
+  // (0x4038 as the default), and with OPSEL[3] the pair lands in the high half, 0xbeef kept.
+  EXPECT_EQ(LaneUnder(fp8, kHigh, 0b0001, 0x40003c00, 0xdeadbeef), 0xdead4040u);
+  EXPECT_EQ(LaneUnder(fp8, kHigh, 0b0000, 0x40003c00, 0xdeadbeef), 0xdead4038u);
+  EXPECT_EQ(LaneUnder(fp8, kHigh, 0b1001, 0x40003c00, 0xdeadbeef), 0x4040beefu);
+  // halves_swapped: element 0 2.0 (0x40), element 1 1.0 (0x38) -> 0x3840.
+  EXPECT_EQ(LaneUnder(fp8, kSwapped, 0b0001, 0x40003c00, 0xdeadbeef), 0xdead3840u);
+  EXPECT_EQ(LaneUnder(fp8, kSwapped, 0b1001, 0x40003c00, 0xdeadbeef), 0x3840beefu);
+  // The bf8 row alike, old VDST 0x12345678: 0x403c, 0x4040, 0x3c40 into the low half.
+  EXPECT_EQ(LaneUnder(bf8, kIgnored, 0b0001, 0x40003c00, 0x12345678), 0x1234403cu);
+  EXPECT_EQ(LaneUnder(bf8, kHigh, 0b0001, 0x40003c00, 0x12345678), 0x12344040u);
+  EXPECT_EQ(LaneUnder(bf8, kSwapped, 0b0001, 0x40003c00, 0x12345678), 0x12343c40u);
+  // NEG/ABS act on S0's bits before OPSEL[0] selects. NEG[0] under mx_pk16_neg=low_half flips
+  // bit 15 only: S0 becomes 0x4000bc00 (-1.0 low). high_half reads 0x4000 for both elements:
+  // 0x4040 (the negated half unread); halves_swapped: element 0 0x4000 (0x40), element 1
+  // 0xbc00 = -1.0 (sign | 0x38 = 0xb8): 0xb840; ignored: element 0 -1.0 (0xb8), element 1 2.0
+  // (0x40): 0x40b8.
+  const char* kLow = "mx_pk16_neg=low_half";
+  EXPECT_EQ(LaneUnder(fp8, kHigh, 0b0001, 0x40003c00, 0, 1, kLow), 0x00004040u);
+  EXPECT_EQ(LaneUnder(fp8, kSwapped, 0b0001, 0x40003c00, 0, 1, kLow), 0x0000b840u);
+  EXPECT_EQ(LaneUnder(fp8, kIgnored, 0b0001, 0x40003c00, 0, 1, kLow), 0x000040b8u);
 }
 
 uint32_t Stride() {

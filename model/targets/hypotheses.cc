@@ -1128,6 +1128,44 @@ const std::vector<HypothesisInfo>& Registry() {
          "no 16-element FP6/BF6 encoder or decode: the rule does not arise"}},
        Get<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>,
        Set<MxPk16Fp6Order, &Hypotheses::mx_pk16_fp6_order>},
+      {"pk_f16_opsel0",
+       "gfx1250 v_cvt_pk_{fp8,bf8}_f16: what OPSEL[0] does (LLVM accepts and prints op_sel:[1,d] "
+       "on the one source, a dword of two f16)",
+       {{"ignored",
+         "nothing: element 0 is S0[15:0], element 1 S0[31:16]",
+         "S0 is the whole dword, so no half is left to select; llc-22 -mcpu=gfx1250 "
+         "-mattr=+real-true16, given llvm.amdgcn.cvt.pk.fp8.f16 of a <2 x half> splat of a pair's "
+         "high element or of the pair swapped, builds the operand with v_mov_b16 and never sets "
+         "op_sel[0] (docs/semantics.md §13.8); a stored test of rocjitsu's generator "
+         "(gen_vector_cvt_pk of V_CVT_PK_FP8_F16) asserts a true16 destination write and no "
+         "true16 source read",
+         "gfx1250",
+         "gfx1250 v_cvt_pk_fp8_f16 op_sel:[1,0] src0=0x40003c00 (2.0 high, 1.0 low) "
+         "vdst_old=0: 0x00004038"},
+        {"high_half",
+         "OPSEL[0] = 1 reads element 0 from S0[31:16]; element 1 reads S0[31:16] as always (both "
+         "bytes from the high f16), as a VOP3P source whose op_sel_hi is implied 1",
+         "the VOP3P OP_SEL / OP_SEL_HI fields of AMD's RDNA3 and RDNA4 ISA guides (OP_SEL picks "
+         "the half feeding the low result, OP_SEL_HI the high one), as CLRX/CLRX-mirror's wiki "
+         "GcnInstrsVop3p describes them; LLVM's SIMCCodeEmitter getImplicitOpSelHiEncoding sets "
+         "OP_SEL_HI for a source a VOP3P form lacks",
+         "gfx1250",
+         "gfx1250 v_cvt_pk_fp8_f16 op_sel:[1,0] src0=0x40003c00 vdst_old=0: 0x00004040 "
+         "(default 0x00004038)"},
+        {"halves_swapped",
+         "OPSEL[0] = 1 exchanges S0's halves before the conversion: element 0 from S0[31:16], "
+         "element 1 from S0[15:0]",
+         "none found: a 16-bit select on the whole dword read as a word swap",
+         "gfx1250",
+         "gfx1250 v_cvt_pk_fp8_f16 op_sel:[1,0] src0=0x40003c00 vdst_old=0: 0x00003840 "
+         "(default 0x00004038)"}},
+       {{"gfx1250 gfx1251",
+         "U: no gfx1250 pseudocode is public and nothing is measured; LLVM's code generator "
+         "builds a high-half splat or a swap with moves instead of setting the bit"},
+        {"gfx908 gfx90a gfx942 gfx950 gfx1010 gfx1030 gfx1100 gfx1150 gfx1200 gfx1201",
+         "no packed f16 -> fp8/bf8 RNE conversion: the rule does not arise"}},
+       Get<PkF16Opsel0, &Hypotheses::pk_f16_opsel0>,
+       Set<PkF16Opsel0, &Hypotheses::pk_f16_opsel0>},
   };
   return *registry;
 }

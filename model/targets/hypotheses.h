@@ -175,6 +175,10 @@ enum class MxUpScale : uint8_t { multiply, divide };
 // the 96-bit VDST: field i at bits 6i+5:6i (default), or gfx950's 2XPK16 interleave over the
 // two halves (element i < 8 at field 2i, element 8 + i at field 2i + 1).
 enum class MxPk16Fp6Order : uint8_t { linear, interleaved };
+// gfx1250 v_cvt_pk_{fp8,bf8}_f16 (two f16 packed in S0): what OPSEL[0] (LLVM accepts and prints
+// op_sel:[1,d]) does: nothing (default), it selects S0[31:16] for element 0 as a VOP3P op_sel bit
+// with op_sel_hi 1 (both elements from the high f16), or it swaps S0's halves.
+enum class PkF16Opsel0 : uint8_t { ignored, high_half, halves_swapped };
 
 struct Hypotheses {
   PkU8Rounding pk_u8_rounding = PkU8Rounding::mode;
@@ -221,6 +225,7 @@ struct Hypotheses {
   MxScaleSel mx_scale_sel = MxScaleSel::low2;
   MxUpScale mx_up_scale = MxUpScale::multiply;
   MxPk16Fp6Order mx_pk16_fp6_order = MxPk16Fp6Order::linear;
+  PkF16Opsel0 pk_f16_opsel0 = PkF16Opsel0::ignored;
 
   friend bool operator==(const Hypotheses&, const Hypotheses&) = default;
 };
