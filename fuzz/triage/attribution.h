@@ -204,6 +204,10 @@ struct Cause {
 //     ties: hypotheses in AllHypotheses order, then fields), one reading per rule; lanes no
 //     single candidate explains are tried under sets of the known and chosen settings, then
 //     under pairs of candidates of different rules (each lane to each setting it needs).
+//     Lanes still left whose words, with the instruction's exchange of elements undone, settings
+//     explain (the same cover on those lanes, the batch's chosen settings known, one reading per
+//     rule) count for those settings and for the exchange's class (elements_swapped,
+//     dst_halves_swapped, dst_words_swapped, elements_reversed): two deviations, two causes.
 //  3. The value lanes nothing explains take one class: the one all of them show, else the most
 //     frequent, ties in kDifferenceClasses order. Its Cause lists the lanes that show it.
 //  4. A lane showing two classes (a VGPR pair: dst_words_swapped and source_byte_moved) counts
