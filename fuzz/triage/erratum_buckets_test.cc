@@ -522,7 +522,7 @@ TEST(ErratumBuckets, SeveralCausesAtOnceGiveOneBucketEachNamedByIt) {
 }
 
 // A structural erratum and a reading on one gfx950 row, the SR FP6 encoder from 32 f32
-// (v_cvt_scalef32_sr_pk32_fp6_f32: a seed S1, a scale S2, 32 FP6 codes in 192 bits; errata.h):
+// (a seed S1, a scale S2, 32 FP6 codes in 192 bits; errata.h):
 // fp6_interleave_swapped writes the two fields of every 12-bit pair exchanged (elements 2k and
 // 2k + 1), the class elements_swapped on a lane where some pair's codes differ (Fp6TupleClass);
 // sr_seed_not_advanced rounds every element with S1 instead of its stepped seed,
