@@ -316,7 +316,10 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
 // settings the campaign has confirmed on this target and instruction (Attribute's); a cause
 // named by settings also shows where Attribute with them names it, as it did on the batch the
 // cause came from (a setting whose lanes meet a confirmed cause's everywhere changes agreeing
-// lanes alone: SR +Inf made NaN by the literal add and its sign kept by another reading). The
+// lanes alone: SR +Inf made NaN by the literal add and its sign kept by another reading). On an
+// instruction with an exchange of elements (Attribute's step 2b), a cause named by settings, or
+// the exchange's class, also shows where Attribute names it, known settings or none: a lane
+// whose elements the device exchanged after a reading shows both and neither alone. The
 // minimizer's predicate, which holds the candidate resolved (`rc`, ResolveTestCase; its
 // ctx.hyp is not read: `hyp` stands in its place).
 absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
