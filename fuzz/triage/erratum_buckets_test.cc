@@ -541,7 +541,7 @@ TEST(ErratumBuckets, AnExchangeBesideAReadingNamesBoth) {
   for (Instr i : kAllInstrs) rows += SrFp6FromF32(GetInstrInfo(i)) ? 1 : 0;
   ASSERT_EQ(rows, 1u) << "one row: the gfx950 SR FP6 encoder from 32 f32";
   const auto buckets =
-      Campaign({"fp6_interleave_swapped", "sr_seed_not_advanced"}, 40, 11, SrFp6FromF32);
+      Campaign({"fp6_interleave_swapped", "sr_seed_not_advanced"}, 25, 11, SrFp6FromF32);
   std::printf("[buckets] an exchange beside a reading:\n%s", Describe(buckets).c_str());
   ASSERT_EQ(buckets.size(), 1u) << Describe(buckets);
   std::set<std::string> causes;
