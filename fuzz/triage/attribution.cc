@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -131,6 +132,25 @@ size_t FirstDifferingWord(absl::Span<const uint32_t> expected, absl::Span<const 
   size_t k = 0;
   while (k + 1 < w && expected[k] == observed[k]) ++k;
   return k;
+}
+
+// The exchange of a lane's elements the instruction's classes name, each its own inverse
+// (LaneClassifier::Exchange applies it): the two codes of each written FP4 byte, the two fields
+// of every 12-bit FP6 pair, the two bytes of a written 16-bit half of 8-bit codes
+// (elements_swapped); the halves of every 16-bit float word (dst_halves_swapped); a VGPR pair's
+// words (dst_words_swapped); a tuple's f32 words in reverse order (elements_reversed). nullptr:
+// the instruction has none (a single f32 word, an integer word, a whole dword of codes).
+const char* ExchangeClassOf(Instr instr) {
+  const InstrInfo& info = GetInstrInfo(instr);
+  const size_t w = static_cast<size_t>(DstWords(instr));
+  if (info.output == OutputKind::fp6) return "elements_swapped";
+  if (WritesF32Word(instr)) return w == 2 ? "dst_words_swapped" : w > 2 ? "elements_reversed" : nullptr;
+  if (WritesSixteenBitFloats(instr)) return "dst_halves_swapped";
+  if (info.write == DstWrite::dword && (info.writes_float() || info.output == OutputKind::fp4)) {
+    return w == 2 ? "dst_words_swapped" : nullptr;
+  }
+  if (info.output == OutputKind::b32_int || info.output == OutputKind::u8_int) return nullptr;
+  return "elements_swapped";
 }
 
 // Each lane's difference class under the model's rounding candidates (8-bit outputs) or the
@@ -296,7 +316,77 @@ struct LaneClassifier {
     }
     return "value_differs";
   }
+  const char* ExchangeClass() const { return ExchangeClassOf(info.instr); }
+  // Lane i's words with ExchangeClass's exchange applied (in place); false when lane i has no
+  // such exchange (a 16-bit float writer of one half, an 8-bit writer of one byte).
+  bool Exchange(size_t i, absl::Span<uint32_t> words) const {
+    const char* name = ExchangeClass();
+    if (name == nullptr) return false;
+    const std::string_view c = name;
+    if (c == "dst_words_swapped") {
+      std::swap(words[0], words[1]);
+      return true;
+    }
+    if (c == "elements_reversed") {
+      std::reverse(words.begin(), words.end());
+      return true;
+    }
+    if (info.output == OutputKind::fp6) return SwapFp6Pairs(words);
+    const uint32_t written = WrittenMask(rc.ctx.instr, rc.ctx.mods.opsel, rc.lanes.view().src1[i]);
+    if (sixteen) {
+      if (words.size() == 1 && written != 0xffffffffu) return false;
+      for (uint32_t& x : words) x = std::rotl(x, 16);
+      return true;
+    }
+    if (info.output == OutputKind::fp4) {  // the two codes of every written byte
+      for (int b = 0; b < 32; b += 8) {
+        if (((written >> b) & 0xffu) == 0) continue;
+        const uint32_t v = (words[0] >> b) & 0xffu;
+        words[0] = (words[0] & ~(0xffu << b)) | ((((v & 0xfu) << 4) | (v >> 4)) << b);
+      }
+      return true;
+    }
+    // 8-bit codes: a written 16-bit half's two bytes
+    if (std::popcount(written) != 16 || (written != 0xffffu && written != 0xffff0000u)) return false;
+    const int at = written == 0xffffu ? 0 : 16;
+    const uint32_t h = (words[0] >> at) & 0xffffu;
+    words[0] = (words[0] & ~(0xffffu << at)) | ((((h & 0xffu) << 8) | (h >> 8)) << at);
+    return true;
+  }
+  // A tuple of FP6 codes (32 in 6 words, 16 in 3) with the two fields of every 12-bit pair
+  // exchanged (Fp6TupleClass's elements_swapped); false for another size.
+  static bool SwapFp6Pairs(absl::Span<uint32_t> words) {
+    if (words.size() != 6 && words.size() != 3) return false;
+    auto get = [&](int k) {
+      uint32_t c = 0;
+      for (int b = 0; b < 6; ++b) c |= ((words[(6 * k + b) / 32] >> ((6 * k + b) % 32)) & 1u) << b;
+      return c;
+    };
+    auto put = [&](int k, uint32_t c) {
+      for (int b = 0; b < 6; ++b) {
+        uint32_t& x = words[(6 * k + b) / 32];
+        const uint32_t bit = 1u << ((6 * k + b) % 32);
+        x = ((c >> b) & 1u) != 0 ? (x | bit) : (x & ~bit);
+      }
+    };
+    const int fields = static_cast<int>(words.size()) * 32 / 6;
+    for (int k = 0; k < fields; k += 2) {
+      const uint32_t a = get(k), b = get(k + 1);
+      put(k, b);
+      put(k + 1, a);
+    }
+    return true;
+  }
 };
+
+// Whether lane i's device words `o` are the words `model` gives there with the instruction's
+// exchange applied, the exchange changing them (two deviations: step 2b of Attribute).
+bool ExchangedMatch(const LaneClassifier& lc, size_t i, absl::Span<const uint32_t> model,
+                    absl::Span<const uint32_t> o) {
+  std::vector<uint32_t> x(model.begin(), model.end());
+  return lc.Exchange(i, absl::MakeSpan(x)) && absl::MakeConstSpan(x) != model &&
+         absl::MakeConstSpan(x) == o;
+}
 
 // The classes every lane of `c` shows besides c.name (lane_classes: each differing lane's
 // Classes).
@@ -451,6 +541,112 @@ absl::Status JoinExchangedLanes(const ResolvedCase& rc, absl::Span<const uint32_
   return absl::OkStatus();
 }
 
+// Adds `lanes` (ascending) to cause c's, each once.
+void AddLanes(const std::vector<size_t>& lanes, Cause* c) {
+  std::vector<size_t> merged;
+  std::set_union(c->lanes.begin(), c->lanes.end(), lanes.begin(), lanes.end(),
+                 std::back_inserter(merged));
+  c->lanes = std::move(merged);
+}
+
+// Attribute's step 2b: the value lanes nothing explains (`unexplained`) whose device words,
+// with the instruction's exchange undone (LaneClassifier::Exchange), readings explain: the
+// device exchanged the elements of a result a reading gave (an FP4 byte's nibbles swapped on a
+// scale read as a whole f32). CoverValueLanes again, on those lanes only (the batch's other
+// disagreeing lanes neither tried nor agreeing), the settings chosen on the batch known beside
+// `known` and the other values of their rules refuted (one reading per rule). Each lane so
+// explained counts for each setting it needs and for the exchange's class (two deviations, two
+// causes, as a pair's); it leaves `unexplained`, and its class in `lane_classes` is the
+// exchange's. A lane the exchange alone explains stays (its class names the exchange).
+absl::Status CoverExchangedLanes(const LaneClassifier& lc, absl::Span<const uint32_t> expected,
+                                 absl::Span<const uint32_t> observed, const Relaxations& relax,
+                                 absl::Span<const std::string> refuted,
+                                 absl::Span<const std::string> known,
+                                 const std::vector<size_t>& differing, SortedLanes* sorted,
+                                 std::vector<size_t>* unexplained, std::vector<Cause>* causes) {
+  const char* exchange = lc.ExchangeClass();
+  if (exchange == nullptr) return absl::OkStatus();
+  const ResolvedCase& rc = lc.rc;
+  const size_t w = static_cast<size_t>(DstWords(rc.ctx.instr));
+  std::vector<uint32_t> undone(observed.begin(), observed.end());
+  std::vector<size_t> lanes;  // the exchange changes their words, not back to the expected ones
+  for (size_t i : *unexplained) {
+    const absl::Span<uint32_t> x = absl::MakeSpan(undone).subspan(i * w, w);
+    if (!lc.Exchange(i, x) || x == LaneWords(observed, i, w) || x == LaneWords(expected, i, w)) {
+      std::copy_n(observed.begin() + static_cast<std::ptrdiff_t>(i * w), w, x.begin());
+      continue;
+    }
+    lanes.push_back(i);
+  }
+  if (lanes.empty()) return absl::OkStatus();
+  std::vector<bool> excluded(rc.lanes.size(), false);
+  for (size_t i : differing) excluded[i] = true;
+  for (size_t i : lanes) excluded[i] = false;
+  std::vector<std::string> known_here(known.begin(), known.end()), refuted_here(refuted.begin(), refuted.end());
+  const std::vector<std::string> singles = SingleSettings(rc.ctx);
+  for (const Cause& c : *causes) {
+    const std::vector<std::string> own = c.settings.empty() ? SettingsOfCause(c.name) : c.settings;
+    if (!c.by_hypothesis || own.empty()) continue;
+    known_here.insert(known_here.end(), own.begin(), own.end());
+    for (const std::string& s : singles) {
+      if (RuleOf(s) == RuleOf(own[0]) && std::find(own.begin(), own.end(), s) == own.end()) {
+        refuted_here.push_back(s);
+      }
+    }
+  }
+  std::vector<size_t> left;
+  LANEDIFF_ASSIGN_OR_RETURN(std::vector<Cause> more,
+                            CoverValueLanes(rc, expected, undone, relax, lanes, excluded,
+                                            refuted_here, known_here, &left));
+  std::vector<size_t> explained;
+  std::set_difference(lanes.begin(), lanes.end(), left.begin(), left.end(),
+                      std::back_inserter(explained));
+  if (explained.empty()) return absl::OkStatus();
+  for (Cause& m : more) {  // a setting of a rule already named joins that cause
+    const std::string rule = RuleOf(SettingsOfCause(m.name).front());
+    auto same = std::find_if(causes->begin(), causes->end(), [&](const Cause& c) {
+      return c.by_hypothesis && RuleOf(SettingsOfCause(c.name).front()) == rule;
+    });
+    if (same == causes->end()) {
+      causes->push_back(std::move(m));
+    } else {
+      AddLanes(m.lanes, &*same);
+    }
+  }
+  causes->push_back(Cause{exchange, false, explained, {}, {}});
+  for (size_t i : explained) sorted->lane_classes[i] = {exchange};
+  std::vector<size_t> rest;
+  std::set_difference(unexplained->begin(), unexplained->end(), explained.begin(), explained.end(),
+                      std::back_inserter(rest));
+  *unexplained = std::move(rest);
+  return absl::OkStatus();
+}
+
+// Class causes of one name (the exchange of step 2b and the batch's class) are one cause.
+void MergeSameNamedClasses(std::vector<Cause>* causes) {
+  for (size_t a = 0; a < causes->size(); ++a) {
+    for (size_t b = a + 1; b < causes->size();) {
+      Cause& into = (*causes)[a];
+      const Cause& from = (*causes)[b];
+      if (into.by_hypothesis || from.by_hypothesis || into.name != from.name) {
+        ++b;
+        continue;
+      }
+      AddLanes(from.lanes, &into);
+      causes->erase(causes->begin() + static_cast<std::ptrdiff_t>(b));
+    }
+  }
+}
+
+// Whether Attribute, with the `known` settings, names `cause` on the batch `e`.
+absl::StatusOr<bool> NamedByAttribute(const Expectation& e, absl::Span<const uint32_t> observed,
+                                      const Relaxations& relax, const Cause& cause,
+                                      absl::Span<const std::string> known) {
+  LANEDIFF_ASSIGN_OR_RETURN(const std::vector<Cause> named,
+                            Attribute(e.rc, e.expected, observed, relax, {}, known));
+  return std::any_of(named.begin(), named.end(), [&](const Cause& c) { return c.name == cause.name; });
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<RoundingPair>> RoundingCandidates(const ResolvedCase& rc) {
@@ -512,6 +708,10 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     LANEDIFF_ASSIGN_OR_RETURN(causes, CoverValueLanes(rc, expected, observed, relax,
                                                       sorted.value_lanes, structural, refuted,
                                                       known, &unexplained));
+    if (!unexplained.empty()) {  // 2b. an exchange of the elements a reading gave
+      LANEDIFF_RETURN_IF_ERROR(CoverExchangedLanes(lc, expected, observed, relax, refuted, known,
+                                                   differing, &sorted, &unexplained, &causes));
+    }
     if (!unexplained.empty()) {  // 3. what nothing explains: one value class
       std::map<std::string, std::vector<size_t>> by_class;
       for (size_t i : unexplained) {
@@ -522,6 +722,7 @@ absl::StatusOr<std::vector<Cause>> Attribute(const ResolvedCase& rc,
     LANEDIFF_RETURN_IF_ERROR(JoinExchangedLanes(rc, observed, &sorted, &causes));
   }
   if (!sorted.structural.empty()) causes.push_back(PickClass(sorted.structural));
+  MergeSameNamedClasses(&causes);
   // A class cause whose every lane also shows another class cause of the batch is that cause:
   // the batch's other lanes tell which of the lane's classes happened (a class explaining
   // every lane wins over one explaining some).
@@ -594,16 +795,18 @@ absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
         if (shows(ctx) && !shows(t_alone)) return true;
       }
     }
-    if (known.empty()) return false;
-    LANEDIFF_ASSIGN_OR_RETURN(const std::vector<Cause> named,
-                              Attribute(e.rc, e.expected, observed, relax, {}, known));
-    return std::any_of(named.begin(), named.end(), [&](const Cause& c) { return c.name == cause.name; });
+    // Else as Attribute names it: with the known settings, or beside an exchange (step 2b).
+    if (known.empty() && ExchangeClassOf(e.rc.ctx.instr) == nullptr) return false;
+    return NamedByAttribute(e, observed, relax, cause, known);
   }
   LANEDIFF_ASSIGN_OR_RETURN(const LaneClassifier lc, LaneClassifier::Make(e.rc));
   for (const auto& [i, all] : ClassesOf(lc, e.Differing(observed, relax), e.expected, observed)) {
     if (std::find(all.begin(), all.end(), cause.name) != all.end()) return true;
   }
-  return false;
+  // An exchange shown beside a reading (Attribute's step 2b): no lane's class names it.
+  const char* exchange = ExchangeClassOf(e.rc.ctx.instr);
+  if (exchange == nullptr || cause.name != exchange) return false;
+  return NamedByAttribute(e, observed, relax, cause, known);
 }
 
 absl::StatusOr<std::string> DecideClass(const proto::TestCase& conf, const Hypotheses& hyp,
@@ -641,13 +844,15 @@ namespace {
 
 // Whether each lane of `lanes` (where s, applied in `with_s`, misses the device) shows s
 // together with one more deviation: some single setting t of a rule neither s nor the others
-// (`taken`) set gives the device's word there applied with s. On a confirmation
+// (`taken`) set gives the device's word there applied with s, or that word with the lane's
+// elements exchanged (ExchangedMatch: the exchange of step 2b beside). On a confirmation
 // batch, whose lanes are drawn afresh, such a lane holds a cause the first batch did not show
 // (its one source was uniform): NEG ignored was refuted on a gfx1250 SR conversion by lanes
 // whose redrawn seeds also showed the literal SR add.
-bool EachShowsAnotherBeside(const Expectation& e, const OpContext& with_s, const std::string& s,
-                            const std::vector<std::string>& taken, std::vector<size_t> lanes,
-                            absl::Span<const uint32_t> observed, const Relaxations& relax) {
+bool EachShowsAnotherBeside(const Expectation& e, const LaneClassifier& lc, const OpContext& with_s,
+                            const std::string& s, const std::vector<std::string>& taken,
+                            std::vector<size_t> lanes, absl::Span<const uint32_t> observed,
+                            const Relaxations& relax) {
   const LaneView v = e.rc.lanes.view();
   std::vector<uint32_t> both(e.expected.size());
   for (const std::string& t : SingleSettings(with_s)) {
@@ -656,9 +861,12 @@ bool EachShowsAnotherBeside(const Expectation& e, const OpContext& with_s, const
     OpContext ctx = with_s;
     if (!ApplySetting(t, &ctx).ok() || !Evaluate(ctx, v, absl::MakeSpan(both)).ok()) continue;
     const std::vector<size_t> miss = DifferingLanes(ctx, v, both, observed, relax);
-    std::vector<size_t> rest;  // the lanes t does not explain with s
+    std::vector<size_t> rest;  // the lanes t does not explain with s, nor with the exchange
     for (size_t i : lanes) {
-      if (std::binary_search(miss.begin(), miss.end(), i)) rest.push_back(i);
+      if (std::binary_search(miss.begin(), miss.end(), i) &&
+          !ExchangedMatch(lc, i, LaneWords(both, i, e.w), LaneWords(observed, i, e.w))) {
+        rest.push_back(i);
+      }
     }
     if (rest.size() < lanes.size()) lanes = std::move(rest);
     if (lanes.empty()) return true;
@@ -709,6 +917,12 @@ absl::StatusOr<std::vector<bool>> HoldsWithOthers(const Expectation& e, const La
       }
       const absl::Span<const uint32_t> ex = LaneWords(e.expected, i, e.w), o = LaneWords(observed, i, e.w);
       if (ex != o && IsStructural(lc.Class(i, ex, o))) continue;
+      // The device's words are s's with the lane's elements exchanged, not the others' so
+      // exchanged: s shows there beside the exchange (Attribute's step 2b).
+      if (ExchangedMatch(lc, i, wi, o) && !ExchangedMatch(lc, i, LaneWords(without, i, e.w), o)) {
+        shown = true;
+        continue;
+      }
       // The device gives the others' word where s changes it: s is not followed there.
       with_base = differs && LaneWords(without, i, e.w) == o;
       against.push_back(i);
@@ -717,7 +931,7 @@ absl::StatusOr<std::vector<bool>> HoldsWithOthers(const Expectation& e, const La
     OpContext with_s = others;
     holds[k] = against.empty() ||
                (ApplySetting(own[k], &with_s).ok() &&
-                EachShowsAnotherBeside(e, with_s, own[k], taken, against, observed, relax));
+                EachShowsAnotherBeside(e, lc, with_s, own[k], taken, against, observed, relax));
   }
   return holds;
 }

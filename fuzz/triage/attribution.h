@@ -204,6 +204,10 @@ struct Cause {
 //     ties: hypotheses in AllHypotheses order, then fields), one reading per rule; lanes no
 //     single candidate explains are tried under sets of the known and chosen settings, then
 //     under pairs of candidates of different rules (each lane to each setting it needs).
+//     Lanes still left whose words, with the instruction's exchange of elements undone, settings
+//     explain (the same cover on those lanes, the batch's chosen settings known, one reading per
+//     rule) count for those settings and for the exchange's class (elements_swapped,
+//     dst_halves_swapped, dst_words_swapped, elements_reversed): two deviations, two causes.
 //  3. The value lanes nothing explains take one class: the one all of them show, else the most
 //     frequent, ties in kDifferenceClasses order. Its Cause lists the lanes that show it.
 //  4. A lane showing two classes (a VGPR pair: dst_words_swapped and source_byte_moved) counts
@@ -312,7 +316,10 @@ absl::StatusOr<std::vector<Cause>> AttributeCase(const proto::TestCase& tc, cons
 // settings the campaign has confirmed on this target and instruction (Attribute's); a cause
 // named by settings also shows where Attribute with them names it, as it did on the batch the
 // cause came from (a setting whose lanes meet a confirmed cause's everywhere changes agreeing
-// lanes alone: SR +Inf made NaN by the literal add and its sign kept by another reading). The
+// lanes alone: SR +Inf made NaN by the literal add and its sign kept by another reading). On an
+// instruction with an exchange of elements (Attribute's step 2b), a cause named by settings, or
+// the exchange's class, also shows where Attribute names it, known settings or none: a lane
+// whose elements the device exchanged after a reading shows both and neither alone. The
 // minimizer's predicate, which holds the candidate resolved (`rc`, ResolveTestCase; its
 // ctx.hyp is not read: `hyp` stands in its place).
 absl::StatusOr<bool> ShowsCause(const ResolvedCase& rc, const Hypotheses& hyp,
