@@ -1,7 +1,8 @@
-// What the tests of gfx1250's scaled decodes with an E8M0 scale register (v_cvt_scale_pk8_*:
-// scale_pk8_test.cc, v_cvt_scale_pk16_*: scale_pk16_test.cc) share: a context on gfx1250 with a
-// scale_sel under one reading, one lane decoded by the fast model or the oracle, and the check
-// that both give the hand-derived words.
+// What the tests of the scaled decodes share: one lane decoded by the fast model or the oracle
+// (gfx950's 32-element FP6/BF6 decodes with an f32 scale, fp6_tuple_test.cc, too), and for
+// gfx1250's decodes with an E8M0 scale register (v_cvt_scale_pk8_*: scale_pk8_test.cc,
+// v_cvt_scale_pk16_*: scale_pk16_test.cc) a context with a scale_sel under one reading and the
+// check that both give the hand-derived words.
 //
 //   ScaleDecode(ScaleDecodeCtx(instr, 6), {0x017fc038u, 0x0880007eu}, 0x7f7e7d80u)  // E4M3 to f32:
 //       element 0 (0x38, 1.0) times byte 2 (0x7e, 2^-1): 0x3f000000
@@ -32,7 +33,7 @@ inline OpContext ScaleDecodeCtx(Instr instr, uint8_t scale_sel, const std::strin
   return ctx;
 }
 
-// One lane: S0's dwords and the scale register S1; the destination words, from the fast model
+// One lane: S0's dwords and the scale S1; the destination words, from the fast model
 // or (oracle) the oracle.
 inline std::vector<uint32_t> ScaleDecode(const OpContext& ctx, const std::vector<uint32_t>& src0,
                                          uint32_t s1, bool oracle = false) {
