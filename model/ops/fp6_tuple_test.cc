@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "model/ops/ops.h"
+#include "model/ops/scale_decode_test_util.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
 
@@ -38,19 +39,6 @@ std::vector<uint32_t> Pack(const std::vector<uint32_t>& codes) {
   return t;
 }
 
-std::vector<uint32_t> Decode(const OpContext& ctx, const std::vector<uint32_t>& tuple, uint32_t s1,
-                          bool oracle = false) {
-  LaneBatch lanes;
-  lanes.SetShape(GetInstrInfo(ctx.instr).lane_shape());
-  const uint32_t s2 = 0;
-  lanes.AddWide(tuple.data(), &s1, &s2, 0xdeadbeef);
-  std::vector<uint32_t> out(OutputWords(ctx.instr, 1));
-  const absl::Status s = oracle ? EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(out))
-                                : Evaluate(ctx, lanes.view(), absl::MakeSpan(out));
-  EXPECT_TRUE(s.ok()) << s;
-  return out;
-}
-
 // The packing itself, by hand: field 5 (bits 35:30) = 0x1f puts 0b11 in dword 0 bits 31:30 and
 // 0b0111 in dword 1 bits 3:0; field 10 (bits 65:60) = 0x1f puts 0xf in dword 1 bits 31:28 and
 // 0b01 in dword 2 bits 1:0; field 31 (bits 191:186) = 0x21 is dword 5 = 0x84000000.
@@ -72,20 +60,20 @@ TEST(Fp6Tuple, HandDerivedFieldsAndScales) {
   want[5] = 0x41700000u;   // 7.5 x 2 = 15.0 = 1.875 x 2^3
   want[16] = 0x3e800000u;  // 0.125 x 2 = 0.25
   want[31] = 0xbe800000u;  // -0.25
-  EXPECT_EQ(Decode(Gfx950(Instr::v_cvt_scalef32_pk32_f32_fp6), Pack(c), 0x40400000u), want);
+  EXPECT_EQ(ScaleDecode(Gfx950(Instr::v_cvt_scalef32_pk32_f32_fp6), Pack(c), 0x40400000u), want);
   c.assign(kFields, 0);
   c[0] = 0x0c, c[21] = 0x1f, c[26] = 0x01;
   want.assign(kFields, 0);
   want[0] = 0x40000000u;   // 1.0 x 2
   want[21] = 0x42600000u;  // 28 x 2 = 56 = 1.75 x 2^5
   want[26] = 0x3e000000u;  // 0.0625 x 2 = 0.125
-  EXPECT_EQ(Decode(Gfx950(Instr::v_cvt_scalef32_pk32_f32_bf6), Pack(c), 0x40400000u), want);
+  EXPECT_EQ(ScaleDecode(Gfx950(Instr::v_cvt_scalef32_pk32_f32_bf6), Pack(c), 0x40400000u), want);
   // Scale byte 0xFF: a quiet NaN of each element's sign (field 3 = -0: 0xffc00000).
   c.assign(kFields, 0);
   c[3] = 0x20;
   want.assign(kFields, 0x7fc00000u);
   want[3] = 0xffc00000u;
-  EXPECT_EQ(Decode(Gfx950(Instr::v_cvt_scalef32_pk32_f32_fp6), Pack(c), 0x7f800000u), want);
+  EXPECT_EQ(ScaleDecode(Gfx950(Instr::v_cvt_scalef32_pk32_f32_fp6), Pack(c), 0x7f800000u), want);
 }
 
 // Into f16, two per dword (element 2j low, 2j+1 high): 1.0 x 2 = 0x4000 in VDST[15:0]; 7.5 x 2 =
@@ -100,13 +88,13 @@ TEST(Fp6Tuple, HandDerivedSixteenBitWords) {
   want[0] = 0x00004000u;
   want[2] = 0x4b800000u;
   want[15] = 0xb4000000u;
-  EXPECT_EQ(Decode(ctx, Pack(c), 0x40400000u), want);
-  EXPECT_EQ(Decode(ctx, Pack(c), 0x40400000u, /*oracle=*/true), want);
+  EXPECT_EQ(ScaleDecode(ctx, Pack(c), 0x40400000u), want);
+  EXPECT_EQ(ScaleDecode(ctx, Pack(c), 0x40400000u, /*oracle=*/true), want);
   c.assign(kFields, 0);
   c[0] = 0x1f, c[1] = 0x08;
   want.assign(kFields / 2, 0);
   want[0] = 0x78007c00u;
-  EXPECT_EQ(Decode(ctx, Pack(c), 0x47000000u), want);
+  EXPECT_EQ(ScaleDecode(ctx, Pack(c), 0x47000000u), want);
 }
 
 // Every code x every scale byte (each pair once: 64 codes in two lanes per scale, rotated by the

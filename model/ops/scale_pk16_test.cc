@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "model/ops/ops.h"
+#include "model/ops/scale_decode_test_util.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
 
@@ -20,36 +21,6 @@ namespace lanediff {
 namespace {
 
 constexpr int kPk16 = 16;
-
-OpContext Gfx1250(Instr instr, uint8_t scale_sel, const std::string& setting = "") {
-  OpContext ctx;
-  ctx.target = *FindTarget("gfx1250");
-  ctx.instr = instr;
-  ctx.mods.opsel = scale_sel;
-  if (!setting.empty()) {
-    EXPECT_TRUE(SetHypothesis(setting, &ctx.hyp).ok()) << setting;
-  }
-  return ctx;
-}
-
-std::vector<uint32_t> Decode(const OpContext& ctx, const std::vector<uint32_t>& src0, uint32_t s1,
-                             bool oracle = false) {
-  LaneBatch lanes;
-  lanes.SetShape(GetInstrInfo(ctx.instr).lane_shape());
-  const uint32_t s2 = 0;
-  lanes.AddWide(src0.data(), &s1, &s2, 0xdeadbeef);
-  std::vector<uint32_t> out(OutputWords(ctx.instr, 1));
-  const absl::Status s = oracle ? EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(out))
-                                : Evaluate(ctx, lanes.view(), absl::MakeSpan(out));
-  EXPECT_TRUE(s.ok()) << s;
-  return out;
-}
-
-void ExpectBoth(const OpContext& ctx, const std::vector<uint32_t>& src0, uint32_t s1,
-                const std::vector<uint32_t>& want) {
-  EXPECT_EQ(Decode(ctx, src0, s1), want) << InstrName(ctx.instr);
-  EXPECT_EQ(Decode(ctx, src0, s1, /*oracle=*/true), want) << InstrName(ctx.instr) << " oracle";
-}
 
 // OCP MX FP6 E2M3 (bias 1; exponent 0: m/8): 0x08 = 1.0, 0x28 = -1.0, 0x1f = 7.5 (the largest),
 // 0x01 = 0.125, 0x10 = 2.0, 0x3f = -7.5, 0x20 = -0, 0x00, 0x09 = 1.125, 0x07 = 0.875 (a
@@ -63,22 +34,23 @@ void ExpectBoth(const OpContext& ctx, const std::vector<uint32_t>& src0, uint32_
 const std::vector<uint32_t> kFp6Tuple = {0xd005fa08u, 0x81c9020fu, 0xc0000809u};
 
 TEST(ScalePk16, HandDerivedFp6ToF32Linear) {
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk16_f32_fp6, 0), kFp6Tuple, 0x7f7e7d80u,
-             {0x40000000u, 0xc0000000u, 0x41700000u, 0x3e800000u, 0x40800000u, 0xc1700000u,
-              0x80000000u, 0, 0x40100000u, 0x3fe00000u, 0x41000000u, 0x3f000000u, 0x40000000u,
-              0, 0, 0xc0800000u});
-  EXPECT_EQ(Decode(Gfx1250(Instr::v_cvt_scale_pk16_f32_fp6, 6), kFp6Tuple, 0x7f7e7d80u)[0],
-            0x3f000000u);
+  ExpectScaleDecode(
+      ScaleDecodeCtx(Instr::v_cvt_scale_pk16_f32_fp6, 0), kFp6Tuple, 0x7f7e7d80u,
+      {0x40000000u, 0xc0000000u, 0x41700000u, 0x3e800000u, 0x40800000u, 0xc1700000u, 0x80000000u, 0,
+       0x40100000u, 0x3fe00000u, 0x41000000u, 0x3f000000u, 0x40000000u, 0, 0, 0xc0800000u});
+  EXPECT_EQ(
+      ScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk16_f32_fp6, 6), kFp6Tuple, 0x7f7e7d80u)[0],
+      0x3f000000u);
 }
 
 // mx_pk16_fp6_order=interleaved reads element i < 8 from field 2i and element 8 + i from field
 // 2i + 1: the same tuple gives fields 0, 2, 4, ..., 14 then 1, 3, ..., 15, times 2^1.
 TEST(ScalePk16, HandDerivedFp6ToF32Interleaved) {
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk16_f32_fp6, 0, "mx_pk16_fp6_order=interleaved"),
-             kFp6Tuple, 0x7f7e7d80u,
-             {0x40000000u, 0x41700000u, 0x40800000u, 0x80000000u, 0x40100000u, 0x41000000u,
-              0x40000000u, 0, 0xc0000000u, 0x3e800000u, 0xc1700000u, 0, 0x3fe00000u,
-              0x3f000000u, 0, 0xc0800000u});
+  ExpectScaleDecode(
+      ScaleDecodeCtx(Instr::v_cvt_scale_pk16_f32_fp6, 0, "mx_pk16_fp6_order=interleaved"),
+      kFp6Tuple, 0x7f7e7d80u,
+      {0x40000000u, 0x41700000u, 0x40800000u, 0x80000000u, 0x40100000u, 0x41000000u, 0x40000000u, 0,
+       0xc0000000u, 0x3e800000u, 0xc1700000u, 0, 0x3fe00000u, 0x3f000000u, 0, 0xc0800000u});
 }
 
 // OCP MX BF6 E3M2 (bias 3; exponent 0: m/4 x 2^-2): fields 0x0c = 1.0, 0x2c = -1.0, 0x1f = 28
@@ -91,18 +63,19 @@ TEST(ScalePk16, HandDerivedFp6ToF32Interleaved) {
 // 0x4620); element 2j in bits 15:0 of VDST+j.
 TEST(ScalePk16, HandDerivedBf6To16) {
   const std::vector<uint32_t> src0 = {0x0005fb0cu, 0x000037f8u, 0};
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk16_f16_bf6, 9), src0, 0x008c8c00u,
-             {0xf0007000u, 0x60007c00u, 0x80000000u, 0x7100fc00u, 0, 0, 0, 0});
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk16_bf16_bf6, 9), src0, 0x008c8c00u,
-             {0xc6004600u, 0x44004860u, 0x80000000u, 0x4620c860u, 0, 0, 0, 0});
+  ExpectScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk16_f16_bf6, 9), src0, 0x008c8c00u,
+                    {0xf0007000u, 0x60007c00u, 0x80000000u, 0x7100fc00u, 0, 0, 0, 0});
+  ExpectScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk16_bf16_bf6, 9), src0, 0x008c8c00u,
+                    {0xc6004600u, 0x44004860u, 0x80000000u, 0x4620c860u, 0, 0, 0, 0});
 }
 
 // The NaN scale byte 0xFF (mx_scale_nan=nan): each element a quiet NaN of its sign. FP6 fields
 // 0x08 (1.0), 0x28 (-1.0), the rest +0: bf16 0x7fc0, 0xffc0, then 0x7fc0 (a zero code too).
 TEST(ScalePk16, NanScaleByte) {
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk16_bf16_fp6, 3), {0x00000a08u, 0, 0}, 0xff000000u,
-             {0xffc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u,
-              0x7fc07fc0u, 0x7fc07fc0u});
+  ExpectScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk16_bf16_fp6, 3), {0x00000a08u, 0, 0},
+                    0xff000000u,
+                    {0xffc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u,
+                     0x7fc07fc0u, 0x7fc07fc0u});
 }
 
 int Stride() {
@@ -145,7 +118,7 @@ TEST(ScalePk16, EveryCodeEveryScaleEverySelectFastMatchesOracle) {
     for (const std::string& setting : settings) {
       const int step = setting.empty() || stride == 1 ? stride : 4 * stride;
       for (uint8_t sel = 0; sel < 16; ++sel) {
-        const OpContext ctx = Gfx1250(instr, sel, setting);
+        const OpContext ctx = ScaleDecodeCtx(instr, sel, setting);
         LaneBatch lanes;
         lanes.SetShape(info.lane_shape());
         for (uint32_t b = sel % step; b < 256; b += step) {

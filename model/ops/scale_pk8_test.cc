@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 #include "model/ops/ops.h"
+#include "model/ops/scale_decode_test_util.h"
 #include "model/targets/hypotheses.h"
 #include "model/targets/targets.h"
 
@@ -21,36 +22,6 @@ namespace lanediff {
 namespace {
 
 constexpr int kPk8 = 8;
-
-OpContext Gfx1250(Instr instr, uint8_t scale_sel, const std::string& setting = "") {
-  OpContext ctx;
-  ctx.target = *FindTarget("gfx1250");
-  ctx.instr = instr;
-  ctx.mods.opsel = scale_sel;
-  if (!setting.empty()) {
-    EXPECT_TRUE(SetHypothesis(setting, &ctx.hyp).ok()) << setting;
-  }
-  return ctx;
-}
-
-std::vector<uint32_t> Decode(const OpContext& ctx, const std::vector<uint32_t>& src0, uint32_t s1,
-                             bool oracle = false) {
-  LaneBatch lanes;
-  lanes.SetShape(GetInstrInfo(ctx.instr).lane_shape());
-  const uint32_t s2 = 0;
-  lanes.AddWide(src0.data(), &s1, &s2, 0xdeadbeef);
-  std::vector<uint32_t> out(OutputWords(ctx.instr, 1));
-  const absl::Status s = oracle ? EvaluateOracle(ctx, lanes.view(), absl::MakeSpan(out))
-                                : Evaluate(ctx, lanes.view(), absl::MakeSpan(out));
-  EXPECT_TRUE(s.ok()) << s;
-  return out;
-}
-
-void ExpectBoth(const OpContext& ctx, const std::vector<uint32_t>& src0, uint32_t s1,
-                const std::vector<uint32_t>& want) {
-  EXPECT_EQ(Decode(ctx, src0, s1), want) << InstrName(ctx.instr);
-  EXPECT_EQ(Decode(ctx, src0, s1, /*oracle=*/true), want) << InstrName(ctx.instr) << " oracle";
-}
 
 // E4M3 (bias 7) bytes, element k = byte k of the pair (dword 0 holds elements 0..3): 0x38 = 1.0,
 // 0xc0 = -2.0, 0x7f = NaN, 0x01 = 2^-6 x 1/8 = 2^-9, 0x7e = 448, 0x00, 0x80 = -0, 0x08 = 2^-6.
@@ -60,14 +31,14 @@ void ExpectBoth(const OpContext& ctx, const std::vector<uint32_t>& src0, uint32_
 // 2^-1 (1.0 -> 0x3f000000, -2.0 -> 0xbf800000); scale_sel:7 byte 3 = 0x7f = 2^0.
 TEST(ScalePk8, HandDerivedFp8ToF32) {
   const std::vector<uint32_t> src0 = {0x017fc038u, 0x0880007eu};
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk8_f32_fp8, 0), src0, 0x7f7e7d80u,
-             {0x40000000u, 0xc0800000u, 0x7fc00000u, 0x3b800000u, 0x44600000u, 0, 0x80000000u,
-              0x3d000000u});
-  const std::vector<uint32_t> sel6 = Decode(Gfx1250(Instr::v_cvt_scale_pk8_f32_fp8, 6), src0,
-                                            0x7f7e7d80u);
+  ExpectScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk8_f32_fp8, 0), src0, 0x7f7e7d80u,
+                    {0x40000000u, 0xc0800000u, 0x7fc00000u, 0x3b800000u, 0x44600000u, 0,
+                     0x80000000u, 0x3d000000u});
+  const std::vector<uint32_t> sel6 =
+      ScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk8_f32_fp8, 6), src0, 0x7f7e7d80u);
   EXPECT_EQ(sel6[0], 0x3f000000u);
   EXPECT_EQ(sel6[1], 0xbf800000u);
-  EXPECT_EQ(Decode(Gfx1250(Instr::v_cvt_scale_pk8_f32_fp8, 7), src0, 0x7f7e7d80u)[0],
+  EXPECT_EQ(ScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk8_f32_fp8, 7), src0, 0x7f7e7d80u)[0],
             0x3f800000u);
 }
 
@@ -76,18 +47,18 @@ TEST(ScalePk8, HandDerivedFp8ToF32) {
 // 8.0 (f16 0x4800), 48 = 1.5 x 2^5 (0x5200), -48 (0xd200), 4.0 (0x4400), -4.0 (0xc400), 0,
 // -0 (0x8000), 16 (0x4c00); element 2j in bits 15:0 of VDST+j.
 TEST(ScalePk8, HandDerivedFp4ToF16) {
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk8_f16_fp4, 3), {0x48091f72u}, 0x82000000u,
-             {0x52004800u, 0x4400d200u, 0x0000c400u, 0x4c008000u});
+  ExpectScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk8_f16_fp4, 3), {0x48091f72u}, 0x82000000u,
+                    {0x52004800u, 0x4400d200u, 0x0000c400u, 0x4c008000u});
   // bf16: 8.0 = 0x4100, 48 = 0x4240, -48 = 0xc240, 4.0 = 0x4080, -4.0 = 0xc080, 16 = 0x4180.
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk8_bf16_fp4, 3), {0x48091f72u}, 0x82000000u,
-             {0x42404100u, 0x4080c240u, 0x0000c080u, 0x41808000u});
+  ExpectScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk8_bf16_fp4, 3), {0x48091f72u}, 0x82000000u,
+                    {0x42404100u, 0x4080c240u, 0x0000c080u, 0x41808000u});
 }
 
 // The NaN scale byte 0xFF (mx_scale_nan=nan): each element a quiet NaN of its sign, bf16 0x7fc0;
 // E5M2 0x3c = 1.0 and 0xbc = -1.0, the zero codes +0 give 0x7fc0 too.
 TEST(ScalePk8, NanScaleByte) {
-  ExpectBoth(Gfx1250(Instr::v_cvt_scale_pk8_bf16_bf8, 0), {0x0000bc3cu, 0}, 0x000000ffu,
-             {0xffc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u});
+  ExpectScaleDecode(ScaleDecodeCtx(Instr::v_cvt_scale_pk8_bf16_bf8, 0), {0x0000bc3cu, 0},
+                    0x000000ffu, {0xffc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u, 0x7fc07fc0u});
 }
 
 // The registry's lanes (model/targets/hypotheses.cc): S0 = {0x38, 0} (E4M3 1.0), S1 =
@@ -96,13 +67,15 @@ TEST(ScalePk8, NanScaleByte) {
 TEST(ScalePk8, RegistryLanes) {
   const Instr f32 = Instr::v_cvt_scale_pk8_f32_fp8;
   const std::vector<uint32_t> one = {0x38u, 0};
-  EXPECT_EQ(Decode(Gfx1250(f32, 6), one, 0x7f7e7d80u)[0], 0x3f000000u);
-  EXPECT_EQ(Decode(Gfx1250(f32, 6, "mx_scale_sel=high2"), one, 0x7f7e7d80u)[0], 0x3e800000u);
-  EXPECT_EQ(Decode(Gfx1250(f32, 6, "mx_scale_sel=f32_exponent"), one, 0x7f7e7d80u)[0],
+  EXPECT_EQ(ScaleDecode(ScaleDecodeCtx(f32, 6), one, 0x7f7e7d80u)[0], 0x3f000000u);
+  EXPECT_EQ(ScaleDecode(ScaleDecodeCtx(f32, 6, "mx_scale_sel=high2"), one, 0x7f7e7d80u)[0],
+            0x3e800000u);
+  EXPECT_EQ(ScaleDecode(ScaleDecodeCtx(f32, 6, "mx_scale_sel=f32_exponent"), one, 0x7f7e7d80u)[0],
             0x7f000000u);
-  EXPECT_EQ(Decode(Gfx1250(f32, 0), one, 0x80u)[0], 0x40000000u);
-  EXPECT_EQ(Decode(Gfx1250(f32, 0, "mx_up_scale=divide"), one, 0x80u)[0], 0x3f000000u);
-  EXPECT_EQ(Decode(Gfx1250(f32, 0, "mx_up_scale=divide"), one, 0x80u, true)[0], 0x3f000000u);
+  EXPECT_EQ(ScaleDecode(ScaleDecodeCtx(f32, 0), one, 0x80u)[0], 0x40000000u);
+  EXPECT_EQ(ScaleDecode(ScaleDecodeCtx(f32, 0, "mx_up_scale=divide"), one, 0x80u)[0], 0x3f000000u);
+  EXPECT_EQ(ScaleDecode(ScaleDecodeCtx(f32, 0, "mx_up_scale=divide"), one, 0x80u, true)[0],
+            0x3f000000u);
 }
 
 int Stride() {
@@ -131,7 +104,7 @@ TEST(ScalePk8, EveryCodeEveryScaleEverySelectFastMatchesOracle) {
     const uint32_t codes = fp4 ? 16 : 256;
     for (const std::string& setting : settings) {
       for (uint8_t sel = 0; sel < 16; ++sel) {
-        const OpContext ctx = Gfx1250(instr, sel, setting);
+        const OpContext ctx = ScaleDecodeCtx(instr, sel, setting);
         LaneBatch lanes;
         lanes.SetShape(info.lane_shape());
         // The other readings at a quarter of the default's bytes unless exhaustive.

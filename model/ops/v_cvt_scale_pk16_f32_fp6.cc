@@ -76,23 +76,6 @@ uint32_t OracleElementCode(const LaneView& lanes, size_t i, int e, MxPk16Fp6Orde
   return code;
 }
 
-// The E8M0 scale operand from the oracle's own reading of mx_scale_sel and mx_up_scale: the
-// register's bytes by division, the f32 operand by multiplication.
-uint32_t OracleScaleOperand(const Hypotheses& h, uint32_t scale, uint32_t opsel) {
-  const uint32_t sel = opsel % 16;
-  uint32_t e = 0;
-  if (h.mx_scale_sel == MxScaleSel::f32_exponent) {
-    e = (scale % 0x80000000u) / 0x800000u;
-  } else {
-    const uint32_t byte = h.mx_scale_sel == MxScaleSel::low2 ? sel % 4 : sel / 4;
-    uint32_t weight = 1;
-    for (uint32_t b = 0; b < byte; ++b) weight *= 256;
-    e = scale / weight % 256;
-  }
-  if (h.mx_up_scale == MxUpScale::divide && e != 255) e = 254 - e;
-  return e * 0x800000u;
-}
-
 }  // namespace
 
 Fp8Shape v_cvt_scale_pk16_f32_fp6_output(const OpContext&) { return {nullptr, 0}; }  // f32/16
@@ -108,20 +91,9 @@ void v_cvt_scale_pk16_f32_fp6(const OpContext& ctx, const LaneView& lanes, uint3
   for (size_t i = 0; i < lanes.size; ++i) {
     const Bits96 t = TupleOf(lanes, i);
     const uint32_t scale = ScaleSelOperand(ctx.hyp, lanes.src1[i], ctx.mods.opsel);
-    if (wide) {
-      for (int e = 0; e < kPk16; ++e) {
-        out[kPk16 * i + e] =
-            MxScaleF32(value[FieldAt(t, at[e])], scale, MxScaleRead::exponent, d.options);
-      }
-      continue;
-    }
-    for (int j = 0; j < kPk16 / 2; ++j) {
-      const uint32_t lo = MxScaleF32To16(value[FieldAt(t, at[2 * j])], scale,
-                                         MxScaleRead::exponent, d.options, dst);
-      const uint32_t hi = MxScaleF32To16(value[FieldAt(t, at[2 * j + 1])], scale,
-                                         MxScaleRead::exponent, d.options, dst);
-      out[kPk16 / 2 * i + j] = (lo & 0xffffu) | hi << 16;
-    }
+    uint32_t x[kPk16];
+    for (int e = 0; e < kPk16; ++e) x[e] = value[FieldAt(t, at[e])];
+    ScaledLaneStore(x, kPk16, scale, d.options, wide, dst, i, out);
   }
 }
 
@@ -135,15 +107,7 @@ void v_cvt_scale_pk16_f32_fp6_oracle(const OpContext& ctx, const LaneView& lanes
     for (int e = 0; e < kPk16; ++e) {
       const uint32_t code = OracleElementCode(lanes, i, e, ctx.hyp.mx_pk16_fp6_order);
       const uint32_t element = OracleMxToF32(code, 127, f, {});
-      if (output == OutputKind::f32) {
-        out[kPk16 * i + e] = OracleMxScaleF32(element, scale, MxScaleRead::exponent, d.options);
-        continue;
-      }
-      const Mx16 dst = output == OutputKind::bf16 ? Mx16::bf16 : Mx16::f16;
-      const uint32_t h =
-          OracleMxScaleF32To16(element, scale, MxScaleRead::exponent, d.options, dst) & 0xffffu;
-      uint32_t& w = out[kPk16 / 2 * i + e / 2];
-      w = e % 2 == 0 ? h : w | h << 16;
+      OracleScaledElementStore(element, scale, d.options, output, kPk16, i, e, out);
     }
   }
 }

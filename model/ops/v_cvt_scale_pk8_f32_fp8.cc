@@ -46,23 +46,6 @@ uint64_t CodesOf(const LaneView& lanes, size_t i) {
   return p[0] | uint64_t{n == 2 ? p[1] : p[0]} << 32;
 }
 
-// The E8M0 scale operand from the oracle's own reading of mx_scale_sel and mx_up_scale: the
-// scale's bytes by division, the f32 operand by multiplication.
-uint32_t OracleScaleOperand(const Hypotheses& h, uint32_t scale, uint32_t opsel) {
-  const uint32_t sel = opsel % 16;
-  uint32_t e = 0;
-  if (h.mx_scale_sel == MxScaleSel::f32_exponent) {
-    e = (scale % 0x80000000u) / 0x800000u;
-  } else {
-    const uint32_t byte = h.mx_scale_sel == MxScaleSel::low2 ? sel % 4 : sel / 4;
-    uint32_t weight = 1;
-    for (uint32_t b = 0; b < byte; ++b) weight *= 256;
-    e = scale / weight % 256;
-  }
-  if (h.mx_up_scale == MxUpScale::divide && e != 255) e = 254 - e;
-  return e * 0x800000u;
-}
-
 }  // namespace
 
 Fp8Shape v_cvt_scale_pk8_f32_fp8_output(const OpContext&) { return {nullptr, 0}; }  // f32/16
@@ -85,17 +68,7 @@ void v_cvt_scale_pk8_f32_fp8(const OpContext& ctx, const LaneView& lanes, uint32
     const uint32_t scale = ScaleSelOperand(ctx.hyp, lanes.src1[i], ctx.mods.opsel);
     uint32_t x[kPk8];
     for (int k = 0; k < kPk8; ++k) x[k] = value[(codes >> (bits * k)) & mask];
-    if (wide) {
-      for (int k = 0; k < kPk8; ++k) {
-        out[kPk8 * i + k] = MxScaleF32(x[k], scale, MxScaleRead::exponent, d.options);
-      }
-      continue;
-    }
-    for (int j = 0; j < kPk8 / 2; ++j) {
-      const uint32_t lo = MxScaleF32To16(x[2 * j], scale, MxScaleRead::exponent, d.options, dst);
-      const uint32_t hi = MxScaleF32To16(x[2 * j + 1], scale, MxScaleRead::exponent, d.options, dst);
-      out[kPk8 / 2 * i + j] = (lo & 0xffffu) | hi << 16;
-    }
+    ScaledLaneStore(x, kPk8, scale, d.options, wide, dst, i, out);
   }
 }
 
@@ -114,15 +87,7 @@ void v_cvt_scale_pk8_f32_fp8_oracle(const OpContext& ctx, const LaneView& lanes,
       const uint32_t code = fp4 ? (word >> (4 * k)) & 0xfu : (word >> (8 * (k % 4))) & 0xffu;
       const uint32_t element =
           fp4 ? Fp4ElementF32Oracle(code) : OracleFp8ToF32(code, RowFp8Format(ctx), o);
-      if (output == OutputKind::f32) {
-        out[kPk8 * i + k] = OracleMxScaleF32(element, scale, MxScaleRead::exponent, d.options);
-        continue;
-      }
-      const Mx16 dst = output == OutputKind::bf16 ? Mx16::bf16 : Mx16::f16;
-      const uint32_t h =
-          OracleMxScaleF32To16(element, scale, MxScaleRead::exponent, d.options, dst) & 0xffffu;
-      uint32_t& w = out[kPk8 / 2 * i + k / 2];
-      w = k % 2 == 0 ? h : w | h << 16;
+      OracleScaledElementStore(element, scale, d.options, output, kPk8, i, k, out);
     }
   }
 }

@@ -63,17 +63,14 @@ void v_cvt_scalef32_pk8_fp4_f32_oracle(const OpContext& ctx, const LaneView& lan
   const SrcRole role = GetInstrInfo(ctx.instr).src[0];
   const bool pk16 = IsPacked16(role);
   const MxSource source = !pk16 ? MxSource::f32 : Pk16Source(role);
-  // The exponent field of the element's format (f16: bits 14:10; bf16: bits 14:7; f32: 30:23).
-  const uint32_t exp_field = !pk16 ? 0x7f800000u : source == MxSource::f16 ? 0x7c00u : 0x7f80u;
   for (size_t i = 0; i < lanes.size; ++i) {
     uint32_t s = lanes.src1[i];
     if ((ctx.mods.abs >> 1) & 1) s &= 0x7fffffffu;
     if ((ctx.mods.neg >> 1) & 1) s ^= 0x80000000u;
     uint32_t word = 0;
     for (int k = 0; k < kElements; ++k) {
-      uint32_t x = OracleTupleElement(ctx, lanes, i, k, pk16);
-      const uint32_t sign = pk16 ? 0x8000u : 0x80000000u;
-      if (e.options.flush_denormal_in && (x & exp_field) == 0) x &= sign;
+      const uint32_t x =
+          OracleTupleElementFlushed(ctx, lanes, i, k, pk16, e.options.flush_denormal_in);
       word |= OracleToMxScaled(x, source, s, f, e.options, e.read) << (4 * k);
     }
     out[i] = word;
