@@ -710,7 +710,7 @@ namespace {
 
 // Discriminate's first step, and all RelevantReadings does: the question groups of the row,
 // resolved once, and which rules change some candidate's answer (d's relevant rules, readings
-// and pairs; out[s]: reading s's words).
+// and pairs; out[s]: reading s's words, filled when asked for).
 struct Relevance {
   Discrimination d;
   std::vector<Group> groups;
@@ -718,7 +718,64 @@ struct Relevance {
   std::vector<GroupWords> out;  // [reading][group][lane * w + word]
 };
 
-absl::StatusOr<Relevance> FindRelevance(const TargetTraits& target, Instr instr) {
+// Whether lanes a and b hold the same words but S0's (one run of QuestionGroups' innermost loop).
+bool SameButSrc0(const proto::Lane& a, const proto::Lane& b) {
+  auto same = [](const auto& x, const auto& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+  };
+  return a.src1() == b.src1() && a.src2() == b.src2() && a.vdst_old() == b.vdst_old() &&
+         same(a.src1_more(), b.src1_more()) && same(a.src2_more(), b.src2_more());
+}
+
+// The relevance probe of a group whose S0 is a tuple of `dwords` dwords: each run of lanes
+// differing in S0 only (the candidates, each copied into every dword, or a dword fixed by
+// QuestionGroups) packed `dwords` lanes to one, dword k of a packed lane taken from the run's
+// k-th lane of its chunk (a short last chunk: from its lane k mod its size). Every dword value of
+// every lane stays at its own place of the tuple, in 1/dwords of the lanes.
+proto::TestCase PackedTupleProbe(const proto::TestCase& tc, int dwords) {
+  proto::TestCase probe = tc;
+  probe.clear_lanes();
+  const int n = tc.lanes_size();
+  for (int run = 0; run < n;) {
+    int end = run + 1;
+    while (end < n && SameButSrc0(tc.lanes(run), tc.lanes(end))) ++end;
+    for (int chunk = run; chunk < end; chunk += dwords) {
+      const int size = std::min(dwords, end - chunk);
+      proto::Lane* l = probe.add_lanes();
+      *l = tc.lanes(chunk);
+      for (int k = 1; k < dwords; ++k) {
+        l->set_src0_more(k - 1, tc.lanes(chunk + k % size).src0_more(k - 1));
+      }
+    }
+    run = end;
+  }
+  return probe;
+}
+
+// Readings: the defaults, then each non-default value of each rule (FindRelevantRules). A row
+// whose S0 is a tuple is probed on its packed lanes (PackedTupleProbe): the readings of every
+// rule on 1/dwords of the lanes; then, when `words`, only the relevant readings on the groups'
+// own lanes (what the questions are chosen from).
+absl::Status FindRelevantReadings(Instr instr, bool words, Relevance* r) {
+  const int dwords = GetInstrInfo(instr).src_dwords(0);
+  if (dwords <= 1) return FindRelevantRules(instr, r->resolved, &r->d, &r->out);
+  std::vector<ResolvedCase> probe;
+  for (const Group& g : r->groups) {
+    LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(PackedTupleProbe(g.tc, dwords)));
+    probe.push_back(std::move(rc));
+  }
+  std::vector<GroupWords> probe_out;
+  LANEDIFF_RETURN_IF_ERROR(FindRelevantRules(instr, probe, &r->d, &probe_out));
+  if (!words) return absl::OkStatus();
+  for (const Hypotheses& hyp : r->d.readings) {
+    LANEDIFF_ASSIGN_OR_RETURN(GroupWords o, EvaluateGroups(instr, r->resolved, hyp));
+    r->out.push_back(std::move(o));
+  }
+  return absl::OkStatus();
+}
+
+// `words`: fill r.out too (Discriminate), not only the relevant rules (RelevantReadings).
+absl::StatusOr<Relevance> FindRelevance(const TargetTraits& target, Instr instr, bool words) {
   if (!target.Has(instr)) {
     return absl::InvalidArgumentError(
         absl::StrCat(target.name, " has no ", InstrName(instr)));
@@ -735,19 +792,19 @@ absl::StatusOr<Relevance> FindRelevance(const TargetTraits& target, Instr instr)
     LANEDIFF_ASSIGN_OR_RETURN(ResolvedCase rc, ResolveTestCase(g.tc));
     r.resolved.push_back(std::move(rc));
   }
-  LANEDIFF_RETURN_IF_ERROR(FindRelevantRules(instr, r.resolved, &r.d, &r.out));
+  LANEDIFF_RETURN_IF_ERROR(FindRelevantReadings(instr, words, &r));
   return r;
 }
 
 }  // namespace
 
 absl::StatusOr<Discrimination> RelevantReadings(const TargetTraits& target, Instr instr) {
-  LANEDIFF_ASSIGN_OR_RETURN(Relevance r, FindRelevance(target, instr));
+  LANEDIFF_ASSIGN_OR_RETURN(Relevance r, FindRelevance(target, instr, /*words=*/false));
   return std::move(r.d);
 }
 
 absl::StatusOr<Discrimination> Discriminate(const TargetTraits& target, Instr instr) {
-  LANEDIFF_ASSIGN_OR_RETURN(Relevance r, FindRelevance(target, instr));
+  LANEDIFF_ASSIGN_OR_RETURN(Relevance r, FindRelevance(target, instr, /*words=*/true));
   Discrimination& d = r.d;
   const std::vector<Group>& groups = r.groups;
   const std::vector<ResolvedCase>& resolved = r.resolved;

@@ -18,7 +18,17 @@
 // floats, u8 boundaries, fp8/bf8 boundaries of the target's formats, the f32 word just below
 // each subnormal boundary; for a source of 8-bit codes every byte in every position and words
 // of different bytes) x SR seed extremes x a few MODE values x CLAMP where it matters, then,
-// where the row has them, each GFX9 SDWA src0_sel and each OMOD; in order of simplicity. Greedy set cover over the pairs (ties go to the simplest candidate),
+// where the row has them, each GFX9 SDWA src0_sel and each OMOD; in order of simplicity. A row
+// whose S0 is a VGPR tuple (InstrInfo::src_dwords(0) > 1: the multi-element encoders) copies
+// each candidate into every dword, and is probed for relevance on packed lanes instead: each
+// run of candidates packed src_dwords(0) to a lane, every candidate at its own dword of the
+// tuple (1/8 or 1/16 of the lanes, the readings of every rule evaluated there); the questions
+// are then chosen from the copied lanes under the relevant readings only. A packed lane rounds a
+// value with its own element's seed only (an SR row's seed step) and beside other values; on
+// every row of gfx942, gfx950, gfx1201 and gfx1250 the probe found the rules the copied lanes
+// find (discriminate --json of every row the same, byte for byte, with and without it), and
+// EveryPairOfReadings (discriminate_test.cc) fails on a pair its own sample of inputs separates
+// and no question does. Greedy set cover over the pairs (ties go to the simplest candidate),
 // then over what a robust verdict needs besides: every two combinations of the relevant
 // rules' values that differ in one rule, and every reading against every other combination.
 //
