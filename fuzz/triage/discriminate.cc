@@ -144,9 +144,12 @@ std::vector<uint32_t> Src0Candidates(const InstrInfo& info, const std::vector<Fp
     for (uint32_t v : t) pk.push_back(v);
     // Values whose fraction runs below an SR seed's grid where the result is subnormal (the
     // readings of mx_sr_round part there): f16 1.999 * 2^-9, 1.999 * 2^-8 (E4M3) and the largest
-    // denormal (E5M2 over 2^1); bf16 1.99 * 2^-8 (E4M3) and 1.49 * 2^-15 (E5M2).
+    // denormal (E5M2 over 2^1); bf16 1.99 * 2^-8 (E4M3) and 1.49 * 2^-15 (E5M2). And f16 59392
+    // (0x7b40), above E5M2's largest finite 57344 and below the midpoint 61440 to 2^16, so RNE
+    // gives 57344: pk_overflow's readings part there on the f16 -> bf8 encoder (E4M3's 464,
+    // 0x5f40, is in the table).
     const bool f16 = IsPackedF16(info.src[0]);
-    for (uint32_t v : f16 ? std::vector<uint32_t>{0x1bffu, 0x1fffu, 0x03ffu}
+    for (uint32_t v : f16 ? std::vector<uint32_t>{0x1bffu, 0x1fffu, 0x03ffu, 0x7b40u}
                           : std::vector<uint32_t>{0x3bffu, 0x383fu}) {
       pk.push_back(v * 0x10001u);
     }
