@@ -60,9 +60,9 @@ set(LANEDIFF_TEST_COSTS
 # SHARDS n.
 # device_code_object_test: 3 (its 15 cases dealt round-robin give three shards of 9-15 s; a
 # fourth held only sub-second cases). fuzz_selftest_test: 10, one case a shard (in release the
-# shard of the HIP-runner case takes 58 s user, those of gfx1251's and gfx1250's every-target
-# cases 27 s and 25 s, the bundle replay, on a sample of gfx1250's rows, 2 to 7 s; dealt into 6
-# shards two long cases met in one and timed out at 300 s).
+# shards of gfx1251's and gfx1250's every-target cases take 19 s and 14 s wall in a clean-clone
+# run, the HIP-runner and bundle-replay cases, each on a sample of gfx1250's rows, a few
+# seconds; dealt into 6 shards two long cases met in one and timed out at 300 s).
 set(LANEDIFF_TEST_SHARDS device_code_object_test=3 fuzz_selftest_test=10 model_isa_llvm_test=2
   fuzz_triage_erratum_buckets_test=4 fuzz_discriminate_test=3)
 
